@@ -1,0 +1,130 @@
+"""Settings of the PEARL differentially private decoder.
+
+These dataclasses mirror the ``differential_privacy`` section of the policy
+model (``DifferentialPrivacySettings`` / ``DPDecodingSettings``);
+:func:`settings_from_policy` builds them from any object carrying the same
+attribute names, so the policy model and the decoder stay decoupled.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal
+
+RefillMode = Literal["pearl", "random", "none"]
+SelectionMode = Literal["topk", "svt"]
+Scope = Literal["principal", "policy", "document_set"]
+
+_WINDOW_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
+
+
+@dataclass(frozen=True)
+class BudgetSplit:
+    """Fractions of the total zCDP budget (rho) for each PEARL stage.
+
+    ``generation`` pays for the token-level exponential mechanism,
+    ``selection`` for choosing PII-bearing / hallucination-prone sentences,
+    ``refill`` for the private keyword release that guides the refill.
+    """
+
+    generation: float = 0.7
+    selection: float = 0.15
+    refill: float = 0.15
+
+    def __post_init__(self) -> None:
+        parts = (self.generation, self.selection, self.refill)
+        if any(p < 0 for p in parts) or abs(sum(parts) - 1.0) > 1e-6:
+            raise ValueError(f"budget_split fractions must be >= 0 and sum to 1, got {parts}")
+
+
+@dataclass(frozen=True)
+class DPDecodingSettings:
+    """Decoder parameters (Algorithm 1 of the PEARL paper).
+
+    ``subsets`` is M, ``clip`` the bound C on per-subset log-probabilities
+    (utilities live in [-C, 0]), ``cg_clip`` the bound B on each subset's
+    confidence-gap contribution, ``candidates`` the number of tokens the
+    public no-context model proposes at each step.
+    """
+
+    subsets: int = 4
+    clip: float = 4.0
+    max_new_tokens: int = 64
+    refill: RefillMode = "pearl"
+    selection: SelectionMode = "topk"
+    pii_sentences: int = 1
+    refill_sentences: int = 1
+    keywords: int = 5
+    seed: int = 0
+    budget_split: BudgetSplit = field(default_factory=BudgetSplit)
+    candidates: int = 64
+    cg_clip: float = 4.0
+    svt_thresholds: tuple[float, float] = (1.0, -1.0)
+    refill_max_new_tokens: int = 48
+
+    def __post_init__(self) -> None:
+        if self.subsets < 1:
+            raise ValueError("decoding.subsets (M) must be at least 1")
+        if self.clip <= 0 or self.cg_clip <= 0:
+            raise ValueError("decoding.clip and decoding.cg_clip must be positive")
+        if self.max_new_tokens < 1 or self.candidates < 1:
+            raise ValueError("decoding.max_new_tokens and decoding.candidates must be positive")
+        if min(self.pii_sentences, self.refill_sentences, self.keywords) < 0:
+            raise ValueError("pii_sentences, refill_sentences and keywords must be >= 0")
+
+
+@dataclass(frozen=True)
+class DPSettings:
+    """Document-level (epsilon, delta) guarantee and the ledger scope that pays for it."""
+
+    epsilon: float
+    delta: float = 1e-5
+    scope: Scope = "principal"
+    window: str = "30d"
+    decoding: DPDecodingSettings = field(default_factory=DPDecodingSettings)
+
+    def __post_init__(self) -> None:
+        if not self.epsilon > 0:
+            raise ValueError(f"differential_privacy.epsilon must be > 0, got {self.epsilon}")
+        if not 0 < self.delta < 1:
+            raise ValueError(f"differential_privacy.delta must be in (0, 1), got {self.delta}")
+        self.window_seconds  # validate eagerly
+
+    @property
+    def window_seconds(self) -> int:
+        """The budget window parsed from e.g. ``"30d"``, ``"12h"``, ``"3600s"``."""
+        match = re.fullmatch(r"\s*(\d+)\s*([smhdw])\s*", self.window)
+        if not match:
+            raise ValueError(
+                f"differential_privacy.window {self.window!r} is not <number><s|m|h|d|w>, e.g. '30d'"
+            )
+        return int(match.group(1)) * _WINDOW_UNITS[match.group(2)]
+
+
+def settings_from_policy(section: Any) -> DPSettings:
+    """Build :class:`DPSettings` from the policy's ``differential_privacy`` section.
+
+    Reads attributes by name (missing decoding fields keep their defaults),
+    so it accepts the pydantic policy model or any object with those fields.
+    """
+    decoding_src = getattr(section, "decoding", None)
+    decoding_kwargs: dict[str, Any] = {}
+    if decoding_src is not None:
+        for f in fields(DPDecodingSettings):
+            if hasattr(decoding_src, f.name):
+                decoding_kwargs[f.name] = getattr(decoding_src, f.name)
+        split = decoding_kwargs.get("budget_split")
+        if split is not None and not isinstance(split, BudgetSplit):
+            decoding_kwargs["budget_split"] = BudgetSplit(
+                **(split if isinstance(split, dict) else vars(split))
+            )
+        if "svt_thresholds" in decoding_kwargs:
+            decoding_kwargs["svt_thresholds"] = tuple(decoding_kwargs["svt_thresholds"])
+    return DPSettings(
+        epsilon=float(section.epsilon),
+        delta=float(section.delta),
+        scope=getattr(section, "scope", "principal"),
+        window=getattr(section, "window", "30d"),
+        decoding=DPDecodingSettings(**decoding_kwargs),
+    )
