@@ -35,7 +35,9 @@ __all__ = [
     "BudgetSpent",
     "PrivacyAccountant",
     "epsilon_for_rho",
+    "exponential_epsilon_for",
     "exponential_mechanism_rho",
+    "pure_epsilon_for",
     "pure_dp_rho",
     "rho_for_epsilon",
 ]
@@ -48,6 +50,24 @@ class BudgetSpent(RuntimeError):
 def exponential_mechanism_rho(epsilon: float) -> float:
     """zCDP cost of one epsilon-bounded-range exponential mechanism."""
     return epsilon * epsilon / 8.0
+
+
+def exponential_epsilon_for(rho: float, applications: int) -> float:
+    """Per-application epsilon so ``applications`` exponential mechanisms fit in ``rho``.
+
+    Rounded down by a relative 1e-9 so float error can never push the
+    composed total over ``rho``.
+    """
+    if applications <= 0 or rho <= 0:
+        return 0.0
+    return math.sqrt(8.0 * rho / applications) * (1.0 - 1e-9)
+
+
+def pure_epsilon_for(rho: float, applications: int) -> float:
+    """Per-application epsilon so ``applications`` pure-DP steps fit in ``rho``."""
+    if applications <= 0 or rho <= 0:
+        return 0.0
+    return math.sqrt(2.0 * rho / applications) * (1.0 - 1e-9)
 
 
 def pure_dp_rho(epsilon: float) -> float:
@@ -119,7 +139,7 @@ class PrivacyAccountant:
     def can_afford(self, rho: float, ceiling: float | None = None) -> bool:
         """Whether charging ``rho`` keeps the total under the budget (and ``ceiling``)."""
         limit = self.rho_budget if ceiling is None else min(ceiling, self.rho_budget)
-        return self.rho_spent + rho <= limit * (1 + 1e-12)
+        return self.rho_spent + rho <= limit
 
     def charge_exponential(self, epsilon: float) -> None:
         """Charge one epsilon exponential-mechanism application."""
@@ -132,7 +152,7 @@ class PrivacyAccountant:
     def _charge(self, rho: float) -> None:
         with self._lock:
             spent = math.fsum(e.rho for e in self._events)
-            if spent + rho > self.rho_budget * (1 + 1e-12):
+            if spent + rho > self.rho_budget:
                 raise BudgetSpent(
                     f"charge of rho={rho:.3g} exceeds the remaining zCDP budget "
                     f"{self.rho_budget - spent:.3g} for (epsilon={self.epsilon}, delta={self.delta})"

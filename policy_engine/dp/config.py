@@ -45,7 +45,8 @@ class DPDecodingSettings:
     ``subsets`` is M, ``clip`` the bound C on per-subset log-probabilities
     (utilities live in [-C, 0]), ``cg_clip`` the bound B on each subset's
     confidence-gap contribution, ``candidates`` the number of tokens the
-    public no-context model proposes at each step.
+    public no-context model proposes at each step, ``step_epsilon`` a fixed
+    per-token budget (solved from the policy's epsilon when unset).
     """
 
     subsets: int = 4
@@ -62,12 +63,15 @@ class DPDecodingSettings:
     cg_clip: float = 4.0
     svt_thresholds: tuple[float, float] = (1.0, -1.0)
     refill_max_new_tokens: int = 48
+    step_epsilon: float | None = None
 
     def __post_init__(self) -> None:
         if self.subsets < 1:
             raise ValueError("decoding.subsets (M) must be at least 1")
         if self.clip <= 0 or self.cg_clip <= 0:
             raise ValueError("decoding.clip and decoding.cg_clip must be positive")
+        if self.step_epsilon is not None and self.step_epsilon <= 0:
+            raise ValueError("decoding.step_epsilon must be positive when set")
         if self.max_new_tokens < 1 or self.candidates < 1:
             raise ValueError("decoding.max_new_tokens and decoding.candidates must be positive")
         if min(self.pii_sentences, self.refill_sentences, self.keywords) < 0:
@@ -76,24 +80,44 @@ class DPDecodingSettings:
 
 @dataclass(frozen=True)
 class DPSettings:
-    """Document-level (epsilon, delta) guarantee and the ledger scope that pays for it."""
+    """Document-level privacy budget and the ledger scope that pays for it.
+
+    ``epsilon``/``delta`` is the budget of one scope per ``window``
+    (``"none"``: never resets).  Each answer is generated under
+    ``answer_epsilon``/``answer_delta`` (default: the whole budget) and
+    reserves that much from the scope's ledger entry.
+    """
 
     epsilon: float
     delta: float = 1e-5
     scope: Scope = "principal"
     window: str = "30d"
     decoding: DPDecodingSettings = field(default_factory=DPDecodingSettings)
+    answer_epsilon: float | None = None
+    answer_delta: float | None = None
+
+    @property
+    def per_answer(self) -> tuple[float, float]:
+        """(epsilon, delta) guarantee of one generated answer."""
+        epsilon = self.answer_epsilon if self.answer_epsilon is not None else self.epsilon
+        delta = self.answer_delta if self.answer_delta is not None else self.delta
+        return epsilon, delta
 
     def __post_init__(self) -> None:
         if not self.epsilon > 0:
             raise ValueError(f"differential_privacy.epsilon must be > 0, got {self.epsilon}")
         if not 0 < self.delta < 1:
             raise ValueError(f"differential_privacy.delta must be in (0, 1), got {self.delta}")
+        answer_epsilon, answer_delta = self.per_answer
+        if not (0 < answer_epsilon <= self.epsilon and 0 < answer_delta <= self.delta):
+            raise ValueError("answer_epsilon/answer_delta must be positive and within the budget")
         self.window_seconds  # validate eagerly
 
     @property
-    def window_seconds(self) -> int:
-        """The budget window parsed from e.g. ``"30d"``, ``"12h"``, ``"3600s"``."""
+    def window_seconds(self) -> int | None:
+        """The budget window parsed from e.g. ``"30d"``, ``"12h"``; ``None`` for ``"none"``."""
+        if self.window.strip() == "none":
+            return None
         match = re.fullmatch(r"\s*(\d+)\s*([smhdw])\s*", self.window)
         if not match:
             raise ValueError(
@@ -116,9 +140,8 @@ def settings_from_policy(section: Any) -> DPSettings:
                 decoding_kwargs[f.name] = getattr(decoding_src, f.name)
         split = decoding_kwargs.get("budget_split")
         if split is not None and not isinstance(split, BudgetSplit):
-            decoding_kwargs["budget_split"] = BudgetSplit(
-                **(split if isinstance(split, dict) else vars(split))
-            )
+            raw = split if isinstance(split, dict) else {f.name: getattr(split, f.name) for f in fields(BudgetSplit)}
+            decoding_kwargs["budget_split"] = BudgetSplit(**raw)
         if "svt_thresholds" in decoding_kwargs:
             decoding_kwargs["svt_thresholds"] = tuple(decoding_kwargs["svt_thresholds"])
     return DPSettings(
@@ -127,4 +150,6 @@ def settings_from_policy(section: Any) -> DPSettings:
         scope=getattr(section, "scope", "principal"),
         window=getattr(section, "window", "30d"),
         decoding=DPDecodingSettings(**decoding_kwargs),
+        answer_epsilon=getattr(section, "answer_epsilon", None),
+        answer_delta=getattr(section, "answer_delta", None),
     )

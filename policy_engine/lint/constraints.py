@@ -1,0 +1,79 @@
+"""Lint rules for constraints (SD-RAG Section III-B): ids, statements, detectors, redaction modes."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from policy_engine.diagnostics import Diagnostic
+from policy_engine.policy.loader import LoadedPolicy
+from policy_engine.policy.model import RedactionMode
+from policy_engine.policy.resolution import Polarity, resolve_constraint
+from policy_engine.policy.vocabulary import SPACY_ENTITY_LABELS, Vocabulary
+
+#: Below this lexical confidence a resolution is reported as uncertain (PE109).
+LOW_CONFIDENCE = 0.5
+
+
+def _normalized(statement: str) -> str:
+    return " ".join(re.findall(r"[a-z0-9]+", statement.lower()))
+
+
+def check(lp: LoadedPolicy, vocab: Vocabulary) -> Iterator[Diagnostic]:
+    first_id: dict[str, int] = {}
+    first_statement: dict[str, int] = {}
+    for i, c in enumerate(lp.policy.constraints):
+        here = ("constraints", i)
+        if c.id in first_id:
+            first = lp.span(("constraints", first_id[c.id], "id"))
+            yield Diagnostic("PE103", f"constraint id '{c.id}' is already used at line {first.line} of {first.file}", lp.span(here + ("id",)))
+        else:
+            first_id[c.id] = i
+        if c.id in lp.derived_ids:
+            yield Diagnostic("PE104", f"id '{c.id}' is derived from the statement text", lp.span(here + ("id",)))
+        norm = _normalized(c.statement)
+        if not re.search(r"[^\W\d_]", c.statement):
+            yield Diagnostic("PE105", f"constraint '{c.id}' has no statement text", lp.span(here + ("statement",)))
+            continue
+        if norm in first_statement:
+            other = lp.policy.constraints[first_statement[norm]].id
+            yield Diagnostic("PE107", f"statement repeats constraint '{other}'", lp.span(here + ("statement",)))
+        else:
+            first_statement[norm] = i
+        yield from _detectors(lp, i, vocab)
+        resolution = resolve_constraint(c, vocab)
+        if resolution.polarity is Polarity.PERMISSION:
+            yield Diagnostic("PE106", f"'{c.statement}' permits disclosure instead of restricting it", lp.span(here + ("statement",)))
+        elif resolution.polarity is Polarity.NEGATED_RESTRICTION:
+            yield Diagnostic("PE113", f"'{c.statement}' forbids redaction, which contradicts what a constraint is for", lp.span(here + ("statement",)))
+        if resolution.confidence < LOW_CONFIDENCE:
+            yield Diagnostic(
+                "PE109",
+                f"cannot tell what '{c.statement}' protects (no category keyword, no detector hints)",
+                lp.span(here + ("statement",)),
+            )
+        elif c.redaction is RedactionMode.PERIPHRASTIC and resolution.categories:
+            cats = [vocab.categories[m.category] for m in resolution.categories if m.category in vocab.categories]
+            if cats and all(cat.generalization is None for cat in cats):
+                names = ", ".join(resolution.category_ids)
+                yield Diagnostic(
+                    "PE108",
+                    f"periphrastic redaction has no generalization for {names}; only extractive redaction hides identifiers",
+                    lp.span(here + ("redaction",)),
+                )
+
+
+def _detectors(lp: LoadedPolicy, i: int, vocab: Vocabulary) -> Iterator[Diagnostic]:
+    hints = lp.policy.constraints[i].detect
+    base = ("constraints", i, "detect")
+    for j, pattern in enumerate(hints.patterns):
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            yield Diagnostic("PE110", f"pattern {pattern!r} does not compile: {exc.msg} at offset {exc.pos}", lp.span(base + ("patterns", j)))
+    for j, category in enumerate(hints.categories):
+        if category not in vocab.categories:
+            yield Diagnostic("PE111", f"unknown category '{category}'", lp.span(base + ("categories", j)))
+    for j, label in enumerate(hints.entity_types):
+        if label not in SPACY_ENTITY_LABELS:
+            yield Diagnostic("PE112", f"entity type '{label}' is never produced by the NER pipeline", lp.span(base + ("entity_types", j)))

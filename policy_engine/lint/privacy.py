@@ -1,0 +1,76 @@
+"""Lint rules for differential-privacy settings (PEARL Sections 2 and 4).
+
+Per-step budgets are checked in zero-concentrated DP: an epsilon
+exponential-mechanism step is epsilon^2/8-zCDP (bounded range), T steps
+compose to rho = T * epsilon^2 / 8, and rho-zCDP implies
+(rho + 2 * sqrt(rho * ln(1/delta)), delta)-DP.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+from policy_engine.diagnostics import Diagnostic
+from policy_engine.policy.loader import LoadedPolicy
+from policy_engine.policy.vocabulary import Vocabulary
+
+#: A per-token budget below this carries almost no signal: sampling is nearly uniform.
+MIN_STEP_EPSILON = 0.01
+
+
+def zcdp_to_epsilon(rho: float, delta: float) -> float:
+    """(epsilon, delta)-DP implied by rho-zCDP (Bun and Steinke, Proposition 1.3)."""
+    return rho + 2.0 * math.sqrt(rho * math.log(1.0 / delta))
+
+
+def solve_step_epsilon(total_epsilon: float, delta: float, steps: int) -> float:
+    """Largest per-step exponential-mechanism epsilon whose T-fold composition fits the budget."""
+    # rho + 2 sqrt(rho L) = eps  =>  sqrt(rho) = -sqrt(L) + sqrt(L + eps)
+    log_term = math.log(1.0 / delta)
+    rho = (math.sqrt(log_term + total_epsilon) - math.sqrt(log_term)) ** 2
+    return math.sqrt(8.0 * rho / steps)
+
+
+def check(lp: LoadedPolicy, vocab: Vocabulary) -> Iterator[Diagnostic]:
+    dp = lp.policy.differential_privacy
+    if dp is None:
+        return
+    base = ("differential_privacy",)
+    eps_ok = math.isfinite(dp.epsilon) and dp.epsilon > 0
+    if not eps_ok:
+        yield Diagnostic("PE140", f"epsilon is {dp.epsilon}; it must be > 0 and finite", lp.span(base + ("epsilon",)))
+    elif dp.epsilon > 10:
+        yield Diagnostic("PE144", f"epsilon {dp.epsilon} is a weak guarantee", lp.span(base + ("epsilon",)))
+    delta_ok = 0 < dp.delta < 1
+    if not delta_ok:
+        yield Diagnostic("PE141", f"delta is {dp.delta}; it must lie in (0, 1)", lp.span(base + ("delta",)))
+    elif dp.documents and dp.delta >= 1.0 / dp.documents:
+        delta_ok = False
+        yield Diagnostic("PE141", f"delta {dp.delta} is not below 1/N = {1.0 / dp.documents:.3g} for N = {dp.documents} documents", lp.span(base + ("delta",)))
+    split = dp.decoding.budget_split
+    parts = (split.generation, split.selection, split.refill)
+    if any(p < 0 for p in parts) or abs(sum(parts) - 1.0) > 1e-6:
+        yield Diagnostic("PE143", f"budget split {parts} sums to {sum(parts):.4g}", lp.span(base + ("decoding", "budget_split")))
+        return
+    if not (eps_ok and delta_ok):
+        return
+    generation_budget = dp.epsilon * split.generation
+    steps = dp.decoding.max_new_tokens
+    step = dp.decoding.step_epsilon
+    if step is not None:
+        needed = zcdp_to_epsilon(steps * step * step / 8.0, dp.delta)
+        if step <= 0 or needed > generation_budget:
+            yield Diagnostic(
+                "PE142",
+                f"{steps} steps at step_epsilon {step} cost epsilon {needed:.3g}, more than the generation budget {generation_budget:.3g}",
+                lp.span(base + ("decoding", "step_epsilon")),
+            )
+    elif generation_budget > 0:
+        solved = solve_step_epsilon(generation_budget, dp.delta, steps)
+        if solved < MIN_STEP_EPSILON:
+            yield Diagnostic(
+                "PE142",
+                f"the generation budget {generation_budget:.3g} spread over {steps} tokens leaves {solved:.2g} per token (below {MIN_STEP_EPSILON})",
+                lp.span(base + ("decoding", "max_new_tokens")),
+            )
