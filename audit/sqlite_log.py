@@ -102,7 +102,8 @@ def iter_sqlite_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, bytes
     """``(seq, line)`` rows in chain order."""
     connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
-        yield from connection.execute("SELECT seq, line FROM audit_entries ORDER BY seq")
+        for seq, line in connection.execute("SELECT seq, line FROM audit_entries ORDER BY seq"):
+            yield seq, line.encode() if isinstance(line, str) else bytes(line)
     finally:
         connection.close()
 
@@ -116,7 +117,7 @@ def verify_sqlite_log(path: str | os.PathLike[str], keyring: KeyRing) -> tuple[C
         connection.close()
     verifier = ChainVerifier(keyring)
     for seq, line in iter_sqlite_lines(path):
-        if not verifier.feed(bytes(line), Location(str(path), seq + 1)):
+        if not verifier.feed(line, Location(str(path), seq + 1)):
             return verifier, verifier.problem
     if head is None:
         return verifier, Problem("head-missing", None, None, f"{path} has no audit_head anchor row")

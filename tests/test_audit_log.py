@@ -1,0 +1,326 @@
+"""Hash-chained decision log: tamper detection, concurrency, crash recovery, rotation."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import signal
+import threading
+from pathlib import Path
+
+import pytest
+
+from audit.chain import ChainPosition, encode_entry
+from audit.errors import LogCorruptError
+from audit.keys import KeyRing
+from audit.log import DecisionLog, LogFiles, read_records, repair, verify_log
+from audit.records import DecisionRecord, Outcome
+from audit.sqlite_log import SQLiteDecisionLog
+from audit.sources import iter_decisions, verify_path
+
+from audit_support import keyring, sample_record, write_log
+
+RECORDS = 50
+
+
+@pytest.fixture
+def log_path(tmp_path: Path) -> Path:
+    path = tmp_path / "decisions.jsonl"
+    write_log(path, RECORDS)
+    return path
+
+
+def lines_of(path: Path) -> list[bytes]:
+    return path.read_bytes().splitlines(keepends=True)
+
+
+def rewrite_chain(lines: list[bytes], edit_index: int, resign: KeyRing | None) -> list[bytes]:
+    """What an attacker without the key does: edit a record and recompute every hash after it."""
+    position = ChainPosition()
+    rebuilt = []
+    for index, raw in enumerate(lines):
+        entry = json.loads(raw)
+        if index == edit_index:
+            entry["data"]["outcome"] = "allowed"
+        if entry["kind"] == "checkpoint" and resign is not None:
+            key = resign.active
+            entry["data"] = {"key_id": key.key_id, "mac": key.sign(f"{position.seq}:{position.prev}".encode())}
+        payload = json.dumps(entry["data"], separators=(",", ":")).encode()
+        rebuilt.append(encode_entry(position, entry["kind"], payload, entry["ts"]))
+    return rebuilt
+
+
+def test_intact_log_verifies_with_signed_checkpoints(tmp_path: Path) -> None:
+    path = tmp_path / "decisions.jsonl"
+    write_log(path, 45, checkpoint_every=10)
+    report = verify_log(path, keyring())
+    assert report.ok, report.problem
+    assert (report.decisions, report.checkpoints, report.signed_checkpoints) == (45, 4, 4)
+    assert report.next_seq == 49
+    records = [record for _, record in read_records([path])]
+    assert [r.decision_id for r in records] == [f"decision-{i:06d}" for i in range(45)]
+
+
+@pytest.mark.parametrize(
+    ("tamper", "kind", "seq", "line"),
+    [
+        ("edit", "hash-mismatch", 7, 8),
+        ("delete", "chain-broken", 7, 8),
+        ("swap", "chain-broken", 7, 8),
+        ("delete-first", "chain-broken", 0, 1),
+        ("insert-copy", "chain-broken", 8, 9),
+    ],
+)
+def test_tampering_names_first_broken_record(log_path: Path, tamper: str, kind: str, seq: int, line: int) -> None:
+    lines = lines_of(log_path)
+    if tamper == "edit":
+        lines[7] = lines[7].replace(b'"outcome":"denied"', b'"outcome":"allowed"', 1).replace(
+            b'"outcome":"redacted"', b'"outcome":"allowed"', 1
+        )
+        assert lines[7] != lines_of(log_path)[7]
+    elif tamper == "delete":
+        del lines[7]
+    elif tamper == "swap":
+        lines[7], lines[8] = lines[8], lines[7]
+    elif tamper == "delete-first":
+        del lines[0]
+    elif tamper == "insert-copy":
+        lines.insert(8, lines[7])
+    log_path.write_bytes(b"".join(lines))
+    report = verify_log(log_path, keyring())
+    assert not report.ok
+    assert report.problem.kind == kind
+    assert report.problem.seq == seq
+    assert report.problem.location.line == line
+
+
+def test_truncating_whole_records_is_detected_by_the_head(log_path: Path) -> None:
+    log_path.write_bytes(b"".join(lines_of(log_path)[:-3]))
+    report = verify_log(log_path, keyring())
+    assert report.problem.kind == "truncated"
+    assert report.problem.seq == RECORDS - 3
+    assert "47..49" in report.problem.message
+
+
+def test_truncating_mid_record_is_a_torn_tail(log_path: Path) -> None:
+    data = log_path.read_bytes()
+    log_path.write_bytes(data[:-100])
+    report = verify_log(log_path, keyring())
+    assert report.problem.kind == "torn-tail"
+    assert report.problem.seq == RECORDS - 1
+
+
+def test_rebuilt_chain_without_the_key_fails_at_the_next_checkpoint(tmp_path: Path) -> None:
+    path = tmp_path / "decisions.jsonl"
+    write_log(path, 30, checkpoint_every=10)
+    path.write_bytes(b"".join(rewrite_chain(lines_of(path), edit_index=3, resign=None)))
+    report = verify_log(path, keyring())
+    assert report.problem.kind == "bad-signature"
+    assert report.problem.seq == 10  # the first checkpoint after the edited record
+
+
+def test_checkpoint_forged_with_wrong_key_is_detected(tmp_path: Path) -> None:
+    path = tmp_path / "decisions.jsonl"
+    write_log(path, 30, checkpoint_every=10)
+    path.write_bytes(b"".join(rewrite_chain(lines_of(path), edit_index=3, resign=keyring(b"attacker-key"))))
+    report = verify_log(path, keyring())
+    assert report.problem.kind == "bad-signature"
+    assert "unknown key" in report.problem.message
+    assert report.problem.seq == 10
+
+
+def test_forged_head_anchor_is_detected(log_path: Path) -> None:
+    files = LogFiles(log_path)
+    log_path.write_bytes(b"".join(lines_of(log_path)[:-5]))
+    head = json.loads(files.head.read_bytes())
+    head.update(seq=RECORDS - 5, size=log_path.stat().st_size)
+    files.head.write_text(json.dumps(head))
+    report = verify_log(log_path, keyring())
+    assert report.problem.kind == "bad-signature"
+
+
+def test_rotated_keys_still_verify_and_unknown_keys_do_not(tmp_path: Path) -> None:
+    path = tmp_path / "decisions.jsonl"
+    write_log(path, 20, checkpoint_every=5, ring=keyring(b"old-key"))
+    rotated = keyring(b"new-key")
+    with DecisionLog(path, KeyRing(rotated.active, rotated.accepted + keyring(b"old-key").accepted), checkpoint_every=5) as log:
+        log.write(sample_record(99))
+    both = KeyRing(rotated.active, rotated.accepted + keyring(b"old-key").accepted)
+    assert verify_log(path, both).ok
+    assert verify_log(path, rotated).problem.kind == "bad-signature"
+    unkeyed = verify_log(path, KeyRing(None))
+    assert unkeyed.ok and any("not checked" in note for note in unkeyed.notes)
+
+
+def _write_from_process(path: str, worker: int, count: int, threads: int) -> None:
+    log = DecisionLog(path, keyring(), checkpoint_every=100)
+
+    def run(thread: int) -> None:
+        for index in range(thread, count, threads):
+            log.write(sample_record(index, principal=f"worker-{worker}"))
+
+    pool = [threading.Thread(target=run, args=(t,)) for t in range(threads)]
+    for thread in pool:
+        thread.start()
+    for thread in pool:
+        thread.join()
+    log.close()
+
+
+def test_eight_processes_write_8000_chained_records(tmp_path: Path) -> None:
+    path = tmp_path / "decisions.jsonl"
+    context = multiprocessing.get_context("fork")
+    workers = [context.Process(target=_write_from_process, args=(str(path), w, 1000, 4)) for w in range(8)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=120)
+    assert all(worker.exitcode == 0 for worker in workers)
+    report = verify_log(path, keyring())
+    assert report.ok, report.problem
+    assert report.decisions == 8000
+    seen = [(r.principal, r.decision_id) for _, r in read_records([path])]
+    assert len(seen) == len(set(seen)) == 8000
+    assert {p for p, _ in seen} == {f"worker-{w}" for w in range(8)}
+    entry_seqs = [entry.seq for entry, _ in read_records([path])]
+    assert entry_seqs == sorted(entry_seqs)
+
+
+def _crash_mid_write(path: str, before: int) -> None:
+    """Write ``before`` records, then die (SIGKILL) halfway through writing the next one."""
+    import audit.log as log_module
+
+    log = DecisionLog(path, keyring())
+    for index in range(before):
+        log.write(sample_record(index))
+    real_write = os.write
+
+    def torn_write(fd: int, data) -> int:
+        real_write(fd, bytes(data[: len(data) // 2]))
+        os.kill(os.getpid(), signal.SIGKILL)
+        return 0
+
+    log_module.os.write = torn_write
+    log.write(sample_record(before))
+
+
+def test_crash_mid_write_is_detected_refused_and_repaired(tmp_path: Path) -> None:
+    path = tmp_path / "decisions.jsonl"
+    child = multiprocessing.get_context("fork").Process(target=_crash_mid_write, args=(str(path), 12))
+    child.start()
+    child.join(timeout=60)
+    assert child.exitcode == -signal.SIGKILL
+
+    report = verify_log(path, keyring())
+    assert report.problem.kind == "torn-tail"
+    assert report.problem.seq == 12
+    with pytest.raises(LogCorruptError, match="torn tail"):
+        with DecisionLog(path, keyring()) as log:
+            log.write(sample_record(100))
+
+    result = repair(path, keyring())
+    assert result.truncated_bytes > 0 and result.report.ok
+    assert verify_log(path, keyring()).decisions == 12
+    with DecisionLog(path, keyring()) as log:
+        log.write(sample_record(12))
+    final = verify_log(path, keyring())
+    assert final.ok and final.decisions == 13
+
+
+def _write_forever(path: str) -> None:
+    with DecisionLog(path, keyring(), fsync=False) as log:
+        index = 0
+        while True:
+            log.append([sample_record(index + i) for i in range(50)])
+            index += 50
+
+
+def test_killed_writer_leaves_a_log_that_verifies_or_repairs(tmp_path: Path) -> None:
+    path = tmp_path / "decisions.jsonl"
+    child = multiprocessing.get_context("fork").Process(target=_write_forever, args=(str(path),))
+    child.start()
+    threading.Event().wait(0.7)
+    os.kill(child.pid, signal.SIGKILL)
+    child.join()
+    report = verify_log(path, keyring())
+    assert report.ok or report.problem.kind == "torn-tail", report.problem
+    assert repair(path, keyring()).report.ok
+    assert verify_log(path, keyring()).decisions > 0
+
+
+def test_repair_refuses_to_hide_tampering(log_path: Path) -> None:
+    lines = lines_of(log_path)
+    del lines[3]
+    log_path.write_bytes(b"".join(lines) + b'{"prev":"torn')
+    with pytest.raises(LogCorruptError, match="refusing"):
+        repair(log_path, keyring())
+
+
+def test_entries_after_a_stale_head_are_adopted_by_the_next_writer(tmp_path: Path) -> None:
+    path = tmp_path / "decisions.jsonl"
+    write_log(path, 10)
+    files = LogFiles(path)
+    stale = files.head.read_bytes()
+    with DecisionLog(path, keyring()) as log:
+        log.write(sample_record(10))
+    files.head.write_bytes(stale)  # as if the writer died between appending and updating the head
+    report = verify_log(path, keyring())
+    assert report.ok and any("after the head anchor" in note for note in report.notes)
+    with DecisionLog(path, keyring()) as log:
+        log.write(sample_record(11))
+    assert verify_log(path, keyring()).decisions == 12
+
+
+def test_missing_head_fails_verification_and_blocks_writers(log_path: Path) -> None:
+    LogFiles(log_path).head.unlink()
+    assert verify_log(log_path, keyring()).problem.kind == "head-missing"
+    assert verify_log(log_path, keyring(), partial=True).ok
+    with pytest.raises(LogCorruptError, match="head anchor is missing"):
+        with DecisionLog(log_path, keyring()) as log:
+            log.write(sample_record(1))
+    assert repair(log_path, keyring()).head_rebuilt
+    assert verify_log(log_path, keyring()).ok
+
+
+def test_rotation_keeps_one_chain_across_segments(tmp_path: Path) -> None:
+    path = tmp_path / "decisions.jsonl"
+    write_log(path, 120, rotate_bytes=16 * 1024)
+    files = LogFiles(path)
+    assert len(files.rotated()) >= 3
+    report = verify_log(path, keyring())
+    assert report.ok, report.problem
+    assert report.decisions == 120
+    assert report.checkpoints == len(files.rotated())  # every sealed segment ends with a checkpoint
+    middle = files.rotated()[1]
+    middle.unlink()
+    broken = verify_log(path, keyring())
+    assert broken.problem.kind == "chain-broken"
+    assert broken.problem.location.source == str(files.rotated()[1])
+
+
+def test_sqlite_log_detects_edits_deletions_and_truncation(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "decisions.sqlite"
+    log = SQLiteDecisionLog(path, keyring(), checkpoint_every=10)
+    log.append([sample_record(i) for i in range(25)])
+    log.write(sample_record(25, outcome=Outcome.denied))
+    log.close()
+    assert verify_path(path, keyring()).ok
+    assert len(list(iter_decisions([path]))) == 26
+    db = sqlite3.connect(path)
+    db.execute("UPDATE audit_entries SET line = replace(line, 'support', 'billing') WHERE seq = 4")
+    db.commit()
+    assert verify_path(path, keyring()).problem.kind == "hash-mismatch"
+    db.execute("UPDATE audit_entries SET line = replace(line, 'billing', 'support') WHERE seq = 4")
+    db.execute("DELETE FROM audit_entries WHERE seq = (SELECT MAX(seq) FROM audit_entries)")
+    db.commit()
+    db.close()
+    assert verify_path(path, keyring()).problem.kind == "truncated"
+
+
+def test_unmasked_record_types_round_trip(log_path: Path) -> None:
+    _, record = next(iter_decisions([log_path]))
+    assert isinstance(record, DecisionRecord)
+    assert record.stages == {"retrieve": 3.5, "enforce": 1.25}
