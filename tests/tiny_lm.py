@@ -13,9 +13,9 @@ WORDS = (
     "the a patient doctor card bank account name phone address email date fever cough pain "
     "clinic visit refund transfer fee days week treatment test result blood pressure diagnosis "
     "is was has have with for to of and in on at by it this that please contact call soon "
-    "yes no maybe because after before . , ? !"
+    "yes no maybe because after before system user assistant : . , ? !"
 ).split()
-SPECIALS = ["<pad>", "<unk>", "<eos>", "system:", "user:", "assistant:"]
+SPECIALS = ["<pad>", "<unk>", "<eos>"]
 CHAT_TEMPLATE = (
     "{% for m in messages %}{{ m['role'] }}: {{ m['content'] }} {% endfor %}"
     "{% if add_generation_prompt %}assistant: {% endif %}"

@@ -21,6 +21,7 @@ from typing import Any, Protocol, Sequence
 
 import torch
 
+from audit.errors import BudgetExhausted
 from policy_engine.dp.accounting import PrivacyAccountant, exponential_epsilon_for, pure_epsilon_for
 from policy_engine.dp.config import DPDecodingSettings, DPSettings
 from policy_engine.dp.decoder import EnsembleDecoder
@@ -169,8 +170,6 @@ def generate_private(
     ``settings.scope``; returns a refusal when that budget is exhausted.
     ``public_vocabulary`` extends the public keyword universe of the refill.
     """
-    from audit.ledger import BudgetExhausted
-
     decision_id = decision_id or uuid.uuid4().hex
     scope = budget_scope(settings, principal, policy_id, documents)
     epsilon, delta = settings.per_answer
@@ -191,6 +190,12 @@ def generate_private(
     except BaseException:
         ledger.release(reservation)
         raise
+    if answer.epsilon_spent > epsilon * (1 + 1e-9):
+        ledger.release(reservation)
+        raise RuntimeError(
+            f"accounting error: spent epsilon {answer.epsilon_spent} exceeds the reserved {epsilon}; answer withheld"
+        )
+    answer.epsilon_spent = min(answer.epsilon_spent, epsilon)
     ledger.commit(reservation, epsilon=answer.epsilon_spent, delta=answer.delta_spent)
     answer.scope, answer.decision_id = scope, decision_id
     return answer

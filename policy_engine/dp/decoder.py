@@ -128,6 +128,11 @@ class EnsembleState:
         self._cache = output.past_key_values
         return torch.log_softmax(output.logits[:, -1, :].double(), dim=-1)
 
+    @property
+    def next_token_logprobs(self) -> torch.Tensor:
+        """Log-probabilities of the next token, one row per sequence (base last)."""
+        return self._logprobs
+
     def distribution(self, epsilon_step: float) -> StepDistribution:
         """Exponential-mechanism distribution over the public candidate set."""
         clip = self.settings.clip

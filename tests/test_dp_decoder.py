@@ -1,0 +1,154 @@
+"""Privacy of the DP ensemble decoder on a tiny random model (neighbouring document sets)."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import torch
+
+from policy_engine.dp.accounting import PrivacyAccountant, exponential_mechanism_rho
+from policy_engine.dp.config import DPDecodingSettings
+from policy_engine.dp.decoder import EnsembleDecoder
+from policy_engine.dp.partition import RetrievedDocument, partition_documents, partition_key_from_seed
+from policy_engine.model_runtime import load_model, render_chat
+from tiny_lm import build_tiny_model
+
+QUERY = "what is the fee ?"
+KEY = partition_key_from_seed(0)
+DOCS = [RetrievedDocument("a", "the patient has fever and cough"), RetrievedDocument("b", "bank account refund fee")]
+ADDED = RetrievedDocument("c", "call the clinic phone please contact doctor soon")
+SETTINGS = DPDecodingSettings(subsets=2, clip=4.0, max_new_tokens=2, candidates=1000, cg_clip=2.0)
+
+
+@pytest.fixture(scope="module")
+def handle(tmp_path_factory):
+    return load_model(build_tiny_model(tmp_path_factory.mktemp("tiny-dp")))
+
+
+@pytest.fixture(scope="module")
+def worlds():
+    """(D, D') partitions: D' has one more document, in exactly one subset."""
+    d, d_prime = partition_documents(DOCS, 2, KEY), partition_documents(DOCS + [ADDED], 2, KEY)
+    assert sum(a != b for a, b in zip(d, d_prime)) == 1
+    return d, d_prime
+
+
+def _max_log_ratio(decoder, worlds, epsilon_step, prefix=()):
+    states = [decoder.start(QUERY, parts) for parts in worlds]
+    for token in prefix:
+        for state in states:
+            state.advance(token)
+    first, second = (s.distribution(epsilon_step) for s in states)
+    assert torch.equal(first.candidates, second.candidates)  # public candidate set
+    return float((first.probabilities.log() - second.probabilities.log()).abs().max())
+
+
+@pytest.mark.parametrize("prefix", [(), (7,), (7, 12, 30)])
+@pytest.mark.parametrize("epsilon_step", [0.2, 1.0, 4.0])
+def test_each_step_is_epsilon_dp_for_neighbouring_document_sets(handle, worlds, prefix, epsilon_step):
+    decoder = EnsembleDecoder(handle, SETTINGS)
+    ratio = _max_log_ratio(decoder, worlds, epsilon_step, prefix)
+    assert ratio <= epsilon_step + 1e-9
+    assert ratio > 0.1 * epsilon_step  # the added document does change the output
+
+
+def test_check_detects_a_miscalibrated_mechanism(handle, worlds):
+    """Power check: sampling at 10x the claimed epsilon exceeds the claimed bound."""
+    decoder = EnsembleDecoder(handle, SETTINGS)
+    assert _max_log_ratio(decoder, worlds, 10 * 0.3) > 0.3
+
+
+def _sample_prefixes(decoder, parts, epsilon_step, samples, seed):
+    generator = torch.Generator().manual_seed(seed)
+    counts: Counter[tuple[int, ...]] = Counter()
+    for _ in range(samples):
+        result = decoder.generate(QUERY, parts, epsilon_step, PrivacyAccountant(100.0, 1e-5), generator)
+        counts[tuple(result.token_ids)] += 1
+    return counts
+
+
+def _violations(counts, counts_prime, samples, epsilon):
+    """Prefixes whose frequency ratio exceeds e^epsilon beyond 4 standard errors."""
+    bad = []
+    for prefix in set(counts) | set(counts_prime):
+        for p, q in ((counts[prefix] / samples, counts_prime[prefix] / samples),
+                     (counts_prime[prefix] / samples, counts[prefix] / samples)):
+            error = math.sqrt(p * (1 - p) / samples + math.exp(2 * epsilon) * q * (1 - q) / samples)
+            if p - math.exp(epsilon) * q > 4 * error + 1 / samples:
+                bad.append((prefix, p, q))
+    return bad
+
+
+@pytest.mark.slow
+def test_sampled_prefix_frequencies_stay_within_e_epsilon(handle, worlds):
+    """Empirical DP check over sampled 2-token outputs, with a miscalibrated control."""
+    decoder = EnsembleDecoder(handle, SETTINGS)
+    samples, epsilon_step = 500, 0.5
+    total_epsilon = 2 * epsilon_step  # two exponential-mechanism steps compose to 1.0
+    private = [_sample_prefixes(decoder, w, epsilon_step, samples, seed) for w, seed in zip(worlds, (1, 2))]
+    assert _violations(*private, samples, total_epsilon) == []
+    leaky = [_sample_prefixes(decoder, w, 12.0, samples, seed) for w, seed in zip(worlds, (3, 4))]
+    assert _violations(*leaky, samples, total_epsilon) != []
+
+
+def test_batched_kv_cache_matches_single_sequence_forward(handle, worlds):
+    """Left padding + position ids + KV cache reproduce each row's own forward pass."""
+    decoder = EnsembleDecoder(handle, SETTINGS)
+    state = decoder.start(QUERY, worlds[1])
+    released = [7, 12, 30]
+    for token in released:
+        state.advance(token)
+    prompts = [render_chat(handle, m) for m in _messages(worlds[1])]
+    for row, prompt in enumerate(prompts):
+        ids = torch.tensor([prompt + released])
+        with torch.inference_mode():
+            expected = torch.log_softmax(handle.model(input_ids=ids).logits[0, -1].double(), -1)
+        assert torch.allclose(state.next_token_logprobs[row], expected, atol=1e-4)
+
+
+def _messages(parts):
+    from policy_engine.dp.decoder import base_messages, subset_messages
+
+    return [subset_messages(QUERY, p) for p in parts] + [base_messages(QUERY)]
+
+
+def test_generation_stops_when_the_budget_is_spent(handle, worlds):
+    decoder = EnsembleDecoder(handle, DPDecodingSettings(subsets=2, max_new_tokens=50))
+    accountant = PrivacyAccountant(epsilon=1.0, delta=1e-5)
+    step = 0.3
+    result = decoder.generate(QUERY, worlds[0], step, accountant, torch.Generator().manual_seed(0))
+    affordable = int(accountant.rho_budget // exponential_mechanism_rho(step))
+    assert result.stop_reason in {"budget", "eos"}
+    assert result.steps <= affordable
+    assert accountant.epsilon_spent() <= 1.0
+    if result.stop_reason == "budget":
+        assert result.steps == affordable
+
+
+def test_decoder_refuses_to_start_without_budget(handle, worlds):
+    accountant = PrivacyAccountant(epsilon=1.0, delta=1e-5)
+    accountant.charge_exponential(math.sqrt(8 * accountant.rho_budget) * (1 - 1e-9))
+    decoder = EnsembleDecoder(handle, SETTINGS)
+    result = decoder.generate(QUERY, worlds[0], 0.5, accountant, torch.Generator().manual_seed(0))
+    assert (result.token_ids, result.stop_reason, result.steps) == ([], "budget", 0)
+
+
+def test_confidence_gap_trace_is_bounded_and_per_token(handle, worlds):
+    settings = DPDecodingSettings(subsets=2, max_new_tokens=8, cg_clip=0.05)
+    result = EnsembleDecoder(handle, settings).generate(
+        QUERY, worlds[0], 2.0, PrivacyAccountant(100.0, 1e-5), torch.Generator().manual_seed(5)
+    )
+    assert len(result.cg_trace) == len(result.token_ids)
+    assert all(abs(cg) <= 0.05 + 1e-12 for cg in result.cg_trace)
+
+
+def test_same_seed_same_output(handle, worlds):
+    decoder = EnsembleDecoder(handle, DPDecodingSettings(subsets=2, max_new_tokens=6))
+    runs = [
+        decoder.generate(QUERY, worlds[0], 1.0, PrivacyAccountant(100.0, 1e-5), torch.Generator().manual_seed(9)).token_ids
+        for _ in range(2)
+    ]
+    assert runs[0] == runs[1]
