@@ -488,7 +488,11 @@ def verify_log(path: str | os.PathLike[str], keyring: KeyRing, *, partial: bool 
     files = LogFiles(path)
     segments = files.segments() or [Path(path)]
     report = VerifyReport(log=str(path), segments=[str(s) for s in segments])
-    head = files.read_head()
+    try:
+        head = files.read_head()
+    except LogCorruptError as exc:
+        report.problem = Problem("head-invalid", None, None, str(exc))
+        return report
     verifier = ChainVerifier(keyring, expect_genesis=not partial, watch_seq=head.seq if head else None)
     for index, segment in enumerate(segments):
         if not segment.exists():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from audit.keys import AuditKey, KeyRing
@@ -27,6 +28,7 @@ def sample_record(index: int, principal: str = "alice", outcome: Outcome | None 
     )
     return DecisionRecord(
         decision_id=f"decision-{index:06d}",
+        timestamp=datetime(2026, 11, 1, tzinfo=timezone.utc) + timedelta(hours=7 * index),
         principal=principal,
         purpose="support",
         trace_id=f"trace-{index}",
@@ -35,7 +37,15 @@ def sample_record(index: int, principal: str = "alice", outcome: Outcome | None 
         bundle_digest="sha256:" + "ab" * 32,
         enforcers=[EnforcerRun(name="redaction", version="1.0")],
         retrieved=[RetrievedChunk(chunk_id=f"doc-{index}#0", score=0.8)],
-        constraints=[ConstraintOutcome(constraint_id="no-email", applied=chosen is Outcome.redacted, reason="matched" if redactions else "no match")],
+        constraints=[
+            ConstraintOutcome(constraint_id="no-email", applied=chosen is Outcome.redacted, reason="matched" if redactions else "no match"),
+            ConstraintOutcome(
+                constraint_id="salary-needs-hr-purpose",
+                applied=chosen in (Outcome.denied, Outcome.abstained),
+                reason="purpose 'support' is not permitted" if chosen is Outcome.denied else "low confidence, referred for review",
+                score=0.42,
+            ),
+        ],
         redactions=redactions,
         privacy=PrivacySpend(scope=f"principal:{principal}", epsilon_spent=0.01, epsilon_remaining=0.5) if index % 3 == 0 else None,
         stages={"retrieve": 3.5, "enforce": 1.25},
