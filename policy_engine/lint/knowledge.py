@@ -14,21 +14,10 @@ from collections.abc import Iterator
 import networkx as nx
 
 from policy_engine.diagnostics import Diagnostic
+from policy_engine.entities import normalize_entity, same_entity
 from policy_engine.policy.loader import LoadedPolicy
 from policy_engine.policy.model import Triple
 from policy_engine.policy.vocabulary import Vocabulary
-
-
-def normalize_entity(name: str) -> str:
-    return " ".join(name.casefold().split())
-
-
-def same_entity(a: str, b: str) -> bool:
-    """Token-subset rule: every token of the shorter form occurs in the longer one."""
-    ta, tb = set(normalize_entity(a).split()), set(normalize_entity(b).split())
-    if not ta or not tb:
-        return False
-    return ta <= tb or tb <= ta
 
 
 class EntityGraph:
@@ -70,9 +59,10 @@ def check(lp: LoadedPolicy, vocab: Vocabulary) -> Iterator[Diagnostic]:
         if key(triple) in private_keys:
             yield Diagnostic("PE122", f"{list(triple)} is declared both private and public", lp.span(("private_knowledge", "public", i)))
 
+    public_keys = {key(t) for t in pk.public}
     public_graph = EntityGraph(list(pk.public))
     for i, (h, r, t) in enumerate(pk.private):
-        if public_graph.connected(h, t):
+        if key((h, r, t)) not in public_keys and public_graph.connected(h, t):
             yield Diagnostic(
                 "PE120",
                 f"private triple [{h}, {r}, {t}] stays inferable: '{h}' and '{t}' are connected through public triples",

@@ -51,7 +51,7 @@ def check(lp: LoadedPolicy, vocab: Vocabulary) -> Iterator[Diagnostic]:
     split = dp.decoding.budget_split
     parts = (split.generation, split.selection, split.refill)
     if any(p < 0 for p in parts) or abs(sum(parts) - 1.0) > 1e-6:
-        yield Diagnostic("PE143", f"budget split {parts} sums to {sum(parts):.4g}", lp.span(base + ("decoding", "budget_split")))
+        yield Diagnostic("PE143", f"budget split {parts} sums to {sum(parts):.4g}", lp.key_span(base + ("decoding", "budget_split")))
         return
     if not (eps_ok and delta_ok):
         return

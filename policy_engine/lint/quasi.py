@@ -30,7 +30,7 @@ def check(lp: LoadedPolicy, vocab: Vocabulary) -> Iterator[Diagnostic]:
         yield Diagnostic(
             "PE151",
             f"operating point needs 0 <= abstain_low ({op.abstain_low}) <= threshold ({op.threshold}) <= abstain_high ({op.abstain_high}) <= 1",
-            lp.span(base + ("operating_point",)),
+            lp.key_span(base + ("operating_point",)),
         )
     elif op.threshold >= 1.0 or op.abstain_low >= 1.0:
         yield Diagnostic("PE150", "a threshold of 1 never flags a record", lp.span(base + ("operating_point", "threshold")))

@@ -421,6 +421,7 @@ def _assemble(
                 continue
             included.add(target)
             if target.suffix.lower() in TEXT_SUFFIXES:
+                result.files.append(display_path(target))
                 statements, problems = _read_statements(target, max_file_bytes)
                 result.diagnostics.extend(problems)
                 ok = ok and not any(p.severity is Severity.ERROR for p in problems)

@@ -21,6 +21,7 @@ _BULLET = re.compile(r"^(?P<indent>\s*)(?:[-*+]|\d+[.)])\s+(?P<body>.*\S)\s*$")
 _ATTRS = re.compile(r"\{(?P<inner>#[^{}]*)\}\s*$")
 _ATTR_PAIR = re.compile(r"(\w+)=(\S+)")
 _ALLOWED_ATTRS = {"severity", "redaction"}
+_HTML_COMMENT = re.compile(r"<!--.*?-->")
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,9 @@ def parse_statements(text: str, display: str, markdown: bool) -> tuple[list[Stat
             if line.strip() and not line.lstrip().startswith("#")
         ]
     for line_no, col, body in entries:
+        body = _HTML_COMMENT.sub("", body).rstrip()
+        if not body:
+            continue
         span = SourceSpan(display, line_no + 1, col + 1, line_no + 1, col + len(body))
         data: dict = {}
         attrs = _ATTRS.search(body)

@@ -28,6 +28,7 @@ DEFAULT_MAX_FILE_BYTES = 8 * 1024 * 1024
 
 Path_ = tuple[str | int, ...]
 
+_MERGE_TAG = "tag:yaml.org,2002:merge"
 _PLAIN_TAGS = {
     "tag:yaml.org,2002:str",
     "tag:yaml.org,2002:timestamp",  # keep dates as written: versions like 2026-11-01 are strings
@@ -88,7 +89,11 @@ class _Builder:
     def _mapping(self, node: MappingNode, path: Path_) -> dict[str, Any]:
         out: dict[str, Any] = {}
         first_seen: dict[str, SourceSpan] = {}
+        merged: list[Node] = []
         for key_node, value_node in node.value:
+            if key_node.tag == _MERGE_TAG:  # YAML merge key: `<<: *defaults`
+                merged.extend(value_node.value if isinstance(value_node, SequenceNode) else [value_node])
+                continue
             key = self._scalar(key_node) if isinstance(key_node, ScalarNode) else None
             key_span = _span(self.file, key_node)
             if not isinstance(key, (str, int, float, bool)) or key is None:
@@ -107,6 +112,12 @@ class _Builder:
             first_seen[key] = key_span
             self.positions.keys[path + (key,)] = key_span
             out[key] = self.build(value_node, path + (key,))
+        for source in merged:  # explicit keys win over merged ones
+            if not isinstance(source, MappingNode):
+                self.problems.append(Diagnostic("PE101", "merge key '<<' needs a mapping", _span(self.file, source)))
+                continue
+            for key, value in self._mapping(source, path).items():
+                out.setdefault(key, value)
         return out
 
     def _scalar(self, node: ScalarNode) -> Any:
@@ -154,6 +165,8 @@ def parse_yaml(text: str, display: str) -> tuple[Any, PositionMap]:
         node = yaml.compose(text)
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
+        if exc.context_mark is not None and (mark is None or mark.line >= text.count("\n")):
+            mark = exc.context_mark  # an error at end of input is better shown where the open construct began
         span = SourceSpan(display, mark.line + 1, mark.column + 1) if mark else SourceSpan(display)
         problem = " ".join(filter(None, [exc.context, exc.problem])) or "invalid YAML"
         raise PolicyError([Diagnostic("PE001", problem, span)]) from None
