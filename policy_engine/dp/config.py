@@ -84,8 +84,10 @@ class DPSettings:
 
     ``epsilon``/``delta`` is the budget of one scope per ``window``
     (``"none"``: never resets).  Each answer is generated under
-    ``answer_epsilon``/``answer_delta`` (default: the whole budget) and
-    reserves that much from the scope's ledger entry.
+    ``answer_epsilon``/``answer_delta`` (default: the whole budget; an unset
+    ``answer_delta`` takes the same fraction of ``delta`` as
+    ``answer_epsilon`` takes of ``epsilon``) and reserves that much from the
+    scope's ledger entry.
     """
 
     epsilon: float
@@ -100,8 +102,10 @@ class DPSettings:
     def per_answer(self) -> tuple[float, float]:
         """(epsilon, delta) guarantee of one generated answer."""
         epsilon = self.answer_epsilon if self.answer_epsilon is not None else self.epsilon
-        delta = self.answer_delta if self.answer_delta is not None else self.delta
-        return epsilon, delta
+        if self.answer_delta is not None:
+            return epsilon, self.answer_delta
+        # rounded down so that whole answers fit the budget despite float error
+        return epsilon, self.delta * epsilon / self.epsilon * (1 - 1e-9)
 
     def __post_init__(self) -> None:
         if not self.epsilon > 0:

@@ -1,0 +1,74 @@
+"""PEARL differentially private decoding as an answer-stage enforcer.
+
+Generates the answer itself under document-level (epsilon, delta)-DP over
+the passages it is given, paid for from the privacy-budget ledger (PEARL,
+Sections 2-5).  Implements :class:`enforcers.base.Enforcer` at
+:attr:`Stage.ANSWER`; :meth:`DPDecodingEnforcer.answer` is the same
+operation for callers that hold documents rather than a pipeline context.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from enforcers.base import EnforcementContext, Stage
+from policy_engine.dp.api import BudgetLedgerLike, PrivateAnswer, generate_private
+from policy_engine.dp.config import DPSettings
+from policy_engine.dp.partition import RetrievedDocument
+from policy_engine.model_runtime import ModelHandle
+
+
+class PrivacyBudgetRefused(RuntimeError):
+    """The scope's privacy budget cannot pay for a DP answer: the request is refused."""
+
+
+@dataclass(frozen=True)
+class DPDecodingEnforcer:
+    """Answer generation with the PEARL DP decoder for one principal.
+
+    ``apply`` sets the context's ``answer`` to the DP text and records the
+    privacy spend in ``notes`` (numbers and scope only, never text).  An
+    exhausted budget raises :class:`PrivacyBudgetRefused`, which the
+    pipeline turns into a denial — never a non-private answer.  Any other
+    error propagates after the ledger reservation has been released.
+    """
+
+    settings: DPSettings
+    ledger: BudgetLedgerLike
+    principal: str
+    model: ModelHandle | None = None
+    policy_id: str = "default"
+
+    name = "dp_decoding"
+    version = "1"
+    stage = Stage.ANSWER
+
+    def answer(
+        self, query: str, documents: Sequence[RetrievedDocument], decision_id: str | None = None
+    ) -> PrivateAnswer:
+        """The DP answer (or a refusal) for ``query`` over ``documents``."""
+        return generate_private(
+            query,
+            documents,
+            principal=self.principal,
+            settings=self.settings,
+            ledger=self.ledger,
+            model=self.model,
+            policy_id=self.policy_id,
+            decision_id=decision_id,
+        )
+
+    def apply(self, context: EnforcementContext) -> EnforcementContext:
+        if context.query is None:
+            raise ValueError("dp_decoding runs at the answer stage and needs the query")
+        documents = [RetrievedDocument(p.chunk_id, p.text) for p in context.passages if not p.withheld]
+        result = self.answer(context.query, documents)
+        if result.refused:
+            raise PrivacyBudgetRefused(f"privacy budget exhausted for {result.scope}")
+        spend = result.privacy_spend()
+        note = (
+            f"dp_decoding: epsilon={spend['epsilon']:.6g} delta={spend['delta']:.3g} "
+            f"scope={spend['scope']} decision={spend['decision_id']}"
+        )
+        return context.evolve(answer=result.text).noted(note)
