@@ -189,7 +189,8 @@ class DecisionLog:
         self._rotate_daily = rotate_daily
         self._fsync = fsync
         self._flush_lock = threading.Lock()
-        self._queue_lock = threading.Lock()
+        self._queue_ready = threading.Condition()
+        self._leader_active = False
         self._queue: list[_Pending] = []
         self._pid: int | None = None
         self._lock_fd = self._head_fd = self._log_fd = -1
@@ -198,27 +199,45 @@ class DecisionLog:
     # -- public API -------------------------------------------------------
 
     def write(self, record: DecisionRecord) -> int:
-        """Append one record (group commit with concurrent callers); returns its seq."""
+        """Append one record (group commit with concurrent callers); returns its seq.
+
+        The first waiting thread becomes the leader and commits everything
+        queued so far in one write and one fsync; the others sleep until
+        their record is durable.
+        """
         item = _Pending(record.model_dump_json().encode())
-        with self._queue_lock:
+        with self._queue_ready:
             self._queue.append(item)
-        with self._flush_lock:
-            if not item.done:
-                with self._queue_lock:
-                    batch, self._queue = self._queue, []
+            while not item.done:
+                if self._leader_active:
+                    self._queue_ready.wait()
+                    continue
+                self._leader_active = True
+                batch, self._queue = self._queue, []
+                self._queue_ready.release()
                 try:
-                    for pending, seq in zip(batch, self._commit([p.payload for p in batch])):
-                        pending.seq = seq
-                except BaseException as exc:
-                    for pending in batch:
-                        pending.error = exc
+                    self._commit_batch(batch)
                 finally:
-                    for pending in batch:
-                        pending.done = True
+                    self._queue_ready.acquire()
+                    self._leader_active = False
+                    self._queue_ready.notify_all()
         if item.error is not None:
             raise item.error
         assert item.seq is not None
         return item.seq
+
+    def _commit_batch(self, batch: list[_Pending]) -> None:
+        try:
+            with self._flush_lock:
+                seqs = self._commit([pending.payload for pending in batch])
+            for pending, seq in zip(batch, seqs):
+                pending.seq = seq
+        except BaseException as exc:  # every waiter of the batch gets the failure
+            for pending in batch:
+                pending.error = exc
+        finally:
+            for pending in batch:
+                pending.done = True
 
     def append(self, records: Sequence[DecisionRecord]) -> list[int]:
         """Append ``records`` as one batch (one write, one fsync); returns their seqs."""
