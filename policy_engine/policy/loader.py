@@ -252,29 +252,33 @@ class _Merger:
         self.derived_ids: set[str] = set()
         self.problems: list[Diagnostic] = []
 
-    def _copy_positions(self, positions: PositionMap, src: tuple, dst: tuple) -> None:
-        n = len(src)
+    def _copy_positions(self, positions: PositionMap, moves: dict[tuple, tuple]) -> None:
+        """Copy spans of every path under a ``moves`` source prefix to its destination prefix (one pass)."""
+        depths = sorted({len(src) for src in moves})
         for table, prefix in ((positions.values, ()), (positions.keys, ("__key__",))):
             for path, span in table.items():
-                if path[:n] == src:
-                    self.source_map[prefix + dst + path[n:]] = span
+                for n in depths:
+                    dst = moves.get(path[:n])
+                    if dst is not None:
+                        self.source_map[prefix + dst + path[n:]] = span
+                        break
 
-    def _append(self, bucket: str, items: list, positions: PositionMap, src: tuple, dst_section: tuple) -> None:
+    def _append(self, bucket: str, items: list, src: tuple, moves: dict[tuple, tuple]) -> None:
         offset = len(self.lists[bucket])
-        for i, item in enumerate(items):
-            self._copy_positions(positions, src + (i,), dst_section + (offset + i,))
+        for i in range(len(items)):
+            moves[src + (i,)] = src + (offset + i,)
         self.lists[bucket].extend(items)
 
     def add_document(self, d: _Document) -> None:
         self.sources.append(d.display)
         doc, pos = d.doc, d.positions
-        base = d.path.parent
-        self._append("constraints", doc.constraints, pos, ("constraints",), ("constraints",))
+        moves: dict[tuple, tuple] = {}
+        self._append("constraints", doc.constraints, ("constraints",), moves)
         if doc.private_knowledge:
             for name in ("private", "entities", "public"):
-                self._append(name, getattr(doc.private_knowledge, name), pos, ("private_knowledge", name), ("private_knowledge", name))
+                self._append(name, getattr(doc.private_knowledge, name), ("private_knowledge", name), moves)
         if doc.necessity:
-            self._append("rules", doc.necessity.rules, pos, ("necessity", "rules"), ("necessity", "rules"))
+            self._append("rules", doc.necessity.rules, ("necessity", "rules"), moves)
             if "default_action" in doc.necessity.model_fields_set:
                 self.default_action = doc.necessity.default_action
         if doc.vocabulary:
@@ -282,7 +286,7 @@ class _Merger:
             self.vocab["task_types"].update(doc.vocabulary.task_types)
             self.vocab["attributes"].update(doc.vocabulary.attributes)
             self.vocab["qi_classes"].extend(doc.vocabulary.qi_classes)
-            self._copy_positions(pos, ("vocabulary",), ("vocabulary",))
+            moves[("vocabulary",)] = ("vocabulary",)
         for section in SINGLE_SECTIONS:
             value = getattr(doc, section)
             if value is None:
@@ -292,9 +296,10 @@ class _Merger:
                 self.problems.append(Diagnostic("PE013", f"section '{section}' is already defined in {first}", pos.key((section,))))
                 continue
             if section == "corpus":
-                value = value.model_copy(update={"paths": [self._rebase(base, p) for p in value.paths]})
+                value = value.model_copy(update={"paths": [self._rebase(d.path.parent, p) for p in value.paths]})
             self.singles[section] = (value, d.display)
-            self._copy_positions(pos, (section,), (section,))
+            moves[(section,)] = (section,)
+        self._copy_positions(pos, moves)
 
     def _rebase(self, base: Path, pattern: str) -> str:
         """Corpus paths are written relative to their file; store them relative to the root's directory."""

@@ -131,14 +131,14 @@ def resolve_constraint(constraint: Constraint, vocab: Vocabulary) -> Resolution:
     if hints.categories:
         matches = tuple(CategoryMatch(c, 1.0, ("detect.categories",)) for c in hints.categories if c in vocab.categories)
         return Resolution(constraint.id, matches, roles, polarity, 1.0, "explicit")
-    toks = tokens(constraint.statement)
-    tokset = set(toks)
-    matches: list[CategoryMatch] = []
-    for cat_id, cat in vocab.categories.items():
-        evidence = tuple(k for k in cat.keywords if k.lower() in tokset)
-        if evidence:
-            score = min(1.0, 0.6 + 0.2 * len(evidence))
-            matches.append(CategoryMatch(cat_id, score, evidence))
+    evidence_by_category: dict[str, list[str]] = {}
+    for tok in dict.fromkeys(tokens(constraint.statement)):
+        for cat_id in vocab.keyword_index.get(tok, ()):
+            evidence_by_category.setdefault(cat_id, []).append(tok)
+    matches: list[CategoryMatch] = [
+        CategoryMatch(cat_id, min(1.0, 0.6 + 0.2 * len(evidence)), tuple(evidence))
+        for cat_id, evidence in evidence_by_category.items()
+    ]
     if any(label for label in hints.entity_types) and not matches:
         by_label = [
             CategoryMatch(cat_id, 0.9, ("detect.entity_types",))

@@ -51,6 +51,15 @@ class Vocabulary:
             out.update(self.attribute_families.get(name, (name,)))
         return out
 
+    @functools.cached_property
+    def keyword_index(self) -> dict[str, tuple[str, ...]]:
+        """Lower-cased category keyword -> ids of the categories it names."""
+        index: dict[str, list[str]] = {}
+        for cat_id, cat in self.categories.items():
+            for keyword in cat.keywords:
+                index.setdefault(keyword.lower(), []).append(cat_id)
+        return {k: tuple(v) for k, v in index.items()}
+
     def is_attribute_or_family(self, name: str) -> bool:
         return name in self.attribute_families or name in self.attributes
 
