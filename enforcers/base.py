@@ -1,0 +1,228 @@
+"""The enforcer protocol and the fail-closed pipeline that runs enforcers.
+
+Every enforcer (redaction now; knowledge-graph erasure, query rewriting,
+output guard and DP decoding later) is a small object with a ``name``, a
+``version``, a ``stage`` and one method::
+
+    def apply(self, context: EnforcementContext) -> EnforcementContext: ...
+
+``apply`` returns a *new* context (contexts are immutable); it may raise, and
+it may be slow: the :class:`EnforcementPipeline`, not the enforcer, turns
+every failure into a safe outcome (fail closed, issue 4 item 5).
+
+Stages carry the SD-RAG "prompt sanitization principle" (Section III-B): no
+prompt whose output reaches the user may hold both unfiltered data and the
+unfiltered query.  The pipeline therefore hands :attr:`Stage.CONTEXT`
+enforcers (the ones that read retrieved text) a context whose ``query`` is
+``None``, whatever the caller put there; only :attr:`Stage.QUERY` enforcers
+(before retrieval) and :attr:`Stage.ANSWER` enforcers (after the context is
+sanitized) see the query.
+
+To add an enforcer: write a class with the four members above, pick its
+stage, and register it under its policy name (``enforcement.order``) in
+:data:`policy_engine.runtime.ENFORCER_FACTORIES`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass, field
+from typing import Literal, Protocol, Sequence, runtime_checkable
+
+from policy_engine.policy.model import Constraint
+
+#: Text that replaces a whole passage when the pipeline masks it after a failure.
+WITHHELD_TEXT = "[WITHHELD]"
+
+
+class Stage(str, enum.Enum):
+    """When an enforcer runs, and therefore what it may see."""
+
+    QUERY = "query"  # before retrieval: sees the query, no retrieved text
+    CONTEXT = "context"  # on retrieved text: never sees the query
+    ANSWER = "answer"  # after sanitization: sees the query, sanitized text and the answer
+
+
+@dataclass(frozen=True)
+class Passage:
+    """One retrieved chunk on its way through the pipeline.
+
+    ``original`` is the chunk as retrieved (offsets of redactions refer to
+    it); ``text`` is its current, possibly redacted, form.
+    """
+
+    chunk_id: str
+    original: str
+    text: str
+    withheld: bool = False
+
+    @classmethod
+    def of(cls, chunk_id: str, text: str) -> "Passage":
+        return cls(chunk_id=chunk_id, original=text, text=text)
+
+
+@dataclass(frozen=True)
+class RedactionSpan:
+    """A span of an original chunk that an enforcer replaced; holds no raw value."""
+
+    constraint_id: str
+    category: str
+    chunk_id: str
+    start: int
+    end: int
+    replacement: str
+    mode: str
+
+
+@dataclass(frozen=True)
+class EnforcementContext:
+    """Everything an enforcer reads and returns (immutable; use :meth:`evolve`).
+
+    ``notes`` are human-readable audit notes; by contract they never contain
+    raw text from passages or the query.
+    """
+
+    passages: tuple[Passage, ...]
+    constraints: tuple[Constraint, ...]
+    query: str | None = None
+    answer: str | None = None
+    redactions: tuple[RedactionSpan, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    def evolve(self, **changes: object) -> "EnforcementContext":
+        """A copy with ``changes`` applied."""
+        return dataclasses.replace(self, **changes)
+
+    def noted(self, *notes: str) -> "EnforcementContext":
+        return self.evolve(notes=self.notes + tuple(notes))
+
+
+@runtime_checkable
+class Enforcer(Protocol):
+    """What every enforcer provides."""
+
+    name: str
+    version: str
+    stage: Stage
+
+    def apply(self, context: EnforcementContext) -> EnforcementContext:
+        """Enforce on ``context`` and return the new context; may raise (the pipeline fails closed)."""
+        ...
+
+
+@dataclass(frozen=True)
+class EnforcerFailure:
+    """Why the pipeline stopped: which enforcer, and the kind of failure (no message text, which may quote data)."""
+
+    enforcer: str
+    kind: str
+
+    @property
+    def reason(self) -> str:
+        return f"enforcer {self.enforcer!r} failed ({self.kind}); failing closed"
+
+
+@dataclass(frozen=True)
+class PipelineResult:
+    """The context after a stage, the enforcers that ran, and the failure if one occurred.
+
+    When ``failure`` is set and the policy says ``deny``, ``denied`` is true and
+    ``context.passages`` is empty; with ``mask`` every passage is withheld.
+    """
+
+    context: EnforcementContext
+    ran: tuple[tuple[str, str], ...] = ()
+    failure: EnforcerFailure | None = None
+    denied: bool = False
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+
+OnError = Literal["deny", "mask"]
+
+
+class EnforcementPipeline:
+    """Runs enforcers in the declared order and fails closed.
+
+    Contract: an exception, a timeout (``timeout_s`` per enforcer) or a
+    malformed return value of any enforcer yields either a denial (no
+    passages at all, ``on_error="deny"``) or every passage replaced by
+    :data:`WITHHELD_TEXT` (``on_error="mask"``); the text that enforcer was
+    given is never released.  Safe to call from many threads at once.
+    """
+
+    def __init__(self, enforcers: Sequence[Enforcer], on_error: OnError = "deny", timeout_s: float = 30.0, workers: int = 8) -> None:
+        if on_error not in ("deny", "mask"):
+            raise ValueError(f"on_error must be 'deny' or 'mask', not {on_error!r}")
+        self.enforcers = tuple(enforcers)
+        self.on_error: OnError = on_error
+        self.timeout_s = timeout_s
+        self._workers = workers
+        self._executor: ThreadPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    def _pool(self) -> ThreadPoolExecutor:
+        with self._lock:
+            if self._executor is None:
+                self._executor = ThreadPoolExecutor(max_workers=self._workers, thread_name_prefix="enforcer")
+            return self._executor
+
+    def run(self, stage: Stage, context: EnforcementContext) -> PipelineResult:
+        """Apply this pipeline's enforcers of ``stage`` to ``context``, in order."""
+        ran: list[tuple[str, str]] = []
+        timings: dict[str, float] = {}
+        if stage is Stage.CONTEXT:
+            context = context.evolve(query=None)
+        for enforcer in (e for e in self.enforcers if e.stage is stage):
+            started = time.perf_counter()
+            try:
+                future = self._pool().submit(enforcer.apply, context)
+                result = future.result(timeout=self.timeout_s)
+                _check_result(context, result)
+            except FutureTimeout:
+                future.cancel()
+                return self._failed(context, ran, timings, EnforcerFailure(enforcer.name, "timeout"))
+            except Exception as exc:  # noqa: BLE001 - any failure must fail closed
+                return self._failed(context, ran, timings, EnforcerFailure(enforcer.name, type(exc).__name__))
+            finally:
+                timings[enforcer.name] = (time.perf_counter() - started) * 1000.0
+            ran.append((enforcer.name, enforcer.version))
+            context = result.evolve(query=None) if stage is Stage.CONTEXT else result
+        return PipelineResult(context=context, ran=tuple(ran), timings_ms=timings)
+
+    def _failed(
+        self,
+        context: EnforcementContext,
+        ran: list[tuple[str, str]],
+        timings: dict[str, float],
+        failure: EnforcerFailure,
+    ) -> PipelineResult:
+        if self.on_error == "deny":
+            safe = context.evolve(passages=(), answer=None, redactions=()).noted(failure.reason)
+            return PipelineResult(context=safe, ran=tuple(ran), failure=failure, denied=True, timings_ms=timings)
+        masked = tuple(dataclasses.replace(p, text=WITHHELD_TEXT, withheld=True) for p in context.passages)
+        safe = context.evolve(passages=masked, answer=None).noted(failure.reason + ": all passages withheld")
+        return PipelineResult(context=safe, ran=tuple(ran), failure=failure, denied=False, timings_ms=timings)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._executor is not None:
+                self._executor.shutdown(wait=False, cancel_futures=True)
+                self._executor = None
+
+
+class MalformedEnforcerOutput(RuntimeError):
+    """An enforcer returned something other than a context over the same passages."""
+
+
+def _check_result(before: EnforcementContext, after: object) -> None:
+    if not isinstance(after, EnforcementContext):
+        raise MalformedEnforcerOutput(f"expected EnforcementContext, got {type(after).__name__}")
+    if tuple(p.chunk_id for p in after.passages) != tuple(p.chunk_id for p in before.passages):
+        raise MalformedEnforcerOutput("an enforcer may not add, drop or reorder passages")
+    if any(a.original != b.original for a, b in zip(after.passages, before.passages)):
+        raise MalformedEnforcerOutput("an enforcer may not change a passage's original text")

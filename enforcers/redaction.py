@@ -1,0 +1,324 @@
+"""Extractive and periphrastic redaction of retrieved passages, with a verifier.
+
+Implements SD-RAG constraint application (Sections III-B and III-C2):
+
+* **Extractive** (Eq. 6): every span a constraint targets becomes a typed
+  placeholder such as ``[PATIENT_NAME_1]``.  Numbers are per entity and
+  shared by all passages of one request, so "Jane Marie Doe" in one chunk and
+  "Ms Doe" in the next both read ``[PATIENT_NAME_1]``.  Spans are detected on
+  the *original* passage for every batch of constraints and substituted once
+  at the end, never batch by batch (the paper found this less error prone).
+* **Periphrastic** (Eq. 7): each span becomes a generalization of itself
+  (:mod:`enforcers.generalize`: a person their role, a date its month...).
+  When a paraphrasing model is configured, the passage is rewritten batch by
+  batch by the model instead.  Either way the output is **verified**: the
+  detector is run again on it, and if anything a constraint protects
+  survives (or any original protected value still appears verbatim), the
+  passage falls back to extractive redaction and a note says so.
+
+The detector is anything with ``analyze(text, constraints) -> findings``
+(``policy_engine.detect.Analyzer``); each finding carries ``constraint_id``,
+``category``, ``start``, ``end``, ``score``, ``role`` and ``entity_key``.
+No redaction record or note ever holds the raw value.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Mapping, Protocol, Sequence
+
+from enforcers.base import EnforcementContext, Passage, RedactionSpan, Stage
+from enforcers.generalize import generalize
+from policy_engine.policy.model import CategoryDefinition, Constraint, RedactionMode
+from policy_engine.policy.resolution import ROLE_WORDS
+
+#: A placeholder this module writes: ``[LABEL_n]``.
+PLACEHOLDER = re.compile(r"\[[A-Z][A-Z0-9_]*_\d+\]")
+
+_TITLE_BEFORE = re.compile(r"\b(?:Mr|Ms|Mrs|Miss|Mx|Dr|Prof)\.?\s+$")
+_WORD_BEFORE = re.compile(r"\b([A-Za-z]+)\s+$")
+#: Nouns after which a generalized name is dropped rather than replaced ("Attorney Jane Roe" -> "Attorney").
+_ROLE_NOUNS = frozenset(ROLE_WORDS) | {
+    "pharmacist", "manager", "adjuster", "officer", "agent", "director", "supervisor", "inspector", "detective",
+    "nurse", "dentist", "therapist", "accountant", "advisor", "adviser", "teacher", "professor", "principal",
+}
+
+
+class FindingLike(Protocol):
+    constraint_id: str
+    category: str
+    start: int
+    end: int
+    score: float
+    role: str | None
+    entity_key: str | None
+
+
+class SpanDetector(Protocol):
+    """Finds the spans that ``constraints`` protect (``policy_engine.detect.Analyzer``).
+
+    ``analyze_many`` returns one list of findings per text, with entity keys
+    consistent across all the texts of one call (one retrieved context).
+    """
+
+    def analyze_many(self, texts: Sequence[str], constraints: Sequence[Constraint]) -> Sequence[Sequence[FindingLike]]: ...
+
+
+class Paraphraser(Protocol):
+    """Rewrites ``text`` so that ``constraints`` hold (a model; never given the user's query)."""
+
+    def paraphrase(self, text: str, constraints: Sequence[Constraint]) -> str: ...
+
+
+@dataclass(frozen=True)
+class _Span:
+    """A merged, non-overlapping span of an original passage and the finding that labels it."""
+
+    start: int
+    end: int
+    finding: FindingLike
+
+
+def merge_findings(findings: Sequence[FindingLike]) -> list[_Span]:
+    """Union overlapping findings into one span each, labelled by the strongest (score, then length).
+
+    Overlaps widen the span rather than drop a finding, so a partial overlap can
+    only redact more, never less.
+    """
+    ordered = sorted((f for f in findings if f.end > f.start), key=lambda f: (f.start, -f.end))
+    spans: list[_Span] = []
+    for finding in ordered:
+        if spans and finding.start < spans[-1].end:
+            last = spans[-1]
+            stronger = max((last.finding, finding), key=lambda f: (f.score, f.end - f.start))
+            spans[-1] = _Span(last.start, max(last.end, finding.end), stronger)
+        else:
+            spans.append(_Span(finding.start, finding.end, finding))
+    return spans
+
+
+class PlaceholderBook:
+    """Consistent numbering of placeholders per entity, across all passages of one request."""
+
+    def __init__(self, categories: Mapping[str, CategoryDefinition]) -> None:
+        self._categories = categories
+        self._numbers: dict[tuple[str, str], int] = {}
+        self._counts: dict[str, int] = {}
+
+    def label(self, finding: FindingLike) -> str:
+        category = self._categories.get(finding.category)
+        base = (category.placeholder if category and category.placeholder else finding.category).upper()
+        base = re.sub(r"[^A-Z0-9]+", "_", base).strip("_") or "REDACTED"
+        role = re.sub(r"[^A-Z0-9]+", "_", (finding.role or "").upper()).strip("_")
+        return f"{role}_{base}" if role and not base.startswith(role) else base
+
+    def placeholder(self, finding: FindingLike, surface: str) -> str:
+        label = self.label(finding)
+        key = (label, finding.entity_key or " ".join(surface.casefold().split()))
+        if key not in self._numbers:
+            self._counts[label] = self._counts.get(label, 0) + 1
+            self._numbers[key] = self._counts[label]
+        return f"[{label}_{self._numbers[key]}]"
+
+
+@dataclass(frozen=True)
+class _Rewrite:
+    text: str
+    redactions: tuple[RedactionSpan, ...]
+    inserted: tuple[tuple[int, int], ...]  # spans of the new text that hold replacements
+
+
+class RedactionEnforcer:
+    """The ``redaction`` enforcer: extractive and periphrastic redaction of passages.
+
+    ``mode`` forces one mode for every constraint; by default each constraint's
+    own ``redaction`` field decides.  ``batch_size`` constraints are detected
+    per detector call (SD-RAG applies constraints in batches).
+    """
+
+    name = "redaction"
+    version = "1"
+    stage = Stage.CONTEXT
+
+    def __init__(
+        self,
+        detector: SpanDetector,
+        categories: Mapping[str, CategoryDefinition],
+        *,
+        mode: RedactionMode | None = None,
+        batch_size: int = 4,
+        paraphraser: Paraphraser | None = None,
+    ) -> None:
+        if batch_size < 1:
+            raise ValueError("batch_size must be >= 1")
+        self.detector = detector
+        self.categories = categories
+        self.mode = mode
+        self.batch_size = batch_size
+        self.paraphraser = paraphraser
+
+    # ---------------------------------------------------------------- public
+
+    def apply(self, context: EnforcementContext) -> EnforcementContext:
+        constraints = context.constraints
+        if not constraints or not context.passages:
+            return context
+        book = PlaceholderBook(self.categories)
+        live = [p for p in context.passages if not p.withheld]
+        findings = dict(zip((p.chunk_id for p in live), self._detect([p.original for p in live], constraints)))
+        passages: list[Passage] = []
+        redactions: list[RedactionSpan] = []
+        notes: list[str] = []
+        for passage in context.passages:
+            if passage.withheld:
+                passages.append(passage)
+                continue
+            spans = merge_findings(findings[passage.chunk_id])
+            rewrite, note = self._redact(passage, spans, constraints, book)
+            passages.append(Passage(passage.chunk_id, passage.original, rewrite.text))
+            redactions.extend(rewrite.redactions)
+            if note:
+                notes.append(note)
+        return context.evolve(
+            passages=tuple(passages), redactions=context.redactions + tuple(redactions), notes=context.notes + tuple(notes)
+        )
+
+    # -------------------------------------------------------------- internals
+
+    def _mode_of(self, constraint_id: str, by_id: Mapping[str, Constraint]) -> RedactionMode:
+        if self.mode is not None:
+            return self.mode
+        constraint = by_id.get(constraint_id)
+        return constraint.redaction if constraint else RedactionMode.EXTRACTIVE
+
+    def _detect(self, texts: Sequence[str], constraints: Sequence[Constraint]) -> list[list[FindingLike]]:
+        """Findings per text for every batch of constraints, each batch run on the same original texts."""
+        findings: list[list[FindingLike]] = [[] for _ in texts]
+        if not texts:
+            return findings
+        for i in range(0, len(constraints), self.batch_size):
+            for collected, found in zip(findings, self.detector.analyze_many(list(texts), constraints[i : i + self.batch_size])):
+                collected.extend(found)
+        return findings
+
+    def _redact(
+        self, passage: Passage, spans: list[_Span], constraints: Sequence[Constraint], book: PlaceholderBook
+    ) -> tuple[_Rewrite, str | None]:
+        by_id = {c.id: c for c in constraints}
+        periphrastic = [s for s in spans if self._mode_of(s.finding.constraint_id, by_id) is RedactionMode.PERIPHRASTIC]
+        if not periphrastic:
+            return self._substitute(passage, spans, book, by_id, generalizing=False), None
+        values = {passage.original[s.start : s.end] for s in spans}
+        if self.paraphraser is not None:
+            paraphrased = self._model_paraphrase(passage, spans, constraints, book, by_id)
+            if paraphrased is not None and self._verified(paraphrased, constraints, values, PLACEHOLDER):
+                return paraphrased, None
+        rewrite = self._substitute(passage, spans, book, by_id, generalizing=True)
+        if self._verified(rewrite, constraints, values, None):
+            return rewrite, None
+        fallback = self._substitute(passage, spans, book, by_id, generalizing=False)
+        return fallback, f"periphrastic output of chunk {passage.chunk_id} failed verification; extractive fallback used"
+
+    def _substitute(
+        self, passage: Passage, spans: list[_Span], book: PlaceholderBook, by_id: Mapping[str, Constraint], *, generalizing: bool
+    ) -> _Rewrite:
+        """Replace every span of the original at once; periphrastic spans generalize when ``generalizing``."""
+        original = passage.original
+        pieces: list[str] = []
+        redactions: list[RedactionSpan] = []
+        inserted: list[tuple[int, int]] = []
+        cursor = length = 0
+        for span in spans:
+            surface = original[span.start : span.end]
+            mode = self._mode_of(span.finding.constraint_id, by_id)
+            start, replacement = span.start, None
+            if generalizing and mode is RedactionMode.PERIPHRASTIC:
+                start, replacement = self._generalized(original, span, cursor)
+            used_mode = RedactionMode.PERIPHRASTIC if replacement is not None else RedactionMode.EXTRACTIVE
+            if replacement is None:
+                start, replacement = span.start, book.placeholder(span.finding, surface)
+            pieces.append(original[cursor:start])
+            length += start - cursor
+            inserted.append((length, length + len(replacement)))
+            pieces.append(replacement)
+            length += len(replacement)
+            cursor = span.end
+            redactions.append(
+                RedactionSpan(
+                    constraint_id=span.finding.constraint_id,
+                    category=span.finding.category,
+                    chunk_id=passage.chunk_id,
+                    start=start,
+                    end=span.end,
+                    replacement=replacement,
+                    mode=used_mode.value,
+                )
+            )
+        pieces.append(original[cursor:])
+        return _Rewrite("".join(pieces), tuple(redactions), tuple(inserted))
+
+    def _generalized(self, original: str, span: _Span, floor: int) -> tuple[int, str | None]:
+        """Where the generalization of ``span`` starts and its text (``None``: use a placeholder).
+
+        Person names read naturally: a title before the name is absorbed
+        ("Ms Doe" -> "the patient"), and after a role noun the name is simply
+        dropped ("Pharmacist Jane Roe reviewed" -> "Pharmacist reviewed").
+        """
+        surface = original[span.start : span.end]
+        category = self.categories.get(span.finding.category)
+        replacement = generalize(category.generalization if category else None, surface, span.finding.role)
+        if replacement is None or surface.strip().casefold() in replacement.casefold():
+            return span.start, None  # not a generalization if it repeats the value ("2024" -> "in 2024")
+        start = span.start
+        if category is not None and category.generalization == "role":
+            before = original[floor : span.start]
+            title = _TITLE_BEFORE.search(before)
+            noun = _WORD_BEFORE.search(before)
+            if title:
+                start = floor + title.start()
+            elif noun and noun.group(1).casefold() in _ROLE_NOUNS:
+                return floor + noun.end(1), ""
+        if start == 0 or original[:start].rstrip()[-1:] in (".", "!", "?", "\n", ""):
+            replacement = replacement[:1].upper() + replacement[1:]
+        return start, replacement
+
+    def _model_paraphrase(
+        self, passage: Passage, spans: list[_Span], constraints: Sequence[Constraint], book: PlaceholderBook, by_id: Mapping[str, Constraint]
+    ) -> _Rewrite | None:
+        """Extractive spans first, then the model rewrites batch by batch, reassigning the text (SD-RAG III-C2)."""
+        assert self.paraphraser is not None
+        extractive_only = [s for s in spans if self._mode_of(s.finding.constraint_id, by_id) is RedactionMode.EXTRACTIVE]
+        base = self._substitute(passage, extractive_only, book, by_id, generalizing=False)
+        text = base.text
+        periphrastic = [c for c in constraints if (self.mode or c.redaction) is RedactionMode.PERIPHRASTIC]
+        for i in range(0, len(periphrastic), self.batch_size):
+            text = self.paraphraser.paraphrase(text, periphrastic[i : i + self.batch_size])
+        if not text.strip():
+            return None
+        rewritten = tuple(
+            RedactionSpan(s.finding.constraint_id, s.finding.category, passage.chunk_id, s.start, s.end, "(paraphrased)", RedactionMode.PERIPHRASTIC.value)
+            for s in spans
+            if s not in extractive_only
+        )
+        return _Rewrite(text, base.redactions + rewritten, ())
+
+    def _verified(
+        self, rewrite: _Rewrite, constraints: Sequence[Constraint], values: set[str], allowed: re.Pattern[str] | None
+    ) -> bool:
+        """True when no protected value survives in ``rewrite``.
+
+        A survivor is a finding on the rewritten text that lies outside the
+        replacements this enforcer inserted (or outside a placeholder, for model
+        output), or any original protected value still present verbatim.
+        """
+        folded = rewrite.text.casefold()
+        if any(len(v.strip()) >= 2 and v.strip().casefold() in folded for v in values):
+            return False
+        allowed_spans = list(rewrite.inserted)
+        if allowed is not None:
+            allowed_spans += [m.span() for m in allowed.finditer(rewrite.text)]
+        for finding in self._detect([rewrite.text], constraints)[0]:
+            if not any(a <= finding.start and finding.end <= b for a, b in allowed_spans):
+                return False
+        return True

@@ -1,0 +1,400 @@
+"""The enforcement runtime: open a compiled bundle once, then protect and answer requests.
+
+SD-RAG (Sections III-C, IV): the retrieved context is redacted according to
+the constraints bound to it *before* any model answers, by prompts that never
+hold the user's query.  Per request, :meth:`Engine.protect`
+
+1. runs query-stage enforcers (none yet) on the query,
+2. retrieves chunks and ranks the constraints bound to them (the bundle),
+3. runs the context-stage enforcers in the policy's ``enforcement.order``
+   (redaction ...) through the fail-closed :class:`EnforcementPipeline`,
+4. writes one decision record to the policy's audit sink, and
+5. returns a :class:`ProtectResult`: the sanitized context, the redaction
+   table (offsets into the original chunks, never the raw values), the
+   constraints applied and not applied with reasons, the decision record and
+   the outcome.
+
+Any failure on the way (retrieval, an enforcer, the audit write) denies the
+request: no context is returned.  :meth:`Engine.ask` additionally answers
+with the local model when the policy configures one for ``answer``.
+
+An :class:`Engine` holds no per-request state; one instance serves
+concurrent requests from many threads (models load once per process).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable, Protocol, Sequence
+
+from audit.records import ConstraintOutcome, DecisionRecord, EnforcerRun, Outcome
+from audit.records import Redaction as AuditRedaction
+from audit.records import RetrievedChunk as AuditChunk
+from enforcers.base import EnforcementContext, EnforcementPipeline, Enforcer, Passage, RedactionSpan, Stage
+from enforcers.redaction import RedactionEnforcer, SpanDetector
+from policy_engine.generation import ModelParaphraser, PromptObserver, complete
+from policy_engine.policy.model import Constraint, Policy, RedactionMode
+from policy_engine.policy.vocabulary import vocabulary_for
+from policy_engine.prompts import Prompt, SanitizedContext, answer_prompt
+
+__all__ = ["AskResult", "Engine", "EngineError", "ProtectResult", "SanitizedChunk", "ENFORCER_FACTORIES"]
+
+
+class EngineError(RuntimeError):
+    """The engine cannot be opened or used as asked (message says what to do)."""
+
+
+# --------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class SanitizedChunk:
+    """One retrieved chunk after enforcement."""
+
+    chunk_id: str
+    text: str
+    withheld: bool = False
+
+
+@dataclass(frozen=True)
+class ProtectResult:
+    """What :meth:`Engine.protect` returns.
+
+    ``context`` is the text to hand to any LLM ("" when denied); ``redactions``
+    locate replaced spans in the original chunks and hold no raw values.
+    """
+
+    context: str
+    chunks: tuple[SanitizedChunk, ...]
+    redactions: tuple[RedactionSpan, ...]
+    applied: tuple[ConstraintOutcome, ...]
+    not_applied: tuple[ConstraintOutcome, ...]
+    decision: DecisionRecord
+    outcome: Outcome
+    notes: tuple[str, ...] = ()
+
+    @property
+    def denied(self) -> bool:
+        return self.outcome is Outcome.denied
+
+    @property
+    def sanitized(self) -> SanitizedContext:
+        """The context as a :class:`SanitizedContext`, the only input :func:`answer_prompt` accepts."""
+        return SanitizedContext(self.context)
+
+
+@dataclass(frozen=True)
+class AskResult:
+    """What :meth:`Engine.ask` returns: the answer (``None`` without a model or when denied)."""
+
+    answer: str | None
+    answered_by: str | None
+    protected: ProtectResult
+
+
+# ------------------------------------------------------------ bundle protocol
+
+
+class ChunkLike(Protocol):
+    chunk_id: str
+    text: str
+
+
+class RetrievedLike(Protocol):
+    chunk: ChunkLike
+    score: float
+
+
+class RetrieverLike(Protocol):
+    """What the engine needs from a compiled bundle (``policy_engine.bundle.Bundle``)."""
+
+    policy: Policy
+
+    def retrieve(self, query: str, k: int | None = None) -> Sequence[RetrievedLike]: ...
+
+    def rank_constraints(self, query: str, retrieved: Sequence[RetrievedLike]) -> Any: ...
+
+
+# ------------------------------------------------------------ enforcer registry
+
+
+@dataclass(frozen=True)
+class EngineParts:
+    """What an enforcer factory may use to build its enforcer."""
+
+    policy: Policy
+    detector: SpanDetector
+    paraphraser: ModelParaphraser | None
+    redaction_mode: RedactionMode | None
+
+
+EnforcerFactory = Callable[[EngineParts], Enforcer]
+
+
+def _redaction(parts: EngineParts) -> Enforcer:
+    categories = vocabulary_for(parts.policy.vocabulary).categories
+    return RedactionEnforcer(parts.detector, categories, mode=parts.redaction_mode, paraphraser=parts.paraphraser)
+
+
+#: Enforcers by the name used in a policy's ``enforcement.order``.
+ENFORCER_FACTORIES: dict[str, EnforcerFactory] = {"redaction": _redaction}
+
+
+def _has_work(name: str, policy: Policy) -> bool:
+    """Whether the policy gives enforcer ``name`` anything to enforce."""
+    return {
+        "kg_erasure": bool(policy.private_knowledge.private_triples()),
+        "query_rewrite": bool(policy.necessity.rules),
+        "output_guard": policy.quasi_identifiers is not None,
+        "dp_decoding": policy.differential_privacy is not None,
+        "redaction": True,
+    }.get(name, True)
+
+
+def build_pipeline(parts: EngineParts) -> tuple[EnforcementPipeline, tuple[str, ...]]:
+    """The pipeline for ``parts.policy.enforcement``; also the names skipped because they have nothing to do.
+
+    Raises :class:`EngineError` when the order names an enforcer that is not
+    installed but the policy gives it work (failing closed at open time).
+    """
+    settings = parts.policy.enforcement
+    enforcers: list[Enforcer] = []
+    skipped: list[str] = []
+    for name in settings.order:
+        factory = ENFORCER_FACTORIES.get(name)
+        if factory is not None:
+            enforcers.append(factory(parts))
+        elif _has_work(name, parts.policy):
+            raise EngineError(
+                f"policy {parts.policy.metadata.name!r}: enforcement.order names {name!r}, which is not installed in this "
+                f"engine (available: {', '.join(sorted(ENFORCER_FACTORIES))}); remove it from enforcement.order or install it"
+            )
+        else:
+            skipped.append(name)
+    return EnforcementPipeline(enforcers, on_error=settings.on_error, timeout_s=settings.timeout_s), tuple(skipped)
+
+
+# ---------------------------------------------------------------------- engine
+
+
+def _resolve(root_dir: str, path: str) -> Path:
+    candidate = Path(path).expanduser()
+    return candidate if candidate.is_absolute() else Path(root_dir) / candidate
+
+
+def _open_audit_sink(policy: Policy) -> Any:
+    from audit.sinks import open_sink
+
+    log = _resolve(policy.root_dir, policy.audit.log)
+    log.parent.mkdir(parents=True, exist_ok=True)
+    return open_sink(policy.audit.model_copy(update={"log": str(log)}))
+
+
+def _default_detector(policy: Policy) -> SpanDetector:
+    try:
+        from policy_engine.detect.analyzer import Analyzer
+    except ImportError as exc:  # pragma: no cover - only while the detection layer is missing
+        raise EngineError(f"the detection layer is not available ({exc}); reinstall policy-engine") from exc
+    return Analyzer(policy)
+
+
+class Engine:
+    """Protects retrieved context for one policy; thread-safe, open once per process.
+
+    Build with :meth:`open` (a compiled bundle: retrieval + constraint
+    ranking) or :meth:`for_policy` (no corpus: call :meth:`protect_passages`
+    with chunks your own retriever found).
+    """
+
+    def __init__(
+        self,
+        policy: Policy,
+        *,
+        retriever: RetrieverLike | None = None,
+        detector: SpanDetector | None = None,
+        audit_sink: Any | None = None,
+        redaction_mode: RedactionMode | None = None,
+        prompt_observer: PromptObserver | None = None,
+        bundle_digest: str | None = None,
+    ) -> None:
+        self.policy = policy
+        self.retriever = retriever
+        self.detector = detector if detector is not None else _default_detector(policy)
+        self.audit_sink = audit_sink
+        self.prompt_observer = prompt_observer
+        self.bundle_digest = bundle_digest
+        self.model = self._load_model() if policy.model.path and set(policy.model.use_for) & {"answer", "paraphrase"} else None
+        paraphraser = (
+            ModelParaphraser(self.model, observer=prompt_observer)
+            if self.model is not None and "paraphrase" in policy.model.use_for
+            else None
+        )
+        self.pipeline, self.skipped_enforcers = build_pipeline(EngineParts(policy, self.detector, paraphraser, redaction_mode))
+
+    # ------------------------------------------------------------ constructors
+
+    @classmethod
+    def open(cls, bundle_path: str | Path, *, audit: bool = True, **options: Any) -> "Engine":
+        """Open a compiled bundle (see ``policy-engine compile``) for serving requests."""
+        from policy_engine.bundle import Bundle
+
+        path = Path(bundle_path)
+        if not path.exists():
+            raise EngineError(f"{path}: no such bundle; build one with `policy-engine compile POLICY -o {path}`")
+        bundle = Bundle.open(path)
+        policy = bundle.policy
+        sink = _open_audit_sink(policy) if audit else None
+        digest = getattr(bundle, "digest", None)
+        return cls(policy, retriever=bundle, audit_sink=sink, bundle_digest=digest if isinstance(digest, str) else None, **options)
+
+    @classmethod
+    def for_policy(cls, policy: Policy, *, audit: bool = True, **options: Any) -> "Engine":
+        """An engine without a corpus: protect chunks you retrieved yourself."""
+        return cls(policy, audit_sink=_open_audit_sink(policy) if audit else None, **options)
+
+    def _load_model(self) -> Any:
+        from policy_engine.model_runtime import load_model
+
+        assert self.policy.model.path is not None
+        return load_model(_resolve(self.policy.root_dir, self.policy.model.path))
+
+    # --------------------------------------------------------------- requests
+
+    def protect(self, query: str, *, principal: str | None = None, purpose: str | None = None, trace_id: str | None = None) -> ProtectResult:
+        """Retrieve context for ``query`` and return it sanitized by the bound constraints."""
+        if self.retriever is None:
+            raise EngineError("this engine has no corpus: open a compiled bundle with Engine.open, or call protect_passages")
+        started = time.perf_counter()
+        record = DecisionRecord(outcome=Outcome.denied, principal=principal, purpose=purpose, trace_id=trace_id)
+        try:
+            retrieved = list(self.retriever.retrieve(query))
+            ranking = self.retriever.rank_constraints(query, retrieved)
+        except Exception as exc:  # noqa: BLE001 - retrieval failure denies the request
+            return self._finish(record, query, None, (), [], [], started, error=f"retrieval failed ({type(exc).__name__})")
+        kept = [(rc.constraint, rc.score, tuple(rc.chunk_ids)) for rc in ranking.kept]
+        applied = [
+            ConstraintOutcome(constraint_id=c.id, applied=True, reason=f"bound to {', '.join(ids) or 'retrieved chunks'}; ranked in top {len(kept)}", score=float(s))
+            for c, s, ids in kept
+        ]
+        not_applied = [
+            ConstraintOutcome(constraint_id=d.constraint.id, applied=False, reason=str(d.reason), score=None if d.score is None else float(d.score))
+            for d in ranking.dropped
+        ]
+        passages = tuple(Passage.of(r.chunk.chunk_id, r.chunk.text) for r in retrieved)
+        scores = {r.chunk.chunk_id: float(r.score) for r in retrieved}
+        return self._enforce(record, query, passages, tuple(c for c, _, _ in kept), applied, not_applied, scores, started)
+
+    def protect_passages(
+        self,
+        passages: Iterable[tuple[str, str]],
+        constraints: Sequence[Constraint] | None = None,
+        *,
+        query: str | None = None,
+        principal: str | None = None,
+        purpose: str | None = None,
+        trace_id: str | None = None,
+    ) -> ProtectResult:
+        """Sanitize ``(chunk_id, text)`` pairs under ``constraints`` (default: all of the policy's).
+
+        ``query`` is only recorded (masked) in the audit log; it never reaches an enforcer.
+        """
+        started = time.perf_counter()
+        record = DecisionRecord(outcome=Outcome.denied, principal=principal, purpose=purpose, trace_id=trace_id)
+        chosen = tuple(self.policy.constraints if constraints is None else constraints)
+        applied = [ConstraintOutcome(constraint_id=c.id, applied=True, reason="given by the caller") for c in chosen]
+        items = tuple(Passage.of(chunk_id, text) for chunk_id, text in passages)
+        return self._enforce(record, query, items, chosen, applied, [], {}, started)
+
+    def ask(self, query: str, *, principal: str | None = None, purpose: str | None = None, trace_id: str | None = None) -> AskResult:
+        """Protect, then answer with the local model when the policy configures one for ``answer``."""
+        protected = self.protect(query, principal=principal, purpose=purpose, trace_id=trace_id)
+        return self.answer(query, protected)
+
+    def answer(self, query: str, protected: ProtectResult) -> AskResult:
+        """Answer ``query`` from an already protected context (never from unredacted text)."""
+        if protected.denied or self.model is None or "answer" not in self.policy.model.use_for:
+            return AskResult(answer=None, answered_by=None, protected=protected)
+        prompt = answer_prompt(query, protected.sanitized)
+        self._observe(prompt)
+        text = complete(self.model, prompt)
+        return AskResult(answer=text, answered_by=str(self.model.source), protected=protected)
+
+    def close(self) -> None:
+        self.pipeline.close()
+        if self.audit_sink is not None:
+            self.audit_sink.close()
+
+    # -------------------------------------------------------------- internals
+
+    def _observe(self, prompt: Prompt) -> None:
+        if self.prompt_observer is not None:
+            self.prompt_observer(prompt)
+
+    def _enforce(
+        self,
+        record: DecisionRecord,
+        query: str | None,
+        passages: tuple[Passage, ...],
+        constraints: tuple[Constraint, ...],
+        applied: list[ConstraintOutcome],
+        not_applied: list[ConstraintOutcome],
+        chunk_scores: dict[str, float],
+        started: float,
+    ) -> ProtectResult:
+        record.retrieved = [AuditChunk(chunk_id=p.chunk_id, score=chunk_scores.get(p.chunk_id)) for p in passages]
+        result = self.pipeline.run(Stage.CONTEXT, EnforcementContext(passages=passages, constraints=constraints))
+        record.enforcers = [EnforcerRun(name=n, version=v) for n, v in result.ran]
+        record.stages = {f"enforce.{name}": ms for name, ms in result.timings_ms.items()}
+        error = result.failure.reason if result.failure else None
+        notes = result.context.notes + tuple(f"enforcer {n!r} skipped: the policy gives it nothing to enforce" for n in self.skipped_enforcers)
+        return self._finish(record, query, result.context if not result.denied else None, notes, applied, not_applied, started, error=error)
+
+    def _finish(
+        self,
+        record: DecisionRecord,
+        query: str | None,
+        context: EnforcementContext | None,
+        notes: tuple[str, ...],
+        applied: list[ConstraintOutcome],
+        not_applied: list[ConstraintOutcome],
+        started: float,
+        *,
+        error: str | None,
+    ) -> ProtectResult:
+        chunks = tuple(SanitizedChunk(p.chunk_id, p.text, p.withheld) for p in context.passages) if context else ()
+        redactions = context.redactions if context else ()
+        text = "\n\n".join(c.text for c in chunks)
+        if context is None:
+            outcome = Outcome.denied
+        elif redactions or any(c.withheld for c in chunks):
+            outcome = Outcome.redacted
+        else:
+            outcome = Outcome.allowed
+        record.policy_name = self.policy.metadata.name
+        record.policy_revision = self.policy.revision or None
+        record.bundle_digest = self.bundle_digest
+        record.constraints = list(applied) + list(not_applied)
+        record.redactions = [
+            AuditRedaction(constraint_id=r.constraint_id, category=r.category, chunk_id=r.chunk_id, start=r.start, end=r.end, replacement=r.replacement)
+            for r in redactions
+        ]
+        record.outcome = outcome
+        record.error = error
+        record.input = {"query": query, "context": text} if query is not None else {"context": text}
+        record.stages = {**record.stages, "total": (time.perf_counter() - started) * 1000.0}
+        if self.audit_sink is not None:
+            try:
+                self.audit_sink.write(record)
+            except Exception as exc:  # noqa: BLE001 - an unrecorded decision releases nothing
+                return dataclasses.replace(
+                    self._denied_copy(record, applied, not_applied, f"audit write failed ({type(exc).__name__})"), notes=notes
+                )
+        return ProtectResult(text, chunks, tuple(redactions), tuple(applied), tuple(not_applied), record, outcome, notes)
+
+    @staticmethod
+    def _denied_copy(record: DecisionRecord, applied: list[ConstraintOutcome], not_applied: list[ConstraintOutcome], reason: str) -> ProtectResult:
+        denied = record.model_copy(update={"outcome": Outcome.denied, "error": reason, "redactions": [], "input": {}})
+        return ProtectResult("", (), (), tuple(applied), tuple(not_applied), denied, Outcome.denied, (reason,))
