@@ -26,6 +26,7 @@ import fcntl
 import json
 import os
 import threading
+import time
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -168,7 +169,7 @@ class DecisionLog:
     """Writer for a hash-chained decision log, safe across threads and processes.
 
     ``fsync=True`` makes every committed batch durable before ``write`` /
-    ``append`` return. ``rotate_bytes`` / ``rotate_daily`` start a new segment
+    ``append`` return; ``commit_delay`` is the group-commit wait (see :meth:`write`). ``rotate_bytes`` / ``rotate_daily`` start a new segment
     when the active one has reached the size or was opened on an earlier UTC day.
     """
 
@@ -181,6 +182,7 @@ class DecisionLog:
         rotate_bytes: int | None = None,
         rotate_daily: bool = False,
         fsync: bool = True,
+        commit_delay: float = 0.0005,
     ) -> None:
         self.files = LogFiles(path)
         self._keyring = keyring
@@ -191,6 +193,8 @@ class DecisionLog:
         self._flush_lock = threading.Lock()
         self._queue_ready = threading.Condition()
         self._leader_active = False
+        self._last_batch = 0
+        self._commit_delay = commit_delay
         self._queue: list[_Pending] = []
         self._pid: int | None = None
         self._lock_fd = self._head_fd = self._log_fd = -1
@@ -203,7 +207,9 @@ class DecisionLog:
 
         The first waiting thread becomes the leader and commits everything
         queued so far in one write and one fsync; the others sleep until
-        their record is durable.
+        their record is durable. When the previous batch held more than one
+        record (concurrent writers), the leader first waits ``commit_delay``
+        seconds so writers that were just served can join the batch.
         """
         item = _Pending(record.model_dump_json().encode())
         with self._queue_ready:
@@ -213,7 +219,12 @@ class DecisionLog:
                     self._queue_ready.wait()
                     continue
                 self._leader_active = True
+                if self._last_batch > 1:  # concurrent writers: let the ones just served re-enqueue
+                    self._queue_ready.release()
+                    time.sleep(self._commit_delay)
+                    self._queue_ready.acquire()
                 batch, self._queue = self._queue, []
+                self._last_batch = len(batch)
                 self._queue_ready.release()
                 try:
                     self._commit_batch(batch)

@@ -324,3 +324,38 @@ def test_unmasked_record_types_round_trip(log_path: Path) -> None:
     _, record = next(iter_decisions([log_path]))
     assert isinstance(record, DecisionRecord)
     assert record.stages == {"retrieve": 3.5, "enforce": 1.25}
+
+
+def test_daily_rotation_starts_a_new_segment_on_a_new_day(tmp_path: Path) -> None:
+    path = tmp_path / "decisions.jsonl"
+    write_log(path, 5, rotate_daily=True)
+    files = LogFiles(path)
+    head = json.loads(files.head.read_bytes())
+    head["segment_day"] = "2000-01-01"  # the active segment was opened on an earlier day
+    files.head.write_text(json.dumps(head))
+    with DecisionLog(path, keyring(), rotate_daily=True) as log:
+        log.write(sample_record(5))
+    assert [p.name for p in files.rotated()] == ["decisions.000000000000.jsonl"]
+    report = verify_log(path, keyring())
+    assert report.ok and report.decisions == 6
+
+
+def _sqlite_writer(path: str, worker: int) -> None:
+    log = SQLiteDecisionLog(path, keyring(), checkpoint_every=25)
+    for index in range(100):
+        log.write(sample_record(index, principal=f"worker-{worker}"))
+    log.close()
+
+
+def test_sqlite_log_is_safe_under_concurrent_processes(tmp_path: Path) -> None:
+    path = tmp_path / "decisions.sqlite"
+    context = multiprocessing.get_context("fork")
+    workers = [context.Process(target=_sqlite_writer, args=(str(path), w)) for w in range(4)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=120)
+    assert all(worker.exitcode == 0 for worker in workers)
+    report = verify_path(path, keyring())
+    assert report.ok, report.problem
+    assert report.decisions == 400 and report.checkpoints == 16
