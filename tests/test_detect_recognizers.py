@@ -1,0 +1,147 @@
+"""Recognizers and check digits: each recognizer's positives and near-miss negatives."""
+
+from __future__ import annotations
+
+import pytest
+
+from policy_engine.detect.checksums import aba_valid, iban_valid, luhn_valid, ssn_plausible
+from policy_engine.detect.recognizers import recognizer, registry
+from policy_engine.policy.vocabulary import builtin_vocabulary
+
+
+def found(name: str, text: str) -> list[str]:
+    return [text[h.start : h.end] for h in recognizer(name).find(text)]
+
+
+# ------------------------------------------------------------------ checksums
+
+
+@pytest.mark.parametrize("number", ["4539 1488 0343 6467", "4111-1111-1111-1111", "378282246310005", "6011000990139424"])
+def test_luhn_accepts_valid_card_numbers(number: str) -> None:
+    assert luhn_valid(number)
+
+
+@pytest.mark.parametrize("number", ["4539 1488 0343 6468", "4111-1111-1111-1112", "1234567812345678", "42"])
+def test_luhn_rejects_wrong_check_digit_and_short_numbers(number: str) -> None:
+    assert not luhn_valid(number)
+
+
+@pytest.mark.parametrize("iban", ["GB82WEST12345698765432", "GB82 WEST 1234 5698 7654 32", "DE89370400440532013000", "FR1420041010050500013M02606"])
+def test_iban_mod97_accepts_valid(iban: str) -> None:
+    assert iban_valid(iban)
+
+
+@pytest.mark.parametrize("iban", ["GB83WEST12345698765432", "DE89370400440532013001", "GB82WEST1234", "1282WEST12345698765432"])
+def test_iban_mod97_rejects_invalid(iban: str) -> None:
+    assert not iban_valid(iban)
+
+
+@pytest.mark.parametrize("routing", ["011000015", "021000021", "121000358"])
+def test_aba_accepts_valid(routing: str) -> None:
+    assert aba_valid(routing)
+
+
+@pytest.mark.parametrize("routing", ["011000016", "021000022", "000000000", "12100035"])
+def test_aba_rejects_invalid(routing: str) -> None:
+    assert not aba_valid(routing)
+
+
+def test_ssn_structure_rules() -> None:
+    assert ssn_plausible("123-45-6789")
+    for bad in ("000-45-6789", "666-45-6789", "912-45-6789", "123-00-6789", "123-45-0000"):
+        assert not ssn_plausible(bad), bad
+
+
+# ------------------------------------------------------------- recognizers
+
+
+def test_every_recognizer_named_by_the_taxonomy_exists() -> None:
+    named = {r for cat in builtin_vocabulary().categories.values() for r in cat.recognizers}
+    assert named <= set(registry()), named - set(registry())
+
+
+POSITIVES = [
+    ("email", "Write to jane.doe+intake@clinic-north.example.org today.", "jane.doe+intake@clinic-north.example.org"),
+    ("phone", "Call (415) 555-0100 after five.", "(415) 555-0100"),
+    ("phone", "Mobile: 617.555.0199", "617.555.0199"),
+    ("phone", "Office +44 20 7946 0958", "+44 20 7946 0958"),
+    ("date", "Admitted on March 3, 2024 for observation.", "March 3, 2024"),
+    ("date", "Seen 2024-03-03.", "2024-03-03"),
+    ("date", "Filed 12/31/2023 in court.", "12/31/2023"),
+    ("date", "Hearing on 3 March 2024.", "3 March 2024"),
+    ("date_of_birth", "Mr. Doe (DOB 04/05/1980) arrived.", "04/05/1980"),
+    ("date_of_birth", "She was born on July 4, 1975.", "July 4, 1975"),
+    ("age", "a 45-year-old man", "45-year-old"),
+    ("age", "she is 38 years old", "38 years old"),
+    ("age", "patient aged 61 presented", "61"),
+    ("street_address", "lives at 4821 Maple Avenue Apt 3B, Springfield, IL 62704 now", "4821 Maple Avenue Apt 3B, Springfield, IL 62704"),
+    ("street_address", "sent to 77 Jessica Burg Ste 362", "77 Jessica Burg Ste 362"),
+    ("zip_code", "Springfield, IL 62704", "62704"),
+    ("ssn", "SSN 123-45-6789 on file", "123-45-6789"),
+    ("passport", "passport number X12345678 expired", "X12345678"),
+    ("drivers_license", "driver's license D1234567 was shown", "D1234567"),
+    ("mrn", "MRN: 00123456", "00123456"),
+    ("insurance_id", "insurance member ID BCX4455667788", "BCX4455667788"),
+    ("iban", "IBAN GB82 WEST 1234 5698 7654 32 is hers", "GB82 WEST 1234 5698 7654 32"),
+    ("credit_card", "card 4539 1488 0343 6467 was charged", "4539 1488 0343 6467"),
+    ("account_number", "checking account 0012345678 was overdrawn", "0012345678"),
+    ("routing_number", "routing number 021000021", "021000021"),
+    ("case_number", "In re Doe, Case No. 2:21-cv-01234-JLR", "2:21-cv-01234-JLR"),
+    ("case_number", "Docket No. CV-2023-004512 was set", "CV-2023-004512"),
+    ("money", "a balance of $12,480.55 remains", "$12,480.55"),
+    ("money", "settled for 250,000 dollars", "250,000 dollars"),
+    ("dose", "metformin 500 mg twice daily", "500 mg twice daily"),
+    ("medication", "started on Metformin last year", "Metformin"),
+    ("medication", "switched to insulin glargine", "insulin glargine"),
+    ("medical_condition", "history of Type 2 Diabetes and asthma", "Type 2 Diabetes"),
+    ("relative", "her husband called", "husband"),
+    ("occupation", "works as a software engineer in Austin", "software engineer"),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "value"), POSITIVES, ids=[f"{n}-{i}" for i, (n, _, _) in enumerate(POSITIVES)])
+def test_recognizer_finds_value(name: str, text: str, value: str) -> None:
+    assert value in found(name, text)
+
+
+NEAR_MISSES = [
+    ("email", "reply at jane.doe@ or @clinic"),
+    ("phone", "order 415-555-01000 and ID 1234-555-0100"),
+    ("date", "version 13/45/2023 and ratio 3/4"),
+    ("date_of_birth", "Admitted on 04/05/2023 for a check-up."),
+    ("age", "room 45 on floor 3"),
+    ("street_address", "about 12 people live on the street"),
+    ("zip_code", "reference 62704 in the memo"),
+    ("ssn", "invalid 000-12-3456 and 666-12-3456 and 923-45-6789"),
+    ("passport", "order number 12345678"),
+    ("drivers_license", "invoice D1234567"),
+    ("mrn", "invoice 00123456"),
+    ("insurance_id", "product code BCX4455667788"),
+    ("iban", "GB83WEST12345698765432"),
+    ("credit_card", "card 4539 1488 0343 6468 (bad check digit)"),
+    ("account_number", "the year 2023 and 1200000 visitors"),
+    ("routing_number", "routing number 021000022"),
+    ("case_number", "the case was heard"),
+    ("money", "12,480.55 units of nothing"),
+    ("dose", "in 2 days, 3 rooms"),
+    ("medication", "the metformula study"),
+    ("medical_condition", "a lupine flower"),
+    ("relative", "the sonar and the wifely duties"),
+    ("occupation", "teach the chefs-to-be"),
+]
+
+
+@pytest.mark.parametrize(("name", "text"), NEAR_MISSES, ids=[n for n, _ in NEAR_MISSES])
+def test_recognizer_ignores_near_miss(name: str, text: str) -> None:
+    assert found(name, text) == []
+
+
+def test_unknown_recognizer_names_the_known_ones() -> None:
+    with pytest.raises(KeyError, match="known: .*credit_card"):
+        recognizer("no_such_recognizer")
+
+
+def test_context_raises_score() -> None:
+    plain = next(recognizer("ssn").find("number 123-45-6789"))
+    with_context = next(recognizer("ssn").find("SSN 123-45-6789"))
+    assert with_context.score > plain.score
