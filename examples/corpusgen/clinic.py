@@ -35,7 +35,8 @@ CONDITIONS: dict[str, tuple[str, str]] = {
 }
 SECRET_CONDITION = "HIV infection"
 SECRET_MEDICATION = ("bictegravir/emtricitabine/tenofovir alafenamide 50/200/25 mg", "once daily")
-SPECIALTIES = ["internal medicine", "cardiology", "endocrinology", "psychiatry", "pulmonology", "neurology", "rheumatology", "infectious diseases"]
+#: specialty of each doctor, in order; the last doctor (infectious diseases) requests the HIV home visits
+SPECIALTIES = ["internal medicine", "cardiology", "endocrinology", "psychiatry", "pulmonology", "neurology", "infectious diseases"]
 ALLERGIES = ["penicillin (hives)", "sulfa drugs (rash)", "no known drug allergies", "latex", "codeine (nausea)", "shellfish"]
 OCCUPATIONS = ["school teacher", "bus driver", "software engineer", "warehouse supervisor", "pharmacist", "retired machinist", "nurse aide", "accountant", "chef", "electrician", "graduate student", "real estate agent"]
 #: relation words by the patient's age band and the relative's sex
@@ -56,7 +57,7 @@ class ClinicWorld:
 
     def __init__(self, cast: Cast):
         self.cast = cast
-        self.doctors = [cast.person("doctor") for _ in range(7)]
+        self.doctors = [cast.person("doctor") for _ in SPECIALTIES]
         for i, d in enumerate(self.doctors):
             d.facts["specialty"] = SPECIALTIES[i]
             d.facts["phone"] = d.value(f"(312) 555-01{40 + i}", "contact")
@@ -339,24 +340,25 @@ def home_visit_log(w: ClinicWorld, pt: Person, day: dt.date, named: bool = True)
     b.para("# Community nursing - home visit log")
     b.para("Visit date: {v}  \nNurse: {nn}  \nAddress visited: {st}, {ci}", v=w.date(day, 0), nn=nurse.name, st=pt.street, ci=pt.city)
     b.para(
-        "Arrived 10:{mm}. Visit requested by Dr. {ds} ({sp}) to support adherence. " + who.capitalize() + " answered the door, was dressed and alert, and the home was tidy and warm.",
-        mm=f"{c.rng.randrange(10, 59)}", ds=dr.surname, sp=dr.specialty, n=pt.name,
+        "Arrived 10:{mm}. Visit requested by Dr. {dn} ({sp}) to support adherence. " + who.capitalize() + " answered the door, was dressed and alert, and the home was tidy and warm.",
+        mm=f"{c.rng.randrange(10, 59)}", dn=dr.name, sp=dr.specialty, n=pt.name,
     )
     b.para(
-        "Medication review: " + who + " takes {med} {freq} for {cond}. The pill organizer was checked and {k} doses were found missed over the past two weeks, "
+        "Medication review: " + who + " takes {med} {freq} for {cond}. The pill organizer was checked and {k} found missed over the past two weeks, "
         "mostly on weekends. Barriers discussed: irregular work shifts and running out before refills. A pharmacy reminder was set up together.",
-        med=pt.medication, freq=pt.frequency, cond=pt.condition, n=pt.name, k=c.rng.randrange(0, 4),
+        med=pt.medication, freq=pt.frequency, cond=pt.condition, n=pt.name, k=c.pick(["no doses were", "one dose was", "two doses were", "three doses were"]),
     )
     b.para(
         "Vital signs: blood pressure {sys}/{dia}, pulse {hr}, weight stable. No signs of infection, no new skin lesions. "
-        "Recent viral load and CD4 results were reviewed with the patient where applicable, and the next blood draw was arranged at the hospital laboratory."
+        "Recent viral load and CD4 results were reviewed with the resident, who understands why the antiretroviral regimen must not be interrupted; "
+        "the next blood draw was arranged at the hospital laboratory."
         if not named else
         "Vital signs: blood pressure {sys}/{dia}, pulse {hr}, weight stable. Feet inspected, skin intact. Home blood pressure and glucose logs reviewed and photographed for the chart.",
         sys=c.rng.randrange(110, 150), dia=c.rng.randrange(64, 92), hr=c.rng.randrange(60, 92),
     )
     b.para(
         "Plan: next home visit in four weeks, sooner if adherence drops. Discussed support groups and transport to appointments. "
-        "Report sent to the referring physician. Nurse contact for questions: {dp}.",
+        "Report sent to the referring physician. Clinic contact for questions: {dp}.",
         dp=w.doctors[-1].phone,
     )
     return b

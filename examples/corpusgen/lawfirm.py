@@ -119,7 +119,8 @@ def intake_memo(w: FirmWorld, cl: Person, day: dt.date, named: bool = True) -> D
     else:
         b.para(
             who + ", a {occ} employed by {emp}, reports repeated sexual harassment by a supervisor, {op}, over roughly eight months, "
-            "including unwanted messages and comments in front of colleagues. After complaining to HR the client's shifts were cut.",
+            "including unwanted messages and comments in front of colleagues. After complaining to HR the client's shifts were cut, "
+            "which the client describes as retaliation.",
             occ=cl.occupation, emp=cl.employer, op=cl.opponent.name,
         )
     b.para("## Facts reported")
