@@ -398,19 +398,32 @@ class Entry:
     location: Location
 
 
-def _iter_raw_lines(path: Path) -> Iterator[tuple[bytes, int, bool]]:
-    """Yield ``(line, byte offset, complete)``; only a final fragment can be incomplete."""
+def _iter_line_chunks(path: Path) -> Iterator[tuple[list[bytes], int, bytes]]:
+    """Yield ``(complete lines, byte offset of the first, remainder)`` per read chunk.
+
+    ``remainder`` is non-empty only in the last item, when the file does not
+    end with a newline (a torn tail).
+    """
     offset = 0
     remainder = b""
     with open(path, "rb") as handle:
         while chunk := handle.read(_READ_CHUNK):
             lines = (remainder + chunk).split(b"\n")
             remainder = lines.pop()
-            for line in lines:
-                yield line, offset, True
-                offset += len(line) + 1
+            yield lines, offset, b""
+            offset += sum(map(len, lines)) + len(lines)
     if remainder:
-        yield remainder, offset, False
+        yield [], offset, remainder
+
+
+def _iter_raw_lines(path: Path) -> Iterator[tuple[bytes, int, bool]]:
+    """Yield ``(line, byte offset, complete)``; only a final fragment can be incomplete."""
+    for lines, offset, remainder in _iter_line_chunks(path):
+        for line in lines:
+            yield line, offset, True
+            offset += len(line) + 1
+        if remainder:
+            yield remainder, offset, False
 
 
 def expand_log_paths(paths: Sequence[str | os.PathLike[str]]) -> list[Path]:
@@ -528,23 +541,23 @@ def verify_log(path: str | os.PathLike[str], keyring: KeyRing, *, partial: bool 
         if not segment.exists():
             report.problem = Problem("missing", None, None, f"{segment} does not exist")
             break
-        for number, (line, offset, complete) in enumerate(_iter_raw_lines(segment), start=1):
-            location = Location(str(segment), number, offset)
-            if not complete:
+        number = 1
+        for lines, offset, remainder in _iter_line_chunks(segment):
+            if not verifier.feed_lines(lines, str(segment), number, offset):
+                report.problem = verifier.problem
+                break
+            number += len(lines)
+            if remainder:
                 seq = verifier.position.seq if verifier.position else 0
                 last = index == len(segments) - 1
                 report.torn_offset = offset if last else None
                 report.problem = Problem(
                     "torn-tail" if last else "malformed",
                     seq,
-                    location,
-                    f"{len(line)} bytes of an incomplete entry at byte {offset} (a writer crashed mid-write); "
+                    Location(str(segment), number, offset),
+                    f"{len(remainder)} bytes of an incomplete entry at byte {offset} (a writer crashed mid-write); "
                     + ("`policy-engine audit repair` truncates it" if last else "a rotated segment must end with a newline"),
                 )
-                break
-            if not verifier.feed(line, location):
-                report.problem = verifier.problem
-                break
         if report.problem:
             break
     report.decisions, report.checkpoints = verifier.decisions, verifier.checkpoints
