@@ -4,8 +4,8 @@
 :class:`~policy_engine.detect.findings.Finding` list that extractive and
 periphrastic redaction act on (SD-RAG Section III-C2).  For every constraint
 a :class:`DetectionPlan` is derived once: the categories its statement
-resolves to (:mod:`policy_engine.detect.category_resolver`, or explicit
-``detect.categories``), and from them the recognizers and spaCy labels to
+resolves to (:mod:`policy_engine.detect.category_resolver` by default: keywords
+plus embedding similarity; explicit ``detect.categories`` win), and from them the recognizers and spaCy labels to
 run, plus the constraint's own ``terms``, ``patterns``, ``entity_types`` and
 ``roles``.  Detection order, strongest first:
 
@@ -32,12 +32,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from policy_engine.detect import recognizers as recognizer_registry
+from policy_engine.detect.category_resolver import CategoryResolver
 from policy_engine.detect.findings import Finding, Source, resolve_overlaps
 from policy_engine.detect.names import TITLES, NameIndex, fold, person_variants, value_key
 from policy_engine.detect.ner import EntityRecognizer, NamedEntity, shared_recognizer
 from policy_engine.detect.roles import assign_roles
 from policy_engine.policy.model import Constraint, Policy
-from policy_engine.policy.resolution import Polarity, Resolution, resolve_constraint
+from policy_engine.policy.resolution import Polarity, Resolution
 from policy_engine.policy.vocabulary import Vocabulary, vocabulary_for
 
 #: Findings scoring below this are dropped (e.g. a bare 9-digit number that passes the ABA check).
@@ -107,7 +108,7 @@ class Analyzer:
     ) -> None:
         self.policy = policy
         self.vocabulary: Vocabulary = vocabulary_for(policy.vocabulary)
-        self._resolve: Resolver = resolver or (lambda c: resolve_constraint(c, self.vocabulary))
+        self._resolve: Resolver = resolver or CategoryResolver.for_policy(policy).resolve
         self._ner = entity_recognizer
         self._ner_lock = threading.Lock()
         self.min_score = min_score
