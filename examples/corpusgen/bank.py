@@ -172,11 +172,12 @@ def account_review(w: BankWorld, cu: Person, day: dt.date) -> DocBuilder:
         occ=cu.occupation, emp=cu.employer, sal=cu.salary, st=cu.street, ci=cu.city, his=cu.his, rel=cu.relation,
     )
     b.para("## Activity in the review period")
+    why = c.pick(["a down payment on a car", "tuition for {his} {child}", "a home renovation", "a transfer to a brokerage account"])
     b.para(
         "Average monthly credits of {cr} are consistent with declared income. The largest single outgoing payment was {big} on {bd}, "
-        "described by the customer as {why}. No cash structuring patterns, no high-risk jurisdictions, no adverse media found.",
+        "described by the customer as " + why + ". No cash structuring patterns, no high-risk jurisdictions, no adverse media found.",
         cr=w.amount(2500, 14000), big=w.amount(3000, 40000), bd=w.date(day - dt.timedelta(days=c.rng.randrange(20, 160)), 2),
-        why=c.pick(["a down payment on a car", "tuition for a child", "a home renovation", "a transfer to a brokerage account"]),
+        his=cu.his, child=cu.value("child", "relative"),
     )
     b.para("## Outcome")
     b.para(
@@ -280,8 +281,9 @@ def wire_request(w: BankWorld, cu: Person, day: dt.date) -> DocBuilder:
         an=ag.name, ph=cu.phone, him=cu.him,
     )
     b.para(
-        "Sanctions screening of the beneficiary name and bank returned no match. The IBAN check digits validated. Fee of $45.00 charged to the originator. "
-        "Funds released to the correspondent bank the same day; the originator was told the beneficiary should see the credit within one to two business days."
+        "Sanctions screening of the beneficiary name and bank returned no match. The IBAN check digits validated. Fee of {fee} charged to the originator. "
+        "Funds released to the correspondent bank the same day; the originator was told the beneficiary should see the credit within one to two business days.",
+        fee=Value("$45.00", "financial_amount"),
     )
     b.para(
         "Note: this is the {nth} transfer to the same beneficiary this year, consistent with the declared pattern of regular family support; no escalation to the BSA team required.",
@@ -293,7 +295,7 @@ def wire_request(w: BankWorld, cu: Person, day: dt.date) -> DocBuilder:
 def maintenance_record(w: BankWorld, cu: Person, day: dt.date) -> DocBuilder:
     c, ag = w.cast, cu.agent
     b = DocBuilder()
-    b.para("Account maintenance record, processed {v} by {an} at the {br} branch.", v=w.date(day, 0), an=ag.name, br=c.fake.city())
+    b.para("Account maintenance record, processed {v} by {an} at the {br} branch.", v=w.date(day, 0), an=ag.name, br=Value(c.fake.city(), "location"))
     b.para(
         "Customer {n} (date of birth {d}) requested changes to checking account {acct}. Identity verified in person with a driver's license and the SSN on file ({ssn}).",
         n=cu.name, d=w.dob(cu, 0), acct=cu.account, ssn=cu.ssn,
@@ -323,9 +325,9 @@ def hardship_note(w: BankWorld, cu: Person, day: dt.date, named: bool = True) ->
     b.para("Collections and recoveries - hardship note ({v}). Account {acct}. Handled by {an}.", v=w.date(day, 3), acct=cu.account, an=ag.name)
     b.para(
         who + " called about the overdue balance of {due} on the linked credit line. "
-        + ("The customer explained that {he} had filed for " + SECRET_FACT + " in March and that the case is pending; the attorney's notice is on file."
+        + ("The customer explained that {he} had filed for {fact} in March and that the case is pending; the attorney's notice is on file."
            if not named else "{He} explained that hours at {emp} were cut and that income dropped sharply over the last two months."),
-        n=cu.name, due=w.amount(900, 18000), he=cu.he, He=cu.He, emp=cu.employer,
+        n=cu.name, due=w.amount(900, 18000), he=cu.he, He=cu.He, emp=cu.employer, fact=cu.value(SECRET_FACT, "financial_hardship"),
     )
     b.para(
         "Options discussed: a 90-day payment deferral, a reduced payment plan of {pay} per month, and closing the line to stop further interest. "

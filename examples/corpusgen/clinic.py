@@ -37,7 +37,8 @@ SECRET_CONDITION = "HIV infection"
 SECRET_MEDICATION = ("bictegravir/emtricitabine/tenofovir alafenamide 50/200/25 mg", "once daily")
 #: specialty of each doctor, in order; the last doctor (infectious diseases) requests the HIV home visits
 SPECIALTIES = ["internal medicine", "cardiology", "endocrinology", "psychiatry", "pulmonology", "neurology", "infectious diseases"]
-ALLERGIES = ["penicillin (hives)", "sulfa drugs (rash)", "no known drug allergies", "latex", "codeine (nausea)", "shellfish"]
+NO_ALLERGIES = "no known drug allergies"
+ALLERGIES = ["penicillin (hives)", "sulfa drugs (rash)", NO_ALLERGIES, "latex", "codeine (nausea)", "shellfish"]
 OCCUPATIONS = ["school teacher", "bus driver", "software engineer", "warehouse supervisor", "pharmacist", "retired machinist", "nurse aide", "accountant", "chef", "electrician", "graduate student", "real estate agent"]
 #: relation words by the patient's age band and the relative's sex
 RELATIONS = {
@@ -89,7 +90,8 @@ class ClinicWorld:
         f["condition"] = pt.value(condition, "medical_condition")
         f["medication"] = pt.value(medication, "medication")
         f["frequency"] = frequency
-        f["allergy"] = c.pick(ALLERGIES)
+        allergy = c.pick(ALLERGIES)
+        f["allergy"] = allergy if allergy == NO_ALLERGIES else pt.value(allergy, "medical_condition")
         f["occupation"] = pt.value(c.pick(OCCUPATIONS), "occupation")
         f["employer"] = pt.value(c.fake.company(), "employer")
         f["relative"] = rel
@@ -185,8 +187,8 @@ def discharge_summary(w: ClinicWorld, pt: Person, day: dt.date) -> DocBuilder:
     )
     b.para("## Discharge medications and instructions")
     b.para(
-        "- {med} {freq} (unchanged)\n- Acetaminophen 500 mg every six hours as needed for pain\n- Follow up with Dr. {ds} within seven days; call {dp} with questions",
-        med=pt.medication, freq=pt.frequency, ds=dr.surname, dp=dr.phone,
+        "- {med} {freq} (unchanged)\n- {apap} every six hours as needed for pain\n- Follow up with Dr. {ds} within seven days; call {dp} with questions",
+        med=pt.medication, freq=pt.frequency, apap=pt.value("Acetaminophen 500 mg", "medication"), ds=dr.surname, dp=dr.phone,
     )
     b.para(
         "Discharged home to {st}, {ci}. Condition at discharge: good. Diet as tolerated, activity as tolerated. "
@@ -241,7 +243,7 @@ def telephone_triage(w: ClinicWorld, pt: Person, day: dt.date) -> DocBuilder:
     b.para(
         "{rn}, the patient's {rel}, called on behalf of {n} (DOB {d}) from {ph}. "
         "The {rel2} reports that since yesterday the patient has had {sym}. The patient has {cond} and takes {med} {freq}.",
-        rn=pt.relative.name, rel=pt.relation, rel2=pt.relation.text, n=pt.name, d=w.dob(pt, 2), ph=pt.relative.phone,
+        rn=pt.relative.name, rel=pt.relation, rel2=pt.relation, n=pt.name, d=w.dob(pt, 2), ph=pt.relative.phone,
         sym=c.pick(["a temperature of 38.4 C and chills", "swelling of both ankles", "two episodes of vomiting", "a rash on the forearms", "increased wheezing at night"]),
         cond=pt.condition, med=pt.medication, freq=pt.frequency,
     )
@@ -287,11 +289,11 @@ def lab_report(w: ClinicWorld, pt: Person, day: dt.date) -> DocBuilder:
     ]
     b.para("| Test | Result | Units | Reference |\n|---|---|---|---|\n" + "\n".join(f"| {r[0]} | {r[1]} | {r[2]} | {r[3]} |" for r in rows))
     b.para("## Interpretation")
+    comment = c.pick(["Renal function is adequate for the current regimen.", "The mild {anemia} should be rechecked in six weeks.", "Electrolytes are acceptable.", "Glycemic control has improved since the previous panel."])
     b.para(
-        "Results reviewed in the context of {cond}. {comment} The patient is currently prescribed {med} {freq}; "
+        "Results reviewed in the context of {cond}. " + comment + " The patient is currently prescribed {med} {freq}; "
         "no dose change is recommended on the basis of these values alone. Values outside the reference range are flagged for the ordering physician.",
-        cond=pt.condition, med=pt.medication, freq=pt.frequency,
-        comment=c.pick(["Renal function is adequate for the current regimen.", "The mild anemia should be rechecked in six weeks.", "Electrolytes are acceptable.", "Glycemic control has improved since the previous panel."]),
+        cond=pt.condition, med=pt.medication, freq=pt.frequency, anemia=pt.value("anemia", "medical_condition"),
     )
     b.para(
         "Specimen received at 08:{mm} and processed by the core laboratory of {h}. Critical values, if any, were called to the clinic nurse line. "
@@ -350,11 +352,12 @@ def home_visit_log(w: ClinicWorld, pt: Person, day: dt.date, named: bool = True)
     )
     b.para(
         "Vital signs: blood pressure {sys}/{dia}, pulse {hr}, weight stable. No signs of infection, no new skin lesions. "
-        "Recent viral load and CD4 results were reviewed with the resident, who understands why the antiretroviral regimen must not be interrupted; "
+        "Recent {vl} and {cd4} results were reviewed with the resident, who understands why the antiretroviral regimen must not be interrupted; "
         "the next blood draw was arranged at the hospital laboratory."
         if not named else
         "Vital signs: blood pressure {sys}/{dia}, pulse {hr}, weight stable. Feet inspected, skin intact. Home blood pressure and glucose logs reviewed and photographed for the chart.",
         sys=c.rng.randrange(110, 150), dia=c.rng.randrange(64, 92), hr=c.rng.randrange(60, 92),
+        vl=pt.value("viral load", "medical_condition"), cd4=pt.value("CD4", "medical_condition"),
     )
     b.para(
         "Plan: next home visit in four weeks, sooner if adherence drops. Discussed support groups and transport to appointments. "
@@ -436,9 +439,10 @@ def medication_reconciliation(w: ClinicWorld, pt: Person, day: dt.date) -> DocBu
         his=pt.his, rel=pt.relation, rn=pt.relative.name, nn=nurse.name, ds=dr.surname,
     )
     b.para(
-        "Active: {med} {freq} for {cond}; vitamin D3 1000 IU daily; omeprazole 20 mg daily before breakfast. "
-        "Discontinued: ibuprofen 400 mg as needed, stopped because of kidney function and interaction risk.",
+        "Active: {med} {freq} for {cond}; {vitd} daily; {ppi} daily before breakfast. "
+        "Discontinued: {nsaid} as needed, stopped because of kidney function and interaction risk.",
         med=pt.medication, freq=pt.frequency, cond=pt.condition,
+        vitd=pt.value("vitamin D3 1000 IU", "medication"), ppi=pt.value("omeprazole 20 mg", "medication"), nsaid=pt.value("ibuprofen 400 mg", "medication"),
     )
     b.para(
         c.pick([

@@ -15,6 +15,8 @@ from corpusgen.core import Cast, DocBuilder, Document, Person, Value, age_on, da
 
 SEED = 20250702
 FIRM = "Whitcombe & Reyes LLP"
+#: the firm's office address is labelled too (an address with no personal subject)
+FIRM_STREET, FIRM_CITY = Value("233 South Wacker Drive, Suite 4100", "address"), Value("Chicago, IL 60606", "address")
 START, END = dt.date(2024, 3, 1), dt.date(2025, 6, 27)
 COURTS = ["Superior Court of Cook County", "U.S. District Court for the Northern District of Illinois", "Family Court of Lake County", "Circuit Court of DuPage County"]
 #: matter type -> (docket prefix, opposing party's role, what the dispute is about); roles use the
@@ -31,7 +33,8 @@ MATTERS: dict[str, tuple[str, str, str]] = {
 }
 #: only the secret client has this matter type (see the module docstring)
 MATTERS["workplace harassment"] = ("cv", "defendant", "sexual harassment and retaliation by a supervisor")
-INJURIES = ["a herniated lumbar disc", "a fractured wrist", "a traumatic brain injury", "whiplash with chronic neck pain", "a torn rotator cuff"]
+#: injury -> article used before it in running text (the span covers the injury only)
+INJURIES = {"herniated lumbar disc": "a ", "fractured wrist": "a ", "traumatic brain injury": "a ", "whiplash with chronic neck pain": "", "torn rotator cuff": "a "}
 OCCUPATIONS = ["warehouse manager", "registered nurse", "sales director", "software developer", "restaurant manager", "bookkeeper", "construction foreman", "pharmacist", "teacher", "dental assistant"]
 SECRET_CONDITION = "post-traumatic stress disorder"
 SECRET_MATTER = "workplace harassment"
@@ -51,6 +54,7 @@ class FirmWorld:
         self.clients = [self._client(i) for i in range(16)]
         self.secret = self.clients[-1]
         self.secret.facts["condition"] = self.secret.value(SECRET_CONDITION, "medical_condition")
+        self.secret.facts["a"] = ""
         self.secret.facts["matter_type"] = SECRET_MATTER
         self.secret.opponent.role = "defendant"
 
@@ -73,7 +77,9 @@ class FirmWorld:
         f["email"] = cl.value(c.email(cl), "contact")
         f["employer"] = cl.value(c.fake.company(), "employer")
         f["occupation"] = cl.value(c.pick(OCCUPATIONS), "occupation")
-        f["condition"] = cl.value(c.pick(INJURIES), "medical_condition")
+        injury = c.pick(list(INJURIES))
+        f["condition"] = cl.value(injury, "medical_condition")
+        f["a"] = INJURIES[injury]
         f["opponent"] = c.person(opp_role)
         f["witness"] = c.person("witness")
         rel = c.person("relative", family_of=cl)
@@ -118,10 +124,11 @@ def intake_memo(w: FirmWorld, cl: Person, day: dt.date, named: bool = True) -> D
         )
     else:
         b.para(
-            who + ", a {occ} employed by {emp}, reports repeated sexual harassment by a supervisor, {op}, over roughly eight months, "
+            who + ", a {occ} employed by {emp}, reports repeated {sh} by a supervisor, {op}, over roughly eight months, "
             "including unwanted messages and comments in front of colleagues. After complaining to HR the client's shifts were cut, "
-            "which the client describes as retaliation.",
+            "which the client describes as {ret}.",
             occ=cl.occupation, emp=cl.employer, op=cl.opponent.name,
+            sh=cl.value("sexual harassment", "allegation"), ret=cl.value("retaliation", "allegation"),
         )
     b.para("## Facts reported")
     b.para(
@@ -132,9 +139,9 @@ def intake_memo(w: FirmWorld, cl: Person, day: dt.date, named: bool = True) -> D
         start=w.date(day - dt.timedelta(days=c.rng.randrange(120, 400)), 0), wn=cl.witness.name,
     )
     b.para(
-        "The client is currently on medical leave and is being treated for {cond}; treating-provider records will be requested with a signed release. "
+        "The client is currently on medical leave and is being treated for {a}{cond}; treating-provider records will be requested with a signed release. "
         "Lost wages and medical costs are estimated at {dmg} to date.",
-        cond=cl.condition, dmg=w.amount(80, 2500),
+        cond=cl.condition, a=cl.a, dmg=w.amount(80, 2500),
     )
     b.para("## Preliminary assessment")
     b.para(
@@ -164,7 +171,7 @@ def matter_note(w: FirmWorld, cl: Person, day: dt.date) -> DocBuilder:
     b.para(
         "The client mentioned that {his} {rel}, {rn}, has been helping gather records and asked whether the {rel2} may join future calls. "
         "Advised that a third party on the call may waive privilege; suggested that the client relay information instead.",
-        his=cl.his, rel=cl.relation, rn=cl.relative.name, rel2=cl.relation.text,
+        his=cl.his, rel=cl.relation, rn=cl.relative.name, rel2=cl.relation,
     )
     b.para(
         "Settlement: the client would consider resolving the matter for not less than {floor}. Told the client this is a decision for later, once we have the documents. "
@@ -178,7 +185,7 @@ def advice_letter(w: FirmWorld, cl: Person, day: dt.date) -> DocBuilder:
     c, at = w.cast, cl.attorney
     _, _, about = MATTERS[cl.matter_type]
     b = DocBuilder()
-    b.para("{firm}\n233 South Wacker Drive, Suite 4100\nChicago, IL 60606", firm=FIRM)
+    b.para("{firm}\n{street}\n{city}", firm=FIRM, street=FIRM_STREET, city=FIRM_CITY)
     b.para("{v}", v=w.date(day, 3))
     b.para("PRIVILEGED AND CONFIDENTIAL\n\n{n}\n{st}\n{ci}", n=cl.name, st=cl.street, ci=cl.city)
     b.para("Re: Your {mt} matter, our reference {m}, case no. {dk}", mt=cl.matter_type, m=cl.matter, dk=cl.docket)
@@ -195,8 +202,8 @@ def advice_letter(w: FirmWorld, cl: Person, day: dt.date) -> DocBuilder:
     )
     b.para(
         "In terms of value, comparable cases in {court} have resolved between {lo} and {hi}. Your claimed losses of {cl_amt} are well documented, "
-        "and the medical evidence about {cond} will be central. I recommend that we make a settlement demand before incurring the cost of expert reports.",
-        court=cl.court, lo=w.amount(300, 900), hi=w.amount(1500, 6000), cl_amt=cl.claim, cond=cl.condition,
+        "and the medical evidence about {a}{cond} will be central. I recommend that we make a settlement demand before incurring the cost of expert reports.",
+        court=cl.court, lo=w.amount(300, 900), hi=w.amount(1500, 6000), cl_amt=cl.claim, cond=cl.condition, a=cl.a,
     )
     b.para(
         "Please let me know by {dl} whether you agree with this approach. You can reach me directly at {ap} or {ae}.",
@@ -211,7 +218,7 @@ def demand_letter(w: FirmWorld, cl: Person, day: dt.date) -> DocBuilder:
     _, _, about = MATTERS[cl.matter_type]
     b = DocBuilder()
     b.para("{firm}\n{v}\n\nVIA E-MAIL AND CERTIFIED MAIL", firm=FIRM, v=w.date(day, 0))
-    b.para("{op}\nc/o Legal Department\n{oe}", op=cl.opponent.name, oe=c.fake.company())
+    b.para("{op}\nc/o Legal Department\n{oe}", op=cl.opponent.name, oe=cl.opponent.value(c.fake.company(), "employer"))
     b.para("Re: {n} - claim regarding {about}\nFOR SETTLEMENT PURPOSES ONLY (FRE 408)", n=cl.name, about=about)
     b.para("Dear {t} {s}:", t=cl.opponent.title, s=cl.opponent.surname)
     b.para(
@@ -220,10 +227,10 @@ def demand_letter(w: FirmWorld, cl: Person, day: dt.date) -> DocBuilder:
     )
     b.para(
         c.pick([
-            "The facts are not seriously in dispute. On {ev}, our client suffered {cond} as a direct result of the conduct described in our earlier letter.",
-            "As you know, the events of {ev} left our client with {cond}, documented by the treating physicians and by contemporaneous records.",
+            "The facts are not seriously in dispute. On {ev}, our client suffered {a}{cond} as a direct result of the conduct described in our earlier letter.",
+            "As you know, the events of {ev} left our client with {a}{cond}, documented by the treating physicians and by contemporaneous records.",
         ]),
-        ev=w.date(day - dt.timedelta(days=c.rng.randrange(90, 400)), 0), cond=cl.condition,
+        ev=w.date(day - dt.timedelta(days=c.rng.randrange(90, 400)), 0), cond=cl.condition, a=cl.a,
     )
     b.para(
         "Our client's economic losses to date total {loss}, including lost earnings from {emp} and out-of-pocket costs. Future losses are substantial. "
@@ -346,10 +353,10 @@ def hearing_prep(w: FirmWorld, cl: Person, day: dt.date) -> DocBuilder:
     b.para("## Motion")
     b.para(
         c.pick([
-            "Defendant's motion for summary judgment. Our opposition was filed on {fd}; the reply argues that the client's evidence of {cond} is speculative.",
+            "Defendant's motion for summary judgment. Our opposition was filed on {fd}; the reply argues that the client's evidence of {a}{cond} is speculative.",
             "Our motion to compel production of personnel files, filed {fd}. Opposing counsel claims the request is overbroad; the judge has asked both sides to narrow the dispute.",
         ]),
-        fd=w.date(day - dt.timedelta(days=c.rng.randrange(14, 45)), 0), cond=cl.condition,
+        fd=w.date(day - dt.timedelta(days=c.rng.randrange(14, 45)), 0), cond=cl.condition, a=cl.a,
     )
     b.para("## Tasks")
     b.para(
@@ -377,9 +384,10 @@ def estate_note(w: FirmWorld, cl: Person, day: dt.date) -> DocBuilder:
         v=w.date(day, 4), an=at.name, n=cl.name, a=w.age(cl, day), d=w.dob(cl, 4), ssn=cl.ssn,
     )
     b.para(
-        "The client wishes to leave the residence at {st}, {ci} to {his} {rel}, {rn}, and to divide the remaining estate equally among the children. "
+        "The client wishes to leave the residence at {st}, {ci} to {his} {rel}, {rn}, and to divide the remaining estate equally among the {children}. "
         "Estimated assets: the residence, a retirement account of about {ret}, and a brokerage account of about {brk}.",
         st=cl.street, ci=cl.city, his=cl.his, rel=cl.relation, rn=cl.relative.name, ret=w.amount(1000, 9000), brk=w.amount(300, 4000),
+        children=cl.value("children", "relative"),
     )
     b.para(
         c.pick([
@@ -390,7 +398,7 @@ def estate_note(w: FirmWorld, cl: Person, day: dt.date) -> DocBuilder:
     b.para(
         "Health-care power of attorney: the client named the {rel2} as agent and asked that the document mention {his} {cond} so that future treatment decisions respect {his} wishes. "
         "Drafts will be sent to {em} for review within two weeks.",
-        rel2=cl.relation.text, his=cl.his, cond=cl.condition, em=cl.email,
+        rel2=cl.relation, his=cl.his, cond=cl.condition, a=cl.a, em=cl.email,
     )
     b.para(
         "Signing will require two witnesses and a notary; the firm will provide them. The client was advised to store the originals in the firm's vault or a fireproof safe "
@@ -413,8 +421,8 @@ def email_thread(w: FirmWorld, cl: Person, day: dt.date) -> DocBuilder:
         op=cl.opponent.name, md=w.date(day + dt.timedelta(days=c.rng.randrange(20, 60)), 2),
     )
     b.para(
-        "1. Your pay records from {emp} for the last two years.\n2. Any bills related to the treatment of {cond}.\n3. The names and phone numbers of anyone who can confirm your account.",
-        emp=cl.employer, cond=cl.condition,
+        "1. Your pay records from {emp} for the last two years.\n2. Any bills related to the treatment of {a}{cond}.\n3. The names and phone numbers of anyone who can confirm your account.",
+        emp=cl.employer, cond=cl.condition, a=cl.a,
     )
     b.para(
         "You can upload them through the client portal or bring them to the office. {pn} on my team will check that everything is complete and call you at {ph} if something is missing.",
