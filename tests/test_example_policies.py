@@ -192,6 +192,25 @@ def test_generator_is_deterministic(tmp_path: Path) -> None:
             assert (EXAMPLES / name / rel).read_bytes() == (tmp_path / name / rel).read_bytes(), f"{name}/{rel} differs"
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_ground_truth_offsets_hold_on_the_engine_ingested_text(name: str) -> None:
+    """The corpus as compile reads it (policy_engine.corpus) is the text the offsets refer to."""
+    from policy_engine.corpus import ingest
+
+    policy = load_policy(ROOT / "policies" / name)
+    report = ingest(policy.corpus, policy.root_dir, strict=True)
+    entries = truth(name)["documents"]
+    matched = set()
+    for doc in report.documents:
+        # JSONL records keep their id; a file's document id is its path.
+        entry = next((e for e in entries if e["id"] == doc.doc_id or doc.doc_id.endswith("/" + e["path"])), None)
+        assert entry is not None, doc.doc_id
+        for span in entry["spans"]:
+            assert doc.text[span["start"] : span["end"]] == span["value"], (doc.doc_id, span)
+        matched.add(entry["id"])
+    assert matched == {e["id"] for e in entries}
+
+
 def test_load_repo_reads_all_three_policies_without_diagnostics() -> None:
     result = load_repo([ROOT / "policies"])
     assert result.diagnostics == []
