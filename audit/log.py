@@ -27,10 +27,11 @@ import json
 import os
 import threading
 import time
+from contextlib import contextmanager, nullcontext
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import BinaryIO, Iterator, Sequence
 
 from audit.chain import (
     DECISION,
@@ -130,13 +131,14 @@ class LogFiles:
 
 
 class _FileLock:
-    """Exclusive ``flock`` on an open descriptor, as a context manager."""
+    """``flock`` on an open descriptor (exclusive for writers, shared for readers), as a context manager."""
 
-    def __init__(self, fd: int) -> None:
+    def __init__(self, fd: int, *, shared: bool = False) -> None:
         self._fd = fd
+        self._mode = fcntl.LOCK_SH if shared else fcntl.LOCK_EX
 
     def __enter__(self) -> None:
-        fcntl.flock(self._fd, fcntl.LOCK_EX)
+        fcntl.flock(self._fd, self._mode)
 
     def __exit__(self, *exc: object) -> None:
         fcntl.flock(self._fd, fcntl.LOCK_UN)
@@ -398,32 +400,39 @@ class Entry:
     location: Location
 
 
-def _iter_line_chunks(path: Path) -> Iterator[tuple[list[bytes], int, bytes]]:
+def _iter_line_chunks(handle: BinaryIO, size: int | None = None) -> Iterator[tuple[list[bytes], int, bytes]]:
     """Yield ``(complete lines, byte offset of the first, remainder)`` per read chunk.
 
-    ``remainder`` is non-empty only in the last item, when the file does not
+    Reads from the start of ``handle`` up to ``size`` bytes (all if None).
+    ``remainder`` is non-empty only in the last item, when the data does not
     end with a newline (a torn tail).
     """
-    offset = 0
+    handle.seek(0)
+    offset, left = 0, size
     remainder = b""
-    with open(path, "rb") as handle:
-        while chunk := handle.read(_READ_CHUNK):
-            lines = (remainder + chunk).split(b"\n")
-            remainder = lines.pop()
-            yield lines, offset, b""
-            offset += sum(map(len, lines)) + len(lines)
+    while left is None or left > 0:
+        chunk = handle.read(_READ_CHUNK if left is None else min(_READ_CHUNK, left))
+        if not chunk:
+            break
+        if left is not None:
+            left -= len(chunk)
+        lines = (remainder + chunk).split(b"\n")
+        remainder = lines.pop()
+        yield lines, offset, b""
+        offset += sum(map(len, lines)) + len(lines)
     if remainder:
         yield [], offset, remainder
 
 
 def _iter_raw_lines(path: Path) -> Iterator[tuple[bytes, int, bool]]:
     """Yield ``(line, byte offset, complete)``; only a final fragment can be incomplete."""
-    for lines, offset, remainder in _iter_line_chunks(path):
-        for line in lines:
-            yield line, offset, True
-            offset += len(line) + 1
-        if remainder:
-            yield remainder, offset, False
+    with open(path, "rb") as handle:
+        for lines, offset, remainder in _iter_line_chunks(handle):
+            for line in lines:
+                yield line, offset, True
+                offset += len(line) + 1
+            if remainder:
+                yield remainder, offset, False
 
 
 def expand_log_paths(paths: Sequence[str | os.PathLike[str]]) -> list[Path]:
@@ -521,39 +530,69 @@ def _check_head(report: VerifyReport, verifier: ChainVerifier, head: Head, keyri
         )
 
 
-def verify_log(path: str | os.PathLike[str], keyring: KeyRing, *, partial: bool = False) -> VerifyReport:
-    """Verify one log (its rotated segments, active file and head anchor).
+@dataclass
+class _Snapshot:
+    """A consistent view of a log: its head and open segment files with their sizes at one instant."""
 
-    ``partial=True`` accepts a chain that starts after seq 0 and a missing
-    head (an archived or copied segment); truncation of trailing entries
-    cannot be detected then.
+    head: Head | None
+    head_error: str | None
+    segments: list[tuple[Path, BinaryIO | None, int]]
+
+
+@contextmanager
+def _snapshot(files: LogFiles, fallback: Path, *, lock: bool) -> Iterator[_Snapshot]:
+    """Open the head and segments while holding the writers' lock shared (when ``lock``).
+
+    Open descriptors survive a later rotation (rename), and the recorded sizes
+    exclude anything appended after the snapshot, so a live log verifies
+    consistently without blocking writers for the whole verification.
     """
-    files = LogFiles(path)
-    segments = files.segments() or [Path(path)]
-    report = VerifyReport(log=str(path), segments=[str(s) for s in segments])
+    lock_fd = os.open(files.lock, os.O_RDONLY) if lock and files.lock.exists() else -1
+    opened: list[tuple[Path, BinaryIO | None, int]] = []
     try:
-        head = files.read_head()
-    except LogCorruptError as exc:
-        report.problem = Problem("head-invalid", None, None, str(exc))
+        with _FileLock(lock_fd, shared=True) if lock_fd >= 0 else nullcontext():
+            try:
+                head, head_error = files.read_head(), None
+            except LogCorruptError as exc:
+                head, head_error = None, str(exc)
+            for segment in files.segments() or [fallback]:
+                try:
+                    handle: BinaryIO | None = open(segment, "rb")
+                except FileNotFoundError:
+                    handle = None
+                opened.append((segment, handle, os.fstat(handle.fileno()).st_size if handle else 0))
+        yield _Snapshot(head, head_error, opened)
+    finally:
+        for _, handle, _ in opened:
+            if handle is not None:
+                handle.close()
+        if lock_fd >= 0:
+            os.close(lock_fd)
+
+
+def _verify_snapshot(path: str | os.PathLike[str], files: LogFiles, snapshot: _Snapshot, keyring: KeyRing, partial: bool) -> VerifyReport:
+    report = VerifyReport(log=str(path), segments=[str(segment) for segment, _, _ in snapshot.segments])
+    if snapshot.head_error is not None:
+        report.problem = Problem("head-invalid", None, None, snapshot.head_error)
         return report
+    head = snapshot.head
     verifier = ChainVerifier(keyring, expect_genesis=not partial, watch_seq=head.seq if head else None)
-    for index, segment in enumerate(segments):
-        if not segment.exists():
+    for index, (segment, handle, size) in enumerate(snapshot.segments):
+        if handle is None:
             report.problem = Problem("missing", None, None, f"{segment} does not exist")
             break
         number = 1
-        for lines, offset, remainder in _iter_line_chunks(segment):
+        for lines, offset, remainder in _iter_line_chunks(handle, size):
             if not verifier.feed_lines(lines, str(segment), number, offset):
                 report.problem = verifier.problem
                 break
             number += len(lines)
             if remainder:
-                seq = verifier.position.seq if verifier.position else 0
-                last = index == len(segments) - 1
+                last = index == len(snapshot.segments) - 1
                 report.torn_offset = offset if last else None
                 report.problem = Problem(
                     "torn-tail" if last else "malformed",
-                    seq,
+                    verifier.position.seq if verifier.position else 0,
                     Location(str(segment), number, offset),
                     f"{len(remainder)} bytes of an incomplete entry at byte {offset} (a writer crashed mid-write); "
                     + ("`policy-engine audit repair` truncates it" if last else "a rotated segment must end with a newline"),
@@ -579,6 +618,26 @@ def verify_log(path: str | os.PathLike[str], keyring: KeyRing, *, partial: bool 
     if not keyring.accepted and report.checkpoints:
         report.notes.append("checkpoint and head signatures were not checked: no audit key configured")
     return report
+
+
+def verify_log(path: str | os.PathLike[str], keyring: KeyRing, *, partial: bool = False) -> VerifyReport:
+    """Verify one log (its rotated segments, active file and head anchor).
+
+    Safe on a live log: a consistent snapshot is taken under the writers'
+    lock (shared) and entries appended afterwards are not examined.
+    ``partial=True`` accepts a chain that starts after seq 0 and a missing
+    head (an archived or copied segment); truncation of trailing entries
+    cannot be detected then.
+    """
+    files = LogFiles(path)
+    with _snapshot(files, Path(path), lock=True) as snapshot:
+        return _verify_snapshot(path, files, snapshot, keyring, partial)
+
+
+def _verify_locked(path: str | os.PathLike[str], files: LogFiles, keyring: KeyRing) -> VerifyReport:
+    """Verify while the caller already holds the writers' lock exclusively."""
+    with _snapshot(files, Path(path), lock=False) as snapshot:
+        return _verify_snapshot(path, files, snapshot, keyring, partial=False)
 
 
 # -- repair ------------------------------------------------------------------
@@ -621,19 +680,19 @@ def repair(path: str | os.PathLike[str], keyring: KeyRing) -> RepairResult:
     try:
         with _FileLock(lock_fd):
             truncated = 0
-            report = verify_log(path, keyring)
+            report = _verify_locked(path, files, keyring)
             if report.problem and report.problem.kind == "torn-tail" and report.torn_offset is not None:
                 truncated = files.active.stat().st_size - report.torn_offset
                 with open(files.active, "r+b") as handle:
                     handle.truncate(report.torn_offset)
                     os.fsync(handle.fileno())
-                report = verify_log(path, keyring)
+                report = _verify_locked(path, files, keyring)
             if report.problem and report.problem.kind != "head-missing":
                 raise LogCorruptError(f"{path}: refusing to repair, the log shows more than a crash: {report.problem}")
             head = files.read_head()
             rebuild = head is None or (report.end is not None and report.end.seq != head.seq)
             if rebuild:
                 _rebuild_head(files, report, keyring)
-            return RepairResult(truncated, rebuild, verify_log(path, keyring))
+            return RepairResult(truncated, rebuild, _verify_locked(path, files, keyring))
     finally:
         os.close(lock_fd)

@@ -4,9 +4,10 @@ Usage:
     .venv/bin/python bench/audit_bench.py [--verify-records 1000000] [--out bench/results]
 
 Writes ``audit.json`` and ``audit.md`` under ``--out``. Records are realistic
-masked decision records (~1 KB each: 3 retrieved chunks, 2 constraint outcomes,
-1 redaction, hashed query). The log lives in a temporary directory on the
-same file system as the working tree, so fsync costs are the real disk's.
+masked decision records (~1.3 KB each: 3 retrieved chunks, 2 constraint
+outcomes, 1 redaction, hashed query and context). Logs are written to a fresh
+temporary directory (``$TMPDIR``); fsync costs are that file system's, so the
+run also records the disk's median fsync latency.
 """
 
 from __future__ import annotations
@@ -158,7 +159,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "results")
     args = parser.parse_args()
 
-    workdir = Path(tempfile.mkdtemp(prefix="audit-bench-", dir=Path(__file__).resolve().parent))
+    workdir = Path(tempfile.mkdtemp(prefix="audit-bench-"))
     try:
         results = {
             "fsync_latency_ms_before": fsync_latency_ms(workdir),

@@ -359,3 +359,24 @@ def test_sqlite_log_is_safe_under_concurrent_processes(tmp_path: Path) -> None:
     report = verify_path(path, keyring())
     assert report.ok, report.problem
     assert report.decisions == 400 and report.checkpoints == 16
+
+
+def _write_rotating(path: str, count: int) -> None:
+    with DecisionLog(path, keyring(), rotate_bytes=32 * 1024, checkpoint_every=7, fsync=False) as log:
+        for index in range(count):
+            log.write(sample_record(index))
+
+
+def test_verifying_a_live_rotating_log_sees_a_consistent_snapshot(tmp_path: Path) -> None:
+    path = tmp_path / "decisions.jsonl"
+    write_log(path, 1)
+    writer = multiprocessing.get_context("fork").Process(target=_write_rotating, args=(str(path), 3000))
+    writer.start()
+    reports = []
+    while writer.is_alive() and len(reports) < 200:
+        reports.append(verify_log(path, keyring()))
+    writer.join(timeout=120)
+    assert writer.exitcode == 0
+    assert len(reports) >= 3
+    assert [str(r.problem) for r in reports if not r.ok] == []
+    assert verify_log(path, keyring()).decisions == 3001
