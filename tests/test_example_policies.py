@@ -104,6 +104,13 @@ def test_private_knowledge_is_about_the_corpus(name: str) -> None:
     for head, _, tail in knowledge.private_triples():
         assert head in corpus, f"private head {head!r} does not occur in examples/{name}"
         assert tail in corpus, f"private tail {tail!r} does not occur in examples/{name}"
+    # A private fact about a person is true in the ground truth: the tail value belongs to that person.
+    pid = {person["name"]: key for key, person in truth(name)["people"].items()}
+    spans = [s for d in truth(name)["documents"] for s in d["spans"] if s["category"] != "person_name"]
+    for head, relation, tail in knowledge.private:
+        owners = {s.get("subject") for s in spans if s["value"] == tail}
+        if head in pid and owners:
+            assert pid[head] in owners, f"[{head}, {relation}, {tail}]: the ground truth gives {tail!r} to {owners}"
     for head, _, _ in knowledge.public:
         assert head in corpus, f"public head {head!r} does not occur in examples/{name}"
     # Eraser4RAG cross-document de-anonymization: some private fact is never stated in one document.

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from faker import Faker
 
-from corpusgen.core import Cast, DocBuilder, Document, Person, Value, age_on, date_text, money
+from corpusgen.core import Cast, DocBuilder, Document, Person, Value, age_on, date_text, money, relation_word
 from corpusgen.identifiers import aba_valid, group, iban_valid, luhn_valid
 
 SEED = 20250701
@@ -74,7 +74,7 @@ class BankWorld:
         f["salary"] = cu.value(money(c.rng.randrange(38, 190) * 1000), "financial_amount")
         f["balance"] = cu.value(money(c.rng.randrange(150, 90000) + c.rng.randrange(100) / 100), "financial_amount")
         f["relative"] = rel
-        f["relation"] = cu.value(c.pick(["sister", "brother", "mother", "father", "spouse", "daughter", "son"]), "relative")
+        f["relation"] = cu.value(relation_word(c, age_on(birth, END), rel.sex), "relative")
         f["agent"] = c.pick(self.staff)
         return cu
 
@@ -99,7 +99,9 @@ def chat_transcript(w: BankWorld, cu: Person, day: dt.date) -> DocBuilder:
     t = [f"{h:02d}:{m:02d}" for h, m in sorted((c.rng.randrange(9, 20), c.rng.randrange(60)) for _ in range(1))]
     b = DocBuilder()
     b.para("{bank} secure chat transcript, {v}, session started {t}", bank=BANK, v=w.date(day, 0), t=t[0])
-    b.line("[Agent {an}] Good afternoon, thanks for contacting {bank}. How can I help today?", an=ag.given, bank=BANK)
+    hour = int(t[0][:2])
+    greeting = "Good morning" if hour < 12 else "Good afternoon" if hour < 17 else "Good evening"
+    b.line("[Agent {an}] " + greeting + ", thanks for contacting {bank}. How can I help today?", an=ag.given, bank=BANK)
     b.line("[Customer] hi, this is {n}. there's a charge on my card I don't recognize", n=cu.name)
     b.line("[Agent {an}] I'm sorry to hear that. For verification, could you confirm your date of birth and the e-mail on the account?", an=ag.given)
     b.line("[Customer] {d}, and it's {em}", d=w.dob(cu, 1), em=cu.email)

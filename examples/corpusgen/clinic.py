@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 
-from corpusgen.core import Cast, DocBuilder, Document, Person, Value, age_on, date_text
+from corpusgen.core import Cast, DocBuilder, Document, Person, Value, age_on, date_text, relation_word
 
 SEED = 20250630
 CLINIC = "Lakeside Community Hospital"
@@ -40,17 +40,6 @@ SPECIALTIES = ["internal medicine", "cardiology", "endocrinology", "psychiatry",
 NO_ALLERGIES = "no known drug allergies"
 ALLERGIES = ["penicillin (hives)", "sulfa drugs (rash)", NO_ALLERGIES, "latex", "codeine (nausea)", "shellfish"]
 OCCUPATIONS = ["school teacher", "bus driver", "software engineer", "warehouse supervisor", "pharmacist", "retired machinist", "nurse aide", "accountant", "chef", "electrician", "graduate student", "real estate agent"]
-#: relation words by the patient's age band and the relative's sex
-RELATIONS = {
-    "young": {"F": ["mother", "sister"], "M": ["father", "brother"]},
-    "adult": {"F": ["wife", "sister"], "M": ["husband", "brother"]},
-    "older": {"F": ["daughter", "wife"], "M": ["son", "husband"]},
-}
-
-
-def relation_word(cast: Cast, age: int, sex: str) -> str:
-    band = "young" if age < 30 else "adult" if age < 58 else "older"
-    return cast.pick(RELATIONS[band][sex])
 
 
 class ClinicWorld:

@@ -221,6 +221,20 @@ class Cast:
         return f"{self.fake.city()}, {self.fake.state_abbr(include_territories=False)} {self.fake.zipcode()}"
 
 
+#: relation words by the age band of the person and the sex of the relative
+RELATIONS = {
+    "young": {"F": ["mother", "sister"], "M": ["father", "brother"]},
+    "adult": {"F": ["wife", "sister"], "M": ["husband", "brother"]},
+    "older": {"F": ["daughter", "wife"], "M": ["son", "husband"]},
+}
+
+
+def relation_word(cast: Cast, age: int, sex: str) -> str:
+    """A plausible word for a relative of someone aged ``age`` (no 20-year-old has a grown son)."""
+    band = "young" if age < 30 else "adult" if age < 58 else "older"
+    return cast.pick(RELATIONS[band][sex])
+
+
 def date_text(day: dt.date, style: int) -> str:
     """A date in one of the styles clinicians, bankers and lawyers write."""
     styles = (

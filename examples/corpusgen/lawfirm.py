@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 
-from corpusgen.core import Cast, DocBuilder, Document, Person, Value, age_on, date_text, money
+from corpusgen.core import Cast, DocBuilder, Document, Person, Value, age_on, date_text, money, relation_word
 
 SEED = 20250702
 FIRM = "Whitcombe & Reyes LLP"
@@ -84,7 +84,7 @@ class FirmWorld:
         f["witness"] = c.person("witness")
         rel = c.person("relative", family_of=cl)
         f["relative"] = rel
-        f["relation"] = cl.value(c.pick(["spouse", "son", "daughter", "sister", "brother"]), "relative")
+        f["relation"] = cl.value(relation_word(c, age_on(f["birth"], END), rel.sex), "relative")
         f["attorney"] = self.attorneys[i % len(self.attorneys)]
         f["judge"] = self.judges[i % len(self.judges)]
         f["court"] = COURTS[i % len(COURTS)]
