@@ -123,10 +123,28 @@ class PlaceholderBook:
 
 
 @dataclass(frozen=True)
+class _Inserted:
+    """A replacement in rewritten text: a placeholder (``category`` None) or a generalization of ``source``."""
+
+    start: int
+    end: int
+    category: str | None
+    source: str
+
+    def permits(self, finding: FindingLike, text: str) -> bool:
+        """Whether ``finding`` on the rewritten text is only this replacement being re-detected."""
+        if not (self.start <= finding.start and finding.end <= self.end):
+            return False
+        if self.category is None or finding.category == self.category:
+            return True
+        return text[finding.start : finding.end].strip().casefold() not in self.source.casefold()
+
+
+@dataclass(frozen=True)
 class _Rewrite:
     text: str
     redactions: tuple[RedactionSpan, ...]
-    inserted: tuple[tuple[int, int], ...]  # spans of the new text that hold replacements
+    inserted: tuple["_Inserted", ...]
 
 
 class RedactionEnforcer:
@@ -214,9 +232,12 @@ class RedactionEnforcer:
             paraphrased = self._model_paraphrase(passage, spans, constraints, book, by_id)
             if paraphrased is not None and self._verified(paraphrased, constraints, values, PLACEHOLDER):
                 return paraphrased, None
+            notes_model = f"model paraphrase of chunk {passage.chunk_id} rejected by the verifier; deterministic generalization used"
+        else:
+            notes_model = None
         rewrite = self._substitute(passage, spans, book, by_id, generalizing=True)
         if self._verified(rewrite, constraints, values, None):
-            return rewrite, None
+            return rewrite, notes_model
         fallback = self._substitute(passage, spans, book, by_id, generalizing=False)
         return fallback, f"periphrastic output of chunk {passage.chunk_id} failed verification; extractive fallback used"
 
@@ -227,7 +248,7 @@ class RedactionEnforcer:
         original = passage.original
         pieces: list[str] = []
         redactions: list[RedactionSpan] = []
-        inserted: list[tuple[int, int]] = []
+        inserted: list[_Inserted] = []
         cursor = length = 0
         for span in spans:
             surface = original[span.start : span.end]
@@ -240,7 +261,8 @@ class RedactionEnforcer:
                 start, replacement = span.start, book.placeholder(span.finding, surface)
             pieces.append(original[cursor:start])
             length += start - cursor
-            inserted.append((length, length + len(replacement)))
+            generalized = used_mode is RedactionMode.PERIPHRASTIC
+            inserted.append(_Inserted(length, length + len(replacement), span.finding.category if generalized else None, surface if generalized else ""))
             pieces.append(replacement)
             length += len(replacement)
             cursor = span.end
@@ -294,7 +316,7 @@ class RedactionEnforcer:
         periphrastic = [c for c in constraints if (self.mode or c.redaction) is RedactionMode.PERIPHRASTIC]
         for i in range(0, len(periphrastic), self.batch_size):
             text = self.paraphraser.paraphrase(text, periphrastic[i : i + self.batch_size])
-        if not text.strip():
+        if not _faithful(base.text, text):
             return None
         rewritten = tuple(
             RedactionSpan(s.finding.constraint_id, s.finding.category, passage.chunk_id, s.start, s.end, "(paraphrased)", RedactionMode.PERIPHRASTIC.value)
@@ -308,17 +330,37 @@ class RedactionEnforcer:
     ) -> bool:
         """True when no protected value survives in ``rewrite``.
 
-        A survivor is a finding on the rewritten text that lies outside the
-        replacements this enforcer inserted (or outside a placeholder, for model
-        output), or any original protected value still present verbatim.
+        A survivor is any original protected value still present verbatim, or
+        a finding on the rewritten text that is neither inside a placeholder nor
+        inside a generalization that legitimately still reads as something: of
+        its own category ("March 2024" is still a date), or of another category
+        but not copied from the original value ("40-49 years old" may read as a
+        date).  "an address in Springfield" fails when cities are protected:
+        "Springfield" is a location copied from the address.
         """
         folded = rewrite.text.casefold()
         if any(len(v.strip()) >= 2 and v.strip().casefold() in folded for v in values):
             return False
-        allowed_spans = list(rewrite.inserted)
+        inserted = list(rewrite.inserted)
         if allowed is not None:
-            allowed_spans += [m.span() for m in allowed.finditer(rewrite.text)]
+            inserted += [_Inserted(m.start(), m.end(), None, "") for m in allowed.finditer(rewrite.text)]
         for finding in self._detect([rewrite.text], constraints)[0]:
-            if not any(a <= finding.start and finding.end <= b for a, b in allowed_spans):
+            if not any(i.permits(finding, rewrite.text) for i in inserted):
                 return False
         return True
+
+
+_CONTENT_WORD = re.compile(r"[A-Za-z]{4,}")
+
+
+def _faithful(before: str, after: str, floor: float = 0.5) -> bool:
+    """Whether a paraphrase kept at least ``floor`` of the content words of its input (meaning survives).
+
+    Rejects empty or unrelated model output, which would trivially pass the
+    privacy check while destroying the passage.
+    """
+    words = {w.casefold() for w in _CONTENT_WORD.findall(PLACEHOLDER.sub(" ", before))}
+    if not words:
+        return bool(after.strip())
+    kept = {w.casefold() for w in _CONTENT_WORD.findall(after)} & words
+    return len(kept) / len(words) >= floor

@@ -154,27 +154,50 @@ def _has_work(name: str, policy: Policy) -> bool:
     }.get(name, True)
 
 
-def build_pipeline(parts: EngineParts) -> tuple[EnforcementPipeline, tuple[str, ...]]:
-    """The pipeline for ``parts.policy.enforcement``; also the names skipped because they have nothing to do.
+@dataclass(frozen=True)
+class PipelinePlan:
+    """The pipeline built for a policy and the ordered enforcers that are not installed.
 
-    Raises :class:`EngineError` when the order names an enforcer that is not
-    installed but the policy gives it work (failing closed at open time).
+    ``missing`` have work to do under the policy (their protections are *not*
+    applied; every result says so); ``idle`` have nothing to enforce.
+    """
+
+    pipeline: EnforcementPipeline
+    missing: tuple[str, ...]
+    idle: tuple[str, ...]
+
+    def notes(self) -> tuple[str, ...]:
+        return tuple(f"enforcer {n!r} is in enforcement.order but not installed: its protections were NOT applied" for n in self.missing) + tuple(
+            f"enforcer {n!r} skipped: the policy gives it nothing to enforce" for n in self.idle
+        )
+
+
+def build_pipeline(parts: EngineParts, *, strict: bool = False) -> PipelinePlan:
+    """The pipeline for ``parts.policy.enforcement`` in its declared order.
+
+    With ``strict``, an enforcer that the order names and the policy gives
+    work to, but that is not installed, is an :class:`EngineError` (refuse to
+    serve rather than serve with a protection missing).
     """
     settings = parts.policy.enforcement
     enforcers: list[Enforcer] = []
-    skipped: list[str] = []
+    missing: list[str] = []
+    idle: list[str] = []
     for name in settings.order:
         factory = ENFORCER_FACTORIES.get(name)
         if factory is not None:
             enforcers.append(factory(parts))
         elif _has_work(name, parts.policy):
-            raise EngineError(
-                f"policy {parts.policy.metadata.name!r}: enforcement.order names {name!r}, which is not installed in this "
-                f"engine (available: {', '.join(sorted(ENFORCER_FACTORIES))}); remove it from enforcement.order or install it"
-            )
+            missing.append(name)
         else:
-            skipped.append(name)
-    return EnforcementPipeline(enforcers, on_error=settings.on_error, timeout_s=settings.timeout_s), tuple(skipped)
+            idle.append(name)
+    if strict and missing:
+        raise EngineError(
+            f"policy {parts.policy.metadata.name!r}: enforcement.order names {', '.join(map(repr, missing))}, not installed in this "
+            f"engine (available: {', '.join(sorted(ENFORCER_FACTORIES))}); install them or remove them from enforcement.order"
+        )
+    pipeline = EnforcementPipeline(enforcers, on_error=settings.on_error, timeout_s=settings.timeout_s)
+    return PipelinePlan(pipeline, tuple(missing), tuple(idle))
 
 
 # ---------------------------------------------------------------------- engine
@@ -219,6 +242,7 @@ class Engine:
         redaction_mode: RedactionMode | None = None,
         prompt_observer: PromptObserver | None = None,
         bundle_digest: str | None = None,
+        strict: bool = False,
     ) -> None:
         self.policy = policy
         self.retriever = retriever
@@ -232,7 +256,8 @@ class Engine:
             if self.model is not None and "paraphrase" in policy.model.use_for
             else None
         )
-        self.pipeline, self.skipped_enforcers = build_pipeline(EngineParts(policy, self.detector, paraphraser, redaction_mode))
+        self.plan = build_pipeline(EngineParts(policy, self.detector, paraphraser, redaction_mode), strict=strict)
+        self.pipeline = self.plan.pipeline
 
     # ------------------------------------------------------------ constructors
 
@@ -247,8 +272,8 @@ class Engine:
         bundle = Bundle.open(path)
         policy = bundle.policy
         sink = _open_audit_sink(policy) if audit else None
-        digest = getattr(bundle, "digest", None)
-        return cls(policy, retriever=bundle, audit_sink=sink, bundle_digest=digest if isinstance(digest, str) else None, **options)
+        digest = bundle.manifest.get("content_digest")
+        return cls(policy, retriever=bundle, audit_sink=sink, bundle_digest=digest, **options)
 
     @classmethod
     def for_policy(cls, policy: Policy, *, audit: bool = True, **options: Any) -> "Engine":
@@ -349,7 +374,9 @@ class Engine:
         record.enforcers = [EnforcerRun(name=n, version=v) for n, v in result.ran]
         record.stages = {f"enforce.{name}": ms for name, ms in result.timings_ms.items()}
         error = result.failure.reason if result.failure else None
-        notes = result.context.notes + tuple(f"enforcer {n!r} skipped: the policy gives it nothing to enforce" for n in self.skipped_enforcers)
+        notes = result.context.notes + self.plan.notes()
+        if self.plan.missing:
+            record.labels = {**record.labels, "missing_enforcers": ",".join(self.plan.missing)}
         return self._finish(record, query, result.context if not result.denied else None, notes, applied, not_applied, started, error=error)
 
     def _finish(
