@@ -278,8 +278,12 @@ def wire_request(w: BankWorld, cu: Person, day: dt.date) -> DocBuilder:
     b.line("Beneficiary IBAN: {iban}", iban=cu.iban)
     b.para("Amount: {amt}   Purpose: {why}", amt=w.amount(500, 25000), why=c.pick(["family support", "tuition payment", "medical expenses", "gift"]))
     b.para(
-        "Callback verification performed by {an} to the number on file, {ph}, not to the number provided in the request. The originator confirmed the amount, "
-        "the beneficiary and the purpose, and stated that no one had contacted {him} asking for the transfer.",
+        c.pick([
+            "Callback verification performed by {an} to the number on file, {ph}, not to the number provided in the request. The originator confirmed the amount, "
+            "the beneficiary and the purpose, and stated that no one had contacted {him} asking for the transfer.",
+            "{an} called the originator back on the number on file ({ph}) before release. The originator repeated the amount and purpose unprompted "
+            "and confirmed that nobody had asked {him} to send money urgently or to keep the payment secret.",
+        ]),
         an=ag.name, ph=cu.phone, him=cu.him,
     )
     b.para(
@@ -303,8 +307,12 @@ def maintenance_record(w: BankWorld, cu: Person, day: dt.date) -> DocBuilder:
         n=cu.name, d=w.dob(cu, 0), acct=cu.account, ssn=cu.ssn,
     )
     b.para(
-        "Changes made: mailing address updated to {st}, {ci}; mobile phone updated to {ph}; e-mail for statements changed to {em}. "
-        "Paper statements discontinued at the customer's request.",
+        c.pick([
+            "Changes made: mailing address updated to {st}, {ci}; mobile phone updated to {ph}; e-mail for statements changed to {em}. "
+            "Paper statements discontinued at the customer's request.",
+            "The customer has moved to {st}, {ci}. Contact details now on file: mobile {ph}, e-mail {em}. "
+            "The customer switched to electronic statements only.",
+        ]),
         st=cu.street, ci=cu.city, ph=cu.phone, em=cu.email,
     )
     b.para(

@@ -170,9 +170,15 @@ def discharge_summary(w: ClinicWorld, pt: Person, day: dt.date) -> DocBuilder:
     )
     b.para("## Hospital course")
     b.para(
-        "Fluids and monitoring were started, and the team reviewed the home regimen of {med} {freq}. "
-        "{He} improved steadily; physical therapy cleared {him} for discharge on day {k}. Nursing staff ({nn}) completed medication teaching with {his} {rel}, {rn}.",
-        med=pt.medication, freq=pt.frequency, He=pt.He, him=pt.him, k=(day - admit).days, nn=nurse.name, his=pt.his, rel=pt.relation, rn=pt.relative.name,
+        c.pick([
+            "Fluids and monitoring were started, and the team reviewed the home regimen of {med} {freq}. "
+            "{He} improved steadily; physical therapy cleared {him} for discharge on day {k}. Nursing staff ({nn}) completed medication teaching with {his} {rel}, {rn}.",
+            "The home regimen of {med} {freq} was continued under telemetry. By day {k} {he} was walking the ward unaided. "
+            "Before discharge, {nn} reviewed every medicine with {him} and {his} {rel}, {rn}, who will help at home.",
+            "{He} received intravenous fluids overnight and {med} {freq} was resumed once oral intake was reliable. "
+            "Recovery was uneventful and {he} was ready for discharge on day {k}; {nn} gave discharge teaching to {his} {rel}, {rn}.",
+        ]),
+        med=pt.medication, freq=pt.frequency, He=pt.He, he=pt.he, him=pt.him, k=(day - admit).days, nn=nurse.name, his=pt.his, rel=pt.relation, rn=pt.relative.name,
     )
     b.para("## Discharge medications and instructions")
     b.para(
@@ -303,8 +309,12 @@ def registration_update(w: ClinicWorld, pt: Person, day: dt.date) -> DocBuilder:
     b.line("MRN: {m}", m=pt.mrn)
     b.para("Social Security number on file: {s}", s=pt.ssn)
     b.para(
-        "The patient presented at the front desk to update contact details after moving. New home address: {st}, {ci}. "
-        "New mobile number: {ph}. E-mail for appointment reminders: {em}. The previous address has been archived in the registration history.",
+        c.pick([
+            "The patient presented at the front desk to update contact details after moving. New home address: {st}, {ci}. "
+            "New mobile number: {ph}. E-mail for appointment reminders: {em}. The previous address has been archived in the registration history.",
+            "Change of address received by phone and confirmed in person at check-in. The patient now lives at {st}, {ci}, "
+            "and can be reached on {ph} or at {em}. Old address kept in the history tab for mail returned as undeliverable.",
+        ]),
         st=pt.street, ci=pt.city, ph=pt.phone, em=pt.email,
     )
     b.para(

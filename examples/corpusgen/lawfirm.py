@@ -191,8 +191,12 @@ def advice_letter(w: FirmWorld, cl: Person, day: dt.date) -> DocBuilder:
     b.para("Re: Your {mt} matter, our reference {m}, case no. {dk}", mt=cl.matter_type, m=cl.matter, dk=cl.docket)
     b.para("Dear {t} {s},", t=cl.title, s=cl.surname)
     b.para(
-        "Thank you for meeting with me last week. As promised, I am writing to summarize my advice on the claim concerning {about}. "
-        "Based on the documents you provided, I believe you have a reasonable claim, but it is not without risk.",
+        c.pick([
+            "Thank you for meeting with me last week. As promised, I am writing to summarize my advice on the claim concerning {about}. "
+            "Based on the documents you provided, I believe you have a reasonable claim, but it is not without risk.",
+            "Following our call, this letter sets out my view of your claim concerning {about}. In short, the claim is worth pursuing, "
+            "but you should understand the risks before we decide on the next step.",
+        ]),
         about=about,
     )
     b.para(
@@ -417,7 +421,10 @@ def email_thread(w: FirmWorld, cl: Person, day: dt.date) -> DocBuilder:
     b.para("Subject: {m} - documents needed before the mediation", m=cl.matter)
     b.para("{g},", g=cl.given)
     b.para(
-        "The mediation with {op} is now confirmed for {md} before a retired judge. To prepare, we need a few more documents from you by the end of next week:",
+        c.pick([
+            "The mediation with {op} is now confirmed for {md} before a retired judge. To prepare, we need a few more documents from you by the end of next week:",
+            "Good news: the other side, {op}, has agreed to mediate, and the session is set for {md}. Before then, please send us the following:",
+        ]),
         op=cl.opponent.name, md=w.date(day + dt.timedelta(days=c.rng.randrange(20, 60)), 2),
     )
     b.para(
