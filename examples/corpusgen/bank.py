@@ -96,10 +96,9 @@ Template = Callable[[BankWorld, Person, dt.date], DocBuilder]
 
 def chat_transcript(w: BankWorld, cu: Person, day: dt.date) -> DocBuilder:
     c, ag = w.cast, cu.agent
-    t = [f"{h:02d}:{m:02d}" for h, m in sorted((c.rng.randrange(9, 20), c.rng.randrange(60)) for _ in range(1))]
+    hour, minute = c.rng.randrange(9, 20), c.rng.randrange(60)
     b = DocBuilder()
-    b.para("{bank} secure chat transcript, {v}, session started {t}", bank=BANK, v=w.date(day, 0), t=t[0])
-    hour = int(t[0][:2])
+    b.para("{bank} secure chat transcript, {v}, session started {hh:02d}:{mm:02d}", bank=BANK, v=w.date(day, 0), hh=hour, mm=minute)
     greeting = "Good morning" if hour < 12 else "Good afternoon" if hour < 17 else "Good evening"
     b.line("[Agent {an}] " + greeting + ", thanks for contacting {bank}. How can I help today?", an=ag.given, bank=BANK)
     b.line("[Customer] hi, this is {n}. there's a charge on my card I don't recognize", n=cu.name)

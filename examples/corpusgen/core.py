@@ -128,8 +128,12 @@ class DocBuilder:
         return obj
 
     def add(self, template: str, **fields: Any) -> DocBuilder:
-        """Append ``template`` with its ``{field}`` / ``{obj.attr}`` placeholders filled in."""
-        for literal, name, _spec, _conv in string.Formatter().parse(template):
+        """Append ``template`` with its ``{field}`` / ``{obj.attr}`` placeholders filled in.
+
+        A :class:`Value` is written as is and recorded as a span; any other field is
+        written with ``format(value, spec)`` (``{hh:02d}``).
+        """
+        for literal, name, spec, _conv in string.Formatter().parse(template):
             self._write(literal)
             if name is None:
                 continue
@@ -144,7 +148,7 @@ class DocBuilder:
                     span["subject"] = value.subject
                 self.spans.append(span)
             else:
-                self._write(str(value))
+                self._write(format(value, spec or ""))
         return self
 
     def line(self, template: str = "", **fields: Any) -> DocBuilder:
