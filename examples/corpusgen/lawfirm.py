@@ -18,7 +18,14 @@ FIRM = "Whitcombe & Reyes LLP"
 #: the firm's office address is labelled too (an address with no personal subject)
 FIRM_STREET, FIRM_CITY = Value("233 South Wacker Drive, Suite 4100", "address"), Value("Chicago, IL 60606", "address")
 START, END = dt.date(2024, 3, 1), dt.date(2025, 6, 27)
-COURTS = ["Superior Court of Cook County", "U.S. District Court for the Northern District of Illinois", "Family Court of Lake County", "Circuit Court of DuPage County"]
+#: docket type -> court that uses it (federal civil, Illinois circuit-court divisions)
+COURTS = {
+    "cv": "U.S. District Court for the Northern District of Illinois",
+    "L": "Circuit Court of Cook County, Law Division",
+    "CH": "Circuit Court of Cook County, Chancery Division",
+    "D": "Circuit Court of Lake County, Domestic Relations Division",
+    "M": "Circuit Court of DuPage County",
+}
 #: matter type -> (docket prefix, opposing party's role, what the dispute is about); roles use the
 #: resolver's canonical role words (a respondent is a "defendant", policy_engine.policy.resolution.ROLE_WORDS)
 MATTERS: dict[str, tuple[str, str, str]] = {
@@ -87,10 +94,16 @@ class FirmWorld:
         f["relation"] = cl.value(relation_word(c, age_on(f["birth"], END), rel.sex), "relative")
         f["attorney"] = self.attorneys[i % len(self.attorneys)]
         f["judge"] = self.judges[i % len(self.judges)]
-        f["court"] = COURTS[i % len(COURTS)]
+        f["court"] = COURTS[prefix]
         f["retainer"] = cl.value(money(c.pick([2500, 5000, 7500, 10000, 15000])), "financial_amount")
         f["claim"] = cl.value(money(c.rng.randrange(25, 900) * 1000), "financial_amount")
         return cl
+
+    def caption(self, cl: Person) -> tuple[Value, Value]:
+        """Plaintiff and defendant names in case-caption order (the client is not always the plaintiff)."""
+        if cl.opponent.role == "plaintiff":
+            return cl.opponent.name, cl.name
+        return cl.name, cl.opponent.name
 
     def dob(self, cl: Person, style: int) -> Value:
         return cl.value(date_text(cl.birth, style), "date_of_birth")
@@ -256,18 +269,18 @@ def deposition_summary(w: FirmWorld, cl: Person, day: dt.date) -> DocBuilder:
     b = DocBuilder()
     b.para("# Deposition summary: {wn}", wn=wn.name)
     b.para(
-        "- Case: {n} v. {op}, No. {dk}, {court}\n- Date taken: {v}\n- Taken by: {an}\n- Summarized by: {pn}",
-        n=cl.name, op=cl.opponent.name, dk=cl.docket, court=cl.court, v=w.date(day, 4), an=at.name, pn=c.pick(w.paralegals).name,
+        "- Case: {p} v. {d}, No. {dk}, {court}\n- Date taken: {v}\n- Taken by: {an}\n- Summarized by: {pn}",
+        p=w.caption(cl)[0], d=w.caption(cl)[1], dk=cl.docket, court=cl.court, v=w.date(day, 4), an=at.name, pn=c.pick(w.paralegals).name,
     )
     b.para("## Background of the witness")
     b.para(
-        "The witness has worked for {emp} for {yrs} years and knew the plaintiff as a colleague. {He} lives in {town} and has no financial interest in the outcome.",
+        "The witness has worked for {emp} for {yrs} years and knew the client as a colleague. {He} lives in {town} and has no financial interest in the outcome.",
         emp=cl.employer, yrs=c.rng.randrange(2, 20), He=wn.He, town=Value(c.fake.city(), "location", subject=wn.pid),
     )
     b.para("## Key testimony")
     b.para(
-        "- (p. {p1}) Confirmed being present on {ev} and seeing the plaintiff immediately after the incident.\n"
-        "- (p. {p2}) Described the plaintiff as visibly shaken and said {he} complained of pain.\n"
+        "- (p. {p1}) Confirmed being present on {ev} and seeing the client immediately after the incident.\n"
+        "- (p. {p2}) Described the client as visibly shaken and said {he} complained of pain.\n"
         "- (p. {p3}) Recalled that {op} said the matter would be 'handled internally'.\n"
         "- (p. {p4}) Could not remember whether a written report was made.",
         p1=c.rng.randrange(10, 30), p2=c.rng.randrange(31, 60), p3=c.rng.randrange(61, 90), p4=c.rng.randrange(91, 120),
@@ -351,13 +364,13 @@ def hearing_prep(w: FirmWorld, cl: Person, day: dt.date) -> DocBuilder:
     b = DocBuilder()
     b.para("# Hearing preparation checklist")
     b.para(
-        "**Case:** {n} v. {op}  \n**Docket:** {dk}  \n**Court:** {court}  \n**Judge:** Hon. {jn}  \n**Hearing:** {v}, 9:30 a.m.",
-        n=cl.name, op=cl.opponent.name, dk=cl.docket, court=cl.court, jn=cl.judge.name, v=w.date(day, 0),
+        "**Case:** {p} v. {d}  \n**Docket:** {dk}  \n**Court:** {court}  \n**Judge:** Hon. {jn}  \n**Hearing:** {v}, 9:30 a.m.",
+        p=w.caption(cl)[0], d=w.caption(cl)[1], dk=cl.docket, court=cl.court, jn=cl.judge.name, v=w.date(day, 0),
     )
     b.para("## Motion")
     b.para(
         c.pick([
-            "Defendant's motion for summary judgment. Our opposition was filed on {fd}; the reply argues that the client's evidence of {a}{cond} is speculative.",
+            "The other side's motion for summary judgment. Our opposition was filed on {fd}; the reply argues that the client's evidence of {a}{cond} is speculative.",
             "Our motion to compel production of personnel files, filed {fd}. Opposing counsel claims the request is overbroad; the judge has asked both sides to narrow the dispute.",
         ]),
         fd=w.date(day - dt.timedelta(days=c.rng.randrange(14, 45)), 0), cond=cl.condition, a=cl.a,
