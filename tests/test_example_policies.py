@@ -6,8 +6,9 @@ of that corpus (including one fact that only emerges across two documents,
 Eraser4RAG Section 2).  Checks that GROUND_TRUTH.json offsets are exact, that
 labels use the vocabulary's categories and the resolver's role words, that
 structured identifiers carry valid check digits, that the corpus generator is
-deterministic, and that every detector pattern in the policies finds a labelled
-value of its category in the corpus.
+deterministic, that every detector pattern in the policies matches only labelled
+values of its constraint's categories, and that the offsets hold on the text the
+engine's corpus ingestion reads.
 """
 
 from __future__ import annotations
