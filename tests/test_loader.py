@@ -105,3 +105,12 @@ def test_anchors_and_flow_style_keep_positions(tmp_path):
     result = load_repo([f])
     assert {d.code for d in result.diagnostics} >= {"PE100"}  # 'defaults' is not a policy key
     assert any(d.span.line == 4 and d.span.col == 1 for d in result.diagnostics)
+
+
+def test_roles_come_from_the_main_clause_only():
+    from policy_engine.policy.resolution import statement_roles
+
+    assert statement_roles("Hide the names of patients; doctors stay visible") == ("patient",)
+    assert statement_roles("Hide patient names, not doctor names") == ("patient",)
+    assert statement_roles("Hide the names of clients (attorneys stay visible)") == ("client",)
+    assert statement_roles("Hide the names of witnesses and victims") == ("witness", "victim")

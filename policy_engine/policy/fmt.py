@@ -3,7 +3,8 @@
 Canonical form: ruamel.yaml round-trip output with 2-space mappings,
 sequences indented under their key (``- `` at offset 2), top-level sections in
 the order of :data:`SECTION_ORDER`, constraint keys in the order of
-:data:`CONSTRAINT_KEY_ORDER`, width 100, a single trailing newline.  Comments
+:data:`CONSTRAINT_KEY_ORDER`, no line folding (regexes and statements stay on
+one line), a single trailing newline.  Comments
 travel with the keys they follow, so nothing the author wrote is lost.
 """
 
@@ -40,7 +41,7 @@ class FormatResult:
 def _yaml() -> YAML:
     y = YAML(typ="rt")
     y.indent(mapping=2, sequence=4, offset=2)
-    y.width = 100
+    y.width = 4096  # never fold: a folded regex or statement is valid YAML but unreadable
     y.preserve_quotes = True
     return y
 

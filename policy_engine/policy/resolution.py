@@ -118,9 +118,18 @@ def statement_polarity(statement: str) -> Polarity:
     return Polarity.UNCLEAR
 
 
+_CLAUSE_BREAK = re.compile(r"[;:(]|\b(?:but|except|excluding|while|whereas|unless|other than)\b|,\s*(?:not|never)\b", re.IGNORECASE)
+
+
 def statement_roles(statement: str) -> tuple[str, ...]:
-    """Roles named in the statement ("names of patients" -> ("patient",))."""
-    return tuple(dict.fromkeys(ROLE_WORDS[t.removesuffix("'s")] for t in tokens(statement) if t.removesuffix("'s") in ROLE_WORDS))
+    """Roles named in the statement's main clause ("names of patients" -> ("patient",)).
+
+    Roles mentioned after a clause break are exceptions, not targets: "Hide
+    the names of patients; doctors stay visible" protects patients only.
+    """
+    main_clause = _CLAUSE_BREAK.split(statement, maxsplit=1)[0]
+    found = (t.removesuffix("'s") for t in tokens(main_clause))
+    return tuple(dict.fromkeys(ROLE_WORDS[t] for t in found if t in ROLE_WORDS))
 
 
 def resolve_constraint(constraint: Constraint, vocab: Vocabulary) -> Resolution:
