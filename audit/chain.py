@@ -107,6 +107,34 @@ def encode_checkpoint(position: ChainPosition, keyring: KeyRing, ts: str | None 
     return line
 
 
+def scan_lines(lines: list[bytes]) -> tuple[int, list[int]]:
+    """Hash-check consecutive lines independently of any verifier state (runs in worker processes).
+
+    Returns the length of the longest prefix whose lines are well formed,
+    match their own hash and link to the line before them (the first line's
+    ``prev`` is left to the caller), and the indexes of checkpoints in it.
+    """
+    checkpoints: list[int] = []
+    previous: bytes | None = None
+    sha256 = hashlib.sha256
+    for index, line in enumerate(lines):
+        if (
+            len(line) < _MIN_LINE
+            or not line.startswith(_PREFIX)
+            or line[-_SUFFIX_LEN : -_SUFFIX_LEN + len(_HASH_MEMBER)] != _HASH_MEMBER
+            or not line.endswith(b'"}')
+            or (previous is not None and line[len(_PREFIX) : _PREV_END] != previous)
+        ):
+            return index, checkpoints
+        stored = line[-66:-2]
+        if sha256(line[:-_SUFFIX_LEN] + b"}").hexdigest().encode() != stored:
+            return index, checkpoints
+        if line.startswith(_CHECKPOINT_MARK, _PREV_END):
+            checkpoints.append(index)
+        previous = stored
+    return len(lines), checkpoints
+
+
 @dataclass(frozen=True)
 class Location:
     """Where an entry lives: storage name, 1-based line (or row) number and byte offset."""
@@ -233,6 +261,36 @@ class ChainVerifier:
                 self.hash_at_watch = digest
             offset += len(line) + 1
         return True
+
+    def feed_scanned(
+        self, lines: list[bytes], scanned: tuple[int, list[int]], source: str, first_number: int, first_offset: int
+    ) -> bool:
+        """Like :meth:`feed_lines`, trusting :func:`scan_lines`' result for the prefix it vouched for.
+
+        Only the link into the first line and the checkpoint signatures are
+        checked here; from the first line the scan rejected, :meth:`feed_lines`
+        takes over and names the problem.
+        """
+        valid, checkpoints = scanned
+        position = self.position
+        if position is None or valid == 0 or lines[0][len(_PREFIX) : _PREV_END] != position.prev.encode():
+            return self.feed_lines(lines, source, first_number, first_offset)
+        start, decisions_before = position.seq, self.decisions
+        for count, index in enumerate(checkpoints):
+            self.decisions = decisions_before + index - count
+            position.seq, position.prev = start + index, lines[index][len(_PREFIX) : _PREV_END].decode()
+            offset = first_offset + sum(len(line) + 1 for line in lines[:index])
+            if not self._check_checkpoint(lines[index], Location(source, first_number + index, offset)):
+                return False
+        self.decisions = decisions_before + valid - len(checkpoints)
+        position.since_checkpoint = valid - 1 - checkpoints[-1] if checkpoints else position.since_checkpoint + valid
+        position.seq, position.prev = start + valid, lines[valid - 1][-66:-2].decode()
+        if self.watch_seq is not None and start < self.watch_seq <= start + valid:
+            self.hash_at_watch = lines[self.watch_seq - start - 1][-66:-2].decode()
+        if valid == len(lines):
+            return True
+        offset = first_offset + sum(len(line) + 1 for line in lines[:valid])
+        return self.feed_lines(lines[valid:], source, first_number + valid, offset)
 
     def _start(self, line: bytes, location: Location) -> bool:
         try:

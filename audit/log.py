@@ -24,9 +24,12 @@ from __future__ import annotations
 
 import fcntl
 import json
+import multiprocessing
 import os
 import threading
 import time
+from collections import deque
+from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import contextmanager, nullcontext
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
@@ -42,13 +45,15 @@ from audit.chain import (
     Problem,
     encode_batch,
     encode_checkpoint,
+    scan_lines,
 )
 from audit.errors import LogCorruptError
 from audit.keys import KeyRing
 from audit.records import DecisionRecord
 
 HEAD_SIZE = 1024
-_READ_CHUNK = 16 * 1024 * 1024
+PARALLEL_VERIFY_BYTES = 64 * 1024 * 1024
+_READ_CHUNK = 8 * 1024 * 1024
 
 
 def _today() -> str:
@@ -171,8 +176,10 @@ class DecisionLog:
     """Writer for a hash-chained decision log, safe across threads and processes.
 
     ``fsync=True`` makes every committed batch durable before ``write`` /
-    ``append`` return; ``commit_delay`` is the group-commit wait (see :meth:`write`). ``rotate_bytes`` / ``rotate_daily`` start a new segment
-    when the active one has reached the size or was opened on an earlier UTC day.
+    ``append`` return; ``commit_delay`` is the group-commit wait (see
+    :meth:`write`). ``rotate_bytes`` / ``rotate_daily`` start a new segment
+    when the active one has reached the size or was opened on an earlier UTC
+    day. Records must already be masked (the sinks in :mod:`audit.sinks` do it).
     """
 
     def __init__(
@@ -303,7 +310,7 @@ class DecisionLog:
         data = os.pread(self._head_fd, HEAD_SIZE, 0)
         if data.strip():
             return Head.from_bytes(data, self.files.head)
-        if self.files.segments() and any(p.stat().st_size for p in self.files.segments()):
+        if any(segment.stat().st_size for segment in self.files.segments()):
             raise LogCorruptError(
                 f"{self.files.head}: the head anchor is missing but {self.files.active} holds entries; "
                 f"run `policy-engine audit verify {self.files.active} --partial` and then "
@@ -349,9 +356,8 @@ class DecisionLog:
                 f"run `policy-engine audit repair {where}` before writing again"
             )
         verifier = ChainVerifier(self._keyring, expect_genesis=False, position=head.position())
-        for number, line in enumerate(tail.splitlines()):
-            if not verifier.feed(line, Location(str(where), number + 1)):
-                raise LogCorruptError(f"{where}: entries after the head anchor do not chain: {verifier.problem}")
+        if not verifier.feed_lines(tail.split(b"\n")[:-1], f"{where} (after the head anchor)", 1, head.size):
+            raise LogCorruptError(f"{where}: entries after the head anchor do not chain: {verifier.problem}")
         assert verifier.position is not None
         self._store_head(head, verifier.position, size)
 
@@ -570,7 +576,64 @@ def _snapshot(files: LogFiles, fallback: Path, *, lock: bool) -> Iterator[_Snaps
             os.close(lock_fd)
 
 
-def _verify_snapshot(path: str | os.PathLike[str], files: LogFiles, snapshot: _Snapshot, keyring: KeyRing, partial: bool) -> VerifyReport:
+ScannedChunk = tuple[list[bytes], int, bytes, tuple[int, list[int]] | None]
+
+
+class _ChunkScanner:
+    """Runs :func:`audit.chain.scan_lines` on read chunks ahead of the verifier, in worker processes.
+
+    With one worker it attaches nothing and the verifier hashes serially.
+    Fork is used when the caller is single-threaded (cheap), spawn otherwise.
+    """
+
+    def __init__(self, workers: int) -> None:
+        self._workers = workers
+        self._pool: Executor | None = None
+        if workers > 1:
+            method = "fork" if threading.active_count() == 1 else "spawn"
+            self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method))
+
+    def __enter__(self) -> "_ChunkScanner":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+
+    def scan(self, chunks: Iterator[tuple[list[bytes], int, bytes]]) -> Iterator[ScannedChunk]:
+        if self._pool is None:
+            for lines, offset, remainder in chunks:
+                yield lines, offset, remainder, None
+            return
+        ahead: deque = deque()
+        for lines, offset, remainder in chunks:
+            ahead.append((lines, offset, remainder, self._pool.submit(scan_lines, lines)))
+            if len(ahead) > 2 * self._workers:
+                lines, offset, remainder, future = ahead.popleft()
+                yield lines, offset, remainder, future.result()
+        while ahead:
+            lines, offset, remainder, future = ahead.popleft()
+            yield lines, offset, remainder, future.result()
+
+
+def _default_workers(total_bytes: int) -> int:
+    """One hashing process per usable CPU for large logs; serial below :data:`PARALLEL_VERIFY_BYTES`."""
+    if total_bytes < PARALLEL_VERIFY_BYTES:
+        return 1
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def _verify_snapshot(
+    path: str | os.PathLike[str], files: LogFiles, snapshot: _Snapshot, keyring: KeyRing, partial: bool, workers: int | None = None
+) -> VerifyReport:
+    total = sum(size for _, _, size in snapshot.segments)
+    with _ChunkScanner(workers if workers is not None else _default_workers(total)) as scanner:
+        return _verify_chain(path, files, snapshot, keyring, partial, scanner)
+
+
+def _verify_chain(
+    path: str | os.PathLike[str], files: LogFiles, snapshot: _Snapshot, keyring: KeyRing, partial: bool, scanner: _ChunkScanner
+) -> VerifyReport:
     report = VerifyReport(log=str(path), segments=[str(segment) for segment, _, _ in snapshot.segments])
     if snapshot.head_error is not None:
         report.problem = Problem("head-invalid", None, None, snapshot.head_error)
@@ -582,8 +645,12 @@ def _verify_snapshot(path: str | os.PathLike[str], files: LogFiles, snapshot: _S
             report.problem = Problem("missing", None, None, f"{segment} does not exist")
             break
         number = 1
-        for lines, offset, remainder in _iter_line_chunks(handle, size):
-            if not verifier.feed_lines(lines, str(segment), number, offset):
+        for lines, offset, remainder, scanned in scanner.scan(_iter_line_chunks(handle, size)):
+            if scanned is None:
+                fed = verifier.feed_lines(lines, str(segment), number, offset)
+            else:
+                fed = verifier.feed_scanned(lines, scanned, str(segment), number, offset)
+            if not fed:
                 report.problem = verifier.problem
                 break
             number += len(lines)
@@ -620,8 +687,12 @@ def _verify_snapshot(path: str | os.PathLike[str], files: LogFiles, snapshot: _S
     return report
 
 
-def verify_log(path: str | os.PathLike[str], keyring: KeyRing, *, partial: bool = False) -> VerifyReport:
+def verify_log(path: str | os.PathLike[str], keyring: KeyRing, *, partial: bool = False, workers: int | None = None) -> VerifyReport:
     """Verify one log (its rotated segments, active file and head anchor).
+
+    Hashing runs in ``workers`` processes (default: one per CPU for logs of
+    at least :data:`PARALLEL_VERIFY_BYTES`, serial below); the result is the
+    same for any number of workers.
 
     Safe on a live log: a consistent snapshot is taken under the writers'
     lock (shared) and entries appended afterwards are not examined.
@@ -631,7 +702,7 @@ def verify_log(path: str | os.PathLike[str], keyring: KeyRing, *, partial: bool 
     """
     files = LogFiles(path)
     with _snapshot(files, Path(path), lock=True) as snapshot:
-        return _verify_snapshot(path, files, snapshot, keyring, partial)
+        return _verify_snapshot(path, files, snapshot, keyring, partial, workers)
 
 
 def _verify_locked(path: str | os.PathLike[str], files: LogFiles, keyring: KeyRing) -> VerifyReport:

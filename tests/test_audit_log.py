@@ -380,3 +380,31 @@ def test_verifying_a_live_rotating_log_sees_a_consistent_snapshot(tmp_path: Path
     assert len(reports) >= 3
     assert [str(r.problem) for r in reports if not r.ok] == []
     assert verify_log(path, keyring()).decisions == 3001
+
+
+@pytest.mark.parametrize("tamper", ["intact", "edit", "delete", "swap", "forged-checkpoint", "torn", "truncated"])
+def test_parallel_verification_reports_exactly_what_serial_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tamper: str) -> None:
+    import audit.log as log_module
+
+    monkeypatch.setattr(log_module, "_READ_CHUNK", 16 * 1024)  # many chunks, so tampering lands mid-chunk and on boundaries
+    path = tmp_path / "decisions.jsonl"
+    write_log(path, 400, checkpoint_every=25, fsync=False)
+    lines = lines_of(path)
+    if tamper == "edit":
+        lines[301] = lines[301].replace(b'"purpose":"support"', b'"purpose":"billing"')
+    elif tamper == "delete":
+        del lines[150]
+    elif tamper == "swap":
+        lines[200], lines[201] = lines[201], lines[200]
+    elif tamper == "forged-checkpoint":
+        lines = rewrite_chain(lines, edit_index=120, resign=keyring(b"attacker-key"))
+    elif tamper == "torn":
+        lines[-1] = lines[-1][:40]
+    elif tamper == "truncated":
+        lines = lines[:-30]
+    path.write_bytes(b"".join(lines))
+    serial = verify_log(path, keyring(), workers=1).to_dict()
+    parallel = verify_log(path, keyring(), workers=2).to_dict()
+    assert parallel == serial
+    assert serial["ok"] is (tamper == "intact")
+    assert serial["decisions"] > 0
