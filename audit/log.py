@@ -325,8 +325,9 @@ class DecisionLog:
             current = None
             if head.size > 0:
                 raise LogCorruptError(
-                    f"{self.files.active}: the active log file is missing but its head records {head.size} bytes; "
-                    f"run `policy-engine audit verify {self.files.active}`"
+                    f"{self.files.active}: the active log file is missing but its head records {head.size} bytes "
+                    f"(deleted, or a writer crashed while rotating); run `policy-engine audit repair {self.files.active}`, "
+                    "which re-anchors only if the rotated segments verify"
                 ) from None
         if self._log_fd >= 0 and current is not None and os.fstat(self._log_fd).st_ino == current:
             return
@@ -745,7 +746,7 @@ def repair(path: str | os.PathLike[str], keyring: KeyRing) -> RepairResult:
     first broken entry when the log shows tampering rather than a crash.
     """
     files = LogFiles(path)
-    if not files.active.exists():
+    if not files.active.exists() and not files.rotated():
         raise LogCorruptError(f"{files.active}: no such log; check the path")
     lock_fd = os.open(files.lock, os.O_RDWR | os.O_CREAT, 0o640)
     try:
@@ -760,6 +761,8 @@ def repair(path: str | os.PathLike[str], keyring: KeyRing) -> RepairResult:
                 report = _verify_locked(path, files, keyring)
             if report.problem and report.problem.kind != "head-missing":
                 raise LogCorruptError(f"{path}: refusing to repair, the log shows more than a crash: {report.problem}")
+            if not files.active.exists():  # a writer died between sealing a segment and starting the next
+                files.active.touch(mode=0o640)
             head = files.read_head()
             rebuild = head is None or (report.end is not None and report.end.seq != head.seq)
             if rebuild:

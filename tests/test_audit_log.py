@@ -408,3 +408,47 @@ def test_parallel_verification_reports_exactly_what_serial_does(tmp_path: Path, 
     assert parallel == serial
     assert serial["ok"] is (tamper == "intact")
     assert serial["decisions"] > 0
+
+
+def _crash_after_sealing(path: str) -> None:
+    """Write until the first rotation renames the active segment, then die before starting the next."""
+    import audit.log as log_module
+
+    real_rename = os.rename
+
+    def rename_then_die(source, target) -> None:
+        real_rename(source, target)
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    log_module.os.rename = rename_then_die
+    with DecisionLog(path, keyring(), rotate_bytes=8 * 1024) as log:
+        for index in range(100):
+            log.write(sample_record(index))
+
+
+def test_crash_during_rotation_is_repaired_without_losing_records(tmp_path: Path) -> None:
+    path = tmp_path / "decisions.jsonl"
+    child = multiprocessing.get_context("fork").Process(target=_crash_after_sealing, args=(str(path),))
+    child.start()
+    child.join(timeout=60)
+    assert child.exitcode == -signal.SIGKILL
+    files = LogFiles(path)
+    assert not path.exists() and len(files.rotated()) == 1
+    sealed = verify_log(path, keyring()).decisions
+    with pytest.raises(LogCorruptError, match="audit repair"):
+        with DecisionLog(path, keyring()) as log:
+            log.write(sample_record(100))
+    assert repair(path, keyring()).report.ok
+    with DecisionLog(path, keyring()) as log:
+        log.write(sample_record(100))
+    assert verify_log(path, keyring()).decisions == sealed + 1
+
+
+def test_deleting_the_active_segment_is_not_repairable(tmp_path: Path) -> None:
+    path = tmp_path / "decisions.jsonl"
+    write_log(path, 40, rotate_bytes=16 * 1024, fsync=False)
+    path.unlink()
+    assert verify_log(path, keyring()).problem.kind == "truncated"
+    with pytest.raises(LogCorruptError, match="refusing"):
+        repair(path, keyring())
+    assert not path.exists()
