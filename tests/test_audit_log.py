@@ -10,6 +10,8 @@ import threading
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from audit.chain import ChainPosition, encode_entry
 from audit.errors import LogCorruptError
@@ -452,3 +454,22 @@ def test_deleting_the_active_segment_is_not_repairable(tmp_path: Path) -> None:
     with pytest.raises(LogCorruptError, match="refusing"):
         repair(path, keyring())
     assert not path.exists()
+
+
+@pytest.fixture(scope="module")
+def pristine_log(tmp_path_factory: pytest.TempPathFactory) -> tuple[bytes, bytes]:
+    path = tmp_path_factory.mktemp("pristine") / "decisions.jsonl"
+    write_log(path, 30, checkpoint_every=8, fsync=False)
+    return path.read_bytes(), LogFiles(path).head.read_bytes()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(position=st.floats(min_value=0, max_value=1, exclude_max=True), replacement=st.integers(min_value=0, max_value=255))
+def test_any_single_byte_change_is_detected(tmp_path: Path, pristine_log: tuple[bytes, bytes], position: float, replacement: int) -> None:
+    data, head = pristine_log
+    index = int(position * len(data))
+    assume(data[index] != replacement)
+    path = tmp_path / f"flip-{index}-{replacement}.jsonl"
+    path.write_bytes(data[:index] + bytes([replacement]) + data[index + 1 :])
+    LogFiles(path).head.write_bytes(head)
+    assert not verify_log(path, keyring()).ok
