@@ -589,6 +589,40 @@ def models_list() -> None:
         click.echo(f"  {path.name}\t{path}")
 
 
+# --- explain (detection layer) ---------------------------------------------------
+
+
+@cli.command()
+@click.argument("policy_path", type=click.Path(exists=True, path_type=Path))
+@click.option("-f", "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, help="Output format.")
+@click.option("--strict", is_flag=True, help="Exit 2 when any constraint has a warning (low confidence, not enforced).")
+@output_options
+@handle_errors
+def explain(policy_path: Path, fmt: str, strict: bool) -> None:
+    """Show what each constraint resolved to: categories, roles, detectors.
+
+    Categories come with their score and evidence (keywords, embedding
+    similarity to the category description, explicit detect hints); low-
+    confidence resolutions and constraints that will not be enforced are
+    warnings.
+
+    \b
+    Example:
+      policy-engine explain policies/clinic
+    """
+    import json
+
+    from policy_engine.detect.explain import explain_policy, render_text
+
+    explanations = explain_policy(policy_engine.load_policy(policy_path))
+    if fmt == "json":
+        click.echo(json.dumps([e.to_dict() for e in explanations], indent=2))
+    else:
+        click.echo(render_text(explanations), nl=False)
+    if strict and any(e.warnings for e in explanations):
+        click.get_current_context().exit(EXIT_WARN)
+
+
 def main() -> None:
     """Console-script entry point."""
     cli(obj={})

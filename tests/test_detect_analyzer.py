@@ -154,3 +154,13 @@ def test_many_threads_get_their_own_results(clinic_analyzer: Analyzer) -> None:
     assert len(results) == 96
     for text, got in results:
         assert got == expected[text]
+
+
+def test_names_after_form_labels_and_cues_are_found_with_their_role(clinic_analyzer: Analyzer) -> None:
+    text = "Visit date: March 29, 2025   Nurse: Shelly Moore\n**Patient:** Kyle Green\nMoore checked the dressing."
+    findings = clinic_analyzer.analyze(text, [PATIENT_NAMES])
+    assert values(text, findings) == ["Kyle Green"]  # the nurse's name is not a patient's
+    nurse = Constraint(id="nurse-names", statement="Hide the names of nurses")
+    nurse_findings = clinic_analyzer.analyze(text, [nurse])
+    assert values(text, nurse_findings) == ["Shelly Moore", "Moore"]
+    assert {f.role for f in nurse_findings} == {"nurse"}

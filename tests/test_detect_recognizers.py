@@ -96,6 +96,20 @@ POSITIVES = [
     ("medical_condition", "history of Type 2 Diabetes and asthma", "Type 2 Diabetes"),
     ("relative", "her husband called", "husband"),
     ("occupation", "works as a software engineer in Austin", "software engineer"),
+    ("occupation", "a retired postal worker who", "retired postal worker"),
+    ("phone", "Agent: Darren Colon (ext. 2083)", "ext. 2083"),
+    ("phone", "call +1-795-794-9384x18935 today", "+1-795-794-9384x18935"),
+    ("phone", "Phone 7646585305.", "7646585305"),
+    ("street_address", "mail goes to Robinshire, SC 11534 now", "Robinshire, SC 11534"),
+    ("organization", "She works at Hoffman, Harris and Wong.", "Hoffman, Harris and Wong"),
+    ("organization", "employed by Porter Group since 2019", "Porter Group"),
+    ("organization", "he works for Boyd-Reyes in sales", "Boyd-Reyes"),
+    ("case_number", "Card dispute file DSP-2024-22994 opened", "DSP-2024-22994"),
+    ("medical_condition", "stable type 2 diabetes mellitus", "type 2 diabetes mellitus"),
+    ("medical_condition", "treated for plantar fasciitis", "plantar fasciitis"),
+    ("medical_condition", "Allergies: latex.", "latex"),
+    ("medication", "prescribed lithium carbonate 300 mg nightly", "lithium carbonate 300 mg"),
+    ("medication", "taking sacubitril-valsartan 49/51 mg", "sacubitril-valsartan 49/51 mg"),
 ]
 
 
@@ -128,6 +142,8 @@ NEAR_MISSES = [
     ("medical_condition", "a lupine flower"),
     ("relative", "the sonar and the wifely duties"),
     ("occupation", "teach the chefs-to-be"),
+    ("organization", "Jane Garcia-Lopez and Tom Reyes met."),
+    ("phone", "account 7646585305 is overdrawn"),
 ]
 
 

@@ -36,7 +36,7 @@ from policy_engine.detect.category_resolver import CategoryResolver
 from policy_engine.detect.findings import Finding, Source, resolve_overlaps
 from policy_engine.detect.names import TITLES, NameIndex, fold, person_variants, value_key
 from policy_engine.detect.ner import EntityRecognizer, NamedEntity, shared_recognizer
-from policy_engine.detect.roles import assign_roles
+from policy_engine.detect.roles import assign_roles, cued_names
 from policy_engine.policy.model import Constraint, Policy
 from policy_engine.policy.resolution import Polarity, Resolution
 from policy_engine.policy.vocabulary import Vocabulary, vocabulary_for
@@ -207,7 +207,7 @@ class Analyzer:
         need_ner = any(p.entity_labels for p in plans)
         entities = [[] for _ in texts]
         if need_ner:
-            entities = [_entity_spans(t, ents) for t, ents in zip(texts, self._entity_recognizer().entities_many(list(texts)))]
+            entities = [_with_cued_names(t, _entity_spans(t, ents)) for t, ents in zip(texts, self._entity_recognizer().entities_many(list(texts)))]
             entities = _with_name_variants(texts, entities, [p.name for p in self._private if p.is_person])
         raw = [self._detect(text, ents, plans) for text, ents in zip(texts, entities)]
         keyed = self._qualify(texts, raw, entities)
@@ -328,3 +328,14 @@ def _with_name_variants(texts: Sequence[str], entities: list[list[NamedEntity]],
         added = [NamedEntity(_PERSON_LABEL, m.start(), m.end()) for m in pattern.finditer(text) if not any(e.start < m.end() and m.start() < e.end for e in ents)]
         out.append(sorted(ents + added, key=lambda e: e.start) if added else ents)
     return out
+
+
+def _with_cued_names(text: str, entities: list[NamedEntity]) -> list[NamedEntity]:
+    """Add names that follow a role word or title; they replace overlapping non-PERSON entities."""
+    cued = [NamedEntity(_PERSON_LABEL, s, e) for s, e in cued_names(text)]
+    if not cued:
+        return entities
+    persons = [e for e in entities if e.label == _PERSON_LABEL]
+    new = [c for c in cued if not any(p.start < c.end and c.start < p.end for p in persons)]
+    kept = [e for e in entities if e.label == _PERSON_LABEL or not any(c.start < e.end and e.start < c.end for c in new)]
+    return sorted(kept + new, key=lambda e: e.start)

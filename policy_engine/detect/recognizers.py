@@ -58,28 +58,38 @@ class PatternRecognizer:
     validate: Callable[[str], bool] | None = None
     context: re.Pattern[str] | None = None
     context_required: bool = False
+    contextual: tuple[re.Pattern[str], ...] = ()
 
     def find(self, text: str) -> Iterator[Hit]:
-        for pattern in self.patterns:
+        for pattern in self.patterns + self.contextual:
+            needs_context = self.context_required or pattern in self.contextual
             for match in pattern.finditer(text):
                 group = "value" if "value" in pattern.groupindex and match.group("value") else 0
                 start, end = match.span(group)
                 if self.validate is not None and not self.validate(text[start:end]):
                     continue
                 in_context = self.context is not None and self.context.search(text[max(0, start - CONTEXT_WINDOW) : start]) is not None
-                if self.context_required and not in_context:
+                if needs_context and not in_context:
                     continue
                 yield Hit(self.name, start, end, min(1.0, self.score + CONTEXT_BOOST) if in_context else self.score)
 
 
 @dataclass(frozen=True)
 class LexiconRecognizer:
-    """Whole-word, case-insensitive lookup of phrases of up to ``max_words`` words."""
+    """Whole-word, case-insensitive lookup of phrases of up to ``max_words`` words.
+
+    ``left`` and ``right`` optionally widen a hit over modifiers written next
+    to the entry: ``left`` must match the text just before the hit (anchored
+    at its end, e.g. "generalized " before "anxiety disorder"), ``right``
+    the text just after it (e.g. " mellitus", " 1000 mg").
+    """
 
     name: str
     phrases: frozenset[str]
     max_words: int
     score: float = 0.8
+    left: re.Pattern[str] | None = None
+    right: re.Pattern[str] | None = None
 
     def find(self, text: str) -> Iterator[Hit]:
         words = [(m.start(), m.end(), m.group().lower()) for m in _WORD.finditer(text)]
@@ -88,14 +98,34 @@ class LexiconRecognizer:
             for n in range(min(self.max_words, len(words) - i), 0, -1):
                 phrase = " ".join(w for _, _, w in words[i : i + n])
                 if phrase in self.phrases:
-                    yield Hit(self.name, words[i][0], words[i + n - 1][1], self.score)
+                    yield Hit(self.name, *self._widen(text, words[i][0], words[i + n - 1][1]), self.score)
                     i += n
                     break
             else:
                 i += 1
 
+    def _widen(self, text: str, start: int, end: int) -> tuple[int, int]:
+        if self.left is not None and (m := self.left.search(text, max(0, start - 60), start)):
+            start = m.start()
+        if self.right is not None and (m := self.right.match(text, end)):
+            end = m.end()
+        return start, end
 
-Recognizer = PatternRecognizer | LexiconRecognizer
+
+@dataclass(frozen=True)
+class CompositeRecognizer:
+    """Several recognizers reported under one name (a lexicon plus a morphological pattern)."""
+
+    name: str
+    parts: tuple[PatternRecognizer | LexiconRecognizer, ...]
+
+    def find(self, text: str) -> Iterator[Hit]:
+        for part in self.parts:
+            for hit in part.find(text):
+                yield Hit(self.name, hit.start, hit.end, hit.score)
+
+
+Recognizer = PatternRecognizer | LexiconRecognizer | CompositeRecognizer
 
 _WORD = re.compile(r"[A-Za-z0-9]+(?:['\u2019-][A-Za-z0-9]+)*")
 
@@ -115,8 +145,10 @@ def _month_day_valid(value: str) -> bool:
     return (1 <= first <= 12 and 1 <= second <= 31) or (1 <= second <= 12 and 1 <= first <= 31)
 
 
-def _international_phone(value: str) -> bool:
-    return 8 <= len(digits_of(value)) <= 15
+def _phone_digits_valid(value: str) -> bool:
+    """E.164 allows at most 15 digits, not counting an extension; a bare extension ("ext. 2083") is valid."""
+    number = re.split(r"x|ext", value, flags=re.IGNORECASE)[0]
+    return not number.strip() or 8 <= len(digits_of(number)) <= 15
 
 
 _MONTH = r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"
@@ -146,11 +178,16 @@ _STREET_SUFFIXES = (
     "Summit Terrace Ter Throughway Trace Track Trafficway Trail Trl Tunnel Turnpike Underpass Union Unions Valley Valleys "
     "Via Viaduct View Views Village Villages Ville Vista Walk Walks Wall Way Ways Well Wells"
 ).split()
-_UNIT = r"(?:,?\s(?:Apt|Apartment|Suite|Ste|Unit|Fl|Floor|Room|Rm|#)\.?\s?#?[A-Za-z0-9-]+)?"
+_UNIT = r"(?:,?\s(?:(?:Apt|Apartment|Suite|Ste|Unit|Fl|Floor|Room|Rm)\b\.?|#)\s?#?[A-Za-z0-9-]*\d[A-Za-z0-9-]*)?"
 _CITY_LINE = r"(?:,?\s*\n?\s*[A-Z][A-Za-z.'-]+(?:\s[A-Z][A-Za-z.'-]+){0,3},\s[A-Z]{2}\s\d{5}(?:-\d{4})?)?"
 _STREET_RE = re.compile(
     r"\b\d{1,6}\s(?:[A-Z][A-Za-z'.-]*\s|\d{1,3}(?:st|nd|rd|th)\s){1,4}(?:" + "|".join(_STREET_SUFFIXES) + r")\b\.?" + _UNIT + _CITY_LINE
 )
+_STATES = (
+    "AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT "
+    "VA WA WV WI WY PR GU VI AS MP AA AE AP"
+).split()
+_CITY_STATE_ZIP_RE = re.compile(r"\b[A-Z][A-Za-z.'-]+(?:\s[A-Z][A-Za-z.'-]+){0,3},\s(?:" + "|".join(_STATES) + r")\s\d{5}(?:-\d{4})?\b")
 _PO_BOX_RE = re.compile(r"\bP\.?\s?O\.?\s?Box\s\d{1,6}\b" + _CITY_LINE, re.IGNORECASE)
 
 _BUILTIN: tuple[Recognizer, ...] = (
@@ -162,11 +199,13 @@ _BUILTIN: tuple[Recognizer, ...] = (
     PatternRecognizer(
         "phone",
         (
-            re.compile(r"(?<![\w+/.-])(?:\+?1[-.\s])?(?:\(\d{3}\)\s?|\d{3}[-.\s])\d{3}[-.\s]\d{4}(?:\s?(?:x|ext\.?)\s?\d{1,5})?(?![\w-])"),
+            re.compile(r"(?<![\w+/.-])(?:\+?1[-.\s]|001[-.\s])?(?:\(\d{3}\)\s?|\d{3}[-.\s])\d{3}[-.\s]\d{4}(?:\s?(?:x|ext\.?)\s?\d{1,5})?(?![\w-])"),
+            re.compile(r"\b(?:ext|extension)\.?\s?\d{2,5}\b", re.IGNORECASE),
             re.compile(r"(?<![\w+])\+\d{1,3}(?:[\s.-]\(?\d{1,4}\)?){2,5}(?![\w-])"),
         ),
         score=0.75,
-        validate=_international_phone,
+        validate=_phone_digits_valid,
+        contextual=(re.compile(r"(?<![\w-])\d{10}(?![\w-])"),),
         context=_context("phone", "tel", "telephone", "mobile", "cell", "fax", "call", "contact", "reach"),
     ),
     PatternRecognizer("date", (_DATE_RE, _MONTH_YEAR_RE), score=0.8, validate=_month_day_valid),
@@ -188,7 +227,7 @@ _BUILTIN: tuple[Recognizer, ...] = (
         ),
         score=0.85,
     ),
-    PatternRecognizer("street_address", (_STREET_RE, _PO_BOX_RE), score=0.85),
+    PatternRecognizer("street_address", (_STREET_RE, _PO_BOX_RE, _CITY_STATE_ZIP_RE), score=0.85),
     PatternRecognizer(
         "zip_code",
         (
@@ -266,10 +305,23 @@ _BUILTIN: tuple[Recognizer, ...] = (
         "case_number",
         (
             re.compile(r"\b\d{1,2}:\d{2}-[a-zA-Z]{2,4}-\d{3,6}(?:-[A-Z]{2,4})*\b"),
-            re.compile(r"\b(?:[A-Z]{1,4}-)?\d{2,4}-[A-Z]{1,4}-\d{3,8}\b"),
+            re.compile(r"\b(?:[A-Z]{1,4}-)?\d{2,4}-[A-Za-z]{1,4}-\d{3,8}\b"),
+            re.compile(r"\b[A-Z]{2,5}-(?:19|20)\d{2}-\d{3,8}\b"),
             re.compile(r"(?i:\b(?:case|docket|matter|claim|file|index|cause)\s(?:no\.?|number|#)[\s:#]*)(?P<value>[A-Z0-9][A-Z0-9:/.-]{3,24}[A-Z0-9])"),
         ),
         score=0.85,
+    ),
+    PatternRecognizer(
+        "organization",
+        (
+            re.compile(
+                r"\b[A-Z][A-Za-z'-]+(?:\s(?:[A-Z][A-Za-z'-]+|&)){0,3}\s(?:Inc|LLC|Ltd|PLC|LLP|LP|Group|Corp|Corporation|Co|Company|"
+                r"Partners|Associates|Holdings|Industries|and Sons|& Sons)\b"
+            ),
+            re.compile(r"\b[A-Z][a-z]+(?:-[A-Z][a-z]+)?,\s[A-Z][a-z]+(?:-[A-Z][a-z]+)?,?\s(?:and|&)\s[A-Z][a-z]+\b"),
+            re.compile(r"(?i:\b(?:at|for|by|employer:?|employed by|works? (?:at|for)|from|with)\s)(?P<value>[A-Z][a-z]+-[A-Z][a-z]+)\b"),
+        ),
+        score=0.7,
     ),
     PatternRecognizer(
         "money",
@@ -298,17 +350,98 @@ def _lexicons() -> dict[str, list[str]]:
     return YAML(typ="safe").load(text)
 
 
-def lexicon_recognizer(name: str, entries: list[str], score: float = 0.8) -> LexiconRecognizer:
+def lexicon_recognizer(
+    name: str, entries: list[str], score: float = 0.8, left: re.Pattern[str] | None = None, right: re.Pattern[str] | None = None
+) -> LexiconRecognizer:
     """A lexicon recognizer over ``entries`` (case-insensitive, whole words)."""
     phrases = frozenset(" ".join(_WORD.findall(e.lower())) for e in entries)
-    return LexiconRecognizer(name, phrases, max(len(p.split()) for p in phrases), score)
+    return LexiconRecognizer(name, phrases, max(len(p.split()) for p in phrases), score, left, right)
+
+
+def _modifiers_before(*words: str) -> re.Pattern[str]:
+    """Matches one or more of ``words`` right before a position (use with ``search(text, pos - n, pos)``)."""
+    return re.compile(r"\b(?:(?:" + "|".join(words) + r")[\s-])+$", re.IGNORECASE)
+
+
+_DOSE_AFTER = r"(?:\s\d+(?:\.\d+)?(?:/\d+(?:\.\d+)?)*\s?(?:mg|mcg|µg|μg|g|mL|ml|IU|units?)\b)?"
+_CONDITION_LEFT = _modifiers_before(
+    "generalized", "generalised", "essential", "chronic", "acute", "severe", "mild", "moderate", "persistent", "recurrent",
+    "early-onset", "late-onset", "paroxysmal", "primary", "secondary", "uncontrolled", "poorly controlled", "treatment-resistant",
+    "exercise-induced", "allergic", "focal", "seasonal", "congestive", "diabetic", "mixed", "bilateral", "metastatic", "stage [0-4]",
+)
+_CONDITION_RIGHT = re.compile(r"(?:\s(?:mellitus|disorder|disease|syndrome|with (?:reduced|preserved) ejection fraction|(?:type|stage|grade|class)\s(?:\d|I{1,3}V?|IV|[a-d])\b|I{1,3}\b|\d\b))+")
+# A word ending in a pathology suffix, optionally after an eponym ("Hashimoto's") or an adjective ("plantar", "ankylosing").
+_CONDITION_MORPHOLOGY = PatternRecognizer(
+    "medical_condition",
+    (
+        re.compile(
+            r"\b(?:(?:[A-Z][a-z]+'s|[a-z]+(?:ing|ar|al|ic|ous|ary))\s)?"
+            r"(?!(?:diagnosis|prognosis|osmosis|hypnosis|diploma|aroma|nostalgia|stoma)\b)[a-z]{3,}(?:itis|osis|aemia|emia|pathy|algia|plegia|oma)\b"
+        ),
+    ),
+    score=0.7,
+)
+_ALLERGY = PatternRecognizer(
+    "medical_condition",
+    (
+        re.compile(
+            r"(?i:\ballerg(?:y|ies|ic)(?:\s(?:history|confirmed))?(?:\sis\snotable\sfor|\sto|:)\s)"
+            r"(?P<value>[a-z][a-z -]{2,40}?(?:\s\([a-z ]+\))?)(?=[.;,\n]|\sand\s|$)"
+        ),
+    ),
+    score=0.75,
+)
+_DRUG_STEMS = (
+    "mab|nib|pril|sartan|olol|statin|azole|prazole|tidine|cycline|floxacin|mycin|cillin|dipine|gliptin|gliflozin|glutide|patide|"
+    "tropium|buterol|moterol|sonide|olone|azepam|azolam|triptan|ciclovir|navir|parin|xaban|semide|thiazide|tiapine|oxetine|pramine|"
+    "zodone|lukast|peridol|profen|conazole|afil|setron|dronate|kinumab|ramate|trigine|iracetam|barbital|codone|morphone"
+)
+_DRUG_MORPHOLOGY = PatternRecognizer(
+    "medication",
+    (re.compile(rf"\b(?:[a-z]+-)?[a-z]{{3,}}(?:{_DRUG_STEMS})\b{_DOSE_AFTER}", re.IGNORECASE),),
+    score=0.75,
+)
+_MEDICATION_RIGHT = re.compile(
+    r"(?:\s(?:carbonate|hydrochloride|hcl|sodium|potassium|succinate|tartrate|sulfate|citrate|besylate|maleate|mesylate|ER|XR|XL|SR|CR|DR|D3|B12))*" + _DOSE_AFTER
+)
+_OCCUPATION_LEFT = _modifiers_before(
+    "retired", "former", "freelance", "registered", "licensed", "certified", "senior", "junior", "part-time", "full-time",
+    "self-employed", "graduate", "high school", "chief", "head", "assistant", "lead", "postal", "warehouse", "restaurant", "construction",
+)
+_JOB_HEADS = (
+    "worker|supervisor|manager|student|teacher|driver|owner|assistant|officer|technician|engineer|analyst|clerk|operator|foreman|"
+    "designer|consultant|specialist|coordinator|director|administrator|photographer|accountant|mechanic|electrician|plumber|"
+    "carpenter|cashier|programmer|developer|scientist|researcher|therapist|pharmacist|paralegal|salesperson|broker|contractor|"
+    "chef|baker|bartender|janitor|custodian|instructor|professor|lecturer|librarian|journalist|editor|architect|surveyor|"
+    "inspector|auditor|trader|pilot|firefighter|paramedic|dentist|hygienist|veterinarian|farmer|laborer|labourer|machinist|"
+    "welder|landscaper|housekeeper|nanny|caregiver|secretary|receptionist|nurse|surgeon|physician|attorney|lawyer"
+)
+_NOT_A_JOB_WORD = r"(?!(?:the|a|an|his|her|their|our|my|your|its|and|or|of|to|with|for|as|at|by|in|on|is|was|are|were|be|been|this|that|no|not|who|whom)\b)"
+# Up to two modifier words and a job head noun ("warehouse supervisor", "Housing manager/officer").
+_OCCUPATION_PHRASE = PatternRecognizer(
+    "occupation",
+    (re.compile(rf"\b(?:{_NOT_A_JOB_WORD}[A-Za-z][a-z]+\s){{0,2}}(?:{_JOB_HEADS})s?(?:/[a-z]+)?(?![\w-])"),),
+    score=0.65,
+)
+
+
+def _lexicon_recognizers() -> dict[str, Recognizer]:
+    lists = _lexicons()
+    return {
+        "medication": CompositeRecognizer("medication", (lexicon_recognizer("medication", lists["medication"], right=_MEDICATION_RIGHT), _DRUG_MORPHOLOGY)),
+        "medical_condition": CompositeRecognizer(
+            "medical_condition",
+            (lexicon_recognizer("medical_condition", lists["medical_condition"], left=_CONDITION_LEFT, right=_CONDITION_RIGHT), _CONDITION_MORPHOLOGY, _ALLERGY),
+        ),
+        "occupation": CompositeRecognizer("occupation", (lexicon_recognizer("occupation", lists["occupation"], left=_OCCUPATION_LEFT), _OCCUPATION_PHRASE)),
+        "relative": lexicon_recognizer("relative", lists["relative"]),
+    }
 
 
 @functools.lru_cache(maxsize=1)
 def registry() -> Mapping[str, Recognizer]:
-    """All built-in recognizers by name (pattern recognizers and lexicons)."""
-    lexicons = {name: lexicon_recognizer(name, entries) for name, entries in _lexicons().items()}
-    return {**{r.name: r for r in _BUILTIN}, **lexicons}
+    """All built-in recognizers by name (pattern recognizers, lexicons and their composites)."""
+    return {**{r.name: r for r in _BUILTIN}, **_lexicon_recognizers()}
 
 
 def recognizer(name: str) -> Recognizer:

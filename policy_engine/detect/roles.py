@@ -45,9 +45,10 @@ TITLE_ROLES: dict[str, str] = {
 POSTNOMINAL_ROLES: dict[str, str] = {"md": "doctor", "do": "doctor", "dds": "doctor", "rn": "nurse", "np": "nurse", "esq": "attorney"}
 
 _ROLE_NOUN = "|".join(sorted((re.escape(w) for w in ROLE_WORDS if len(w) > 2), key=len, reverse=True))
-_BEFORE_TITLE = re.compile(r"\b(?P<title>[A-Za-z]+)\.?\s*$")
+_BEFORE_TITLE = re.compile(r"\b(?P<title>[A-Za-z]+)(?P<dot>\.)?[:*\s]*$")
+_ABBREVIATED_TITLES = frozenset({"dr", "prof", "hon", "atty"})
 _FILLER = r"(?:named|called|attending|treating|referring|primary|consulting|lead|senior|opposing|expert|account|bank)"
-_BEFORE_NOUN = re.compile(rf"\b(?P<noun>{_ROLE_NOUN})(?:'s)?,?\s+(?:{_FILLER}\s+)?$", re.IGNORECASE)
+_BEFORE_NOUN = re.compile(rf"\b(?P<noun>{_ROLE_NOUN})(?:'s)?[,:*]*\s+(?:{_FILLER}\s+)?$", re.IGNORECASE)
 _AFTER_POSTNOMINAL = re.compile(r"^,?\s*(?P<post>M\.?D|D\.?O|DDS|R\.?N|NP|Esq)\b\.?")
 _AFTER_APPOSITION = re.compile(
     rf"^\s*(?:,|\(|-|\u2014)\s*(?:(?:a|an|the|our|his|her|their|its)\s+)?(?:[\w-]+\s+){{0,3}}?(?P<noun>{_ROLE_NOUN})\b",
@@ -55,6 +56,25 @@ _AFTER_APPOSITION = re.compile(
 )
 _AFTER_PATIENT_ID = re.compile(r"^\s*[,(\[]\s*(?:DOB|D\.O\.B|MRN|date of birth|born)\b", re.IGNORECASE)
 _WINDOW = 40
+
+
+_CUE_WORDS = (
+    "Patient|Nurse|Agent|Client|Customer|Caller|Dr|Doctor|Witness|Attorney|Counsel|Judge|Plaintiff|Defendant|Mr|Mrs|Ms|Miss|Mx|"
+    "Reviewer|Underwriter|Officer|Representative|Banker|Advisor|Adviser|Examiner|Paralegal|Associate|Partner|Prepared by|"
+    "Approved by|Signed|Regards|Sincerely|Thanks"
+)
+_NAME_PART = r"[A-Z][a-z]+(?:[-'][A-Z][a-z]+)?"
+_NOT_A_NAME = r"(?!(?:The|This|That|These|Those|He|She|They|We|It|His|Her|Their|Was|Is|Has|Had|Will|Portal|Name|Names|Information|Notes?|Summary|Services?|Record|Records|Request|Line|Signature|Details|Profile|No|Number|ID)\b)"
+_CUED_NAME = re.compile(rf"\b(?i:{_CUE_WORDS})\b[\s:*.,\]]{{0,6}}(?P<name>{_NOT_A_NAME}{_NAME_PART}(?:[ \t]{_NOT_A_NAME}{_NAME_PART}){{0,2}})")
+
+
+def cued_names(text: str) -> list[tuple[int, int]]:
+    """Spans of capitalized names right after a role word or title ("Nurse: Shelly Moore", "[Agent Karen]").
+
+    Form labels and chat transcripts put names where a sentence model sees no
+    sentence; the cue word is the evidence that a name follows.
+    """
+    return [m.span("name") for m in _CUED_NAME.finditer(text)]
 
 
 def mention_role(text: str, start: int, end: int) -> str | None:
@@ -66,7 +86,7 @@ def mention_role(text: str, start: int, end: int) -> str | None:
     before = text[max(0, start - _WINDOW) : start]
     after = text[end : end + _WINDOW]
     title = _BEFORE_TITLE.search(before)
-    if title and title.group("title").lower() in TITLE_ROLES:
+    if title and title.group("title").lower() in TITLE_ROLES and (not title.group("dot") or title.group("title").lower() in _ABBREVIATED_TITLES):
         return TITLE_ROLES[title.group("title").lower()]
     post = _AFTER_POSTNOMINAL.match(after)
     if post:
