@@ -453,18 +453,23 @@ def expand_log_paths(paths: Sequence[str | os.PathLike[str]]) -> list[Path]:
     return result
 
 
+def read_segment_entries(path: Path, kinds: tuple[str, ...] = (DECISION,)) -> Iterator[Entry]:
+    """Parse complete entries of the given kinds from one segment file (no verification)."""
+    for number, (line, offset, complete) in enumerate(_iter_raw_lines(path), start=1):
+        if not complete or not line.strip():
+            continue
+        try:
+            raw = json.loads(line)
+        except ValueError as exc:
+            raise LogCorruptError(f"{path}:{number}: not a JSON entry ({exc}); run `policy-engine audit verify {path}`") from exc
+        if raw.get("kind") in kinds:
+            yield Entry(raw["seq"], raw["kind"], raw["ts"], raw["data"], Location(str(path), number, offset))
+
+
 def read_entries(paths: Sequence[str | os.PathLike[str]], kinds: tuple[str, ...] = (DECISION,)) -> Iterator[Entry]:
-    """Parse complete entries of the given kinds from the logs (no verification)."""
+    """Parse complete entries of the given kinds from the logs, rotated segments included (no verification)."""
     for path in expand_log_paths(paths):
-        for number, (line, offset, complete) in enumerate(_iter_raw_lines(path), start=1):
-            if not complete or not line.strip():
-                continue
-            try:
-                raw = json.loads(line)
-            except ValueError as exc:
-                raise LogCorruptError(f"{path}:{number}: not a JSON entry ({exc}); run `policy-engine audit verify {path}`") from exc
-            if raw.get("kind") in kinds:
-                yield Entry(raw["seq"], raw["kind"], raw["ts"], raw["data"], Location(str(path), number, offset))
+        yield from read_segment_entries(path, kinds)
 
 
 def read_records(paths: Sequence[str | os.PathLike[str]]) -> Iterator[tuple[Entry, DecisionRecord]]:

@@ -6,11 +6,13 @@ import os
 from collections import deque
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import Iterator, Sequence
 
-from audit.log import Entry
+from audit.log import Entry, expand_log_paths, read_segment_entries
 from audit.records import DecisionRecord, Outcome
 from audit.sources import iter_decisions, iter_entries
+from audit.sqlite_log import is_sqlite_log
 
 
 def _utc(value: datetime | None) -> datetime | None:
@@ -55,7 +57,22 @@ def query_records(paths: Sequence[str | os.PathLike[str]], record_filter: Record
     return ((entry, record) for entry, record in iter_decisions(paths) if record_filter.matches(record))
 
 
+def _segments_newest_first(paths: Sequence[str | os.PathLike[str]]) -> Iterator[list[Entry]]:
+    """Decision entries of each segment (or SQLite log), newest segment first."""
+    for path in reversed(paths):
+        if is_sqlite_log(path):
+            yield list(iter_entries([path]))
+            continue
+        for segment in reversed(expand_log_paths([path])):
+            yield list(read_segment_entries(Path(segment)))
+
+
 def tail_records(paths: Sequence[str | os.PathLike[str]], count: int) -> list[tuple[Entry, DecisionRecord]]:
-    """The last ``count`` decision records of the logs."""
-    last = deque(iter_entries(paths), maxlen=count)
+    """The last ``count`` decision records of the logs, reading segments newest first until enough are found."""
+    last: deque[Entry] = deque(maxlen=count)
+    for entries in _segments_newest_first(paths):
+        wanted = count - len(last)  # >= 1: the loop stops once the deque is full
+        last.extendleft(reversed(entries[-wanted:]))
+        if len(last) >= count:
+            break
     return [(entry, DecisionRecord.model_validate(entry.data)) for entry in last]

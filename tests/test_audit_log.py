@@ -473,3 +473,16 @@ def test_any_single_byte_change_is_detected(tmp_path: Path, pristine_log: tuple[
     path.write_bytes(data[:index] + bytes([replacement]) + data[index + 1 :])
     LogFiles(path).head.write_bytes(head)
     assert not verify_log(path, keyring()).ok
+
+
+def test_tail_and_query_read_across_rotated_segments(tmp_path: Path) -> None:
+    from audit.query import RecordFilter, query_records, tail_records
+
+    path = tmp_path / "decisions.jsonl"
+    write_log(path, 120, rotate_bytes=16 * 1024, fsync=False)
+    assert len(LogFiles(path).rotated()) >= 3
+    for count in (1, 30, 120, 500):
+        tail = [record.decision_id for _, record in tail_records([path], count)]
+        assert tail == [f"decision-{i:06d}" for i in range(max(0, 120 - count), 120)]
+    denied = [record.decision_id for _, record in query_records([path], RecordFilter(outcome=Outcome.denied))]
+    assert denied == [f"decision-{i:06d}" for i in range(120) if i % 5 == 3]
