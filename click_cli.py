@@ -149,10 +149,11 @@ def cli(ctx: click.Context, quiet: bool, verbose: bool) -> None:
 )
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write the report to a file instead of stdout.")
 @click.option("--max-file-bytes", type=click.IntRange(min=1), default=8 * 1024 * 1024, show_default=True, help="Refuse policy files larger than this.")
+@click.option("--bundle", "bundles", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path), help="Also report dead constraints (PE161) against this compiled bundle (repeatable).")  # compile section
 @output_options
 @click.pass_context
 @handle_errors
-def lint(ctx: click.Context, paths: tuple[Path, ...], fmt: str, fail_level: str, output: Path | None, max_file_bytes: int) -> None:
+def lint(ctx: click.Context, paths: tuple[Path, ...], fmt: str, fail_level: str, output: Path | None, max_file_bytes: int, bundles: tuple[Path, ...]) -> None:
     """Check policy files for errors before they are merged.
 
     PATHS are policy files (YAML, or Markdown/text files of statements) or
@@ -172,6 +173,10 @@ def lint(ctx: click.Context, paths: tuple[Path, ...], fmt: str, fail_level: str,
     from policy_engine.lint.formats import render
 
     report = policy_engine.lint(paths, max_file_bytes=max_file_bytes)
+    if bundles:  # compile section: dead constraints need a compiled corpus
+        from policy_engine.bundle import bundle_diagnostics
+
+        report.diagnostics = sorted(report.diagnostics + [d for b in bundles for d in bundle_diagnostics(report.policies, b)], key=lambda d: d.sort_key)
     text = render(
         report,
         fmt,
@@ -587,6 +592,283 @@ def models_list() -> None:
     click.echo(f"default: {default} [{status}]")
     for path in list_cached_models():
         click.echo(f"  {path.name}\t{path}")
+
+
+# --- compile / inspect / query (corpus bundles) -----------------------------------
+
+
+class _StageProgress:
+    """tqdm bars on stderr, one per compile stage, only when stderr is a terminal."""
+
+    def __init__(self) -> None:
+        self.enabled = sys.stderr.isatty()
+        self.bars: dict[str, Any] = {}
+
+    def __call__(self, stage: str, advance: int, total: int) -> None:
+        if not self.enabled:
+            return
+        from tqdm import tqdm
+
+        if stage not in self.bars:
+            self.bars[stage] = tqdm(total=total, desc=stage, unit="item", file=sys.stderr, leave=False)
+        self.bars[stage].update(advance)
+
+    def close(self) -> None:
+        for bar in self.bars.values():
+            bar.close()
+
+
+def _echo_json(data: Any) -> None:
+    import json
+
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+
+
+@cli.command("compile")
+@click.argument("policy_path", type=click.Path(exists=True, path_type=Path))
+@click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), help="Bundle directory (default: bundles/<policy-name>).")
+@click.option("--strict", is_flag=True, help="Refuse the whole compile on the first bad corpus input instead of skipping it.")
+@click.option("-f", "--format", "fmt", type=click.Choice(["human", "json"]), default="human", show_default=True)
+@output_options
+@click.pass_context
+@handle_errors
+def compile_command(ctx: click.Context, policy_path: Path, out_dir: Path | None, strict: bool, fmt: str) -> None:
+    """Compile a policy and its corpus into a versioned bundle.
+
+    Chunks and embeds the corpus, builds the FAISS index, the RAPTOR summary
+    tree, the knowledge graph and the constraint bindings.  Rebuilding into
+    the same directory only re-embeds changed chunks.
+
+    \b
+    Examples:
+      policy-engine compile policies/clinic
+      policy-engine compile policies/clinic -o /tmp/clinic-bundle --strict
+
+    Exit codes: 0 built, 1 bad input or tool error, 3 policy errors.
+    """
+    from policy_engine.bundle import compile_bundle
+
+    progress = _StageProgress()
+    try:
+        report = compile_bundle(policy_path, out_dir, strict=strict, progress=progress)
+    finally:
+        progress.close()
+    if fmt == "json":
+        _echo_json(report.to_dict())
+        return
+    counts = report.manifest["counts"]
+    click.echo(f"bundle {report.bundle_dir}  {report.manifest['content_digest']}")
+    if not ctx.obj.get("quiet"):
+        click.echo(f"  {'stage':<16}{'seconds':>9}{'peak MB':>10}")
+        for name, stats in report.stages.items():
+            click.echo(f"  {name:<16}{stats.seconds:>9.2f}{stats.peak_rss_mb:>10.0f}")
+        click.echo(
+            f"  documents {counts['documents']}, chunks {counts['chunks']}, summaries {counts['summaries']} (depth {counts['tree_depth']}), "
+            f"constraints {counts['constraints']}, bindings {counts['bindings']} ({counts['explicit_bindings']} explicit), "
+            f"entities {counts['entities']}, triples {counts['triples']}"
+        )
+        click.echo(f"  embedded {report.embedded} text(s), {report.reused_embeddings} reused from cache; parsed {report.parsed_chunks} chunk(s)")
+    for item in report.skipped:
+        click.echo(f"skipped {item.path}: {item.reason}", err=True)
+    for cid in report.dead_constraints:
+        click.echo(f"warning: constraint '{cid}' binds to no chunk (PE161)", err=True)
+
+
+@cli.command("inspect")
+@click.argument("bundle_path", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("-f", "--format", "fmt", type=click.Choice(["human", "json"]), default="human", show_default=True)
+@output_options
+@handle_errors
+def inspect_command(bundle_path: Path, fmt: str) -> None:
+    """Show a bundle's manifest, counts and which chunks each constraint is bound to.
+
+    \b
+    Example:
+      policy-engine inspect bundles/clinic --format json
+    """
+    from policy_engine.bundle import Bundle
+
+    summary = Bundle.open(bundle_path).summary()
+    if fmt == "json":
+        _echo_json(summary)
+        return
+    m = summary["manifest"]
+    click.echo(f"bundle {summary['path']}  format {m['format_version']}  created {m['created']}")
+    click.echo(f"  content  {m['content_digest']}")
+    click.echo(f"  policy   {m['policy']['name']} v{m['policy']['version']}  {m['policy']['revision']}")
+    click.echo(f"  corpus   {m['corpus']['digest']}  ({m['corpus']['documents']} documents, {len(m['corpus']['skipped'])} skipped)")
+    click.echo(f"  model    {m['models']['embedding']['id']} ({m['models']['embedding']['version']}), spaCy {m['models']['spacy']}")
+    click.echo("  counts   " + ", ".join(f"{k} {v}" for k, v in m["counts"].items()))
+    for c in summary["constraints"]:
+        click.echo(f"constraint {c['id']} [{c['severity']}]: {c['bound']} node(s), {c['explicit']} explicit")
+        for top in c["top"]:
+            click.echo(f"    {top['similarity']:.3f}  {top['node']}  ({', '.join(top['reasons'])})")
+    click.echo(f"unbound constraints: {', '.join(summary['unbound_constraints']) or 'none'}")
+    click.echo(f"dead constraints: {', '.join(summary['dead_constraints']) or 'none'}")
+
+
+@cli.command("query")
+@click.argument("bundle_path", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("question")
+@click.option("-k", "--top-k", type=click.IntRange(min=1), help="Chunks to retrieve (default: corpus.retrieval.top_k).")
+@click.option("--strategy", type=click.Choice(["concat", "query", "max", "mean", "weighted_mean"]), help="Constraint ranking strategy (default: corpus.retrieval.ranking).")
+@click.option("-f", "--format", "fmt", type=click.Choice(["human", "json"]), default="human", show_default=True)
+@output_options
+@handle_errors
+def query_command(bundle_path: Path, question: str, top_k: int | None, strategy: str | None, fmt: str) -> None:
+    """Retrieve chunks for QUESTION and rank the constraints that govern them (SD-RAG).
+
+    Prints retrieved chunks (unredacted: this is an operator's debugging view)
+    with their similarity, the kept constraints with scores, and every dropped
+    constraint with the reason.
+
+    \b
+    Example:
+      policy-engine query bundles/clinic "Which medication was prescribed?" -k 5 --strategy mean
+    """
+    from policy_engine.bundle import Bundle
+
+    bundle = Bundle.open(bundle_path)
+    retrieved = bundle.retrieve(question, top_k)
+    ranking = bundle.rank_constraints(question, retrieved, strategy)
+    if fmt == "json":
+        _echo_json({
+            "strategy": ranking.strategy,
+            "chunks": [{"chunk_id": r.chunk.chunk_id, "score": r.score, "level": r.chunk.level, "text": r.chunk.text} for r in retrieved],
+            "kept": [{"id": k.constraint.id, "score": k.score, "severity": k.constraint.severity.value, "chunk_ids": list(k.chunk_ids)} for k in ranking.kept],
+            "dropped": [{"id": d.constraint.id, "score": d.score, "reason": d.reason} for d in ranking.dropped],
+        })
+        return
+    for r in retrieved:
+        click.echo(f"{r.score:.3f}  {r.chunk.chunk_id}\n       {' '.join(r.chunk.text.split())[:160]}")
+    click.echo(f"constraints ({ranking.strategy}):")
+    for k in ranking.kept:
+        click.echo(f"  keep {k.score:.3f}  {k.constraint.id} [{k.constraint.severity.value}]  on {len(k.chunk_ids)} chunk(s)")
+    for d in ranking.dropped:
+        click.echo(f"  drop {d.score:.3f}  {d.constraint.id}: {d.reason}")
+
+
+# --- protect / ask (enforcement runtime; owner: issue 4 engineer B) ---------------
+
+
+def runtime_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Options shared by ``protect`` and ``ask``."""
+    for option in reversed([
+        click.argument("bundle_path", type=click.Path(exists=True, file_okay=False, path_type=Path)),
+        click.argument("question"),
+        click.option("--principal", help="Who is asking (recorded in the decision log)."),
+        click.option("--purpose", help="Why they are asking (recorded in the decision log)."),
+        click.option("--mode", type=click.Choice(["extractive", "periphrastic"]), help="Force one redaction mode for every constraint (default: each constraint's own)."),
+        click.option("--no-audit", is_flag=True, help="Do not write a decision record (testing only)."),
+        click.option("-f", "--format", "fmt", type=click.Choice(["human", "json"]), default="human", show_default=True),
+    ]):
+        fn = option(fn)
+    return fn
+
+
+def _open_engine(bundle_path: Path, mode: str | None, no_audit: bool, **options: Any) -> Any:
+    from policy_engine.policy.model import RedactionMode
+    from policy_engine.runtime import Engine
+
+    return Engine.open(bundle_path, audit=not no_audit, redaction_mode=RedactionMode(mode) if mode else None, **options)
+
+
+def _protect_json(result: Any) -> dict[str, Any]:
+    return {
+        "outcome": result.outcome.value,
+        "decision_id": result.decision.decision_id,
+        "context": result.context,
+        "chunks": [{"chunk_id": c.chunk_id, "withheld": c.withheld} for c in result.chunks],
+        "redactions": [{"chunk_id": r.chunk_id, "start": r.start, "end": r.end, "constraint_id": r.constraint_id, "category": r.category, "replacement": r.replacement, "mode": r.mode} for r in result.redactions],
+        "applied": [{"constraint_id": c.constraint_id, "score": c.score, "reason": c.reason} for c in result.applied],
+        "not_applied": [{"constraint_id": c.constraint_id, "score": c.score, "reason": c.reason} for c in result.not_applied],
+        "error": result.decision.error,
+        "notes": list(result.notes),
+    }
+
+
+def _echo_protect_human(result: Any, quiet: bool) -> None:
+    if result.denied:
+        click.echo(f"denied: {result.decision.error or 'request denied'} (decision {result.decision.decision_id})", err=True)
+        return
+    click.echo(result.context)
+    if quiet:
+        return
+    click.echo(f"\n{'chunk':<28}{'span':>12}  {'constraint':<24}{'category':<20}replacement")
+    for r in result.redactions:
+        click.echo(f"{r.chunk_id[:27]:<28}{f'{r.start}-{r.end}':>12}  {r.constraint_id[:23]:<24}{r.category[:19]:<20}{r.replacement}")
+    for c in result.applied:
+        click.echo(f"applied      {c.constraint_id}: {c.reason}")
+    for c in result.not_applied:
+        click.echo(f"not applied  {c.constraint_id}: {c.reason}")
+    click.echo(f"outcome {result.outcome.value}  decision {result.decision.decision_id}")
+
+
+def _echo_notes(result: Any) -> None:
+    for note in result.notes:
+        click.echo(f"note: {note}", err=True)
+
+
+@cli.command("protect")
+@runtime_options
+@output_options
+@click.pass_context
+@handle_errors
+def protect_command(ctx: click.Context, bundle_path: Path, question: str, principal: str | None, purpose: str | None, mode: str | None, no_audit: bool, fmt: str) -> None:
+    """Retrieve context for QUESTION and print it redacted, with the redaction table.
+
+    The context is redacted by the constraints bound to the retrieved chunks
+    before anything could answer (SD-RAG); the question never reaches the
+    redaction step.  One decision record is written to the policy's audit log.
+
+    \b
+    Examples:
+      policy-engine protect bundles/clinic "Why was the patient admitted?"
+      policy-engine protect bundles/clinic "..." --principal nurse-7 --purpose care -f json
+
+    Exit codes: 0 done (including a fail-closed denial, reported on stderr), 1 bad input or tool error.
+    """
+    result = _open_engine(bundle_path, mode, no_audit).protect(question, principal=principal, purpose=purpose)
+    _echo_notes(result)
+    if fmt == "json":
+        _echo_json(_protect_json(result))
+    else:
+        _echo_protect_human(result, bool(ctx.obj.get("quiet")))
+
+
+@cli.command("ask")
+@runtime_options
+@click.option("--model", "model_path", help="Answer with this local model directory ('default': the pulled SmolLM2) instead of the policy's model settings.")
+@output_options
+@click.pass_context
+@handle_errors
+def ask_command(ctx: click.Context, bundle_path: Path, question: str, principal: str | None, purpose: str | None, mode: str | None, no_audit: bool, fmt: str, model_path: str | None) -> None:
+    """Retrieve, protect and answer QUESTION with the local model.
+
+    Without a model (policy ``model.path`` with ``use_for: [answer]``, or
+    --model), prints the sanitized context instead.  The model only ever sees
+    the sanitized context.
+
+    \b
+    Examples:
+      policy-engine ask bundles/clinic "Why was the patient admitted?" --model default
+    """
+    engine = _open_engine(bundle_path, mode, no_audit, answer_model=model_path)
+    asked = engine.ask(question, principal=principal, purpose=purpose)
+    result = asked.protected
+    _echo_notes(result)
+    if fmt == "json":
+        _echo_json({"answer": asked.answer, "answered_by": asked.answered_by, **_protect_json(result)})
+        return
+    if result.denied:
+        _echo_protect_human(result, True)
+    elif asked.answer is None:
+        click.echo("note: no answer model configured (policy model.path with use_for: [answer], or --model); printing the sanitized context", err=True)
+        click.echo(result.context)
+    else:
+        click.echo(asked.answer)
+        if not ctx.obj.get("quiet"):
+            click.echo(f"\n(answered by {asked.answered_by} from the sanitized context; outcome {result.outcome.value}, decision {result.decision.decision_id})", err=True)
 
 
 # --- explain (detection layer) ---------------------------------------------------

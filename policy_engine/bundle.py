@@ -315,9 +315,13 @@ class Bundle:
         self._row = {n.chunk_id: i for i, n in enumerate(nodes)}
         self._constraint_row = {c.id: i for i, c in enumerate(policy.constraints)}
         self._bound: dict[str, list[str]] = {}
+        self._literal: set[tuple[str, str]] = set()  # (node, constraint) bound by a literal match
         for source, target, data in graph.edges(data=True):
             if data.get("kind") == "binds":
-                self._bound.setdefault(target, []).append(source.removeprefix("constraint:"))
+                constraint_id = source.removeprefix("constraint:")
+                self._bound.setdefault(target, []).append(constraint_id)
+                if any(r != "similarity" for r in data["reasons"]):
+                    self._literal.add((target, constraint_id))
         self._lock = threading.Lock()
         self._embedder: Embedder | None = None
         self._kg: KnowledgeGraph | None = None
@@ -399,7 +403,8 @@ class Bundle:
         context = self.embedder.embed(["\n\n".join(r.chunk.text for r in retrieved)])[0] if strategy == "concat" else None
         query_vector = self.embed_query(query) if strategy == "query" else None
         scores = strategy_scores(strategy, self.constraint_vectors, query_vector, chunk_vectors, np.array([r.score for r in retrieved], np.float32), context)
-        return rank(self.policy.constraints, scores, candidates, max_constraints or self.policy.corpus.retrieval.max_constraints, strategy)
+        literal = {cid for r in retrieved for cid in self._bound.get(r.chunk.chunk_id, ()) if (r.chunk.chunk_id, cid) in self._literal}
+        return rank(self.policy.constraints, scores, candidates, max_constraints or self.policy.corpus.retrieval.max_constraints, strategy, literal)
 
     # -- inspection
 
@@ -445,4 +450,11 @@ def dead_constraint_diagnostics(loaded: LoadedPolicy, bundle: Bundle) -> list[Di
     return out
 
 
-__all__ = ["Bundle", "BundleError", "CompileReport", "CorpusError", "compile_bundle", "dead_constraint_diagnostics"]
+def bundle_diagnostics(policies: Sequence[LoadedPolicy], bundle_path: str | Path) -> list[Diagnostic]:
+    """PE161 dead-constraint findings for the linted policies that ``bundle_path`` was compiled from (matched by name)."""
+    bundle = Bundle.open(bundle_path)
+    name = bundle.policy.metadata.name
+    return [d for lp in policies if lp.policy.metadata.name == name for d in dead_constraint_diagnostics(lp, bundle)]
+
+
+__all__ = ["Bundle", "BundleError", "CompileReport", "CorpusError", "bundle_diagnostics", "compile_bundle", "dead_constraint_diagnostics"]

@@ -60,7 +60,9 @@ class SentenceTransformerEmbedder:
 
     def __init__(self, model_dir: Path, model_id: str, model_version: str, batch_size: int = 64):
         from sentence_transformers import SentenceTransformer
+        from transformers.utils import logging as transformers_logging
 
+        transformers_logging.disable_progress_bar()  # no "Loading weights" bars on the user's terminal
         self.model = SentenceTransformer(str(model_dir), device="cpu", local_files_only=True)
         self.model_id = model_id
         self.model_version = model_version

@@ -12,14 +12,15 @@ candidate ``c`` (embedding ``e_c``) is scored by one of five strategies:
   with w_i = max(s_i, 0) (plain mean when every weight is 0).
 
 The top ``max_constraints`` candidates are kept.  Candidates of severity
-``high`` or ``critical`` are never cut: dropping a constraint that governs
-retrieved text is a privacy failure.  Every constraint not kept is reported
+``high`` or ``critical``, and candidates whose detector hints (terms,
+patterns, entity types) match a retrieved chunk (explicit bindings), are never cut:
+dropping a constraint that governs retrieved text is a privacy failure.  Every constraint not kept is reported
 with its score and the reason.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -42,11 +43,12 @@ class RetrievedChunk:
 
 @dataclass(frozen=True)
 class RankedConstraint:
-    """A kept constraint, its strategy score and the retrieved chunks it is bound to."""
+    """A kept constraint, its strategy score, the retrieved chunks it is bound to and why it was kept."""
 
     constraint: Constraint
     score: float
     chunk_ids: tuple[str, ...]
+    kept_because: str = "ranked within the cut"
 
 
 @dataclass(frozen=True)
@@ -105,11 +107,13 @@ def rank(
     candidates: Mapping[str, Sequence[str]],
     max_constraints: int,
     strategy: str,
+    literal: Set[str] = frozenset(),
 ) -> ConstraintRanking:
-    """Keep the best ``max_constraints`` candidates (plus every protected-severity candidate).
+    """Keep the best ``max_constraints`` candidates plus every protected one (see the module docstring).
 
     ``scores`` is row-aligned with ``constraints``; ``candidates`` maps the id
-    of every constraint bound to a retrieved chunk to those chunk ids.
+    of every constraint bound to a retrieved chunk to those chunk ids;
+    ``literal`` holds the ids explicitly bound to a retrieved chunk.
     """
     ranking = ConstraintRanking(strategy)
     order = sorted(range(len(constraints)), key=lambda i: (-float(scores[i]), constraints[i].id))
@@ -120,8 +124,14 @@ def rank(
             ranking.dropped.append(DroppedConstraint(c, score, "not bound to any retrieved chunk"))
             continue
         position += 1
-        if position <= max_constraints or c.severity in PROTECTED_SEVERITIES:
-            ranking.kept.append(RankedConstraint(c, score, tuple(candidates[c.id])))
+        if position <= max_constraints:
+            why = f"ranked {position} of {len(candidates)}"
+        elif c.severity in PROTECTED_SEVERITIES:
+            why = f"severity {c.severity.value}: never cut"
+        elif c.id in literal:
+            why = "its detector hints (terms, patterns, entity types) match a retrieved chunk: never cut"
         else:
             ranking.dropped.append(DroppedConstraint(c, score, f"ranked {position} of {len(candidates)} candidates, below the cut of {max_constraints} ({strategy})"))
+            continue
+        ranking.kept.append(RankedConstraint(c, score, tuple(candidates[c.id]), why))
     return ranking
