@@ -132,3 +132,24 @@ def test_enforcer_answers_in_the_pipeline_and_refuses_when_exhausted(handle, led
     assert second.denied and second.context.answer is None
     assert second.failure.kind == "PrivacyBudgetRefused"
     pipeline.close()
+
+
+@pytest.mark.slow
+def test_real_smollm2_private_answer(tmp_path):
+    """SmolLM2-135M-Instruct end to end: pull (cached after the first run), DP answer, ledger commit."""
+    from policy_engine.model_runtime import pull_default_model
+
+    handle = load_model(pull_default_model())
+    ledger = BudgetLedger(tmp_path / "budget.sqlite")
+    documents = [
+        RetrievedDocument("r1", "Patient Jane Roe, phone (555) 010-2233, has a soft lump above the right collar bone. "
+                                "An ultrasound and a fine needle aspiration biopsy were ordered."),
+        RetrievedDocument("r2", "A neck lump may be an enlarged lymph node, lymphoma or a metastasis; a biopsy gives the diagnosis."),
+    ]
+    settings = DPSettings(epsilon=6.0, decoding=DPDecodingSettings(max_new_tokens=24, refill_max_new_tokens=20))
+    answer = generate_private("I have a lump above my collar bone. What tests do I need?", documents,
+                              principal="it", settings=settings, ledger=ledger, model=handle)
+    assert not answer.refused and 0 < answer.epsilon_spent <= 6.0
+    assert len(answer.text.split()) >= 3
+    assert "(555) 010-2233" not in answer.text
+    assert ledger.remaining("principal:it").epsilon_spent == pytest.approx(answer.epsilon_spent, abs=1e-9)

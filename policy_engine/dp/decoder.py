@@ -124,6 +124,7 @@ class EnsembleState:
             position_ids=positions,
             past_key_values=self._cache,
             use_cache=True,
+            logits_to_keep=1,
         )
         self._cache = output.past_key_values
         return torch.log_softmax(output.logits[:, -1, :].double(), dim=-1)
