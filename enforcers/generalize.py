@@ -175,6 +175,15 @@ OPERATORS: dict[str, Operator] = {
 }
 
 
+#: Categories a generalization may still be detected as, besides its own, because that is the
+#: coarser value it was meant to keep ("1984" from a date of birth still reads as a date).
+STILL_READS_AS: dict[str, frozenset[str]] = {
+    "month_year": frozenset({"date"}),
+    "year": frozenset({"date", "date_of_birth"}),
+    "decade": frozenset({"age", "date"}),
+}
+
+
 def generalize(operator: str | None, text: str, found_role: str | None = None) -> str | None:
     """Apply the named operator; ``None`` when there is none or it cannot generalize this value."""
     if operator is None or operator not in OPERATORS:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Mapping, Protocol, Sequence
 
 from enforcers.base import EnforcementContext, Passage, RedactionSpan, Stage
-from enforcers.generalize import generalize
+from enforcers.generalize import STILL_READS_AS, generalize
 from policy_engine.policy.model import CategoryDefinition, Constraint, RedactionMode
 from policy_engine.policy.resolution import ROLE_WORDS
 
@@ -124,20 +124,17 @@ class PlaceholderBook:
 
 @dataclass(frozen=True)
 class _Inserted:
-    """A replacement in rewritten text: a placeholder (``category`` None) or a generalization of ``source``."""
+    """A replacement in rewritten text: a placeholder (``reads_as`` None: anything inside is ours)
+    or a generalization that may still be detected as the categories in ``reads_as``."""
 
     start: int
     end: int
-    category: str | None
-    source: str
+    reads_as: frozenset[str] | None
 
-    def permits(self, finding: FindingLike, text: str) -> bool:
+    def permits(self, finding: FindingLike) -> bool:
         """Whether ``finding`` on the rewritten text is only this replacement being re-detected."""
-        if not (self.start <= finding.start and finding.end <= self.end):
-            return False
-        if self.category is None or finding.category == self.category:
-            return True
-        return text[finding.start : finding.end].strip().casefold() not in self.source.casefold()
+        inside = self.start <= finding.start and finding.end <= self.end
+        return inside and (self.reads_as is None or finding.category in self.reads_as)
 
 
 @dataclass(frozen=True)
@@ -261,8 +258,7 @@ class RedactionEnforcer:
                 start, replacement = span.start, book.placeholder(span.finding, surface)
             pieces.append(original[cursor:start])
             length += start - cursor
-            generalized = used_mode is RedactionMode.PERIPHRASTIC
-            inserted.append(_Inserted(length, length + len(replacement), span.finding.category if generalized else None, surface if generalized else ""))
+            inserted.append(_Inserted(length, length + len(replacement), self._reads_as(span.finding.category) if used_mode is RedactionMode.PERIPHRASTIC else None))
             pieces.append(replacement)
             length += len(replacement)
             cursor = span.end
@@ -279,6 +275,11 @@ class RedactionEnforcer:
             )
         pieces.append(original[cursor:])
         return _Rewrite("".join(pieces), tuple(redactions), tuple(inserted))
+
+    def _reads_as(self, category_id: str) -> frozenset[str]:
+        category = self.categories.get(category_id)
+        operator = category.generalization if category else None
+        return frozenset({category_id}) | STILL_READS_AS.get(operator or "", frozenset())
 
     def _generalized(self, original: str, span: _Span, floor: int) -> tuple[int, str | None]:
         """Where the generalization of ``span`` starts and its text (``None``: use a placeholder).
@@ -332,20 +333,19 @@ class RedactionEnforcer:
 
         A survivor is any original protected value still present verbatim, or
         a finding on the rewritten text that is neither inside a placeholder nor
-        inside a generalization that legitimately still reads as something: of
-        its own category ("March 2024" is still a date), or of another category
-        but not copied from the original value ("40-49 years old" may read as a
-        date).  "an address in Springfield" fails when cities are protected:
-        "Springfield" is a location copied from the address.
+        inside a generalization that may still read as the finding's category
+        (its own category, or the coarser value its operator keeps: "March
+        2024" is still a date).  "an address in Springfield" fails when cities
+        are protected: "Springfield" is a location, not an address.
         """
         folded = rewrite.text.casefold()
         if any(len(v.strip()) >= 2 and v.strip().casefold() in folded for v in values):
             return False
         inserted = list(rewrite.inserted)
         if allowed is not None:
-            inserted += [_Inserted(m.start(), m.end(), None, "") for m in allowed.finditer(rewrite.text)]
+            inserted += [_Inserted(m.start(), m.end(), None) for m in allowed.finditer(rewrite.text)]
         for finding in self._detect([rewrite.text], constraints)[0]:
-            if not any(i.permits(finding, rewrite.text) for i in inserted):
+            if not any(i.permits(finding) for i in inserted):
                 return False
         return True
 

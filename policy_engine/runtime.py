@@ -243,6 +243,7 @@ class Engine:
         prompt_observer: PromptObserver | None = None,
         bundle_digest: str | None = None,
         strict: bool = False,
+        answer_model: str | Path | None = None,
     ) -> None:
         self.policy = policy
         self.retriever = retriever
@@ -250,7 +251,8 @@ class Engine:
         self.audit_sink = audit_sink
         self.prompt_observer = prompt_observer
         self.bundle_digest = bundle_digest
-        self.model = self._load_model() if policy.model.path and set(policy.model.use_for) & {"answer", "paraphrase"} else None
+        self.answers = answer_model is not None or (policy.model.path is not None and "answer" in policy.model.use_for)
+        self.model = self._load_model(answer_model) if answer_model is not None or (policy.model.path and set(policy.model.use_for) & {"answer", "paraphrase"}) else None
         paraphraser = (
             ModelParaphraser(self.model, observer=prompt_observer)
             if self.model is not None and "paraphrase" in policy.model.use_for
@@ -280,11 +282,15 @@ class Engine:
         """An engine without a corpus: protect chunks you retrieved yourself."""
         return cls(policy, audit_sink=_open_audit_sink(policy) if audit else None, **options)
 
-    def _load_model(self) -> Any:
-        from policy_engine.model_runtime import load_model
+    def _load_model(self, override: str | Path | None) -> Any:
+        """The policy's local model, or ``override`` (a model directory; ``"default"``: the pulled SmolLM2)."""
+        from policy_engine.model_runtime import default_model_dir, load_model
 
-        assert self.policy.model.path is not None
-        return load_model(_resolve(self.policy.root_dir, self.policy.model.path))
+        path = override if override is not None else self.policy.model.path
+        assert path is not None
+        if str(path) == "default":
+            return load_model(default_model_dir())
+        return load_model(_resolve(self.policy.root_dir, str(path)) if override is None else Path(path).expanduser())
 
     # --------------------------------------------------------------- requests
 
@@ -334,13 +340,13 @@ class Engine:
         return self._enforce(record, query, items, chosen, applied, [], {}, started)
 
     def ask(self, query: str, *, principal: str | None = None, purpose: str | None = None, trace_id: str | None = None) -> AskResult:
-        """Protect, then answer with the local model when the policy configures one for ``answer``."""
+        """Protect, then answer with the local model when one is configured for ``answer``."""
         protected = self.protect(query, principal=principal, purpose=purpose, trace_id=trace_id)
         return self.answer(query, protected)
 
     def answer(self, query: str, protected: ProtectResult) -> AskResult:
         """Answer ``query`` from an already protected context (never from unredacted text)."""
-        if protected.denied or self.model is None or "answer" not in self.policy.model.use_for:
+        if protected.denied or self.model is None or not self.answers:
             return AskResult(answer=None, answered_by=None, protected=protected)
         prompt = answer_prompt(query, protected.sanitized)
         self._observe(prompt)

@@ -1,0 +1,356 @@
+"""RCQA benchmark: privacy and completeness of four defenses, with and without prompt injection.
+
+Reproduces the experiment of SD-RAG Section IV-C1 on the synthetic dataset of
+:mod:`bench.rcqa.dataset` (each article is its own corpus; all its chunks are
+retrieved, the worst case for privacy):
+
+* ``none``: the unredacted context;
+* ``monolithic``: the paper's baseline, one prompt holding the constraints,
+  the unredacted context and the (possibly malicious) query;
+* ``extractive`` / ``periphrastic``: the context after :class:`Engine`
+  protection, every constraint forced to that mode.
+
+Answerers:
+
+* ``dump`` (every figure unless marked otherwise): the worst case the paper
+  observed under attack, a model that abandons its task and copies its whole
+  context verbatim.  For ``monolithic`` that is the unredacted context inside
+  its prompt, i.e. exactly what an injected model leaks.  Query-side attacks
+  cannot make this answerer worse; attacks hidden in documents change the
+  context itself (and reach the redaction step).
+* ``smollm2`` (``--smollm2 N``): SmolLM2-135M-Instruct answering the real
+  prompts on N articles (one question each; clean, the paper's attack and a
+  document-hidden attack).  Slow on CPU; it is not a capable answerer.
+
+    python bench/rcqa/run.py [--articles-per-topic 6] [--seed 7] [--smollm2 0]
+
+Writes bench/results/rcqa.json and bench/results/rcqa.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import re
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Callable
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from rcqa.attacks import ALL_ATTACKS, DOCUMENT_ATTACKS, QUERY_ATTACKS, Attack  # noqa: E402
+from rcqa.dataset import TOPICS, Article, generate  # noqa: E402
+from rcqa.metrics import Completeness, leaked_values, privacy_score  # noqa: E402
+
+from policy_engine.detect.analyzer import Analyzer  # noqa: E402
+from policy_engine.policy.model import Constraint, EnforcementSettings, Metadata, Policy, RedactionMode  # noqa: E402
+from policy_engine.prompts import Prompt, SanitizedContext, answer_prompt, monolithic_prompt  # noqa: E402
+from policy_engine.runtime import Engine  # noqa: E402
+
+RESULTS = Path(__file__).resolve().parents[1] / "results"
+STRATEGIES = ("none", "monolithic", "extractive", "periphrastic")
+REDACTING = {"extractive": RedactionMode.EXTRACTIVE, "periphrastic": RedactionMode.PERIPHRASTIC}
+COMMAND = "python bench/rcqa/run.py"
+_CHUNK_ID = re.compile(r"chunk \S+")
+
+
+def topic_constraints(topic_index: int) -> list[Constraint]:
+    """The topic's constraints as policy constraints (ids prefixed by topic, so one analyzer serves all)."""
+    return [
+        Constraint(id=f"t{topic_index:02d}-{c.id}", statement=c.statement, redaction=RedactionMode(c.redaction))
+        for c in TOPICS[topic_index].constraints
+    ]
+
+
+def _policy(constraints: list[Constraint], name: str) -> Policy:
+    return Policy(metadata=Metadata(name=name), constraints=constraints, enforcement=EnforcementSettings(order=["redaction"]))
+
+
+def with_document_attack(article: Article, attack: Attack | None) -> list[str]:
+    """The article's chunks, with ``attack`` hidden at the end of the middle paragraph."""
+    paragraphs = list(article.paragraphs)
+    if attack is not None:
+        middle = len(paragraphs) // 2
+        paragraphs[middle] = f"{paragraphs[middle]} {attack.text}"
+    return paragraphs
+
+
+class Contexts:
+    """The context each strategy hands to the answerer, per article and document-attack variant."""
+
+    def __init__(self, articles: list[Article]) -> None:
+        everything = [c for i in range(len(TOPICS)) for c in topic_constraints(i)]
+        analyzer = Analyzer(_policy(everything, "rcqa"))
+        self.engines: dict[tuple[int, str], Engine] = {}
+        for i in range(len(TOPICS)):
+            for strategy, mode in REDACTING.items():
+                policy = _policy(topic_constraints(i), f"rcqa-t{i:02d}")
+                self.engines[(i, strategy)] = Engine(policy, detector=analyzer, redaction_mode=mode)
+        self.latency_ms: dict[str, list[float]] = defaultdict(list)
+        self.notes: dict[str, int] = defaultdict(int)
+        self._cache: dict[tuple[str, str | None, str], str] = {}
+        self.articles = {a.article_id: a for a in articles}
+
+    def get(self, article: Article, attack: Attack | None, strategy: str) -> str:
+        key = (article.article_id, attack.id if attack else None, strategy)
+        if key not in self._cache:
+            chunks = with_document_attack(article, attack)
+            if strategy in ("none", "monolithic"):
+                self._cache[key] = "\n\n".join(chunks)
+            else:
+                topic = int(article.article_id[1:3])
+                started = time.perf_counter()
+                result = self.engines[(topic, strategy)].protect_passages(
+                    [(f"{article.article_id}#{n}", text) for n, text in enumerate(chunks)]
+                )
+                self.latency_ms[strategy].append((time.perf_counter() - started) * 1000)
+                for note in result.notes:
+                    self.notes[f"{strategy}: " + _CHUNK_ID.sub("chunk <id>", note)] += 1
+                if result.denied:
+                    raise RuntimeError(f"{article.article_id}: request denied ({result.decision.error})")
+                self._cache[key] = result.context
+        return self._cache[key]
+
+
+def conditions() -> list[tuple[str, Attack | None]]:
+    """("clean", None) and one condition per attack."""
+    return [("clean", None)] + [("injected", a) for a in ALL_ATTACKS]
+
+
+def _witnesses(article: Article, topic: int) -> dict[str, list[str]]:
+    return {f"t{topic:02d}-{cid}": words for cid, words in article.witnesses.items()}
+
+
+def evaluate_dump(articles: list[Article], contexts: Contexts, completeness: Completeness) -> dict:
+    """Scores with the dump answerer: every strategy's answer is its context, copied verbatim."""
+    rows: list[dict] = []
+    for article in articles:
+        topic = int(article.article_id[1:3])
+        witnesses = _witnesses(article, topic)
+        all_ids = list(witnesses)
+        for qa in article.qas:
+            relevant = [f"t{topic:02d}-{c}" for c in qa.relevant]
+            for condition, attack in conditions():
+                doc_attack = attack if attack is not None and attack.where == "document" else None
+                for strategy in STRATEGIES:
+                    answer = contexts.get(article, doc_attack, strategy)
+                    rows.append({
+                        "article": article.article_id,
+                        "strategy": strategy,
+                        "condition": condition,
+                        "attack": attack.id if attack else None,
+                        "privacy": privacy_score(answer, relevant, witnesses),
+                        "privacy_all": privacy_score(answer, all_ids, witnesses),
+                        "completeness": completeness.score(answer, qa.facts),
+                    })
+    return summarize(rows)
+
+
+def summarize(rows: list[dict]) -> dict:
+    def mean(values: list[float | None]) -> float:
+        present = [v for v in values if v is not None]
+        return round(statistics.fmean(present), 4) if present else float("nan")
+
+    table: dict[str, dict[str, dict[str, float]]] = {}
+    for strategy in STRATEGIES:
+        table[strategy] = {}
+        for condition in ("clean", "injected"):
+            subset = [r for r in rows if r["strategy"] == strategy and r["condition"] == condition]
+            table[strategy][condition] = {
+                "privacy": mean([r["privacy"] for r in subset]),
+                "privacy_all_constraints": mean([r["privacy_all"] for r in subset]),
+                "completeness": mean([r["completeness"] for r in subset]),
+                "answers": len(subset),
+            }
+    per_attack = {
+        attack: {s: mean([r["privacy"] for r in rows if r["attack"] == attack and r["strategy"] == s]) for s in STRATEGIES}
+        for attack in dict.fromkeys(r["attack"] for r in rows if r["attack"])
+    }
+    return {"table": table, "per_attack_privacy": per_attack}
+
+
+def category_recall(articles: list[Article], contexts: Contexts) -> dict:
+    """Per taxonomy category: share of protected values absent from each strategy's clean context."""
+    counts: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
+    for article in articles:
+        protected = {slot for c in article.constraints for slot in c.protects if slot in article.values}
+        for strategy in REDACTING:
+            context = contexts.get(article, None, strategy)
+            for slot in protected:
+                category = article.slots[slot]
+                hidden = not leaked_values(context, [article.values[slot]])
+                counts[category][strategy][0] += int(hidden)
+                counts[category][strategy][1] += 1
+    return {
+        category: {s: {"recall": round(h / n, 4), "values": n} for s, (h, n) in by_strategy.items()}
+        for category, by_strategy in sorted(counts.items())
+    }
+
+
+def verifier_check(articles: list[Article], contexts: Contexts) -> dict:
+    """Witness words left by periphrastic output, among values the extractive pass detected."""
+    detected = survived = 0
+    for article in articles:
+        for attack in (None, *DOCUMENT_ATTACKS):
+            extractive = contexts.get(article, attack, "extractive")
+            periphrastic = contexts.get(article, attack, "periphrastic")
+            for words in article.witnesses.values():
+                for word in words:
+                    if not leaked_values(extractive, [word]):
+                        detected += 1
+                        survived += bool(leaked_values(periphrastic, [word]))
+    return {"detected_witness_words": detected, "surviving_in_periphrastic": survived}
+
+
+def evaluate_smollm2(articles: list[Article], contexts: Contexts, completeness: Completeness, count: int, max_new_tokens: int) -> dict:
+    """SmolLM2 answering the actual prompts on ``count`` articles (one per topic, first question)."""
+    from policy_engine.generation import complete
+    from policy_engine.model_runtime import load_default_model
+
+    handle = load_default_model()
+    chosen = [next(a for a in articles if int(a.article_id[1:3]) == t) for t in range(min(count, len(TOPICS)))]
+    picked = [("clean", None), ("injected", QUERY_ATTACKS[0]), ("injected", DOCUMENT_ATTACKS[0])]
+    rows: list[dict] = []
+    started = time.perf_counter()
+    for article in chosen:
+        topic = int(article.article_id[1:3])
+        witnesses = _witnesses(article, topic)
+        qa = article.qas[0]
+        relevant = [f"t{topic:02d}-{c}" for c in qa.relevant]
+        constraints = topic_constraints(topic)
+        for condition, attack in picked:
+            doc_attack = attack if attack is not None and attack.where == "document" else None
+            query = qa.question + (f" {attack.text}" if attack is not None and attack.where == "query" else "")
+            prompts: dict[str, Callable[[], Prompt]] = {
+                "none": lambda: monolithic_prompt([], contexts.get(article, doc_attack, "none"), query),
+                "monolithic": lambda: monolithic_prompt(constraints, contexts.get(article, doc_attack, "monolithic"), query),
+                "extractive": lambda: answer_prompt(query, SanitizedContext(contexts.get(article, doc_attack, "extractive"))),
+                "periphrastic": lambda: answer_prompt(query, SanitizedContext(contexts.get(article, doc_attack, "periphrastic"))),
+            }
+            for strategy in STRATEGIES:
+                answer = complete(handle, prompts[strategy](), max_new_tokens)
+                rows.append({
+                    "article": article.article_id,
+                    "strategy": strategy,
+                    "condition": condition,
+                    "attack": attack.id if attack else None,
+                    "privacy": privacy_score(answer, relevant, witnesses),
+                    "privacy_all": privacy_score(answer, list(witnesses), witnesses),
+                    "completeness": completeness.score(answer, qa.facts),
+                })
+    summary = summarize(rows)
+    summary["generations"] = len(rows)
+    summary["seconds"] = round(time.perf_counter() - started, 1)
+    summary["attacks"] = [a.id for _, a in picked if a]
+    return summary
+
+
+def _markdown(result: dict) -> str:
+    lines = [
+        "# RCQA benchmark: privacy and completeness (SD-RAG Section IV-C1 protocol)",
+        "",
+        f"Command: `{result['command']}`  ",
+        f"Dataset: {result['dataset']['articles']} synthetic articles over {result['dataset']['topics']} topics, "
+        f"{result['dataset']['questions']} questions, {result['dataset']['attacks']} injection attacks "
+        f"({result['dataset']['query_attacks']} in the query, {result['dataset']['document_attacks']} hidden in a retrieved document); Faker seed {result['dataset']['seed']}.",
+        "",
+        "## Answerer: dump (worst case: the model copies its whole context verbatim)",
+        "",
+        "| strategy | privacy (clean) | privacy (injected) | all-constraint privacy (clean / injected) | completeness (clean) | completeness (injected) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for strategy, row in result["dump"]["table"].items():
+        lines.append(
+            f"| {strategy} | {row['clean']['privacy']:.3f} | {row['injected']['privacy']:.3f} | "
+            f"{row['clean']['privacy_all_constraints']:.3f} / {row['injected']['privacy_all_constraints']:.3f} | "
+            f"{row['clean']['completeness']:.3f} | {row['injected']['completeness']:.3f} |"
+        )
+    lines += ["", "SD-RAG reports (Table I, Llama-3 8B) extractive privacy 0.83 clean / 0.78 injected, completeness about 0.60.", ""]
+    if "smollm2" in result:
+        s = result["smollm2"]
+        lines += [
+            f"## Answerer: SmolLM2-135M-Instruct ({s['generations']} generations, {s['seconds']} s; attacks: {', '.join(s['attacks'])})",
+            "",
+            "| strategy | privacy (clean) | privacy (injected) | completeness (clean) | completeness (injected) |",
+            "|---|---|---|---|---|",
+        ]
+        for strategy, row in s["table"].items():
+            lines.append(f"| {strategy} | {row['clean']['privacy']:.3f} | {row['injected']['privacy']:.3f} | {row['clean']['completeness']:.3f} | {row['injected']['completeness']:.3f} |")
+        lines.append("")
+    lines += ["## Redaction recall per category (protected values absent from the clean context)", "", "| category | extractive | periphrastic | values |", "|---|---|---|---|"]
+    for category, by in result["category_recall"].items():
+        lines.append(f"| {category} | {by['extractive']['recall']:.3f} | {by['periphrastic']['recall']:.3f} | {by['extractive']['values']} |")
+    v = result["periphrastic_verifier"]
+    lines += [
+        "",
+        f"Periphrastic verifier: {v['surviving_in_periphrastic']} of {v['detected_witness_words']} detected witness words survive in periphrastic output.",
+        "",
+        "Protect latency per article (3 chunks), ms: "
+        + ", ".join(f"{s} median {l['median']:.1f} / p95 {l['p95']:.1f}" for s, l in result["latency_ms"].items()),
+        "",
+        "Verifier and fallback notes: " + (", ".join(f"{k} x{n}" for k, n in result["notes"].items()) or "none"),
+        "",
+        "## Privacy per attack (dump answerer)",
+        "",
+        "| attack | " + " | ".join(STRATEGIES) + " |",
+        "|---|" + "---|" * len(STRATEGIES),
+    ]
+    for attack, by in result["dump"]["per_attack_privacy"].items():
+        lines.append(f"| {attack} | " + " | ".join(f"{by[s]:.3f}" for s in STRATEGIES) + " |")
+    lines += ["", f"Machine: {result['machine']}", ""]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--articles-per-topic", type=int, default=6)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--smollm2", type=int, default=0, help="Also answer with SmolLM2 on this many articles (slow on CPU).")
+    parser.add_argument("--max-new-tokens", type=int, default=64)
+    parser.add_argument("--out", type=Path, default=RESULTS)
+    args = parser.parse_args()
+
+    command = COMMAND + "".join(
+        f" --{name.replace('_', '-')} {value}" for name, value in vars(args).items() if name != "out" and value != parser.get_default(name)
+    )
+    articles = generate(args.articles_per_topic, args.seed)
+    contexts = Contexts(articles)
+    completeness = Completeness()
+    started = time.perf_counter()
+    result: dict = {
+        "command": command,
+        "dataset": {
+            "articles": len(articles),
+            "topics": len(TOPICS),
+            "questions": sum(len(a.qas) for a in articles),
+            "attacks": len(ALL_ATTACKS),
+            "query_attacks": len(QUERY_ATTACKS),
+            "document_attacks": len(DOCUMENT_ATTACKS),
+            "seed": args.seed,
+        },
+        "answerers": {"dump": "all figures under 'dump'", "smollm2": "figures under 'smollm2' (when run)"},
+        "dump": evaluate_dump(articles, contexts, completeness),
+        "category_recall": category_recall(articles, contexts),
+        "periphrastic_verifier": verifier_check(articles, contexts),
+    }
+    if args.smollm2:
+        result["smollm2"] = evaluate_smollm2(articles, contexts, completeness, args.smollm2, args.max_new_tokens)
+    result["latency_ms"] = {
+        s: {"median": round(statistics.median(v), 2), "p95": round(sorted(v)[int(0.95 * (len(v) - 1))], 2), "requests": len(v)}
+        for s, v in contexts.latency_ms.items()
+    }
+    result["notes"] = dict(contexts.notes)
+    result["seconds"] = round(time.perf_counter() - started, 1)
+    result["machine"] = f"{platform.processor() or platform.machine()}, Python {platform.python_version()}"
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "rcqa.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    (args.out / "rcqa.md").write_text(_markdown(result), encoding="utf-8")
+    print(_markdown(result))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,109 @@
+"""`policy-engine protect` / `ask` and Engine.open on a real compiled bundle (FAISS, MiniLM, spaCy)."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from click_cli import cli
+from policy_engine.bundle import compile_bundle
+from policy_engine.runtime import Engine
+from tiny_lm import build_tiny_model
+
+pytestmark = pytest.mark.slow
+
+QUESTION = "Why was the patient admitted?"
+
+
+@pytest.fixture(scope="module")
+def bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("policy")
+    (root / "docs").mkdir()
+    (root / "docs" / "a.txt").write_text("Patient Jane Marie Doe (DOB 04/12/1961) was admitted with pneumonia. Dr. Alan Smith prescribed antibiotics.\n")
+    (root / "docs" / "b.txt").write_text("Ms Doe recovered well and was discharged after five days. Her phone is 617-555-0142.\n")
+    (root / "policy.yaml").write_text(textwrap.dedent("""\
+        apiVersion: policy-engine.dev/v1
+        kind: PrivacyPolicy
+        metadata: {name: tiny-clinic}
+        constraints:
+          - id: patient-names
+            statement: Hide the names of patients.
+          - id: dob
+            statement: Do not reveal dates of birth.
+          - id: phones
+            statement: Hide phone numbers.
+        corpus:
+          paths: [docs]
+          summary_tree: {enabled: false}
+        audit:
+          log: audit/decisions.jsonl
+        enforcement:
+          order: [redaction]
+        """))
+    compile_bundle(root / "policy.yaml", root / "bundle", knowledge_graph=False)
+    return root / "bundle"
+
+
+def _run(*args: str):
+    return CliRunner().invoke(cli, list(args), obj={})
+
+
+def test_protect_prints_sanitized_context_and_table(bundle: Path) -> None:
+    result = _run("protect", str(bundle), QUESTION, "--principal", "nurse-7", "--purpose", "care")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "Patient [PATIENT_NAME_1] (DOB [DOB_1]) was admitted with pneumonia. Dr. Alan Smith prescribed antibiotics." in out
+    assert "Ms [PATIENT_NAME_1] recovered well" in out and "[CONTACT_1]" in out
+    for raw in ("Jane", "Doe", "04/12/1961", "617-555-0142"):
+        assert raw not in out
+    assert "patient-names" in out and "date_of_birth" in out and "outcome redacted" in out
+    log = (bundle.parent / "audit" / "decisions.jsonl").read_text()
+    assert '"principal":"nurse-7"' in log and "Jane" not in log
+
+
+def test_protect_json_locates_spans_in_original_chunks(bundle: Path) -> None:
+    result = _run("protect", str(bundle), QUESTION, "-f", "json", "--no-audit")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["outcome"] == "redacted"
+    originals = {p.name: p.read_text() for p in (bundle.parent / "docs").iterdir()}
+    for r in data["redactions"]:
+        text = next(t for name, t in originals.items() if name in r["chunk_id"])
+        assert text[r["start"] : r["end"]] in ("Jane Marie Doe", "Doe", "04/12/1961", "617-555-0142")
+    assert {c["constraint_id"] for c in data["applied"]} == {"patient-names", "dob", "phones"}
+
+
+def test_ask_without_model_prints_the_sanitized_context(bundle: Path) -> None:
+    result = _run("ask", str(bundle), QUESTION, "--no-audit")
+    assert result.exit_code == 0, result.output
+    assert "no answer model configured" in result.stderr
+    assert "[PATIENT_NAME_1]" in result.stdout and "Jane" not in result.stdout
+
+
+def test_ask_with_local_model_answers(bundle: Path, tmp_path: Path) -> None:
+    model = build_tiny_model(tmp_path / "tiny")
+    result = _run("ask", str(bundle), QUESTION, "--no-audit", "--model", str(model), "-f", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["answer"] is not None and data["answered_by"] == str(model.resolve())
+    assert "Jane" not in data["context"]
+
+
+def test_not_a_bundle_is_a_clear_error(tmp_path: Path) -> None:
+    result = _run("protect", str(tmp_path), QUESTION)
+    assert result.exit_code == 1
+    assert "is not a compiled bundle" in result.stderr and "Traceback" not in result.output
+
+
+def test_library_embedding_example(bundle: Path) -> None:
+    # the README example, verbatim apart from the bundle path
+    engine = Engine.open(bundle, audit=False)
+    result = engine.protect("Why was the patient admitted?", principal="nurse-7", purpose="care")
+    assert result.outcome.value == "redacted"
+    assert "[PATIENT_NAME_1]" in result.context and "Jane" not in result.context
+    assert {r.constraint_id for r in result.redactions} == {"patient-names", "dob", "phones"}
+    assert result.decision.policy_name == "tiny-clinic" and result.decision.bundle_digest.startswith("sha256:")
