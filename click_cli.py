@@ -444,7 +444,7 @@ def audit_repair(log: Path, policy_path: Path | None, key_file: Path | None) -> 
 
     Exit codes: 0 repaired or already intact, 1 usage or tool error, 3 refused.
     """
-    from audit.log import repair
+    from audit.verify import repair
 
     result = repair(_existing_logs((log,))[0], _audit_keyring(policy_path, key_file))
     click.echo(f"repaired {log}: truncated {result.truncated_bytes} torn bytes, head {'rebuilt' if result.head_rebuilt else 'unchanged'}; {result.report.decisions} decisions verify")

@@ -8,13 +8,14 @@ from typing import Iterator, Sequence
 
 from audit.chain import DECISION, Location
 from audit.keys import KeyRing
-from audit.log import Entry, VerifyReport, read_entries, verify_log
+from audit.log import Entry, read_entries
 from audit.records import DecisionRecord
 from audit.sqlite_log import is_sqlite_log, iter_sqlite_lines, verify_sqlite_log
+from audit.verify import VerifyReport, verify_log
 
 
 def verify_path(path: str | os.PathLike[str], keyring: KeyRing, *, partial: bool = False) -> VerifyReport:
-    """Verify one log; see :func:`audit.log.verify_log` for what is checked."""
+    """Verify one log; see :func:`audit.verify.verify_log` for what is checked."""
     if not is_sqlite_log(path):
         return verify_log(path, keyring, partial=partial)
     verifier, problem = verify_sqlite_log(path, keyring)

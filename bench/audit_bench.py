@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from audit.keys import AuditKey, KeyRing  # noqa: E402
-from audit.log import DecisionLog, verify_log  # noqa: E402
+from audit.log import DecisionLog  # noqa: E402
 from audit.masking import mask_record  # noqa: E402
 from audit.records import (  # noqa: E402
     ConstraintOutcome,
@@ -37,6 +37,7 @@ from audit.records import (  # noqa: E402
     Redaction,
     RetrievedChunk,
 )
+from audit.verify import verify_log  # noqa: E402
 from policy_engine.policy.model import AuditSettings  # noqa: E402
 
 KEY = AuditKey(b"benchmark-key")

@@ -16,10 +16,11 @@ from hypothesis import strategies as st
 from audit.chain import ChainPosition, encode_entry
 from audit.errors import LogCorruptError
 from audit.keys import KeyRing
-from audit.log import DecisionLog, LogFiles, read_records, repair, verify_log
+from audit.log import DecisionLog, LogFiles, read_records
 from audit.records import DecisionRecord, Outcome
 from audit.sqlite_log import SQLiteDecisionLog
 from audit.sources import iter_decisions, verify_path
+from audit.verify import repair, verify_log
 
 from audit_support import keyring, sample_record, write_log
 
