@@ -49,6 +49,7 @@ sys.path.insert(0, str(ROOT))
 from bench.detect.synthetic import generate  # noqa: E402
 from policy_engine.detect import Analyzer  # noqa: E402
 from policy_engine.detect.ner import MODEL_NAME  # noqa: E402
+from policy_engine.detect.roles import STAFF_ROLES  # noqa: E402
 from policy_engine.policy.model import Constraint, DetectorHints, Metadata, Policy  # noqa: E402
 
 CORPORA = ("clinic", "bank", "lawfirm")
@@ -130,6 +131,47 @@ def presidio_tool() -> tuple[Callable[[str], list[Span]], Callable[[str], str]]:
         return anonymizer.anonymize(text=text, analyzer_results=analyzer.analyze(text, language="en")).text
 
     return spans, anonymize
+
+
+# ------------------------------------------------------ role qualification
+
+#: The protected role of each example corpus (staff names, roles.STAFF_ROLES, should stay visible).
+PROTECTED_ROLE = {"clinic": "patient", "bank": "customer", "lawfirm": "client"}
+
+
+def role_qualification(samples: list[Sample]) -> dict:
+    """Per corpus, "Hide the names of <role>s": recall on that role's names, and staff names left visible.
+
+    Reads the roles from ``GROUND_TRUTH.json`` (names only); the statement is
+    resolved by the engine's resolver as a policy author would write it.
+    """
+    out = {}
+    for corpus, role in PROTECTED_ROLE.items():
+        truth = json.loads((ROOT / "examples" / corpus / "GROUND_TRUTH.json").read_text(encoding="utf-8"))
+        roles = {(d["id"], s["start"], s["end"]): s.get("role") for d in truth["documents"] for s in d["spans"] if s["category"] == "person_name"}
+        constraint = Constraint(id=f"hide-{role}-names", statement=f"Hide the names of {role}s.")
+        analyzer = Analyzer(Policy(metadata=Metadata(name=f"roles-{corpus}"), constraints=[constraint]))
+        protected = [0, 0]
+        staff = [0, 0]
+        for sample in (s for s in samples if s.dataset == corpus):
+            spans = [(f.start, f.end) for f in analyzer.analyze(sample.text, [constraint])]
+            for start, end, category in sample.truth:
+                span_role = roles.get((sample.text_id, start, end))
+                hidden = covered_fraction(start, end, spans) >= 0.8
+                if category == "person_name" and span_role == role:
+                    protected[0] += hidden
+                    protected[1] += 1
+                elif category == "person_name" and span_role in STAFF_ROLES:
+                    staff[0] += not hidden
+                    staff[1] += 1
+        out[corpus] = {
+            "statement": constraint.statement,
+            "protected_role_recall": round(protected[0] / max(1, protected[1]), 4),
+            "protected_names": protected[1],
+            "staff_names_left_visible": round(staff[0] / max(1, staff[1]), 4),
+            "staff_names": staff[1],
+        }
+    return out
 
 
 # ----------------------------------------------------------------- scoring
@@ -216,6 +258,18 @@ def render_markdown(result: dict) -> str:
         f"Throughput ratio (engine / Presidio): **{result['throughput_ratio']:.2f}x**. "
         f"Categories where the engine's recall is below Presidio's: {', '.join(result['below_presidio']) or 'none'}.",
         "",
+        "Role qualification (one constraint \"Hide the names of <role>s.\" per corpus; the engine only, Presidio has no roles):",
+        "",
+        "| corpus | statement | protected names found | staff names left visible |",
+        "|---|---|---:|---:|",
+    ]
+    for corpus, row in result["role_qualification"].items():
+        lines.append(
+            f"| {corpus} | {row['statement']} | {row['protected_role_recall']:.3f} ({row['protected_names']}) | "
+            f"{row['staff_names_left_visible']:.3f} ({row['staff_names']}) |"
+        )
+    lines += [
+        "",
         f"Machine: {result['machine']}.",
         "",
     ]
@@ -251,6 +305,7 @@ def main(argv: list[str] | None = None) -> int:
     speeds = throughput({name: anonymize for name, (_, anonymize) in tools.items()}, texts, args.rounds)
     for name, speed in speeds.items():
         result[name]["chars_per_s"] = round(speed, 1)
+    result["role_qualification"] = role_qualification(samples)
     result["throughput_ratio"] = round(result["engine"]["chars_per_s"] / result["presidio"]["chars_per_s"], 3)
     result["below_presidio"] = [c for c, row in result["engine"]["per_category"].items() if row["recall"] < result["presidio"]["per_category"][c]["recall"]]
     args.out.mkdir(parents=True, exist_ok=True)

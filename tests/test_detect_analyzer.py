@@ -164,3 +164,28 @@ def test_names_after_form_labels_and_cues_are_found_with_their_role(clinic_analy
     nurse_findings = clinic_analyzer.analyze(text, [nurse])
     assert values(text, nurse_findings) == ["Shelly Moore", "Moore"]
     assert {f.role for f in nurse_findings} == {"nurse"}
+
+
+def test_invalid_policy_pattern_is_a_clear_error() -> None:
+    broken = Constraint(id="broken", statement="Hide codes", detect=DetectorHints(patterns=["(unclosed"]))
+    with pytest.raises(ValueError, match=r"constraint 'broken': detect.patterns\[0\] is not a valid regular expression"):
+        Analyzer(policy(broken))
+
+
+def test_subject_and_personnel_cues_qualify_roles() -> None:
+    customers = Constraint(id="customer-names", statement="Hide the names of customers.")
+    staff = Constraint(id="staff-names", statement="Hide the names of bank staff.")
+    analyzer = Analyzer(policy(customers, staff))
+    text = (
+        "Theresa Gillespie (date of birth May 18, 1972) disputed a charge. Applicant Richard Graves asked for a loan. "
+        "The file was processed June 2, 2025 by Darren Colon at the branch."
+    )
+    hidden_for_customers = analyzer.analyze(text, [customers])
+    assert values(text, hidden_for_customers) == ["Theresa Gillespie", "Richard Graves"]
+    assert [f.role for f in hidden_for_customers] == ["customer", "applicant"]  # a data subject takes the constraint's role
+    assert values(text, analyzer.analyze(text, [staff])) == ["Darren Colon"]
+
+
+def test_case_captions_and_identifier_cues_find_names_ner_misses(clinic_analyzer: Analyzer) -> None:
+    text = "**Case:** Angelica Walsh v. Jeanne Torres\nRefill request for Kimberly Hull (MRN 7306235)."
+    assert values(text, clinic_analyzer.analyze(text, [PATIENT_NAMES])) == ["Angelica Walsh", "Jeanne Torres", "Kimberly Hull"]

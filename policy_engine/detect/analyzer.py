@@ -29,14 +29,14 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from policy_engine.detect import recognizers as recognizer_registry
 from policy_engine.detect.category_resolver import CategoryResolver
 from policy_engine.detect.findings import Finding, Source, resolve_overlaps
 from policy_engine.detect.names import TITLES, NameIndex, fold, person_variants, value_key
 from policy_engine.detect.ner import EntityRecognizer, NamedEntity, shared_recognizer
-from policy_engine.detect.roles import assign_roles, cued_names
+from policy_engine.detect.roles import ROLE_TITLES, assign_roles, cued_names, qualify
 from policy_engine.policy.model import Constraint, Policy
 from policy_engine.policy.resolution import Polarity, Resolution
 from policy_engine.policy.vocabulary import Vocabulary, vocabulary_for
@@ -49,7 +49,7 @@ CUSTOM_CATEGORY = "custom"
 PERSON_CATEGORY = "person_name"
 _PERSON_LABEL = "PERSON"
 _NUMERIC_LABELS = frozenset({"DATE", "MONEY", "TIME", "PERCENT", "QUANTITY", "CARDINAL"})
-_LEADING_TITLE = re.compile(r"(?:" + "|".join(sorted(TITLES, key=len, reverse=True)) + r")\b\.?\s+", re.IGNORECASE)
+_LEADING_TITLE = re.compile(r"(?:" + "|".join(sorted(TITLES | ROLE_TITLES, key=len, reverse=True)) + r")\b\.?[:*]*\s+", re.IGNORECASE)
 
 Resolver = Callable[[Constraint], Resolution]
 
@@ -64,6 +64,7 @@ class DetectionPlan:
     recognizers: tuple[tuple[str, str], ...]  # (recognizer name, category)
     entity_labels: tuple[tuple[str, str], ...]  # (spaCy label, category)
     terms: tuple[str, ...]
+    term_pattern: re.Pattern[str] | None
     patterns: tuple[re.Pattern[str], ...]
     roles: tuple[str, ...]
     active: bool
@@ -93,6 +94,17 @@ def _term_pattern(terms: Sequence[str], case_sensitive: bool = False) -> re.Patt
         return None
     flags = 0 if case_sensitive else re.IGNORECASE
     return re.compile(r"(?<!\w)(?:" + "|".join(alternatives) + r")(?!\w)", flags)
+
+
+class PatternError(ValueError):
+    """A constraint's ``detect.patterns`` entry is not a valid regular expression."""
+
+
+def _compile_pattern(constraint_id: str, index: int, pattern: str) -> re.Pattern[str]:
+    try:
+        return re.compile(pattern)
+    except re.error as exc:
+        raise PatternError(f"constraint '{constraint_id}': detect.patterns[{index}] is not a valid regular expression ({exc}); fix or remove it") from None
 
 
 class Analyzer:
@@ -146,7 +158,7 @@ class Analyzer:
         for label in hints.entity_types:
             owner = next((c for c in categories if label in self.vocabulary.categories[c].entity_labels), None)
             labels.append((label, owner or next((c for c, d in self.vocabulary.categories.items() if label in d.entity_labels), CUSTOM_CATEGORY)))
-        patterns = tuple(re.compile(p) for p in hints.patterns)
+        patterns = tuple(_compile_pattern(constraint.id, i, p) for i, p in enumerate(hints.patterns))
         has_detectors = bool(recognizers or labels or hints.terms or patterns)
         active, reason = True, ""
         if resolution.polarity in (Polarity.PERMISSION, Polarity.NEGATED_RESTRICTION) and not hints.categories:
@@ -160,6 +172,7 @@ class Analyzer:
             recognizers=tuple(dict.fromkeys(recognizers)),
             entity_labels=tuple(dict.fromkeys(labels)),
             terms=tuple(hints.terms),
+            term_pattern=_term_pattern(hints.terms),
             patterns=patterns,
             roles=resolution.roles,
             active=active,
@@ -212,10 +225,10 @@ class Analyzer:
         raw = [self._detect(text, ents, plans) for text, ents in zip(texts, entities)]
         keyed = self._qualify(texts, raw, entities)
         order = [p.constraint.id for p in plans]
-        roles_of = {p.constraint.id: set(p.roles) for p in plans}
+        roles_of = {p.constraint.id: frozenset(p.roles) for p in plans}
         results = []
         for text, findings in zip(texts, keyed):
-            targeted = [f for f in findings if _role_matches(f, roles_of[f.constraint_id])]
+            targeted = [t for t in (_targeted(f, roles_of[f.constraint_id]) for f in findings) if t is not None]
             results.append([f for f in resolve_overlaps(targeted, text, order) if _still_a_value(f, text)])
         return results
 
@@ -225,9 +238,8 @@ class Analyzer:
         hits_by_recognizer: dict[str, list[recognizer_registry.Hit]] = {}
         for plan in plans:
             cid = plan.constraint.id
-            term_re = _term_pattern(plan.terms)
-            if term_re is not None:
-                found += [Finding(cid, plan.primary_category, m.start(), m.end(), Source.TERM, 1.0, None, "", "term") for m in term_re.finditer(text)]
+            if plan.term_pattern is not None:
+                found += [Finding(cid, plan.primary_category, m.start(), m.end(), Source.TERM, 1.0, None, "", "term") for m in plan.term_pattern.finditer(text)]
             for private in self._private:
                 found += [
                     Finding(cid, private.category, m.start(), m.end(), Source.PRIVATE_ENTITY, 1.0, None, "", "private_entity")
@@ -269,15 +281,18 @@ class Analyzer:
         return out
 
 
-def _role_matches(finding: Finding, roles: set[str]) -> bool:
-    """A role-qualified constraint targets names of its roles and names of unknown role, not others.
+def _targeted(finding: Finding, roles: frozenset[str]) -> Finding | None:
+    """The finding if its constraint targets it after role qualification (:func:`roles.qualify`), else None.
 
-    Only NER person names are filtered: terms, patterns and private entities
-    are explicit and always apply.
+    Only NER person names are qualified: terms, patterns and private
+    entities are explicit and always apply.
     """
-    if not roles or finding.category != PERSON_CATEGORY or finding.source is not Source.NER:
-        return True
-    return finding.role is None or finding.role in roles
+    if finding.category != PERSON_CATEGORY or finding.source is not Source.NER:
+        return finding
+    targeted, role = qualify(finding.role, roles)
+    if not targeted:
+        return None
+    return finding if role == finding.role else replace(finding, role=role)
 
 
 def _entity_spans(text: str, entities: list[NamedEntity]) -> list[NamedEntity]:

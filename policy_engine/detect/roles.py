@@ -10,8 +10,14 @@ is read from, strongest first:
    Smith", "physician Jane Roe");
 3. an apposition right after it ("John Doe, a 45-year-old patient",
    "Jane Roe (attending physician)");
-4. patient identifiers right after it ("Mr. Doe (DOB 04/05/1980)", "MRN");
-5. document context: every mention of the same entity (same entity key)
+4. subject identifiers right after it: "Kim Hull (MRN ...)" is a patient;
+   "Mr. Doe (DOB ...)" is a data subject of unknown kind (:data:`SUBJECT`),
+   which a constraint on patients, customers or clients targets and a
+   constraint on doctors does not;
+5. record-keeping verbs: "processed June 2 by Darren Colon" is someone
+   acting for the organization (:data:`PERSONNEL`), which constraints on
+   staff roles target and constraints on data subjects do not;
+6. document context: every mention of the same entity (same entity key)
    takes the role found for any of its mentions, the first one winning.
 
 Role nouns are the lexical resolver's role vocabulary
@@ -41,40 +47,83 @@ TITLE_ROLES: dict[str, str] = {
     "counsel": "attorney",
     "patient": "patient",
     "officer": "staff",
+    "agent": "staff",
+    "reviewer": "staff",
+    "underwriter": "staff",
+    "banker": "staff",
+    "teller": "staff",
+    "representative": "staff",
+    "examiner": "staff",
+    "advisor": "staff",
+    "adviser": "staff",
+    "paralegal": "staff",
 }
+#: Pseudo-role of a person known to be a data subject (a date of birth follows the name) but not which kind.
+SUBJECT = "subject"
+#: Pseudo-role of a person known to act for the organization (a record was "processed by" them) but not in which role.
+PERSONNEL = "personnel"
+#: Roles whose people are the organization's own staff; everyone else is a data subject.
+STAFF_ROLES = frozenset({"doctor", "nurse", "staff", "attorney", "judge"})
+#: Roles that are kinds of a broader role a constraint may name ("Hide the names of customers" covers loan applicants).
+ROLE_INCLUDES: dict[str, frozenset[str]] = {
+    "customer": frozenset({"applicant", "beneficiary"}),
+    "client": frozenset({"plaintiff", "defendant", "applicant", "beneficiary", "victim"}),
+    "patient": frozenset({"minor"}),
+}
+#: Words that may start a person span without being part of the name ("Customer Julie Bright").
+ROLE_TITLES = frozenset(TITLE_ROLES) | frozenset(w for w in ROLE_WORDS if "-" not in w)
 POSTNOMINAL_ROLES: dict[str, str] = {"md": "doctor", "do": "doctor", "dds": "doctor", "rn": "nurse", "np": "nurse", "esq": "attorney"}
 
 _ROLE_NOUN = "|".join(sorted((re.escape(w) for w in ROLE_WORDS if len(w) > 2), key=len, reverse=True))
 _BEFORE_TITLE = re.compile(r"\b(?P<title>[A-Za-z]+)(?P<dot>\.)?[:*\s]*$")
 _ABBREVIATED_TITLES = frozenset({"dr", "prof", "hon", "atty"})
 _FILLER = r"(?:named|called|attending|treating|referring|primary|consulting|lead|senior|opposing|expert|account|bank)"
-_BEFORE_NOUN = re.compile(rf"\b(?P<noun>{_ROLE_NOUN})(?:'s)?[,:*]*\s+(?:{_FILLER}\s+)?$", re.IGNORECASE)
+_BEFORE_NOUN = re.compile(rf"\b(?P<noun>{_ROLE_NOUN})(?:'s)?[,:*(]*\s*(?:{_FILLER}\s+)?$", re.IGNORECASE)
 _AFTER_POSTNOMINAL = re.compile(r"^,?\s*(?P<post>M\.?D|D\.?O|DDS|R\.?N|NP|Esq)\b\.?")
 _AFTER_APPOSITION = re.compile(
     rf"^\s*(?:,|\(|-|\u2014)\s*(?:(?:a|an|the|our|his|her|their|its)\s+)?(?:[\w-]+\s+){{0,3}}?(?P<noun>{_ROLE_NOUN})\b",
     re.IGNORECASE,
 )
-_AFTER_PATIENT_ID = re.compile(r"^\s*[,(\[]\s*(?:DOB|D\.O\.B|MRN|date of birth|born)\b", re.IGNORECASE)
+_SUBJECT_ID = r"(?P<id>DOB|D\.O\.B|MRN|date of birth|born)"
+_AFTER_SUBJECT_ID = re.compile(rf"^\s*[,(\[]\s*{_SUBJECT_ID}\b", re.IGNORECASE)
+_BEFORE_CLERICAL_BY = re.compile(
+    r"\b(?:opened|closed|processed|handled|reconciled|reviewed|taken|summari[sz]ed|prepared|approved|performed|verified|documented|"
+    r"entered|recorded|co-signed|countersigned|triaged|assessed|examined|authori[sz]ed|underwritten)\b[^.\n]{0,30}?\bby:?\s*$",
+    re.IGNORECASE,
+)
 _WINDOW = 40
 
 
 _CUE_WORDS = (
     "Patient|Nurse|Agent|Client|Customer|Caller|Dr|Doctor|Witness|Attorney|Counsel|Judge|Plaintiff|Defendant|Mr|Mrs|Ms|Miss|Mx|"
     "Reviewer|Underwriter|Officer|Representative|Banker|Advisor|Adviser|Examiner|Paralegal|Associate|Partner|Prepared by|"
-    "Approved by|Signed|Regards|Sincerely|Thanks"
+    "Approved by|Signed|Regards|Sincerely|Thanks|Member|Cardholder|Applicant|Borrower|Account holder|Beneficiary|"
+    "represents|representing|on behalf of"
 )
 _NAME_PART = r"[A-Z][a-z]+(?:[-'][A-Z][a-z]+)?"
 _NOT_A_NAME = r"(?!(?:The|This|That|These|Those|He|She|They|We|It|His|Her|Their|Was|Is|Has|Had|Will|Portal|Name|Names|Information|Notes?|Summary|Services?|Record|Records|Request|Line|Signature|Details|Profile|No|Number|ID)\b)"
-_CUED_NAME = re.compile(rf"\b(?i:{_CUE_WORDS})\b[\s:*.,\]]{{0,6}}(?P<name>{_NOT_A_NAME}{_NAME_PART}(?:[ \t]{_NOT_A_NAME}{_NAME_PART}){{0,2}})")
+_NAME = rf"{_NOT_A_NAME}{_NAME_PART}(?:[ \t]{_NOT_A_NAME}{_NAME_PART}){{0,2}}"
+_FULL_NAME = rf"{_NOT_A_NAME}{_NAME_PART}(?:[ \t]{_NOT_A_NAME}{_NAME_PART}){{1,2}}"
+_CUES = (
+    re.compile(rf"\b(?i:{_CUE_WORDS})\b[\s:*.,\]]{{0,6}}(?P<name>{_NAME})"),  # "Nurse: Shelly Moore", "[Agent Karen"
+    re.compile(rf"\b(?P<name>{_FULL_NAME})(?=\s*[,(\[]\s*(?i:{_SUBJECT_ID})\b)"),  # "Kimberly Hull (MRN 7306235)"
+    re.compile(rf"\b(?P<name>{_FULL_NAME})\s+vs?\.\s+(?P<other>{_FULL_NAME})"),  # case captions "Walsh v. Torres"
+)
 
 
 def cued_names(text: str) -> list[tuple[int, int]]:
-    """Spans of capitalized names right after a role word or title ("Nurse: Shelly Moore", "[Agent Karen]").
+    """Spans of capitalized names that a cue marks as a person.
 
-    Form labels and chat transcripts put names where a sentence model sees no
-    sentence; the cue word is the evidence that a name follows.
+    Form labels, chat transcripts and case captions put names where a
+    sentence model sees no sentence: a role word or title before the name
+    ("Nurse: Shelly Moore", "[Agent Karen"), a subject identifier after it
+    ("Kimberly Hull (MRN ...)") or a caption ("Angelica Walsh v. Jeanne Torres").
     """
-    return [m.span("name") for m in _CUED_NAME.finditer(text)]
+    spans = []
+    for cue in _CUES:
+        for m in cue.finditer(text):
+            spans += [m.span(g) for g in ("name", "other") if g in cue.groupindex]
+    return sorted(set(spans))
 
 
 def mention_role(text: str, start: int, end: int) -> str | None:
@@ -97,9 +146,29 @@ def mention_role(text: str, start: int, end: int) -> str | None:
     apposition = _AFTER_APPOSITION.match(after)
     if apposition:
         return ROLE_WORDS[apposition.group("noun").lower()]
-    if _AFTER_PATIENT_ID.match(after):
-        return "patient"
+    if _BEFORE_CLERICAL_BY.search(before):
+        return PERSONNEL
+    subject_id = _AFTER_SUBJECT_ID.match(after)
+    if subject_id:
+        return "patient" if subject_id.group("id").upper() == "MRN" else SUBJECT
     return None
+
+
+def qualify(role: str | None, constraint_roles: frozenset[str]) -> tuple[bool, str | None]:
+    """Whether a name of ``role`` is targeted by a constraint on ``constraint_roles``, and the role to report.
+
+    No role qualifier targets everyone; an unknown role is targeted (doubt
+    hides); a known role is targeted when it is one of the constraint's roles
+    or a kind of one (:data:`ROLE_INCLUDES`); a :data:`SUBJECT` is targeted
+    by constraints on data subjects and a :data:`PERSONNEL` by constraints on
+    staff roles, each taking the constraint's first fitting role.
+    """
+    if not constraint_roles or role is None:
+        return True, role
+    if role in (SUBJECT, PERSONNEL):
+        fitting = sorted(r for r in constraint_roles if (r in STAFF_ROLES) == (role == PERSONNEL))
+        return (True, fitting[0]) if fitting else (False, role)
+    return any(role == r or role in ROLE_INCLUDES.get(r, ()) for r in constraint_roles), role
 
 
 def assign_roles(text_of: Sequence[str], mentions: Sequence[tuple[int, int, int]], keys: Sequence[str]) -> list[str | None]:
