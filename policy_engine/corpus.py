@@ -20,6 +20,7 @@ from __future__ import annotations
 import glob
 import hashlib
 import json
+import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -123,11 +124,8 @@ def discover_files(settings: CorpusSettings, root_dir: str | Path, report: Inges
 
 
 def display_path(path: Path, root_dir: str | Path) -> str:
-    """``path`` relative to the policy root when it lies below it, else absolute (POSIX separators)."""
-    try:
-        return path.resolve().relative_to(Path(root_dir).resolve()).as_posix()
-    except ValueError:
-        return path.resolve().as_posix()
+    """``path`` relative to the policy root (``../`` allowed), POSIX separators: the same in every checkout."""
+    return Path(os.path.relpath(path.resolve(), Path(root_dir).resolve())).as_posix()
 
 
 # ------------------------------------------------------------------- reading
