@@ -295,7 +295,12 @@ class Engine:
     # --------------------------------------------------------------- requests
 
     def protect(self, query: str, *, principal: str | None = None, purpose: str | None = None, trace_id: str | None = None) -> ProtectResult:
-        """Retrieve context for ``query`` and return it sanitized by the bound constraints."""
+        """Retrieve context for ``query`` and return it sanitized by the bound constraints.
+
+        The constraints the bundle ranks into the top K (SD-RAG III-C1) are
+        applied to every retrieved chunk, not only to the chunks they are bound
+        to (applying a constraint more widely can only redact more).
+        """
         if self.retriever is None:
             raise EngineError("this engine has no corpus: open a compiled bundle with Engine.open, or call protect_passages")
         started = time.perf_counter()
@@ -313,6 +318,12 @@ class Engine:
         not_applied = [
             ConstraintOutcome(constraint_id=d.constraint.id, applied=False, reason=str(d.reason), score=None if d.score is None else float(d.score))
             for d in ranking.dropped
+        ]
+        considered = {c.id for c, _, _ in kept} | {d.constraint.id for d in ranking.dropped}
+        not_applied += [
+            ConstraintOutcome(constraint_id=c.id, applied=False, reason="bound to none of the retrieved chunks")
+            for c in self.policy.constraints
+            if c.id not in considered
         ]
         passages = tuple(Passage.of(r.chunk.chunk_id, r.chunk.text) for r in retrieved)
         scores = {r.chunk.chunk_id: float(r.score) for r in retrieved}
@@ -422,9 +433,8 @@ class Engine:
             try:
                 self.audit_sink.write(record)
             except Exception as exc:  # noqa: BLE001 - an unrecorded decision releases nothing
-                return dataclasses.replace(
-                    self._denied_copy(record, applied, not_applied, f"audit write failed ({type(exc).__name__})"), notes=notes
-                )
+                denied = self._denied_copy(record, applied, not_applied, f"audit write failed ({type(exc).__name__})")
+                return dataclasses.replace(denied, notes=notes + denied.notes)
         return ProtectResult(text, chunks, tuple(redactions), tuple(applied), tuple(not_applied), record, outcome, notes)
 
     @staticmethod

@@ -183,6 +183,24 @@ def test_failed_audit_write_denies(analyzer: Analyzer) -> None:
     engine = Engine(_policy(PATIENTS), audit_sink=FullDisk(), detector=analyzer)
     result = engine.protect_passages(CHUNKS)
     assert result.denied and result.context == "" and "audit write failed" in result.decision.error
+    assert "audit write failed (OSError)" in result.notes
+
+
+def test_failed_retrieval_denies(analyzer: Analyzer) -> None:
+    class UnreadableIndex:
+        policy = _policy(PATIENTS)
+
+        def retrieve(self, query: str, k: int | None = None):
+            raise OSError("index.faiss: input/output error")
+
+        def rank_constraints(self, query, retrieved):  # pragma: no cover - never reached
+            raise AssertionError
+
+    engine = Engine(UnreadableIndex.policy, retriever=UnreadableIndex(), detector=analyzer)
+    result = engine.protect("who was admitted?")
+    assert result.denied and result.decision.error == "retrieval failed (OSError)"
+    asked = engine.answer("who was admitted?", result)
+    assert asked.answer is None
 
 
 def test_unavailable_enforcers_are_reported_or_refused() -> None:
