@@ -189,9 +189,13 @@ def cluster(vectors: np.ndarray, settings: SummaryTreeSettings) -> list[list[int
             if bic < best_bic:
                 best, best_bic = gmm, bic
     assert best is not None
-    probabilities = best.predict_proba(reduced)
-    members = probabilities >= settings.threshold
-    members[np.arange(n), probabilities.argmax(axis=1)] = True
+    return soft_members(best.predict_proba(reduced), settings.threshold)
+
+
+def soft_members(probabilities: np.ndarray, threshold: float) -> list[list[int]]:
+    """Rows of each cluster: those with posterior ``>= threshold``, plus each row's most likely cluster."""
+    members = probabilities >= threshold
+    members[np.arange(len(probabilities)), probabilities.argmax(axis=1)] = True
     return [rows.tolist() for rows in (np.flatnonzero(members[:, c]) for c in range(members.shape[1])) if len(rows)]
 
 
