@@ -189,3 +189,21 @@ def test_subject_and_personnel_cues_qualify_roles() -> None:
 def test_case_captions_and_identifier_cues_find_names_ner_misses(clinic_analyzer: Analyzer) -> None:
     text = "**Case:** Angelica Walsh v. Jeanne Torres\nRefill request for Kimberly Hull (MRN 7306235)."
     assert values(text, clinic_analyzer.analyze(text, [PATIENT_NAMES])) == ["Angelica Walsh", "Jeanne Torres", "Kimberly Hull"]
+
+
+def test_ner_noise_is_cleaned_before_redaction() -> None:
+    from policy_engine.detect.analyzer import _entity_spans
+    from policy_engine.detect.ner import NamedEntity
+
+    text = "Specimen: serum\nSodium 38.4 C on day 5, seen March 2024 by Dr. Priya Raman and Dr at Acme Corp."
+    spans = {
+        "Specimen": NamedEntity("ORG", 0, 8),
+        "38.4 C": NamedEntity("ORG", text.index("38.4"), text.index("38.4") + 6),
+        "day 5": NamedEntity("DATE", text.index("day 5"), text.index("day 5") + 5),
+        "March 2024": NamedEntity("DATE", text.index("March"), text.index("March") + 10),
+        "Dr. Priya Raman": NamedEntity("PERSON", text.index("Dr. P"), text.index("Raman") + 5),
+        "Dr": NamedEntity("PERSON", text.index("Dr at"), text.index("Dr at") + 2),
+        "Acme Corp": NamedEntity("ORG", text.index("Acme"), text.index("Acme") + 9),
+    }
+    cleaned = [text[e.start : e.end] for e in _entity_spans(text, list(spans.values()))]
+    assert cleaned == ["March 2024", "Priya Raman", "Acme Corp"]

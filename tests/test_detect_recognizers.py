@@ -110,6 +110,9 @@ POSITIVES = [
     ("medical_condition", "Allergies: latex.", "latex"),
     ("medication", "prescribed lithium carbonate 300 mg nightly", "lithium carbonate 300 mg"),
     ("medication", "taking sacubitril-valsartan 49/51 mg", "sacubitril-valsartan 49/51 mg"),
+    ("credit_card", "The card ending in 4635 was blocked.", "4635"),
+    ("credit_card", "Maestro card 676242054564 declined", "676242054564"),
+    ("age", "date of birth (01/23/1986). Caller is 39.", "39"),
 ]
 
 
@@ -144,6 +147,8 @@ NEAR_MISSES = [
     ("occupation", "teach the chefs-to-be"),
     ("organization", "Jane Garcia-Lopez and Tom Reyes met."),
     ("phone", "account 7646585305 is overdrawn"),
+    ("credit_card", "the lease ending in 2027 was renewed"),
+    ("age", "The room is 39."),
 ]
 
 

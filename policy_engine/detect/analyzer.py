@@ -49,6 +49,9 @@ CUSTOM_CATEGORY = "custom"
 PERSON_CATEGORY = "person_name"
 _PERSON_LABEL = "PERSON"
 _NUMERIC_LABELS = frozenset({"DATE", "MONEY", "TIME", "PERCENT", "QUANTITY", "CARDINAL"})
+_PLACE_OR_ORG_LABELS = frozenset({"ORG", "GPE", "LOC", "FAC", "NORP"})
+_CALENDAR = re.compile(r"\b(?:1[89]|20)\d{2}\b|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\b")
+_MEASUREMENT = re.compile(r"[\d.,/%\s]*[A-Za-z]{0,4}(?:/[A-Za-z]{1,3})?[\d.,/%\s]*")
 _LEADING_TITLE = re.compile(r"(?:" + "|".join(sorted(TITLES | ROLE_TITLES, key=len, reverse=True)) + r")\b\.?[:*]*\s+", re.IGNORECASE)
 
 Resolver = Callable[[Constraint], Resolution]
@@ -296,18 +299,29 @@ def _targeted(finding: Finding, roles: frozenset[str]) -> Finding | None:
 
 
 def _entity_spans(text: str, entities: list[NamedEntity]) -> list[NamedEntity]:
-    """NER entities cleaned for redaction: titles cut off person names, numberless dates and amounts dropped.
+    """NER entities cleaned for redaction.
 
-    "Ms Doe" becomes "Doe" (the title stays readable and carries the role);
-    "the weekend" (DATE) and "millions" (MONEY) are not values a constraint protects.
+    * titles and role words are cut off person names: "Ms Doe" becomes "Doe"
+      (the title stays readable and carries the role); a bare title is dropped;
+    * dates need a year or a month name ("day 5", "116/89" and "23 days ago"
+      are not calendar dates), amounts and other numeric labels a digit;
+    * a one-word organization or place that starts a line or ends in a colon
+      is a form label ("Specimen", "Discharged:"), and an organization
+      "name" of digits and units ("38.4 C", "mIU/L") is a measurement.
     """
     cleaned = []
     for e in entities:
-        start = e.start
+        start, value = e.start, text[e.start : e.end]
         if e.label == _PERSON_LABEL:
             while (m := _LEADING_TITLE.match(text, start, e.end)) and m.end() < e.end:
                 start = m.end()
-        elif e.label in _NUMERIC_LABELS and not any(ch.isdigit() for ch in text[e.start : e.end]):
+            if _LEADING_TITLE.fullmatch(text[start : e.end] + " "):
+                continue
+        elif e.label == "DATE" and not _CALENDAR.search(value):
+            continue
+        elif e.label in _NUMERIC_LABELS and not any(ch.isdigit() for ch in value):
+            continue
+        elif e.label in _PLACE_OR_ORG_LABELS and (_is_form_label(text, e) or (e.label == "ORG" and _MEASUREMENT.fullmatch(value))):
             continue
         cleaned.append(NamedEntity(e.label, start, e.end) if start != e.start else e)
     return cleaned
@@ -354,3 +368,11 @@ def _with_cued_names(text: str, entities: list[NamedEntity]) -> list[NamedEntity
     new = [c for c in cued if not any(p.start < c.end and c.start < p.end for p in persons)]
     kept = [e for e in entities if e.label == _PERSON_LABEL or not any(c.start < e.end and e.start < c.end for c in new)]
     return sorted(kept + new, key=lambda e: e.start)
+
+
+def _is_form_label(text: str, entity: NamedEntity) -> bool:
+    """A single word at the start of a line, or followed by a colon, is a label rather than a name."""
+    if " " in text[entity.start : entity.end].strip():
+        return False
+    line_start = entity.start == 0 or text[: entity.start].rstrip(" \t*#-").endswith("\n") or not text[: entity.start].strip(" \t*#-")
+    return line_start or text[entity.end : entity.end + 2].lstrip("*").startswith(":")

@@ -145,6 +145,14 @@ def _month_day_valid(value: str) -> bool:
     return (1 <= first <= 12 and 1 <= second <= 31) or (1 <= second <= 12 and 1 <= first <= 31)
 
 
+_LAST_FOUR = re.compile(r"\d{4}")
+
+
+def _card_number_valid(value: str) -> bool:
+    """A full number must pass Luhn; the last four digits after "card ending in" have no check digit."""
+    return luhn_valid(value) or bool(_LAST_FOUR.fullmatch(value))
+
+
 def _phone_digits_valid(value: str) -> bool:
     """E.164 allows at most 15 digits, not counting an extension; a bare extension ("ext. 2083") is valid."""
     number = re.split(r"x|ext", value, flags=re.IGNORECASE)[0]
@@ -226,6 +234,8 @@ _BUILTIN: tuple[Recognizer, ...] = (
             re.compile(r"\b\d{1,3}\s?(?:y/o|yo)\b", re.IGNORECASE),
         ),
         score=0.85,
+        context=_context("birth", "born", "dob", "age", "aged", "old"),
+        contextual=(re.compile(r"\b(?:is|was|turned|turns|now)\s(?P<value>\d{1,3})(?=\s*[.,;)]|\s+(?:and|but|years?)\b)"),),
     ),
     PatternRecognizer("street_address", (_STREET_RE, _PO_BOX_RE, _CITY_STATE_ZIP_RE), score=0.85),
     PatternRecognizer(
@@ -279,10 +289,11 @@ _BUILTIN: tuple[Recognizer, ...] = (
     ),
     PatternRecognizer(
         "credit_card",
-        (re.compile(r"(?<![\d-])(?:\d{4}([ -]?)\d{4}\1\d{4}\1\d{1,7}|3[47]\d{2}([ -]?)\d{6}\2\d{5})(?![\d-])"),),
+        (re.compile(r"(?<![\d-])(?:\d{4}([ -]?)\d{4}\1\d{4}(?:\1\d{1,7})?|3[47]\d{2}([ -]?)\d{6}\2\d{5})(?![\d-])"),),
         score=0.9,
-        validate=luhn_valid,
+        validate=_card_number_valid,
         context=_context("card", "credit", "debit", "visa", "mastercard", "amex"),
+        contextual=(re.compile(r"\b(?:ending|ends)\s(?:in\s|with\s)?(?P<value>\d{4})\b", re.IGNORECASE),),
     ),
     PatternRecognizer(
         "account_number",
