@@ -101,7 +101,8 @@ class CompileReport:
         }
 
 
-def _peak_rss_mb() -> float:
+def peak_rss_mb() -> float:
+    """Peak resident set size of this process so far, in MiB."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
@@ -114,7 +115,7 @@ class _Stages:
     def run(self, name: str, fn: Callable[[], Any]) -> Any:
         t0 = time.perf_counter()
         result = fn()
-        self.report.stages[name] = StageStats(time.perf_counter() - t0, _peak_rss_mb())
+        self.report.stages[name] = StageStats(time.perf_counter() - t0, peak_rss_mb())
         return result
 
 
