@@ -4,16 +4,18 @@
 :class:`~policy_engine.detect.findings.Finding` list that extractive and
 periphrastic redaction act on (SD-RAG Section III-C2).  For every constraint
 a :class:`DetectionPlan` is derived once: the categories its statement
-resolves to (:mod:`policy_engine.detect.category_resolver` by default: keywords
-plus embedding similarity; explicit ``detect.categories`` win), and from them the recognizers and spaCy labels to
-run, plus the constraint's own ``terms``, ``patterns``, ``entity_types`` and
+resolves to (:mod:`policy_engine.detect.category_resolver` by default:
+keywords plus embedding similarity; explicit ``detect.categories`` win), and
+from them the recognizers and spaCy labels to run, plus the constraint's own ``terms``, ``patterns``, ``entity_types`` and
 ``roles``.  Detection order, strongest first:
 
 1. policy terms and the policy's private entities (exact and normalized
    matching, including short and long forms of a person's name);
 2. recognizers (regular expressions with checksums, lexicons) and policy
    patterns;
-3. spaCy named entities;
+3. spaCy named entities, cleaned of form labels and measurements, plus the
+   names that cues mark ("Nurse: Shelly Moore", "Walsh v. Torres") and the
+   bare first or last names of people named in full elsewhere in the texts;
 
 then person names are qualified by role (a constraint on patients' names
 does not target a doctor's name; a name whose role is unknown *is* targeted,

@@ -428,10 +428,17 @@ _JOB_HEADS = (
     "welder|landscaper|housekeeper|nanny|caregiver|secretary|receptionist|nurse|surgeon|physician|attorney|lawyer"
 )
 _NOT_A_JOB_WORD = r"(?!(?:the|a|an|his|her|their|our|my|your|its|and|or|of|to|with|for|as|at|by|in|on|is|was|are|were|be|been|this|that|no|not|who|whom)\b)"
-# Up to two modifier words and a job head noun ("warehouse supervisor", "Housing manager/officer").
+# Agent nouns of professions ("toxicologist", "physician", "radiographer"); not "checklist" or "assist".
+_PROFESSION_NOUN = r"(?!(?:exist|assist|insist|persist|resist|consist|checklist|playlist|waitlist|shortlist|wishlist)\b)[a-z]{3,}(?:ologist|ician|grapher|therapist|ist)"
+# Up to two modifier words and a job head noun ("warehouse supervisor", "Housing manager/officer"), or a
+# capitalized head with its field after a comma, as job directories write it ("Engineer, mining").
 _OCCUPATION_PHRASE = PatternRecognizer(
     "occupation",
-    (re.compile(rf"\b(?:{_NOT_A_JOB_WORD}[A-Za-z][a-z]+\s){{0,2}}(?:{_JOB_HEADS})s?(?:/[a-z]+)?(?![\w-])"),),
+    (
+        re.compile(rf"\b(?:{_NOT_A_JOB_WORD}[A-Za-z][a-z]+\s){{0,2}}(?:{_JOB_HEADS}|{_PROFESSION_NOUN})s?(?:/[a-z]+)?(?![\w-])"),
+        re.compile(rf"\b(?:[A-Z][a-z]+\s)?(?i:{_JOB_HEADS}|{_PROFESSION_NOUN})(?:/[a-z]+)?,\s[a-z][a-z/ -]{{2,40}}?(?:\s\([a-z ]+\))?(?=\s(?:employed|at|for|in|with)\b|[.;]|$)"),
+        re.compile(rf"\b[A-Z](?i:{_PROFESSION_NOUN})\b"),
+    ),
     score=0.65,
 )
 
