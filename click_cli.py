@@ -150,10 +150,11 @@ def cli(ctx: click.Context, quiet: bool, verbose: bool) -> None:
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write the report to a file instead of stdout.")
 @click.option("--max-file-bytes", type=click.IntRange(min=1), default=8 * 1024 * 1024, show_default=True, help="Refuse policy files larger than this.")
 @click.option("--bundle", "bundles", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path), help="Also report dead constraints (PE161) against this compiled bundle (repeatable).")  # compile section
+@click.option("--corpus", "with_corpus", is_flag=True, help="Compile each policy's corpus into bundles/<name> (incremental) and report dead constraints (PE161).")  # compile section
 @output_options
 @click.pass_context
 @handle_errors
-def lint(ctx: click.Context, paths: tuple[Path, ...], fmt: str, fail_level: str, output: Path | None, max_file_bytes: int, bundles: tuple[Path, ...]) -> None:
+def lint(ctx: click.Context, paths: tuple[Path, ...], fmt: str, fail_level: str, output: Path | None, max_file_bytes: int, bundles: tuple[Path, ...], with_corpus: bool) -> None:
     """Check policy files for errors before they are merged.
 
     PATHS are policy files (YAML, or Markdown/text files of statements) or
@@ -173,10 +174,13 @@ def lint(ctx: click.Context, paths: tuple[Path, ...], fmt: str, fail_level: str,
     from policy_engine.lint.formats import render
 
     report = policy_engine.lint(paths, max_file_bytes=max_file_bytes)
-    if bundles:  # compile section: dead constraints need a compiled corpus
-        from policy_engine.bundle import bundle_diagnostics
+    if bundles or with_corpus:  # compile section: dead constraints need a compiled corpus
+        from policy_engine.bundle import bundle_diagnostics, corpus_diagnostics
 
-        report.diagnostics = sorted(report.diagnostics + [d for b in bundles for d in bundle_diagnostics(report.policies, b)], key=lambda d: d.sort_key)
+        found = [d for b in bundles for d in bundle_diagnostics(report.policies, b)]
+        if with_corpus and report.exit_code() != EXIT_POLICY:
+            found += corpus_diagnostics(report.policies)
+        report.diagnostics = sorted(report.diagnostics + found, key=lambda d: d.sort_key)
     text = render(
         report,
         fmt,

@@ -428,6 +428,7 @@ class Bundle:
                 "id": c.id, "severity": c.severity.value, "statement": c.statement, "bound": len(bound),
                 "explicit": sum(1 for _, _, reasons in bound if any(r != "similarity" for r in reasons)),
                 "top": [{"node": n, "similarity": s, "reasons": r} for n, s, r in bound[:5]],
+                "nodes": sorted(n for n, _, _ in bound),
             })
         return {
             "path": str(self.path),
@@ -458,4 +459,15 @@ def bundle_diagnostics(policies: Sequence[LoadedPolicy], bundle_path: str | Path
     return [d for lp in policies if lp.policy.metadata.name == name for d in dead_constraint_diagnostics(lp, bundle)]
 
 
-__all__ = ["Bundle", "BundleError", "CompileReport", "CorpusError", "bundle_diagnostics", "compile_bundle", "dead_constraint_diagnostics"]
+def corpus_diagnostics(policies: Sequence[LoadedPolicy], bundles_dir: str | Path = "bundles") -> list[Diagnostic]:
+    """PE161 findings from compiling each policy's corpus into ``bundles_dir/<name>`` (incremental: the cache is reused)."""
+    out: list[Diagnostic] = []
+    for lp in policies:
+        if lp.policy.corpus.paths:
+            target = Path(bundles_dir) / lp.policy.metadata.name
+            compile_bundle(lp.root_file, target)
+            out.extend(dead_constraint_diagnostics(lp, Bundle.open(target)))
+    return out
+
+
+__all__ = ["Bundle", "BundleError", "CompileReport", "CorpusError", "bundle_diagnostics", "compile_bundle", "corpus_diagnostics", "dead_constraint_diagnostics"]

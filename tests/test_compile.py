@@ -223,3 +223,12 @@ def test_cli_errors_are_clear_without_traceback(tmp_path: Path) -> None:
     assert result.exit_code == 1 and "corpus/bad.md: not valid UTF-8" in result.output and "Traceback" not in result.output
     missing = runner.invoke(cli, ["query", str(tmp_path), "anything"])
     assert missing.exit_code == 1 and "not a compiled bundle" in missing.output
+
+
+def test_cli_lint_corpus_compiles_and_reports_dead_constraints(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    policy = copy_fixture(tmp_path / "policy")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["lint", str(policy), "--corpus"])
+    assert result.exit_code == 0, result.output
+    assert "warning[PE161] constraint 'hide-salaries' binds to no chunk" in result.output
+    assert (tmp_path / "bundles" / "mini-clinic" / "manifest.json").is_file()
