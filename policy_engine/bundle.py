@@ -227,7 +227,7 @@ def compile_bundle(
         "binding",
         lambda: bind_constraints(
             policy.constraints, constraint_vectors, [n.chunk_id for n in nodes], [n.text for n in nodes], vectors, index,
-            settings.binding, node_entity_labels={k: set(v) for k, v in kg.entity_labels.items()} if kg else None,
+            settings.binding, node_entity_labels=_entity_labels(kg, tree) if kg else None,
         ),
     )
     graph = stages.run("graph", lambda: build_policy_graph(leaves, tree.nodes, policy.constraints, bindings, kg))
@@ -256,6 +256,14 @@ def compile_bundle(
 
     report.manifest = stages.run("write", write)
     return report
+
+
+def _entity_labels(kg: KnowledgeGraph, tree: SummaryTree) -> dict[str, set[str]]:
+    """NER labels per node; a summary inherits the labels of everything it summarizes (recall first)."""
+    labels = {cid: set(v) for cid, v in kg.entity_labels.items()}
+    for node in sorted(tree.nodes, key=lambda n: n.level):
+        labels[node.node_id] = set().union(*(labels.get(child, set()) for child in node.children))
+    return labels
 
 
 def _manifest(policy: Policy, ingested: Any, embedder: Embedder, settings: Any, leaves: list[Chunk], summaries: list[Chunk],
