@@ -380,7 +380,7 @@ _CONDITION_LEFT = _modifiers_before(
     "early-onset", "late-onset", "paroxysmal", "primary", "secondary", "uncontrolled", "poorly controlled", "treatment-resistant",
     "exercise-induced", "allergic", "focal", "seasonal", "congestive", "diabetic", "mixed", "bilateral", "metastatic", "stage [0-4]",
 )
-_CONDITION_RIGHT = re.compile(r"(?:\s(?:mellitus|disorder|disease|syndrome|with (?:reduced|preserved) ejection fraction|(?:type|stage|grade|class)\s(?:\d|I{1,3}V?|IV|[a-d])\b|I{1,3}\b|\d\b))+")
+_CONDITION_RIGHT = re.compile(r"(?:\s(?:mellitus|disorder|disease|syndrome|infection|with (?:chronic |acute |severe )?[a-z]+ pain|with (?:reduced|preserved) ejection fraction|(?:type|stage|grade|class)\s(?:\d|I{1,3}V?|IV|[a-d])\b|I{1,3}\b|\d\b))+")
 # A word ending in a pathology suffix, optionally after an eponym ("Hashimoto's") or an adjective ("plantar", "ankylosing").
 _CONDITION_MORPHOLOGY = PatternRecognizer(
     "medical_condition",
@@ -391,6 +391,17 @@ _CONDITION_MORPHOLOGY = PatternRecognizer(
         ),
     ),
     score=0.7,
+)
+_INJURY = PatternRecognizer(
+    "medical_condition",
+    (
+        re.compile(
+            r"\b(?:fractured|broken|torn|herniated|sprained|dislocated|ruptured|bulging)\s(?:[a-z]+\s){0,2}?"
+            r"(?:wrist|ankle|arm|leg|hip|ribs?|disc|cuff|ligament|shoulder|knee|elbow|collarbone|femur|tibia|vertebrae?|pelvis|ACL|meniscus|tendon|spleen|jaw|nose|skull)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    score=0.75,
 )
 _ALLERGY = PatternRecognizer(
     "medical_condition",
@@ -449,7 +460,7 @@ def _lexicon_recognizers() -> dict[str, Recognizer]:
         "medication": CompositeRecognizer("medication", (lexicon_recognizer("medication", lists["medication"], right=_MEDICATION_RIGHT), _DRUG_MORPHOLOGY)),
         "medical_condition": CompositeRecognizer(
             "medical_condition",
-            (lexicon_recognizer("medical_condition", lists["medical_condition"], left=_CONDITION_LEFT, right=_CONDITION_RIGHT), _CONDITION_MORPHOLOGY, _ALLERGY),
+            (lexicon_recognizer("medical_condition", lists["medical_condition"], left=_CONDITION_LEFT, right=_CONDITION_RIGHT), _CONDITION_MORPHOLOGY, _INJURY, _ALLERGY),
         ),
         "occupation": CompositeRecognizer("occupation", (lexicon_recognizer("occupation", lists["occupation"], left=_OCCUPATION_LEFT), _OCCUPATION_PHRASE)),
         "relative": lexicon_recognizer("relative", lists["relative"]),
