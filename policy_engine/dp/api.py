@@ -33,6 +33,7 @@ from policy_engine.dp.partition import (
 )
 from policy_engine.dp.refill import assemble, refill_sentence
 from policy_engine.dp.sentences import (
+    Sentence,
     SentenceSelection,
     segment,
     select_private_topk,
@@ -247,7 +248,14 @@ def _generate(
     )
 
 
-def _select(sentences, decoding: DPDecodingSettings, plan: BudgetPlan, accountant: PrivacyAccountant, generator):
+def _select(
+    sentences: Sequence[Sentence],
+    decoding: DPDecodingSettings,
+    plan: BudgetPlan,
+    accountant: PrivacyAccountant,
+    generator: torch.Generator,
+) -> SentenceSelection:
+    """Sentence selection per ``decoding.refill`` / ``decoding.selection`` (Algorithm 1, lines 14-18)."""
     if decoding.refill == "random":
         return select_random(sentences, decoding.pii_sentences, decoding.refill_sentences, generator)
     if decoding.selection == "svt":

@@ -48,8 +48,3 @@ def partition_documents(
     for document in documents:
         parts[assign_subset(document.id, subsets, key)].append(document)
     return parts
-
-
-def subset_sizes(parts: Sequence[Sequence[RetrievedDocument]]) -> list[int]:
-    """Number of documents in each subset (for diagnostics only)."""
-    return [len(p) for p in parts]
