@@ -68,7 +68,7 @@ class CategoryResolver:
         self.vocabulary = vocabulary
         self._embedder = embedder
         self._ids = list(vocabulary.categories)
-        self._descriptions = embedder.embed([vocabulary.categories[c].description for c in self._ids])
+        self._descriptions = _description_vectors(embedder, tuple(vocabulary.categories[c].description for c in self._ids))
         self._cache: dict[str, Resolution] = {}
         self._lock = threading.Lock()
 
@@ -115,6 +115,19 @@ class CategoryResolver:
             CategoryMatch(s.category, round(combined(s), 3), s.keywords + (f"similarity={s.cosine:.2f}",)) for s in chosen
         )
         return Resolution(constraint.id, matches, lexical.roles, lexical.polarity, max(m.score for m in matches), method)
+
+
+_DESCRIPTION_VECTORS: dict[tuple[str, str, tuple[str, ...]], np.ndarray] = {}
+_DESCRIPTION_LOCK = threading.Lock()
+
+
+def _description_vectors(embedder: Embedder, descriptions: tuple[str, ...]) -> np.ndarray:
+    """Embeddings of the category descriptions, computed once per process, model and vocabulary."""
+    key = (embedder.model_id, embedder.model_version, descriptions)
+    with _DESCRIPTION_LOCK:
+        if key not in _DESCRIPTION_VECTORS:
+            _DESCRIPTION_VECTORS[key] = embedder.embed(list(descriptions))
+        return _DESCRIPTION_VECTORS[key]
 
 
 def combined(score: CategoryScore) -> float:

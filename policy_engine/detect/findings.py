@@ -53,9 +53,6 @@ class Finding:
     entity_key: str
     detector: str = ""
 
-    def overlaps(self, other: Finding) -> bool:
-        return self.start < other.end and other.start < self.end
-
 
 def _strength(finding: Finding, order: dict[str, int]) -> tuple[int, int, float, int, int]:
     return (SOURCE_TIER[finding.source], -(finding.end - finding.start), -finding.score, order.get(finding.constraint_id, len(order)), finding.start)
