@@ -1,0 +1,71 @@
+"""Role of a person mention and entity keys of name forms (no model needed)."""
+
+from __future__ import annotations
+
+import pytest
+
+from policy_engine.detect.names import NameIndex, name_words, value_key
+from policy_engine.detect.roles import PERSONNEL, SUBJECT, assign_roles, mention_role, qualify
+
+
+def role_of(text: str, name: str) -> str | None:
+    start = text.index(name)
+    return mention_role(text, start, start + len(name))
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "role"),
+    [
+        ("Seen by Dr. Smith today.", "Smith", "doctor"),
+        ("The physician Jane Roe signed.", "Jane Roe", "doctor"),
+        ("Jane Roe, MD, signed.", "Jane Roe", "doctor"),
+        ("Tom Lee, Esq. appeared.", "Tom Lee", "attorney"),
+        ("Admitted patient John Doe overnight.", "John Doe", "patient"),
+        ("John Doe, a 45-year-old patient, was admitted.", "John Doe", "patient"),
+        ("the plaintiff, Mary Smith, testified", "Mary Smith", "plaintiff"),
+        ("Kim Hull (MRN 7306235) called.", "Kim Hull", "patient"),
+        ("Mr. Doe (DOB 04/05/1980) called.", "Doe", SUBJECT),
+        ("Opened Mar 27, 2025 by Karen Peck.", "Karen Peck", PERSONNEL),
+        ("[Agent Karen] how can I help?", "Karen", "staff"),
+        ("Yesterday Maria Gonzalez phoned.", "Maria Gonzalez", None),
+        ("The doctor told Maria Gonzalez to rest.", "Maria Gonzalez", None),  # a verb between: no apposition
+        ("He thanked the nurse. Maria Gonzalez left.", "Maria Gonzalez", None),  # sentence-final role noun
+    ],
+)
+def test_mention_role(text: str, name: str, role: str | None) -> None:
+    assert role_of(text, name) == role
+
+
+def test_role_spreads_to_other_mentions_of_the_same_entity() -> None:
+    text = "Dr. Ahmed Okafor reviewed the chart. Later Okafor called."
+    mentions = [(0, text.index("Ahmed"), text.index("Ahmed") + 12), (0, text.rindex("Okafor"), text.rindex("Okafor") + 6)]
+    keys = ["k1", "k1"]
+    assert assign_roles([text], mentions, keys) == ["doctor", "doctor"]
+
+
+def test_qualify_roles() -> None:
+    patients = frozenset({"patient"})
+    assert qualify("doctor", patients) == (False, "doctor")
+    assert qualify("patient", patients) == (True, "patient")
+    assert qualify(None, patients) == (True, None)  # unknown role: hidden
+    assert qualify(SUBJECT, patients) == (True, "patient")
+    assert qualify(SUBJECT, frozenset({"doctor"})) == (False, SUBJECT)
+    assert qualify(PERSONNEL, frozenset({"doctor"})) == (True, "doctor")
+    assert qualify(PERSONNEL, patients) == (False, PERSONNEL)
+    assert qualify("applicant", frozenset({"customer"})) == (True, "applicant")
+    assert qualify("doctor", frozenset()) == (True, "doctor")
+
+
+def test_name_forms_share_a_key() -> None:
+    mentions = ["Jane Marie Doe", "Ms Doe", "Jane", "Doe's", "Dr. John Doe", "John"]
+    index = NameIndex(mentions)
+    keys = [index.key(i) for i in range(len(mentions))]
+    assert keys[0] == keys[1] == keys[2] == keys[3]  # "Ms Doe" after Jane Marie Doe: nearest preceding Doe
+    assert keys[4] == keys[5] != keys[0]
+    assert name_words("Dr. Jane Roe, MD") == ("jane", "roe")
+
+
+def test_numeric_values_are_keyed_by_digits() -> None:
+    assert value_key("contact", "(415) 555-0100") == value_key("contact", "415.555.0100")
+    assert value_key("contact", "415.555.0100") != value_key("contact", "415.555.0101")
+    assert value_key("employer", "Porter  Group") == value_key("employer", "porter group")
