@@ -190,11 +190,10 @@ class RedactionEnforcer:
                 passages.append(passage)
                 continue
             spans = merge_findings(findings[passage.chunk_id])
-            rewrite, note = self._redact(passage, spans, constraints, book)
+            rewrite, passage_notes = self._redact(passage, spans, constraints, book)
             passages.append(Passage(passage.chunk_id, passage.original, rewrite.text))
             redactions.extend(rewrite.redactions)
-            if note:
-                notes.append(note)
+            notes.extend(passage_notes)
         return context.evolve(
             passages=tuple(passages), redactions=context.redactions + tuple(redactions), notes=context.notes + tuple(notes)
         )
@@ -219,24 +218,24 @@ class RedactionEnforcer:
 
     def _redact(
         self, passage: Passage, spans: list[_Span], constraints: Sequence[Constraint], book: PlaceholderBook
-    ) -> tuple[_Rewrite, str | None]:
+    ) -> tuple[_Rewrite, tuple[str, ...]]:
+        """The passage redacted: model paraphrase, else generalization, else placeholders, whichever first verifies."""
         by_id = {c.id: c for c in constraints}
         periphrastic = [s for s in spans if self._mode_of(s.finding.constraint_id, by_id) is RedactionMode.PERIPHRASTIC]
         if not periphrastic:
-            return self._substitute(passage, spans, book, by_id, generalizing=False), None
+            return self._substitute(passage, spans, book, by_id, generalizing=False), ()
         values = {passage.original[s.start : s.end] for s in spans}
+        notes: tuple[str, ...] = ()
         if self.paraphraser is not None:
             paraphrased = self._model_paraphrase(passage, spans, constraints, book, by_id)
             if paraphrased is not None and self._verified(paraphrased, constraints, values, PLACEHOLDER):
-                return paraphrased, None
-            notes_model = f"model paraphrase of chunk {passage.chunk_id} rejected by the verifier; deterministic generalization used"
-        else:
-            notes_model = None
+                return paraphrased, ()
+            notes = (f"model paraphrase of chunk {passage.chunk_id} rejected by the verifier; deterministic generalization used",)
         rewrite = self._substitute(passage, spans, book, by_id, generalizing=True)
         if self._verified(rewrite, constraints, values, None):
-            return rewrite, notes_model
+            return rewrite, notes
         fallback = self._substitute(passage, spans, book, by_id, generalizing=False)
-        return fallback, f"periphrastic output of chunk {passage.chunk_id} failed verification; extractive fallback used"
+        return fallback, notes + (f"periphrastic output of chunk {passage.chunk_id} failed verification; extractive fallback used",)
 
     def _substitute(
         self, passage: Passage, spans: list[_Span], book: PlaceholderBook, by_id: Mapping[str, Constraint], *, generalizing: bool
