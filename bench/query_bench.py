@@ -24,6 +24,7 @@ import sys
 import time
 from pathlib import Path
 
+import faiss
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,7 +36,7 @@ from policy_engine.bundle import Bundle  # noqa: E402
 from policy_engine.corpus import Chunk  # noqa: E402
 from policy_engine.embedding import load_embedder, normalize  # noqa: E402
 from policy_engine.graph import build_policy_graph  # noqa: E402
-from policy_engine.index import VectorIndex  # noqa: E402
+from policy_engine.index import SEARCH_THREADS, VectorIndex  # noqa: E402
 from policy_engine.policy.model import BindingSettings, IndexSettings  # noqa: E402
 
 DIM = 384
@@ -47,6 +48,7 @@ def synthetic_bundle(n: int, kind: str, rng: np.random.Generator, centres: np.nd
     nodes = [Chunk(f"doc-{i // 4:06d}#{i}", f"doc-{i // 4:06d}", "synthetic", 0, 10, f"chunk {i}") for i in range(n)]
     constraint_vectors = normalize(centres[rng.integers(0, len(centres), len(policy.constraints))] + 0.1 * rng.normal(size=(len(policy.constraints), DIM)).astype(np.float32))
     index = VectorIndex.build(vectors, IndexSettings(kind=kind))
+    faiss.omp_set_num_threads(SEARCH_THREADS)  # what Bundle.open does via VectorIndex.load
     bindings = bind_constraints(policy.constraints, constraint_vectors, [c.chunk_id for c in nodes], [c.text for c in nodes], vectors, index, BindingSettings(top_k=50, explicit=False))
     # explicit bindings: names, dates and identifiers occur all over a real corpus; bind each constraint to a random 10%
     for c in policy.constraints:
