@@ -4,7 +4,7 @@ SD-RAG (Sections III-C, IV): the retrieved context is redacted according to
 the constraints bound to it *before* any model answers, by prompts that never
 hold the user's query.  Per request, :meth:`Engine.protect`
 
-1. runs query-stage enforcers (none yet) on the query,
+1. runs query-stage enforcers (query rewriting, when installed) on the query,
 2. retrieves chunks and ranks the constraints bound to them (the bundle),
 3. runs the context-stage enforcers in the policy's ``enforcement.order``
    (redaction ...) through the fail-closed :class:`EnforcementPipeline`,
@@ -33,7 +33,7 @@ from typing import Any, Callable, Iterable, Protocol, Sequence
 from audit.records import ConstraintOutcome, DecisionRecord, EnforcerRun, Outcome
 from audit.records import Redaction as AuditRedaction
 from audit.records import RetrievedChunk as AuditChunk
-from enforcers.base import EnforcementContext, EnforcementPipeline, Enforcer, Passage, RedactionSpan, Stage
+from enforcers.base import EnforcementContext, EnforcementPipeline, Enforcer, Passage, PipelineResult, RedactionSpan, Stage
 from enforcers.redaction import RedactionEnforcer, SpanDetector
 from policy_engine.generation import ModelParaphraser, PromptObserver, complete
 from policy_engine.policy.model import Constraint, Policy, RedactionMode
@@ -305,9 +305,14 @@ class Engine:
             raise EngineError("this engine has no corpus: open a compiled bundle with Engine.open, or call protect_passages")
         started = time.perf_counter()
         record = DecisionRecord(outcome=Outcome.denied, principal=principal, purpose=purpose, trace_id=trace_id)
+        query_stage = self.pipeline.run(Stage.QUERY, EnforcementContext(passages=(), constraints=tuple(self.policy.constraints), query=query))
+        self._record_stage(record, query_stage)
+        if query_stage.failure is not None:
+            return self._finish(record, query, None, (), [], [], started, error=query_stage.failure.reason)
+        search = query_stage.context.query or query
         try:
-            retrieved = list(self.retriever.retrieve(query))
-            ranking = self.retriever.rank_constraints(query, retrieved)
+            retrieved = list(self.retriever.retrieve(search))
+            ranking = self.retriever.rank_constraints(search, retrieved)
         except Exception as exc:  # noqa: BLE001 - retrieval failure denies the request
             return self._finish(record, query, None, (), [], [], started, error=f"retrieval failed ({type(exc).__name__})")
         kept = [(rc.constraint, rc.score, tuple(rc.chunk_ids)) for rc in ranking.kept]
@@ -356,13 +361,24 @@ class Engine:
         return self.answer(query, protected)
 
     def answer(self, query: str, protected: ProtectResult) -> AskResult:
-        """Answer ``query`` from an already protected context (never from unredacted text)."""
-        if protected.denied or self.model is None or not self.answers:
+        """Answer ``query`` from an already protected context (never from unredacted text).
+
+        Answer-stage enforcers (output guard, DP decoding) then see the query,
+        the sanitized chunks (as their "original") and the draft answer; any
+        failure among them withholds the answer.
+        """
+        if protected.denied:
             return AskResult(answer=None, answered_by=None, protected=protected)
-        prompt = answer_prompt(query, protected.sanitized)
-        self._observe(prompt)
-        text = complete(self.model, prompt)
-        return AskResult(answer=text, answered_by=str(self.model.source), protected=protected)
+        text, answered_by = None, None
+        if self.model is not None and self.answers:
+            prompt = answer_prompt(query, protected.sanitized)
+            self._observe(prompt)
+            text, answered_by = complete(self.model, prompt), str(self.model.source)
+        sanitized = tuple(Passage(c.chunk_id, c.text, c.text, c.withheld) for c in protected.chunks)
+        stage = self.pipeline.run(Stage.ANSWER, EnforcementContext(passages=sanitized, constraints=(), query=query, answer=text))
+        if stage.failure is not None:
+            return AskResult(answer=None, answered_by=None, protected=protected)
+        return AskResult(answer=stage.context.answer, answered_by=answered_by if stage.context.answer == text else "answer-stage enforcers", protected=protected)
 
     def close(self) -> None:
         self.pipeline.close()
@@ -370,6 +386,11 @@ class Engine:
             self.audit_sink.close()
 
     # -------------------------------------------------------------- internals
+
+    @staticmethod
+    def _record_stage(record: DecisionRecord, result: PipelineResult) -> None:
+        record.enforcers = record.enforcers + [EnforcerRun(name=n, version=v) for n, v in result.ran]
+        record.stages = {**record.stages, **{f"enforce.{name}": ms for name, ms in result.timings_ms.items()}}
 
     def _observe(self, prompt: Prompt) -> None:
         if self.prompt_observer is not None:
@@ -388,8 +409,7 @@ class Engine:
     ) -> ProtectResult:
         record.retrieved = [AuditChunk(chunk_id=p.chunk_id, score=chunk_scores.get(p.chunk_id)) for p in passages]
         result = self.pipeline.run(Stage.CONTEXT, EnforcementContext(passages=passages, constraints=constraints))
-        record.enforcers = [EnforcerRun(name=n, version=v) for n, v in result.ran]
-        record.stages = {f"enforce.{name}": ms for name, ms in result.timings_ms.items()}
+        self._record_stage(record, result)
         error = result.failure.reason if result.failure else None
         notes = result.context.notes + self.plan.notes()
         if self.plan.missing:

@@ -11,7 +11,8 @@ from click.testing import CliRunner
 
 from click_cli import cli
 from policy_engine.bundle import compile_bundle
-from policy_engine.runtime import Engine
+from enforcers.base import EnforcementContext, Stage
+from policy_engine.runtime import ENFORCER_FACTORIES, Engine, EngineParts, build_pipeline
 from tiny_lm import build_tiny_model
 
 pytestmark = pytest.mark.slow
@@ -107,3 +108,58 @@ def test_library_embedding_example(bundle: Path) -> None:
     assert "[PATIENT_NAME_1]" in result.context and "Jane" not in result.context
     assert {r.constraint_id for r in result.redactions} == {"patient-names", "dob", "phones"}
     assert result.decision.policy_name == "tiny-clinic" and result.decision.bundle_digest.startswith("sha256:")
+
+
+class _QueryStageFault:
+    """A query-stage enforcer that fails (fault injection); records whether it ran."""
+
+    name, version, stage = "query_rewrite", "test", Stage.QUERY
+
+    def __init__(self) -> None:
+        self.seen: list[str | None] = []
+
+    def apply(self, context: EnforcementContext) -> EnforcementContext:
+        self.seen.append(context.query)
+        raise ConnectionError("rewriter unavailable")
+
+
+class _AnswerStageSpy:
+    """An answer-stage enforcer that records what it sees and writes the answer."""
+
+    name, version, stage = "output_guard", "test", Stage.ANSWER
+
+    def __init__(self) -> None:
+        self.seen: list[EnforcementContext] = []
+
+    def apply(self, context: EnforcementContext) -> EnforcementContext:
+        self.seen.append(context)
+        return context.evolve(answer=f"{len(context.passages)} sanitized chunk(s)")
+
+
+def _with_order(engine: Engine, order: list[str]) -> Engine:
+    """The engine with its pipeline rebuilt for another enforcement order (the bundle fixes the policy's)."""
+    policy = engine.policy.model_copy(update={"enforcement": engine.policy.enforcement.model_copy(update={"order": order})})
+    engine.plan = build_pipeline(EngineParts(policy, engine.detector, None, None))
+    engine.pipeline = engine.plan.pipeline
+    return engine
+
+
+def test_query_stage_failure_denies_before_retrieval(bundle: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fault = _QueryStageFault()
+    monkeypatch.setitem(ENFORCER_FACTORIES, "query_rewrite", lambda parts: fault)
+    engine = _with_order(Engine.open(bundle, audit=False), ["query_rewrite", "redaction"])
+    result = engine.protect(QUESTION)
+    assert fault.seen == [QUESTION]
+    assert result.denied and result.decision.error == "enforcer 'query_rewrite' failed (ConnectionError); failing closed"
+    assert result.decision.retrieved == []
+
+
+def test_answer_stage_sees_only_sanitized_chunks_and_the_query(bundle: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    spy = _AnswerStageSpy()
+    monkeypatch.setitem(ENFORCER_FACTORIES, "output_guard", lambda parts: spy)
+    engine = _with_order(Engine.open(bundle, audit=False), ["redaction", "output_guard"])
+    asked = engine.ask(QUESTION)
+    (seen,) = spy.seen
+    assert seen.query == QUESTION and seen.answer is None
+    assert all("Jane" not in p.original and "Jane" not in p.text for p in seen.passages)
+    assert asked.answer == f"{len(asked.protected.chunks)} sanitized chunk(s)" and asked.answered_by == "answer-stage enforcers"
