@@ -90,6 +90,7 @@ def main() -> None:
     parser.add_argument("--per-domain", type=int, default=10)
     parser.add_argument("--tokens", type=int, default=40)
     parser.add_argument("--epsilons", type=float, nargs="+", default=[3.0, 6.0, 8.0])
+    parser.add_argument("--methods", nargs="+", choices=sorted(METHODS), default=list(METHODS))
     parser.add_argument("--no-baseline", action="store_true", help="skip the non-private epsilon=infinity row")
     parser.add_argument("--model", type=Path, default=None)
     parser.add_argument("--out", type=Path, default=Path("bench/results/dp_leakrag"))
@@ -108,7 +109,7 @@ def main() -> None:
     started_all = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         ledger = BudgetLedger(Path(tmp) / "ledger.sqlite")
-        configs = ([] if args.no_baseline else [("inf", "NonPrivate")]) + [(eps, m) for eps in args.epsilons for m in METHODS]
+        configs = ([] if args.no_baseline else [("inf", "NonPrivate")]) + [(eps, m) for eps in args.epsilons for m in args.methods]
         for epsilon, method in configs:
             leaks, sims, spent = [], [], []
             started = time.perf_counter()

@@ -11,7 +11,7 @@ import torch
 from policy_engine.dp.accounting import PrivacyAccountant
 from policy_engine.dp.keywords import candidate_keywords, document_votes, release_keywords
 from policy_engine.dp.partition import RetrievedDocument
-from policy_engine.dp.refill import SENTENCE_MASK, assemble
+from policy_engine.dp.refill import SENTENCE_MASK, assemble, clean_refill
 from policy_engine.dp.sentences import (
     Sentence,
     SentenceSelection,
@@ -119,3 +119,17 @@ def test_keyword_release_prefers_frequent_keywords_and_charges_each():
     released = release_keywords(DOCUMENTS, universe, 2, 100.0, accountant, torch.Generator().manual_seed(0))
     assert released == ["biopsy", "ultrasound"]
     assert accountant.applications == 2
+
+
+@pytest.mark.parametrize(
+    "raw,expected",
+    [
+        ("A biopsy gives the diagnosis. Then more text.", "A biopsy gives the diagnosis."),
+        ("Draft: [SENT_MASK] Keywords: biopsy", ""),
+        ("Keywords: lump, biopsy", ""),
+        ("Yes.", ""),
+        ("", ""),
+    ],
+)
+def test_refill_output_is_cleaned(raw, expected):
+    assert clean_refill(raw) == expected

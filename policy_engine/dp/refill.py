@@ -15,23 +15,48 @@ import torch
 from policy_engine.dp.sentences import Sentence, SentenceSelection, sentencizer
 from policy_engine.model_runtime import ModelHandle, render_chat
 
-__all__ = ["SENTENCE_MASK", "assemble", "refill_sentence"]
+__all__ = ["SENTENCE_MASK", "assemble", "clean_refill", "refill_sentence"]
 
 SENTENCE_MASK = "[SENT_MASK]"
 REFILL_INSTRUCTION = (
-    "You repair a draft answer. Write exactly one short sentence that replaces "
-    f"{SENTENCE_MASK} and fits the draft. Do not include names, dates, numbers or contact details."
+    "Write one short sentence that continues the answer to the question, using the keywords. "
+    "Do not include names, dates, numbers or contact details."
 )
+_PROMPT_ECHOES = ("question:", "answer so far:", "keywords:", "next sentence:", "draft:")
+
+
+def clean_refill(text: str) -> str:
+    """The first sentence of a refill, or ``""`` when it is unusable.
+
+    Small models sometimes echo the prompt (mask token, field labels) or
+    stop after a word or two; such output is discarded, which leaves the
+    masked sentence redacted rather than filled with noise.
+    """
+    sentences = [s.text.strip() for s in sentencizer()(text.strip()).sents if s.text.strip()]
+    first = sentences[0] if sentences else ""
+    if SENTENCE_MASK.strip("[]") in first or first.lower().startswith(_PROMPT_ECHOES) or len(first.split()) < 3:
+        return ""
+    return first
 
 
 def refill_sentence(
     handle: ModelHandle, query: str, masked_draft: str, keywords: Sequence[str], max_new_tokens: int
 ) -> str:
-    """Greedy one-sentence refill for the first mask in ``masked_draft``."""
-    hint = f"\nKeywords: {', '.join(keywords)}" if keywords else ""
+    """Greedy one-sentence refill for the first mask in ``masked_draft``.
+
+    The model sees the query, the draft text before the mask and the
+    privately released keywords — never the documents.
+    """
+    before = masked_draft.split(SENTENCE_MASK, 1)[0].strip()
+    lines = [f"Question: {query}"]
+    if before:
+        lines.append(f"Answer so far: {before}")
+    if keywords:
+        lines.append(f"Keywords: {', '.join(keywords)}")
+    lines.append("Next sentence:")
     messages = [
         {"role": "system", "content": REFILL_INSTRUCTION},
-        {"role": "user", "content": f"Question: {query}\nDraft: {masked_draft}{hint}"},
+        {"role": "user", "content": "\n".join(lines)},
     ]
     prompt = torch.tensor([render_chat(handle, messages)], device=handle.device)
     with torch.inference_mode():
@@ -42,9 +67,7 @@ def refill_sentence(
             do_sample=False,
             pad_token_id=handle.tokenizer.pad_token_id or next(iter(handle.eos_token_ids), 0),
         )
-    text = handle.tokenizer.decode(output[0, prompt.shape[1]:], skip_special_tokens=True).strip()
-    sentences = [s.text.strip() for s in sentencizer()(text).sents if s.text.strip()]
-    return sentences[0] if sentences else ""
+    return clean_refill(handle.tokenizer.decode(output[0, prompt.shape[1]:], skip_special_tokens=True))
 
 
 def assemble(
@@ -55,7 +78,8 @@ def assemble(
     """Final text: PII sentences dropped, hallucination-prone ones refilled.
 
     ``refill`` maps a draft containing one :data:`SENTENCE_MASK` to its
-    replacement; ``None`` drops the masked sentences too (no refill).
+    replacement (``""`` drops the sentence); ``None`` drops the masked
+    sentences too (no refill).
     Returns the text and the replacement chosen for each refilled index.
     """
     parts: dict[int, str] = {s.index: s.text for s in sentences if s.index not in selection.pii}
