@@ -60,6 +60,7 @@ def test_three_chunks_make_one_summary(embed) -> None:
     _check_tree(tree, ids, dict(zip(ids, texts)))
 
 
+@pytest.mark.slow  # first UMAP call in a process pays ~20 s of numba compilation
 def test_thirty_chunks_cluster_by_topic_and_are_reproducible(embed) -> None:
     texts = _texts(30)
     ids = [f"doc#{i}" for i in range(30)]
