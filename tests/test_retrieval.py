@@ -131,3 +131,18 @@ def test_retrieve_scores_are_cosine_similarities(bundle: Bundle) -> None:
     for r in bundle.retrieve(query, k=3):
         assert r.score == pytest.approx(float(bundle.embedder.embed([r.chunk.text])[0] @ q), abs=1e-4)
     assert "handbook" in bundle.retrieve(query, k=1)[0].chunk.chunk_id
+
+
+def test_concurrent_reads_agree_with_sequential(bundle: Bundle) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    queries = ["Who has asthma?", "clinic opening hours", "phone number of Tom Becker", "insurance policy number", "diabetes check"] * 4
+
+    def answer(q: str) -> tuple:
+        retrieved = bundle.retrieve(q, k=3)
+        ranking = bundle.rank_constraints(q, retrieved)
+        return tuple(r.chunk.chunk_id for r in retrieved), tuple(k.constraint.id for k in ranking.kept)
+
+    sequential = [answer(q) for q in queries]
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        assert list(pool.map(answer, queries)) == sequential
