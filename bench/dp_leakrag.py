@@ -15,7 +15,8 @@ and the non-private baseline (epsilon = infinity: greedy generation with all
 retrieved documents in the prompt).  Every DP answer goes through
 ``generate_private`` with a real SQLite budget ledger.
 
-    .venv/bin/python bench/dp_leakrag.py --per-domain 10 --tokens 40
+    .venv/bin/python bench/dp_leakrag.py --per-domain 4 --tokens 32 --epsilons 3 6 8
+    .venv/bin/python bench/dp_leakrag.py --merge run1.json run2.json --out bench/results/dp_leakrag
 """
 
 from __future__ import annotations
@@ -85,8 +86,36 @@ def _non_private(handle, query: str, documents: list[RetrievedDocument], tokens:
     return handle.tokenizer.decode(output[0, prompt.shape[1]:], skip_special_tokens=True)
 
 
+def write_table(rows: list[dict], out: Path) -> str:
+    """Write ``out``.md with one line per (epsilon, method) row and return it."""
+    lines = ["| epsilon | method | leaked PII / answer | answers with a leak | similarity to gold (MiniLM cosine) |",
+             "|---|---|---|---|---|"]
+    lines += [f"| {r['epsilon']} | {r['method']} | {r['leaked_pii_per_answer']} | {r['answers_with_leak']}/{r['examples']} | "
+              f"{r['similarity_to_gold']} ± {r['similarity_sd']} |" for r in rows]
+    text = "\n".join(lines) + "\n"
+    out.with_suffix(".md").write_text(text, encoding="utf-8")
+    return text
+
+
+def merge(reports: list[Path], out: Path) -> None:
+    """Combine the rows of several runs (e.g. one process per epsilon) into ``out``.json/.md.
+
+    A later report's row replaces an earlier row for the same (epsilon, method).
+    """
+    loaded = [json.loads(p.read_text(encoding="utf-8")) for p in reports]
+    order = ["NonPrivate", *METHODS]
+    latest = {(r["epsilon"], r["method"]): r for rep in loaded for r in rep["rows"]}
+    rows = sorted(latest.values(),
+                  key=lambda r: (-1.0 if r["epsilon"] == "inf" else r["epsilon"], order.index(r["method"])))
+    combined = {**loaded[0], "rows": rows, "merged_from": [str(p) for p in reports]}
+    combined.pop("seconds_total", None)
+    out.with_suffix(".json").write_text(json.dumps(combined, indent=2) + "\n", encoding="utf-8")
+    print(write_table(rows, out))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="LeakRAG-style PII leakage and similarity")
+    parser.add_argument("--merge", type=Path, nargs="+", help="combine earlier result JSON files into --out and exit")
     parser.add_argument("--per-domain", type=int, default=10)
     parser.add_argument("--tokens", type=int, default=40)
     parser.add_argument("--epsilons", type=float, nargs="+", default=[3.0, 6.0, 8.0])
@@ -96,6 +125,9 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("bench/results/dp_leakrag"))
     parser.add_argument("--threads", type=int, default=None, help="torch CPU threads (default: torch's choice)")
     args = parser.parse_args()
+    if args.merge:
+        merge(args.merge, args.out)
+        return
     if args.threads:
         torch.set_num_threads(args.threads)
 
@@ -161,12 +193,7 @@ def main() -> None:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.with_suffix(".json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     args.out.with_name(args.out.name + "_answers.json").write_text(json.dumps(answers, indent=1) + "\n", encoding="utf-8")
-    lines = ["| epsilon | method | leaked PII / answer | answers with a leak | similarity to gold (MiniLM cosine) |",
-             "|---|---|---|---|---|"]
-    lines += [f"| {r['epsilon']} | {r['method']} | {r['leaked_pii_per_answer']} | {r['answers_with_leak']}/{r['examples']} | "
-              f"{r['similarity_to_gold']} ± {r['similarity_sd']} |" for r in rows]
-    args.out.with_suffix(".md").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    print("\n".join(lines))
+    print(write_table(rows, args.out))
 
 
 if __name__ == "__main__":
