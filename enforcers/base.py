@@ -84,12 +84,16 @@ class EnforcementContext:
     """Everything an enforcer reads and returns (immutable; use :meth:`evolve`).
 
     ``notes`` are human-readable audit notes; by contract they never contain
-    raw text from passages or the query.
+    raw text from passages or the query.  ``principal`` and ``purpose`` say
+    who asks and why (privacy budgets are per principal; necessity rules
+    depend on the purpose).
     """
 
     passages: tuple[Passage, ...]
     constraints: tuple[Constraint, ...]
     query: str | None = None
+    principal: str | None = None
+    purpose: str | None = None
     answer: str | None = None
     redactions: tuple[RedactionSpan, ...] = ()
     notes: tuple[str, ...] = ()

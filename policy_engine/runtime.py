@@ -305,7 +305,9 @@ class Engine:
             raise EngineError("this engine has no corpus: open a compiled bundle with Engine.open, or call protect_passages")
         started = time.perf_counter()
         record = DecisionRecord(outcome=Outcome.denied, principal=principal, purpose=purpose, trace_id=trace_id)
-        query_stage = self.pipeline.run(Stage.QUERY, EnforcementContext(passages=(), constraints=tuple(self.policy.constraints), query=query))
+        query_stage = self.pipeline.run(
+            Stage.QUERY, EnforcementContext(passages=(), constraints=tuple(self.policy.constraints), query=query, principal=principal, purpose=purpose)
+        )
         self._record_stage(record, query_stage)
         if query_stage.failure is not None:
             return self._finish(record, query, None, (), [], [], started, error=query_stage.failure.reason)
@@ -375,7 +377,9 @@ class Engine:
             self._observe(prompt)
             text, answered_by = complete(self.model, prompt), str(self.model.source)
         sanitized = tuple(Passage(c.chunk_id, c.text, c.text, c.withheld) for c in protected.chunks)
-        stage = self.pipeline.run(Stage.ANSWER, EnforcementContext(passages=sanitized, constraints=(), query=query, answer=text))
+        decision = protected.decision
+        context = EnforcementContext(passages=sanitized, constraints=(), query=query, answer=text, principal=decision.principal, purpose=decision.purpose)
+        stage = self.pipeline.run(Stage.ANSWER, context)
         if stage.failure is not None:
             return AskResult(answer=None, answered_by=None, protected=protected)
         return AskResult(answer=stage.context.answer, answered_by=answered_by if stage.context.answer == text else "answer-stage enforcers", protected=protected)
@@ -408,7 +412,8 @@ class Engine:
         started: float,
     ) -> ProtectResult:
         record.retrieved = [AuditChunk(chunk_id=p.chunk_id, score=chunk_scores.get(p.chunk_id)) for p in passages]
-        result = self.pipeline.run(Stage.CONTEXT, EnforcementContext(passages=passages, constraints=constraints))
+        context = EnforcementContext(passages=passages, constraints=constraints, principal=record.principal, purpose=record.purpose)
+        result = self.pipeline.run(Stage.CONTEXT, context)
         self._record_stage(record, result)
         error = result.failure.reason if result.failure else None
         notes = result.context.notes + self.plan.notes()

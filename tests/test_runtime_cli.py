@@ -158,8 +158,9 @@ def test_answer_stage_sees_only_sanitized_chunks_and_the_query(bundle: Path, mon
     spy = _AnswerStageSpy()
     monkeypatch.setitem(ENFORCER_FACTORIES, "output_guard", lambda parts: spy)
     engine = _with_order(Engine.open(bundle, audit=False), ["redaction", "output_guard"])
-    asked = engine.ask(QUESTION)
+    asked = engine.ask(QUESTION, principal="nurse-7", purpose="care")
     (seen,) = spy.seen
     assert seen.query == QUESTION and seen.answer is None
+    assert (seen.principal, seen.purpose) == ("nurse-7", "care")
     assert all("Jane" not in p.original and "Jane" not in p.text for p in seen.passages)
     assert asked.answer == f"{len(asked.protected.chunks)} sanitized chunk(s)" and asked.answered_by == "answer-stage enforcers"
