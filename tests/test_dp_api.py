@@ -136,7 +136,12 @@ def test_enforcer_answers_in_the_pipeline_and_refuses_when_exhausted(handle, led
 
 @pytest.mark.slow
 def test_real_smollm2_private_answer(tmp_path):
-    """SmolLM2-135M-Instruct end to end: pull (cached after the first run), DP answer, ledger commit."""
+    """SmolLM2-135M-Instruct end to end: pull (cached after the first run), DP answer, ledger commit.
+
+    ``refill="none"`` so the released text is the DP draft itself (the
+    sentence stage is covered on the tiny model); a short draft could
+    otherwise be redacted away entirely.
+    """
     from policy_engine.model_runtime import pull_default_model
 
     handle = load_model(pull_default_model())
@@ -146,7 +151,7 @@ def test_real_smollm2_private_answer(tmp_path):
                                 "An ultrasound and a fine needle aspiration biopsy were ordered."),
         RetrievedDocument("r2", "A neck lump may be an enlarged lymph node, lymphoma or a metastasis; a biopsy gives the diagnosis."),
     ]
-    settings = DPSettings(epsilon=6.0, decoding=DPDecodingSettings(max_new_tokens=24, refill_max_new_tokens=20))
+    settings = DPSettings(epsilon=6.0, decoding=DPDecodingSettings(max_new_tokens=24, refill="none"))
     answer = generate_private("I have a lump above my collar bone. What tests do I need?", documents,
                               principal="it", settings=settings, ledger=ledger, model=handle)
     assert not answer.refused and 0 < answer.epsilon_spent <= 6.0

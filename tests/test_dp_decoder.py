@@ -86,7 +86,7 @@ def _violations(counts, counts_prime, samples, epsilon):
 def test_sampled_prefix_frequencies_stay_within_e_epsilon(handle, worlds):
     """Empirical DP check over sampled 2-token outputs, with a miscalibrated control."""
     decoder = EnsembleDecoder(handle, SETTINGS)
-    samples, epsilon_step = 500, 0.5
+    samples, epsilon_step = 300, 0.5
     total_epsilon = 2 * epsilon_step  # two exponential-mechanism steps compose to 1.0
     private = [_sample_prefixes(decoder, w, epsilon_step, samples, seed) for w, seed in zip(worlds, (1, 2))]
     assert _violations(*private, samples, total_epsilon) == []
