@@ -25,7 +25,10 @@ class PrivacyBudgetRefused(RuntimeError):
 
 @dataclass(frozen=True)
 class DPDecodingEnforcer:
-    """Answer generation with the PEARL DP decoder for one principal.
+    """Answer generation with the PEARL DP decoder.
+
+    The budget is charged to the context's ``principal`` (``apply``), or to
+    the ``principal`` given here for :meth:`answer` and contexts without one.
 
     ``apply`` sets the context's ``answer`` to the DP text and records the
     privacy spend in ``notes`` (numbers and scope only, never text).  An
@@ -36,7 +39,7 @@ class DPDecodingEnforcer:
 
     settings: DPSettings
     ledger: BudgetLedgerLike
-    principal: str
+    principal: str | None = None
     model: ModelHandle | None = None
     policy_id: str = "default"
 
@@ -45,13 +48,20 @@ class DPDecodingEnforcer:
     stage = Stage.ANSWER
 
     def answer(
-        self, query: str, documents: Sequence[RetrievedDocument], decision_id: str | None = None
+        self,
+        query: str,
+        documents: Sequence[RetrievedDocument],
+        decision_id: str | None = None,
+        principal: str | None = None,
     ) -> PrivateAnswer:
         """The DP answer (or a refusal) for ``query`` over ``documents``."""
+        payer = principal or self.principal
+        if not payer:
+            raise ValueError("dp_decoding needs a principal to charge the privacy budget to")
         return generate_private(
             query,
             documents,
-            principal=self.principal,
+            principal=payer,
             settings=self.settings,
             ledger=self.ledger,
             model=self.model,
@@ -63,7 +73,7 @@ class DPDecodingEnforcer:
         if context.query is None:
             raise ValueError("dp_decoding runs at the answer stage and needs the query")
         documents = [RetrievedDocument(p.chunk_id, p.text) for p in context.passages if not p.withheld]
-        result = self.answer(context.query, documents)
+        result = self.answer(context.query, documents, principal=context.principal)
         if result.refused:
             raise PrivacyBudgetRefused(f"privacy budget exhausted for {result.scope}")
         spend = result.privacy_spend()

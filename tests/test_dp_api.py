@@ -119,9 +119,10 @@ def test_enforcer_answers_in_the_pipeline_and_refuses_when_exhausted(handle, led
     from enforcers.dp_decoding import DPDecodingEnforcer
 
     settings = DPSettings(epsilon=2.0, decoding=replace(DECODING, refill="none"))
-    enforcer = DPDecodingEnforcer(settings, ledger, principal="frank", model=handle)
+    enforcer = DPDecodingEnforcer(settings, ledger, model=handle)
     context = EnforcementContext(
-        passages=tuple(Passage.of(d.id, d.text) for d in DOCS), constraints=(), query="what is the fee ?"
+        passages=tuple(Passage.of(d.id, d.text) for d in DOCS), constraints=(), query="what is the fee ?",
+        principal="frank",
     )
     pipeline = EnforcementPipeline([enforcer])
     first = pipeline.run(Stage.ANSWER, context)
