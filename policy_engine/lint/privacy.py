@@ -42,6 +42,8 @@ def check(lp: LoadedPolicy, vocab: Vocabulary) -> Iterator[Diagnostic]:
         yield Diagnostic("PE140", f"epsilon is {dp.epsilon}; it must be > 0 and finite", lp.span(base + ("epsilon",)))
     elif dp.epsilon > 10:
         yield Diagnostic("PE144", f"epsilon {dp.epsilon} is a weak guarantee", lp.span(base + ("epsilon",)))
+    if eps_ok and dp.answer_epsilon is not None and not 0 < dp.answer_epsilon <= dp.epsilon:
+        yield Diagnostic("PE140", f"answer_epsilon {dp.answer_epsilon} must lie in (0, epsilon = {dp.epsilon}]", lp.span(base + ("answer_epsilon",)))
     delta_ok = 0 < dp.delta < 1
     if not delta_ok:
         yield Diagnostic("PE141", f"delta is {dp.delta}; it must lie in (0, 1)", lp.span(base + ("delta",)))

@@ -174,8 +174,12 @@ class DPDecodingSettings(StrictModel):
     """Settings of the DP ensemble decoder (PEARL Algorithm 1, Section 4)."""
 
     subsets: int = Field(default=4, ge=1, description="M, number of disjoint document subsets.")
-    clip: float = Field(default=5.0, gt=0, description="C, logits are clipped to [-C, C].")
+    clip: float = Field(default=5.0, gt=0, description="C, per-subset log-probabilities are clipped to [-C, 0].")
     max_new_tokens: int = Field(default=64, ge=1)
+    candidates: int = Field(default=64, ge=1, description="Tokens sampled from: the no-context model's top candidates (public).")
+    cg_clip: float = Field(default=4.0, gt=0, description="B, bound on each subset's confidence-gap contribution.")
+    svt_thresholds: tuple[float, float] = Field(default=(1.0, -1.0), description="Sparse-vector thresholds (PII, hallucination).")
+    refill_max_new_tokens: int = Field(default=48, ge=1)
     step_epsilon: float | None = Field(default=None, description="Per-token budget; solved from epsilon when unset.")
     refill: Literal["pearl", "random", "none"] = "pearl"
     selection: Literal["topk", "svt"] = "topk"
@@ -194,6 +198,8 @@ class DifferentialPrivacySettings(StrictModel):
     scope: Literal["principal", "policy", "document_set"] = "principal"
     window: str = "30d"
     documents: int | None = Field(default=None, ge=1, description="N, protected documents; delta must stay below 1/N.")
+    answer_epsilon: float | None = Field(default=None, description="Epsilon one answer may spend; unset = the whole window budget.")
+    answer_delta: float | None = Field(default=None, description="Delta one answer may spend; unset = the same share of delta as answer_epsilon of epsilon.")
     decoding: DPDecodingSettings = Field(default_factory=DPDecodingSettings)
 
     @field_validator("window")
