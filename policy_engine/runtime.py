@@ -295,11 +295,15 @@ class Engine:
     # --------------------------------------------------------------- requests
 
     def protect(self, query: str, *, principal: str | None = None, purpose: str | None = None, trace_id: str | None = None) -> ProtectResult:
-        """Retrieve context for ``query`` and return it sanitized by the bound constraints.
+        """Retrieve context for ``query`` and return it sanitized by the policy's constraints.
 
         The constraints the bundle ranks into the top K (SD-RAG III-C1) are
         applied to every retrieved chunk, not only to the chunks they are bound
-        to (applying a constraint more widely can only redact more).
+        to (applying a constraint more widely can only redact more).  With
+        ``retrieval.enforce_unranked`` (the default) the constraints the ranking
+        cut or the binding left out are enforced too, since the detectors, not
+        the ranking, decide where a constraint bites; with it off, they are
+        reported as not applied, as in SD-RAG.
         """
         if self.retriever is None:
             raise EngineError("this engine has no corpus: open a compiled bundle with Engine.open, or call protect_passages")
@@ -322,19 +326,22 @@ class Engine:
             ConstraintOutcome(constraint_id=c.id, applied=True, reason=f"bound to {', '.join(ids) or 'retrieved chunks'}; ranked in top {len(kept)}", score=float(s))
             for c, s, ids in kept
         ]
-        not_applied = [
-            ConstraintOutcome(constraint_id=d.constraint.id, applied=False, reason=str(d.reason), score=None if d.score is None else float(d.score))
-            for d in ranking.dropped
-        ]
         considered = {c.id for c, _, _ in kept} | {d.constraint.id for d in ranking.dropped}
-        not_applied += [
-            ConstraintOutcome(constraint_id=c.id, applied=False, reason="bound to none of the retrieved chunks")
-            for c in self.policy.constraints
-            if c.id not in considered
-        ]
+        left_out = [(d.constraint, str(d.reason), None if d.score is None else float(d.score)) for d in ranking.dropped]
+        left_out += [(c, "bound to none of the retrieved chunks", None) for c in self.policy.constraints if c.id not in considered]
+        enforced = [c for c, _, _ in kept]
+        if self.policy.corpus.retrieval.enforce_unranked:  # recall first: detectors decide where it bites
+            enforced += [c for c, _, _ in left_out]
+            applied += [
+                ConstraintOutcome(constraint_id=c.id, applied=True, reason=f"{reason}; enforced anyway (retrieval.enforce_unranked)", score=score)
+                for c, reason, score in left_out
+            ]
+            not_applied: list[ConstraintOutcome] = []
+        else:
+            not_applied = [ConstraintOutcome(constraint_id=c.id, applied=False, reason=reason, score=score) for c, reason, score in left_out]
         passages = tuple(Passage.of(r.chunk.chunk_id, r.chunk.text) for r in retrieved)
         scores = {r.chunk.chunk_id: float(r.score) for r in retrieved}
-        return self._enforce(record, query, passages, tuple(c for c, _, _ in kept), applied, not_applied, scores, started)
+        return self._enforce(record, query, passages, tuple(enforced), applied, not_applied, scores, started)
 
     def protect_passages(
         self,

@@ -249,3 +249,43 @@ def test_query_never_reaches_redaction_prompts_or_detector(tmp_path: Path, analy
     with pytest.raises(TypeError):
         answer_prompt(query, "raw text")  # type: ignore[arg-type]
     assert answer_prompt(query, SanitizedContext("x")).holds_query
+
+
+def test_constraints_left_out_by_the_ranking_are_still_enforced_by_default(tmp_path):
+    """Recall first: a constraint the ranking cut drops is enforced unless the policy opts out."""
+    from policy_engine.policy.model import RetrievalSettings
+
+    class OneKeptRetriever:
+        def __init__(self, policy):
+            self.policy = policy
+
+        def retrieve(self, query):
+            from types import SimpleNamespace
+
+            chunk = SimpleNamespace(chunk_id="c1", text="Patient Jane Doe, DOB 04/05/1980, called from 555-867-5309.")
+            return [SimpleNamespace(chunk=chunk, score=0.9)]
+
+        def rank_constraints(self, query, retrieved):
+            from types import SimpleNamespace
+
+            first, *rest = self.policy.constraints
+            return SimpleNamespace(
+                kept=[SimpleNamespace(constraint=first, score=0.5, chunk_ids=["c1"])],
+                dropped=[SimpleNamespace(constraint=c, score=0.1, reason="below the cut") for c in rest],
+            )
+
+    from policy_engine import load_policy
+    from policy_engine.runtime import Engine
+
+    policy = load_policy(Path(__file__).parent / "fixtures" / "clean_policy")
+    policy = policy.model_copy(update={"audit": policy.audit.model_copy(update={"log": str(tmp_path / "audit.jsonl"), "ledger": str(tmp_path / "l.sqlite")})})
+    engine = Engine.for_policy(policy)
+    engine.retriever = OneKeptRetriever(policy)
+    result = engine.protect("when was she born?")
+    assert "04/05/1980" not in result.context  # hide-dob was below the cut, enforced anyway
+    assert not result.not_applied
+    strict = policy.model_copy(update={"corpus": policy.corpus.model_copy(update={"retrieval": RetrievalSettings(enforce_unranked=False)})})
+    engine = Engine.for_policy(strict)
+    engine.retriever = OneKeptRetriever(strict)
+    result = engine.protect("when was she born?")
+    assert {c.constraint_id for c in result.not_applied} == {c.id for c in policy.constraints[1:]}

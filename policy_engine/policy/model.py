@@ -264,6 +264,10 @@ class RetrievalSettings(StrictModel):
     top_k: int = Field(default=5, ge=1)
     ranking: Literal["concat", "query", "max", "mean", "weighted_mean"] = "weighted_mean"
     max_constraints: int = Field(default=10, ge=1)
+    enforce_unranked: bool = Field(
+        default=True,
+        description="Also enforce constraints the ranking cut or the binding left out (recall first); false = SD-RAG's top-K only.",
+    )
 
 
 class CorpusSettings(StrictModel):
@@ -303,7 +307,7 @@ ENFORCER_NAMES = ("query_rewrite", "kg_erasure", "redaction", "output_guard", "d
 class EnforcementSettings(StrictModel):
     """Which enforcers run, in which order, and how failures are handled."""
 
-    order: list[str] = Field(default_factory=lambda: ["kg_erasure", "redaction"])
+    order: list[str] = Field(default_factory=lambda: ["redaction"])
     on_error: Literal["deny", "mask"] = "deny"
     timeout_s: float = Field(default=30.0, gt=0)
 
