@@ -129,6 +129,7 @@ class EngineParts:
     detector: SpanDetector
     paraphraser: ModelParaphraser | None
     redaction_mode: RedactionMode | None
+    model: Any | None = None  # the engine's local model, when one is loaded
 
 
 EnforcerFactory = Callable[[EngineParts], Enforcer]
@@ -139,8 +140,25 @@ def _redaction(parts: EngineParts) -> Enforcer:
     return RedactionEnforcer(parts.detector, categories, mode=parts.redaction_mode, paraphraser=parts.paraphraser)
 
 
+def _dp_decoding(parts: EngineParts) -> Enforcer:
+    """PEARL DP answers over the sanitized context, charged to the asking principal's budget."""
+    from audit.ledger import BudgetLedger
+    from enforcers.dp_decoding import DPDecodingEnforcer
+    from policy_engine.dp.config import settings_from_policy
+    from policy_engine.model_runtime import default_model_dir, load_model
+
+    dp = parts.policy.differential_privacy
+    if dp is None:
+        raise EngineError(f"policy {parts.policy.metadata.name!r} has no differential_privacy section: dp_decoding has no budget to spend")
+    model = parts.model
+    if model is None:
+        path = parts.policy.model.path
+        model = load_model(_resolve(parts.policy.root_dir, path) if path else default_model_dir())
+    return DPDecodingEnforcer(settings_from_policy(dp), BudgetLedger(parts.policy.audit.ledger), model=model, policy_id=parts.policy.metadata.name)
+
+
 #: Enforcers by the name used in a policy's ``enforcement.order``.
-ENFORCER_FACTORIES: dict[str, EnforcerFactory] = {"redaction": _redaction}
+ENFORCER_FACTORIES: dict[str, EnforcerFactory] = {"redaction": _redaction, "dp_decoding": _dp_decoding}
 
 
 def _has_work(name: str, policy: Policy) -> bool:
@@ -244,7 +262,11 @@ class Engine:
         bundle_digest: str | None = None,
         strict: bool = False,
         answer_model: str | Path | None = None,
+        extra_enforcers: Sequence[str] = (),
     ) -> None:
+        if extra_enforcers:  # e.g. ``ask --dp``: enforcers this engine runs beyond the policy's order
+            order = list(policy.enforcement.order) + [n for n in extra_enforcers if n not in policy.enforcement.order]
+            policy = policy.model_copy(update={"enforcement": policy.enforcement.model_copy(update={"order": order})})
         self.policy = policy
         self.retriever = retriever
         self.detector = detector if detector is not None else _default_detector(policy)
@@ -258,7 +280,7 @@ class Engine:
             if self.model is not None and "paraphrase" in policy.model.use_for
             else None
         )
-        self.plan = build_pipeline(EngineParts(policy, self.detector, paraphraser, redaction_mode), strict=strict)
+        self.plan = build_pipeline(EngineParts(policy, self.detector, paraphraser, redaction_mode, self.model), strict=strict)
         self.pipeline = self.plan.pipeline
 
     # ------------------------------------------------------------ constructors
