@@ -32,7 +32,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
-from typing import Literal, Protocol, Sequence, runtime_checkable
+from collections.abc import Mapping
+from typing import Any, Literal, Protocol, Sequence, runtime_checkable
 
 from policy_engine.policy.model import Constraint
 
@@ -97,6 +98,7 @@ class EnforcementContext:
     answer: str | None = None
     redactions: tuple[RedactionSpan, ...] = ()
     notes: tuple[str, ...] = ()
+    privacy: Mapping[str, Any] | None = None  # DP spend of an answer stage: scope, epsilon, delta (numbers only)
 
     def evolve(self, **changes: object) -> "EnforcementContext":
         """A copy with ``changes`` applied."""

@@ -81,4 +81,4 @@ class DPDecodingEnforcer:
             f"dp_decoding: epsilon={spend['epsilon']:.6g} delta={spend['delta']:.3g} "
             f"scope={spend['scope']} decision={spend['decision_id']}"
         )
-        return context.evolve(answer=result.text).noted(note)
+        return context.evolve(answer=result.text, privacy=spend).noted(note)

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Protocol, Sequence
 
-from audit.records import ConstraintOutcome, DecisionRecord, EnforcerRun, Outcome
+from audit.records import ConstraintOutcome, DecisionRecord, EnforcerRun, Outcome, PrivacySpend
 from audit.records import Redaction as AuditRedaction
 from audit.records import RetrievedChunk as AuditChunk
 from enforcers.base import EnforcementContext, EnforcementPipeline, Enforcer, Passage, PipelineResult, RedactionSpan, Stage
@@ -409,9 +409,31 @@ class Engine:
         decision = protected.decision
         context = EnforcementContext(passages=sanitized, constraints=(), query=query, answer=text, principal=decision.principal, purpose=decision.purpose)
         stage = self.pipeline.run(Stage.ANSWER, context)
+        if stage.ran or stage.failure is not None:
+            self._record_answer(decision, stage)
         if stage.failure is not None:
             return AskResult(answer=None, answered_by=None, protected=protected)
         return AskResult(answer=stage.context.answer, answered_by=answered_by if stage.context.answer == text else "answer-stage enforcers", protected=protected)
+
+    def _record_answer(self, protected: DecisionRecord, stage: PipelineResult) -> None:
+        """One more record for the answer stage (DP spend, failures), linked by trace id; never the answer text."""
+        record = DecisionRecord(
+            outcome=Outcome.denied if stage.failure is not None else Outcome.allowed,
+            principal=protected.principal,
+            purpose=protected.purpose,
+            trace_id=protected.trace_id or protected.decision_id,
+            policy_name=self.policy.metadata.name,
+            policy_revision=self.policy.revision or None,
+            bundle_digest=self.bundle_digest,
+            error=stage.failure.reason if stage.failure is not None else None,
+            labels={"stage": "answer", "protect_decision": protected.decision_id},
+        )
+        self._record_stage(record, stage)
+        spend = stage.context.privacy
+        if spend:
+            record.privacy = PrivacySpend(scope=str(spend["scope"]), epsilon_spent=float(spend["epsilon"]), delta_spent=float(spend["delta"]))
+        if self.audit_sink is not None:
+            self.audit_sink.write(record)
 
     def close(self) -> None:
         self.pipeline.close()

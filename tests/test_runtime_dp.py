@@ -50,3 +50,19 @@ def test_dp_enforcer_needs_a_dp_section(tmp_path, tiny_model):
     policy = _policy(tmp_path, tiny_model).model_copy(update={"differential_privacy": None})
     with pytest.raises(EngineError, match="differential_privacy"):
         Engine.for_policy(policy, extra_enforcers=("dp_decoding",))
+
+
+def test_dp_spend_and_refusal_are_recorded_in_the_audit_log(tmp_path, tiny_model):
+    from audit.log import read_records
+
+    policy = _policy(tmp_path, tiny_model, epsilon=1.0)
+    engine = Engine.for_policy(policy, extra_enforcers=("dp_decoding",))
+    passages = [("c1", "the patient has fever and cough")]
+    for _ in range(2):  # the second answer finds the budget spent
+        engine.answer("what is the fee ?", engine.protect_passages(passages, query="what is the fee ?", principal="nurse-7"))
+    engine.close()
+    answers = [r for _, r in read_records([policy.audit.log]) if r.labels.get("stage") == "answer"]
+    assert len(answers) == 2
+    assert answers[0].privacy is not None and answers[0].privacy.scope == "principal:nurse-7"
+    assert 0 < answers[0].privacy.epsilon_spent <= 1.0
+    assert answers[1].outcome.value == "denied" and answers[1].privacy is None
