@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The main job on the bundled clinic example; run through `make demo`.
-# lint -> compile -> query -> protect -> ask (local SmolLM2) -> audit verify + report
+# lint -> compile -> query -> protect -> ask (local SmolLM2) -> ask --dp -> audit verify + report
 set -euo pipefail
 BIN=${1:-.venv/bin}
 PE="$BIN/policy-engine"
@@ -28,8 +28,11 @@ step "ask: answer from the sanitized context with the local SmolLM2-135M model"
 "$PE" models pull
 "$PE" ask bundles/clinic "$QUESTION" --principal demo-nurse --purpose care --model default
 
+step "ask --dp: a differentially private answer (PEARL), charged to demo-nurse's privacy budget"
+"$PE" ask bundles/clinic "$QUESTION" --principal demo-nurse --purpose care --dp
+
 step "audit: verify the tamper-evident decision log and export the auditor's report"
-"$PE" audit verify .policy-engine/audit/clinic-decisions.jsonl
+"$PE" audit verify policies/clinic/.policy-engine/audit/clinic-decisions.jsonl
 mkdir -p out
-"$PE" audit report .policy-engine/audit/clinic-decisions.jsonl --ledger .policy-engine/clinic-ledger.sqlite -o out/audit-report.html
+"$PE" audit report policies/clinic/.policy-engine/audit/clinic-decisions.jsonl --ledger policies/clinic/.policy-engine/clinic-ledger.sqlite -o out/audit-report.html
 echo "open out/audit-report.html in a browser (self-contained, works offline)"
