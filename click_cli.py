@@ -889,10 +889,12 @@ def ask_command(ctx: click.Context, bundle_path: Path, question: str, principal:
     result = asked.protected
     _echo_notes(result)
     if fmt == "json":
-        _echo_json({"answer": asked.answer, "answered_by": asked.answered_by, **_protect_json(result)})
+        _echo_json({"answer": asked.answer, "answered_by": asked.answered_by, "refusal": asked.refusal, **_protect_json(result)})
         return
     if result.denied:
         _echo_protect_human(result, True)
+    elif asked.refusal is not None:
+        click.echo(f"no answer: {asked.refusal} (privacy budget exhausted, or an answer-stage enforcer failed); the decision log has the details", err=True)
     elif asked.answer is None:
         click.echo("note: no answer model configured (policy model.path with use_for: [answer], or --model); printing the sanitized context", err=True)
         click.echo(result.context)

@@ -93,6 +93,7 @@ class AskResult:
     answer: str | None
     answered_by: str | None
     protected: ProtectResult
+    refusal: str | None = None  # why the answer stage withheld the answer (e.g. privacy budget exhausted)
 
 
 # ------------------------------------------------------------ bundle protocol
@@ -154,7 +155,8 @@ def _dp_decoding(parts: EngineParts) -> Enforcer:
     if model is None:
         path = parts.policy.model.path
         model = load_model(_resolve(parts.policy.root_dir, path) if path else default_model_dir())
-    return DPDecodingEnforcer(settings_from_policy(dp), BudgetLedger(parts.policy.audit.ledger), model=model, policy_id=parts.policy.metadata.name)
+    ledger = BudgetLedger(_resolve(parts.policy.root_dir, parts.policy.audit.ledger))  # same base as the audit log
+    return DPDecodingEnforcer(settings_from_policy(dp), ledger, model=model, policy_id=parts.policy.metadata.name)
 
 
 #: Enforcers by the name used in a policy's ``enforcement.order``.
@@ -412,7 +414,7 @@ class Engine:
         if stage.ran or stage.failure is not None:
             self._record_answer(decision, stage)
         if stage.failure is not None:
-            return AskResult(answer=None, answered_by=None, protected=protected)
+            return AskResult(answer=None, answered_by=None, protected=protected, refusal=stage.failure.reason)
         return AskResult(answer=stage.context.answer, answered_by=answered_by if stage.context.answer == text else "answer-stage enforcers", protected=protected)
 
     def _record_answer(self, protected: DecisionRecord, stage: PipelineResult) -> None:

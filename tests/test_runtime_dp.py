@@ -40,7 +40,7 @@ def test_dp_answer_is_charged_to_the_principal_and_refused_when_spent(tmp_path, 
     # a second answer fits (1.5 total), a third cannot: the budget refuses, no non-private answer
     engine.answer("what is the fee ?", engine.protect_passages(passages, query="what is the fee ?", principal="nurse-7"))
     third = engine.answer("what is the fee ?", engine.protect_passages(passages, query="what is the fee ?", principal="nurse-7"))
-    assert third.answer is None
+    assert third.answer is None and "dp_decoding" in (third.refusal or "")
     assert BudgetLedger(policy.audit.ledger).remaining("principal:nurse-7").epsilon_spent <= 1.5 + 1e-9
 
 
