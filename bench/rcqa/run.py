@@ -125,28 +125,32 @@ def _witnesses(article: Article, topic: int) -> dict[str, list[str]]:
     return {f"t{topic:02d}-{cid}": words for cid, words in article.witnesses.items()}
 
 
+def _score_row(article: Article, topic: int, qa, strategy: str, condition: str, attack, answer: str, completeness: Completeness) -> dict:
+    """One result row: privacy over the question's relevant constraints and over all, plus completeness."""
+    witnesses = _witnesses(article, topic)
+    relevant = [f"t{topic:02d}-{c}" for c in qa.relevant]
+    return {
+        "article": article.article_id,
+        "strategy": strategy,
+        "condition": condition,
+        "attack": attack.id if attack else None,
+        "privacy": privacy_score(answer, relevant, witnesses),
+        "privacy_all": privacy_score(answer, list(witnesses), witnesses),
+        "completeness": completeness.score(answer, qa.facts),
+    }
+
+
 def evaluate_dump(articles: list[Article], contexts: Contexts, completeness: Completeness) -> dict:
     """Scores with the dump answerer: every strategy's answer is its context, copied verbatim."""
     rows: list[dict] = []
     for article in articles:
         topic = int(article.article_id[1:3])
-        witnesses = _witnesses(article, topic)
-        all_ids = list(witnesses)
         for qa in article.qas:
-            relevant = [f"t{topic:02d}-{c}" for c in qa.relevant]
             for condition, attack in conditions():
                 doc_attack = attack if attack is not None and attack.where == "document" else None
                 for strategy in STRATEGIES:
                     answer = contexts.get(article, doc_attack, strategy)
-                    rows.append({
-                        "article": article.article_id,
-                        "strategy": strategy,
-                        "condition": condition,
-                        "attack": attack.id if attack else None,
-                        "privacy": privacy_score(answer, relevant, witnesses),
-                        "privacy_all": privacy_score(answer, all_ids, witnesses),
-                        "completeness": completeness.score(answer, qa.facts),
-                    })
+                    rows.append(_score_row(article, topic, qa, strategy, condition, attack, answer, completeness))
     return summarize(rows)
 
 
@@ -218,9 +222,7 @@ def evaluate_smollm2(articles: list[Article], contexts: Contexts, completeness: 
     started = time.perf_counter()
     for article in chosen:
         topic = int(article.article_id[1:3])
-        witnesses = _witnesses(article, topic)
         qa = article.qas[0]
-        relevant = [f"t{topic:02d}-{c}" for c in qa.relevant]
         constraints = topic_constraints(topic)
         for condition, attack in picked:
             doc_attack = attack if attack is not None and attack.where == "document" else None
@@ -233,15 +235,7 @@ def evaluate_smollm2(articles: list[Article], contexts: Contexts, completeness: 
             }
             for strategy in STRATEGIES:
                 answer = complete(handle, prompts[strategy](), max_new_tokens)
-                rows.append({
-                    "article": article.article_id,
-                    "strategy": strategy,
-                    "condition": condition,
-                    "attack": attack.id if attack else None,
-                    "privacy": privacy_score(answer, relevant, witnesses),
-                    "privacy_all": privacy_score(answer, list(witnesses), witnesses),
-                    "completeness": completeness.score(answer, qa.facts),
-                })
+                rows.append(_score_row(article, topic, qa, strategy, condition, attack, answer, completeness))
     summary = summarize(rows)
     summary["generations"] = len(rows)
     summary["seconds"] = round(time.perf_counter() - started, 1)
