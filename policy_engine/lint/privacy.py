@@ -4,6 +4,13 @@ Per-step budgets are checked in zero-concentrated DP: an epsilon
 exponential-mechanism step is epsilon^2/8-zCDP (bounded range), T steps
 compose to rho = T * epsilon^2 / 8, and rho-zCDP implies
 (rho + 2 * sqrt(rho * ln(1/delta)), delta)-DP.
+
+This closed form is deliberately not :mod:`policy_engine.dp.accounting`:
+that module converts through dp-accounting's RDP accountant (tighter, but
+importing it costs seconds, too slow for a linter).  The closed form is an
+upper bound on the accountant's epsilon, so lint can only be stricter than
+the decoder (it may flag a per-step budget the decoder would still run, never
+the reverse).
 """
 
 from __future__ import annotations
