@@ -12,7 +12,10 @@ embedded and parsed.
 
 Writes bench/results/compile_<N>.json and prints a Markdown table.  Peak
 memory is the process's peak resident set size at the end of each stage
-(monotonic: a stage's own peak is at most its row).
+(monotonic: a stage's own peak is at most its row); the knowledge-graph
+stage parses in spaCy worker processes, whose largest peak is reported
+separately as ``worker_peak_rss_mb`` (forked workers count the pages they
+still share with the parent, so this overstates what each one adds).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import json
 import os
 import random
 import re
+import resource
 import sys
 import tempfile
 import time
@@ -33,6 +37,7 @@ sys.path.insert(0, str(ROOT))
 from policy_engine import load_policy  # noqa: E402
 from policy_engine.bundle import peak_rss_mb, compile_bundle  # noqa: E402
 from policy_engine.corpus import Document, chunk_document, ingest  # noqa: E402
+from policy_engine.knowledge_graph import parse_workers  # noqa: E402
 
 SENTENCE = re.compile(r"[^.!?\n]+[.!?]")
 
@@ -108,9 +113,13 @@ def main() -> None:
             report = compile_bundle(policy_path, work / "bundle", progress=progress)
         wall = time.perf_counter() - started
     result = {"chunks_requested": args.chunks, "chunks": report.manifest["counts"]["chunks"], "corpus_chunks_written": chunks,
-              "wall_seconds": round(wall, 1), "load_average_1_5_15": [round(x, 2) for x in os.getloadavg()], **report.to_dict()}
+              "wall_seconds": round(wall, 1), "load_average_1_5_15": [round(x, 2) for x in os.getloadavg()],
+              "embedding_precision": report.manifest["models"]["embedding"]["precision"], "parse_workers": parse_workers(chunks),
+              "worker_peak_rss_mb": round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1), **report.to_dict()}
     (args.out / f"compile_{args.chunks}.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
-    print(f"compile of {result['chunks']} chunks (+{report.manifest['counts']['summaries']} summaries): {wall:.1f} s total, load average {result['load_average_1_5_15']}\n")
+    print(f"compile of {result['chunks']} chunks (+{report.manifest['counts']['summaries']} summaries): {wall:.1f} s total, "
+          f"load average {result['load_average_1_5_15']}, embedding in {result['embedding_precision']}, "
+          f"{result['parse_workers']} spaCy workers (peak RSS {result['worker_peak_rss_mb']:.0f} MB, shared pages included)\n")
     print("| stage | seconds | peak RSS (MB) |\n|---|---:|---:|")
     for stage, stats in result["stages"].items():
         print(f"| {stage} | {stats['seconds']:.1f} | {stats['peak_rss_mb']:.0f} |")

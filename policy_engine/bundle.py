@@ -276,7 +276,7 @@ def _manifest(policy: Policy, ingested: Any, embedder: Embedder, settings: Any, 
         "corpus": {"digest": "sha256:" + corpus_digest, "documents": len(ingested.documents), "files": ingested.files,
                    "skipped": [{"path": s.path, "reason": s.reason} for s in ingested.skipped]},
         "models": {
-            "embedding": {"id": embedder.model_id, "version": embedder.model_version, "dim": embedder.dim},
+            "embedding": {"id": embedder.model_id, "version": embedder.model_version, "dim": embedder.dim, "precision": embedder.precision},
             "spacy": spacy_version() if kg is not None else None,
             "summarizer": settings.summary_tree.summary if settings.summary_tree.enabled else None,
         },

