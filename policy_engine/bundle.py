@@ -361,11 +361,17 @@ class Bundle:
 
     @property
     def embedder(self) -> Embedder:
-        """The bundle's embedding model, loaded on first use and shared in the process."""
+        """The bundle's embedding model, loaded on first use and shared in the process.
+
+        Queries are embedded in the precision the bundle's vectors were computed
+        in (recorded in the manifest; float32 for bundles that predate it), so a
+        bundle scores the same on every machine that opens it.
+        """
         with self._lock:
             if self._embedder is None:
-                embedder = load_embedder(self.policy.corpus.embedding, self.policy.root_dir)
                 expected = self.manifest["models"]["embedding"]
+                settings = self.policy.corpus.embedding.model_copy(update={"precision": expected.get("precision", "float32")})
+                embedder = load_embedder(settings, self.policy.root_dir)
                 if (embedder.model_id, embedder.model_version) != (expected["id"], expected["version"]):
                     raise BundleError(f"bundle was built with {expected['id']} {expected['version']} but {embedder.model_id} {embedder.model_version} is installed; recompile the bundle")
                 self._embedder = embedder

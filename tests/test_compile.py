@@ -155,6 +155,21 @@ def test_tampered_or_missing_bundle_is_refused(tmp_path: Path, fixture_bundle) -
         Bundle.open(copy)
 
 
+def test_queries_are_embedded_in_the_bundles_precision(tmp_path: Path, fixture_bundle) -> None:
+    bundle = Bundle.open(fixture_bundle[1])
+    assert bundle.embedder.precision == bundle.manifest["models"]["embedding"]["precision"] == resolve_precision("auto")
+    other = "float32" if bundle.embedder.precision == "bfloat16" else "bfloat16"
+    copy = tmp_path / "bundle"
+    shutil.copytree(fixture_bundle[1], copy, ignore=shutil.ignore_patterns("cache"))
+    manifest = json.loads((copy / "manifest.json").read_text())
+    manifest["models"]["embedding"]["precision"] = other  # as if built on a machine that resolved 'auto' differently
+    (copy / "manifest.json").write_text(json.dumps(manifest))
+    assert Bundle.open(copy).embedder.precision == other
+    del manifest["models"]["embedding"]["precision"]  # bundles from before precision was recorded were float32
+    (copy / "manifest.json").write_text(json.dumps(manifest))
+    assert Bundle.open(copy).embedder.precision == "float32"
+
+
 def test_policy_with_lint_errors_is_not_compiled(tmp_path: Path) -> None:
     policy = copy_fixture(tmp_path / "policy")
     text = policy.read_text().replace("  entities: [Tom Becker]", "  entities: [Tom Becker]\n  public:\n    - [Maria Lopez, lives_in, Springfield]\n    - [Springfield, has_clinic, asthma]")
