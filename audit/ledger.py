@@ -119,6 +119,28 @@ class LedgerEntry:
     settled_at: float | None
 
 
+@dataclass(frozen=True)
+class _WindowUsage:
+    """One scope's budget and current window, in integer units: committed (done) and reserved (held) spend."""
+
+    eps_total: int
+    dlt_total: int
+    start: float
+    end: float | None
+    eps_done: int
+    dlt_done: int
+    eps_held: int
+    dlt_held: int
+
+    @property
+    def eps_spent(self) -> int:
+        return self.eps_done + self.eps_held
+
+    @property
+    def dlt_spent(self) -> int:
+        return self.dlt_done + self.dlt_held
+
+
 class BudgetLedger:
     """SQLite-backed privacy-budget ledger; safe to share across threads and processes."""
 
@@ -203,18 +225,20 @@ class BudgetLedger:
             "UPDATE entries SET state = 'expired', settled_at = ? WHERE state = 'reserved' AND expires_at <= ?", (now, now)
         )
 
-    @staticmethod
-    def _held(db: sqlite3.Connection, scope: str, window_start: float) -> tuple[int, int, int, int]:
-        """(committed eps, committed delta, reserved eps, reserved delta) in units."""
+    def _usage(self, db: sqlite3.Connection, scope: str, now: float) -> _WindowUsage:
+        """``scope``'s budget and what its current window has committed and holds (stale reservations expired first)."""
+        eps_total, dlt_total, window_seconds, anchor = self._budget_row(db, scope)
+        start, end = self._window(anchor, window_seconds, now)
+        self._expire(db, now)
         row = db.execute(
             "SELECT COALESCE(SUM(CASE WHEN state = 'committed' THEN epsilon END), 0), "
             "COALESCE(SUM(CASE WHEN state = 'committed' THEN delta END), 0), "
             "COALESCE(SUM(CASE WHEN state = 'reserved' THEN epsilon_reserved END), 0), "
             "COALESCE(SUM(CASE WHEN state = 'reserved' THEN delta_reserved END), 0) "
             "FROM entries WHERE scope = ? AND window_start = ? AND state IN ('committed', 'reserved')",
-            (scope, window_start),
+            (scope, start),
         ).fetchone()
-        return row
+        return _WindowUsage(eps_total, dlt_total, start, end, *row)
 
     # -- two-phase spending -------------------------------------------------
 
@@ -229,15 +253,13 @@ class BudgetLedger:
         dlt = _units(delta, DELTA_UNITS, round_up=True, name="delta")
         now = self._clock()
         with self._transaction() as db:
-            eps_total, dlt_total, window_seconds, anchor = self._budget_row(db, scope)
-            window_start, _ = self._window(anchor, window_seconds, now)
-            self._expire(db, now)
-            eps_done, dlt_done, eps_held, dlt_held = self._held(db, scope, window_start)
-            if eps_done + eps_held + eps > eps_total or dlt_done + dlt_held + dlt > dlt_total:
+            usage = self._usage(db, scope, now)
+            window_start = usage.start
+            if usage.eps_spent + eps > usage.eps_total or usage.dlt_spent + dlt > usage.dlt_total:
                 raise BudgetExhausted(
                     f"privacy budget of scope {scope!r} exhausted: requested epsilon={epsilon}, delta={delta}; "
-                    f"remaining epsilon={(eps_total - eps_done - eps_held) / EPSILON_UNITS}, "
-                    f"delta={(dlt_total - dlt_done - dlt_held) / DELTA_UNITS} in the current window"
+                    f"remaining epsilon={(usage.eps_total - usage.eps_spent) / EPSILON_UNITS}, "
+                    f"delta={(usage.dlt_total - usage.dlt_spent) / DELTA_UNITS} in the current window"
                 )
             expires_at = now + self.reservation_ttl
             cursor = db.execute(
@@ -316,23 +338,19 @@ class BudgetLedger:
         """The scope's budget in the current window (open reservations count as spent)."""
         now = self._clock()
         with self._transaction() as db:
-            eps_total, dlt_total, window_seconds, anchor = self._budget_row(db, scope)
-            start, end = self._window(anchor, window_seconds, now)
-            self._expire(db, now)
-            eps_done, dlt_done, eps_held, dlt_held = self._held(db, scope, start)
-        eps_spent, dlt_spent = eps_done + eps_held, dlt_done + dlt_held
+            usage = self._usage(db, scope, now)
         return Budget(
             scope=scope,
-            epsilon_total=eps_total / EPSILON_UNITS,
-            delta_total=dlt_total / DELTA_UNITS,
-            epsilon_spent=eps_spent / EPSILON_UNITS,
-            delta_spent=dlt_spent / DELTA_UNITS,
-            epsilon_remaining=max(eps_total - eps_spent, 0) / EPSILON_UNITS,
-            delta_remaining=max(dlt_total - dlt_spent, 0) / DELTA_UNITS,
-            epsilon_reserved=eps_held / EPSILON_UNITS,
-            delta_reserved=dlt_held / DELTA_UNITS,
-            window_start=start,
-            window_end=end,
+            epsilon_total=usage.eps_total / EPSILON_UNITS,
+            delta_total=usage.dlt_total / DELTA_UNITS,
+            epsilon_spent=usage.eps_spent / EPSILON_UNITS,
+            delta_spent=usage.dlt_spent / DELTA_UNITS,
+            epsilon_remaining=max(usage.eps_total - usage.eps_spent, 0) / EPSILON_UNITS,
+            delta_remaining=max(usage.dlt_total - usage.dlt_spent, 0) / DELTA_UNITS,
+            epsilon_reserved=usage.eps_held / EPSILON_UNITS,
+            delta_reserved=usage.dlt_held / DELTA_UNITS,
+            window_start=usage.start,
+            window_end=usage.end,
         )
 
     def scopes(self) -> list[str]:
