@@ -9,6 +9,8 @@ The builders make that structural:
 * :func:`answer_prompt` takes the query and a :class:`SanitizedContext`, a
   type only the runtime creates from the output of the enforcement pipeline,
   and refuses a plain string;
+* :func:`refill_prompt` (PEARL's refill) takes the query with DP outputs
+  only: the masked private draft and the privately released keywords;
 * :func:`monolithic_prompt` is the baseline the paper compares against
   (constraints + unredacted context + query in one prompt, the "RCQA"
   prompt of its reference [11]); it exists for the benchmark only and is
@@ -26,7 +28,7 @@ from typing import Literal, Sequence
 
 from policy_engine.policy.model import Constraint
 
-PromptPurpose = Literal["paraphrase", "answer", "monolithic"]
+PromptPurpose = Literal["paraphrase", "answer", "refill", "monolithic"]
 
 
 @dataclass(frozen=True)
@@ -100,6 +102,28 @@ def answer_prompt(query: str, context: SanitizedContext) -> Prompt:
         {"role": "user", "content": f"Context:\n{context.text}\n\nQuestion: {query}"},
     )
     return Prompt("answer", messages, holds_query=True, holds_unfiltered_data=False)
+
+
+_REFILL_SYSTEM = (
+    "Write one short sentence that continues the answer to the question, using the keywords. "
+    "Do not include names, dates, numbers or contact details."
+)
+
+
+def refill_prompt(query: str, draft_before_mask: str, keywords: Sequence[str]) -> Prompt:
+    """PEARL's refill prompt (Algorithm 1, lines 19-28): the query, the DP draft up to the mask, the DP keywords.
+
+    Both the draft and the keywords are outputs of DP mechanisms, so the
+    prompt holds no unfiltered data and the refill is post-processing.
+    """
+    lines = [f"Question: {query}"]
+    if draft_before_mask:
+        lines.append(f"Answer so far: {draft_before_mask}")
+    if keywords:
+        lines.append(f"Keywords: {', '.join(keywords)}")
+    lines.append("Next sentence:")
+    messages = ({"role": "system", "content": _REFILL_SYSTEM}, {"role": "user", "content": "\n".join(lines)})
+    return Prompt("refill", messages, holds_query=True, holds_unfiltered_data=False)
 
 
 def monolithic_prompt(constraints: Sequence[Constraint], context: str, query: str) -> Prompt:

@@ -21,6 +21,7 @@ from policy_engine.dp.sentences import (
     select_sparse_vector,
 )
 from policy_engine.model_runtime import load_model
+from policy_engine.prompts import refill_prompt
 from tiny_lm import build_tiny_model
 
 
@@ -133,3 +134,12 @@ def test_keyword_release_prefers_frequent_keywords_and_charges_each():
 )
 def test_refill_output_is_cleaned(raw, expected):
     assert clean_refill(raw) == expected
+
+
+def test_refill_prompt_holds_only_the_query_and_dp_outputs():
+    prompt = refill_prompt("What did the patient take?", "The patient took a daily medication.", ["metformin", "dose"])
+    assert prompt.purpose == "refill" and not prompt.holds_unfiltered_data and not prompt.violates_sanitization_principle
+    user = prompt.messages[-1]["content"]
+    assert user.splitlines() == ["Question: What did the patient take?", "Answer so far: The patient took a daily medication.",
+                                 "Keywords: metformin, dose", "Next sentence:"]
+    assert "Answer so far" not in refill_prompt("q?", "", []).text()  # nothing before the first mask

@@ -10,18 +10,14 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-import torch
-
 from policy_engine.dp.sentences import Sentence, SentenceSelection, sentencizer
-from policy_engine.model_runtime import ModelHandle, render_chat
+from policy_engine.generation import complete
+from policy_engine.model_runtime import ModelHandle
+from policy_engine.prompts import refill_prompt
 
 __all__ = ["SENTENCE_MASK", "assemble", "clean_refill", "refill_sentence"]
 
 SENTENCE_MASK = "[SENT_MASK]"
-REFILL_INSTRUCTION = (
-    "Write one short sentence that continues the answer to the question, using the keywords. "
-    "Do not include names, dates, numbers or contact details."
-)
 _PROMPT_ECHOES = ("question:", "answer so far:", "keywords:", "next sentence:", "draft:")
 
 
@@ -45,29 +41,11 @@ def refill_sentence(
     """Greedy one-sentence refill for the first mask in ``masked_draft``.
 
     The model sees the query, the draft text before the mask and the
-    privately released keywords — never the documents.
+    privately released keywords (:func:`~policy_engine.prompts.refill_prompt`),
+    never the documents.
     """
     before = masked_draft.split(SENTENCE_MASK, 1)[0].strip()
-    lines = [f"Question: {query}"]
-    if before:
-        lines.append(f"Answer so far: {before}")
-    if keywords:
-        lines.append(f"Keywords: {', '.join(keywords)}")
-    lines.append("Next sentence:")
-    messages = [
-        {"role": "system", "content": REFILL_INSTRUCTION},
-        {"role": "user", "content": "\n".join(lines)},
-    ]
-    prompt = torch.tensor([render_chat(handle, messages)], device=handle.device)
-    with torch.inference_mode():
-        output = handle.model.generate(
-            input_ids=prompt,
-            attention_mask=torch.ones_like(prompt),
-            max_new_tokens=max_new_tokens,
-            do_sample=False,
-            pad_token_id=handle.tokenizer.pad_token_id or next(iter(handle.eos_token_ids), 0),
-        )
-    return clean_refill(handle.tokenizer.decode(output[0, prompt.shape[1]:], skip_special_tokens=True))
+    return clean_refill(complete(handle, refill_prompt(query, before, keywords), max_new_tokens))
 
 
 def assemble(
