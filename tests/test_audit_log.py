@@ -156,6 +156,17 @@ def test_rotated_keys_still_verify_and_unknown_keys_do_not(tmp_path: Path) -> No
     assert unkeyed.ok and any("not checked" in note for note in unkeyed.notes)
 
 
+def _run_processes(target, arguments: list[tuple]) -> list[int | None]:
+    """Start one forked process per argument tuple, wait for all, return their exit codes."""
+    context = multiprocessing.get_context("fork")
+    workers = [context.Process(target=target, args=args) for args in arguments]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=120)
+    return [worker.exitcode for worker in workers]
+
+
 def _write_from_process(path: str, worker: int, count: int, threads: int) -> None:
     log = DecisionLog(path, keyring(), checkpoint_every=100)
 
@@ -173,13 +184,7 @@ def _write_from_process(path: str, worker: int, count: int, threads: int) -> Non
 
 def test_eight_processes_write_8000_chained_records(tmp_path: Path) -> None:
     path = tmp_path / "decisions.jsonl"
-    context = multiprocessing.get_context("fork")
-    workers = [context.Process(target=_write_from_process, args=(str(path), w, 1000, 4)) for w in range(8)]
-    for worker in workers:
-        worker.start()
-    for worker in workers:
-        worker.join(timeout=120)
-    assert all(worker.exitcode == 0 for worker in workers)
+    assert _run_processes(_write_from_process, [(str(path), w, 1000, 4) for w in range(8)]) == [0] * 8
     report = verify_log(path, keyring())
     assert report.ok, report.problem
     assert report.decisions == 8000
@@ -352,13 +357,7 @@ def _sqlite_writer(path: str, worker: int) -> None:
 
 def test_sqlite_log_is_safe_under_concurrent_processes(tmp_path: Path) -> None:
     path = tmp_path / "decisions.sqlite"
-    context = multiprocessing.get_context("fork")
-    workers = [context.Process(target=_sqlite_writer, args=(str(path), w)) for w in range(4)]
-    for worker in workers:
-        worker.start()
-    for worker in workers:
-        worker.join(timeout=120)
-    assert all(worker.exitcode == 0 for worker in workers)
+    assert _run_processes(_sqlite_writer, [(str(path), w) for w in range(4)]) == [0] * 4
     report = verify_path(path, keyring())
     assert report.ok, report.problem
     assert report.decisions == 400 and report.checkpoints == 16
