@@ -216,16 +216,20 @@ class ChainVerifier:
             return self._fail("hash-mismatch", position.seq, location, "content does not match its hash (the entry was edited)")
         if line.startswith(_CHECKPOINT_MARK, _PREV_END) and not self._check_checkpoint(line, location):
             return False
-        if line.startswith(_CHECKPOINT_MARK, _PREV_END):
-            position.since_checkpoint = 0
-        else:
+        self._advance(position, digest, decision=not line.startswith(_CHECKPOINT_MARK, _PREV_END))
+        return True
+
+    def _advance(self, position: ChainPosition, digest: str, decision: bool) -> None:
+        """Move past a verified entry: count it, link the next entry to it, note the watched hash."""
+        if decision:
             self.decisions += 1
             position.since_checkpoint += 1
+        else:
+            position.since_checkpoint = 0
         position.prev = digest
         position.seq += 1
         if position.seq == self.watch_seq:
             self.hash_at_watch = digest
-        return True
 
     def feed_lines(self, lines: list[bytes], source: str, first_number: int, first_offset: int) -> bool:
         """Check consecutive lines; same result as :meth:`feed` on each, minus per-line overhead.
@@ -253,12 +257,7 @@ class ChainVerifier:
             digest = sha256(line[:-_SUFFIX_LEN] + b"}").hexdigest()
             if line[-66:-2] != digest.encode():
                 return self.feed(line, Location(source, number, offset))
-            self.decisions += 1
-            position.since_checkpoint += 1
-            position.prev = digest
-            position.seq += 1
-            if position.seq == self.watch_seq:
-                self.hash_at_watch = digest
+            self._advance(position, digest, decision=True)
             offset += len(line) + 1
         return True
 
