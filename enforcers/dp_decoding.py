@@ -2,7 +2,7 @@
 
 Generates the answer itself under document-level (epsilon, delta)-DP over
 the passages it is given, paid for from the privacy-budget ledger (PEARL,
-Sections 2-5).  Implements :class:`enforcers.base.Enforcer` at
+Sections 2-5).  Implements :class:`policy_engine.enforcement.base.Enforcer` at
 :attr:`Stage.ANSWER`; :meth:`DPDecodingEnforcer.answer` is the same
 operation for callers that hold documents rather than a pipeline context.
 """
@@ -12,17 +12,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from enforcers.base import EnforcementContext, Stage
+from policy_engine.enforcement.base import EnforcementContext, Stage
+from policy_engine.enforcement.registry import EngineParts, register_enforcer
 from policy_engine.dp.api import BudgetLedgerLike, PrivateAnswer, generate_private
-from policy_engine.dp.config import DPSettings
+from policy_engine.dp.config import DPSettings, settings_from_policy
 from policy_engine.dp.partition import RetrievedDocument
-from policy_engine.model_runtime import ModelHandle
+from policy_engine.model_runtime import ModelHandle, default_model_dir, load_model
+from policy_engine.policy.model import Policy
 
 
 class PrivacyBudgetRefused(RuntimeError):
     """The scope's privacy budget cannot pay for a DP answer: the request is refused."""
 
 
+@register_enforcer
 @dataclass(frozen=True)
 class DPDecodingEnforcer:
     """Answer generation with the PEARL DP decoder.
@@ -46,6 +49,24 @@ class DPDecodingEnforcer:
     name = "dp_decoding"
     version = "1"
     stage = Stage.ANSWER
+
+    @classmethod
+    def has_work(cls, policy: Policy) -> bool:
+        return policy.differential_privacy is not None
+
+    @classmethod
+    def from_parts(cls, parts: EngineParts) -> "DPDecodingEnforcer":
+        """PEARL over the sanitized context, charged to the policy's ledger (same base directory as the audit log)."""
+        from audit.ledger import BudgetLedger
+
+        policy = parts.policy
+        if policy.differential_privacy is None:
+            raise ValueError(f"policy {policy.metadata.name!r} has no differential_privacy section: dp_decoding has no budget to spend")
+        model = parts.model
+        if model is None:
+            model = load_model(parts.resolve(policy.model.path) if policy.model.path else default_model_dir())
+        ledger = BudgetLedger(parts.resolve(policy.audit.ledger))
+        return cls(settings_from_policy(policy.differential_privacy), ledger, model=model, policy_id=policy.metadata.name)
 
     def answer(
         self,

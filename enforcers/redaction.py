@@ -26,11 +26,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Mapping, Protocol, Sequence
+from typing import Mapping, Sequence
 
-from enforcers.base import EnforcementContext, Passage, RedactionSpan, Stage
+from policy_engine.enforcement.base import EnforcementContext, FindingLike, Paraphraser, Passage, RedactionSpan, SpanDetector, Stage
+from policy_engine.enforcement.registry import EngineParts, register_enforcer
 from enforcers.generalize import STILL_READS_AS, generalize
-from policy_engine.policy.model import CategoryDefinition, Constraint, RedactionMode
+from policy_engine.policy.model import CategoryDefinition, Constraint, Policy, RedactionMode
+from policy_engine.policy.vocabulary import vocabulary_for
 from policy_engine.policy.resolution import ROLE_WORDS
 
 #: A placeholder this module writes: ``[LABEL_n]``.
@@ -43,32 +45,6 @@ _ROLE_NOUNS = frozenset(ROLE_WORDS) | {
     "pharmacist", "manager", "adjuster", "officer", "agent", "director", "supervisor", "inspector", "detective",
     "nurse", "dentist", "therapist", "accountant", "advisor", "adviser", "teacher", "professor", "principal",
 }
-
-
-class FindingLike(Protocol):
-    constraint_id: str
-    category: str
-    start: int
-    end: int
-    score: float
-    role: str | None
-    entity_key: str | None
-
-
-class SpanDetector(Protocol):
-    """Finds the spans that ``constraints`` protect (``policy_engine.detect.Analyzer``).
-
-    ``analyze_many`` returns one list of findings per text, with entity keys
-    consistent across all the texts of one call (one retrieved context).
-    """
-
-    def analyze_many(self, texts: Sequence[str], constraints: Sequence[Constraint]) -> Sequence[Sequence[FindingLike]]: ...
-
-
-class Paraphraser(Protocol):
-    """Rewrites ``text`` so that ``constraints`` hold (a model; never given the user's query)."""
-
-    def paraphrase(self, text: str, constraints: Sequence[Constraint]) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -144,6 +120,7 @@ class _Rewrite:
     inserted: tuple["_Inserted", ...]
 
 
+@register_enforcer
 class RedactionEnforcer:
     """The ``redaction`` enforcer: extractive and periphrastic redaction of passages.
 
@@ -172,6 +149,16 @@ class RedactionEnforcer:
         self.mode = mode
         self.batch_size = batch_size
         self.paraphraser = paraphraser
+
+    @classmethod
+    def has_work(cls, policy: Policy) -> bool:
+        """Every policy has constraints to apply (an empty list is a lint error)."""
+        return True
+
+    @classmethod
+    def from_parts(cls, parts: EngineParts) -> "RedactionEnforcer":
+        categories = vocabulary_for(parts.policy.vocabulary).categories
+        return cls(parts.detector, categories, mode=parts.redaction_mode, paraphraser=parts.paraphraser)
 
     # ---------------------------------------------------------------- public
 

@@ -33,14 +33,13 @@ from typing import Any, Callable, Iterable, Protocol, Sequence
 from audit.records import ConstraintOutcome, DecisionRecord, EnforcerRun, Outcome, PrivacySpend
 from audit.records import Redaction as AuditRedaction
 from audit.records import RetrievedChunk as AuditChunk
-from enforcers.base import EnforcementContext, EnforcementPipeline, Enforcer, Passage, PipelineResult, RedactionSpan, Stage
-from enforcers.redaction import RedactionEnforcer, SpanDetector
+from policy_engine.enforcement.base import EnforcementContext, EnforcementPipeline, Enforcer, Passage, PipelineResult, RedactionSpan, SpanDetector, Stage
+from policy_engine.enforcement.registry import EngineParts, registered
 from policy_engine.generation import ModelParaphraser, PromptObserver, complete
 from policy_engine.policy.model import Constraint, Policy, RedactionMode
-from policy_engine.policy.vocabulary import vocabulary_for
 from policy_engine.prompts import Prompt, SanitizedContext, answer_prompt
 
-__all__ = ["AskResult", "Engine", "EngineError", "ProtectResult", "SanitizedChunk", "ENFORCER_FACTORIES"]
+__all__ = ["AskResult", "Engine", "EngineError", "ProtectResult", "SanitizedChunk"]
 
 
 class EngineError(RuntimeError):
@@ -119,59 +118,15 @@ class RetrieverLike(Protocol):
     def rank_constraints(self, query: str, retrieved: Sequence[RetrievedLike]) -> Any: ...
 
 
-# ------------------------------------------------------------ enforcer registry
+# ------------------------------------------------------------ pipeline plan
 
 
-@dataclass(frozen=True)
-class EngineParts:
-    """What an enforcer factory may use to build its enforcer."""
-
-    policy: Policy
-    detector: SpanDetector
-    paraphraser: ModelParaphraser | None
-    redaction_mode: RedactionMode | None
-    model: Any | None = None  # the engine's local model, when one is loaded
-
-
-EnforcerFactory = Callable[[EngineParts], Enforcer]
-
-
-def _redaction(parts: EngineParts) -> Enforcer:
-    categories = vocabulary_for(parts.policy.vocabulary).categories
-    return RedactionEnforcer(parts.detector, categories, mode=parts.redaction_mode, paraphraser=parts.paraphraser)
-
-
-def _dp_decoding(parts: EngineParts) -> Enforcer:
-    """PEARL DP answers over the sanitized context, charged to the asking principal's budget."""
-    from audit.ledger import BudgetLedger
-    from enforcers.dp_decoding import DPDecodingEnforcer
-    from policy_engine.dp.config import settings_from_policy
-    from policy_engine.model_runtime import default_model_dir, load_model
-
-    dp = parts.policy.differential_privacy
-    if dp is None:
-        raise EngineError(f"policy {parts.policy.metadata.name!r} has no differential_privacy section: dp_decoding has no budget to spend")
-    model = parts.model
-    if model is None:
-        path = parts.policy.model.path
-        model = load_model(_resolve(parts.policy.root_dir, path) if path else default_model_dir())
-    ledger = BudgetLedger(_resolve(parts.policy.root_dir, parts.policy.audit.ledger))  # same base as the audit log
-    return DPDecodingEnforcer(settings_from_policy(dp), ledger, model=model, policy_id=parts.policy.metadata.name)
-
-
-#: Enforcers by the name used in a policy's ``enforcement.order``.
-ENFORCER_FACTORIES: dict[str, EnforcerFactory] = {"redaction": _redaction, "dp_decoding": _dp_decoding}
-
-
-def _has_work(name: str, policy: Policy) -> bool:
-    """Whether the policy gives enforcer ``name`` anything to enforce."""
-    return {
-        "kg_erasure": bool(policy.private_knowledge.private_triples()),
-        "query_rewrite": bool(policy.necessity.rules),
-        "output_guard": policy.quasi_identifiers is not None,
-        "dp_decoding": policy.differential_privacy is not None,
-        "redaction": True,
-    }.get(name, True)
+#: Policy sections that give work to enforcers not yet shipped (until each registers itself).
+_WORK_OF_UNINSTALLED: dict[str, Callable[[Policy], bool]] = {
+    "kg_erasure": lambda policy: bool(policy.private_knowledge.private_triples()),
+    "query_rewrite": lambda policy: bool(policy.necessity.rules),
+    "output_guard": lambda policy: policy.quasi_identifiers is not None,
+}
 
 
 @dataclass(frozen=True)
@@ -203,18 +158,22 @@ def build_pipeline(parts: EngineParts, *, strict: bool = False) -> PipelinePlan:
     enforcers: list[Enforcer] = []
     missing: list[str] = []
     idle: list[str] = []
+    available = registered()
     for name in settings.order:
-        factory = ENFORCER_FACTORIES.get(name)
-        if factory is not None:
-            enforcers.append(factory(parts))
-        elif _has_work(name, parts.policy):
+        enforcer_class = available.get(name)
+        if enforcer_class is not None:
+            try:
+                enforcers.append(enforcer_class.from_parts(parts))
+            except (ValueError, OSError) as exc:  # a policy the enforcer cannot serve: refuse to open, say why
+                raise EngineError(f"enforcer {name!r} cannot serve policy {parts.policy.metadata.name!r}: {exc}") from exc
+        elif name in _WORK_OF_UNINSTALLED and _WORK_OF_UNINSTALLED[name](parts.policy):
             missing.append(name)
         else:
             idle.append(name)
     if strict and missing:
         raise EngineError(
             f"policy {parts.policy.metadata.name!r}: enforcement.order names {', '.join(map(repr, missing))}, not installed in this "
-            f"engine (available: {', '.join(sorted(ENFORCER_FACTORIES))}); install them or remove them from enforcement.order"
+            f"engine (available: {', '.join(sorted(available))}); install them or remove them from enforcement.order"
         )
     pipeline = EnforcementPipeline(enforcers, on_error=settings.on_error, timeout_s=settings.timeout_s)
     return PipelinePlan(pipeline, tuple(missing), tuple(idle))

@@ -115,7 +115,7 @@ def test_settings_from_the_policy_model():
 
 
 def test_enforcer_answers_in_the_pipeline_and_refuses_when_exhausted(handle, ledger):
-    from enforcers.base import EnforcementContext, EnforcementPipeline, Passage, Stage
+    from policy_engine.enforcement.base import EnforcementContext, EnforcementPipeline, Passage, Stage
     from enforcers.dp_decoding import DPDecodingEnforcer
 
     settings = DPSettings(epsilon=2.0, decoding=replace(DECODING, refill="none"))

@@ -8,7 +8,7 @@ from typing import Sequence
 
 import pytest
 
-from enforcers.base import EnforcementContext, Passage
+from policy_engine.enforcement.base import EnforcementContext, Passage
 from enforcers.generalize import generalize
 from enforcers.redaction import RedactionEnforcer, merge_findings
 from policy_engine.detect.analyzer import Analyzer

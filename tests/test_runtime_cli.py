@@ -11,8 +11,10 @@ from click.testing import CliRunner
 
 from click_cli import cli
 from policy_engine.bundle import compile_bundle
-from enforcers.base import EnforcementContext, Stage
-from policy_engine.runtime import ENFORCER_FACTORIES, Engine, EngineParts, build_pipeline
+from policy_engine.enforcement.base import EnforcementContext, Stage
+from policy_engine.enforcement import registry
+from policy_engine.enforcement.registry import EngineParts
+from policy_engine.runtime import Engine, build_pipeline
 from tiny_lm import build_tiny_model
 
 pytestmark = pytest.mark.slow
@@ -136,6 +138,17 @@ class _AnswerStageSpy:
         return context.evolve(answer=f"{len(context.passages)} sanitized chunk(s)")
 
 
+def _install(monkeypatch: pytest.MonkeyPatch, instance: object) -> None:
+    """Register ``instance`` as the enforcer of its name for this test (a class whose ``from_parts`` returns it)."""
+    toy = type(f"Toy_{instance.name}", (), {  # type: ignore[attr-defined]
+        "name": instance.name, "version": instance.version, "stage": instance.stage,  # type: ignore[attr-defined]
+        "has_work": classmethod(lambda cls, policy: True), "from_parts": classmethod(lambda cls, parts: instance),
+        "apply": instance.apply,  # type: ignore[attr-defined]
+    })
+    registry.registered()  # discover the built-ins first, so the toy is not overwritten
+    monkeypatch.setitem(registry._REGISTRY, instance.name, toy)  # type: ignore[attr-defined]
+
+
 def _with_order(engine: Engine, order: list[str]) -> Engine:
     """The engine with its pipeline rebuilt for another enforcement order (the bundle fixes the policy's)."""
     policy = engine.policy.model_copy(update={"enforcement": engine.policy.enforcement.model_copy(update={"order": order})})
@@ -146,7 +159,7 @@ def _with_order(engine: Engine, order: list[str]) -> Engine:
 
 def test_query_stage_failure_denies_before_retrieval(bundle: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     fault = _QueryStageFault()
-    monkeypatch.setitem(ENFORCER_FACTORIES, "query_rewrite", lambda parts: fault)
+    _install(monkeypatch, fault)
     engine = _with_order(Engine.open(bundle, audit=False), ["query_rewrite", "redaction"])
     result = engine.protect(QUESTION)
     assert fault.seen == [QUESTION]
@@ -156,7 +169,7 @@ def test_query_stage_failure_denies_before_retrieval(bundle: Path, monkeypatch: 
 
 def test_answer_stage_sees_only_sanitized_chunks_and_the_query(bundle: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     spy = _AnswerStageSpy()
-    monkeypatch.setitem(ENFORCER_FACTORIES, "output_guard", lambda parts: spy)
+    _install(monkeypatch, spy)
     engine = _with_order(Engine.open(bundle, audit=False), ["redaction", "output_guard"])
     asked = engine.ask(QUESTION, principal="nurse-7", purpose="care")
     (seen,) = spy.seen

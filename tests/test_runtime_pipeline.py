@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from enforcers.base import (
+from policy_engine.enforcement.base import (
     WITHHELD_TEXT,
     EnforcementContext,
     EnforcementPipeline,

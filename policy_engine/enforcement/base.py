@@ -18,9 +18,9 @@ enforcers (the ones that read retrieved text) a context whose ``query`` is
 (before retrieval) and :attr:`Stage.ANSWER` enforcers (after the context is
 sanitized) see the query.
 
-To add an enforcer: write a class with the four members above, pick its
-stage, and register it under its policy name (``enforcement.order``) in
-:data:`policy_engine.runtime.ENFORCER_FACTORIES`.
+To add an enforcer: write one module in ``enforcers/`` with a class that has
+the members above plus ``has_work`` and ``from_parts``, decorated with
+:func:`policy_engine.enforcement.registry.register_enforcer`.
 """
 
 from __future__ import annotations
@@ -80,6 +80,44 @@ class RedactionSpan:
     mode: str
 
 
+class FindingLike(Protocol):
+    constraint_id: str
+    category: str
+    start: int
+    end: int
+    score: float
+    role: str | None
+    entity_key: str | None
+
+
+class SpanDetector(Protocol):
+    """Finds the spans that ``constraints`` protect (``policy_engine.detect.Analyzer``).
+
+    ``analyze_many`` returns one list of findings per text, with entity keys
+    consistent across all the texts of one call (one retrieved context).
+    """
+
+    def analyze_many(self, texts: Sequence[str], constraints: Sequence[Constraint]) -> Sequence[Sequence[FindingLike]]: ...
+
+
+class Paraphraser(Protocol):
+    """Rewrites ``text`` so that ``constraints`` hold (a model; never given the user's query)."""
+
+    def paraphrase(self, text: str, constraints: Sequence[Constraint]) -> str: ...
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """An enforcer's decision to withhold the answer; ``reason`` names why and holds no raw data.
+
+    ``outcome`` is the decision record's outcome: ``denied`` (a policy or
+    budget forbids it) or ``abstained`` (the enforcer cannot judge it safe).
+    """
+
+    outcome: Literal["denied", "abstained"]
+    reason: str
+
+
 @dataclass(frozen=True)
 class EnforcementContext:
     """Everything an enforcer reads and returns (immutable; use :meth:`evolve`).
@@ -99,6 +137,8 @@ class EnforcementContext:
     redactions: tuple[RedactionSpan, ...] = ()
     notes: tuple[str, ...] = ()
     privacy: Mapping[str, Any] | None = None  # DP spend of an answer stage: scope, epsilon, delta (numbers only)
+    refusal: Refusal | None = None
+    sections: Mapping[str, Any] = field(default_factory=dict)  # enforcer name -> its typed decision-record section
 
     def evolve(self, **changes: object) -> "EnforcementContext":
         """A copy with ``changes`` applied."""
@@ -106,6 +146,14 @@ class EnforcementContext:
 
     def noted(self, *notes: str) -> "EnforcementContext":
         return self.evolve(notes=self.notes + tuple(notes))
+
+    def with_section(self, enforcer: str, section: Any) -> "EnforcementContext":
+        """A copy carrying ``enforcer``'s decision-record section (a pydantic model; no raw values)."""
+        return self.evolve(sections={**self.sections, enforcer: section})
+
+    def refused(self, outcome: Literal["denied", "abstained"], reason: str) -> "EnforcementContext":
+        """A copy whose answer is withheld for ``reason``."""
+        return self.evolve(answer=None, refusal=Refusal(outcome, reason))
 
 
 @runtime_checkable
