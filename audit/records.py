@@ -20,7 +20,7 @@ from __future__ import annotations
 import uuid
 from datetime import datetime, timezone
 from enum import Enum
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -96,6 +96,19 @@ class PrivacySpend(_Strict):
     delta_remaining: float | None = None
 
 
+class AnswerStage(_Strict):
+    """The answer stage of a question (``ask``), part of the same decision; never the answer text.
+
+    ``status`` is ``answered``, ``no_model`` (no answer model: the sanitized
+    context was returned instead), or the refusal's outcome (``denied`` /
+    ``abstained``) with its ``reason``.
+    """
+
+    status: Literal["answered", "no_model", "denied", "abstained"]
+    answered_by: str | None = None
+    reason: str | None = None
+
+
 class DecisionRecord(_Strict):
     """One enforcement decision, as written to the audit log."""
 
@@ -114,6 +127,7 @@ class DecisionRecord(_Strict):
     query_rewrite: dict[str, Any] | None = None
     output_guard: dict[str, Any] | None = None
     privacy: PrivacySpend | None = None
+    answer: AnswerStage | None = None
     stages: dict[str, float] = Field(default_factory=dict)
     outcome: Outcome
     error: str | None = None

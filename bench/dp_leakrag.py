@@ -155,7 +155,7 @@ def main() -> None:
                 else:
                     settings = DPSettings(
                         epsilon=epsilon, delta=1e-5,
-                        decoding=replace(decoding, refill=METHODS[method], seed=index),
+                        decoding=replace(decoding, refill=METHODS[method], insecure_seed_for_testing=index),
                     )
                     answer = generate_private(
                         query, documents, principal=f"bench-{epsilon}-{method}-{index}", settings=settings,

@@ -31,7 +31,7 @@ from bench.leakrag_data import ATTACK, build  # noqa: E402
 from policy_engine.dp.accounting import PrivacyAccountant  # noqa: E402
 from policy_engine.dp.config import DPDecodingSettings  # noqa: E402
 from policy_engine.dp.decoder import EnsembleDecoder, EnsembleState, subset_messages  # noqa: E402
-from policy_engine.dp.partition import RetrievedDocument, partition_documents, partition_key_from_seed  # noqa: E402
+from policy_engine.dp.partition import RetrievedDocument, partition_documents, partition_key_from_secret  # noqa: E402
 from policy_engine.model_runtime import default_model_dir, load_model, render_chat  # noqa: E402
 
 
@@ -66,7 +66,7 @@ def main() -> None:
     examples = examples[: args.prompts]
     settings = DPDecodingSettings(subsets=args.subsets, max_new_tokens=args.tokens)
     decoder = EnsembleDecoder(handle, settings)
-    key = partition_key_from_seed(0)
+    key = partition_key_from_secret(b"bench")
     token = handle.tokenizer(" the", add_special_tokens=False)["input_ids"][0]
 
     dp_tokens = dp_seconds = greedy_tokens = greedy_seconds = 0.0

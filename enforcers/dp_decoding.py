@@ -9,7 +9,8 @@ operation for callers that hold documents rather than a pipeline context.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import os
+from dataclasses import dataclass, field
 from typing import Sequence
 
 from policy_engine.enforcement.base import EnforcementContext, Stage
@@ -21,8 +22,25 @@ from policy_engine.model_runtime import ModelHandle, default_model_dir, load_mod
 from policy_engine.policy.model import Policy
 
 
-class PrivacyBudgetRefused(RuntimeError):
-    """The scope's privacy budget cannot pay for a DP answer: the request is refused."""
+#: Environment variable holding the secret the document partition is keyed with.
+PARTITION_KEY_ENV = "POLICY_ENGINE_DP_PARTITION_KEY"
+
+
+def partition_secret(policy: Policy) -> bytes | None:
+    """The operator's secret for the PEARL document partition.
+
+    ``POLICY_ENGINE_DP_PARTITION_KEY`` when set, else the active audit key
+    (the partition key is derived from it under its own domain label, so it
+    never equals a signing or masking key); ``None`` when neither is
+    configured, and each request then draws a fresh random key.
+    """
+    from audit.keys import load_keyring
+
+    configured = os.environ.get(PARTITION_KEY_ENV, "").strip()
+    if configured:
+        return configured.encode()
+    active = load_keyring(policy.audit).active
+    return active.secret if active is not None else None
 
 
 @register_enforcer
@@ -34,10 +52,12 @@ class DPDecodingEnforcer:
     the ``principal`` given here for :meth:`answer` and contexts without one.
 
     ``apply`` sets the context's ``answer`` to the DP text and records the
-    privacy spend in ``notes`` (numbers and scope only, never text).  An
-    exhausted budget raises :class:`PrivacyBudgetRefused`, which the
-    pipeline turns into a denial — never a non-private answer.  Any other
-    error propagates after the ledger reservation has been released.
+    privacy spend (numbers and scope only, never text) with what remains of
+    the scope's budget.  An exhausted budget is a refusal with outcome
+    ``denied``; a DP draft that leaves no text is a refusal with outcome
+    ``abstained``, charged what the accountant actually spent — never a
+    non-private answer.  Any other error propagates after the ledger
+    reservation has been released (the pipeline fails closed).
     """
 
     settings: DPSettings
@@ -45,9 +65,10 @@ class DPDecodingEnforcer:
     principal: str | None = None
     model: ModelHandle | None = None
     policy_id: str = "default"
+    partition_secret: bytes | None = field(default=None, repr=False)
 
     name = "dp_decoding"
-    version = "1"
+    version = "2"
     stage = Stage.ANSWER
 
     @classmethod
@@ -66,7 +87,8 @@ class DPDecodingEnforcer:
         if model is None:
             model = load_model(parts.resolve(policy.model.path) if policy.model.path else default_model_dir())
         ledger = BudgetLedger(parts.resolve(policy.audit.ledger))
-        return cls(settings_from_policy(policy.differential_privacy), ledger, model=model, policy_id=policy.metadata.name)
+        settings = settings_from_policy(policy.differential_privacy)  # refuses a fixed noise seed
+        return cls(settings, ledger, model=model, policy_id=policy.metadata.name, partition_secret=partition_secret(policy))
 
     def answer(
         self,
@@ -88,6 +110,7 @@ class DPDecodingEnforcer:
             model=self.model,
             policy_id=self.policy_id,
             decision_id=decision_id,
+            partition_secret=self.partition_secret,
         )
 
     def apply(self, context: EnforcementContext) -> EnforcementContext:
@@ -96,10 +119,19 @@ class DPDecodingEnforcer:
         documents = [RetrievedDocument(p.chunk_id, p.text) for p in context.passages if not p.withheld]
         result = self.answer(context.query, documents, principal=context.principal)
         if result.refused:
-            raise PrivacyBudgetRefused(f"privacy budget exhausted for {result.scope}")
-        spend = result.privacy_spend()
-        note = (
-            f"dp_decoding: epsilon={spend['epsilon']:.6g} delta={spend['delta']:.3g} "
-            f"scope={spend['scope']} decision={spend['decision_id']}"
+            return context.refused("denied", f"privacy budget exhausted for {result.scope}")
+        spend = {**result.privacy_spend(), **self._remaining(result.scope)}
+        context = context.evolve(privacy=spend).noted(
+            f"dp_decoding: epsilon={spend['epsilon']:.6g} delta={spend['delta']:.3g} scope={spend['scope']} decision={spend['decision_id']}"
         )
-        return context.evolve(answer=result.text, privacy=spend).noted(note)
+        if not result.text.strip():
+            return context.refused("abstained", f"the private decoder released no text (epsilon {spend['epsilon']:.3g} spent, {result.stop_reason or 'empty draft'})")
+        return context.evolve(answer=result.text)
+
+    def _remaining(self, scope: str) -> dict[str, float]:
+        """What is left of ``scope``'s budget in its window, when the ledger can tell."""
+        remaining = getattr(self.ledger, "remaining", None)
+        if remaining is None:
+            return {}
+        budget = remaining(scope)
+        return {"epsilon_remaining": budget.epsilon_remaining, "delta_remaining": budget.delta_remaining}

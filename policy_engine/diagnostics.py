@@ -117,6 +117,7 @@ CODES: dict[str, CodeInfo] = _codes(
     ("PE142", "step-budget-too-small", E, "The per-step budget cannot cover the configured generation length within the policy's (epsilon, delta).", "Lower `decoding.step_epsilon` or `decoding.max_new_tokens`, or raise `epsilon`."),
     ("PE143", "budget-split-invalid", E, "The budget split fractions must be non-negative and sum to 1.", "Adjust `decoding.budget_split` so generation + selection + refill = 1."),
     ("PE144", "weak-epsilon", I, "Epsilon above 10 gives little formal protection.", "Consider a budget of 1 to 8."),
+    ("PE149", "fixed-dp-noise-seed", E, "A fixed DP decoding seed makes the noise predictable: anyone who reads the policy can replay the sampler, so the (epsilon, delta) guarantee does not hold. The engine refuses to serve such a policy.", "Remove `differential_privacy.decoding.seed`; every request draws fresh noise from a secure source."),
     # -- quasi-identifiers (PE15x)
     ("PE150", "qi-cannot-trigger", W, "The quasi-identifier guard can never trigger with these settings.", "Set `max_per_subject` below the number of QI classes and keep the operating point inside (0, 1)."),
     ("PE151", "qi-operating-point", E, "The operating point is inconsistent: the threshold must lie inside the abstain band, and the band inside [0, 1].", "Use `abstain_low <= threshold <= abstain_high`."),

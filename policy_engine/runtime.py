@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Protocol, Sequence
 
-from audit.records import ConstraintOutcome, DecisionRecord, EnforcerRun, Outcome, PrivacySpend
+from audit.records import AnswerStage, ConstraintOutcome, DecisionRecord, EnforcerRun, Outcome, PrivacySpend
 from audit.records import Redaction as AuditRedaction
 from audit.records import RetrievedChunk as AuditChunk
 from policy_engine.enforcement.base import EnforcementContext, EnforcementPipeline, Enforcer, Passage, PipelineResult, RedactionSpan, SpanDetector, Stage
@@ -87,12 +87,24 @@ class ProtectResult:
 
 @dataclass(frozen=True)
 class AskResult:
-    """What :meth:`Engine.ask` returns: the answer (``None`` without a model or when denied)."""
+    """What :meth:`Engine.ask` returns: the answer (``None`` without a model, when denied or refused).
+
+    ``outcome`` is the question's one decision outcome: the context's
+    (``allowed``/``redacted``/``denied``) unless the answer stage refused
+    (``denied``: e.g. privacy budget exhausted; ``abstained``: no safe answer),
+    with ``refusal`` saying why.  ``privacy`` is the DP spend and what remains.
+    """
 
     answer: str | None
     answered_by: str | None
     protected: ProtectResult
-    refusal: str | None = None  # why the answer stage withheld the answer (e.g. privacy budget exhausted)
+    refusal: str | None = None
+    outcome: Outcome | None = None
+    privacy: PrivacySpend | None = None
+
+    @property
+    def refused(self) -> bool:
+        return self.refusal is not None
 
 
 # ------------------------------------------------------------ bundle protocol
@@ -195,6 +207,17 @@ def _open_audit_sink(policy: Policy) -> Any:
     return open_sink(policy.audit.model_copy(update={"log": str(log)}))
 
 
+def _refuse_unservable(policy: Policy) -> None:
+    """Refuse a policy whose settings would void a guarantee the engine gives (fail closed at open)."""
+    if policy.differential_privacy is not None:
+        from policy_engine.dp.config import refuse_fixed_seed
+
+        try:
+            refuse_fixed_seed(policy.differential_privacy)
+        except ValueError as exc:
+            raise EngineError(f"policy {policy.metadata.name!r}: {exc}") from exc
+
+
 def _default_detector(policy: Policy) -> SpanDetector:
     try:
         from policy_engine.detect.analyzer import Analyzer
@@ -228,6 +251,7 @@ class Engine:
         if extra_enforcers:  # e.g. ``ask --dp``: enforcers this engine runs beyond the policy's order
             order = list(policy.enforcement.order) + [n for n in extra_enforcers if n not in policy.enforcement.order]
             policy = policy.model_copy(update={"enforcement": policy.enforcement.model_copy(update={"order": order})})
+        _refuse_unservable(policy)
         self.policy = policy
         self.retriever = retriever
         self.detector = detector if detector is not None else _default_detector(policy)
@@ -278,6 +302,10 @@ class Engine:
     # --------------------------------------------------------------- requests
 
     def protect(self, query: str, *, principal: str | None = None, purpose: str | None = None, trace_id: str | None = None) -> ProtectResult:
+        """Retrieve context for ``query``, sanitize it and record the decision (see :meth:`_protect`)."""
+        return self._protect(query, principal=principal, purpose=purpose, trace_id=trace_id, write=True)
+
+    def _protect(self, query: str, *, principal: str | None, purpose: str | None, trace_id: str | None, write: bool) -> ProtectResult:
         """Retrieve context for ``query`` and return it sanitized by the policy's constraints.
 
         The constraints the bundle ranks into the top K (SD-RAG III-C1) are
@@ -297,13 +325,13 @@ class Engine:
         )
         self._record_stage(record, query_stage)
         if query_stage.failure is not None:
-            return self._finish(record, query, None, (), [], [], started, error=query_stage.failure.reason)
+            return self._finish(record, query, None, (), [], [], started, error=query_stage.failure.reason, write=write)
         search = query_stage.context.query or query
         try:
             retrieved = list(self.retriever.retrieve(search))
             ranking = self.retriever.rank_constraints(search, retrieved)
         except Exception as exc:  # noqa: BLE001 - retrieval failure denies the request
-            return self._finish(record, query, None, (), [], [], started, error=f"retrieval failed ({type(exc).__name__})")
+            return self._finish(record, query, None, (), [], [], started, error=f"retrieval failed ({type(exc).__name__})", write=write)
         kept = [(rc.constraint, rc.score, tuple(rc.chunk_ids)) for rc in ranking.kept]
         applied = [
             ConstraintOutcome(constraint_id=c.id, applied=True, reason=f"bound to {', '.join(ids) or 'retrieved chunks'}; ranked in top {len(kept)}", score=float(s))
@@ -324,7 +352,7 @@ class Engine:
             not_applied = [ConstraintOutcome(constraint_id=c.id, applied=False, reason=reason, score=score) for c, reason, score in left_out]
         passages = tuple(Passage.of(r.chunk.chunk_id, r.chunk.text) for r in retrieved)
         scores = {r.chunk.chunk_id: float(r.score) for r in retrieved}
-        return self._enforce(record, query, passages, tuple(enforced), applied, not_applied, scores, started)
+        return self._enforce(record, query, passages, tuple(enforced), applied, not_applied, scores, started, write=write)
 
     def protect_passages(
         self,
@@ -336,31 +364,59 @@ class Engine:
         purpose: str | None = None,
         trace_id: str | None = None,
     ) -> ProtectResult:
-        """Sanitize ``(chunk_id, text)`` pairs under ``constraints`` (default: all of the policy's).
+        """Sanitize ``(chunk_id, text)`` pairs under ``constraints`` (default: all of the policy's) and record the decision.
 
         ``query`` is only recorded (masked) in the audit log; it never reaches an enforcer.
         """
+        return self._protect_passages(passages, constraints, query=query, principal=principal, purpose=purpose, trace_id=trace_id, write=True)
+
+    def _protect_passages(
+        self,
+        passages: Iterable[tuple[str, str]],
+        constraints: Sequence[Constraint] | None,
+        *,
+        query: str | None,
+        principal: str | None,
+        purpose: str | None,
+        trace_id: str | None,
+        write: bool,
+    ) -> ProtectResult:
         started = time.perf_counter()
         record = DecisionRecord(outcome=Outcome.denied, principal=principal, purpose=purpose, trace_id=trace_id)
         chosen = tuple(self.policy.constraints if constraints is None else constraints)
         applied = [ConstraintOutcome(constraint_id=c.id, applied=True, reason="given by the caller") for c in chosen]
         items = tuple(Passage.of(chunk_id, text) for chunk_id, text in passages)
-        return self._enforce(record, query, items, chosen, applied, [], {}, started)
+        return self._enforce(record, query, items, chosen, applied, [], {}, started, write=write)
 
     def ask(self, query: str, *, principal: str | None = None, purpose: str | None = None, trace_id: str | None = None) -> AskResult:
-        """Protect, then answer with the local model when one is configured for ``answer``."""
-        protected = self.protect(query, principal=principal, purpose=purpose, trace_id=trace_id)
-        return self.answer(query, protected)
+        """Retrieve, protect, then answer: one question, one decision record (the answer stage is a section of it)."""
+        protected = self._protect(query, principal=principal, purpose=purpose, trace_id=trace_id, write=False)
+        return self._record_question(protected, self._answer(query, protected))
 
-    def answer(self, query: str, protected: ProtectResult) -> AskResult:
-        """Answer ``query`` from an already protected context (never from unredacted text).
+    def ask_passages(
+        self,
+        query: str,
+        passages: Iterable[tuple[str, str]],
+        constraints: Sequence[Constraint] | None = None,
+        *,
+        principal: str | None = None,
+        purpose: str | None = None,
+        trace_id: str | None = None,
+    ) -> AskResult:
+        """:meth:`ask` over chunks your own retriever found: protect them, answer, record one decision."""
+        protected = self._protect_passages(passages, constraints, query=query, principal=principal, purpose=purpose, trace_id=trace_id, write=False)
+        return self._record_question(protected, self._answer(query, protected))
+
+    def _answer(self, query: str, protected: ProtectResult) -> AskResult:
+        """Answer ``query`` from an already protected context (never from unredacted text); records nothing.
 
         Answer-stage enforcers (output guard, DP decoding) then see the query,
         the sanitized chunks (as their "original") and the draft answer; any
-        failure among them withholds the answer.
+        failure among them withholds the answer, and a refusal they decide
+        (:attr:`EnforcementContext.refusal`) withholds it with its outcome.
         """
         if protected.denied:
-            return AskResult(answer=None, answered_by=None, protected=protected)
+            return AskResult(answer=None, answered_by=None, protected=protected, outcome=Outcome.denied)
         text, answered_by = None, None
         if self.model is not None and self.answers:
             prompt = answer_prompt(query, protected.sanitized)
@@ -370,31 +426,50 @@ class Engine:
         decision = protected.decision
         context = EnforcementContext(passages=sanitized, constraints=(), query=query, answer=text, principal=decision.principal, purpose=decision.purpose)
         stage = self.pipeline.run(Stage.ANSWER, context)
-        if stage.ran or stage.failure is not None:
-            self._record_answer(decision, stage)
-        if stage.failure is not None:
-            return AskResult(answer=None, answered_by=None, protected=protected, refusal=stage.failure.reason)
-        return AskResult(answer=stage.context.answer, answered_by=answered_by if stage.context.answer == text else "answer-stage enforcers", protected=protected)
-
-    def _record_answer(self, protected: DecisionRecord, stage: PipelineResult) -> None:
-        """One more record for the answer stage (DP spend, failures), linked by trace id; never the answer text."""
-        record = DecisionRecord(
-            outcome=Outcome.denied if stage.failure is not None else Outcome.allowed,
-            principal=protected.principal,
-            purpose=protected.purpose,
-            trace_id=protected.trace_id or protected.decision_id,
-            policy_name=self.policy.metadata.name,
-            policy_revision=self.policy.revision or None,
-            bundle_digest=self.bundle_digest,
-            error=stage.failure.reason if stage.failure is not None else None,
-            labels={"stage": "answer", "protect_decision": protected.decision_id},
-        )
-        self._record_stage(record, stage)
+        self._record_stage(decision, stage)
         spend = stage.context.privacy
-        if spend:
-            record.privacy = PrivacySpend(scope=str(spend["scope"]), epsilon_spent=float(spend["epsilon"]), delta_spent=float(spend["delta"]))
+        privacy = (
+            PrivacySpend(
+                scope=str(spend["scope"]),
+                epsilon_spent=float(spend["epsilon"]),
+                delta_spent=float(spend["delta"]),
+                epsilon_remaining=spend.get("epsilon_remaining"),
+                delta_remaining=spend.get("delta_remaining"),
+            )
+            if spend
+            else None
+        )
+        if stage.failure is not None:
+            return AskResult(answer=None, answered_by=None, protected=protected, refusal=stage.failure.reason, outcome=Outcome.denied, privacy=privacy)
+        if stage.context.refusal is not None:
+            refusal = stage.context.refusal
+            return AskResult(answer=None, answered_by=None, protected=protected, refusal=refusal.reason, outcome=Outcome(refusal.outcome), privacy=privacy)
+        answer = stage.context.answer
+        by = answered_by if answer == text else "answer-stage enforcers"
+        return AskResult(answer=answer, answered_by=by if answer is not None else None, protected=protected, outcome=protected.outcome, privacy=privacy)
+
+    def _record_question(self, protected: ProtectResult, asked: AskResult) -> AskResult:
+        """Write the question's one decision record (context and answer stage); an unrecorded answer is withheld."""
+        record = protected.decision
+        if not protected.denied:
+            if asked.refused:
+                status = asked.outcome.value if asked.outcome in (Outcome.denied, Outcome.abstained) else "denied"
+                record.answer = AnswerStage(status=status, reason=asked.refusal)  # type: ignore[arg-type]
+            elif asked.answer is None:
+                record.answer = AnswerStage(status="no_model")
+            else:
+                record.answer = AnswerStage(status="answered", answered_by=asked.answered_by)
+            record.privacy = asked.privacy
+            record.outcome = asked.outcome or protected.outcome
+            if asked.refused:
+                record.error = asked.refusal
         if self.audit_sink is not None:
-            self.audit_sink.write(record)
+            try:
+                self.audit_sink.write(record)
+            except Exception as exc:  # noqa: BLE001 - an unrecorded decision releases nothing
+                denied = self._denied_copy(record, list(protected.applied), list(protected.not_applied), f"audit write failed ({type(exc).__name__})")
+                return AskResult(answer=None, answered_by=None, protected=denied, refusal=denied.notes[0], outcome=Outcome.denied)
+        return asked
 
     def close(self) -> None:
         self.pipeline.close()
@@ -422,6 +497,8 @@ class Engine:
         not_applied: list[ConstraintOutcome],
         chunk_scores: dict[str, float],
         started: float,
+        *,
+        write: bool = True,
     ) -> ProtectResult:
         record.retrieved = [AuditChunk(chunk_id=p.chunk_id, score=chunk_scores.get(p.chunk_id)) for p in passages]
         context = EnforcementContext(passages=passages, constraints=constraints, principal=record.principal, purpose=record.purpose)
@@ -431,7 +508,7 @@ class Engine:
         notes = result.context.notes + self.plan.notes()
         if self.plan.missing:
             record.labels = {**record.labels, "missing_enforcers": ",".join(self.plan.missing)}
-        return self._finish(record, query, result.context if not result.denied else None, notes, applied, not_applied, started, error=error)
+        return self._finish(record, query, result.context if not result.denied else None, notes, applied, not_applied, started, error=error, write=write)
 
     def _finish(
         self,
@@ -444,7 +521,9 @@ class Engine:
         started: float,
         *,
         error: str | None,
+        write: bool = True,
     ) -> ProtectResult:
+        """Complete ``record`` and the result; with ``write``, write the record (a failed write denies)."""
         chunks = tuple(SanitizedChunk(p.chunk_id, p.text, p.withheld) for p in context.passages) if context else ()
         redactions = context.redactions if context else ()
         text = "\n\n".join(c.text for c in chunks)
@@ -466,7 +545,7 @@ class Engine:
         record.error = error
         record.input = {"query": query, "context": text} if query is not None else {"context": text}
         record.stages = {**record.stages, "total": (time.perf_counter() - started) * 1000.0}
-        if self.audit_sink is not None:
+        if write and self.audit_sink is not None:
             try:
                 self.audit_sink.write(record)
             except Exception as exc:  # noqa: BLE001 - an unrecorded decision releases nothing

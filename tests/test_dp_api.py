@@ -126,12 +126,13 @@ def test_enforcer_answers_in_the_pipeline_and_refuses_when_exhausted(handle, led
     )
     pipeline = EnforcementPipeline([enforcer])
     first = pipeline.run(Stage.ANSWER, context)
-    assert first.failure is None and first.ran == (("dp_decoding", "1"),)
-    assert first.context.answer is not None
+    assert first.failure is None and first.ran == (("dp_decoding", enforcer.version),)
+    assert first.context.answer is not None and first.context.refusal is None
     assert any(n.startswith("dp_decoding: epsilon=") and "scope=principal:frank" in n for n in first.context.notes)
+    assert first.context.privacy["epsilon_remaining"] == pytest.approx(2.0 - first.context.privacy["epsilon"], abs=1e-6)
     second = pipeline.run(Stage.ANSWER, context)
-    assert second.denied and second.context.answer is None
-    assert second.failure.kind == "PrivacyBudgetRefused"
+    assert second.failure is None and second.context.answer is None
+    assert second.context.refusal.outcome == "denied" and "exhausted" in second.context.refusal.reason
     pipeline.close()
 
 

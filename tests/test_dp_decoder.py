@@ -12,12 +12,13 @@ import torch
 from policy_engine.dp.accounting import PrivacyAccountant, exponential_mechanism_rho
 from policy_engine.dp.config import DPDecodingSettings
 from policy_engine.dp.decoder import EnsembleDecoder
-from policy_engine.dp.partition import RetrievedDocument, partition_documents, partition_key_from_seed
+from policy_engine.dp.noise import noise_generator
+from policy_engine.dp.partition import RetrievedDocument, partition_documents, partition_key_from_secret
 from policy_engine.model_runtime import load_model, render_chat
 from tiny_lm import build_tiny_model
 
 QUERY = "what is the fee ?"
-KEY = partition_key_from_seed(0)
+KEY = partition_key_from_secret(b"test-partition")
 DOCS = [RetrievedDocument("a", "the patient has fever and cough"), RetrievedDocument("b", "bank account refund fee")]
 ADDED = RetrievedDocument("c", "call the clinic phone please contact doctor soon")
 SETTINGS = DPDecodingSettings(subsets=2, clip=4.0, max_new_tokens=2, candidates=1000, cg_clip=2.0)
@@ -61,11 +62,11 @@ def test_check_detects_a_miscalibrated_mechanism(handle, worlds):
     assert _max_log_ratio(decoder, worlds, 10 * 0.3) > 0.3
 
 
-def _sample_prefixes(decoder, parts, epsilon_step, samples, seed):
-    generator = torch.Generator().manual_seed(seed)
+def _sample_prefixes(decoder, parts, epsilon_step, samples):
+    """Sampled outputs with the production noise source (fresh CSPRNG-seeded generator per request)."""
     counts: Counter[tuple[int, ...]] = Counter()
     for _ in range(samples):
-        result = decoder.generate(QUERY, parts, epsilon_step, PrivacyAccountant(100.0, 1e-5), generator)
+        result = decoder.generate(QUERY, parts, epsilon_step, PrivacyAccountant(100.0, 1e-5), noise_generator())
         counts[tuple(result.token_ids)] += 1
     return counts
 
@@ -88,9 +89,9 @@ def test_sampled_prefix_frequencies_stay_within_e_epsilon(handle, worlds):
     decoder = EnsembleDecoder(handle, SETTINGS)
     samples, epsilon_step = 300, 0.5
     total_epsilon = 2 * epsilon_step  # two exponential-mechanism steps compose to 1.0
-    private = [_sample_prefixes(decoder, w, epsilon_step, samples, seed) for w, seed in zip(worlds, (1, 2))]
+    private = [_sample_prefixes(decoder, w, epsilon_step, samples) for w in worlds]
     assert _violations(*private, samples, total_epsilon) == []
-    leaky = [_sample_prefixes(decoder, w, 12.0, samples, seed) for w, seed in zip(worlds, (3, 4))]
+    leaky = [_sample_prefixes(decoder, w, 12.0, samples) for w in worlds]
     assert _violations(*leaky, samples, total_epsilon) != []
 
 

@@ -10,7 +10,8 @@ from policy_engine.dp.partition import (
     RetrievedDocument,
     assign_subset,
     partition_documents,
-    partition_key_from_seed,
+    fresh_partition_key,
+    partition_key_from_secret,
 )
 
 
@@ -21,7 +22,7 @@ def _docs(n: int, rng: random.Random) -> list[RetrievedDocument]:
 @pytest.mark.parametrize("subsets", [1, 2, 4, 7])
 def test_adding_one_document_changes_exactly_one_subset(subsets):
     rng = random.Random(subsets)
-    key = partition_key_from_seed(3)
+    key = partition_key_from_secret(b"operator secret")
     for trial in range(50):
         docs = _docs(rng.randint(0, 12), rng)
         extra = _docs(1, rng)[0]
@@ -42,6 +43,15 @@ def test_assignment_is_deterministic_keyed_and_spread():
 
 def test_partition_is_disjoint_and_complete():
     docs = _docs(30, random.Random(0))
-    parts = partition_documents(docs, 4, partition_key_from_seed(0))
+    parts = partition_documents(docs, 4, fresh_partition_key())
     flat = [d for p in parts for d in p]
     assert sorted(d.id for d in flat) == sorted(d.id for d in docs)
+
+
+def test_partition_keys_are_secret_derived_or_fresh():
+    """The key comes from operator key material (domain-separated) or is drawn fresh; never from a public setting."""
+    assert partition_key_from_secret(b"s") == partition_key_from_secret(b"s") != partition_key_from_secret(b"t")
+    assert partition_key_from_secret(b"s") != b"s"
+    assert fresh_partition_key() != fresh_partition_key()
+    with pytest.raises(ValueError):
+        partition_key_from_secret(b"")

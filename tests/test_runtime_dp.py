@@ -32,15 +32,14 @@ def test_dp_answer_is_charged_to_the_principal_and_refused_when_spent(tmp_path, 
     engine = Engine.for_policy(policy, extra_enforcers=("dp_decoding",))
     assert "dp_decoding" in engine.policy.enforcement.order
     passages = [("c1", "the patient has fever and cough"), ("c2", "bank account refund fee")]
-    protected = engine.protect_passages(passages, query="what is the fee ?", principal="nurse-7")
-    first = engine.answer("what is the fee ?", protected)
+    first = engine.ask_passages("what is the fee ?", passages, principal="nurse-7")
     assert first.answer is not None and first.answered_by == "answer-stage enforcers"
     remaining = BudgetLedger(policy.audit.ledger).remaining("principal:nurse-7")
     assert 0 < remaining.epsilon_spent <= 1.0 + 1e-9
     # a second answer fits (1.5 total), a third cannot: the budget refuses, no non-private answer
-    engine.answer("what is the fee ?", engine.protect_passages(passages, query="what is the fee ?", principal="nurse-7"))
-    third = engine.answer("what is the fee ?", engine.protect_passages(passages, query="what is the fee ?", principal="nurse-7"))
-    assert third.answer is None and "dp_decoding" in (third.refusal or "")
+    engine.ask_passages("what is the fee ?", passages, principal="nurse-7")
+    third = engine.ask_passages("what is the fee ?", passages, principal="nurse-7")
+    assert third.answer is None and third.outcome.value == "denied" and "exhausted" in (third.refusal or "")
     assert BudgetLedger(policy.audit.ledger).remaining("principal:nurse-7").epsilon_spent <= 1.5 + 1e-9
 
 
@@ -53,16 +52,21 @@ def test_dp_enforcer_needs_a_dp_section(tmp_path, tiny_model):
 
 
 def test_dp_spend_and_refusal_are_recorded_in_the_audit_log(tmp_path, tiny_model):
+    """One question is one decision record: the answer stage is a section of it, the refusal its outcome."""
     from audit.log import read_records
 
     policy = _policy(tmp_path, tiny_model, epsilon=1.0)
     engine = Engine.for_policy(policy, extra_enforcers=("dp_decoding",))
     passages = [("c1", "the patient has fever and cough")]
-    for _ in range(2):  # the second answer finds the budget spent
-        engine.answer("what is the fee ?", engine.protect_passages(passages, query="what is the fee ?", principal="nurse-7"))
+    asked = [engine.ask_passages("what is the fee ?", passages, principal="nurse-7") for _ in range(2)]  # the second finds the budget spent
     engine.close()
-    answers = [r for _, r in read_records([policy.audit.log]) if r.labels.get("stage") == "answer"]
-    assert len(answers) == 2
-    assert answers[0].privacy is not None and answers[0].privacy.scope == "principal:nurse-7"
-    assert 0 < answers[0].privacy.epsilon_spent <= 1.0
-    assert answers[1].outcome.value == "denied" and answers[1].privacy is None
+    records = [r for _, r in read_records([policy.audit.log])]
+    assert len(records) == 2
+    first, second = records
+    assert first.answer is not None and first.answer.status == "answered"
+    assert first.privacy is not None and first.privacy.scope == "principal:nurse-7"
+    assert 0 < first.privacy.epsilon_spent <= 1.0
+    assert first.privacy.epsilon_remaining == pytest.approx(1.0 - first.privacy.epsilon_spent, abs=1e-6)
+    assert second.outcome.value == "denied" and second.answer.status == "denied" and "exhausted" in second.answer.reason
+    assert second.privacy is None
+    assert asked[1].outcome.value == "denied" and asked[1].answer is None and asked[1].refused

@@ -26,10 +26,12 @@ from policy_engine.dp.accounting import PrivacyAccountant, exponential_epsilon_f
 from policy_engine.dp.config import DPDecodingSettings, DPSettings
 from policy_engine.dp.decoder import EnsembleDecoder
 from policy_engine.dp.keywords import candidate_keywords, release_keywords
+from policy_engine.dp.noise import noise_generator
 from policy_engine.dp.partition import (
     RetrievedDocument,
+    fresh_partition_key,
     partition_documents,
-    partition_key_from_seed,
+    partition_key_from_secret,
 )
 from policy_engine.dp.refill import assemble, refill_sentence
 from policy_engine.dp.sentences import (
@@ -164,12 +166,18 @@ def generate_private(
     policy_id: str = "default",
     decision_id: str | None = None,
     public_vocabulary: Sequence[str] = (),
+    partition_secret: bytes | None = None,
 ) -> PrivateAnswer:
     """Answer ``query`` over ``documents`` with document-level (epsilon, delta)-DP.
 
     Reserves ``settings.per_answer`` from the ledger scope chosen by
     ``settings.scope``; returns a refusal when that budget is exhausted.
     ``public_vocabulary`` extends the public keyword universe of the refill.
+    ``partition_secret`` is the operator's key material for the document
+    partition (a fresh random key per request when ``None``).  The noise of
+    every mechanism comes from :func:`policy_engine.dp.noise.noise_generator`:
+    a fresh CSPRNG-seeded generator per call.  The ledger is charged what the
+    accountant actually spent, also when the released text is empty.
     """
     decision_id = decision_id or uuid.uuid4().hex
     scope = budget_scope(settings, principal, policy_id, documents)
@@ -187,7 +195,7 @@ def generate_private(
             refusal=f"privacy budget exhausted for {scope}: {exhausted}",
         )
     try:
-        answer = _generate(query, documents, epsilon, delta, settings.decoding, model, public_vocabulary)
+        answer = _generate(query, documents, epsilon, delta, settings.decoding, model, public_vocabulary, partition_secret)
     except BaseException:
         ledger.release(reservation)
         raise
@@ -210,12 +218,20 @@ def _generate(
     decoding: DPDecodingSettings,
     model: ModelHandle | None,
     public_vocabulary: Sequence[str],
+    partition_secret: bytes | None,
 ) -> PrivateAnswer:
     handle = model or load_default_model()
     plan = plan_budget(epsilon, delta, decoding)
     accountant = PrivacyAccountant(epsilon, delta)
-    generator = torch.Generator().manual_seed(decoding.seed)
-    parts = partition_documents(documents, decoding.subsets, partition_key_from_seed(decoding.seed))
+    testing_seed = decoding.insecure_seed_for_testing
+    generator = noise_generator(testing_seed)
+    if partition_secret is not None:
+        key = partition_key_from_secret(partition_secret)
+    elif testing_seed is not None:
+        key = partition_key_from_secret(f"insecure-testing-seed/{testing_seed}".encode())
+    else:
+        key = fresh_partition_key()
+    parts = partition_documents(documents, decoding.subsets, key)
     draft = EnsembleDecoder(handle, decoding).generate(
         query, parts, plan.epsilon_step, accountant, generator, rho_ceiling=plan.rho_generation
     )

@@ -47,6 +47,9 @@ class DPDecodingSettings:
     confidence-gap contribution, ``candidates`` the number of tokens the
     public no-context model proposes at each step, ``step_epsilon`` a fixed
     per-token budget (solved from the policy's epsilon when unset).
+    ``insecure_seed_for_testing`` fixes the mechanisms' noise for
+    reproducible tests and benchmarks and voids the guarantee
+    (:mod:`policy_engine.dp.noise`); no policy setting sets it.
     """
 
     subsets: int = 4
@@ -57,7 +60,7 @@ class DPDecodingSettings:
     pii_sentences: int = 1
     refill_sentences: int = 1
     keywords: int = 5
-    seed: int = 0
+    insecure_seed_for_testing: int | None = None
     budget_split: BudgetSplit = field(default_factory=BudgetSplit)
     candidates: int = 64
     cg_clip: float = 4.0
@@ -130,17 +133,28 @@ class DPSettings:
         return int(match.group(1)) * _WINDOW_UNITS[match.group(2)]
 
 
+def refuse_fixed_seed(section: Any) -> None:
+    """Raise ``ValueError`` when the policy's DP section fixes the noise seed (lint PE149)."""
+    seed = getattr(getattr(section, "decoding", None), "seed", None)
+    if seed is not None:
+        raise ValueError(
+            f"differential_privacy.decoding.seed ({seed}) fixes the DP noise, so anyone who reads the policy can replay the "
+            "sampler and the (epsilon, delta) guarantee does not hold; remove it (every request draws fresh secure noise)"
+        )
+
+
 def settings_from_policy(section: Any) -> DPSettings:
     """Build :class:`DPSettings` from the policy's ``differential_privacy`` section.
 
     Reads attributes by name (missing decoding fields keep their defaults),
     so it accepts the pydantic policy model or any object with those fields.
     """
+    refuse_fixed_seed(section)
     decoding_src = getattr(section, "decoding", None)
     decoding_kwargs: dict[str, Any] = {}
     if decoding_src is not None:
         for f in fields(DPDecodingSettings):
-            if hasattr(decoding_src, f.name):
+            if f.name != "insecure_seed_for_testing" and hasattr(decoding_src, f.name):
                 decoding_kwargs[f.name] = getattr(decoding_src, f.name)
         split = decoding_kwargs.get("budget_split")
         if split is not None and not isinstance(split, BudgetSplit):

@@ -4,16 +4,22 @@ A document goes to subset ``HMAC-SHA256(key, document id) mod M``.  The
 assignment of a document depends only on its own id, so adding or removing
 one document changes exactly one subset and leaves the others untouched —
 the property the document-level sensitivity analysis relies on.
+
+The key is secret: derived from the operator's key material
+(:func:`partition_key_from_secret`), or drawn fresh for each request
+(:func:`fresh_partition_key`) when none is configured.  It is never derived
+from a policy setting, which anyone who can read the policy knows.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import secrets
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-__all__ = ["RetrievedDocument", "assign_subset", "partition_documents", "partition_key_from_seed"]
+__all__ = ["RetrievedDocument", "assign_subset", "fresh_partition_key", "partition_documents", "partition_key_from_secret"]
 
 
 @dataclass(frozen=True)
@@ -24,9 +30,19 @@ class RetrievedDocument:
     text: str
 
 
-def partition_key_from_seed(seed: int) -> bytes:
-    """Deterministic partition key for a configured seed."""
-    return hashlib.sha256(f"policy-engine/pearl-partition/{seed}".encode()).digest()
+_PARTITION_CONTEXT = b"policy-engine/pearl-partition/v1"
+
+
+def partition_key_from_secret(secret: bytes) -> bytes:
+    """The partition key derived from operator key material (domain-separated HMAC)."""
+    if not secret:
+        raise ValueError("the partition secret is empty")
+    return hmac.new(secret, _PARTITION_CONTEXT, hashlib.sha256).digest()
+
+
+def fresh_partition_key() -> bytes:
+    """A random partition key for one request (used when no secret is configured)."""
+    return secrets.token_bytes(32)
 
 
 def assign_subset(document_id: str, subsets: int, key: bytes) -> int:

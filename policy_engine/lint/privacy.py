@@ -44,6 +44,12 @@ def check(lp: LoadedPolicy, vocab: Vocabulary) -> Iterator[Diagnostic]:
     if dp is None:
         return
     base = ("differential_privacy",)
+    if dp.decoding.seed is not None:
+        yield Diagnostic(
+            "PE149",
+            f"decoding.seed {dp.decoding.seed} fixes the DP noise; the guarantee does not hold and the engine will refuse this policy",
+            lp.span(base + ("decoding", "seed")),
+        )
     eps_ok = math.isfinite(dp.epsilon) and dp.epsilon > 0
     if not eps_ok:
         yield Diagnostic("PE140", f"epsilon is {dp.epsilon}; it must be > 0 and finite", lp.span(base + ("epsilon",)))

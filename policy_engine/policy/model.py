@@ -186,7 +186,11 @@ class DPDecodingSettings(StrictModel):
     pii_sentences: int = Field(default=1, ge=0)
     refill_sentences: int = Field(default=1, ge=0)
     keywords: int = Field(default=5, ge=0)
-    seed: int = 0
+    seed: int | None = Field(
+        default=None,
+        description="Never set: a fixed seed makes the DP noise predictable and voids the guarantee "
+        "(lint PE149; the engine refuses to serve such a policy). Every request draws fresh secure noise.",
+    )
     budget_split: BudgetSplit = Field(default_factory=BudgetSplit)
 
 
