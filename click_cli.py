@@ -795,20 +795,6 @@ def _open_engine(bundle_path: Path, mode: str | None, no_audit: bool, **options:
     return Engine.open(bundle_path, audit=not no_audit, redaction_mode=RedactionMode(mode) if mode else None, **options)
 
 
-def _protect_json(result: Any) -> dict[str, Any]:
-    return {
-        "outcome": result.outcome.value,
-        "decision_id": result.decision.decision_id,
-        "context": result.context,
-        "chunks": [{"chunk_id": c.chunk_id, "withheld": c.withheld} for c in result.chunks],
-        "redactions": [{"chunk_id": r.chunk_id, "start": r.start, "end": r.end, "constraint_id": r.constraint_id, "category": r.category, "replacement": r.replacement, "mode": r.mode} for r in result.redactions],
-        "applied": [{"constraint_id": c.constraint_id, "score": c.score, "reason": c.reason} for c in result.applied],
-        "not_applied": [{"constraint_id": c.constraint_id, "score": c.score, "reason": c.reason} for c in result.not_applied],
-        "error": result.decision.error,
-        "notes": list(result.notes),
-    }
-
-
 def _echo_protect_human(result: Any, quiet: bool) -> None:
     if result.denied:
         click.echo(f"denied: {result.decision.error or 'request denied'} (decision {result.decision.decision_id})", err=True)
@@ -853,7 +839,7 @@ def protect_command(ctx: click.Context, bundle_path: Path, question: str, princi
     result = _open_engine(bundle_path, mode, no_audit).protect(question, principal=principal, purpose=purpose)
     _echo_notes(result)
     if fmt == "json":
-        _echo_json(_protect_json(result))
+        _echo_json(result.to_dict())
     else:
         _echo_protect_human(result, bool(ctx.obj.get("quiet")))
 
@@ -889,7 +875,7 @@ def ask_command(ctx: click.Context, bundle_path: Path, question: str, principal:
     result = asked.protected
     _echo_notes(result)
     if fmt == "json":
-        _echo_json({"answer": asked.answer, "answered_by": asked.answered_by, "refusal": asked.refusal, **_protect_json(result)})
+        _echo_json(asked.to_dict())
         return
     if result.denied:
         _echo_protect_human(result, True)

@@ -123,8 +123,7 @@ def _latency(stage: str, values: list[float]) -> StageLatency:
 
 def _reasons(record: DecisionRecord) -> list[str]:
     reasons = [f"{c.constraint_id}: {c.reason}" for c in record.constraints if c.applied]
-    if record.output_guard and record.output_guard.get("verdict"):
-        reasons.append(f"output guard: {record.output_guard['verdict']}")
+    reasons += [f"{name}: {section['verdict']}" for name, section in sorted(record.enforcement.items()) if section.get("verdict")]
     return reasons
 
 

@@ -10,19 +10,18 @@ operation for callers that hold documents rather than a pipeline context.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from policy_engine.enforcement.base import EnforcementContext, Stage
 from policy_engine.enforcement.registry import EngineParts, register_enforcer
-from policy_engine.dp.api import BudgetLedgerLike, PrivateAnswer, generate_private
-from policy_engine.dp.config import DPSettings, settings_from_policy
-from policy_engine.dp.partition import RetrievedDocument
-from policy_engine.model_runtime import ModelHandle, default_model_dir, load_model
+from policy_engine.errors import BudgetExhausted
 from policy_engine.policy.model import Policy
 
-
-class PrivacyBudgetRefused(RuntimeError):
-    """The scope's privacy budget cannot pay for a DP answer: the request is refused."""
+if TYPE_CHECKING:  # the DP stack (torch) loads when an engine builds this enforcer, not when lint lists it
+    from policy_engine.dp.api import BudgetLedgerLike, PrivateAnswer
+    from policy_engine.dp.config import DPSettings
+    from policy_engine.dp.partition import RetrievedDocument
+    from policy_engine.model_runtime import ModelHandle
 
 
 @register_enforcer
@@ -35,7 +34,7 @@ class DPDecodingEnforcer:
 
     ``apply`` sets the context's ``answer`` to the DP text and records the
     privacy spend in ``notes`` (numbers and scope only, never text).  An
-    exhausted budget raises :class:`PrivacyBudgetRefused`, which the
+    exhausted budget raises :class:`~policy_engine.errors.BudgetExhausted`, which the
     pipeline turns into a denial — never a non-private answer.  Any other
     error propagates after the ledger reservation has been released.
     """
@@ -58,6 +57,8 @@ class DPDecodingEnforcer:
     def from_parts(cls, parts: EngineParts) -> "DPDecodingEnforcer":
         """PEARL over the sanitized context, charged to the policy's ledger (same base directory as the audit log)."""
         from audit.ledger import BudgetLedger
+        from policy_engine.dp.config import settings_from_policy
+        from policy_engine.model_runtime import default_model_dir, load_model
 
         policy = parts.policy
         if policy.differential_privacy is None:
@@ -76,6 +77,8 @@ class DPDecodingEnforcer:
         principal: str | None = None,
     ) -> PrivateAnswer:
         """The DP answer (or a refusal) for ``query`` over ``documents``."""
+        from policy_engine.dp.api import generate_private
+
         payer = principal or self.principal
         if not payer:
             raise ValueError("dp_decoding needs a principal to charge the privacy budget to")
@@ -93,13 +96,12 @@ class DPDecodingEnforcer:
     def apply(self, context: EnforcementContext) -> EnforcementContext:
         if context.query is None:
             raise ValueError("dp_decoding runs at the answer stage and needs the query")
+        from policy_engine.dp.partition import RetrievedDocument
+
         documents = [RetrievedDocument(p.chunk_id, p.text) for p in context.passages if not p.withheld]
         result = self.answer(context.query, documents, principal=context.principal)
         if result.refused:
-            raise PrivacyBudgetRefused(f"privacy budget exhausted for {result.scope}")
+            raise BudgetExhausted(f"privacy budget exhausted for {result.scope}")
         spend = result.privacy_spend()
-        note = (
-            f"dp_decoding: epsilon={spend['epsilon']:.6g} delta={spend['delta']:.3g} "
-            f"scope={spend['scope']} decision={spend['decision_id']}"
-        )
+        note = f"dp_decoding: epsilon={spend.epsilon_spent:.6g} delta={spend.delta_spent:.3g} scope={spend.scope} decision={result.decision_id}"
         return context.evolve(answer=result.text, privacy=spend).noted(note)

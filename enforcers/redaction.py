@@ -306,7 +306,10 @@ class RedactionEnforcer:
         if not _faithful(base.text, text):
             return None
         rewritten = tuple(
-            RedactionSpan(s.finding.constraint_id, s.finding.category, passage.chunk_id, s.start, s.end, "(paraphrased)", RedactionMode.PERIPHRASTIC.value)
+            RedactionSpan(
+                constraint_id=s.finding.constraint_id, category=s.finding.category, chunk_id=passage.chunk_id,
+                start=s.start, end=s.end, replacement="(paraphrased)", mode=RedactionMode.PERIPHRASTIC.value,
+            )
             for s in spans
             if s not in extractive_only
         )

@@ -27,6 +27,8 @@ same directory reuses the cache: only changed chunks are embedded and parsed.
 
 from __future__ import annotations
 
+from policy_engine.errors import PolicyEngineError
+
 import functools
 import hashlib
 import json
@@ -64,7 +66,7 @@ CONTENT_FILES = ("policy.json", "nodes.jsonl", "vectors.npy", "constraints.npy",
 ProgressFn = Callable[[str, int, int], None]
 
 
-class BundleError(RuntimeError):
+class BundleError(PolicyEngineError, RuntimeError):
     """A bundle cannot be built or opened; the message says what to do."""
 
 

@@ -17,6 +17,8 @@ the chunk id is derived from the document id and those offsets.
 
 from __future__ import annotations
 
+from policy_engine.errors import PolicyEngineError
+
 import glob
 import hashlib
 import json
@@ -35,7 +37,7 @@ _BINARY_SNIFF_BYTES = 8192
 _TOKEN = re.compile(r"\w+|[^\w\s]", re.UNICODE)
 
 
-class CorpusError(ValueError):
+class CorpusError(PolicyEngineError, ValueError):
     """A corpus input problem raised in strict mode; the message names the file and what to do."""
 
 

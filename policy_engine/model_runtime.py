@@ -18,6 +18,8 @@ Contract:
 
 from __future__ import annotations
 
+from policy_engine.errors import PolicyEngineError
+
 import os
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -52,11 +54,11 @@ __all__ = [
 ]
 
 
-class ModelNotAvailable(RuntimeError):
+class ModelNotAvailable(PolicyEngineError, RuntimeError):
     """Raised when a requested local model is not on disk."""
 
 
-class ModelPullError(RuntimeError):
+class ModelPullError(PolicyEngineError, RuntimeError):
     """Raised when ``pull_default_model`` cannot obtain or convert the weights."""
 
 

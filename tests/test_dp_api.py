@@ -43,7 +43,7 @@ def test_answer_spends_at_most_its_epsilon_and_is_committed(handle, ledger, refi
     assert remaining.epsilon_spent == pytest.approx(answer.epsilon_spent, abs=1e-9)
     assert remaining.epsilon_reserved == 0
     spend = answer.privacy_spend()
-    assert spend["scope"] == "principal:alice" and spend["epsilon"] == answer.epsilon_spent
+    assert spend.scope == "principal:alice" and spend.epsilon_spent == answer.epsilon_spent
     assert answer.text not in str(spend) or not answer.text
 
 
@@ -131,7 +131,7 @@ def test_enforcer_answers_in_the_pipeline_and_refuses_when_exhausted(handle, led
     assert any(n.startswith("dp_decoding: epsilon=") and "scope=principal:frank" in n for n in first.context.notes)
     second = pipeline.run(Stage.ANSWER, context)
     assert second.denied and second.context.answer is None
-    assert second.failure.kind == "PrivacyBudgetRefused"
+    assert second.failure.kind == "BudgetExhausted"
     pipeline.close()
 
 

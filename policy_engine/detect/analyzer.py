@@ -28,6 +28,8 @@ plan cache; one instance serves concurrent requests.
 
 from __future__ import annotations
 
+from policy_engine.errors import PolicyEngineError
+
 import re
 import threading
 from collections.abc import Callable, Sequence
@@ -101,7 +103,7 @@ def _term_pattern(terms: Sequence[str], case_sensitive: bool = False) -> re.Patt
     return re.compile(r"(?<!\w)(?:" + "|".join(alternatives) + r")(?!\w)", flags)
 
 
-class PatternError(ValueError):
+class PatternError(PolicyEngineError, ValueError):
     """A constraint's ``detect.patterns`` entry is not a valid regular expression."""
 
 

@@ -22,6 +22,7 @@ from typing import Any, Protocol, Sequence
 import torch
 
 from audit.errors import BudgetExhausted
+from audit.records import PrivacySpend
 from policy_engine.dp.accounting import PrivacyAccountant, exponential_epsilon_for, pure_epsilon_for
 from policy_engine.dp.config import DPDecodingSettings, DPSettings
 from policy_engine.dp.decoder import EnsembleDecoder
@@ -131,16 +132,9 @@ class PrivateAnswer:
     def refused(self) -> bool:
         return self.refusal is not None
 
-    def privacy_spend(self) -> dict[str, Any]:
-        """The privacy spend for a decision record (no content, no CG values)."""
-        return {
-            "mechanism": "pearl-dp-decoding",
-            "scope": self.scope,
-            "decision_id": self.decision_id,
-            "epsilon": self.epsilon_spent,
-            "delta": self.delta_spent,
-            "refused": self.refused,
-        }
+    def privacy_spend(self) -> PrivacySpend:
+        """The privacy spend for a decision record (scope and numbers; no content, no CG values)."""
+        return PrivacySpend(scope=self.scope, epsilon_spent=self.epsilon_spent, delta_spent=self.delta_spent)
 
 
 def budget_scope(settings: DPSettings, principal: str, policy_id: str, documents: Sequence[RetrievedDocument]) -> str:

@@ -25,6 +25,8 @@ the members above plus ``has_work`` and ``from_parts``, decorated with
 
 from __future__ import annotations
 
+from policy_engine.errors import PolicyEngineError
+
 import dataclasses
 import enum
 import threading
@@ -35,6 +37,7 @@ from dataclasses import dataclass, field
 from collections.abc import Mapping
 from typing import Any, Literal, Protocol, Sequence, runtime_checkable
 
+from audit.records import PrivacySpend, Redaction
 from policy_engine.policy.model import Constraint
 
 #: Text that replaces a whole passage when the pipeline masks it after a failure.
@@ -67,17 +70,9 @@ class Passage:
         return cls(chunk_id=chunk_id, original=text, text=text)
 
 
-@dataclass(frozen=True)
-class RedactionSpan:
-    """A span of an original chunk that an enforcer replaced; holds no raw value."""
-
-    constraint_id: str
-    category: str
-    chunk_id: str
-    start: int
-    end: int
-    replacement: str
-    mode: str
+#: A span of an original chunk that an enforcer replaced (offsets, replacement, mode; never the raw value).
+#: The same type the decision record stores and the CLI prints: :class:`audit.records.Redaction`.
+RedactionSpan = Redaction
 
 
 class FindingLike(Protocol):
@@ -136,7 +131,7 @@ class EnforcementContext:
     answer: str | None = None
     redactions: tuple[RedactionSpan, ...] = ()
     notes: tuple[str, ...] = ()
-    privacy: Mapping[str, Any] | None = None  # DP spend of an answer stage: scope, epsilon, delta (numbers only)
+    privacy: PrivacySpend | None = None  # DP spend of an answer stage (scope and numbers only)
     refusal: Refusal | None = None
     sections: Mapping[str, Any] = field(default_factory=dict)  # enforcer name -> its typed decision-record section
 
@@ -269,7 +264,7 @@ class EnforcementPipeline:
                 self._executor = None
 
 
-class MalformedEnforcerOutput(RuntimeError):
+class MalformedEnforcerOutput(PolicyEngineError, RuntimeError):
     """An enforcer returned something other than a context over the same passages."""
 
 

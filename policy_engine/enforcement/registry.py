@@ -15,6 +15,8 @@ registry as they import.
 
 from __future__ import annotations
 
+from policy_engine.errors import PolicyEngineError
+
 import importlib
 import importlib.metadata
 import pkgutil
@@ -32,7 +34,7 @@ ENTRY_POINT_GROUP = "policy_engine.enforcers"
 BUILTIN_PACKAGE = "enforcers"
 
 
-class RegistryError(RuntimeError):
+class RegistryError(PolicyEngineError, RuntimeError):
     """An enforcer class cannot be registered (missing members, or a name taken by another class)."""
 
 

@@ -306,9 +306,6 @@ class AuditSettings(StrictModel):
 
 # ---------------------------------------------------------- enforcement/model
 
-ENFORCER_NAMES = ("query_rewrite", "kg_erasure", "redaction", "output_guard", "dp_decoding")
-
-
 class EnforcementSettings(StrictModel):
     """Which enforcers run, in which order, and how failures are handled."""
 
