@@ -125,7 +125,7 @@ CODES: dict[str, CodeInfo] = _codes(
     ("PE152", "unknown-qi-class", E, "The QI class is not in the taxonomy.", "Use one of AGE, OCCUPATION, LOCATION, AFFILIATION, FAMILY or the domain classes (`policy-engine vocab qi`), or declare it under `vocabulary.qi_classes`."),
     # -- corpus and bundle (PE16x)
     ("PE160", "corpus-path-empty", W, "A corpus path or glob matches no file.", "Fix the path (relative to the policy file) or remove it."),
-    ("PE161", "dead-constraint", W, "The constraint binds to no chunk of the corpus, so it never applies.", "Check the statement and detector hints against the corpus, or remove the constraint."),
+    ("PE161", "dead-constraint", W, "The constraint's detectors find nothing in the corpus, so it never redacts anything.", "Check the statement and detect hints against the corpus (`policy-engine explain POLICY` shows what it resolved to)."),
     ("PE162", "enforcer-unknown", E, "The enforcement order names an enforcer that is not installed: the engine would refuse to serve the policy.", "Install the enforcer (a module in enforcers/ or a package with a 'policy_engine.enforcers' entry point) or remove it from enforcement.order."),
 )
 
@@ -156,6 +156,16 @@ class Diagnostic:
     @property
     def sort_key(self) -> tuple[str, int, int, str]:
         return (self.span.file, self.span.line, self.span.col, self.code)
+
+
+class ExitCode(enum.IntEnum):
+    """The exit codes every command and library report shares (one set for the whole CLI)."""
+
+    OK = 0  # success, nothing to report
+    TOOL = 1  # tool or usage error: bad arguments, unreadable input, internal failure
+    WARNINGS = 2  # warnings only, when asked to fail on warnings
+    POLICY = 3  # policy errors: lint findings, a policy that does not load, tampering found
+    INTERRUPTED = 130  # interrupted by the user (Ctrl-C)
 
 
 class PolicyError(PolicyEngineError):
