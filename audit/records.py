@@ -93,7 +93,7 @@ class Redaction(_Strict):
     mode: Literal["extractive", "periphrastic"] | None = None
 
     @model_validator(mode="after")
-    def _span_is_ordered(self) -> "Redaction":
+    def _span_is_ordered(self) -> Redaction:
         if self.end < self.start:
             raise ValueError(f"redaction span end ({self.end}) is before start ({self.start})")
         return self

@@ -14,8 +14,9 @@ from __future__ import annotations
 import csv
 import io
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from datetime import datetime, timezone
-from typing import Any, Iterable
+from typing import Any
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 from pydantic import BaseModel, Field

@@ -9,8 +9,9 @@ operation for callers that hold documents rather than a pipeline context.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 from policy_engine.enforcement.base import EnforcementContext, Stage
 from policy_engine.enforcement.registry import EngineParts, register_enforcer
@@ -54,7 +55,7 @@ class DPDecodingEnforcer:
         return policy.differential_privacy is not None
 
     @classmethod
-    def from_parts(cls, parts: EngineParts) -> "DPDecodingEnforcer":
+    def from_parts(cls, parts: EngineParts) -> DPDecodingEnforcer:
         """PEARL over the sanitized context, charged to the policy's ledger (same base directory as the audit log)."""
         from audit.ledger import BudgetLedger
         from policy_engine.dp.config import settings_from_policy

@@ -28,6 +28,7 @@ import numpy as np
 from policy_engine.index import VectorIndex
 from policy_engine.policy.model import BindingSettings, Constraint
 
+
 @dataclass(frozen=True)
 class Binding:
     """Constraint ``constraint_id`` applies to node ``node_id``."""

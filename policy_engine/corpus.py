@@ -17,8 +17,6 @@ the chunk id is derived from the document id and those offsets.
 
 from __future__ import annotations
 
-from policy_engine.errors import PolicyEngineError
-
 import glob
 import hashlib
 import json
@@ -28,6 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from policy_engine.errors import PolicyEngineError
 from policy_engine.policy.model import ChunkingSettings, CorpusSettings
 
 TEXT_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".text", ".rst"})

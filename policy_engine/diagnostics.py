@@ -10,11 +10,11 @@ tests all read from one registry.  Loading code never raises anything but
 
 from __future__ import annotations
 
-from policy_engine.errors import PolicyEngineError
-
 import enum
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from policy_engine.errors import PolicyEngineError
 
 
 class Severity(str, enum.Enum):
@@ -70,7 +70,7 @@ def _codes(*entries: tuple[str, str, Severity, str, str]) -> dict[str, CodeInfo]
     return {code: CodeInfo(code, name, sev, summary, hlp) for code, name, sev, summary, hlp in entries}
 
 
-E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
+E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO  # noqa: E741 - one letter per severity keeps the table below readable
 
 #: Every diagnostic the toolchain can emit.  Codes are stable: never renumber.
 CODES: dict[str, CodeInfo] = _codes(

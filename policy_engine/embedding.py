@@ -17,8 +17,6 @@ and the sha256 of the text, so an unchanged chunk is never embedded twice.
 
 from __future__ import annotations
 
-from policy_engine.errors import PolicyEngineError
-
 import hashlib
 import os
 import sqlite3
@@ -29,6 +27,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from policy_engine.errors import PolicyEngineError
 from policy_engine.policy.model import EmbeddingSettings
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")

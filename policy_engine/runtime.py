@@ -30,13 +30,14 @@ for (fail closed on a missing enforcer) in
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, Iterable, Protocol, Sequence
+from typing import Any, Protocol
 
 from audit.records import ConstraintOutcome, DecisionRecord, Outcome
 from audit.records import RetrievedChunk as AuditChunk
 from policy_engine.decisions import answer_record, denied_copy, finish_record, record_stage, stamp
-from policy_engine.enforcement.base import EnforcementContext, Passage, PipelineResult, SpanDetector, Stage
+from policy_engine.enforcement.base import EnforcementContext, Passage, SpanDetector, Stage
 from policy_engine.enforcement.plan import PipelinePlan, build_pipeline, require_installed
 from policy_engine.enforcement.registry import EngineParts
 from policy_engine.errors import EngineError
@@ -138,7 +139,7 @@ class Engine:
     # ------------------------------------------------------------ constructors
 
     @classmethod
-    def open(cls, bundle_path: str | Path, *, audit: bool = True, **options: Any) -> "Engine":
+    def open(cls, bundle_path: str | Path, *, audit: bool = True, **options: Any) -> Engine:
         """Open a compiled bundle (see ``policy-engine compile``) for serving requests."""
         from policy_engine.bundle import Bundle
 
@@ -153,7 +154,7 @@ class Engine:
         return cls(policy, retriever=bundle, audit_sink=sink, bundle_digest=digest, **options)
 
     @classmethod
-    def for_policy(cls, policy: Policy, *, audit: bool = True, **options: Any) -> "Engine":
+    def for_policy(cls, policy: Policy, *, audit: bool = True, **options: Any) -> Engine:
         """An engine without a corpus: protect chunks you retrieved yourself."""
         require_installed(policy, allow_missing_enforcers=options.get("allow_missing_enforcers", False))  # before any file is opened
         return cls(policy, audit_sink=_open_audit_sink(policy) if audit else None, **options)

@@ -49,3 +49,25 @@ def test_the_checks_see_real_imports() -> None:
     """Guard against a vacuous pass: the walker finds the imports that do exist."""
     assert "enforcers.generalize" in _imports(ROOT / "enforcers" / "redaction.py")
     assert "policy_engine.cli.common" in _imports(ROOT / "policy_engine" / "cli" / "runtime.py")
+
+
+def test_the_walkthrough_enforcer_in_docs_runs_as_written() -> None:
+    """docs/architecture.md's example enforcer, executed verbatim, registers and runs through the pipeline."""
+    import re
+    import types
+
+    from policy_engine.enforcement.base import EnforcementContext, EnforcementPipeline, Passage, Stage
+    from policy_engine.enforcement.registry import registered, unregister_enforcer
+
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    source = next(block for block in re.findall(r"```python\n(.*?)```", text, re.S) if "@register_enforcer" in block)
+    module = types.ModuleType("digit_mask_example")
+    try:
+        exec(compile("\n".join(line[3:] for line in source.splitlines()), "docs/architecture.md", "exec"), module.__dict__)  # the block is indented 3
+        enforcer = registered()["digit_mask"].from_parts(None)
+        context = EnforcementContext(passages=(Passage.of("c1", "account 12345678 closed"),), constraints=())
+        result = EnforcementPipeline([enforcer]).run(Stage.CONTEXT, context)
+        assert result.failure is None and result.context.passages[0].text == "account [DIGITS] closed"
+        assert result.context.sections["digit_mask"].masked == 1
+    finally:
+        unregister_enforcer("digit_mask")

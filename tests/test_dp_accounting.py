@@ -8,7 +8,6 @@ import pytest
 from dp_accounting import dp_event
 from dp_accounting.rdp import rdp_privacy_accountant
 
-from policy_engine.errors import BudgetExhausted
 from policy_engine.dp.accounting import (
     PrivacyAccountant,
     epsilon_for_rho,
@@ -19,6 +18,7 @@ from policy_engine.dp.accounting import (
 )
 from policy_engine.dp.api import plan_budget
 from policy_engine.dp.config import BudgetSplit, DPDecodingSettings
+from policy_engine.errors import BudgetExhausted
 
 
 def _epsilon(events, delta=1e-5) -> float:

@@ -6,13 +6,13 @@ import threading
 from dataclasses import replace
 
 import pytest
+from tiny_lm import build_tiny_model
 
 from audit.ledger import BudgetLedger
 from policy_engine.dp.api import generate_private
 from policy_engine.dp.config import DPDecodingSettings, DPSettings, settings_from_policy
 from policy_engine.dp.partition import RetrievedDocument
 from policy_engine.model_runtime import ModelHandle, load_model
-from tiny_lm import build_tiny_model
 
 DOCS = [
     RetrievedDocument("a", "the patient has fever and cough . call the clinic"),
@@ -115,8 +115,8 @@ def test_settings_from_the_policy_model():
 
 
 def test_enforcer_answers_in_the_pipeline_and_refuses_when_exhausted(handle, ledger):
-    from policy_engine.enforcement.base import EnforcementContext, EnforcementPipeline, Passage, Stage
     from enforcers.dp_decoding import DPDecodingEnforcer
+    from policy_engine.enforcement.base import EnforcementContext, EnforcementPipeline, Passage, Stage
 
     settings = DPSettings(epsilon=2.0, decoding=replace(DECODING, refill="none"))
     enforcer = DPDecodingEnforcer(settings, ledger, model=handle)

@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 from pydantic import BaseModel
+from tiny_lm import build_tiny_model
 
 import policy_engine
 from audit.log import read_records
@@ -34,7 +35,6 @@ from policy_engine.enforcement.registry import EngineParts, register_enforcer, r
 from policy_engine.model_runtime import load_model
 from policy_engine.policy.model import Constraint, Policy
 from policy_engine.runtime import Engine
-from tiny_lm import build_tiny_model
 
 CLEAN = Path(__file__).parent / "fixtures" / "clean_policy"
 RAW_VALUES = ("Jane Marie Doe", "04/12/1961", "jane.doe@example.org")
@@ -204,7 +204,7 @@ def toy_enforcer():
             return True
 
         @classmethod
-        def from_parts(cls, parts: EngineParts) -> "ToyMarker":
+        def from_parts(cls, parts: EngineParts) -> ToyMarker:
             return cls()
 
         def apply(self, context: EnforcementContext) -> EnforcementContext:

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from tiny_lm import build_tiny_model
 
 from click_cli import cli
 from policy_engine.bundle import compile_bundle
-from policy_engine.enforcement.base import EnforcementContext, Stage
 from policy_engine.enforcement import registry
+from policy_engine.enforcement.base import EnforcementContext, Stage
 from policy_engine.enforcement.registry import EngineParts
 from policy_engine.runtime import Engine, build_pipeline
-from tiny_lm import build_tiny_model
 
 pytestmark = pytest.mark.slow
 

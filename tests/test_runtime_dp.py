@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tiny_lm import build_tiny_model
 
 from audit.ledger import BudgetLedger
 from policy_engine import load_policy
 from policy_engine.runtime import Engine
-from tiny_lm import build_tiny_model
 
 CLEAN = Path(__file__).parent / "fixtures" / "clean_policy"
 

@@ -5,16 +5,17 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Sequence
 
 import pytest
+from tiny_lm import build_tiny_model
 
 from audit.records import Outcome
 from policy_engine.detect.analyzer import Analyzer
-from policy_engine.enforcement import registry
 from policy_engine.detect.findings import Finding
+from policy_engine.enforcement import registry
 from policy_engine.policy.model import (
     AuditSettings,
     Constraint,
@@ -27,7 +28,6 @@ from policy_engine.policy.model import (
 )
 from policy_engine.prompts import Prompt, SanitizedContext, answer_prompt
 from policy_engine.runtime import Engine, EngineError
-from tiny_lm import build_tiny_model
 
 PATIENTS = Constraint(id="patient-names", statement="Hide the names of patients.")
 DOB = Constraint(id="dob", statement="Do not reveal dates of birth.")

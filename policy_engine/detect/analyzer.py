@@ -28,8 +28,6 @@ plan cache; one instance serves concurrent requests.
 
 from __future__ import annotations
 
-from policy_engine.errors import PolicyEngineError
-
 import re
 import threading
 from collections.abc import Callable, Sequence
@@ -41,6 +39,7 @@ from policy_engine.detect.findings import Finding, Source, resolve_overlaps
 from policy_engine.detect.names import TITLES, NameIndex, fold, person_variants, value_key
 from policy_engine.detect.ner import EntityRecognizer, NamedEntity, shared_recognizer
 from policy_engine.detect.roles import ROLE_TITLES, assign_roles, cued_names, qualify
+from policy_engine.errors import PolicyEngineError
 from policy_engine.policy.model import Constraint, Policy
 from policy_engine.policy.resolution import Polarity, Resolution
 from policy_engine.policy.vocabulary import Vocabulary, vocabulary_for

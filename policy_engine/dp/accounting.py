@@ -28,9 +28,10 @@ from __future__ import annotations
 import math
 import threading
 
-from policy_engine.errors import BudgetExhausted
 from dp_accounting import dp_event
 from dp_accounting.rdp import rdp_privacy_accountant
+
+from policy_engine.errors import BudgetExhausted
 
 __all__ = [
     "PrivacyAccountant",

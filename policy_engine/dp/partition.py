@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 __all__ = ["RetrievedDocument", "assign_subset", "partition_documents", "partition_key_from_seed"]
 

@@ -25,19 +25,18 @@ the members above plus ``has_work`` and ``from_parts``, decorated with
 
 from __future__ import annotations
 
-from policy_engine.errors import PolicyEngineError
-
 import dataclasses
 import enum
 import threading
 import time
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
-from collections.abc import Mapping
-from typing import Any, Literal, Protocol, Sequence, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from audit.records import PrivacySpend, Redaction
+from policy_engine.errors import PolicyEngineError
 from policy_engine.policy.model import Constraint
 
 #: Text that replaces a whole passage when the pipeline masks it after a failure.
@@ -66,7 +65,7 @@ class Passage:
     withheld: bool = False
 
     @classmethod
-    def of(cls, chunk_id: str, text: str) -> "Passage":
+    def of(cls, chunk_id: str, text: str) -> Passage:
         return cls(chunk_id=chunk_id, original=text, text=text)
 
 
@@ -135,18 +134,18 @@ class EnforcementContext:
     refusal: Refusal | None = None
     sections: Mapping[str, Any] = field(default_factory=dict)  # enforcer name -> its typed decision-record section
 
-    def evolve(self, **changes: object) -> "EnforcementContext":
+    def evolve(self, **changes: object) -> EnforcementContext:
         """A copy with ``changes`` applied."""
         return dataclasses.replace(self, **changes)
 
-    def noted(self, *notes: str) -> "EnforcementContext":
+    def noted(self, *notes: str) -> EnforcementContext:
         return self.evolve(notes=self.notes + tuple(notes))
 
-    def with_section(self, enforcer: str, section: Any) -> "EnforcementContext":
+    def with_section(self, enforcer: str, section: Any) -> EnforcementContext:
         """A copy carrying ``enforcer``'s decision-record section (a pydantic model; no raw values)."""
         return self.evolve(sections={**self.sections, enforcer: section})
 
-    def refused(self, outcome: Literal["denied", "abstained"], reason: str) -> "EnforcementContext":
+    def refused(self, outcome: Literal["denied", "abstained"], reason: str) -> EnforcementContext:
         """A copy whose answer is withheld for ``reason``."""
         return self.evolve(answer=None, refusal=Refusal(outcome, reason))
 

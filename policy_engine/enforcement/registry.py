@@ -15,17 +15,17 @@ registry as they import.
 
 from __future__ import annotations
 
-from policy_engine.errors import PolicyEngineError
-
 import importlib
 import importlib.metadata
 import pkgutil
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from policy_engine.enforcement.base import Enforcer, Paraphraser, SpanDetector, Stage
+from policy_engine.errors import PolicyEngineError
 from policy_engine.policy.model import Policy, RedactionMode
 
 #: Entry-point group through which installed packages contribute enforcers.
