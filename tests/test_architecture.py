@@ -71,3 +71,32 @@ def test_the_walkthrough_enforcer_in_docs_runs_as_written() -> None:
         assert result.context.sections["digit_mask"].masked == 1
     finally:
         unregister_enforcer("digit_mask")
+
+
+def test_one_exception_root_and_one_budget_exhausted_error() -> None:
+    import audit.errors
+    from policy_engine.errors import BudgetExhausted, EngineError, PolicyEngineError
+
+    deliberate = {
+        "policy_engine.diagnostics": ["PolicyError"],
+        "policy_engine.errors": ["EngineError", "BudgetExhausted"],
+        "policy_engine.manifest": ["BundleError"],
+        "policy_engine.corpus": ["CorpusError"],
+        "policy_engine.embedding": ["EmbeddingModelError"],
+        "policy_engine.model_runtime": ["ModelNotAvailable", "ModelPullError"],
+        "policy_engine.detect.analyzer": ["PatternError"],
+        "policy_engine.enforcement.base": ["MalformedEnforcerOutput"],
+        "policy_engine.enforcement.registry": ["RegistryError"],
+        "audit.errors": ["AuditError", "AuditKeyError", "LogCorruptError", "ReservationError", "UnknownScopeError"],
+    }
+    import importlib
+
+    for module, names in deliberate.items():
+        for name in names:
+            assert issubclass(getattr(importlib.import_module(module), name), PolicyEngineError), f"{module}.{name}"
+    assert audit.errors.BudgetExhausted is BudgetExhausted
+    from policy_engine.runtime import EngineError as RuntimeEngineError
+
+    assert RuntimeEngineError is EngineError
+    budget_errors = [n for n in ("PrivacyBudgetRefused", "BudgetSpent") for m in ("policy_engine.dp.accounting", "enforcers.dp_decoding") if hasattr(importlib.import_module(m), n)]
+    assert budget_errors == []

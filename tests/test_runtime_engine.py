@@ -332,3 +332,18 @@ def test_lint_reports_the_uninstalled_enforcer_with_its_position(tmp_path: Path,
     (found,) = [d for d in report.diagnostics if d.code == "PE162"]
     assert (found.span.line, found.span.col) == (12, 7)
     assert "enforcer 'kg_erasure' is not installed in this engine" in found.message and report.exit_code() == 3
+
+
+def test_the_redaction_mode_travels_from_enforcer_to_record_and_json(tmp_path: Path, analyzer: Analyzer) -> None:
+    from audit.log import read_records
+
+    policy = _policy(PATIENTS, DOSES, audit=AuditSettings(log=str(tmp_path / "decisions.jsonl")))
+    engine = Engine.for_policy(policy, detector=analyzer)
+    result = engine.protect_passages(CHUNKS)
+    engine.close()
+    modes = {r.constraint_id: r.mode for r in result.redactions}
+    assert modes == {"patient-names": "extractive", "doses": "periphrastic"}
+    assert result.redactions == tuple(result.decision.redactions), "one redaction type, enforcer to record"
+    assert {r["constraint_id"]: r["mode"] for r in result.to_dict()["redactions"]} == modes
+    (written,) = [record for _, record in read_records([tmp_path / "decisions.jsonl"])]
+    assert {r.constraint_id: r.mode for r in written.redactions} == modes

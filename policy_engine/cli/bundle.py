@@ -143,12 +143,7 @@ def query_command(bundle_path: Path, question: str, top_k: int | None, strategy:
     retrieved = bundle.retrieve(question, top_k)
     ranking = bundle.rank_constraints(question, retrieved, strategy)
     if fmt == "json":
-        echo_json({
-            "strategy": ranking.strategy,
-            "chunks": [{"chunk_id": r.chunk.chunk_id, "score": r.score, "level": r.chunk.level, "text": r.chunk.text} for r in retrieved],
-            "kept": [{"id": k.constraint.id, "score": k.score, "severity": k.constraint.severity.value, "chunk_ids": list(k.chunk_ids)} for k in ranking.kept],
-            "dropped": [{"id": d.constraint.id, "score": d.score, "reason": d.reason} for d in ranking.dropped],
-        })
+        echo_json({**ranking.to_dict(), "chunks": [r.to_dict() for r in retrieved]})
         return
     for r in retrieved:
         click.echo(f"{r.score:.3f}  {r.chunk.chunk_id}\n       {' '.join(r.chunk.text.split())[:160]}")
