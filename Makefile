@@ -25,8 +25,9 @@ demo: install
 	$(BIN)/policy-engine lint policies/
 	bash examples/demo.sh $(BIN)
 
-## test: install and run the whole test suite
+## test: install, lint the code with ruff (pyproject.toml [tool.ruff]) and run the whole test suite
 test: install
+	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q
 
 ## bench: run the benchmarks (writes bench/results/)

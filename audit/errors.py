@@ -6,8 +6,12 @@ so the CLI can print it verbatim instead of a traceback.
 
 from __future__ import annotations
 
+from policy_engine.errors import BudgetExhausted, PolicyEngineError
 
-class AuditError(Exception):
+__all__ = ["AuditError", "AuditKeyError", "BudgetExhausted", "LogCorruptError", "ReservationError", "UnknownScopeError"]
+
+
+class AuditError(PolicyEngineError):
     """Base class for all audit failures."""
 
 
@@ -17,10 +21,6 @@ class AuditKeyError(AuditError):
 
 class LogCorruptError(AuditError):
     """The decision log is not in a state a writer may append to (torn tail, broken chain, missing head)."""
-
-
-class BudgetExhausted(AuditError):
-    """A reservation would spend more privacy budget than remains in the scope's current window."""
 
 
 class ReservationError(AuditError):

@@ -26,11 +26,11 @@ import os
 import sqlite3
 import threading
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
-from typing import Callable, Iterator
 
 from audit.errors import BudgetExhausted, ReservationError, UnknownScopeError
 

@@ -19,6 +19,9 @@ commit). A crash mid-write leaves a torn tail: bytes after the head's size
 without a final newline. Writers refuse to append after it, ``verify``
 reports it and :func:`audit.verify.repair` truncates it. Verification lives
 in :mod:`audit.verify`.
+
+Size: one module (~470 lines) on purpose: locking, group commit, rotation and the head
+anchor are one write protocol and change together.
 """
 
 from __future__ import annotations
@@ -28,10 +31,11 @@ import json
 import os
 import threading
 import time
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import BinaryIO, Iterator, Sequence
+from typing import BinaryIO
 
 from audit.chain import (
     DECISION,
@@ -72,7 +76,7 @@ class Head:
         fields = {k: v for k, v in asdict(self).items() if k not in ("key_id", "mac")}
         return json.dumps(fields, sort_keys=True, separators=(",", ":")).encode()
 
-    def signed(self, keyring: KeyRing) -> "Head":
+    def signed(self, keyring: KeyRing) -> Head:
         key = keyring.active
         self.key_id = key.key_id if key else None
         self.mac = key.sign(self.message()) if key else None
@@ -86,7 +90,7 @@ class Head:
         return text + b" " * (HEAD_SIZE - len(text) - 1) + b"\n"
 
     @classmethod
-    def from_bytes(cls, data: bytes, source: Path) -> "Head":
+    def from_bytes(cls, data: bytes, source: Path) -> Head:
         try:
             return cls(**json.loads(data))
         except (ValueError, TypeError) as exc:
@@ -267,7 +271,7 @@ class DecisionLog:
             self._lock_fd = self._head_fd = self._log_fd = -1
             self._pid = None
 
-    def __enter__(self) -> "DecisionLog":
+    def __enter__(self) -> DecisionLog:
         return self
 
     def __exit__(self, *exc: object) -> None:

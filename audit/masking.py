@@ -18,7 +18,8 @@ raising, so a masking bug can never cause unmasked data to be logged.
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from audit.keys import KeyRing, load_keyring
 from audit.records import DecisionRecord

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import os
 from collections import deque
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Iterator, Sequence
 
 from audit.log import Entry, expand_log_paths, read_segment_entries
 from audit.records import DecisionRecord, Outcome

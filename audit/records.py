@@ -4,6 +4,9 @@ The shape follows Open Policy Agent decision logs (decision id, timestamp,
 bundle revision, input, result, masked/erased paths, labels) and extends them
 with what a RAG compliance engine needs: retrieved chunks, constraint
 outcomes, redaction spans, privacy-budget spend and per-stage latency.
+Like OPA's event, the record does not grow a field per enforcer: each
+enforcer contributes its own typed section, stored under its name in
+``enforcement`` (``{"kg_erasure": {...}, ...}``, JSON-ready; no raw values).
 
 Contracts:
 * A ``Redaction`` locates a span (``start``/``end`` character offsets into the
@@ -70,7 +73,16 @@ class ConstraintOutcome(_Strict):
 
 
 class Redaction(_Strict):
-    """A redacted span: where it was and what replaced it; never the raw value."""
+    """A redacted span: where it was, what replaced it and how; never the raw value.
+
+    The one redaction type from the enforcer that makes it (it is
+    ``policy_engine.enforcement.base.RedactionSpan``) through the decision
+    record to the CLI output.  ``mode`` is the redaction actually used
+    (``extractive`` placeholder or ``periphrastic`` generalization); it is
+    ``None`` only in records written before the mode was kept.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     constraint_id: str
     category: str
@@ -78,16 +90,23 @@ class Redaction(_Strict):
     start: int = Field(ge=0)
     end: int = Field(ge=0)
     replacement: str
+    mode: Literal["extractive", "periphrastic"] | None = None
 
     @model_validator(mode="after")
-    def _span_is_ordered(self) -> "Redaction":
+    def _span_is_ordered(self) -> Redaction:
         if self.end < self.start:
             raise ValueError(f"redaction span end ({self.end}) is before start ({self.start})")
         return self
 
 
 class PrivacySpend(_Strict):
-    """Differential-privacy budget charged for the request and what is left in its scope."""
+    """Differential-privacy budget charged for the request and what is left in its scope.
+
+    The one spend type from the DP enforcer (``EnforcementContext.privacy``)
+    to the decision record and the audit report; numbers and the scope only.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     scope: str
     epsilon_spent: float = Field(ge=0)
@@ -124,8 +143,7 @@ class DecisionRecord(_Strict):
     retrieved: list[RetrievedChunk] = Field(default_factory=list)
     constraints: list[ConstraintOutcome] = Field(default_factory=list)
     redactions: list[Redaction] = Field(default_factory=list)
-    query_rewrite: dict[str, Any] | None = None
-    output_guard: dict[str, Any] | None = None
+    enforcement: dict[str, dict[str, Any]] = Field(default_factory=dict)
     privacy: PrivacySpend | None = None
     answer: AnswerStage | None = None
     stages: dict[str, float] = Field(default_factory=dict)

@@ -14,8 +14,9 @@ from __future__ import annotations
 import csv
 import io
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from datetime import datetime, timezone
-from typing import Any, Iterable
+from typing import Any
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 from pydantic import BaseModel, Field
@@ -123,8 +124,7 @@ def _latency(stage: str, values: list[float]) -> StageLatency:
 
 def _reasons(record: DecisionRecord) -> list[str]:
     reasons = [f"{c.constraint_id}: {c.reason}" for c in record.constraints if c.applied]
-    if record.output_guard and record.output_guard.get("verdict"):
-        reasons.append(f"output guard: {record.output_guard['verdict']}")
+    reasons += [f"{name}: {section['verdict']}" for name, section in sorted(record.enforcement.items()) if section.get("verdict")]
     return reasons
 
 

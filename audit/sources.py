@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 from audit.chain import DECISION, Location
 from audit.keys import KeyRing

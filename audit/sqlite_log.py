@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Iterator, Sequence
 
 from audit.chain import ChainPosition, ChainVerifier, Location, Problem, encode_batch
 from audit.keys import KeyRing

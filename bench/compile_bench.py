@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from policy_engine import load_policy  # noqa: E402
-from policy_engine.bundle import peak_rss_mb, compile_bundle  # noqa: E402
+from policy_engine.bundle import compile_bundle, peak_rss_mb  # noqa: E402
 from policy_engine.corpus import Document, chunk_document, ingest  # noqa: E402
 from policy_engine.knowledge_graph import parse_workers  # noqa: E402
 

@@ -113,11 +113,10 @@ def engine_tool(categories: Sequence[str]) -> tuple[Callable[[str], list[Span]],
 
 
 def presidio_tool() -> tuple[Callable[[str], list[Span]], Callable[[str], str]]:
+    import tldextract.tldextract
     from presidio_analyzer import AnalyzerEngine
     from presidio_analyzer.nlp_engine import NlpEngineProvider
     from presidio_anonymizer import AnonymizerEngine
-
-    import tldextract.tldextract
 
     logging.getLogger("presidio-analyzer").setLevel(logging.ERROR)
     # Presidio's e-mail and URL recognizers call tldextract, which would try to download the Public

@@ -55,7 +55,7 @@ def synthetic_bundle(n: int, kind: str, rng: np.random.Generator, centres: np.nd
         for row in rng.choice(n, size=n // 10, replace=False):
             bindings.append(Binding(c.id, nodes[row].chunk_id, float(constraint_vectors[policy.constraints.index(c)] @ vectors[row]), ("term:synthetic",)))
     graph = build_policy_graph(nodes, [], policy.constraints, bindings, None)
-    return Bundle(Path("."), {"dead_constraints": []}, policy, nodes, vectors, constraint_vectors, index, graph)
+    return Bundle(Path("."), None, policy, nodes, vectors, constraint_vectors, index, graph)
 
 
 def time_queries(bundle: Bundle, queries: np.ndarray, k: int, warmup: int = 50) -> dict[str, float]:

@@ -10,17 +10,19 @@ operation for callers that hold documents rather than a pipeline context.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import TYPE_CHECKING
 
 from policy_engine.enforcement.base import EnforcementContext, Stage
 from policy_engine.enforcement.registry import EngineParts, register_enforcer
-from policy_engine.dp.api import BudgetLedgerLike, PrivateAnswer, generate_private
-from policy_engine.dp.config import DPSettings, settings_from_policy
-from policy_engine.dp.partition import RetrievedDocument
-from policy_engine.model_runtime import ModelHandle, default_model_dir, load_model
 from policy_engine.policy.model import Policy
 
+if TYPE_CHECKING:  # the DP stack (torch) loads when an engine builds this enforcer, not when lint lists it
+    from policy_engine.dp.api import BudgetLedgerLike, PrivateAnswer
+    from policy_engine.dp.config import DPSettings
+    from policy_engine.dp.partition import RetrievedDocument
+    from policy_engine.model_runtime import ModelHandle
 
 #: Environment variable holding the secret the document partition is keyed with.
 PARTITION_KEY_ENV = "POLICY_ENGINE_DP_PARTITION_KEY"
@@ -76,9 +78,11 @@ class DPDecodingEnforcer:
         return policy.differential_privacy is not None
 
     @classmethod
-    def from_parts(cls, parts: EngineParts) -> "DPDecodingEnforcer":
+    def from_parts(cls, parts: EngineParts) -> DPDecodingEnforcer:
         """PEARL over the sanitized context, charged to the policy's ledger (same base directory as the audit log)."""
         from audit.ledger import BudgetLedger
+        from policy_engine.dp.config import settings_from_policy
+        from policy_engine.model_runtime import default_model_dir, load_model
 
         policy = parts.policy
         if policy.differential_privacy is None:
@@ -98,6 +102,8 @@ class DPDecodingEnforcer:
         principal: str | None = None,
     ) -> PrivateAnswer:
         """The DP answer (or a refusal) for ``query`` over ``documents``."""
+        from policy_engine.dp.api import generate_private
+
         payer = principal or self.principal
         if not payer:
             raise ValueError("dp_decoding needs a principal to charge the privacy budget to")
@@ -116,22 +122,17 @@ class DPDecodingEnforcer:
     def apply(self, context: EnforcementContext) -> EnforcementContext:
         if context.query is None:
             raise ValueError("dp_decoding runs at the answer stage and needs the query")
+        from policy_engine.dp.partition import RetrievedDocument
+
         documents = [RetrievedDocument(p.chunk_id, p.text) for p in context.passages if not p.withheld]
         result = self.answer(context.query, documents, principal=context.principal)
         if result.refused:
             return context.refused("denied", f"privacy budget exhausted for {result.scope}")
-        spend = {**result.privacy_spend(), **self._remaining(result.scope)}
-        context = context.evolve(privacy=spend).noted(
-            f"dp_decoding: epsilon={spend['epsilon']:.6g} delta={spend['delta']:.3g} scope={spend['scope']} decision={spend['decision_id']}"
-        )
+        spend = result.privacy_spend()
+        remaining = self.ledger.remaining(result.scope)
+        spend = spend.model_copy(update={"epsilon_remaining": remaining.epsilon_remaining, "delta_remaining": remaining.delta_remaining})
+        note = f"dp_decoding: epsilon={spend.epsilon_spent:.6g} delta={spend.delta_spent:.3g} scope={spend.scope} decision={result.decision_id}"
+        context = context.evolve(privacy=spend).noted(note)
         if not result.text.strip():
-            return context.refused("abstained", f"the private decoder released no text (epsilon {spend['epsilon']:.3g} spent, {result.stop_reason or 'empty draft'})")
+            return context.refused("abstained", f"the private decoder released no text (epsilon {spend.epsilon_spent:.3g} spent, {result.stop_reason or 'empty draft'})")
         return context.evolve(answer=result.text)
-
-    def _remaining(self, scope: str) -> dict[str, float]:
-        """What is left of ``scope``'s budget in its window, when the ledger can tell."""
-        remaining = getattr(self.ledger, "remaining", None)
-        if remaining is None:
-            return {}
-        budget = remaining(scope)
-        return {"epsilon_remaining": budget.epsilon_remaining, "delta_remaining": budget.delta_remaining}

@@ -17,7 +17,7 @@ identifying part (the verifier in :mod:`enforcers.redaction` checks that).
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 Operator = Callable[[str, "str | None"], "str | None"]
 

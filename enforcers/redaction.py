@@ -25,15 +25,15 @@ No redaction record or note ever holds the raw value.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 
+from enforcers.generalize import STILL_READS_AS, generalize
 from policy_engine.enforcement.base import EnforcementContext, FindingLike, Paraphraser, Passage, RedactionSpan, SpanDetector, Stage
 from policy_engine.enforcement.registry import EngineParts, register_enforcer
-from enforcers.generalize import STILL_READS_AS, generalize
 from policy_engine.policy.model import CategoryDefinition, Constraint, Policy, RedactionMode
-from policy_engine.policy.vocabulary import vocabulary_for
 from policy_engine.policy.resolution import ROLE_WORDS
+from policy_engine.policy.vocabulary import vocabulary_for
 
 #: A placeholder this module writes: ``[LABEL_n]``.
 PLACEHOLDER = re.compile(r"\[[A-Z][A-Z0-9_]*_\d+\]")
@@ -117,7 +117,7 @@ class _Inserted:
 class _Rewrite:
     text: str
     redactions: tuple[RedactionSpan, ...]
-    inserted: tuple["_Inserted", ...]
+    inserted: tuple[_Inserted, ...]
 
 
 @register_enforcer
@@ -156,7 +156,7 @@ class RedactionEnforcer:
         return True
 
     @classmethod
-    def from_parts(cls, parts: EngineParts) -> "RedactionEnforcer":
+    def from_parts(cls, parts: EngineParts) -> RedactionEnforcer:
         categories = vocabulary_for(parts.policy.vocabulary).categories
         return cls(parts.detector, categories, mode=parts.redaction_mode, paraphraser=parts.paraphraser)
 
@@ -306,7 +306,10 @@ class RedactionEnforcer:
         if not _faithful(base.text, text):
             return None
         rewritten = tuple(
-            RedactionSpan(s.finding.constraint_id, s.finding.category, passage.chunk_id, s.start, s.end, "(paraphrased)", RedactionMode.PERIPHRASTIC.value)
+            RedactionSpan(
+                constraint_id=s.finding.constraint_id, category=s.finding.category, chunk_id=passage.chunk_id,
+                start=s.start, end=s.end, replacement="(paraphrased)", mode=RedactionMode.PERIPHRASTIC.value,
+            )
             for s in spans
             if s not in extractive_only
         )

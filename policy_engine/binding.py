@@ -28,9 +28,6 @@ import numpy as np
 from policy_engine.index import VectorIndex
 from policy_engine.policy.model import BindingSettings, Constraint
 
-#: Below this best similarity, and with no explicit binding, a constraint is reported as dead (PE161).
-DEAD_SIMILARITY = 0.2
-
 
 @dataclass(frozen=True)
 class Binding:
@@ -104,9 +101,3 @@ def bind_constraints(
         for (ci, row), reasons in found.items()
     ]
     return sorted(bindings, key=lambda b: (b.constraint_id, b.node_id))
-
-
-def dead_constraints(constraints: Sequence[Constraint], bindings: Sequence[Binding], floor: float = DEAD_SIMILARITY) -> list[Constraint]:
-    """Constraints with no explicit binding and no binding of similarity ``>= floor``: they never really apply."""
-    live = {b.constraint_id for b in bindings if b.explicit or b.similarity >= floor}
-    return [c for c in constraints if c.id not in live]

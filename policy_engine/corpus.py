@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from policy_engine.errors import PolicyEngineError
 from policy_engine.policy.model import ChunkingSettings, CorpusSettings
 
 TEXT_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".text", ".rst"})
@@ -35,7 +36,7 @@ _BINARY_SNIFF_BYTES = 8192
 _TOKEN = re.compile(r"\w+|[^\w\s]", re.UNICODE)
 
 
-class CorpusError(ValueError):
+class CorpusError(PolicyEngineError, ValueError):
     """A corpus input problem raised in strict mode; the message names the file and what to do."""
 
 

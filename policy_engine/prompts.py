@@ -23,8 +23,9 @@ the prompts actually built.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, Sequence
+from typing import Literal
 
 from policy_engine.policy.model import Constraint
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -39,6 +40,10 @@ class RetrievedChunk:
 
     chunk: Chunk
     score: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready view (an operator's debugging view: it holds the chunk's text)."""
+        return {"chunk_id": self.chunk.chunk_id, "score": self.score, "level": self.chunk.level, "text": self.chunk.text}
 
 
 @dataclass(frozen=True)
@@ -62,9 +67,19 @@ class DroppedConstraint:
 
 @dataclass
 class ConstraintRanking:
+    """The constraints kept for a retrieved context and the ones dropped, with the strategy that ranked them."""
+
     strategy: str
     kept: list[RankedConstraint] = field(default_factory=list)
     dropped: list[DroppedConstraint] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready view (what ``policy-engine query -f json`` prints beside the chunks)."""
+        return {
+            "strategy": self.strategy,
+            "kept": [{"id": k.constraint.id, "score": k.score, "severity": k.constraint.severity.value, "chunk_ids": list(k.chunk_ids)} for k in self.kept],
+            "dropped": [{"id": d.constraint.id, "score": d.score, "reason": d.reason} for d in self.dropped],
+        }
 
 
 def strategy_scores(

@@ -20,94 +20,33 @@ with the local model when the policy configures one for ``answer``.
 
 An :class:`Engine` holds no per-request state; one instance serves
 concurrent requests from many threads (models load once per process).
+
+The result types live in :mod:`policy_engine.results`, decision-record
+assembly in :mod:`policy_engine.decisions`, and the pipeline a policy asks
+for (fail closed on a missing enforcer) in
+:mod:`policy_engine.enforcement.plan`; they are re-exported here.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import time
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Iterable, Protocol, Sequence
+from typing import Any, Protocol
 
-from audit.records import AnswerStage, ConstraintOutcome, DecisionRecord, EnforcerRun, Outcome, PrivacySpend
-from audit.records import Redaction as AuditRedaction
+from audit.records import ConstraintOutcome, DecisionRecord, Outcome
 from audit.records import RetrievedChunk as AuditChunk
-from policy_engine.enforcement.base import EnforcementContext, EnforcementPipeline, Enforcer, Passage, PipelineResult, RedactionSpan, SpanDetector, Stage
-from policy_engine.enforcement.registry import EngineParts, registered
+from policy_engine.decisions import denied_copy, finish_record, record_answer, record_stage, stamp
+from policy_engine.enforcement.base import EnforcementContext, Passage, SpanDetector, Stage
+from policy_engine.enforcement.plan import PipelinePlan, build_pipeline, require_installed
+from policy_engine.enforcement.registry import EngineParts
+from policy_engine.errors import EngineError
 from policy_engine.generation import ModelParaphraser, PromptObserver, complete
 from policy_engine.policy.model import Constraint, Policy, RedactionMode
-from policy_engine.prompts import Prompt, SanitizedContext, answer_prompt
+from policy_engine.prompts import Prompt, answer_prompt
+from policy_engine.results import AskResult, ProtectResult, SanitizedChunk
 
-__all__ = ["AskResult", "Engine", "EngineError", "ProtectResult", "SanitizedChunk"]
-
-
-class EngineError(RuntimeError):
-    """The engine cannot be opened or used as asked (message says what to do)."""
-
-
-# --------------------------------------------------------------------- results
-
-
-@dataclass(frozen=True)
-class SanitizedChunk:
-    """One retrieved chunk after enforcement."""
-
-    chunk_id: str
-    text: str
-    withheld: bool = False
-
-
-@dataclass(frozen=True)
-class ProtectResult:
-    """What :meth:`Engine.protect` returns.
-
-    ``context`` is the text to hand to any LLM ("" when denied); ``redactions``
-    locate replaced spans in the original chunks and hold no raw values.
-    """
-
-    context: str
-    chunks: tuple[SanitizedChunk, ...]
-    redactions: tuple[RedactionSpan, ...]
-    applied: tuple[ConstraintOutcome, ...]
-    not_applied: tuple[ConstraintOutcome, ...]
-    decision: DecisionRecord
-    outcome: Outcome
-    notes: tuple[str, ...] = ()
-
-    @property
-    def denied(self) -> bool:
-        return self.outcome is Outcome.denied
-
-    @property
-    def sanitized(self) -> SanitizedContext:
-        """The context as a :class:`SanitizedContext`, the only input :func:`answer_prompt` accepts."""
-        return SanitizedContext(self.context)
-
-
-@dataclass(frozen=True)
-class AskResult:
-    """What :meth:`Engine.ask` returns: the answer (``None`` without a model, when denied or refused).
-
-    ``outcome`` is the question's one decision outcome: the context's
-    (``allowed``/``redacted``/``denied``) unless the answer stage refused
-    (``denied``: e.g. privacy budget exhausted; ``abstained``: no safe answer),
-    with ``refusal`` saying why.  ``privacy`` is the DP spend and what remains.
-    """
-
-    answer: str | None
-    answered_by: str | None
-    protected: ProtectResult
-    refusal: str | None = None
-    outcome: Outcome | None = None
-    privacy: PrivacySpend | None = None
-
-    @property
-    def refused(self) -> bool:
-        return self.refusal is not None
-
-
-# ------------------------------------------------------------ bundle protocol
+__all__ = ["AskResult", "Engine", "EngineError", "PipelinePlan", "ProtectResult", "SanitizedChunk", "build_pipeline"]
 
 
 class ChunkLike(Protocol):
@@ -130,70 +69,6 @@ class RetrieverLike(Protocol):
     def rank_constraints(self, query: str, retrieved: Sequence[RetrievedLike]) -> Any: ...
 
 
-# ------------------------------------------------------------ pipeline plan
-
-
-#: Policy sections that give work to enforcers not yet shipped (until each registers itself).
-_WORK_OF_UNINSTALLED: dict[str, Callable[[Policy], bool]] = {
-    "kg_erasure": lambda policy: bool(policy.private_knowledge.private_triples()),
-    "query_rewrite": lambda policy: bool(policy.necessity.rules),
-    "output_guard": lambda policy: policy.quasi_identifiers is not None,
-}
-
-
-@dataclass(frozen=True)
-class PipelinePlan:
-    """The pipeline built for a policy and the ordered enforcers that are not installed.
-
-    ``missing`` have work to do under the policy (their protections are *not*
-    applied; every result says so); ``idle`` have nothing to enforce.
-    """
-
-    pipeline: EnforcementPipeline
-    missing: tuple[str, ...]
-    idle: tuple[str, ...]
-
-    def notes(self) -> tuple[str, ...]:
-        return tuple(f"enforcer {n!r} is in enforcement.order but not installed: its protections were NOT applied" for n in self.missing) + tuple(
-            f"enforcer {n!r} skipped: the policy gives it nothing to enforce" for n in self.idle
-        )
-
-
-def build_pipeline(parts: EngineParts, *, strict: bool = False) -> PipelinePlan:
-    """The pipeline for ``parts.policy.enforcement`` in its declared order.
-
-    With ``strict``, an enforcer that the order names and the policy gives
-    work to, but that is not installed, is an :class:`EngineError` (refuse to
-    serve rather than serve with a protection missing).
-    """
-    settings = parts.policy.enforcement
-    enforcers: list[Enforcer] = []
-    missing: list[str] = []
-    idle: list[str] = []
-    available = registered()
-    for name in settings.order:
-        enforcer_class = available.get(name)
-        if enforcer_class is not None:
-            try:
-                enforcers.append(enforcer_class.from_parts(parts))
-            except (ValueError, OSError) as exc:  # a policy the enforcer cannot serve: refuse to open, say why
-                raise EngineError(f"enforcer {name!r} cannot serve policy {parts.policy.metadata.name!r}: {exc}") from exc
-        elif name in _WORK_OF_UNINSTALLED and _WORK_OF_UNINSTALLED[name](parts.policy):
-            missing.append(name)
-        else:
-            idle.append(name)
-    if strict and missing:
-        raise EngineError(
-            f"policy {parts.policy.metadata.name!r}: enforcement.order names {', '.join(map(repr, missing))}, not installed in this "
-            f"engine (available: {', '.join(sorted(available))}); install them or remove them from enforcement.order"
-        )
-    pipeline = EnforcementPipeline(enforcers, on_error=settings.on_error, timeout_s=settings.timeout_s)
-    return PipelinePlan(pipeline, tuple(missing), tuple(idle))
-
-
-# ---------------------------------------------------------------------- engine
-
-
 def _resolve(root_dir: str, path: str) -> Path:
     candidate = Path(path).expanduser()
     return candidate if candidate.is_absolute() else Path(root_dir) / candidate
@@ -205,17 +80,6 @@ def _open_audit_sink(policy: Policy) -> Any:
     log = _resolve(policy.root_dir, policy.audit.log)
     log.parent.mkdir(parents=True, exist_ok=True)
     return open_sink(policy.audit.model_copy(update={"log": str(log)}))
-
-
-def _refuse_unservable(policy: Policy) -> None:
-    """Refuse a policy whose settings would void a guarantee the engine gives (fail closed at open)."""
-    if policy.differential_privacy is not None:
-        from policy_engine.dp.config import refuse_fixed_seed
-
-        try:
-            refuse_fixed_seed(policy.differential_privacy)
-        except ValueError as exc:
-            raise EngineError(f"policy {policy.metadata.name!r}: {exc}") from exc
 
 
 def _default_detector(policy: Policy) -> SpanDetector:
@@ -231,7 +95,10 @@ class Engine:
 
     Build with :meth:`open` (a compiled bundle: retrieval + constraint
     ranking) or :meth:`for_policy` (no corpus: call :meth:`protect_passages`
-    with chunks your own retriever found).
+    with chunks your own retriever found).  Both raise :class:`EngineError`
+    when ``enforcement.order`` names an enforcer that is not installed;
+    ``allow_missing_enforcers=True`` serves anyway, for development only
+    (logged, and labelled ``missing_enforcers`` in every decision record).
     """
 
     def __init__(
@@ -244,14 +111,14 @@ class Engine:
         redaction_mode: RedactionMode | None = None,
         prompt_observer: PromptObserver | None = None,
         bundle_digest: str | None = None,
-        strict: bool = False,
+        allow_missing_enforcers: bool = False,
         answer_model: str | Path | None = None,
         extra_enforcers: Sequence[str] = (),
     ) -> None:
         if extra_enforcers:  # e.g. ``ask --dp``: enforcers this engine runs beyond the policy's order
             order = list(policy.enforcement.order) + [n for n in extra_enforcers if n not in policy.enforcement.order]
             policy = policy.model_copy(update={"enforcement": policy.enforcement.model_copy(update={"order": order})})
-        _refuse_unservable(policy)
+        require_installed(policy, allow_missing_enforcers=allow_missing_enforcers)  # refuse before loading any model
         self.policy = policy
         self.retriever = retriever
         self.detector = detector if detector is not None else _default_detector(policy)
@@ -265,13 +132,14 @@ class Engine:
             if self.model is not None and "paraphrase" in policy.model.use_for
             else None
         )
-        self.plan = build_pipeline(EngineParts(policy, self.detector, paraphraser, redaction_mode, self.model), strict=strict)
+        parts = EngineParts(policy, self.detector, paraphraser, redaction_mode, self.model)
+        self.plan = build_pipeline(parts, allow_missing_enforcers=allow_missing_enforcers)
         self.pipeline = self.plan.pipeline
 
     # ------------------------------------------------------------ constructors
 
     @classmethod
-    def open(cls, bundle_path: str | Path, *, audit: bool = True, **options: Any) -> "Engine":
+    def open(cls, bundle_path: str | Path, *, audit: bool = True, **options: Any) -> Engine:
         """Open a compiled bundle (see ``policy-engine compile``) for serving requests."""
         from policy_engine.bundle import Bundle
 
@@ -280,13 +148,15 @@ class Engine:
             raise EngineError(f"{path}: no such bundle; build one with `policy-engine compile POLICY -o {path}`")
         bundle = Bundle.open(path)
         policy = bundle.policy
+        require_installed(policy, allow_missing_enforcers=options.get("allow_missing_enforcers", False))  # before any file is opened
         sink = _open_audit_sink(policy) if audit else None
         digest = bundle.manifest.get("content_digest")
         return cls(policy, retriever=bundle, audit_sink=sink, bundle_digest=digest, **options)
 
     @classmethod
-    def for_policy(cls, policy: Policy, *, audit: bool = True, **options: Any) -> "Engine":
+    def for_policy(cls, policy: Policy, *, audit: bool = True, **options: Any) -> Engine:
         """An engine without a corpus: protect chunks you retrieved yourself."""
+        require_installed(policy, allow_missing_enforcers=options.get("allow_missing_enforcers", False))  # before any file is opened
         return cls(policy, audit_sink=_open_audit_sink(policy) if audit else None, **options)
 
     def _load_model(self, override: str | Path | None) -> Any:
@@ -323,7 +193,7 @@ class Engine:
         query_stage = self.pipeline.run(
             Stage.QUERY, EnforcementContext(passages=(), constraints=tuple(self.policy.constraints), query=query, principal=principal, purpose=purpose)
         )
-        self._record_stage(record, query_stage)
+        record_stage(record, query_stage)
         if query_stage.failure is not None:
             return self._finish(record, query, None, (), [], [], started, error=query_stage.failure.reason, write=write)
         search = query_stage.context.query or query
@@ -426,50 +296,33 @@ class Engine:
         decision = protected.decision
         context = EnforcementContext(passages=sanitized, constraints=(), query=query, answer=text, principal=decision.principal, purpose=decision.purpose)
         stage = self.pipeline.run(Stage.ANSWER, context)
-        self._record_stage(decision, stage)
-        spend = stage.context.privacy
-        privacy = (
-            PrivacySpend(
-                scope=str(spend["scope"]),
-                epsilon_spent=float(spend["epsilon"]),
-                delta_spent=float(spend["delta"]),
-                epsilon_remaining=spend.get("epsilon_remaining"),
-                delta_remaining=spend.get("delta_remaining"),
-            )
-            if spend
-            else None
-        )
+        record_stage(decision, stage)
+        privacy = stage.context.privacy
         if stage.failure is not None:
-            return AskResult(answer=None, answered_by=None, protected=protected, refusal=stage.failure.reason, outcome=Outcome.denied, privacy=privacy)
+            return AskResult(None, None, protected, Outcome.denied, refusal=stage.failure.reason, privacy=privacy)
         if stage.context.refusal is not None:
             refusal = stage.context.refusal
-            return AskResult(answer=None, answered_by=None, protected=protected, refusal=refusal.reason, outcome=Outcome(refusal.outcome), privacy=privacy)
+            return AskResult(None, None, protected, Outcome(refusal.outcome), refusal=refusal.reason, privacy=privacy)
         answer = stage.context.answer
-        by = answered_by if answer == text else "answer-stage enforcers"
-        return AskResult(answer=answer, answered_by=by if answer is not None else None, protected=protected, outcome=protected.outcome, privacy=privacy)
+        by = (answered_by if answer == text else "answer-stage enforcers") if answer is not None else None
+        return AskResult(answer, by, protected, protected.outcome, privacy=privacy)
 
     def _record_question(self, protected: ProtectResult, asked: AskResult) -> AskResult:
         """Write the question's one decision record (context and answer stage); an unrecorded answer is withheld."""
         record = protected.decision
         if not protected.denied:
-            if asked.refused:
-                status = asked.outcome.value if asked.outcome in (Outcome.denied, Outcome.abstained) else "denied"
-                record.answer = AnswerStage(status=status, reason=asked.refusal)  # type: ignore[arg-type]
-            elif asked.answer is None:
-                record.answer = AnswerStage(status="no_model")
-            else:
-                record.answer = AnswerStage(status="answered", answered_by=asked.answered_by)
-            record.privacy = asked.privacy
-            record.outcome = asked.outcome or protected.outcome
-            if asked.refused:
-                record.error = asked.refusal
-        if self.audit_sink is not None:
-            try:
-                self.audit_sink.write(record)
-            except Exception as exc:  # noqa: BLE001 - an unrecorded decision releases nothing
-                denied = self._denied_copy(record, list(protected.applied), list(protected.not_applied), f"audit write failed ({type(exc).__name__})")
-                return AskResult(answer=None, answered_by=None, protected=denied, refusal=denied.notes[0], outcome=Outcome.denied)
+            record_answer(record, outcome=asked.outcome, refusal=asked.refusal, answered_by=asked.answered_by, answered=asked.answer is not None, privacy=asked.privacy)
+        try:
+            self._write(record)
+        except Exception as exc:  # noqa: BLE001 - an unrecorded decision releases nothing
+            reason = f"audit write failed ({type(exc).__name__})"
+            denied = ProtectResult("", (), (), protected.applied, protected.not_applied, denied_copy(record, reason), Outcome.denied, protected.notes + (reason,))
+            return AskResult(None, None, denied, Outcome.denied, refusal=reason)
         return asked
+
+    def _write(self, record: DecisionRecord) -> None:
+        if self.audit_sink is not None:
+            self.audit_sink.write(record)
 
     def close(self) -> None:
         self.pipeline.close()
@@ -477,11 +330,6 @@ class Engine:
             self.audit_sink.close()
 
     # -------------------------------------------------------------- internals
-
-    @staticmethod
-    def _record_stage(record: DecisionRecord, result: PipelineResult) -> None:
-        record.enforcers = record.enforcers + [EnforcerRun(name=n, version=v) for n, v in result.ran]
-        record.stages = {**record.stages, **{f"enforce.{name}": ms for name, ms in result.timings_ms.items()}}
 
     def _observe(self, prompt: Prompt) -> None:
         if self.prompt_observer is not None:
@@ -503,12 +351,9 @@ class Engine:
         record.retrieved = [AuditChunk(chunk_id=p.chunk_id, score=chunk_scores.get(p.chunk_id)) for p in passages]
         context = EnforcementContext(passages=passages, constraints=constraints, principal=record.principal, purpose=record.purpose)
         result = self.pipeline.run(Stage.CONTEXT, context)
-        self._record_stage(record, result)
+        record_stage(record, result)
         error = result.failure.reason if result.failure else None
-        notes = result.context.notes + self.plan.notes()
-        if self.plan.missing:
-            record.labels = {**record.labels, "missing_enforcers": ",".join(self.plan.missing)}
-        return self._finish(record, query, result.context if not result.denied else None, notes, applied, not_applied, started, error=error, write=write)
+        return self._finish(record, query, result.context if not result.denied else None, result.context.notes, applied, not_applied, started, error=error, write=write)
 
     def _finish(
         self,
@@ -525,35 +370,14 @@ class Engine:
     ) -> ProtectResult:
         """Complete ``record`` and the result; with ``write``, write the record (a failed write denies)."""
         chunks = tuple(SanitizedChunk(p.chunk_id, p.text, p.withheld) for p in context.passages) if context else ()
-        redactions = context.redactions if context else ()
         text = "\n\n".join(c.text for c in chunks)
-        if context is None:
-            outcome = Outcome.denied
-        elif redactions or any(c.withheld for c in chunks):
-            outcome = Outcome.redacted
-        else:
-            outcome = Outcome.allowed
-        record.policy_name = self.policy.metadata.name
-        record.policy_revision = self.policy.revision or None
-        record.bundle_digest = self.bundle_digest
-        record.constraints = list(applied) + list(not_applied)
-        record.redactions = [
-            AuditRedaction(constraint_id=r.constraint_id, category=r.category, chunk_id=r.chunk_id, start=r.start, end=r.end, replacement=r.replacement)
-            for r in redactions
-        ]
-        record.outcome = outcome
-        record.error = error
-        record.input = {"query": query, "context": text} if query is not None else {"context": text}
-        record.stages = {**record.stages, "total": (time.perf_counter() - started) * 1000.0}
-        if write and self.audit_sink is not None:
-            try:
-                self.audit_sink.write(record)
-            except Exception as exc:  # noqa: BLE001 - an unrecorded decision releases nothing
-                denied = self._denied_copy(record, applied, not_applied, f"audit write failed ({type(exc).__name__})")
-                return dataclasses.replace(denied, notes=notes + denied.notes)
-        return ProtectResult(text, chunks, tuple(redactions), tuple(applied), tuple(not_applied), record, outcome, notes)
-
-    @staticmethod
-    def _denied_copy(record: DecisionRecord, applied: list[ConstraintOutcome], not_applied: list[ConstraintOutcome], reason: str) -> ProtectResult:
-        denied = record.model_copy(update={"outcome": Outcome.denied, "error": reason, "redactions": [], "input": {}})
-        return ProtectResult("", (), (), tuple(applied), tuple(not_applied), denied, Outcome.denied, (reason,))
+        stamp(record, self.policy, self.bundle_digest, self.plan.labels())
+        finish_record(record, query=query, context=context, text=text, constraints=applied + not_applied, started=started, error=error)
+        try:
+            if write:
+                self._write(record)
+        except Exception as exc:  # noqa: BLE001 - an unrecorded decision releases nothing
+            reason = f"audit write failed ({type(exc).__name__})"
+            return ProtectResult("", (), (), tuple(applied), tuple(not_applied), denied_copy(record, reason), Outcome.denied, notes + (reason,))
+        redactions = tuple(record.redactions)
+        return ProtectResult(text, chunks, redactions, tuple(applied), tuple(not_applied), record, record.outcome, notes)

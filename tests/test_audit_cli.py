@@ -6,14 +6,13 @@ import json
 from pathlib import Path
 
 import pytest
+from audit_support import TEST_KEY, sample_record
 from click.testing import CliRunner
 
 from audit.log import LogFiles
 from audit.sinks import open_sink
 from click_cli import cli
 from policy_engine.policy.model import AuditSettings
-
-from audit_support import TEST_KEY, sample_record
 
 
 @pytest.fixture(autouse=True)

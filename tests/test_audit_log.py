@@ -10,6 +10,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from audit_support import keyring, sample_record, write_log
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -18,11 +19,9 @@ from audit.errors import LogCorruptError
 from audit.keys import KeyRing
 from audit.log import DecisionLog, LogFiles, read_records
 from audit.records import DecisionRecord, Outcome
-from audit.sqlite_log import SQLiteDecisionLog
 from audit.sources import iter_decisions, verify_path
+from audit.sqlite_log import SQLiteDecisionLog
 from audit.verify import repair, verify_log
-
-from audit_support import keyring, sample_record, write_log
 
 RECORDS = 50
 

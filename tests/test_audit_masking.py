@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from audit_support import keyring, sample_record
 from pydantic import ValidationError
 
 from audit.keys import KeyRing
@@ -16,8 +17,6 @@ from audit.records import DecisionRecord, Outcome, Redaction
 from audit.sinks import open_sink
 from audit.sources import iter_decisions
 from policy_engine.policy.model import AuditSettings
-
-from audit_support import keyring, sample_record
 
 RAW_QUERY = "What is alice.smith@example.com's salary at 221B Baker Street?"
 RAW_CONTEXT = ["Alice Smith (SSN 078-05-1120) earns 93,000 GBP.", "Phone +44 20 7946 0958."]

@@ -13,12 +13,11 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from audit_support import sample_record
 
 from audit.ledger import BudgetLedger
 from audit.records import Outcome
 from audit.report import AuditReport, build_report, render
-
-from audit_support import sample_record
 
 SECTIONS = {
     "summary": "Summary",

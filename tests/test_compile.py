@@ -216,7 +216,7 @@ def test_cli_compile_inspect_query_and_lint(tmp_path: Path, fixture_bundle) -> N
     inspected = runner.invoke(cli, ["inspect", str(out), "--format", "json"])
     assert inspected.exit_code == 0
     data = json.loads(inspected.stdout)
-    assert data["dead_constraints"] == ["hide-salaries"] and data["unbound_constraints"] == []
+    assert "dead_constraints" not in data and data["unbound_constraints"] == []  # dead constraints are lint's call (PE161), never listed beside a binding
     assert {c["id"]: c["explicit"] > 0 for c in data["constraints"]}["hide-phone-numbers"]
     assert "constraint hide-diagnoses [medium]" in runner.invoke(cli, ["inspect", str(out)]).stdout
 
@@ -249,3 +249,19 @@ def test_cli_lint_corpus_compiles_and_reports_dead_constraints(tmp_path: Path, m
     assert result.exit_code == 0, result.output
     assert "warning[PE161] constraint 'hide-salaries' binds to no chunk" in result.output
     assert (tmp_path / "bundles" / "mini-clinic" / "manifest.json").is_file()
+
+
+def test_dead_means_the_detectors_find_nothing_in_the_corpus(fixture_bundle) -> None:
+    """PE161 is the detectors' verdict over the corpus, not the retrieval binding's; its advice never removes a biting protection."""
+    import policy_engine
+    from policy_engine.lint.corpus import bundle_diagnostics, constraints_with_findings
+
+    policy_file, bundle_dir, _ = fixture_bundle
+    bundle = Bundle.open(bundle_dir)
+    biting = constraints_with_findings(bundle)
+    assert {"hide-patient-names", "hide-phone-numbers"} <= biting and "hide-salaries" not in biting
+    found = bundle_diagnostics(policy_engine.lint([policy_file]).policies, bundle_dir)
+    assert [re.search(r"constraint '([^']+)'", d.message).group(1) for d in found] == ["hide-salaries"]
+    assert all("remove" not in d.info.help for d in found)
+    summary = bundle.summary()
+    assert "dead_constraints" not in summary and summary["unbound_constraints"] == []

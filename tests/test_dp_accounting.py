@@ -9,7 +9,6 @@ from dp_accounting import dp_event
 from dp_accounting.rdp import rdp_privacy_accountant
 
 from policy_engine.dp.accounting import (
-    BudgetSpent,
     PrivacyAccountant,
     epsilon_for_rho,
     exponential_epsilon_for,
@@ -19,6 +18,7 @@ from policy_engine.dp.accounting import (
 )
 from policy_engine.dp.api import plan_budget
 from policy_engine.dp.config import BudgetSplit, DPDecodingSettings
+from policy_engine.errors import BudgetExhausted
 
 
 def _epsilon(events, delta=1e-5) -> float:
@@ -64,7 +64,7 @@ def test_charge_over_budget_is_refused_and_not_recorded():
     accountant = PrivacyAccountant(epsilon=1.0, delta=1e-5)
     budget_step = exponential_epsilon_for(accountant.rho_budget, 1)
     accountant.charge_exponential(budget_step)
-    with pytest.raises(BudgetSpent):
+    with pytest.raises(BudgetExhausted):
         accountant.charge_exponential(0.01)
     assert accountant.applications == 1
     assert accountant.epsilon_spent() <= 1.0

@@ -6,13 +6,13 @@ import threading
 from dataclasses import replace
 
 import pytest
+from tiny_lm import build_tiny_model
 
 from audit.ledger import BudgetLedger
 from policy_engine.dp.api import generate_private
 from policy_engine.dp.config import DPDecodingSettings, DPSettings, settings_from_policy
 from policy_engine.dp.partition import RetrievedDocument
 from policy_engine.model_runtime import ModelHandle, load_model
-from tiny_lm import build_tiny_model
 
 DOCS = [
     RetrievedDocument("a", "the patient has fever and cough . call the clinic"),
@@ -43,7 +43,7 @@ def test_answer_spends_at_most_its_epsilon_and_is_committed(handle, ledger, refi
     assert remaining.epsilon_spent == pytest.approx(answer.epsilon_spent, abs=1e-9)
     assert remaining.epsilon_reserved == 0
     spend = answer.privacy_spend()
-    assert spend["scope"] == "principal:alice" and spend["epsilon"] == answer.epsilon_spent
+    assert spend.scope == "principal:alice" and spend.epsilon_spent == answer.epsilon_spent
     assert answer.text not in str(spend) or not answer.text
 
 
@@ -115,8 +115,8 @@ def test_settings_from_the_policy_model():
 
 
 def test_enforcer_answers_in_the_pipeline_and_refuses_when_exhausted(handle, ledger):
-    from policy_engine.enforcement.base import EnforcementContext, EnforcementPipeline, Passage, Stage
     from enforcers.dp_decoding import DPDecodingEnforcer
+    from policy_engine.enforcement.base import EnforcementContext, EnforcementPipeline, Passage, Stage
 
     settings = DPSettings(epsilon=2.0, decoding=replace(DECODING, refill="none"))
     enforcer = DPDecodingEnforcer(settings, ledger, model=handle)
@@ -129,7 +129,7 @@ def test_enforcer_answers_in_the_pipeline_and_refuses_when_exhausted(handle, led
     assert first.failure is None and first.ran == (("dp_decoding", enforcer.version),)
     assert first.context.answer is not None and first.context.refusal is None
     assert any(n.startswith("dp_decoding: epsilon=") and "scope=principal:frank" in n for n in first.context.notes)
-    assert first.context.privacy["epsilon_remaining"] == pytest.approx(2.0 - first.context.privacy["epsilon"], abs=1e-6)
+    assert first.context.privacy.epsilon_remaining == pytest.approx(2.0 - first.context.privacy.epsilon_spent, abs=1e-6)
     second = pipeline.run(Stage.ANSWER, context)
     assert second.failure is None and second.context.answer is None
     assert second.context.refusal.outcome == "denied" and "exhausted" in second.context.refusal.reason

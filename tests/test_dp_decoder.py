@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from pathlib import Path
 
 import pytest
 import torch
+from tiny_lm import build_tiny_model
 
 from policy_engine.dp.accounting import PrivacyAccountant, exponential_mechanism_rho
 from policy_engine.dp.config import DPDecodingSettings
@@ -15,7 +15,6 @@ from policy_engine.dp.decoder import EnsembleDecoder
 from policy_engine.dp.noise import noise_generator
 from policy_engine.dp.partition import RetrievedDocument, partition_documents, partition_key_from_secret
 from policy_engine.model_runtime import load_model, render_chat
-from tiny_lm import build_tiny_model
 
 QUERY = "what is the fee ?"
 KEY = partition_key_from_secret(b"test-partition")

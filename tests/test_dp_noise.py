@@ -5,18 +5,19 @@ from __future__ import annotations
 import json
 import textwrap
 import warnings
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from tiny_lm import build_tiny_model
 
 from audit.ledger import BudgetLedger
 from audit.log import read_records
-from click_cli import EXIT_REFUSED, cli
+from click_cli import cli
 from enforcers.dp_decoding import DPDecodingEnforcer
 from policy_engine import lint, load_policy
-from policy_engine.bundle import compile_bundle
+from policy_engine.compiler import compile_bundle
+from policy_engine.diagnostics import ExitCode
 from policy_engine.dp.api import generate_private
 from policy_engine.dp.config import DPDecodingSettings, DPSettings
 from policy_engine.dp.noise import InsecureNoiseWarning
@@ -24,7 +25,6 @@ from policy_engine.dp.partition import RetrievedDocument
 from policy_engine.enforcement.base import EnforcementContext, Passage
 from policy_engine.model_runtime import load_model
 from policy_engine.runtime import Engine, EngineError
-from tiny_lm import build_tiny_model
 
 DOCS = [
     RetrievedDocument("a", "the patient has fever and cough . call the clinic"),
@@ -59,7 +59,7 @@ def test_same_question_twice_samples_different_tokens(handle, tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("error", InsecureNoiseWarning)  # the production path never uses a fixed seed
         answers = _answers(handle, tmp_path, decoding, runs=4)
-    assert all(answers) and len(set(answers)) > 1, answers
+    assert len(set(answers)) > 1, answers
 
 
 def test_the_testing_seed_reproduces_and_warns(handle, tmp_path):
@@ -112,7 +112,7 @@ def test_an_empty_dp_answer_abstains_and_is_charged_only_what_was_spent(handle, 
     assert result.answer is None and result.refusal is not None
     assert result.refusal.outcome == "abstained" and "released no text" in result.refusal.reason
     charged = ledger.remaining("principal:p").epsilon_spent
-    assert charged == pytest.approx(result.privacy["epsilon"], abs=1e-6)
+    assert charged == pytest.approx(result.privacy.epsilon_spent, abs=1e-6)
     assert 0 < charged < 2.0  # the generation steps actually run, not the whole reservation
 
 
@@ -150,14 +150,15 @@ def test_cli_reports_the_answer_stage_outcome_and_exits_non_zero_on_refusal(dp_b
         return CliRunner().invoke(cli, ["ask", str(dp_bundle), QUESTION, "--dp", "--principal", "nurse-7", "-f", "json"], obj={})
 
     first = ask()
-    assert first.exit_code == 0, first.output
     answered = json.loads(first.stdout)
+    # exit 0 with the DP text, or 4 (abstained) when the random draft ended at once: charged either way
+    assert (first.exit_code, answered["outcome"]) in ((0, "redacted"), (0, "allowed"), (ExitCode.REFUSED, "abstained")), first.output
     assert answered["privacy"]["epsilon_spent"] > 0 and answered["privacy"]["epsilon_remaining"] is not None
     second = ask()  # the window's budget is spent
-    assert second.exit_code == EXIT_REFUSED, second.output
+    assert second.exit_code == ExitCode.REFUSED, second.output
     refused = json.loads(second.stdout)
     assert refused["outcome"] == "denied" and refused["answer"] is None and "exhausted" in refused["refusal"]
     records = [r for _, r in read_records([dp_bundle.parent / "audit" / "decisions.jsonl"])]
     assert len(records) == 2  # one decision per question, the answer stage a section of it
-    assert records[0].answer.status == "answered" and records[0].privacy.epsilon_spent > 0
+    assert records[0].answer.status in ("answered", "abstained") and records[0].privacy.epsilon_spent > 0
     assert records[1].outcome.value == "denied" and records[1].answer.status == "denied"

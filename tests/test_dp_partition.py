@@ -9,8 +9,8 @@ import pytest
 from policy_engine.dp.partition import (
     RetrievedDocument,
     assign_subset,
-    partition_documents,
     fresh_partition_key,
+    partition_documents,
     partition_key_from_secret,
 )
 
@@ -23,7 +23,7 @@ def _docs(n: int, rng: random.Random) -> list[RetrievedDocument]:
 def test_adding_one_document_changes_exactly_one_subset(subsets):
     rng = random.Random(subsets)
     key = partition_key_from_secret(b"operator secret")
-    for trial in range(50):
+    for _trial in range(50):
         docs = _docs(rng.randint(0, 12), rng)
         extra = _docs(1, rng)[0]
         before = partition_documents(docs, subsets, key)

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 
 import pytest
 import torch
+from tiny_lm import build_tiny_model
 
 from policy_engine.dp.accounting import PrivacyAccountant
 from policy_engine.dp.keywords import candidate_keywords, document_votes, release_keywords
@@ -22,7 +22,6 @@ from policy_engine.dp.sentences import (
 )
 from policy_engine.model_runtime import load_model
 from policy_engine.prompts import refill_prompt
-from tiny_lm import build_tiny_model
 
 
 @pytest.fixture(scope="module")

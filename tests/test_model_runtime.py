@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 import torch
+from tiny_lm import build_tiny_model
 
 from policy_engine import model_runtime
 from policy_engine.model_runtime import (
@@ -17,7 +18,6 @@ from policy_engine.model_runtime import (
     pull_default_model,
     render_chat,
 )
-from tiny_lm import build_tiny_model
 
 
 @pytest.fixture(scope="module")

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import functools
 import threading
-from typing import Sequence
+from collections.abc import Sequence
 
 import pytest
 
-from policy_engine.enforcement.base import EnforcementContext, Passage
 from enforcers.generalize import generalize
 from enforcers.redaction import RedactionEnforcer, merge_findings
 from policy_engine.detect.analyzer import Analyzer
 from policy_engine.detect.findings import Finding, Source
+from policy_engine.enforcement.base import EnforcementContext, Passage
 from policy_engine.policy.model import Constraint, EnforcementSettings, Metadata, Policy, RedactionMode
 from policy_engine.policy.vocabulary import vocabulary_for
 

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from tiny_lm import build_tiny_model
 
 from click_cli import cli
 from policy_engine.bundle import compile_bundle
-from policy_engine.enforcement.base import EnforcementContext, Stage
 from policy_engine.enforcement import registry
+from policy_engine.enforcement.base import EnforcementContext, Stage
 from policy_engine.enforcement.registry import EngineParts
 from policy_engine.runtime import Engine, build_pipeline
-from tiny_lm import build_tiny_model
 
 pytestmark = pytest.mark.slow
 
@@ -177,3 +177,46 @@ def test_answer_stage_sees_only_sanitized_chunks_and_the_query(bundle: Path, mon
     assert (seen.principal, seen.purpose) == ("nurse-7", "care")
     assert all("Jane" not in p.original and "Jane" not in p.text for p in seen.passages)
     assert asked.answer == f"{len(asked.protected.chunks)} sanitized chunk(s)" and asked.answered_by == "answer-stage enforcers"
+
+
+def test_engine_open_refuses_a_bundle_whose_ordered_enforcer_is_not_installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Compiled where kg_erasure was installed, opened where it is not: refused at open, PE162 at the name, no CLI output served."""
+    import policy_engine
+    from policy_engine.runtime import EngineError
+
+    root = tmp_path / "policy"
+    (root / "docs").mkdir(parents=True)
+    (root / "docs" / "a.txt").write_text("Patient Jane Marie Doe was admitted with pneumonia.\n")
+    (root / "policy.yaml").write_text(textwrap.dedent("""\
+        apiVersion: policy-engine.dev/v1
+        kind: PrivacyPolicy
+        metadata: {name: kg-gap}
+        constraints:
+          - id: patient-names
+            statement: Hide the names of patients.
+        private_knowledge:
+          private:
+            - [Jane Marie Doe, diagnosed_with, pneumonia]
+        corpus:
+          paths: [docs]
+          summary_tree: {enabled: false}
+        audit:
+          log: audit/decisions.jsonl
+        enforcement:
+          order:
+            - kg_erasure
+            - redaction
+        """))
+    registry.registered()
+    stand_in = type("KgErasureStandIn", (), {"name": "kg_erasure", "version": "0", "stage": Stage.CONTEXT})
+    monkeypatch.setitem(registry._REGISTRY, "kg_erasure", stand_in)  # type: ignore[attr-defined]
+    compile_bundle(root / "policy.yaml", root / "bundle", knowledge_graph=False)
+    monkeypatch.delitem(registry._REGISTRY, "kg_erasure")  # type: ignore[attr-defined]
+
+    with pytest.raises(EngineError, match=r"policy 'kg-gap': enforcement.order names 'kg_erasure', not installed in this engine"):
+        Engine.open(root / "bundle")
+    assert not (root / "audit").exists()
+    result = _run("protect", str(root / "bundle"), QUESTION)
+    assert result.exit_code == 1 and "kg_erasure" in result.output and "Jane" not in result.output
+    (found,) = [d for d in policy_engine.lint([root]).diagnostics if d.code == "PE162"]
+    assert (found.span.line, found.span.col) == (17, 7) and "'kg_erasure' is not installed" in found.message

@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tiny_lm import build_tiny_model
 
 from audit.ledger import BudgetLedger
 from policy_engine import load_policy
 from policy_engine.runtime import Engine
-from tiny_lm import build_tiny_model
 
 CLEAN = Path(__file__).parent / "fixtures" / "clean_policy"
 
@@ -33,7 +33,8 @@ def test_dp_answer_is_charged_to_the_principal_and_refused_when_spent(tmp_path, 
     assert "dp_decoding" in engine.policy.enforcement.order
     passages = [("c1", "the patient has fever and cough"), ("c2", "bank account refund fee")]
     first = engine.ask_passages("what is the fee ?", passages, principal="nurse-7")
-    assert first.answer is not None and first.answered_by == "answer-stage enforcers"
+    # fresh secure noise: the tiny model's draft may end at once (abstained, still charged); otherwise the DP text is the answer
+    assert first.outcome.value == "abstained" if first.answer is None else first.answered_by == "answer-stage enforcers"
     remaining = BudgetLedger(policy.audit.ledger).remaining("principal:nurse-7")
     assert 0 < remaining.epsilon_spent <= 1.0 + 1e-9
     # a second answer fits (1.5 total), a third cannot: the budget refuses, no non-private answer
@@ -63,7 +64,7 @@ def test_dp_spend_and_refusal_are_recorded_in_the_audit_log(tmp_path, tiny_model
     records = [r for _, r in read_records([policy.audit.log])]
     assert len(records) == 2
     first, second = records
-    assert first.answer is not None and first.answer.status == "answered"
+    assert first.answer is not None and first.answer.status in ("answered", "abstained")  # abstained: the random draft ended at once
     assert first.privacy is not None and first.privacy.scope == "principal:nurse-7"
     assert 0 < first.privacy.epsilon_spent <= 1.0
     assert first.privacy.epsilon_remaining == pytest.approx(1.0 - first.privacy.epsilon_spent, abs=1e-6)

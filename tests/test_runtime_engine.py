@@ -5,15 +5,17 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Sequence
 
 import pytest
+from tiny_lm import build_tiny_model
 
 from audit.records import Outcome
 from policy_engine.detect.analyzer import Analyzer
 from policy_engine.detect.findings import Finding
+from policy_engine.enforcement import registry
 from policy_engine.policy.model import (
     AuditSettings,
     Constraint,
@@ -26,7 +28,6 @@ from policy_engine.policy.model import (
 )
 from policy_engine.prompts import Prompt, SanitizedContext, answer_prompt
 from policy_engine.runtime import Engine, EngineError
-from tiny_lm import build_tiny_model
 
 PATIENTS = Constraint(id="patient-names", statement="Hide the names of patients.")
 DOB = Constraint(id="dob", statement="Do not reveal dates of birth.")
@@ -203,19 +204,35 @@ def test_failed_retrieval_denies(analyzer: Analyzer) -> None:
     assert asked.answer is None and asked.outcome is Outcome.denied
 
 
-def test_unavailable_enforcers_are_reported_or_refused() -> None:
-    policy = Policy(
+def _gaps_policy(tmp_path: Path) -> Policy:
+    """A policy with private triples whose order names kg_erasure (the knowledge-graph eraser)."""
+    return Policy(
         metadata=Metadata(name="gaps"),
         constraints=[PATIENTS],
-        private_knowledge=PrivateKnowledge(entities=["Jane Marie Doe"]),
-        enforcement=EnforcementSettings(order=["query_rewrite", "kg_erasure", "redaction"]),
+        private_knowledge=PrivateKnowledge(private=[("Jane Marie Doe", "diagnosed_with", "pneumonia")]),
+        enforcement=EnforcementSettings(order=["kg_erasure", "redaction"]),
+        audit=AuditSettings(log=str(tmp_path / "audit" / "decisions.jsonl")),
     )
-    result = Engine.for_policy(policy, audit=False).protect_passages(CHUNKS)
-    assert "enforcer 'kg_erasure' is in enforcement.order but not installed: its protections were NOT applied" in result.notes
-    assert "enforcer 'query_rewrite' skipped: the policy gives it nothing to enforce" in result.notes
-    assert result.decision.labels["missing_enforcers"] == "kg_erasure"
+
+
+def test_an_ordered_enforcer_that_is_not_installed_refuses_to_serve(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    registry.registered()  # discover the built-ins, then make sure kg_erasure is not among them
+    monkeypatch.delitem(registry._REGISTRY, "kg_erasure", raising=False)  # type: ignore[attr-defined]
+    policy = _gaps_policy(tmp_path)
+    assert policy.private_knowledge.private_triples(), "the policy gives kg_erasure work"
+    with pytest.raises(EngineError, match=r"enforcement.order names 'kg_erasure', not installed in this engine .*refusing to serve"):
+        Engine.for_policy(policy)
+    assert not (tmp_path / "audit").exists(), "refused before opening the audit sink"
     with pytest.raises(EngineError, match="kg_erasure"):
-        Engine.for_policy(policy, audit=False, strict=True)
+        Engine.for_policy(policy, audit=False, detector=object())  # type: ignore[arg-type]
+
+    # the development opt-out serves, but logs it and labels every decision record
+    with caplog.at_level("WARNING", logger="policy_engine.enforcement.plan"):
+        engine = Engine.for_policy(policy, audit=False, allow_missing_enforcers=True)
+    assert "allow_missing_enforcers (development only)" in caplog.text and "kg_erasure" in caplog.text
+    result = engine.protect_passages(CHUNKS)
+    assert result.decision.labels["missing_enforcers"] == "kg_erasure"
+    assert not any("NOT applied" in note for note in result.notes)
 
 
 def test_query_never_reaches_redaction_prompts_or_detector(tmp_path: Path, analyzer: Analyzer) -> None:
@@ -289,3 +306,44 @@ def test_constraints_left_out_by_the_ranking_are_still_enforced_by_default(tmp_p
     engine.retriever = OneKeptRetriever(strict)
     result = engine.protect("when was she born?")
     assert {c.constraint_id for c in result.not_applied} == {c.id for c in policy.constraints[1:]}
+
+
+def test_lint_reports_the_uninstalled_enforcer_with_its_position(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import policy_engine
+
+    registry.registered()
+    monkeypatch.delitem(registry._REGISTRY, "kg_erasure", raising=False)  # type: ignore[attr-defined]
+    (tmp_path / "policy.yaml").write_text(
+        "apiVersion: policy-engine.dev/v1\n"
+        "kind: PrivacyPolicy\n"
+        "metadata: {name: gaps}\n"
+        "constraints:\n"
+        "  - id: patient-names\n"
+        "    statement: Hide the names of patients.\n"
+        "private_knowledge:\n"
+        "  private:\n"
+        "    - [Jane Marie Doe, diagnosed_with, pneumonia]\n"
+        "enforcement:\n"
+        "  order:\n"
+        "    - kg_erasure\n"
+        "    - redaction\n"
+    )
+    report = policy_engine.lint([tmp_path])
+    (found,) = [d for d in report.diagnostics if d.code == "PE162"]
+    assert (found.span.line, found.span.col) == (12, 7)
+    assert "enforcer 'kg_erasure' is not installed in this engine" in found.message and report.exit_code() == 3
+
+
+def test_the_redaction_mode_travels_from_enforcer_to_record_and_json(tmp_path: Path, analyzer: Analyzer) -> None:
+    from audit.log import read_records
+
+    policy = _policy(PATIENTS, DOSES, audit=AuditSettings(log=str(tmp_path / "decisions.jsonl")))
+    engine = Engine.for_policy(policy, detector=analyzer)
+    result = engine.protect_passages(CHUNKS)
+    engine.close()
+    modes = {r.constraint_id: r.mode for r in result.redactions}
+    assert modes == {"patient-names": "extractive", "doses": "periphrastic"}
+    assert result.redactions == tuple(result.decision.redactions), "one redaction type, enforcer to record"
+    assert {r["constraint_id"]: r["mode"] for r in result.to_dict()["redactions"]} == modes
+    (written,) = [record for _, record in read_records([tmp_path / "decisions.jsonl"])]
+    assert {r.constraint_id: r.mode for r in written.redactions} == modes

@@ -18,8 +18,8 @@ per-category recall.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from faker import Faker
 

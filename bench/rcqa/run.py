@@ -37,19 +37,18 @@ import statistics
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from rcqa.attacks import ALL_ATTACKS, DOCUMENT_ATTACKS, QUERY_ATTACKS, Attack  # noqa: E402
-from rcqa.dataset import TOPICS, Article, generate  # noqa: E402
-from rcqa.metrics import Completeness, leaked_values, privacy_score  # noqa: E402
 
 from policy_engine.detect.analyzer import Analyzer  # noqa: E402
 from policy_engine.policy.model import Constraint, EnforcementSettings, Metadata, Policy, RedactionMode  # noqa: E402
 from policy_engine.prompts import Prompt, SanitizedContext, answer_prompt, monolithic_prompt  # noqa: E402
 from policy_engine.runtime import Engine  # noqa: E402
+from rcqa.attacks import ALL_ATTACKS, DOCUMENT_ATTACKS, QUERY_ATTACKS, Attack  # noqa: E402
+from rcqa.dataset import TOPICS, Article, generate  # noqa: E402
+from rcqa.metrics import Completeness, leaked_values, privacy_score  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"
 STRATEGIES = ("none", "monolithic", "extractive", "periphrastic")
@@ -228,10 +227,10 @@ def evaluate_smollm2(articles: list[Article], contexts: Contexts, completeness: 
             doc_attack = attack if attack is not None and attack.where == "document" else None
             query = qa.question + (f" {attack.text}" if attack is not None and attack.where == "query" else "")
             prompts: dict[str, Callable[[], Prompt]] = {
-                "none": lambda: monolithic_prompt([], contexts.get(article, doc_attack, "none"), query),
-                "monolithic": lambda: monolithic_prompt(constraints, contexts.get(article, doc_attack, "monolithic"), query),
-                "extractive": lambda: answer_prompt(query, SanitizedContext(contexts.get(article, doc_attack, "extractive"))),
-                "periphrastic": lambda: answer_prompt(query, SanitizedContext(contexts.get(article, doc_attack, "periphrastic"))),
+                "none": lambda: monolithic_prompt([], contexts.get(article, doc_attack, "none"), query),  # noqa: B023 - called within this iteration
+                "monolithic": lambda: monolithic_prompt(constraints, contexts.get(article, doc_attack, "monolithic"), query),  # noqa: B023 - called within this iteration
+                "extractive": lambda: answer_prompt(query, SanitizedContext(contexts.get(article, doc_attack, "extractive"))),  # noqa: B023 - called within this iteration
+                "periphrastic": lambda: answer_prompt(query, SanitizedContext(contexts.get(article, doc_attack, "periphrastic"))),  # noqa: B023 - called within this iteration
             }
             for strategy in STRATEGIES:
                 answer = complete(handle, prompts[strategy](), max_new_tokens)
@@ -284,7 +283,7 @@ def _markdown(result: dict) -> str:
         f"Periphrastic verifier: {v['surviving_in_periphrastic']} of {v['detected_witness_words']} detected witness words survive in periphrastic output.",
         "",
         "Protect latency per article (3 chunks), ms: "
-        + ", ".join(f"{s} median {l['median']:.1f} / p95 {l['p95']:.1f}" for s, l in result["latency_ms"].items()),
+        + ", ".join(f"{s} median {lat['median']:.1f} / p95 {lat['p95']:.1f}" for s, lat in result["latency_ms"].items()),
         "",
         "Verifier and fallback notes: " + (", ".join(f"{k} x{n}" for k, n in result["notes"].items()) or "none"),
         "",

@@ -328,7 +328,7 @@ def maintenance_record(w: BankWorld, cu: Person, day: dt.date) -> DocBuilder:
 
 def hardship_note(w: BankWorld, cu: Person, day: dt.date, named: bool = True) -> DocBuilder:
     """Collections note; the anonymous variant identifies the customer only by account number."""
-    c, ag = w.cast, cu.agent
+    ag = cu.agent
     who = "{n}" if named else "The account holder"
     b = DocBuilder()
     b.para("Collections and recoveries - hardship note ({v}). Account {acct}. Handled by {an}.", v=w.date(day, 3), acct=cu.account, an=ag.name)

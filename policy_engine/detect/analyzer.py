@@ -39,6 +39,7 @@ from policy_engine.detect.findings import Finding, Source, resolve_overlaps
 from policy_engine.detect.names import TITLES, NameIndex, fold, person_variants, value_key
 from policy_engine.detect.ner import EntityRecognizer, NamedEntity, shared_recognizer
 from policy_engine.detect.roles import ROLE_TITLES, assign_roles, cued_names, qualify
+from policy_engine.errors import PolicyEngineError
 from policy_engine.policy.model import Constraint, Policy
 from policy_engine.policy.resolution import Polarity, Resolution
 from policy_engine.policy.vocabulary import Vocabulary, vocabulary_for
@@ -101,7 +102,7 @@ def _term_pattern(terms: Sequence[str], case_sensitive: bool = False) -> re.Patt
     return re.compile(r"(?<!\w)(?:" + "|".join(alternatives) + r")(?!\w)", flags)
 
 
-class PatternError(ValueError):
+class PatternError(PolicyEngineError, ValueError):
     """A constraint's ``detect.patterns`` entry is not a valid regular expression."""
 
 

@@ -31,8 +31,9 @@ import threading
 from dp_accounting import dp_event
 from dp_accounting.rdp import rdp_privacy_accountant
 
+from policy_engine.errors import BudgetExhausted
+
 __all__ = [
-    "BudgetSpent",
     "PrivacyAccountant",
     "epsilon_for_rho",
     "exponential_epsilon_for",
@@ -41,10 +42,6 @@ __all__ = [
     "pure_dp_rho",
     "rho_for_epsilon",
 ]
-
-
-class BudgetSpent(RuntimeError):
-    """Raised when a charge would exceed the accountant's (epsilon, delta) target."""
 
 
 def exponential_mechanism_rho(epsilon: float) -> float:
@@ -111,7 +108,7 @@ class PrivacyAccountant:
 
     ``epsilon``/``delta`` is the guarantee the whole generation must meet;
     ``rho_budget`` the zCDP total that achieves it.  ``charge_*`` records one
-    mechanism application or raises :class:`BudgetSpent` (recording nothing).
+    mechanism application or raises :class:`BudgetExhausted` (recording nothing).
     """
 
     def __init__(self, epsilon: float, delta: float) -> None:
@@ -153,7 +150,7 @@ class PrivacyAccountant:
         with self._lock:
             spent = math.fsum(e.rho for e in self._events)
             if spent + rho > self.rho_budget:
-                raise BudgetSpent(
+                raise BudgetExhausted(
                     f"charge of rho={rho:.3g} exceeds the remaining zCDP budget "
                     f"{self.rho_budget - spent:.3g} for (epsilon={self.epsilon}, delta={self.delta})"
                 )

@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import hashlib
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, Sequence
+from typing import Any, Protocol
 
 import torch
 
 from audit.errors import BudgetExhausted
+from audit.records import PrivacySpend
 from policy_engine.dp.accounting import PrivacyAccountant, exponential_epsilon_for, pure_epsilon_for
 from policy_engine.dp.config import DPDecodingSettings, DPSettings
 from policy_engine.dp.decoder import EnsembleDecoder
@@ -54,6 +56,7 @@ class BudgetLedgerLike(Protocol):
     def reserve(self, scope: str, epsilon: float, delta: float, decision_id: str) -> Any: ...
     def commit(self, reservation: Any, epsilon: float | None = None, delta: float | None = None) -> Any: ...
     def release(self, reservation: Any) -> Any: ...
+    def remaining(self, scope: str) -> Any: ...
 
 
 @dataclass(frozen=True)
@@ -133,16 +136,9 @@ class PrivateAnswer:
     def refused(self) -> bool:
         return self.refusal is not None
 
-    def privacy_spend(self) -> dict[str, Any]:
-        """The privacy spend for a decision record (no content, no CG values)."""
-        return {
-            "mechanism": "pearl-dp-decoding",
-            "scope": self.scope,
-            "decision_id": self.decision_id,
-            "epsilon": self.epsilon_spent,
-            "delta": self.delta_spent,
-            "refused": self.refused,
-        }
+    def privacy_spend(self) -> PrivacySpend:
+        """The privacy spend for a decision record (scope and numbers; no content, no CG values)."""
+        return PrivacySpend(scope=self.scope, epsilon_spent=self.epsilon_spent, delta_spent=self.delta_spent)
 
 
 def budget_scope(settings: DPSettings, principal: str, policy_id: str, documents: Sequence[RetrievedDocument]) -> str:

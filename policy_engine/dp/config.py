@@ -118,7 +118,7 @@ class DPSettings:
         answer_epsilon, answer_delta = self.per_answer
         if not (0 < answer_epsilon <= self.epsilon and 0 < answer_delta <= self.delta):
             raise ValueError("answer_epsilon/answer_delta must be positive and within the budget")
-        self.window_seconds  # validate eagerly
+        _ = self.window_seconds  # validate eagerly
 
     @property
     def window_seconds(self) -> int | None:

@@ -14,7 +14,7 @@ vocabulary).
 from __future__ import annotations
 
 import re
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import torch
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 __all__ = ["RetrievedDocument", "assign_subset", "fresh_partition_key", "partition_documents", "partition_key_from_secret"]
 

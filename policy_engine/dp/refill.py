@@ -8,7 +8,7 @@ post-processing and costs no privacy budget beyond the keyword release.
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from policy_engine.dp.sentences import Sentence, SentenceSelection, sentencizer
 from policy_engine.generation import complete

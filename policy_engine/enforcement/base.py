@@ -29,12 +29,14 @@ import dataclasses
 import enum
 import threading
 import time
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
-from collections.abc import Mapping
-from typing import Any, Literal, Protocol, Sequence, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
+from audit.records import PrivacySpend, Redaction
+from policy_engine.errors import PolicyEngineError
 from policy_engine.policy.model import Constraint
 
 #: Text that replaces a whole passage when the pipeline masks it after a failure.
@@ -63,21 +65,13 @@ class Passage:
     withheld: bool = False
 
     @classmethod
-    def of(cls, chunk_id: str, text: str) -> "Passage":
+    def of(cls, chunk_id: str, text: str) -> Passage:
         return cls(chunk_id=chunk_id, original=text, text=text)
 
 
-@dataclass(frozen=True)
-class RedactionSpan:
-    """A span of an original chunk that an enforcer replaced; holds no raw value."""
-
-    constraint_id: str
-    category: str
-    chunk_id: str
-    start: int
-    end: int
-    replacement: str
-    mode: str
+#: A span of an original chunk that an enforcer replaced (offsets, replacement, mode; never the raw value).
+#: The same type the decision record stores and the CLI prints: :class:`audit.records.Redaction`.
+RedactionSpan = Redaction
 
 
 class FindingLike(Protocol):
@@ -136,22 +130,22 @@ class EnforcementContext:
     answer: str | None = None
     redactions: tuple[RedactionSpan, ...] = ()
     notes: tuple[str, ...] = ()
-    privacy: Mapping[str, Any] | None = None  # DP spend of an answer stage: scope, epsilon, delta (numbers only)
+    privacy: PrivacySpend | None = None  # DP spend of an answer stage (scope and numbers only)
     refusal: Refusal | None = None
     sections: Mapping[str, Any] = field(default_factory=dict)  # enforcer name -> its typed decision-record section
 
-    def evolve(self, **changes: object) -> "EnforcementContext":
+    def evolve(self, **changes: object) -> EnforcementContext:
         """A copy with ``changes`` applied."""
         return dataclasses.replace(self, **changes)
 
-    def noted(self, *notes: str) -> "EnforcementContext":
+    def noted(self, *notes: str) -> EnforcementContext:
         return self.evolve(notes=self.notes + tuple(notes))
 
-    def with_section(self, enforcer: str, section: Any) -> "EnforcementContext":
+    def with_section(self, enforcer: str, section: Any) -> EnforcementContext:
         """A copy carrying ``enforcer``'s decision-record section (a pydantic model; no raw values)."""
         return self.evolve(sections={**self.sections, enforcer: section})
 
-    def refused(self, outcome: Literal["denied", "abstained"], reason: str) -> "EnforcementContext":
+    def refused(self, outcome: Literal["denied", "abstained"], reason: str) -> EnforcementContext:
         """A copy whose answer is withheld for ``reason``."""
         return self.evolve(answer=None, refusal=Refusal(outcome, reason))
 
@@ -269,7 +263,7 @@ class EnforcementPipeline:
                 self._executor = None
 
 
-class MalformedEnforcerOutput(RuntimeError):
+class MalformedEnforcerOutput(PolicyEngineError, RuntimeError):
     """An enforcer returned something other than a context over the same passages."""
 
 

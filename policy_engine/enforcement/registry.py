@@ -19,11 +19,13 @@ import importlib
 import importlib.metadata
 import pkgutil
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from policy_engine.enforcement.base import Enforcer, Paraphraser, SpanDetector, Stage
+from policy_engine.errors import PolicyEngineError
 from policy_engine.policy.model import Policy, RedactionMode
 
 #: Entry-point group through which installed packages contribute enforcers.
@@ -32,7 +34,7 @@ ENTRY_POINT_GROUP = "policy_engine.enforcers"
 BUILTIN_PACKAGE = "enforcers"
 
 
-class RegistryError(RuntimeError):
+class RegistryError(PolicyEngineError, RuntimeError):
     """An enforcer class cannot be registered (missing members, or a name taken by another class)."""
 
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from policy_engine.diagnostics import Diagnostic, Severity
+from policy_engine.diagnostics import Diagnostic, ExitCode, Severity
 from policy_engine.lint import constraints, knowledge, necessity, privacy, quasi, settings
 from policy_engine.policy.loader import LoadedPolicy, load_repo
 from policy_engine.policy.vocabulary import Vocabulary, vocabulary_for
@@ -27,12 +27,6 @@ from policy_engine.policy.yaml_source import DEFAULT_MAX_FILE_BYTES
 
 Rule = Callable[[LoadedPolicy, Vocabulary], Iterator[Diagnostic]]
 RULES: tuple[Rule, ...] = (constraints.check, knowledge.check, necessity.check, privacy.check, quasi.check, settings.check)
-
-EXIT_CLEAN = 0
-EXIT_TOOL_ERROR = 1
-EXIT_WARNINGS = 2
-EXIT_ERRORS = 3
-
 
 @dataclass
 class LintReport:
@@ -45,14 +39,14 @@ class LintReport:
     def count(self, severity: Severity) -> int:
         return sum(1 for d in self.diagnostics if d.severity is severity)
 
-    def exit_code(self, fail_level: str = "error") -> int:
+    def exit_code(self, fail_level: str = "error") -> ExitCode:
         """0 clean; 3 when any error; 2 when only warnings and ``fail_level`` is 'warning' (or 'info')."""
         if self.count(Severity.ERROR):
-            return EXIT_ERRORS
+            return ExitCode.POLICY
         threshold = Severity(fail_level).rank
         if any(d.severity.rank >= threshold for d in self.diagnostics):
-            return EXIT_WARNINGS
-        return EXIT_CLEAN
+            return ExitCode.WARNINGS
+        return ExitCode.OK
 
 
 def lint_loaded(policies: Iterable[LoadedPolicy], rules: tuple[Rule, ...] = RULES) -> list[Diagnostic]:

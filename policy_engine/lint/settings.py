@@ -1,14 +1,21 @@
-"""Lint rules for corpus paths and the enforcement pipeline."""
+"""Lint rules for corpus paths and the enforcement pipeline.
+
+PE162 checks ``enforcement.order`` against the enforcers installed in this
+engine (the registry: built-in ``enforcers/`` modules and entry points), the
+same check :class:`policy_engine.runtime.Engine` makes when it opens, so a
+policy that lints clean is one the engine will serve.
+"""
 
 from __future__ import annotations
 
+import difflib
 import glob
 from collections.abc import Iterator
 from pathlib import Path
 
 from policy_engine.diagnostics import Diagnostic
+from policy_engine.enforcement.registry import registered
 from policy_engine.policy.loader import LoadedPolicy
-from policy_engine.policy.model import ENFORCER_NAMES
 from policy_engine.policy.vocabulary import Vocabulary
 
 
@@ -18,6 +25,10 @@ def check(lp: LoadedPolicy, vocab: Vocabulary) -> Iterator[Diagnostic]:
         target = Path(pattern) if Path(pattern).is_absolute() else root / pattern
         if not (target.exists() or glob.glob(str(target), recursive=True)):
             yield Diagnostic("PE160", f"corpus path '{pattern}' matches no file", lp.span(("corpus", "paths", j)))
+    installed = sorted(registered())  # discovered once per process
     for j, name in enumerate(lp.policy.enforcement.order):
-        if name not in ENFORCER_NAMES:
-            yield Diagnostic("PE162", f"unknown enforcer '{name}' (known: {', '.join(ENFORCER_NAMES)})", lp.span(("enforcement", "order", j)))
+        if name not in installed:
+            close = difflib.get_close_matches(name, installed, n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            message = f"enforcer '{name}' is not installed in this engine (installed: {', '.join(installed)}){hint}"
+            yield Diagnostic("PE162", message, lp.span(("enforcement", "order", j)))

@@ -18,10 +18,9 @@ from pathlib import Path
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap
 
-from policy_engine.diagnostics import PolicyError
+from policy_engine.diagnostics import PolicyError, display_path
 from policy_engine.policy.loader import YAML_SUFFIXES
 from policy_engine.policy.yaml_source import parse_yaml, read_text_file
-from policy_engine.diagnostics import display_path
 
 SECTION_ORDER = (
     "apiVersion", "kind", "metadata", "include", "vocabulary", "constraints", "private_knowledge", "necessity",

@@ -20,6 +20,9 @@ semantic rules that relate several values (inferable triples, unknown task
 types, budgets that cannot cover a generation) are lint rules in
 :mod:`policy_engine.lint` so that they are reported with codes and positions
 rather than as generic validation errors.
+
+Size: ~400 lines of declarations on purpose: the whole policy language in one module
+is the schema's single source of truth.
 """
 
 from __future__ import annotations
@@ -310,9 +313,6 @@ class AuditSettings(StrictModel):
 
 # ---------------------------------------------------------- enforcement/model
 
-ENFORCER_NAMES = ("query_rewrite", "kg_erasure", "redaction", "output_guard", "dp_decoding")
-
-
 class EnforcementSettings(StrictModel):
     """Which enforcers run, in which order, and how failures are handled."""
 
@@ -326,7 +326,7 @@ class ModelSettings(StrictModel):
 
     path: str | None = Field(default=None, description="Local model directory or .gguf file; unset = no model.")
     device: Literal["auto", "cpu", "cuda"] = "auto"
-    use_for: list[Literal["answer", "summaries", "paraphrase", "span_extraction"]] = Field(default_factory=list)
+    use_for: list[Literal["answer", "summaries", "paraphrase"]] = Field(default_factory=list)
 
 
 # ----------------------------------------------------------------- vocabulary

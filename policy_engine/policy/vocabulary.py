@@ -77,7 +77,7 @@ class Vocabulary:
         """Classes valid for a domain: the shared five, the domain's three, and extensions."""
         return self.qi_shared + self.qi_domains.get(domain, ()) + self.qi_extra
 
-    def extended(self, ext: VocabularyExtension) -> "Vocabulary":
+    def extended(self, ext: VocabularyExtension) -> Vocabulary:
         families = dict(self.attribute_families)
         for family, attrs in ext.attributes.items():
             families[family] = tuple(dict.fromkeys(families.get(family, ()) + tuple(attrs)))

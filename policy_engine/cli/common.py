@@ -1,0 +1,166 @@
+"""What every command module shares: the root group, exit codes, option factories, error mapping, output.
+
+One exit-code enum (:class:`~policy_engine.diagnostics.ExitCode`), one
+``--format`` factory whose choices come from the library's own constants or
+enums, one ``-q/--quiet`` / ``-v/--verbose`` pair that also works after the
+command name, and one error handler that maps library exceptions to exit codes
+(tracebacks only with ``--verbose``).  Cedar's CLI has the same shape.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import json
+import os
+import sys
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import click
+
+import policy_engine
+from policy_engine.diagnostics import ExitCode, PolicyError
+
+__all__ = [
+    "ExitCode",
+    "choice",
+    "echo_json",
+    "format_option",
+    "handle_errors",
+    "is_quiet",
+    "is_verbose",
+    "main",
+    "output_options",
+    "report_policy_error",
+    "use_colour",
+]
+
+
+def use_colour(stream: Any = None) -> bool:
+    """Colour only on a terminal, never when NO_COLOR is set (https://no-color.org)."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    stream = stream or sys.stdout
+    return bool(getattr(stream, "isatty", lambda: False)())
+
+
+def choice(values: type[enum.Enum] | Iterable[Any]) -> click.Choice:
+    """A ``click.Choice`` over an enum's values (or any iterable of names), so choices are never typed twice."""
+    if isinstance(values, type) and issubclass(values, enum.Enum):
+        return click.Choice([str(member.value) for member in values])
+    return click.Choice([str(v) for v in values])
+
+
+def format_option(values: type[enum.Enum] | Iterable[Any] = ("human", "json"), default: str = "human", help: str = "Output format.") -> Callable[[Any], Any]:
+    """``-f/--format`` (passed to the command as ``fmt``) with choices taken from the library."""
+    return click.option("-f", "--format", "fmt", type=choice(values), default=default, show_default=True, help=help)
+
+
+def report_policy_error(exc: PolicyError) -> None:
+    """Print a PolicyError's diagnostics in the human format on stderr."""
+    from policy_engine.lint import LintReport
+    from policy_engine.lint.formats import render_human
+
+    click.echo(render_human(LintReport(diagnostics=exc.diagnostics), colour=use_colour(sys.stderr)), err=True, nl=False)
+
+
+def _root_flags() -> dict[str, Any]:
+    return click.get_current_context().find_root().obj or {}
+
+
+def is_quiet() -> bool:
+    return bool(_root_flags().get("quiet"))
+
+
+def is_verbose() -> bool:
+    return bool(_root_flags().get("verbose"))
+
+
+def _set_root_flag(name: str) -> Callable[[click.Context, click.Parameter, bool], None]:
+    def callback(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+        root = ctx.find_root()
+        root.ensure_object(dict)
+        if value:
+            root.obj[name] = True
+
+    return callback
+
+
+def output_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Accept -q/--quiet and -v/--verbose after the command name too (``lint -q``)."""
+    fn = click.option("-q", "--quiet", is_flag=True, expose_value=False, callback=_set_root_flag("quiet"), help="Print only findings and errors.")(fn)
+    return click.option("-v", "--verbose", is_flag=True, expose_value=False, callback=_set_root_flag("verbose"), help="More detail; tracebacks on internal errors.")(fn)
+
+
+def handle_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Map library exceptions to exit codes; tracebacks only with --verbose."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        ctx = click.get_current_context()
+        try:
+            return fn(*args, **kwargs)
+        except PolicyError as exc:
+            report_policy_error(exc)
+            ctx.exit(ExitCode.POLICY)
+        except (click.exceptions.Exit, click.ClickException, click.Abort):
+            raise
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            ctx.exit(ExitCode.INTERRUPTED)
+        except Exception as exc:  # noqa: BLE001 - last line of defence: no raw tracebacks for users
+            if is_verbose():
+                raise
+            click.echo(f"error: {exc}", err=True)
+            click.echo("  (run with --verbose for the full traceback)", err=True)
+            ctx.exit(ExitCode.TOOL)
+
+    return wrapper
+
+
+def echo_json(data: Any) -> None:
+    """Pretty JSON on stdout (what every ``--format json`` prints)."""
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+
+
+class PolicyEngineCLI(click.Group):
+    """Root group whose usage errors exit 1, keeping 2 for 'warnings only'."""
+
+    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
+        try:
+            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.ClickException as exc:
+            exc.show()
+            sys.exit(ExitCode.TOOL)
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(ExitCode.TOOL)
+        sys.exit(int(rv) if isinstance(rv, int) else ExitCode.OK)
+
+
+@click.group(cls=PolicyEngineCLI, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(policy_engine.__version__, "-V", "--version", prog_name="policy-engine")
+@click.option("-q", "--quiet", is_flag=True, help="Print only findings and errors, no summaries.")
+@click.option("-v", "--verbose", is_flag=True, help="More detail; full tracebacks on internal errors.")
+@click.pass_context
+def main(ctx: click.Context, quiet: bool, verbose: bool) -> None:
+    """Policy-as-code privacy compliance for retrieval-augmented generation.
+
+    Keep privacy policies (YAML and plain-language statements) next to your
+    corpus, lint them in CI, compile them with the corpus into a bundle, and
+    enforce them on every retrieval.
+
+    \b
+    Examples:
+      policy-engine lint policies/
+      policy-engine lint policies/ --format sarif > lint.sarif
+      policy-engine fmt --check policies/
+      policy-engine schema export
+
+    Exit codes: 0 ok, 1 tool/usage error, 2 warnings (with --fail-level
+    warning), 3 policy errors.
+    """
+    ctx.ensure_object(dict)
+    ctx.obj["quiet"] = ctx.obj.get("quiet") or quiet
+    ctx.obj["verbose"] = ctx.obj.get("verbose") or verbose
