@@ -297,7 +297,7 @@ class Engine:
         )
         self._record_stage(record, query_stage)
         if query_stage.failure is not None:
-            return self._finish(record, query, None, (), [], [], started, error=query_stage.failure.reason)
+            return _reraise(query_stage, self._finish(record, query, None, (), [], [], started, error=query_stage.failure.reason))
         search = query_stage.context.query or query
         try:
             retrieved = list(self.retriever.retrieve(search))
@@ -372,6 +372,7 @@ class Engine:
         stage = self.pipeline.run(Stage.ANSWER, context)
         if stage.ran or stage.failure is not None:
             self._record_answer(decision, stage)
+        _reraise(stage, None)
         if stage.failure is not None:
             return AskResult(answer=None, answered_by=None, protected=protected, refusal=stage.failure.reason)
         return AskResult(answer=stage.context.answer, answered_by=answered_by if stage.context.answer == text else "answer-stage enforcers", protected=protected)
@@ -431,7 +432,7 @@ class Engine:
         notes = result.context.notes + self.plan.notes()
         if self.plan.missing:
             record.labels = {**record.labels, "missing_enforcers": ",".join(self.plan.missing)}
-        return self._finish(record, query, result.context if not result.denied else None, notes, applied, not_applied, started, error=error)
+        return _reraise(result, self._finish(record, query, result.context if not result.denied else None, notes, applied, not_applied, started, error=error))
 
     def _finish(
         self,
@@ -478,3 +479,10 @@ class Engine:
     def _denied_copy(record: DecisionRecord, applied: list[ConstraintOutcome], not_applied: list[ConstraintOutcome], reason: str) -> ProtectResult:
         denied = record.model_copy(update={"outcome": Outcome.denied, "error": reason, "redactions": [], "input": {}})
         return ProtectResult("", (), (), tuple(applied), tuple(not_applied), denied, Outcome.denied, (reason,))
+
+
+def _reraise(stage: PipelineResult, finished: Any) -> Any:
+    """``finished``, unless an enforcer raised SystemExit/KeyboardInterrupt: that propagates, after the denial was recorded."""
+    if stage.interrupt is not None:
+        raise stage.interrupt
+    return finished
