@@ -307,7 +307,6 @@ class AuditSettings(StrictModel):
     rotate_daily: bool = False
     ledger: str = ".policy-engine/ledger.sqlite"
     ids: Literal["mask", "safe"] = Field(default="mask", description="mask: document and chunk ids are written as keyed hashes (file names can hold names or case numbers); safe: written as they are.")
-    allow_unsigned: bool = Field(default=False, description="Allow writing without an audit key; such records are marked unsigned and verify reports them.")
 
 
 # ---------------------------------------------------------- enforcement/model
