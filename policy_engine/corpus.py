@@ -130,9 +130,8 @@ def discover_files(settings: CorpusSettings, root_dir: str | Path, report: Inges
             report.skipped.append(SkippedInput(pattern, "corpus path matches no file; fix the path (relative to the policy file)"))
         for path in sorted(matches):
             if not settings.allow_outside_root and not inside(path, boundary):
-                report.skipped.append(SkippedInput(
-                    display_path(path, root), f"outside the policy repository ({boundary}); set corpus.allow_outside_root: true to read it"
-                ))
+                shown = Path(os.path.relpath(path.absolute(), root.absolute())).as_posix()  # the link's own name, not its target
+                report.skipped.append(SkippedInput(shown, f"outside the policy repository ({boundary}); set corpus.allow_outside_root: true to read it"))
                 continue
             found[path.resolve()] = None
     return sorted(found)

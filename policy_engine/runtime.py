@@ -34,6 +34,7 @@ from audit.records import ConstraintOutcome, DecisionRecord, EnforcerRun, Outcom
 from audit.records import Redaction as AuditRedaction
 from audit.records import RetrievedChunk as AuditChunk
 from policy_engine.enforcement.base import EnforcementContext, EnforcementPipeline, Enforcer, Passage, PipelineResult, RedactionSpan, SpanDetector, Stage
+from policy_engine.id_redaction import with_shown_ids
 from policy_engine.enforcement.registry import EngineParts, registered
 from policy_engine.generation import ModelParaphraser, PromptObserver, complete
 from policy_engine.policy.model import Constraint, Policy, RedactionMode
@@ -473,7 +474,7 @@ class Engine:
             except Exception as exc:  # noqa: BLE001 - an unrecorded decision releases nothing
                 denied = self._denied_copy(record, applied, not_applied, f"audit write failed ({type(exc).__name__})")
                 return dataclasses.replace(denied, notes=notes + denied.notes)
-        return ProtectResult(text, chunks, tuple(redactions), tuple(applied), tuple(not_applied), record, outcome, notes)
+        return with_shown_ids(ProtectResult(text, chunks, tuple(redactions), tuple(applied), tuple(not_applied), record, outcome, notes), self.detector, self.policy.constraints)
 
     @staticmethod
     def _denied_copy(record: DecisionRecord, applied: list[ConstraintOutcome], not_applied: list[ConstraintOutcome], reason: str) -> ProtectResult:
