@@ -14,13 +14,25 @@ import multiprocessing
 import os
 import threading
 from collections import deque
+from collections.abc import Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import contextmanager, nullcontext
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import BinaryIO, Iterator
+from typing import BinaryIO
 
-from audit.chain import GENESIS, REANCHOR, ChainPosition, ChainVerifier, Location, Problem, encode_entry, reanchor_json, scan_lines, utc_timestamp
+from audit.chain import (
+    GENESIS,
+    REANCHOR,
+    ChainPosition,
+    ChainVerifier,
+    Location,
+    Problem,
+    encode_entry,
+    reanchor_json,
+    scan_lines,
+    utc_timestamp,
+)
 from audit.errors import LogCorruptError
 from audit.keys import KeyRing
 from audit.log import FileLock, Head, LogFiles, iter_line_chunks, iter_raw_lines
@@ -157,7 +169,7 @@ class _ChunkScanner:
             method = "fork" if threading.active_count() == 1 else "spawn"
             self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method))
 
-    def __enter__(self) -> "_ChunkScanner":
+    def __enter__(self) -> _ChunkScanner:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -44,7 +44,7 @@ def run_child(code: str, cwd: Path, cap_gib: int) -> dict:
     prelude = f"import resource\nresource.setrlimit(resource.RLIMIT_AS, ({cap_gib} << 30, {cap_gib} << 30))\n"
     epilogue = "\nimport json, resource\nprint(json.dumps({**RESULT, 'peak_rss_mb': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))\n"
     env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": os.environ.get("OMP_NUM_THREADS", "1")}
-    done = subprocess.run([sys.executable, "-c", prelude + textwrap.dedent(code) + epilogue], cwd=cwd, env=env, capture_output=True, text=True, timeout=1800)
+    done = subprocess.run([sys.executable, "-c", prelude + textwrap.dedent(code) + epilogue], cwd=cwd, env=env, capture_output=True, text=True, timeout=1800, check=False)
     if done.returncode != 0:
         return {"completed": False, "exit_code": done.returncode, "stderr_tail": done.stderr[-2000:]}
     return {"completed": True, **json.loads(done.stdout.strip().splitlines()[-1])}

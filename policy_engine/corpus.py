@@ -42,7 +42,7 @@ _TOKEN = re.compile(r"\w+|[^\w\s]", re.UNICODE)
 class CorpusError(ValueError):
     """Corpus input problems raised in strict mode; the message names every bad file and what to do."""
 
-    def __init__(self, skipped: list["SkippedInput"]):
+    def __init__(self, skipped: list[SkippedInput]):
         self.skipped = skipped
         lines = "".join(f"\n  {s.path}: {s.reason}" for s in skipped)
         super().__init__(f"{len(skipped)} corpus input(s) cannot be used (compiled with --strict: fix the input or drop --strict to skip it):{lines}")
@@ -143,7 +143,7 @@ def unusable_text(text: str, max_token_chars: int) -> str | None:
     Such a run is no text a person reads (a data URI, a dump) and would reach
     the NLP pipeline as one token far beyond its limits.
     """
-    run = re.search(r"\S{%d,}" % (max_token_chars + 1), text)
+    run = re.search(rf"\S{{{max_token_chars + 1},}}", text)
     if run is None:
         return None
     length = len(re.match(r"\S+", text[run.start():]).group())  # type: ignore[union-attr]

@@ -7,15 +7,15 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from audit_support import keyring, sample_record, write_log
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from audit.errors import LogCorruptError
 from audit.keys import AuditKey, KeyRing
-from audit.sqlite_log import SQLiteDecisionLog
 from audit.sources import verify_path
+from audit.sqlite_log import SQLiteDecisionLog
 from audit.verify import repair, verify_log
-from audit_support import keyring, sample_record, write_log
 
 TEMPLATE_COUNT = 14
 

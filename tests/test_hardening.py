@@ -14,19 +14,24 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from audit_support import keyring, sample_record, write_log
 from click.testing import CliRunner
+from compile_support import copy_fixture
 
+import policy_engine
 from audit.keys import KeyRing
 from audit.log import DecisionLog
 from audit.records import Outcome
 from audit.verify import verify_log
-from audit_support import keyring, sample_record, write_log
 from click_cli import cli
-from compile_support import copy_fixture
 from policy_engine.enforcement.base import EnforcementContext, Stage
-from policy_engine.policy.model import AuditSettings, Constraint, EnforcementSettings, Metadata, Policy
-
-import policy_engine
+from policy_engine.policy.model import (
+    AuditSettings,
+    Constraint,
+    EnforcementSettings,
+    Metadata,
+    Policy,
+)
 
 REPO = Path(policy_engine.__file__).resolve().parents[1]
 TESTS = Path(__file__).resolve().parent
@@ -46,7 +51,7 @@ def run_capped(code: str, cwd: Path, cap_mb: int = 1024, timeout: float = 60) ->
     """Run ``code`` in a child Python whose address space is capped at ``cap_mb``."""
     prelude = f"import resource; resource.setrlimit(resource.RLIMIT_AS, ({cap_mb} << 20, {cap_mb} << 20))\n"
     env = {**os.environ, "PYTHONPATH": f"{REPO}{os.pathsep}{TESTS}"}
-    return subprocess.run([sys.executable, "-c", prelude + code], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+    return subprocess.run([sys.executable, "-c", prelude + code], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout, check=False)
 
 
 # 1 + 9 ------------------------------------------------------------------ corpus
@@ -221,9 +226,8 @@ def test_unkeyed_write_to_a_signed_log_is_refused(tmp_path: Path) -> None:
 
     log = tmp_path / "decisions.jsonl"
     write_log(log, 3, checkpoint_every=2)
-    with pytest.raises(AuditKeyError, match="signed"):
-        with DecisionLog(log, KeyRing(active=None)) as unkeyed:
-            unkeyed.write(sample_record(99))
+    with pytest.raises(AuditKeyError, match="signed"), DecisionLog(log, KeyRing(active=None)) as unkeyed:
+        unkeyed.write(sample_record(99))
     assert verify_log(log, keyring()).ok
 
 
