@@ -448,11 +448,16 @@ def audit_repair(log: Path, policy_path: Path | None, key_file: Path | None, rea
     """Truncate a torn tail left by a crashed writer and re-anchor the head.
 
     Refuses (exit 3) when the log shows anything other than a crash: repair
-    never hides edits, deletions or reordering.
+    never hides edits, deletions or reordering. A missing head anchor is
+    refused too (trailing records may have gone with it): the message names
+    the last signed checkpoint and the unverifiable entries after it; with
+    --reanchor (key required) a signed re-anchor event is written into the
+    log, and verify reports it forever.
 
     \b
     Example:
       policy-engine audit verify decisions.jsonl || policy-engine audit repair decisions.jsonl
+      policy-engine audit repair decisions.jsonl --reanchor     # head lost: accept and record the gap
 
     Exit codes: 0 repaired or already intact, 1 usage or tool error, 3 refused.
     """
