@@ -319,9 +319,9 @@ def _unaccounted_gap(path: str | os.PathLike[str], report: VerifyReport) -> str:
     """Why a log without its head anchor cannot be repaired silently: what verifies, and what cannot."""
     end = report.next_seq or 0
     last = report.last_checkpoint_seq
-    verified = f"the chain verifies up to the last signed checkpoint at seq {last}" if last is not None else "the log has no signed checkpoint"
+    verified = f"the chain verifies up to the last signed checkpoint at seq {last}" if last is not None else "no entry is covered by a signed checkpoint"
     after = (last + 1) if last is not None else 0
-    tail = f"entries seq {after}..{end - 1} after it are unverifiable" if end > after else "no entries follow it"
+    tail = f"entries seq {after}..{end - 1} are unverifiable" if end > after else "no entries follow it"
     return (
         f"{path}: the head anchor is missing, so removal of trailing entries cannot be ruled out: {verified}, {tail}; "
         "nothing was changed. If you accept the gap, run `policy-engine audit repair --reanchor`, which writes a signed "

@@ -61,7 +61,7 @@ def test_torn_final_line_is_still_repaired(template: Path, tmp_path: Path) -> No
 def test_reanchor_is_signed_and_reported_forever(template: Path, tmp_path: Path) -> None:
     log = _copy(template, tmp_path)
     log.with_name("decisions.jsonl.head").unlink()
-    with pytest.raises(LogCorruptError, match=r"last signed checkpoint at seq 14, entries seq 15..16"):
+    with pytest.raises(LogCorruptError, match=r"last signed checkpoint at seq 14, entries seq 15..16 are unverifiable"):
         repair(log, keyring())
     with pytest.raises(LogCorruptError, match="needs the audit key"):
         repair(log, KeyRing(active=None), reanchor=True)
