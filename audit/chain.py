@@ -36,7 +36,9 @@ _PREFIX = b'{"prev":"'
 _PREV_END = len(_PREFIX) + 64
 _HASH_MEMBER = b',"hash":"'
 _SUFFIX_LEN = len(_HASH_MEMBER) + 64 + len(b'"}')
+REANCHOR = "reanchor"
 _CHECKPOINT_MARK = b'","kind":"checkpoint"'
+_REANCHOR_MARK = b'","kind":"reanchor"'
 _MIN_LINE = _PREV_END + _SUFFIX_LEN
 
 
@@ -107,6 +109,20 @@ def encode_checkpoint(position: ChainPosition, keyring: KeyRing, ts: str | None 
     return line
 
 
+def _signed_entry(line: bytes) -> bool:
+    """True for the entries that carry a signature: checkpoints and re-anchor events."""
+    return line.startswith(_CHECKPOINT_MARK, _PREV_END) or line.startswith(_REANCHOR_MARK, _PREV_END)
+
+
+def reanchor_json(position: ChainPosition, keyring: KeyRing, facts: dict) -> bytes:
+    """Payload of a signed re-anchor event at ``position``: ``facts`` plus the checkpoint-style signature."""
+    key = keyring.active
+    if key is None:
+        raise ValueError("a re-anchor event must be signed: no audit key is configured")
+    mac = key.sign(checkpoint_message(position.seq, position.prev))
+    return json.dumps({**facts, "key_id": key.key_id, "mac": mac}, separators=(",", ":"), sort_keys=True).encode()
+
+
 def scan_lines(lines: list[bytes]) -> tuple[int, list[int]]:
     """Hash-check consecutive lines independently of any verifier state (runs in worker processes).
 
@@ -129,7 +145,7 @@ def scan_lines(lines: list[bytes]) -> tuple[int, list[int]]:
         stored = line[-66:-2]
         if sha256(line[:-_SUFFIX_LEN] + b"}").hexdigest().encode() != stored:
             return index, checkpoints
-        if line.startswith(_CHECKPOINT_MARK, _PREV_END):
+        if _signed_entry(line):
             checkpoints.append(index)
         previous = stored
     return len(lines), checkpoints
@@ -187,6 +203,8 @@ class ChainVerifier:
     hash_at_watch: str | None = None
     problem: Problem | None = None
     notes: list[str] = field(default_factory=list)
+    reanchors: list[str] = field(default_factory=list)
+    last_checkpoint_seq: int | None = None
 
     def feed(self, line: bytes, location: Location) -> bool:
         """Check one line (without its newline); returns False once a problem is found."""
@@ -214,9 +232,9 @@ class ChainVerifier:
         digest = hashlib.sha256(body + b"}").hexdigest()
         if line[-66:-2] != digest.encode():
             return self._fail("hash-mismatch", position.seq, location, "content does not match its hash (the entry was edited)")
-        if line.startswith(_CHECKPOINT_MARK, _PREV_END) and not self._check_checkpoint(line, location):
+        if _signed_entry(line) and not self._check_checkpoint(line, location):
             return False
-        self._advance(position, digest, decision=not line.startswith(_CHECKPOINT_MARK, _PREV_END))
+        self._advance(position, digest, decision=not _signed_entry(line))
         return True
 
     def _advance(self, position: ChainPosition, digest: str, decision: bool) -> None:
@@ -245,7 +263,7 @@ class ChainVerifier:
             if (
                 position is None
                 or line[len(_PREFIX) : _PREV_END] != position.prev.encode()
-                or line.startswith(_CHECKPOINT_MARK, _PREV_END)
+                or _signed_entry(line)
                 or line[-_SUFFIX_LEN : -_SUFFIX_LEN + len(_HASH_MEMBER)] != _HASH_MEMBER
                 or not line.startswith(_PREFIX)
                 or not line.endswith(b'"}')
@@ -324,6 +342,13 @@ class ChainVerifier:
         if seq != position.seq:
             return self._fail("chain-broken", position.seq, location, f"checkpoint carries seq {seq}, expected {position.seq}")
         self.checkpoints += 1
+        self.last_checkpoint_seq = seq
+        if entry["kind"] == REANCHOR:
+            data = entry["data"]
+            self.reanchors.append(
+                f"RE-ANCHORED at seq {seq} ({location}) by `audit repair --reanchor`: {data.get('reason', 'no reason given')}; "
+                f"entries seq {data.get('unverified_from_seq')}..{data.get('unverified_to_seq')} could not be verified then"
+            )
         if not self.keyring.accepted:
             return True
         if mac is None:

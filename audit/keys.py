@@ -102,3 +102,16 @@ def load_keyring(settings: KeySettingsLike, environ: dict[str, str] | None = Non
         keys.extend(_keys_from_file(Path(settings.key_file)))
     unique = tuple({key.key_id: key for key in keys}.values())
     return KeyRing(active=keys[0] if keys else None, accepted=unique)
+
+
+def refuse_unkeyed(keyring: KeyRing, anchor_key_id: str | None, log: object) -> None:
+    """Raise :class:`AuditKeyError` when a log whose anchor is signed would be written without a key.
+
+    An unsigned entry appended to a signed log would be absorbed by the next
+    keyed write's signature without trace; refusing keeps every entry covered.
+    """
+    if keyring.active is None and anchor_key_id is not None:
+        raise AuditKeyError(
+            f"{log}: this log is signed (key {anchor_key_id}) but no audit key is configured; writing unsigned "
+            "entries is refused: set the key named by the policy's audit.key_env (default POLICY_ENGINE_AUDIT_KEY) or audit.key_file"
+        )

@@ -47,7 +47,7 @@ from audit.chain import (
     encode_checkpoint,
 )
 from audit.errors import LogCorruptError
-from audit.keys import KeyRing
+from audit.keys import KeyRing, refuse_unkeyed
 from audit.records import DecisionRecord
 
 HEAD_SIZE = 1024
@@ -283,6 +283,7 @@ class DecisionLog:
         self._open_descriptors()
         with FileLock(self._lock_fd):
             head = self._load_head()
+            refuse_unkeyed(self._keyring, head.key_id, self.files.active)
             self._open_active(head)
             self._reconcile(head)
             if self._rotation_due(head):

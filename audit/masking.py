@@ -9,6 +9,10 @@
   (removal never reveals more than a hash) and the record is labelled.
 * ``masking: remove`` deletes the value.
 
+Document and chunk ids (in ``retrieved``, ``redactions`` and the constraint
+reasons that name them) are keyed hashes too unless the policy declares them
+safe (``audit.ids: safe``): they are file names and may hold names.
+
 Paths already listed in ``record.masked``/``record.erased`` are skipped, so
 masking twice is harmless. On *any* failure the function returns a minimal
 record (ids, policy, outcome, timestamp; no input, no free text) instead of
@@ -26,6 +30,8 @@ from audit.records import DecisionRecord
 from audit.settings import AuditSettingsLike
 
 HASH_PREFIX = "hmac-sha256"
+#: Listed in ``record.masked`` once document and chunk ids were masked (policy ``audit.ids: mask``, the default).
+ID_PATH = "chunk_ids"
 _MISSING = object()
 
 MINIMAL_FIELDS = (
@@ -77,7 +83,7 @@ def minimal_record(record: DecisionRecord, reason: str) -> DecisionRecord:
 
 
 def _masked_document(
-    record: DecisionRecord, paths: Iterable[str], method: str, keyring: KeyRing
+    record: DecisionRecord, paths: Iterable[str], method: str, keyring: KeyRing, ids: str = "mask"
 ) -> DecisionRecord:
     document = record.model_dump(mode="json")
     done = set(record.masked) | set(record.erased)
@@ -101,8 +107,34 @@ def _masked_document(
         else:
             raise ValueError(f"unknown masking method {method!r}: use 'hash' or 'remove'")
         done.add(path)
+    if ids == "mask" and ID_PATH not in done:
+        _mask_ids(document, keyring)
+        masked.append(ID_PATH)
     document.update(masked=masked, erased=erased, labels=labels)
     return DecisionRecord.model_validate(document)
+
+
+def _mask_ids(document: dict[str, Any], keyring: KeyRing) -> None:
+    """Replace every chunk id (retrieved, redactions, and where reasons name them) by its keyed hash.
+
+    Ids come from file names and may hold names or case numbers.  Without a
+    key the id becomes ``id-removed``: an unkeyed hash of a guessable name
+    would be reversible by trying names.
+    """
+    key = keyring.active
+
+    def masked(chunk_id: str) -> str:
+        return f"{HASH_PREFIX}:{key.key_id}:{key.mask(chunk_id.encode())}" if key is not None else "id-removed"
+
+    items = [*document.get("retrieved", []), *document.get("redactions", [])]
+    ids = {item["chunk_id"]: masked(item["chunk_id"]) for item in items if item.get("chunk_id")}
+    for item in items:
+        if item.get("chunk_id"):
+            item["chunk_id"] = ids[item["chunk_id"]]
+    for outcome in document.get("constraints", []):
+        for chunk_id in sorted(ids, key=len, reverse=True):
+            if outcome.get("reason"):
+                outcome["reason"] = outcome["reason"].replace(chunk_id, ids[chunk_id])
 
 
 def mask_record(
@@ -114,6 +146,6 @@ def mask_record(
     """
     try:
         ring = keyring if keyring is not None else load_keyring(settings)
-        return _masked_document(record, settings.mask_fields, settings.masking, ring)
+        return _masked_document(record, settings.mask_fields, settings.masking, ring, getattr(settings, "ids", "mask"))
     except Exception as exc:  # noqa: BLE001 - fail safe: any error yields the minimal record
         return minimal_record(record, f"minimal record: masking failed ({type(exc).__name__})")

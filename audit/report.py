@@ -326,7 +326,7 @@ def render_markdown(report: AuditReport) -> str:
     ]
     if report.verification:
         lines += ["## Log verification", "", "| Log | Result |", "|---|---|"]
-        lines += [f"| {_cell(v['log'])} | {'OK' if v['ok'] else _cell(v['problem'])} |" for v in report.verification]
+        lines += [f"| {_cell(v['log'])} | {_cell('; '.join([('OK' if v['ok'] else str(v['problem'])), *v.get('unchecked', []), *v.get('reanchors', [])]))} |" for v in report.verification]
         lines.append("")
     lines += [f"## Decisions per {report.bucket_unit}", "", "| Bucket | " + " | ".join(o.value for o in Outcome) + " |"]
     lines.append("|---|" + "---|" * len(Outcome))

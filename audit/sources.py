@@ -30,6 +30,7 @@ def verify_path(path: str | os.PathLike[str], keyring: KeyRing, *, partial: bool
         problem=problem,
         end=verifier.position,
         notes=verifier.notes,
+        keys_configured=bool(keyring.accepted),
     )
 
 

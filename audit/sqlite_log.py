@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from audit.chain import ChainPosition, ChainVerifier, Location, Problem, encode_batch
-from audit.keys import KeyRing
+from audit.keys import KeyRing, refuse_unkeyed
 from audit.records import DecisionRecord
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -66,8 +66,9 @@ class SQLiteDecisionLog:
         db = self._connection
         db.execute("BEGIN IMMEDIATE")
         try:
-            row = db.execute("SELECT seq, prev, since_checkpoint FROM audit_head WHERE id = 1").fetchone()
-            position = ChainPosition(*row) if row else ChainPosition()
+            row = db.execute("SELECT seq, prev, since_checkpoint, key_id FROM audit_head WHERE id = 1").fetchone()
+            refuse_unkeyed(self._keyring, row[3] if row else None, self.path)
+            position = ChainPosition(*row[:3]) if row else ChainPosition()
             data, seqs = encode_batch(position, payloads, self._keyring, self._checkpoint_every)
             lines = data.splitlines()
             first = position.seq - len(lines)

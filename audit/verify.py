@@ -21,7 +21,18 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
-from audit.chain import GENESIS, ChainPosition, ChainVerifier, Location, Problem, scan_lines
+from audit.chain import (
+    GENESIS,
+    REANCHOR,
+    ChainPosition,
+    ChainVerifier,
+    Location,
+    Problem,
+    encode_entry,
+    reanchor_json,
+    scan_lines,
+    utc_timestamp,
+)
 from audit.errors import LogCorruptError
 from audit.keys import KeyRing
 from audit.log import FileLock, Head, LogFiles, iter_line_chunks, iter_raw_lines
@@ -44,15 +55,26 @@ class VerifyReport:
     torn_offset: int | None = None
     end: ChainPosition | None = None
     notes: list[str] = field(default_factory=list)
+    keys_configured: bool = True
+    partial: bool = False
+    reanchors: list[str] = field(default_factory=list)
+    last_checkpoint_seq: int | None = None
 
     @property
     def ok(self) -> bool:
         return self.problem is None
 
+    @property
+    def unchecked(self) -> list[str]:
+        """The checks this verification could not perform, said plainly (shown with every result)."""
+        out = ["signatures NOT checked: no key"] if not self.keys_configured else []
+        return out + (["truncation NOT checked: --partial (no head anchor)"] if self.partial else [])
+
     def to_dict(self) -> dict:
         data = asdict(self)
         data["problem"] = str(self.problem) if self.problem else None
         data["ok"] = self.ok
+        data["unchecked"] = self.unchecked
         data.pop("end")
         return data
 
@@ -188,7 +210,9 @@ def _verify_snapshot(
 def _verify_chain(
     path: str | os.PathLike[str], files: LogFiles, snapshot: _Snapshot, keyring: KeyRing, partial: bool, scanner: _ChunkScanner
 ) -> VerifyReport:
-    report = VerifyReport(log=str(path), segments=[str(segment) for segment, _, _ in snapshot.segments])
+    report = VerifyReport(
+        log=str(path), segments=[str(segment) for segment, _, _ in snapshot.segments], keys_configured=bool(keyring.accepted), partial=partial
+    )
     if snapshot.head_error is not None:
         report.problem = Problem("head-invalid", None, None, snapshot.head_error)
         return report
@@ -225,6 +249,7 @@ def _verify_chain(
     report.next_seq = verifier.position.seq if verifier.position else None
     report.end = verifier.position
     report.notes.extend(verifier.notes)
+    report.reanchors, report.last_checkpoint_seq = list(verifier.reanchors), verifier.last_checkpoint_seq
     if report.problem is None:
         if head is not None:
             _check_head(report, verifier, head, keyring, files)
@@ -236,8 +261,6 @@ def _verify_chain(
                 f"{files.head} is missing, so truncation cannot be ruled out; "
                 "pass --partial for an archived copy, or run `policy-engine audit repair` to re-anchor a live log",
             )
-    if not keyring.accepted and report.checkpoints:
-        report.notes.append("checkpoint and head signatures were not checked: no audit key configured")
     return report
 
 
@@ -292,11 +315,47 @@ def _rebuild_head(files: LogFiles, report: VerifyReport, keyring: KeyRing) -> No
     files.head.write_bytes(head.signed(keyring).to_bytes())
 
 
-def repair(path: str | os.PathLike[str], keyring: KeyRing) -> RepairResult:
-    """Truncate a torn tail and re-anchor the head; refuse when anything else is wrong.
+def _unaccounted_gap(path: str | os.PathLike[str], report: VerifyReport) -> str:
+    """Why a log without its head anchor cannot be repaired silently: what verifies, and what cannot."""
+    end = report.next_seq or 0
+    last = report.last_checkpoint_seq
+    verified = f"the chain verifies up to the last signed checkpoint at seq {last}" if last is not None else "no entry is covered by a signed checkpoint"
+    after = (last + 1) if last is not None else 0
+    tail = f"entries seq {after}..{end - 1} are unverifiable" if end > after else "no entries follow it"
+    return (
+        f"{path}: the head anchor is missing, so removal of trailing entries cannot be ruled out: {verified}, {tail}; "
+        "nothing was changed. If you accept the gap, run `policy-engine audit repair --reanchor`, which writes a signed "
+        "re-anchored event into the log that verify reports forever"
+    )
+
+
+def _append_reanchor(files: LogFiles, report: VerifyReport, keyring: KeyRing) -> None:
+    """Append a signed re-anchor event at the verified end of the chain (the head is rebuilt after it)."""
+    assert report.end is not None
+    if keyring.active is None:
+        raise LogCorruptError(f"{files.active}: --reanchor needs the audit key (an unsigned re-anchor event would prove nothing)")
+    last = report.last_checkpoint_seq
+    facts = {
+        "reason": "head anchor missing",
+        "last_checkpoint_seq": last,
+        "unverified_from_seq": (last + 1) if last is not None else 0,
+        "unverified_to_seq": report.end.seq - 1,
+    }
+    position = ChainPosition(report.end.seq, report.end.prev, report.end.since_checkpoint)
+    line = encode_entry(position, REANCHOR, reanchor_json(position, keyring, facts), utc_timestamp())
+    with open(files.active, "ab") as handle:
+        handle.write(line)
+        os.fsync(handle.fileno())
+
+
+def repair(path: str | os.PathLike[str], keyring: KeyRing, *, reanchor: bool = False) -> RepairResult:
+    """Truncate a torn tail and re-anchor the head after a crash; refuse when anything else is wrong.
 
     Runs under the writers' lock. Raises :class:`LogCorruptError` naming the
-    first broken entry when the log shows tampering rather than a crash.
+    first broken entry when the log shows tampering rather than a crash. A
+    missing head anchor is a gap repair cannot account for (trailing entries
+    may have been removed with it): it is refused unless ``reanchor``, which
+    appends a signed re-anchor event that every later verification reports.
     """
     files = LogFiles(path)
     if not files.active.exists() and not files.rotated():
@@ -314,6 +373,11 @@ def repair(path: str | os.PathLike[str], keyring: KeyRing) -> RepairResult:
                 report = _verify_locked(path, files, keyring)
             if report.problem and report.problem.kind != "head-missing":
                 raise LogCorruptError(f"{path}: refusing to repair, the log shows more than a crash: {report.problem}")
+            if report.problem and not reanchor:
+                raise LogCorruptError(_unaccounted_gap(path, report))
+            if report.problem:
+                _append_reanchor(files, report, keyring)
+                report = _verify_locked(path, files, keyring)
             if not files.active.exists():  # a writer died between sealing a segment and starting the next
                 files.active.touch(mode=0o640)
             head = files.read_head()

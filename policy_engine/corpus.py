@@ -4,8 +4,11 @@ Reads the files named by a policy's ``corpus.paths`` (files, directories,
 globs; relative to the policy's root directory): Markdown and plain text are
 one document per file, JSONL is one document per line (``{"id": ..., "text":
 ...}``).  Every file or line that cannot be used is recorded in the
-:class:`IngestReport` with a reason; with ``strict=True`` the first such
-problem raises :class:`CorpusError` instead.  Nothing is dropped silently.
+:class:`IngestReport` with a reason; with ``strict=True`` every such
+problem is collected and :class:`CorpusError` lists them all.  Every file
+under a corpus path is ingested or skipped with a reason (unsupported types
+included); paths outside the policy repository are skipped unless
+``corpus.allow_outside_root`` is set.  Nothing is dropped silently.
 
 Chunks are windows of at most ``max_tokens`` tokens (words and punctuation
 marks, a close proxy for the embedder's word pieces) overlapping by
@@ -27,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from policy_engine.errors import PolicyEngineError
+from policy_engine.policy.confinement import inside, repo_root
 from policy_engine.policy.model import ChunkingSettings, CorpusSettings
 
 TEXT_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".text", ".rst"})
@@ -37,7 +41,12 @@ _TOKEN = re.compile(r"\w+|[^\w\s]", re.UNICODE)
 
 
 class CorpusError(PolicyEngineError, ValueError):
-    """A corpus input problem raised in strict mode; the message names the file and what to do."""
+    """Corpus input problems raised in strict mode; the message names every bad file and what to do."""
+
+    def __init__(self, skipped: list[SkippedInput]):
+        self.skipped = skipped
+        lines = "".join(f"\n  {s.path}: {s.reason}" for s in skipped)
+        super().__init__(f"{len(skipped)} corpus input(s) cannot be used (compiled with --strict: fix the input or drop --strict to skip it):{lines}")
 
 
 @dataclass(frozen=True)
@@ -108,11 +117,12 @@ def discover_files(settings: CorpusSettings, root_dir: str | Path, report: Inges
     glob that matches nothing is recorded as skipped.
     """
     root = Path(root_dir)
+    boundary = repo_root(root)
     found: dict[Path, None] = {}
     for pattern in settings.paths:
         target = Path(pattern) if Path(pattern).is_absolute() else root / pattern
         if target.is_dir():
-            matches = [p for p in target.rglob("*") if p.is_file() and p.suffix.lower() in SUPPORTED_SUFFIXES]
+            matches = [p for p in target.rglob("*") if p.is_file()]
         elif target.is_file():
             matches = [target]
         else:
@@ -120,8 +130,25 @@ def discover_files(settings: CorpusSettings, root_dir: str | Path, report: Inges
         if not matches:
             report.skipped.append(SkippedInput(pattern, "corpus path matches no file; fix the path (relative to the policy file)"))
         for path in sorted(matches):
+            if not settings.allow_outside_root and not inside(path, boundary):
+                shown = Path(os.path.relpath(path.absolute(), root.absolute())).as_posix()  # the link's own name, not its target
+                report.skipped.append(SkippedInput(shown, f"outside the policy repository ({boundary}); set corpus.allow_outside_root: true to read it"))
+                continue
             found[path.resolve()] = None
     return sorted(found)
+
+
+def unusable_text(text: str, max_token_chars: int) -> str | None:
+    """Why ``text`` cannot be indexed, or ``None``: a run of more than ``max_token_chars`` non-space characters.
+
+    Such a run is no text a person reads (a data URI, a dump) and would reach
+    the NLP pipeline as one token far beyond its limits.
+    """
+    run = re.search(rf"\S{{{max_token_chars + 1},}}", text)
+    if run is None:
+        return None
+    length = len(re.match(r"\S+", text[run.start():]).group())  # type: ignore[union-attr]
+    return f"holds {length:,} characters without whitespace at offset {run.start():,} (corpus.max_token_chars={max_token_chars:,}); break the text up or drop the file"
 
 
 def display_path(path: Path, root_dir: str | Path) -> str:
@@ -178,15 +205,8 @@ def ingest(settings: CorpusSettings, root_dir: str | Path, *, strict: bool = Fal
     document and skips the later one.
     """
     report = IngestReport()
-
-    def skip(item: SkippedInput) -> None:
-        if strict:
-            raise CorpusError(f"{item.path}: {item.reason} (compiled with --strict: fix the input or drop --strict to skip it)")
-        report.skipped.append(item)
-
+    skip = report.skipped.append
     files = discover_files(settings, root_dir, report)
-    if strict and report.skipped:
-        skip(report.skipped.pop())
     seen: dict[str, str] = {}
     for path in files:
         shown = display_path(path, root_dir)
@@ -207,9 +227,13 @@ def ingest(settings: CorpusSettings, root_dir: str | Path, *, strict: bool = Fal
                 skip(problem)
             elif doc is not None and doc.doc_id in seen:
                 skip(SkippedInput(doc.source, f"duplicate document id '{doc.doc_id}' (first defined in {seen[doc.doc_id]}); give each document a unique id"))
+            elif doc is not None and (reason := unusable_text(doc.text, settings.max_token_chars)):
+                skip(SkippedInput(doc.source, reason))
             elif doc is not None:
                 seen[doc.doc_id] = doc.source
                 report.documents.append(doc)
+    if strict and report.skipped:
+        raise CorpusError(report.skipped)
     return report
 
 

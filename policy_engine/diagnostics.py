@@ -88,6 +88,10 @@ CODES: dict[str, CodeInfo] = _codes(
     ("PE011", "unreadable-file", E, "The file could not be read.", "Check that the path exists and is readable."),
     ("PE012", "not-a-mapping", E, "A policy document must be a YAML mapping at the top level.", "Start the file with `apiVersion:`, `kind:` and `metadata:` keys."),
     ("PE013", "duplicate-section", E, "A single-valued section is defined in more than one file of the same policy.", "Keep the section in one file; sections that are lists (constraints, triples, rules) may be split, the others may not."),
+    ("PE014", "alias-expansion-too-large", E, "YAML aliases expand the document beyond the loader's limit (an alias bomb, or a recursive anchor).", "Write the values out instead of nesting anchors of anchors; a policy needs few aliases."),
+    ("PE015", "nesting-too-deep", E, "The document nests mappings or lists deeper than the loader's limit.", "Flatten the structure; policy sections nest only a few levels."),
+    ("PE016", "too-many-includes", E, "The policy includes more files than the loader's limit.", "Merge fragments into fewer files."),
+    ("PE017", "include-outside-root", E, "An include (or a corpus path) points outside the policy repository.", "Keep included files inside the repository (the nearest directory holding .git, or the root file's directory); for corpus paths set corpus.allow_outside_root: true if that is intended."),
     # -- structure (PE1xx)
     ("PE100", "unknown-key", E, "The key is not part of the policy format.", "Check the spelling against the schema (schemas/policy.schema.json) or remove the key."),
     ("PE101", "invalid-value", E, "The value has the wrong type or is out of its allowed range.", "Change the value to the type and range the schema expects."),
@@ -128,6 +132,7 @@ CODES: dict[str, CodeInfo] = _codes(
     ("PE160", "corpus-path-empty", W, "A corpus path or glob matches no file.", "Fix the path (relative to the policy file) or remove it."),
     ("PE161", "dead-constraint", W, "The constraint's detectors find nothing in the corpus, so it never redacts anything.", "Check the statement and detect hints against the corpus (`policy-engine explain POLICY` shows what it resolved to)."),
     ("PE162", "enforcer-unknown", E, "The enforcement order names an enforcer that is not installed: the engine would refuse to serve the policy.", "Install the enforcer (a module in enforcers/ or a package with a 'policy_engine.enforcers' entry point) or remove it from enforcement.order."),
+    ("PE163", "corpus-file-skipped", W, "A corpus file or record cannot be used and will be skipped by compile (or refused with --strict).", "Fix or remove the file named, or keep it out of corpus.paths."),
 )
 
 

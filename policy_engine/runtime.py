@@ -37,11 +37,12 @@ from typing import Any, Protocol
 from audit.records import ConstraintOutcome, DecisionRecord, Outcome
 from audit.records import RetrievedChunk as AuditChunk
 from policy_engine.decisions import denied_copy, finish_record, record_answer, record_stage, stamp
-from policy_engine.enforcement.base import EnforcementContext, Passage, SpanDetector, Stage
+from policy_engine.enforcement.base import EnforcementContext, Passage, PipelineResult, SpanDetector, Stage
 from policy_engine.enforcement.plan import PipelinePlan, build_pipeline, require_installed
 from policy_engine.enforcement.registry import EngineParts
 from policy_engine.errors import EngineError
 from policy_engine.generation import ModelParaphraser, PromptObserver, complete
+from policy_engine.id_redaction import with_shown_ids
 from policy_engine.policy.model import Constraint, Policy, RedactionMode
 from policy_engine.prompts import Prompt, answer_prompt
 from policy_engine.results import AskResult, ProtectResult, SanitizedChunk
@@ -195,7 +196,8 @@ class Engine:
         )
         record_stage(record, query_stage)
         if query_stage.failure is not None:
-            return self._finish(record, query, None, (), [], [], started, error=query_stage.failure.reason, write=write)
+            interrupted = query_stage.interrupt is not None  # recorded now, then propagated
+            return _reraise(query_stage, self._finish(record, query, None, (), [], [], started, error=query_stage.failure.reason, write=write or interrupted))
         search = query_stage.context.query or query
         try:
             retrieved = list(self.retriever.retrieve(search))
@@ -261,7 +263,7 @@ class Engine:
     def ask(self, query: str, *, principal: str | None = None, purpose: str | None = None, trace_id: str | None = None) -> AskResult:
         """Retrieve, protect, then answer: one question, one decision record (the answer stage is a section of it)."""
         protected = self._protect(query, principal=principal, purpose=purpose, trace_id=trace_id, write=False)
-        return self._record_question(protected, self._answer(query, protected))
+        return self._record_question(protected, *self._answer(query, protected))
 
     def ask_passages(
         self,
@@ -275,18 +277,20 @@ class Engine:
     ) -> AskResult:
         """:meth:`ask` over chunks your own retriever found: protect them, answer, record one decision."""
         protected = self._protect_passages(passages, constraints, query=query, principal=principal, purpose=purpose, trace_id=trace_id, write=False)
-        return self._record_question(protected, self._answer(query, protected))
+        return self._record_question(protected, *self._answer(query, protected))
 
-    def _answer(self, query: str, protected: ProtectResult) -> AskResult:
+    def _answer(self, query: str, protected: ProtectResult) -> tuple[AskResult, BaseException | None]:
         """Answer ``query`` from an already protected context (never from unredacted text); records nothing.
 
         Answer-stage enforcers (output guard, DP decoding) then see the query,
         the sanitized chunks (as their "original") and the draft answer; any
         failure among them withholds the answer, and a refusal they decide
         (:attr:`EnforcementContext.refusal`) withholds it with its outcome.
+        Also returns a SystemExit/KeyboardInterrupt an enforcer raised, to
+        propagate once the decision is recorded.
         """
         if protected.denied:
-            return AskResult(answer=None, answered_by=None, protected=protected, outcome=Outcome.denied)
+            return AskResult(answer=None, answered_by=None, protected=protected, outcome=Outcome.denied), None
         text, answered_by = None, None
         if self.model is not None and self.answers:
             prompt = answer_prompt(query, protected.sanitized)
@@ -299,16 +303,19 @@ class Engine:
         record_stage(decision, stage)
         privacy = stage.context.privacy
         if stage.failure is not None:
-            return AskResult(None, None, protected, Outcome.denied, refusal=stage.failure.reason, privacy=privacy)
+            return AskResult(None, None, protected, Outcome.denied, refusal=stage.failure.reason, privacy=privacy), stage.interrupt
         if stage.context.refusal is not None:
             refusal = stage.context.refusal
-            return AskResult(None, None, protected, Outcome(refusal.outcome), refusal=refusal.reason, privacy=privacy)
+            return AskResult(None, None, protected, Outcome(refusal.outcome), refusal=refusal.reason, privacy=privacy), None
         answer = stage.context.answer
         by = (answered_by if answer == text else "answer-stage enforcers") if answer is not None else None
-        return AskResult(answer, by, protected, protected.outcome, privacy=privacy)
+        return AskResult(answer, by, protected, protected.outcome, privacy=privacy), None
 
-    def _record_question(self, protected: ProtectResult, asked: AskResult) -> AskResult:
-        """Write the question's one decision record (context and answer stage); an unrecorded answer is withheld."""
+    def _record_question(self, protected: ProtectResult, asked: AskResult, interrupt: BaseException | None = None) -> AskResult:
+        """Write the question's one decision record (context and answer stage); an unrecorded answer is withheld.
+
+        An enforcer's SystemExit/KeyboardInterrupt (``interrupt``) propagates once the record is written.
+        """
         record = protected.decision
         if not protected.denied:
             record_answer(record, outcome=asked.outcome, refusal=asked.refusal, answered_by=asked.answered_by, answered=asked.answer is not None, privacy=asked.privacy)
@@ -317,7 +324,9 @@ class Engine:
         except Exception as exc:  # noqa: BLE001 - an unrecorded decision releases nothing
             reason = f"audit write failed ({type(exc).__name__})"
             denied = ProtectResult("", (), (), protected.applied, protected.not_applied, denied_copy(record, reason), Outcome.denied, protected.notes + (reason,))
-            return AskResult(None, None, denied, Outcome.denied, refusal=reason)
+            asked = AskResult(None, None, denied, Outcome.denied, refusal=reason)
+        if interrupt is not None:
+            raise interrupt
         return asked
 
     def _write(self, record: DecisionRecord) -> None:
@@ -353,7 +362,9 @@ class Engine:
         result = self.pipeline.run(Stage.CONTEXT, context)
         record_stage(record, result)
         error = result.failure.reason if result.failure else None
-        return self._finish(record, query, result.context if not result.denied else None, result.context.notes, applied, not_applied, started, error=error, write=write)
+        interrupted = result.interrupt is not None  # recorded now, then propagated
+        finished = self._finish(record, query, result.context if not result.denied else None, result.context.notes, applied, not_applied, started, error=error, write=write or interrupted)
+        return _reraise(result, finished)
 
     def _finish(
         self,
@@ -380,4 +391,11 @@ class Engine:
             reason = f"audit write failed ({type(exc).__name__})"
             return ProtectResult("", (), (), tuple(applied), tuple(not_applied), denied_copy(record, reason), Outcome.denied, notes + (reason,))
         redactions = tuple(record.redactions)
-        return ProtectResult(text, chunks, redactions, tuple(applied), tuple(not_applied), record, record.outcome, notes)
+        return with_shown_ids(ProtectResult(text, chunks, redactions, tuple(applied), tuple(not_applied), record, record.outcome, notes), self.detector, self.policy.constraints)
+
+
+def _reraise(stage: PipelineResult, finished: ProtectResult) -> ProtectResult:
+    """``finished``, unless an enforcer raised SystemExit/KeyboardInterrupt: that propagates, after the denial was recorded."""
+    if stage.interrupt is not None:
+        raise stage.interrupt
+    return finished

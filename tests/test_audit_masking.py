@@ -49,7 +49,7 @@ def test_logged_bytes_never_contain_the_raw_inputs(tmp_path: Path, sink: str, ma
     assert len(records) == 20
     assert all(record.input["top_k"] == 4 for record in records)
     if masking == "hash":
-        assert all(record.masked == ["input.query", "input.context"] for record in records)
+        assert all(record.masked == ["input.query", "input.context", "chunk_ids"] for record in records)
         assert len({record.input["query"] for record in records}) == 1  # equal inputs stay correlatable
         assert records[0].input["query"].startswith("hmac-sha256:" + keyring().active.key_id + ":")
     else:
@@ -131,4 +131,6 @@ def test_file_sink_records_read_back_unchanged_apart_from_masking(tmp_path: Path
     sink.write(original)
     sink.close()
     (_, stored), = read_records([settings.log])
-    assert stored.model_dump(exclude={"input", "masked"}) == original.model_dump(exclude={"input", "masked"})
+    assert stored.model_dump(exclude={"input", "masked", "retrieved", "redactions"}) == original.model_dump(exclude={"input", "masked", "retrieved", "redactions"})
+    assert [r.score for r in stored.retrieved] == [r.score for r in original.retrieved]
+    assert all(r.chunk_id.startswith("hmac-sha256:") for r in stored.retrieved + stored.redactions)

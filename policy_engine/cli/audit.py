@@ -123,9 +123,9 @@ def audit_verify(ctx: click.Context, logs: tuple[Path, ...], partial: bool, fmt:
         echo_json([r.to_dict() for r in reports])
     for report in reports:
         if fmt == "human" and report.ok:
-            click.echo(f"OK {report.log}: {report.decisions} decisions, {report.signed_checkpoints}/{report.checkpoints} checkpoints signature-checked, next seq {report.next_seq}")
+            click.echo(f"OK {report.log}: {report.decisions} decisions, {report.signed_checkpoints}/{report.checkpoints} checkpoints signature-checked, next seq {report.next_seq}" + "".join(f"; {u}" for u in report.unchecked + report.reanchors))
         elif fmt == "human":
-            click.echo(f"TAMPERED {report.log}: {report.problem}")
+            click.echo(f"TAMPERED {report.log}: {report.problem}" + "".join(f"; {u}" for u in report.unchecked + report.reanchors))
         if fmt == "human" and not is_quiet():
             for note in report.notes:
                 click.echo(f"  note: {note}")
@@ -134,25 +134,31 @@ def audit_verify(ctx: click.Context, logs: tuple[Path, ...], partial: bool, fmt:
 
 @audit_group.command("repair")
 @click.argument("log", type=click.Path(path_type=Path))
+@click.option("--reanchor", is_flag=True, help="With the head anchor missing: accept the unverifiable gap and write a signed re-anchored event into the log (verify shows it forever).")
 @audit_key_options
 @output_options
 @handle_errors
 @audit_errors
-def audit_repair(log: Path, policy_path: Path | None, key_file: Path | None) -> None:
+def audit_repair(log: Path, policy_path: Path | None, key_file: Path | None, reanchor: bool) -> None:
     """Truncate a torn tail left by a crashed writer and re-anchor the head.
 
     Refuses (exit 3) when the log shows anything other than a crash: repair
-    never hides edits, deletions or reordering.
+    never hides edits, deletions or reordering. A missing head anchor is
+    refused too (trailing records may have gone with it): the message names
+    the last signed checkpoint and the unverifiable entries after it; with
+    --reanchor (key required) a signed re-anchor event is written into the
+    log, and verify reports it forever.
 
     \b
     Example:
       policy-engine audit verify decisions.jsonl || policy-engine audit repair decisions.jsonl
+      policy-engine audit repair decisions.jsonl --reanchor     # head lost: accept and record the gap
 
     Exit codes: 0 repaired or already intact, 1 usage or tool error, 3 refused.
     """
     from audit.verify import repair
 
-    result = repair(_existing_logs((log,))[0], _audit_keyring(policy_path, key_file))
+    result = repair(_existing_logs((log,))[0], _audit_keyring(policy_path, key_file), reanchor=reanchor)
     click.echo(f"repaired {log}: truncated {result.truncated_bytes} torn bytes, head {'rebuilt' if result.head_rebuilt else 'unchanged'}; {result.report.decisions} decisions verify")
 
 

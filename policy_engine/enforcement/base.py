@@ -188,6 +188,7 @@ class PipelineResult:
     failure: EnforcerFailure | None = None
     denied: bool = False
     timings_ms: dict[str, float] = field(default_factory=dict)
+    interrupt: BaseException | None = None  # SystemExit/KeyboardInterrupt: re-raise once the decision is recorded
 
 
 OnError = Literal["deny", "mask"]
@@ -234,8 +235,9 @@ class EnforcementPipeline:
             except FutureTimeout:
                 future.cancel()
                 return self._failed(context, ran, timings, EnforcerFailure(enforcer.name, "timeout"))
-            except Exception as exc:  # noqa: BLE001 - any failure must fail closed
-                return self._failed(context, ran, timings, EnforcerFailure(enforcer.name, type(exc).__name__))
+            except BaseException as exc:  # noqa: BLE001 - any failure, SystemExit included, must fail closed
+                failed = self._failed(context, ran, timings, EnforcerFailure(enforcer.name, type(exc).__name__))
+                return failed if isinstance(exc, Exception) else dataclasses.replace(failed, interrupt=exc)
             finally:
                 timings[enforcer.name] = (time.perf_counter() - started) * 1000.0
             ran.append((enforcer.name, enforcer.version))

@@ -32,6 +32,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from policy_engine.diagnostics import Diagnostic, PolicyError, Severity, SourceSpan, display_path
+from policy_engine.policy.confinement import inside, repo_root
 from policy_engine.policy.model import (
     API_VERSION,
     SUPPORTED_API_VERSIONS,
@@ -53,6 +54,9 @@ TEXT_SUFFIXES = {".md", ".markdown", ".txt"}
 SINGLE_SECTIONS = ("quasi_identifiers", "differential_privacy", "corpus", "audit", "enforcement", "model")
 
 SourceMap = dict[tuple, SourceSpan]
+
+#: Most files one policy may include, transitively.
+MAX_INCLUDES = 256
 
 
 @dataclass
@@ -184,6 +188,9 @@ def _discover(paths: list[Path]) -> tuple[list[Path], list[Path], list[Diagnosti
         if path.is_dir():
             found = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in YAML_SUFFIXES)
             found = [p for p in found if not any(part.startswith(".") for part in p.relative_to(path).parts)]
+            escaping = [p for p in found if not inside(p, path)]  # symlinks out of the searched directory are not read
+            problems.extend(Diagnostic("PE017", "symlink resolves outside the searched directory; not read", SourceSpan(display_path(p))) for p in escaping)
+            found = [p for p in found if p not in escaping]
             if not found:
                 problems.append(Diagnostic("PE010", f"no *.yaml policy files under {display_path(path)}", SourceSpan(display_path(path))))
             yaml_files.extend(found)
@@ -412,13 +419,24 @@ def _assemble(
 ) -> LoadedPolicy | None:
     merger = _Merger(root)
     ok = True
+    boundary = repo_root(root.path)
+    includes = 0
 
     def visit(d: _Document, stack: tuple[Path, ...]) -> None:
-        nonlocal ok
+        nonlocal ok, includes
         merger.add_document(d)
         for i, inc in enumerate(d.doc.include):
             target = (d.path.parent / inc).resolve()
             span = d.positions.value(("include", i))
+            includes += 1
+            if includes > MAX_INCLUDES:
+                result.diagnostics.append(Diagnostic("PE016", f"more than {MAX_INCLUDES} included files", span))
+                ok = False
+                return
+            if not inside(target, boundary):  # never read: its content must not reach any output
+                result.diagnostics.append(Diagnostic("PE017", f"include '{inc}' resolves outside the policy repository (root: {display_path(boundary)})", span))
+                ok = False
+                continue
             if target in stack or target == d.path.resolve():
                 result.diagnostics.append(Diagnostic("PE007", f"include cycle: {inc} is already being included", span))
                 ok = False

@@ -285,6 +285,10 @@ class RetrievalSettings(StrictModel):
 class CorpusSettings(StrictModel):
     paths: list[str] = Field(default_factory=list, description="Files, directories or globs, relative to the policy file.")
     max_file_bytes: int = Field(default=64 * 1024 * 1024, ge=1)
+    max_token_chars: int = Field(
+        default=10_000, ge=64, description="Documents holding a run of more characters without whitespace are skipped (no text a person reads; it would reach spaCy as one token)."
+    )
+    allow_outside_root: bool = Field(default=False, description="Allow corpus paths outside the policy repository (the nearest git root above the policy file).")
     chunking: ChunkingSettings = Field(default_factory=ChunkingSettings)
     embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
     index: IndexSettings = Field(default_factory=IndexSettings)
@@ -309,6 +313,7 @@ class AuditSettings(StrictModel):
     rotate_bytes: int | None = Field(default=64 * 1024 * 1024, ge=1024)
     rotate_daily: bool = False
     ledger: str = ".policy-engine/ledger.sqlite"
+    ids: Literal["mask", "safe"] = Field(default="mask", description="mask: document and chunk ids are written as keyed hashes (file names can hold names or case numbers); safe: written as they are.")
 
 
 # ---------------------------------------------------------- enforcement/model

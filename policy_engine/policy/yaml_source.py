@@ -8,6 +8,9 @@ which YAML libraries silently collapse, are reported with both positions.
 
 Contract: :func:`read_yaml_file` returns ``(value, positions)`` or raises
 :class:`~policy_engine.diagnostics.PolicyError`; it never raises anything else.
+Before any value is built, alias expansion and nesting depth are bounded
+(:mod:`policy_engine.policy.yaml_limits`), so a small file can never expand
+into a large one in memory.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from ruamel.yaml.error import MarkedYAMLError
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from policy_engine.diagnostics import Diagnostic, PolicyError, SourceSpan
+from policy_engine.policy.yaml_limits import check_node_limits
 
 #: Default refusal size for one policy file (policies are small; 8 MiB is absurd).
 DEFAULT_MAX_FILE_BYTES = 8 * 1024 * 1024
@@ -174,6 +178,9 @@ def parse_yaml(text: str, display: str) -> tuple[Any, PositionMap]:
         raise PolicyError([Diagnostic("PE001", f"invalid YAML: {exc}", SourceSpan(display))]) from None
     if node is None:
         raise PolicyError([Diagnostic("PE003", "file holds no YAML document", SourceSpan(display))])
+    too_large = check_node_limits(node, display)
+    if too_large:
+        raise PolicyError(too_large)
     builder = _Builder(display, yaml.constructor)
     try:
         value = builder.build(node, ())
