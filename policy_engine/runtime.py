@@ -36,6 +36,7 @@ from audit.records import RetrievedChunk as AuditChunk
 from policy_engine.enforcement.base import EnforcementContext, EnforcementPipeline, Enforcer, Passage, PipelineResult, RedactionSpan, SpanDetector, Stage
 from policy_engine.enforcement.registry import EngineParts, registered
 from policy_engine.generation import ModelParaphraser, PromptObserver, complete
+from policy_engine.policy.gate import ResolutionGate, UnresolvedStatementError
 from policy_engine.policy.model import Constraint, Policy, RedactionMode
 from policy_engine.prompts import Prompt, SanitizedContext, answer_prompt
 
@@ -229,6 +230,10 @@ class Engine:
             order = list(policy.enforcement.order) + [n for n in extra_enforcers if n not in policy.enforcement.order]
             policy = policy.model_copy(update={"enforcement": policy.enforcement.model_copy(update={"order": order})})
         self.policy = policy
+        try:  # a statement that resolves to nothing would be reported applied while its values pass through
+            self.gate = ResolutionGate.check(policy)
+        except UnresolvedStatementError as exc:
+            raise EngineError(str(exc)) from None
         self.retriever = retriever
         self.detector = detector if detector is not None else _default_detector(policy)
         self.audit_sink = audit_sink
@@ -423,6 +428,8 @@ class Engine:
         chunk_scores: dict[str, float],
         started: float,
     ) -> ProtectResult:
+        applied, not_applied = self.gate.partition(applied, not_applied)
+        constraints = self.gate.enforced(constraints)
         record.retrieved = [AuditChunk(chunk_id=p.chunk_id, score=chunk_scores.get(p.chunk_id)) for p in passages]
         context = EnforcementContext(passages=passages, constraints=constraints, principal=record.principal, purpose=record.purpose)
         result = self.pipeline.run(Stage.CONTEXT, context)

@@ -55,10 +55,14 @@ def explain_plan(plan: DetectionPlan, known_categories: set[str]) -> ConstraintE
         warnings.append(f"detect.categories names unknown categor{'y' if len(unknown) == 1 else 'ies'} {', '.join(unknown)} (see `policy-engine vocab categories`)")
     if not plan.active:
         warnings.append(f"not enforced: {plan.reason}")
-    elif res.method not in ("explicit",) and res.categories and res.confidence < LOW_CONFIDENCE:
+    elif res.method == "keywords+embedding" and res.confidence < LOW_CONFIDENCE:
         warnings.append(f"low-confidence resolution ({res.confidence:.2f} < {LOW_CONFIDENCE}); confirm with detect.categories")
-    elif res.method == "embedding":
-        warnings.append("resolved by embedding similarity alone (no category keyword in the statement); confirm with detect.categories")
+    if res.method in ("embedding", "none") and not plan.constraint.advisory:
+        guess = f"; closest by meaning: {', '.join(res.category_ids[:3])}" if res.categories else ""
+        warnings.append(
+            f"the engine refuses to open this policy (PE109): the statement names no category{guess}; "
+            "name it in the statement, add detect.categories, or mark the statement advisory"
+        )
     return ConstraintExplanation(
         constraint_id=plan.constraint.id,
         statement=plan.constraint.statement,
