@@ -78,6 +78,10 @@ ROLE_PHRASES: dict[tuple[str, ...], str] = {
 CATCH_ALL = frozenset({"person", "persons", "people", "individual", "individuals", "anyone", "everyone", "anybody", "everybody", "party", "parties"})
 #: Nouns that a role word may modify without being a role qualifier ("customer numbers").
 IDENTIFIER_NOUNS = frozenset({"number", "numbers", "no", "nos", "id", "ids", "identifier", "identifiers", "reference", "references", "ref", "code", "codes", "record", "records", "file", "files", "account", "accounts", "portal", "card", "cards"})
+#: Head nouns that, right after a category phrase, belong to it ("bank account numbers", "sort codes").
+GENERIC_HEADS = frozenset({"number", "no", "code", "detail", "information", "data", "record"})
+#: Roles whose words also name sensitive data ("the names of relatives": relatives are protected family data).
+_ROLES_THAT_ARE_DATA = frozenset({"relative", "minor", "beneficiary"})
 #: Words that open a clause qualifying the role before them ("employees referred to ...", "patients who ...").
 _QUALIFIER_OPENERS = frozenset({"who", "whom", "whose", "that", "which", "under", "involved", "in", "at", "during", "from", "with", "without", "on"})
 #: Words that close such a clause (coordination or punctuation, handled as tokens).
@@ -158,31 +162,40 @@ def category_evidence(statement: str, index: PhraseIndex) -> dict[str, list[str]
     """Category ids the statement's target clause names, each with the phrases that name it.
 
     Phrases are matched on lemmas, longest first; the words of a matched
-    phrase name nothing else.  Words of a clause qualifying a role, and of
-    an exception clause, are skipped.
+    phrase name nothing else.  A role word used as a qualifier names no
+    category (except family roles: relatives are themselves protected data),
+    nor do the words of a clause qualifying a role or of an exception clause.
+    A generic head noun right after a phrase belongs to it ("bank account
+    *numbers*"), and a keyword with several senses takes the one its
+    neighbour names ("union *membership*").
     """
     target = EXCEPTION_BREAK.split(statement, maxsplit=1)[0]
     words = _words(target)
     evidence: dict[str, list[str]] = {}
+    previous: tuple[int, tuple[str, ...]] = (-1, ())  # where the last matched phrase ended, and what it named
     i = 0
     while i < len(words):
         role, length = _role_at(words, i)
-        if role is not None and length > 1:
-            i = _qualifier_end(words, i + length)
-            continue
         if role is not None and not _modifies_identifier(words, i, length):
-            end = _qualifier_end(words, i + 1)
-            if end > i + 1:
+            end = _qualifier_end(words, i + length)
+            if end > i + length or length > 1 or role not in _ROLES_THAT_ARE_DATA:
                 i = end
                 continue
+        adjacent = previous[0] == i
+        if adjacent and lemma(words[i]) in GENERIC_HEADS:
+            i += 1  # "bank account numbers": the head of the phrase before, not an identifier of its own
+            continue
         lemmas = [lemma(w) for w in words[i : i + index.longest]]
         for n in range(len(lemmas), 0, -1):
             categories = index.phrases.get(tuple(lemmas[:n]))
             if categories and "," not in words[i : i + n]:
+                if adjacent and len(categories) > 1 and set(categories) & set(previous[1]):
+                    categories = tuple(c for c in categories if c in previous[1])  # "union membership": the sense its neighbour names
                 phrase = " ".join(words[i : i + n])
                 for category in categories:
                     evidence.setdefault(category, []).append(phrase)
                 i += n
+                previous = (i, categories)
                 break
         else:
             i += 1
