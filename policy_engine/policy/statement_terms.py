@@ -171,6 +171,7 @@ def category_evidence(statement: str, index: PhraseIndex) -> dict[str, list[str]
     """
     target = EXCEPTION_BREAK.split(statement, maxsplit=1)[0]
     words = _words(target)
+    lemmas = [lemma(w) for w in words]
     evidence: dict[str, list[str]] = {}
     previous: tuple[int, tuple[str, ...]] = (-1, ())  # where the last matched phrase ended, and what it named
     i = 0
@@ -182,12 +183,11 @@ def category_evidence(statement: str, index: PhraseIndex) -> dict[str, list[str]
                 i = end
                 continue
         adjacent = previous[0] == i
-        if adjacent and lemma(words[i]) in GENERIC_HEADS:
+        if adjacent and lemmas[i] in GENERIC_HEADS:
             i += 1  # "bank account numbers": the head of the phrase before, not an identifier of its own
             continue
-        lemmas = [lemma(w) for w in words[i : i + index.longest]]
-        for n in range(len(lemmas), 0, -1):
-            categories = index.phrases.get(tuple(lemmas[:n]))
+        for n in range(min(index.longest, len(words) - i), 0, -1):
+            categories = index.phrases.get(tuple(lemmas[i : i + n]))
             if categories and "," not in words[i : i + n]:
                 if adjacent and len(categories) > 1 and set(categories) & set(previous[1]):
                     categories = tuple(c for c in categories if c in previous[1])  # "union membership": the sense its neighbour names
