@@ -231,7 +231,7 @@ class Engine:
             policy = policy.model_copy(update={"enforcement": policy.enforcement.model_copy(update={"order": order})})
         self.policy = policy
         try:  # a statement that resolves to nothing would be reported applied while its values pass through
-            self.gate = ResolutionGate.check(policy)
+            self.gate = ResolutionGate.check(policy, strict=strict)
         except UnresolvedStatementError as exc:
             raise EngineError(str(exc)) from None
         self.retriever = retriever

@@ -15,6 +15,7 @@ import pytest
 from policy_engine import lint, load_policy
 from policy_engine.detect.analyzer import Analyzer
 from policy_engine.detect.category_resolver import CategoryResolver
+from policy_engine.detect.recognizers import registry
 from policy_engine.policy.model import Constraint, Metadata, Policy
 from policy_engine.policy.resolution import Polarity
 from policy_engine.policy.vocabulary import builtin_vocabulary
@@ -198,11 +199,21 @@ def test_an_advisory_statement_opens_and_is_reported_not_applied(tmp_path: Path)
     assert {c.constraint_id for c in result.decision.constraints if c.applied} == {"names"}
 
 
-def test_once_the_category_exists_the_union_statement_is_enforced(tmp_path: Path) -> None:
+def test_a_category_without_an_installed_detector_is_never_reported_applied(tmp_path: Path) -> None:
     path = _write_policy(tmp_path, "- Hide trade union membership {#union}\n")
     assert not [d for d in lint([path]).diagnostics if d.code == "PE109"]
-    result = Engine.for_policy(load_policy(path), audit=False).protect_passages([("c1", "She is a shop steward.")])
-    assert [o.constraint_id for o in result.applied] == ["union"]
+    policy = load_policy(path)
+    text = "She has been a member of the union since 2019."
+    if "union_membership" in registry():
+        result = Engine.for_policy(policy, audit=False).protect_passages([("c1", text)])
+        assert [o.constraint_id for o in result.applied] == ["union"] and "member of the union" not in result.context
+        return
+    assert [d.code for d in lint([path]).diagnostics] == ["PE115"]
+    result = Engine.for_policy(policy, audit=False).protect_passages([("c1", text)])
+    assert result.applied == () and [o.constraint_id for o in result.not_applied] == ["union"]
+    assert "union_membership" in result.not_applied[0].reason and result.context == text
+    with pytest.raises(EngineError, match="union_membership"):
+        Engine.for_policy(policy, audit=False, strict=True)
 
 
 # ------------------------------------------------------------ allow-lists

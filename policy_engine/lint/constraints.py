@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from policy_engine.detect.coverage import describe, undetectable
 from policy_engine.diagnostics import Diagnostic, Severity
 from policy_engine.policy.loader import LoadedPolicy
 from policy_engine.policy.model import RedactionMode
@@ -50,6 +51,8 @@ def check(lp: LoadedPolicy, vocab: Vocabulary) -> Iterator[Diagnostic]:
                 lp.span(here + ("statement",)),
                 severity=Severity.WARNING if c.advisory else None,
             )
+        elif missing := undetectable(c, resolution.category_ids, vocab):
+            yield Diagnostic("PE115", f"'{c.statement}' resolves to {describe(missing)}: the engine reports it as not applied", lp.span(here + ("statement",)))
         elif c.redaction is RedactionMode.PERIPHRASTIC and resolution.categories:
             cats = [vocab.categories[m.category] for m in resolution.categories if m.category in vocab.categories]
             if cats and all(cat.generalization is None for cat in cats):

@@ -8,7 +8,9 @@ to open such a policy, naming each statement with its file and line and how
 to fix it, unless the author marked the statement ``advisory: true``:
 advisory statements that resolve to nothing, and statements that read as
 permissions, are reported as *not applied* on every request and never reach
-an enforcer.  The test is the lexical resolution lint uses (PE109), so lint
+an enforcer.  So are constraints whose categories no installed detector
+serves (:mod:`policy_engine.detect.coverage`), unless the engine is strict,
+which refuses them as it refuses an enforcer that is not installed.  The test is the lexical resolution lint uses (PE109), so lint
 and the runtime agree on which policies open.
 """
 
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from audit.records import ConstraintOutcome
+from policy_engine.detect.coverage import describe, undetectable
 from policy_engine.diagnostics import SourceSpan
 from policy_engine.policy.loader import load_repo
 from policy_engine.policy.model import Constraint, Policy
@@ -43,21 +46,32 @@ class ResolutionGate:
     not_enforced: dict[str, str]
 
     @classmethod
-    def check(cls, policy: Policy) -> ResolutionGate:
-        """The gate for ``policy``; raises :class:`UnresolvedStatementError` for unresolved, non-advisory statements."""
+    def check(cls, policy: Policy, *, strict: bool = False) -> ResolutionGate:
+        """The gate for ``policy``.
+
+        Raises :class:`UnresolvedStatementError` for unresolved statements
+        that are not advisory and, with ``strict``, for constraints whose
+        categories have no installed detector (otherwise reported as not
+        applied, like an enforcer that is not installed).
+        """
         vocab = vocabulary_for(policy.vocabulary)
         refused: list[Constraint] = []
         not_enforced: dict[str, str] = {}
         for constraint in policy.constraints:
             resolution = resolve_constraint(constraint, vocab)
+            missing = undetectable(constraint, resolution.category_ids, vocab) if enforceable(resolution) else {}
             if not enforceable(resolution):
                 if not constraint.advisory:
                     refused.append(constraint)
-                not_enforced[constraint.id] = "advisory statement resolves to no detectable category; not enforced"
+                not_enforced[constraint.id] = "advisory statement resolves to no detectable category; not enforced" if constraint.advisory else ""
+            elif missing:
+                if strict and not constraint.advisory:
+                    refused.append(constraint)
+                not_enforced[constraint.id] = f"no installed detector finds {describe(missing)}; NOT enforced"
             elif resolution.polarity in (Polarity.PERMISSION, Polarity.NEGATED_RESTRICTION) and not constraint.detect.categories:
                 not_enforced[constraint.id] = f"statement reads as a {resolution.polarity.value.replace('_', ' ')}; nothing to enforce"
         if refused:
-            raise UnresolvedStatementError(_refusal(policy, refused))
+            raise UnresolvedStatementError(_refusal(policy, refused, not_enforced))
         return cls(not_enforced)
 
     def enforced(self, constraints: Sequence[Constraint]) -> tuple[Constraint, ...]:
@@ -71,12 +85,13 @@ class ResolutionGate:
         return kept, list(not_applied) + moved
 
 
-def _refusal(policy: Policy, refused: list[Constraint]) -> str:
+def _refusal(policy: Policy, refused: list[Constraint], reasons: dict[str, str]) -> str:
     spans = statement_spans(policy)
     lines = [f"policy {policy.metadata.name!r} cannot be enforced: {len(refused)} statement(s) resolve to no kind of data the engine can detect"]
     for constraint in refused:
-        where = spans.get(constraint.id)
-        lines.append(f"  {where if where else (policy.sources[0] if policy.sources else policy.metadata.name)}: constraint {constraint.id!r}: {constraint.statement!r}")
+        where = spans.get(constraint.id) or (policy.sources[0] if policy.sources else policy.metadata.name)
+        detail = f" ({reasons[constraint.id]})" if reasons[constraint.id] else ""
+        lines.append(f"  {where}: constraint {constraint.id!r}: {constraint.statement!r}{detail}")
     lines.append(f"  {_FIX}")
     return "\n".join(lines)
 
