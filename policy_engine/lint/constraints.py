@@ -12,6 +12,7 @@ from policy_engine.policy.model import RedactionMode
 from policy_engine.policy.resolution import Polarity, enforceable, resolve_constraint
 from policy_engine.policy.vocabulary import SPACY_ENTITY_LABELS, Vocabulary
 
+
 def _normalized(statement: str) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", statement.lower()))
 
