@@ -43,6 +43,7 @@ from policy_engine.enforcement.registry import EngineParts
 from policy_engine.errors import EngineError
 from policy_engine.generation import ModelParaphraser, PromptObserver, complete
 from policy_engine.id_redaction import with_shown_ids
+from policy_engine.policy.gate import ResolutionGate, UnresolvedStatementError
 from policy_engine.policy.model import Constraint, Policy, RedactionMode
 from policy_engine.prompts import Prompt, answer_prompt
 from policy_engine.results import AskResult, ProtectResult, SanitizedChunk
@@ -121,6 +122,10 @@ class Engine:
             policy = policy.model_copy(update={"enforcement": policy.enforcement.model_copy(update={"order": order})})
         require_installed(policy, allow_missing_enforcers=allow_missing_enforcers)  # refuse before loading any model
         self.policy = policy
+        try:  # a statement that resolves to nothing would be reported applied while its values pass through
+            self.gate = ResolutionGate.check(policy, strict=True)  # a constraint no installed detector can serve is a refusal too
+        except UnresolvedStatementError as exc:
+            raise EngineError(str(exc)) from None
         self.retriever = retriever
         self.detector = detector if detector is not None else _default_detector(policy)
         self.audit_sink = audit_sink
@@ -357,6 +362,8 @@ class Engine:
         *,
         write: bool = True,
     ) -> ProtectResult:
+        applied, not_applied = self.gate.partition(applied, not_applied)
+        constraints = self.gate.enforced(constraints)
         record.retrieved = [AuditChunk(chunk_id=p.chunk_id, score=chunk_scores.get(p.chunk_id)) for p in passages]
         context = EnforcementContext(passages=passages, constraints=constraints, principal=record.principal, purpose=record.purpose)
         result = self.pipeline.run(Stage.CONTEXT, context)

@@ -32,7 +32,7 @@ def test_explicit_categories_win(resolver: CategoryResolver) -> None:
 
 
 def test_statement_without_keywords_resolves_by_similarity(resolver: CategoryResolver) -> None:
-    res = resolve(resolver, "Never reveal what sickness someone suffers from")
+    res = resolve(resolver, "Never reveal what ailments someone suffers from")
     assert res.method == "embedding"
     assert res.category_ids[0] == "medical_condition"
 

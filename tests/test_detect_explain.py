@@ -19,7 +19,7 @@ constraints:
   - id: hide-project
     statement: Hide the project name
   - id: hide-sickness
-    statement: Never reveal what sickness someone suffers from
+    statement: Never reveal what ailments someone suffers from
   - id: show-doctors
     statement: Doctors' names may be shown
   - id: bad-category

@@ -34,6 +34,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from policy_engine.detect import recognizers as recognizer_registry
+from policy_engine.detect.allowlist import AllowList
 from policy_engine.detect.category_resolver import CategoryResolver
 from policy_engine.detect.findings import Finding, Source, resolve_overlaps
 from policy_engine.detect.names import TITLES, NameIndex, fold, person_variants, value_key
@@ -133,6 +134,7 @@ class Analyzer:
         self._plans: dict[str, DetectionPlan] = {}
         self._plans_lock = threading.Lock()
         self._private = self._private_entities()
+        self._allow = AllowList.for_policy(policy)
         for constraint in policy.constraints:
             self.plan(constraint)
 
@@ -235,7 +237,7 @@ class Analyzer:
         results = []
         for text, findings in zip(texts, keyed):
             targeted = [t for t in (_targeted(f, roles_of[f.constraint_id]) for f in findings) if t is not None]
-            results.append([f for f in resolve_overlaps(targeted, text, order) if _still_a_value(f, text)])
+            results.append([f for f in resolve_overlaps(self._allow.keep(text, targeted), text, order) if _still_a_value(f, text)])
         return results
 
     def _detect(self, text: str, entities: list[NamedEntity], plans: list[DetectionPlan]) -> list[Finding]:

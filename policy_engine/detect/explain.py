@@ -14,7 +14,9 @@ from dataclasses import asdict, dataclass
 
 from policy_engine.detect.analyzer import Analyzer, DetectionPlan
 from policy_engine.detect.category_resolver import LOW_CONFIDENCE
+from policy_engine.detect.coverage import describe, undetectable
 from policy_engine.policy.model import Policy
+from policy_engine.policy.vocabulary import Vocabulary
 
 
 @dataclass(frozen=True)
@@ -46,19 +48,26 @@ class ConstraintExplanation:
         return asdict(self)
 
 
-def explain_plan(plan: DetectionPlan, known_categories: set[str]) -> ConstraintExplanation:
+def explain_plan(plan: DetectionPlan, vocabulary: Vocabulary) -> ConstraintExplanation:
     """Explanation of one detection plan (no model calls)."""
     res = plan.resolution
     warnings = []
-    unknown = [c for c in plan.constraint.detect.categories if c not in known_categories]
+    unknown = [c for c in plan.constraint.detect.categories if c not in vocabulary.categories]
     if unknown:
         warnings.append(f"detect.categories names unknown categor{'y' if len(unknown) == 1 else 'ies'} {', '.join(unknown)} (see `policy-engine vocab categories`)")
-    if not plan.active:
+    missing = undetectable(plan.constraint, plan.categories, vocabulary) if plan.categories else {}
+    if missing:
+        warnings.append(f"not enforced: no installed detector finds {describe(missing)} (PE115)")
+    elif not plan.active:
         warnings.append(f"not enforced: {plan.reason}")
-    elif res.method not in ("explicit",) and res.categories and res.confidence < LOW_CONFIDENCE:
+    elif res.method == "keywords+embedding" and res.confidence < LOW_CONFIDENCE:
         warnings.append(f"low-confidence resolution ({res.confidence:.2f} < {LOW_CONFIDENCE}); confirm with detect.categories")
-    elif res.method == "embedding":
-        warnings.append("resolved by embedding similarity alone (no category keyword in the statement); confirm with detect.categories")
+    if res.method in ("embedding", "none") and not plan.constraint.advisory:
+        guess = f"; closest by meaning: {', '.join(res.category_ids[:3])}" if res.categories else ""
+        warnings.append(
+            f"the engine refuses to open this policy (PE109): the statement names no category{guess}; "
+            "name it in the statement, add detect.categories, or mark the statement advisory"
+        )
     return ConstraintExplanation(
         constraint_id=plan.constraint.id,
         statement=plan.constraint.statement,
@@ -79,8 +88,7 @@ def explain_plan(plan: DetectionPlan, known_categories: set[str]) -> ConstraintE
 def explain_policy(policy: Policy, analyzer: Analyzer | None = None) -> list[ConstraintExplanation]:
     """Explanations of every constraint of ``policy``, in policy order."""
     analyzer = analyzer or Analyzer(policy)
-    known = set(analyzer.vocabulary.categories)
-    return [explain_plan(analyzer.plan(c), known) for c in policy.constraints]
+    return [explain_plan(analyzer.plan(c), analyzer.vocabulary) for c in policy.constraints]
 
 
 def render_text(explanations: list[ConstraintExplanation]) -> str:

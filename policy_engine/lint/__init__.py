@@ -20,13 +20,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from policy_engine.diagnostics import Diagnostic, ExitCode, Severity
-from policy_engine.lint import constraints, knowledge, necessity, privacy, quasi, settings
+from policy_engine.lint import allowlist, constraints, knowledge, necessity, privacy, quasi, settings
 from policy_engine.policy.loader import LoadedPolicy, load_repo
 from policy_engine.policy.vocabulary import Vocabulary, vocabulary_for
 from policy_engine.policy.yaml_source import DEFAULT_MAX_FILE_BYTES
 
 Rule = Callable[[LoadedPolicy, Vocabulary], Iterator[Diagnostic]]
-RULES: tuple[Rule, ...] = (constraints.check, knowledge.check, necessity.check, privacy.check, quasi.check, settings.check)
+RULES: tuple[Rule, ...] = (constraints.check, allowlist.check, knowledge.check, necessity.check, privacy.check, quasi.check, settings.check)
 
 @dataclass
 class LintReport:

@@ -5,14 +5,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from policy_engine.diagnostics import Diagnostic
+from policy_engine.detect.coverage import describe, undetectable
+from policy_engine.diagnostics import Diagnostic, Severity
 from policy_engine.policy.loader import LoadedPolicy
 from policy_engine.policy.model import RedactionMode
-from policy_engine.policy.resolution import Polarity, resolve_constraint
+from policy_engine.policy.resolution import Polarity, enforceable, resolve_constraint
 from policy_engine.policy.vocabulary import SPACY_ENTITY_LABELS, Vocabulary
-
-#: Below this lexical confidence a resolution is reported as uncertain (PE109).
-LOW_CONFIDENCE = 0.5
 
 
 def _normalized(statement: str) -> str:
@@ -46,12 +44,16 @@ def check(lp: LoadedPolicy, vocab: Vocabulary) -> Iterator[Diagnostic]:
             yield Diagnostic("PE106", f"'{c.statement}' permits disclosure instead of restricting it", lp.span(here + ("statement",)))
         elif resolution.polarity is Polarity.NEGATED_RESTRICTION:
             yield Diagnostic("PE113", f"'{c.statement}' forbids redaction, which contradicts what a constraint is for", lp.span(here + ("statement",)))
-        if resolution.confidence < LOW_CONFIDENCE:
+        if not enforceable(resolution):
             yield Diagnostic(
                 "PE109",
-                f"cannot tell what '{c.statement}' protects (no category keyword, no detector hints)",
+                f"cannot tell what '{c.statement}' protects (no category keyword, no detector hints)"
+                + ("; advisory, so it is reported as not applied" if c.advisory else "; the engine refuses to open this policy"),
                 lp.span(here + ("statement",)),
+                severity=Severity.WARNING if c.advisory else None,
             )
+        elif missing := undetectable(c, resolution.category_ids, vocab):
+            yield Diagnostic("PE115", f"'{c.statement}' resolves to {describe(missing)}: the engine reports it as not applied", lp.span(here + ("statement",)))
         elif c.redaction is RedactionMode.PERIPHRASTIC and resolution.categories:
             cats = [vocab.categories[m.category] for m in resolution.categories if m.category in vocab.categories]
             if cats and all(cat.generalization is None for cat in cats):

@@ -256,7 +256,7 @@ class _Merger:
         self.source_map: SourceMap = {(): root.positions.value(())}
         self.lists: dict[str, list] = {"constraints": [], "private": [], "entities": [], "public": [], "rules": []}
         self.singles: dict[str, tuple[Any, str]] = {}
-        self.vocab: dict[str, dict | list] = {"categories": {}, "task_types": {}, "attributes": {}, "qi_classes": []}
+        self.vocab: dict[str, dict | list] = {"categories": {}, "task_types": {}, "attributes": {}, "qi_classes": [], "allow": []}
         self.default_action: Any = None
         self.sources: list[str] = []
         self.derived_ids: set[str] = set()
@@ -296,6 +296,7 @@ class _Merger:
             self.vocab["task_types"].update(doc.vocabulary.task_types)
             self.vocab["attributes"].update(doc.vocabulary.attributes)
             self.vocab["qi_classes"].extend(doc.vocabulary.qi_classes)
+            self.vocab["allow"].extend(doc.vocabulary.allow)
             moves[("vocabulary",)] = ("vocabulary",)
         for section in SINGLE_SECTIONS:
             value = getattr(doc, section)

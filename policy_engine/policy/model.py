@@ -89,6 +89,11 @@ class Constraint(StrictModel):
     detect: DetectorHints = Field(default_factory=DetectorHints)
     severity: ConstraintSeverity = ConstraintSeverity.MEDIUM
     labels: list[str] = Field(default_factory=list)
+    advisory: bool = Field(
+        default=False,
+        description="Guidance for people, not an enforced rule: a statement the engine cannot resolve to a category is then "
+        "reported as not applied instead of refusing the policy (lint PE109 becomes a warning).",
+    )
 
 
 # --------------------------------------------------------- private knowledge
@@ -349,12 +354,20 @@ class CategoryDefinition(StrictModel):
 
 
 class VocabularyExtension(StrictModel):
-    """Per-policy additions to the built-in vocabularies."""
+    """Per-policy additions to the built-in vocabularies.
+
+    ``allow`` lists terms that are never redacted although a detector finds
+    them (the organization's own name, drug classes, court names): a finding
+    that lies inside an occurrence of an allowed term is dropped, except
+    findings of a constraint's own ``detect.terms`` and of private entities,
+    which lint reports as contradictions (PE114).
+    """
 
     categories: dict[Identifier, CategoryDefinition] = Field(default_factory=dict)
     task_types: dict[Identifier, str] = Field(default_factory=dict)
     attributes: dict[Identifier, list[str]] = Field(default_factory=dict, description="family -> attributes")
     qi_classes: list[str] = Field(default_factory=list)
+    allow: list[NonEmpty] = Field(default_factory=list, description="Terms never redacted; matched as whole words, case-insensitively.")
 
 
 # ----------------------------------------------------------------- documents

@@ -4,7 +4,8 @@ Each bullet (``-``, ``*``, ``+`` or ``1.``) becomes a constraint; in a text
 file with no bullets at all, each non-empty line does.  Headings, prose and
 ``#`` comment lines in text files are ignored.  A statement may end with an
 attribute block: ``- Hide the names of patients {#hide-patient-names
-severity=high redaction=periphrastic}``.  Without ``{#id}`` the id is derived
+severity=high redaction=periphrastic}``; ``advisory=true`` marks guidance that is
+not enforced.  Without ``{#id}`` the id is derived
 from the words of the statement, which is stable only while the text is
 unchanged (lint warns, PE104).
 """
@@ -20,7 +21,7 @@ from policy_engine.diagnostics import Diagnostic, SourceSpan
 _BULLET = re.compile(r"^(?P<indent>\s*)(?:[-*+]|\d+[.)])\s+(?P<body>.*\S)\s*$")
 _ATTRS = re.compile(r"\{(?P<inner>#[^{}]*)\}\s*$")
 _ATTR_PAIR = re.compile(r"(\w+)=(\S+)")
-_ALLOWED_ATTRS = {"severity", "redaction"}
+_ALLOWED_ATTRS = {"severity", "redaction", "advisory"}
 _HTML_COMMENT = re.compile(r"<!--.*?-->")
 
 
@@ -47,7 +48,7 @@ def _parse_attrs(inner: str, span: SourceSpan) -> tuple[dict, list[Diagnostic]]:
     rest = parts[1] if len(parts) > 1 else ""
     for key, value in _ATTR_PAIR.findall(rest):
         if key not in _ALLOWED_ATTRS:
-            problems.append(Diagnostic("PE100", f"unknown statement attribute '{key}' (allowed: severity, redaction)", span))
+            problems.append(Diagnostic("PE100", f"unknown statement attribute '{key}' (allowed: advisory, redaction, severity)", span))
         else:
             data[key] = value
     return data, problems

@@ -2,9 +2,10 @@
 
 "Hide the names of patients" resolves to category ``person_name`` qualified by
 role ``patient``; "Do not reveal specific doses of medicine" to
-``medication``.  This module is the lexical resolver: keyword evidence from
-the category vocabulary plus the role phrase ("of patients", "patient
-names", "the client's").  It needs no model, so lint can run it on ten
+``medication``.  This module is the lexical resolver: keyword phrases of
+the category vocabulary and role qualifiers, each read in its scope
+(:mod:`policy_engine.policy.statement_terms`: "dates of birth" is not every
+date, "customer numbers" names no role).  It needs no model, so lint can run it on ten
 thousand constraints in well under a second; the enforcement runtime adds
 embedding similarity on top (SD-RAG Section III-B: a constraint refers to a
 sensitive category, possibly restricted to a subset of the subjects).
@@ -17,36 +18,14 @@ redact doctors' names"), which lint reports (PE106, PE113).
 from __future__ import annotations
 
 import enum
-import re
 from dataclasses import dataclass
 
 from policy_engine.policy.model import Constraint
+from policy_engine.policy.statement_terms import ROLE_WORDS, category_evidence, statement_roles, tokens
 from policy_engine.policy.vocabulary import Vocabulary
 
-_TOKEN = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
+__all__ = ["ROLE_WORDS", "CategoryMatch", "Polarity", "Resolution", "enforceable", "resolve_constraint", "statement_polarity", "statement_roles", "tokens"]
 
-#: Nouns that name whose data a constraint protects (the role qualifier).
-ROLE_WORDS: dict[str, str] = {
-    w: role
-    for role, words in {
-        "patient": ["patient", "patients"],
-        "doctor": ["doctor", "doctors", "physician", "physicians", "clinician", "clinicians", "surgeon", "surgeons", "dr"],
-        "nurse": ["nurse", "nurses"],
-        "staff": ["staff", "employee", "employees", "clerk", "clerks", "banker", "bankers", "agent", "agents", "officer", "officers"],
-        "client": ["client", "clients"],
-        "customer": ["customer", "customers", "account-holder", "accountholder", "accountholders", "cardholder", "cardholders"],
-        "witness": ["witness", "witnesses"],
-        "plaintiff": ["plaintiff", "plaintiffs", "claimant", "claimants", "petitioner", "petitioners"],
-        "defendant": ["defendant", "defendants", "respondent", "respondents"],
-        "attorney": ["attorney", "attorneys", "lawyer", "lawyers", "counsel", "solicitor", "solicitors"],
-        "judge": ["judge", "judges"],
-        "victim": ["victim", "victims"],
-        "minor": ["minor", "minors", "child", "children", "juvenile", "juveniles"],
-        "beneficiary": ["beneficiary", "beneficiaries", "heir", "heirs"],
-        "applicant": ["applicant", "applicants", "borrower", "borrowers", "guarantor", "guarantors"],
-    }.items()
-    for w in words
-}
 
 def _inflect(*verbs: str) -> frozenset[str]:
     """A verb set with its regular inflections (hide -> hides, hided, hiding) for plain matching."""
@@ -96,10 +75,6 @@ class Resolution:
         return tuple(m.category for m in self.categories)
 
 
-def tokens(text: str) -> list[str]:
-    return _TOKEN.findall(text.lower())
-
-
 def statement_polarity(statement: str) -> Polarity:
     """Classify the statement as a restriction, a permission or a negated restriction."""
     toks = tokens(statement)
@@ -118,20 +93,6 @@ def statement_polarity(statement: str) -> Polarity:
     return Polarity.UNCLEAR
 
 
-_CLAUSE_BREAK = re.compile(r"[;:(]|\b(?:but|except|excluding|while|whereas|unless|other than)\b|,\s*(?:not|never)\b", re.IGNORECASE)
-
-
-def statement_roles(statement: str) -> tuple[str, ...]:
-    """Roles named in the statement's main clause ("names of patients" -> ("patient",)).
-
-    Roles mentioned after a clause break are exceptions, not targets: "Hide
-    the names of patients; doctors stay visible" protects patients only.
-    """
-    main_clause = _CLAUSE_BREAK.split(statement, maxsplit=1)[0]
-    found = (t.removesuffix("'s") for t in tokens(main_clause))
-    return tuple(dict.fromkeys(ROLE_WORDS[t] for t in found if t in ROLE_WORDS))
-
-
 def resolve_constraint(constraint: Constraint, vocab: Vocabulary) -> Resolution:
     """Resolve one constraint lexically (explicit hints win over keywords)."""
     roles = tuple(dict.fromkeys(list(constraint.detect.roles) + list(statement_roles(constraint.statement))))
@@ -140,12 +101,9 @@ def resolve_constraint(constraint: Constraint, vocab: Vocabulary) -> Resolution:
     if hints.categories:
         matches = tuple(CategoryMatch(c, 1.0, ("detect.categories",)) for c in hints.categories if c in vocab.categories)
         return Resolution(constraint.id, matches, roles, polarity, 1.0, "explicit")
-    evidence_by_category: dict[str, list[str]] = {}
-    for tok in dict.fromkeys(tokens(constraint.statement)):
-        for cat_id in vocab.keyword_index.get(tok, ()):
-            evidence_by_category.setdefault(cat_id, []).append(tok)
+    evidence_by_category = category_evidence(constraint.statement, vocab.phrase_index)
     matches: list[CategoryMatch] = [
-        CategoryMatch(cat_id, min(1.0, 0.6 + 0.2 * len(evidence)), tuple(evidence))
+        CategoryMatch(cat_id, min(1.0, 0.6 + 0.2 * sum(len(phrase.split()) for phrase in evidence)), tuple(evidence))
         for cat_id, evidence in evidence_by_category.items()
     ]
     if any(label for label in hints.entity_types) and not matches:
@@ -164,3 +122,12 @@ def resolve_constraint(constraint: Constraint, vocab: Vocabulary) -> Resolution:
         confidence = 1.0 if explicit_detectors else 0.0
         method = "explicit" if explicit_detectors else "none"
     return Resolution(constraint.id, tuple(matches), roles, polarity, confidence, method)
+
+
+def enforceable(resolution: Resolution) -> bool:
+    """Whether the engine knows what to look for: a category keyword or explicit detector hints.
+
+    Embedding similarity alone is a guess, not a resolution: a statement
+    that names no category is refused (lint PE109) unless marked advisory.
+    """
+    return resolution.method in ("explicit", "keywords")

@@ -17,6 +17,7 @@ from importlib import resources
 from ruamel.yaml import YAML
 
 from policy_engine.policy.model import CategoryDefinition, VocabularyExtension
+from policy_engine.policy.statement_terms import PhraseIndex
 
 #: Entity labels the spaCy English pipelines produce (OntoNotes scheme).
 SPACY_ENTITY_LABELS = frozenset(
@@ -59,6 +60,11 @@ class Vocabulary:
             for keyword in cat.keywords:
                 index.setdefault(keyword.lower(), []).append(cat_id)
         return {k: tuple(v) for k, v in index.items()}
+
+    @functools.cached_property
+    def phrase_index(self) -> PhraseIndex:
+        """Category keyword phrases by lemmas, for scoped statement resolution."""
+        return PhraseIndex.build({cat_id: cat.keywords for cat_id, cat in self.categories.items()})
 
     def is_attribute_or_family(self, name: str) -> bool:
         return name in self.attribute_families or name in self.attributes
