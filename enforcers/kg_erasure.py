@@ -31,7 +31,7 @@ class KGErasureEnforcer:
     stage = Stage.CONTEXT
 
     def __init__(self, knowledge: PrivateKnowledge, summaries: SummarySource | None = None) -> None:
-        self.eraser = Eraser(knowledge, on_conflict=knowledge.on_conflict, summaries=summaries, version=self.version)
+        self.eraser = Eraser(knowledge, summaries=summaries, version=self.version)
 
     @classmethod
     def has_work(cls, policy: Policy) -> bool:

@@ -47,7 +47,7 @@ def erase_command(policy_path: Path, files: tuple[Path, ...], fmt: str) -> None:
     except PolicyError as exc:
         raise click.ClickException(f"{policy_path}: {exc}") from exc
     items = [(str(f), f.read_text(encoding="utf-8")) for f in files]
-    result = Eraser(policy.private_knowledge, on_conflict=policy.private_knowledge.on_conflict).erase(items)
+    result = Eraser(policy.private_knowledge).erase(items)
     if fmt == "json":
         click.echo(json.dumps({"files": dict(zip((i for i, _ in items), result.texts)), "kg_erasure": result.section.model_dump()}, indent=2))
         return

@@ -84,9 +84,9 @@ class _Log:
 class Eraser:
     """Erases ``knowledge`` from request texts; thread-safe (no state between calls)."""
 
-    def __init__(self, knowledge: PrivateKnowledge, *, on_conflict: OnConflict = "erase", summaries: SummarySource | None = None,
+    def __init__(self, knowledge: PrivateKnowledge, *, on_conflict: OnConflict | None = None, summaries: SummarySource | None = None,
                  version: str = "1", max_rounds: int = 8) -> None:
-        self.on_conflict = on_conflict
+        self.on_conflict: OnConflict = on_conflict or knowledge.on_conflict
         self.summaries = summaries
         self.version = version
         self.max_rounds = max_rounds
