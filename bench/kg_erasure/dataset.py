@@ -22,6 +22,8 @@ from faker import Faker
 TUNE_FAMILIES = ("plain", "narrative", "clausal")
 HELD_OUT_FAMILIES = ("possessive", "appositive")
 HANDWRITTEN = Path(__file__).with_name("handwritten.json")
+#: Written after the first held-out run (which moved standalone-name matching), never used for development.
+HANDWRITTEN_FRESH = Path(__file__).with_name("handwritten_fresh.json")
 
 CONDITIONS = ["type 2 diabetes", "multiple sclerosis", "Crohn's disease", "chronic kidney disease", "bipolar disorder",
               "epilepsy", "hepatitis B", "breast cancer", "Parkinson's disease", "major depressive disorder"]
@@ -138,6 +140,6 @@ def build(per_family: int = 8, seed: int = 15) -> list[dict[str, Any]]:
                 case = make(v, family, i)
                 case.update(id=f"{family}-{case['subset']}-{i}", family=family, split="tune" if family in TUNE_FAMILIES else "heldout")
                 cases.append(case)
-    for case in json.loads(HANDWRITTEN.read_text()):
-        cases.append({**case, "family": "handwritten", "split": "heldout"})
+    for path, family in ((HANDWRITTEN, "handwritten"), (HANDWRITTEN_FRESH, "handwritten_fresh")):
+        cases.extend({**case, "family": family, "split": "heldout"} for case in json.loads(path.read_text()))
     return cases

@@ -28,9 +28,14 @@ def _has(form: str, text: str) -> bool:
     return re.search(r"(?<!\w)" + re.escape(form) + r"(?!\w)", text, re.I) is not None
 
 
-def sentence_entities(doc: str, surface: dict[str, list[str]]) -> list[set[str]]:
+def people_of(case: dict[str, Any]) -> set[str]:
+    """Entities a he/she pronoun may stand for: name-shaped heads of the case's triples."""
+    heads = {t[0] for t in case.get("private", []) + case.get("public", [])}
+    return {e for e in heads if len(e.split()) >= 2 and e.replace(" ", "").replace("-", "").isalpha()}
+
+
+def sentence_entities(doc: str, surface: dict[str, list[str]], people: set[str]) -> list[set[str]]:
     """Per sentence, the entities it mentions (pronouns resolved to the last named person)."""
-    people = {e for e, forms in surface.items() if len(e.split()) >= 2 and e.replace(" ", "").replace("-", "").isalpha()}
     last_person: str | None = None
     out: list[set[str]] = []
     for sentence in (s for s in _SENTENCE.split(doc) if s.strip()):
@@ -44,19 +49,19 @@ def sentence_entities(doc: str, surface: dict[str, list[str]]) -> list[set[str]]
     return out
 
 
-def stated(doc: str, triple: list[str], surface: dict[str, list[str]]) -> bool:
+def stated(doc: str, triple: list[str], surface: dict[str, list[str]], people: set[str]) -> bool:
     head, _, tail = triple
-    return any(head in s and tail in s for s in sentence_entities(doc, surface))
+    return any(head in s and tail in s for s in sentence_entities(doc, surface, people))
 
 
-def retention(originals: list[str], rewritten: list[str], triples: list[list[str]], surface: dict[str, list[str]]) -> tuple[int, int]:
+def retention(originals: list[str], rewritten: list[str], triples: list[list[str]], surface: dict[str, list[str]], people: set[str]) -> tuple[int, int]:
     """(stated after, stated before) summed over documents."""
     before = after = 0
     for o, r in zip(originals, rewritten):
         for t in triples:
-            if stated(o, t, surface):
+            if stated(o, t, surface, people):
                 before += 1
-                after += stated(r, t, surface)
+                after += stated(r, t, surface, people)
     return after, before
 
 
@@ -64,10 +69,10 @@ def removed(rewritten: list[str], entities: list[str], surface: dict[str, list[s
     return [not any(_has(f, doc) for e in entities for f in surface[e]) for doc in rewritten]
 
 
-def connected_private(docs: list[str], triples: list[list[str]], surface: dict[str, list[str]]) -> int:
+def connected_private(docs: list[str], triples: list[list[str]], surface: dict[str, list[str]], people: set[str]) -> int:
     g = nx.Graph()
     for doc in docs:
-        for ents in sentence_entities(doc, surface):
+        for ents in sentence_entities(doc, surface, people):
             g.add_nodes_from(ents)
             g.add_edges_from(combinations(sorted(ents), 2))
     return sum(1 for h, _, t in triples if h in g and t in g and nx.has_path(g, h, t))

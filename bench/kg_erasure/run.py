@@ -61,15 +61,15 @@ METHODS: dict[str, Method] = {"no_erasure": no_erasure, "ner_mask": ner_mask, "k
 
 def score_case(case: dict[str, Any], rewritten: list[str]) -> dict[str, Any]:
     row: dict[str, Any] = {}
-    surface = case["surface"]
+    surface, people = case["surface"], metrics.people_of(case)
     if case["subset"] == "special":
-        row["pri_after"], row["pri_before"] = metrics.retention(case["docs"], rewritten, case["private"], surface)
-        row["pub_after"], row["pub_before"] = metrics.retention(case["docs"], rewritten, case["public"], surface)
+        row["pri_after"], row["pri_before"] = metrics.retention(case["docs"], rewritten, case["private"], surface, people)
+        row["pub_after"], row["pub_before"] = metrics.retention(case["docs"], rewritten, case["public"], surface, people)
     elif case["subset"] == "standalone":
         row["removed"] = sum(metrics.removed(rewritten, case["entities"], surface))
         row["standalone_docs"] = len(rewritten)
     else:
-        row["connected"] = metrics.connected_private(rewritten, case["private"], surface)
+        row["connected"] = metrics.connected_private(rewritten, case["private"], surface, people)
         row["infer_triples"] = len(case["private"])
     return row
 
@@ -121,7 +121,7 @@ def main() -> None:
         report["splits"][split] = {m: metrics.summarize([score_case(c, rewrites[m][c["id"]]) for c in chosen]) for m in METHODS}
     report["heldout_by_family"] = {
         fam: metrics.summarize([score_case(c, rewrites["kg_erasure"][c["id"]]) for c in cases if c["family"] == fam])
-        for fam in (*dataset.HELD_OUT_FAMILIES, "handwritten")
+        for fam in (*dataset.HELD_OUT_FAMILIES, "handwritten", "handwritten_fresh")
     }
     if not args.no_lm:
         report["qa"] = qa(cases, rewrites, args.questions, args.seed)

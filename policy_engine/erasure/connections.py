@@ -2,7 +2,10 @@
 
 G' is the undirected graph of a request's entities: two entities are joined
 when some sentence mentions both (pronoun mentions included), and the edge
-remembers those sentences (its *sites*).  A private triple ``[h, r, t]`` stays
+remembers those sentences (its *sites*).  An *anchor* (an identifier the
+policy names: an account, matter or record number, an address) keys the
+whole text it occurs in, as a record's number does, so it is joined to every
+entity of that text; such an edge's site is the whole text (sentence -1).  A private triple ``[h, r, t]`` stays
 inferable while ``h`` and ``t`` are connected in G' by a path of any length.
 
 Cutting a connection erases the clauses behind the edges of a minimum
@@ -13,6 +16,7 @@ and an edge that a public triple the policy keeps runs along costs
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -24,21 +28,42 @@ from policy_engine.erasure.mentions import ParsedText
 #: Capacity of an edge carrying a protected public triple (larger than any number of sites in one request).
 PROTECTED = 10**6
 
-Site = tuple[int, int]  # (text index, sentence index)
+Site = tuple[int, int]  # (text index, sentence index; -1: the whole text)
+WHOLE_TEXT = -1
 
 
-def build_graph(parsed: Sequence[ParsedText], protected: Mapping[frozenset[str], Sequence[str]]) -> nx.Graph:
+_IDENTIFIER = re.compile(r"[\w\-/]*\d{3,}[\w\-/]*")
+_STREET_ADDRESS = re.compile(r"\d{1,6}[a-z]? [a-z]")
+
+
+def is_anchor(form: str) -> bool:
+    """Whether a normalized policy entity is an identifier keying the text it occurs in:
+    one token holding three or more digits (account, matter, record number) or a street address."""
+    return bool(_IDENTIFIER.fullmatch(form) or _STREET_ADDRESS.match(form))
+
+
+def build_graph(parsed: Sequence[ParsedText], protected: Mapping[frozenset[str], Sequence[str]], anchors: frozenset[str] = frozenset()) -> nx.Graph:
     """G' over ``parsed``: co-mention edges with ``sites``, ``capacity`` and the ``public`` triples they carry."""
     g = nx.Graph()
+
+    def join(a: str, b: str, site: Site) -> None:
+        if g.has_edge(a, b):
+            g[a][b]["sites"].append(site)
+        else:
+            g.add_edge(a, b, sites=[site], public=list(protected.get(frozenset((a, b)), ())))
+
     for ti, text in enumerate(parsed):
         for si, sentence in enumerate(text.sentences):
             entities = sorted(sentence.entities())
             g.add_nodes_from(entities)
             for a, b in combinations(entities, 2):
-                if g.has_edge(a, b):
-                    g[a][b]["sites"].append((ti, si))
-                else:
-                    g.add_edge(a, b, sites=[(ti, si)], public=list(protected.get(frozenset((a, b)), ())))
+                join(a, b, (ti, si))
+        in_text = set().union(*(s.entities() for s in text.sentences))
+        for anchor in sorted(in_text & anchors):
+            for other in sorted(in_text - {anchor}):
+                if g.has_edge(anchor, other):
+                    g[anchor][other]["sites"] = [site for site in g[anchor][other]["sites"] if site[0] != ti]
+                join(anchor, other, (ti, WHOLE_TEXT))
     for _, _, data in g.edges(data=True):
         data["capacity"] = PROTECTED if data["public"] else len(data["sites"])
     return g

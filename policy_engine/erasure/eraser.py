@@ -4,7 +4,8 @@
 
 1. parse every text and link its mentions (:mod:`.mentions`);
 2. remove every mention of a standalone private entity (self-loop
-   ``[A, A, A]``), in any surface form, replacing it by a generic description;
+   ``[A, A, A]``), in any surface form (for a name, each of its tokens
+   alone too), replacing it by a generic description;
 3. erase every private triple ``[h, r, t]`` whose head (by name or pronoun)
    and tail are mentioned in one sentence: the tail is replaced by a generic
    description when the sentence also carries a public triple, else the
@@ -32,8 +33,8 @@ from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 from policy_engine.entities import normalize_entity
-from policy_engine.erasure.connections import build_graph, connected, minimum_cut
-from policy_engine.erasure.mentions import EntityIndex, ParsedText, Sentence, parse_texts
+from policy_engine.erasure.connections import WHOLE_TEXT, build_graph, connected, is_anchor, minimum_cut
+from policy_engine.erasure.mentions import EntityIndex, ParsedText, Sentence, name_aliases, parse_texts
 from policy_engine.erasure.rewrite import Edit, apply_edits, clause_edits, describe
 from policy_engine.erasure.section import (
     CutConnection,
@@ -98,6 +99,8 @@ class Eraser:
         for j, (h, _, t) in enumerate(knowledge.public):
             self.public.setdefault(frozenset((normalize_entity(h), normalize_entity(t))), []).append(f"public:{j}")
         self.entities = sorted({x for h, _, t in [*triples, *knowledge.public] for x in (h, t)})
+        self.aliases = sorted(name_aliases([e for _, e in self.standalone]))
+        self.anchors = frozenset(f for f in map(normalize_entity, self.entities) if is_anchor(f))
 
     # ------------------------------------------------------------------ api
 
@@ -133,7 +136,7 @@ class Eraser:
 
     def _run(self, ids: list[str], texts: list[str], withheld: set[int], log: _Log) -> int:
         for round_no in range(1, self.max_rounds + 1):
-            parsed, index = parse_texts(["" if i in withheld else t for i, t in enumerate(texts)], self.entities)
+            parsed, index = parse_texts(["" if i in withheld else t for i, t in enumerate(texts)], self.entities, self.aliases)
             before = len(withheld)
             edits = self._local_edits(ids, parsed, index, log)
             if not any(edits):
@@ -174,7 +177,7 @@ class Eraser:
 
     def _cut_edits(self, ids: list[str], parsed: list[ParsedText], index: EntityIndex, withheld: set[int], log: _Log) -> list[list[Edit]]:
         """Step 4: minimum cuts of the connections G' still holds between private heads and tails."""
-        g = build_graph(parsed, self.public)
+        g = build_graph(parsed, self.public, self.anchors)
         edits: list[list[Edit]] = [[] for _ in parsed]
         relation_of = {tail: relation for _, _, relation, tail in self.pairs}
         for ref, head, _, tail in self.pairs:
@@ -191,20 +194,27 @@ class Eraser:
                 for u, v in cut.edges:
                     log.sacrificed.update((p, ref) for p in g[u][v]["public"])
                     for ti, si in g[u][v]["sites"]:
-                        sentence = parsed[ti].sentences[si]
-                        endpoint = v if not self._protects(sentence, v) or self._protects(sentence, u) else u
-                        names = sentence.mentions_of(endpoint)
-                        if names:
-                            edits[ti].extend(Edit(m.start, m.end, describe(relation_of.get(endpoint), index.labels.get(endpoint), endpoint)) for m in names)
-                        else:
-                            for m in sentence.mentions_of(endpoint, names_only=False):
-                                edits[ti].extend(clause_edits(sentence, m.clause))
-                                log.clauses_removed += 1
+                        sentences = parsed[ti].sentences if si == WHOLE_TEXT else (parsed[ti].sentences[si],)
+                        edits[ti].extend(self._separate(sentences, u, v, relation_of, index, log))
             g.remove_edges_from(cut.edges)
         return edits
 
-    def _protects(self, sentence: Sentence, entity: str) -> bool:
-        present = sentence.entities()
+    def _separate(self, sentences: Sequence[Sentence], u: str, v: str, relation_of: dict[str, str], index: EntityIndex, log: _Log) -> list[Edit]:
+        """Edits so that ``sentences`` no longer join ``u`` and ``v``: the sink-side ``v`` is replaced, or ``u`` when
+        only ``v`` takes part in a public triple there; an entity present only as a pronoun loses its clause."""
+        present = set().union(*(s.entities() for s in sentences))
+        endpoint = v if not self._protects(present, v) or self._protects(present, u) else u
+        edits: list[Edit] = []
+        for sentence in sentences:
+            names = sentence.mentions_of(endpoint)
+            edits.extend(Edit(m.start, m.end, describe(relation_of.get(endpoint), index.labels.get(endpoint), endpoint)) for m in names)
+            if not names and u in sentence.entities() and v in sentence.entities():
+                for m in sentence.mentions_of(endpoint, names_only=False):
+                    edits.extend(clause_edits(sentence, m.clause))
+                    log.clauses_removed += 1
+        return edits
+
+    def _protects(self, present: set[str], entity: str) -> bool:
         return any(entity in pair and pair <= present for pair in self.public)
 
     def _resummarize(self, ids: list[str], texts: list[str], log: _Log) -> list[str]:

@@ -139,8 +139,10 @@ def _raw_mentions(doc: Any, patterns: dict[str, re.Pattern[str]]) -> list[tuple[
     """(start, end, form, label, gender) of literal policy matches and of NER spans not inside one."""
     text = doc.text
     out: list[tuple[int, int, str, str, str | None]] = []
-    for form, pattern in patterns.items():
-        out.extend((m.start(), m.end(), form, "", None) for m in pattern.finditer(text))
+    matches = sorted(((m.start(), m.end(), form) for form, pattern in patterns.items() for m in pattern.finditer(text)), key=lambda m: (m[0], -m[1]))
+    for start, end, form in matches:  # the longest literal match wins where matches overlap
+        if not out or start >= out[-1][1]:
+            out.append((start, end, form, "", None))
     literal = [(s, e) for s, e, *_ in out]
     for ent in doc.ents:
         form = _form(ent.text)
@@ -175,13 +177,23 @@ def _link(policy_forms: frozenset[str], other_forms: set[str]) -> dict[str, tupl
 
 def _looks_like_person(form: str) -> bool:
     words = form.split()
-    return 2 <= len(words) <= 4 and all(w.isalpha() for w in words)
+    return 2 <= len(words) <= 4 and all(w.replace("-", "").replace("'", "").isalpha() for w in words)
 
 
-def parse_texts(texts: Sequence[str], policy_entities: Sequence[str]) -> tuple[list[ParsedText], EntityIndex]:
-    """Parse ``texts`` and link their mentions; raises :class:`ExtractionError` if parsing fails."""
+def name_aliases(entities: Sequence[str]) -> set[str]:
+    """Single name tokens of person-like ``entities`` ("Jackson", "Antonio"), matched on their own."""
+    return {tok for e in entities if _looks_like_person(normalize_entity(e)) for tok in normalize_entity(e).split() if len(tok) >= 3}
+
+
+def parse_texts(texts: Sequence[str], policy_entities: Sequence[str], aliases: Sequence[str] = ()) -> tuple[list[ParsedText], EntityIndex]:
+    """Parse ``texts`` and link their mentions; raises :class:`ExtractionError` if parsing fails.
+
+    ``aliases`` are further forms matched literally wherever they occur
+    (linked to the policy entities that contain them), e.g. :func:`name_aliases`
+    of standalone private entities.
+    """
     policy_forms = frozenset(f for f in (normalize_entity(e) for e in policy_entities) if f)
-    patterns = {f: _literal_pattern(f) for f in policy_forms}
+    patterns = {f: _literal_pattern(f) for f in policy_forms | {normalize_entity(a) for a in aliases}}
     try:
         docs = list(load_spacy().pipe(texts))
         raw = [_raw_mentions(doc, patterns) for doc in docs]
