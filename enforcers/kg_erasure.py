@@ -38,7 +38,7 @@ class KGErasureEnforcer:
         return bool(policy.private_knowledge.private_triples())
 
     @classmethod
-    def from_parts(cls, parts: EngineParts) -> "KGErasureEnforcer":
+    def from_parts(cls, parts: EngineParts) -> KGErasureEnforcer:
         return cls(parts.policy.private_knowledge)
 
     def apply(self, context: EnforcementContext) -> EnforcementContext:

@@ -17,7 +17,12 @@ from policy_engine.detect.analyzer import Analyzer
 from policy_engine.enforcement.base import EnforcementContext, Passage
 from policy_engine.enforcement.registry import EngineParts, registered
 from policy_engine.entities import normalize_entity
-from policy_engine.erasure.connections import PROTECTED, build_graph, connected, minimum_cut
+from policy_engine.erasure.connections import (
+    PROTECTED,
+    build_graph,
+    connected,
+    minimum_cut,
+)
 from policy_engine.erasure.eraser import Eraser
 from policy_engine.erasure.mentions import ExtractionError, parse_texts
 from policy_engine.policy.model import PrivateKnowledge
@@ -40,7 +45,7 @@ def test_pronouns_resolve_to_the_most_recent_compatible_person() -> None:
     text = "James Cook was a British explorer. He saw action in the Seven Years' War."
     assert _pronoun_targets(text, ["James Cook"]) == [("He", ("james cook",))]
     text = "Mary Stone met Mr. Paul Grant at the harbour. He gave her a map, and she thanked him."
-    targets = dict((surface.lower(), ents) for surface, ents in _pronoun_targets(text, ["Mary Stone", "Paul Grant"]))
+    targets = {surface.lower(): ents for surface, ents in _pronoun_targets(text, ["Mary Stone", "Paul Grant"])}
     assert targets["he"] == ("paul grant",) and targets["him"] == ("paul grant",)
     assert targets["she"] == ("mary stone",) and targets["her"] == ("mary stone",)
 

@@ -58,10 +58,10 @@ def _special(v: _Values, family: str, i: int) -> dict[str, Any]:
         private, public_tail = [p["name"], "diagnosed_with", c], [d["name"], "specializes_in", c]
         docs = {
             "plain": [f"{p['name']} was diagnosed with {c}. Dr. {d['name']} specializes in {c}. {p['name']} works at {org}."],
-            "narrative": [f"{p['name']} is a {job} from {city}. Last spring {p['he']} was diagnosed with {c}. {p['he'].capitalize()} still works at {org}. "
-                          f"Dr. {d['name']} specializes in {c} and runs the county clinic."],
-            "clausal": [f"Dr. {d['name']}, who specializes in {c}, opened a practice in {city} in {year}. "
-                        f"{p['name']} works at {org}, and in {year} {p['he']} was diagnosed with {c}."],
+            "narrative": [(f"{p['name']} is a {job} from {city}. Last spring {p['he']} was diagnosed with {c}. {p['he'].capitalize()} still works at {org}. "
+                          f"Dr. {d['name']} specializes in {c} and runs the county clinic.")],
+            "clausal": [(f"Dr. {d['name']}, who specializes in {c}, opened a practice in {city} in {year}. "
+                        f"{p['name']} works at {org}, and in {year} {p['he']} was diagnosed with {c}.")],
             "possessive": [f"{p['name']}'s diagnosis is {c}. Dr. {d['last']}'s specialty is {c}. {p['name']}'s employer is {org}."],
             "appositive": [f"{p['name']}, a {job} at {org}, has {c}. Dr. {d['name']}, an expert in {c}, treats patients in {city}."],
         }[family]
@@ -74,8 +74,8 @@ def _special(v: _Values, family: str, i: int) -> dict[str, Any]:
         private, public_tail = [p["name"], "lives_at", a], [org, "located_at", a]
         docs = {
             "plain": [f"{p['name']} lives at {a}. {org} is located at {a}. {p['name']} works as a {job}."],
-            "narrative": [f"{p['name']} moved to {city} in {year}. These days {p['he']} lives at {a}, above a shop. "
-                          f"The shop belongs to {org}, which is located at {a}."],
+            "narrative": [(f"{p['name']} moved to {city} in {year}. These days {p['he']} lives at {a}, above a shop. "
+                          f"The shop belongs to {org}, which is located at {a}.")],
             "clausal": [f"{org} rents the ground floor at {a}, where it has its main office. {p['name']}, who works as a {job}, lives at {a} too."],
             "possessive": [f"{p['name']}'s home address is {a}. {org}'s office address is {a}."],
             "appositive": [f"{p['name']}, a {job} and resident of {a}, volunteers on weekends. {org}, a firm based at {a}, employs 40 people."],

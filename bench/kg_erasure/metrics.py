@@ -18,14 +18,14 @@ from typing import Any
 import networkx as nx
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
-_PRONOUN = re.compile(r"\b(he|she|his|her|him)\b", re.I)
+_PRONOUN = re.compile(r"\b(he|she|his|her|him)\b", re.IGNORECASE)
 
 
 def _has(form: str, text: str) -> bool:
     digits = re.sub(r"\D", "", form)
     if len(digits) >= 6 and len(digits) >= len(form.replace(" ", "")) - 2:
         return digits in re.sub(r"[\s.\-/]", "", text)
-    return re.search(r"(?<!\w)" + re.escape(form) + r"(?!\w)", text, re.I) is not None
+    return re.search(r"(?<!\w)" + re.escape(form) + r"(?!\w)", text, re.IGNORECASE) is not None
 
 
 def people_of(case: dict[str, Any]) -> set[str]:

@@ -17,18 +17,19 @@ import json
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-import dataset  # noqa: E402
-import metrics  # noqa: E402
+import dataset
+import metrics
 
-from policy_engine.erasure.eraser import Eraser  # noqa: E402
-from policy_engine.knowledge_graph import load_spacy  # noqa: E402
-from policy_engine.policy.model import PrivateKnowledge  # noqa: E402
+from policy_engine.erasure.eraser import Eraser
+from policy_engine.knowledge_graph import load_spacy
+from policy_engine.policy.model import PrivateKnowledge
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"
 Method = Callable[[dict[str, Any]], list[str]]
@@ -133,7 +134,7 @@ def main() -> None:
 
 
 def render(report: dict[str, Any], argv: str) -> str:
-    lines = [f"# kg_erasure evaluation (Eraser4RAG Section 4.1)", "", f"`python bench/kg_erasure/run.py {argv}`".replace(" `", "`"), "",
+    lines = ["# kg_erasure evaluation (Eraser4RAG Section 4.1)", "", f"`python bench/kg_erasure/run.py {argv}`".replace(" `", "`"), "",
              f"{report['cases']} cases; seconds per method: {report['seconds']}", ""]
     for split, by_method in report["splits"].items():
         lines += [f"## {split}", "", "| method | r_pri (lower) | r_pub (higher) | r_remove (higher) | r_connect (lower) | n pri / pub / standalone docs / infer |",
@@ -147,8 +148,8 @@ def render(report: dict[str, Any], argv: str) -> str:
     if "qa" in report:
         a, p = report["qa"]["attack"], report["qa"]["public_only"]
         lines += ["", "## SmolLM2-135M questions (max 32 new tokens)", "",
-                  f"Attack: {a['questions']} private-fact questions, {a['answered_from_original']} answered from the original context; "
-                  f"r_attack no_erasure {a['r_attack_no_erasure']}, ner_mask {a['r_attack_ner_mask']}, kg_erasure {a['r_attack_kg_erasure']}.", "",
+                  (f"Attack: {a['questions']} private-fact questions, {a['answered_from_original']} answered from the original context; "
+                  f"r_attack no_erasure {a['r_attack_no_erasure']}, ner_mask {a['r_attack_ner_mask']}, kg_erasure {a['r_attack_kg_erasure']}."), "",
                   f"Public-only: {p['questions']} questions; accuracy no_erasure {p['acc_no_erasure']}, ner_mask {p['acc_ner_mask']}, kg_erasure {p['acc_kg_erasure']}."]
     return "\n".join(lines) + "\n"
 

@@ -33,8 +33,20 @@ from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 from policy_engine.entities import normalize_entity
-from policy_engine.erasure.connections import WHOLE_TEXT, build_graph, connected, is_anchor, minimum_cut
-from policy_engine.erasure.mentions import EntityIndex, ParsedText, Sentence, name_aliases, parse_texts
+from policy_engine.erasure.connections import (
+    WHOLE_TEXT,
+    build_graph,
+    connected,
+    is_anchor,
+    minimum_cut,
+)
+from policy_engine.erasure.mentions import (
+    EntityIndex,
+    ParsedText,
+    Sentence,
+    name_aliases,
+    parse_texts,
+)
 from policy_engine.erasure.rewrite import Edit, apply_edits, clause_edits, describe
 from policy_engine.erasure.section import (
     CutConnection,

@@ -197,7 +197,7 @@ def parse_texts(texts: Sequence[str], policy_entities: Sequence[str], aliases: S
     try:
         docs = list(load_spacy().pipe(texts))
         raw = [_raw_mentions(doc, patterns) for doc in docs]
-    except Exception as exc:  # noqa: BLE001 - any parser failure must fail closed
+    except Exception as exc:
         raise ExtractionError(f"entity extraction failed ({type(exc).__name__})") from exc
     index = EntityIndex(policy_forms, _link(policy_forms, {form for mentions in raw for _, _, form, _, _ in mentions}))
     votes: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))

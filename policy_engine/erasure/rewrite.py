@@ -45,7 +45,7 @@ def describe(relation: str | None, label: str | None, form: str = "") -> str:
         return _BY_LABEL[label]
     if re.fullmatch(r"[\d\s.\-/]+", form or ""):
         return "a number"
-    if re.search(r"\d", form or "") and re.search(r"[a-z]", form or "", re.I):
+    if re.search(r"\d", form or "") and re.search(r"[a-z]", form or "", re.IGNORECASE):
         return "an address" if re.match(r"\d+\s+\w", form) else "an identifier"
     return "an undisclosed detail"
 
@@ -106,10 +106,10 @@ _TIDY = (
     (re.compile(r"[ \t]+([,.;:!?)])"), r"\1"),
     (re.compile(r"\(\s*\)"), ""),
     (re.compile(r",(\s*[,.;])"), r"\1"),
-    (re.compile(r"^[ \t]*[,;]\s*", re.M), ""),
+    (re.compile(r"^[ \t]*[,;]\s*", re.MULTILINE), ""),
     (re.compile(r"[ \t]{2,}"), " "),
     (re.compile(r"(?<=[.!?])(?=[A-Z])"), " "),
-    (re.compile(r"\b(and|or|but|while|because|which|who)\s*([.;])", re.I), r"\2"),
+    (re.compile(r"\b(and|or|but|while|because|which|who)\s*([.;])", re.IGNORECASE), r"\2"),
 )
 
 
