@@ -9,14 +9,17 @@ rewrites ``Passage.text``; an enforcer after it (``redaction``) works on that
 text.  Its decision-record section is
 :class:`policy_engine.erasure.section.KGErasureSection` (ids and hashes only);
 any failure (extraction, an erasure that does not converge) raises, and the
-pipeline fails closed.
+pipeline fails closed.  When the policy's ``model.use_for`` includes
+``paraphrase``, the local model may smooth the erased passages; its output
+is kept only if re-extraction finds nothing to erase and no public triple
+lost (:meth:`Eraser.accepts`), else the deterministic rewrite stands.
 """
 
 from __future__ import annotations
 
 import dataclasses
 
-from policy_engine.enforcement.base import WITHHELD_TEXT, EnforcementContext, Stage
+from policy_engine.enforcement.base import WITHHELD_TEXT, EnforcementContext, Paraphraser, Stage
 from policy_engine.enforcement.registry import EngineParts, register_enforcer
 from policy_engine.erasure.eraser import Eraser, SummarySource
 from policy_engine.policy.model import Policy, PrivateKnowledge
@@ -30,8 +33,9 @@ class KGErasureEnforcer:
     version = "1"
     stage = Stage.CONTEXT
 
-    def __init__(self, knowledge: PrivateKnowledge, summaries: SummarySource | None = None) -> None:
+    def __init__(self, knowledge: PrivateKnowledge, summaries: SummarySource | None = None, paraphraser: Paraphraser | None = None) -> None:
         self.eraser = Eraser(knowledge, summaries=summaries, version=self.version)
+        self.paraphraser = paraphraser
 
     @classmethod
     def has_work(cls, policy: Policy) -> bool:
@@ -46,7 +50,8 @@ class KGErasureEnforcer:
         if not live or not (self.eraser.pairs or self.eraser.standalone):
             return context
         result = self.eraser.erase([(p.chunk_id, p.text) for p in live])
-        rewritten = {p.chunk_id: (text, i in result.withheld) for i, (p, text) in enumerate(zip(live, result.texts))}
+        texts, notes = self._paraphrased([p.text for p in live], list(result.texts), result.withheld)
+        rewritten = {p.chunk_id: (text, i in result.withheld) for i, (p, text) in enumerate(zip(live, texts))}
         passages = tuple(
             p if p.chunk_id not in rewritten
             else dataclasses.replace(p, text=WITHHELD_TEXT if rewritten[p.chunk_id][1] else rewritten[p.chunk_id][0], withheld=rewritten[p.chunk_id][1] or p.withheld)
@@ -58,4 +63,18 @@ class KGErasureEnforcer:
             f"{len(section.connections_cut)} connection(s) cut, {len(section.public_sacrificed)} public triple(s) sacrificed, "
             f"{len(section.withheld)} passage(s) withheld"
         )
-        return context.evolve(passages=passages).with_section(self.name, section).noted(note)
+        return context.evolve(passages=passages).with_section(self.name, section).noted(note, *notes)
+
+    def _paraphrased(self, before: list[str], erased: list[str], withheld: frozenset[int]) -> tuple[list[str], tuple[str, ...]]:
+        """The model's smoothing of the erased passages if re-extraction accepts it, else the deterministic rewrite.
+
+        The model only ever sees text that erasure already rewrote."""
+        changed = [i for i, (b, e) in enumerate(zip(before, erased)) if b != e and i not in withheld]
+        if self.paraphraser is None or not changed:
+            return erased, ()
+        candidate = list(erased)
+        for i in changed:
+            candidate[i] = self.paraphraser.paraphrase(erased[i], ())
+        if self.eraser.accepts(erased, candidate):
+            return candidate, (f"kg_erasure: model paraphrase of {len(changed)} passage(s) verified by re-extraction",)
+        return erased, ("kg_erasure: model paraphrase rejected by re-extraction; deterministic rewrite used",)

@@ -213,3 +213,26 @@ def test_erase_cli_prints_rewrite_and_table_without_values() -> None:
     table = result.output.split("erasures (")[1]
     assert "Shannon" not in table and "private:" in table
     assert normalize_entity("Ochoa") not in result.output.lower()
+
+
+class _SentencePerLine:
+    """A paraphraser that only re-flows text (one sentence per line): its output must pass re-extraction."""
+
+    def paraphrase(self, text: str, constraints) -> str:
+        return text.replace(". ", ".\n")
+
+
+def test_model_paraphrase_is_kept_only_when_re_extraction_accepts_it(tmp_path) -> None:
+    from policy_engine.generation import ModelParaphraser
+    from policy_engine.model_runtime import load_model
+    from tiny_lm import build_tiny_model
+
+    knowledge = PrivateKnowledge(private=[("Jane Doe", "lives_at", "12 Elm Road")], public=[("Jane Doe", "lives_with", "Tom Reyes")])
+    context = EnforcementContext(passages=tuple(Passage.of(cid, text) for cid, text in FIGURE_1), constraints=())
+    deterministic = KGErasureEnforcer(knowledge).apply(context)
+    junk = KGErasureEnforcer(knowledge, paraphraser=ModelParaphraser(load_model(build_tiny_model(tmp_path)), max_new_tokens=8)).apply(context)
+    assert [p.text for p in junk.passages] == [p.text for p in deterministic.passages]
+    assert any("rejected by re-extraction" in n for n in junk.notes)
+    reflowed = KGErasureEnforcer(knowledge, paraphraser=_SentencePerLine()).apply(context)
+    assert any("verified by re-extraction" in n for n in reflowed.notes)
+    assert "12 Elm Road" not in " ".join(p.text for p in reflowed.passages)

@@ -144,6 +144,22 @@ class Eraser:
         )
         return ErasureResult(tuple("" if i in withheld else t for i, t in enumerate(texts)), frozenset(withheld), section)
 
+    def accepts(self, reference: Sequence[str], candidate: Sequence[str]) -> bool:
+        """Whether ``candidate`` (e.g. a model's paraphrase of the erased ``reference``) passes re-extraction:
+        nothing left to erase or cut, and every entity ``reference`` names and public triple it states still there."""
+        parsed, index = parse_texts(list(candidate), self.entities, self.aliases)
+        ids = [str(i) for i in range(len(parsed))]
+        withheld: set[int] = set()
+        if any(self._local_edits(ids, parsed, index, _Log())) or any(self._cut_edits(ids, parsed, index, withheld, _Log())) or withheld:
+            return False
+        before, _ = parse_texts(list(reference), self.entities, self.aliases)
+        return self._knowledge(parsed) >= self._knowledge(before)
+
+    def _knowledge(self, parsed: list[ParsedText]) -> set[tuple[int, frozenset[str]]]:
+        """(text, entity) for every entity named and (text, public pair) for every public triple stated."""
+        named = {(ti, frozenset((e,))) for ti, text in enumerate(parsed) for s in text.sentences for e in s.entities(names_only=True)}
+        return named | {(ti, pair) for ti, text in enumerate(parsed) for s in text.sentences for pair in self.public if pair <= s.entities()}
+
     # ------------------------------------------------------------ internals
 
     def _run(self, ids: list[str], texts: list[str], withheld: set[int], log: _Log) -> int:
