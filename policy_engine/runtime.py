@@ -123,7 +123,6 @@ class RetrieverLike(Protocol):
 
 #: Policy sections that give work to enforcers not yet shipped (until each registers itself).
 _WORK_OF_UNINSTALLED: dict[str, Callable[[Policy], bool]] = {
-    "kg_erasure": lambda policy: bool(policy.private_knowledge.private_triples()),
     "query_rewrite": lambda policy: bool(policy.necessity.rules),
     "output_guard": lambda policy: policy.quasi_identifiers is not None,
 }

@@ -21,7 +21,7 @@ from policy_engine.policy.model import (
     Metadata,
     ModelSettings,
     Policy,
-    PrivateKnowledge,
+    QuasiIdentifierSettings,
     RedactionMode,
 )
 from policy_engine.prompts import Prompt, SanitizedContext, answer_prompt
@@ -207,14 +207,14 @@ def test_unavailable_enforcers_are_reported_or_refused() -> None:
     policy = Policy(
         metadata=Metadata(name="gaps"),
         constraints=[PATIENTS],
-        private_knowledge=PrivateKnowledge(entities=["Jane Marie Doe"]),
-        enforcement=EnforcementSettings(order=["query_rewrite", "kg_erasure", "redaction"]),
+        quasi_identifiers=QuasiIdentifierSettings(),
+        enforcement=EnforcementSettings(order=["query_rewrite", "output_guard", "redaction"]),
     )
     result = Engine.for_policy(policy, audit=False).protect_passages(CHUNKS)
-    assert "enforcer 'kg_erasure' is in enforcement.order but not installed: its protections were NOT applied" in result.notes
+    assert "enforcer 'output_guard' is in enforcement.order but not installed: its protections were NOT applied" in result.notes
     assert "enforcer 'query_rewrite' skipped: the policy gives it nothing to enforce" in result.notes
-    assert result.decision.labels["missing_enforcers"] == "kg_erasure"
-    with pytest.raises(EngineError, match="kg_erasure"):
+    assert result.decision.labels["missing_enforcers"] == "output_guard"
+    with pytest.raises(EngineError, match="output_guard"):
         Engine.for_policy(policy, audit=False, strict=True)
 
 
