@@ -19,7 +19,10 @@ Implements SD-RAG constraint application (Sections III-B and III-C2):
 The detector is anything with ``analyze(text, constraints) -> findings``
 (``policy_engine.detect.Analyzer``); each finding carries ``constraint_id``,
 ``category``, ``start``, ``end``, ``score``, ``role`` and ``entity_key``.
-No redaction record or note ever holds the raw value.
+No redaction record or note ever holds the raw value.  Redaction works on
+the text it is given (``Passage.text``): the retrieved chunk, or its rewrite by
+an earlier context-stage enforcer such as ``kg_erasure``, whose offsets the
+redaction spans then refer to.
 """
 
 from __future__ import annotations
@@ -168,7 +171,7 @@ class RedactionEnforcer:
             return context
         book = PlaceholderBook(self.categories)
         live = [p for p in context.passages if not p.withheld]
-        findings = dict(zip((p.chunk_id for p in live), self._detect([p.original for p in live], constraints)))
+        findings = dict(zip((p.chunk_id for p in live), self._detect([p.text for p in live], constraints)))
         passages: list[Passage] = []
         redactions: list[RedactionSpan] = []
         notes: list[str] = []
@@ -211,7 +214,7 @@ class RedactionEnforcer:
         periphrastic = [s for s in spans if self._mode_of(s.finding.constraint_id, by_id) is RedactionMode.PERIPHRASTIC]
         if not periphrastic:
             return self._substitute(passage, spans, book, by_id, generalizing=False), ()
-        values = {passage.original[s.start : s.end] for s in spans}
+        values = {passage.text[s.start : s.end] for s in spans}
         notes: tuple[str, ...] = ()
         if self.paraphraser is not None:
             paraphrased = self._model_paraphrase(passage, spans, constraints, book, by_id)
@@ -228,7 +231,7 @@ class RedactionEnforcer:
         self, passage: Passage, spans: list[_Span], book: PlaceholderBook, by_id: Mapping[str, Constraint], *, generalizing: bool
     ) -> _Rewrite:
         """Replace every span of the original at once; periphrastic spans generalize when ``generalizing``."""
-        original = passage.original
+        original = passage.text
         pieces: list[str] = []
         redactions: list[RedactionSpan] = []
         inserted: list[_Inserted] = []

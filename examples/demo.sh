@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The main job on the bundled clinic example; run through `make demo`.
-# lint -> compile -> query -> protect -> ask (local SmolLM2) -> ask --dp -> audit verify + report
+# lint -> compile -> query -> protect -> erase -> ask (local SmolLM2) -> ask --dp -> audit verify + report
 set -euo pipefail
 BIN=${1:-.venv/bin}
 PE="$BIN/policy-engine"
@@ -23,6 +23,9 @@ step "retrieve: chunks and the constraints that govern them"
 
 step "protect: the sanitized context any LLM may see, and the redaction table"
 "$PE" protect bundles/clinic "$QUESTION" --principal demo-nurse --purpose care
+
+step "erase: the clinic's cross-document fact (address in one file, patient name in the other) no longer connects"
+"$PE" erase policies/clinic examples/clinic/docs/clinic-049.md examples/clinic/docs/clinic-050.txt
 
 step "ask: answer from the sanitized context with the local SmolLM2-135M model"
 "$PE" models pull

@@ -112,6 +112,10 @@ class PrivateKnowledge(StrictModel):
     private: list[Triple] = Field(default_factory=list)
     entities: list[str] = Field(default_factory=list)
     public: list[Triple] = Field(default_factory=list)
+    on_conflict: Literal["erase", "withhold"] = Field(
+        default="erase",
+        description="When cutting a cross-document connection needs a public triple: erase it anyway (recorded) or withhold the passages.",
+    )
 
     def private_triples(self) -> list[Triple]:
         """All private triples, standalone entities expanded to self-loops."""
