@@ -1,0 +1,94 @@
+"""Fused text representation of an answer (PPE Section V-A, with local encoders).
+
+Three views, each L2-normalized, concatenated and normalized again:
+
+* **semantic**: all-MiniLM-L6-v2 sentence embedding (384-d, the project's
+  shared embedder from :mod:`policy_engine.embedding`, loaded once);
+* **word**: TF-IDF over hashed word 1-2-grams;
+* **char**: TF-IDF over hashed character 3-5-grams within word boundaries.
+
+The sparse TF-IDF views are projected to ``dims`` columns by a fixed Gaussian
+random projection regenerated from ``seed`` (Johnson-Lindenstrauss), so the
+only fitted state is the two IDF vectors: a trained featurizer is plain
+arrays (no pickles) and loads in milliseconds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+import numpy as np
+from scipy import sparse
+from sklearn.feature_extraction.text import HashingVectorizer
+
+from policy_engine.embedding import Embedder, normalize
+
+HASH_FEATURES = 2**15
+_VIEWS = {
+    "word": dict(analyzer="word", ngram_range=(1, 2)),
+    "char": dict(analyzer="char_wb", ngram_range=(3, 5)),
+}
+
+
+@lru_cache(maxsize=4)
+def _projection(seed: int, dims: int, view: str) -> np.ndarray:
+    rng = np.random.default_rng([seed, dims, list(_VIEWS).index(view)])
+    return (rng.standard_normal((HASH_FEATURES, dims)) / np.sqrt(dims)).astype(np.float32)
+
+
+@lru_cache(maxsize=2)
+def _hasher(view: str) -> HashingVectorizer:
+    return HashingVectorizer(n_features=HASH_FEATURES, alternate_sign=False, norm=None, lowercase=True, **_VIEWS[view])  # type: ignore[arg-type]
+
+
+def _counts(view: str, texts: Sequence[str]) -> sparse.csr_matrix:
+    counts = _hasher(view).transform(list(texts)).tocsr()
+    counts.data = 1.0 + np.log(counts.data)  # sublinear term frequency
+    return counts
+
+
+class FusedFeaturizer:
+    """Maps answers to fused, L2-normalized vectors of width ``dim``."""
+
+    def __init__(self, embedder: Embedder, idf: dict[str, np.ndarray], dims: int = 128, seed: int = 17) -> None:
+        self.embedder = embedder
+        self.idf = idf
+        self.dims = dims
+        self.seed = seed
+
+    @classmethod
+    def fit(cls, embedder: Embedder, texts: Sequence[str], dims: int = 128, seed: int = 17) -> "FusedFeaturizer":
+        """Learn the IDF of both sparse views from ``texts`` (smoothed, as scikit-learn's TfidfTransformer)."""
+        idf = {}
+        for view in _VIEWS:
+            df = np.bincount(_counts(view, texts).indices, minlength=HASH_FEATURES)
+            idf[view] = (np.log((1 + len(texts)) / (1 + df)) + 1.0).astype(np.float32)
+        return cls(embedder, idf, dims, seed)
+
+    @property
+    def dim(self) -> int:
+        return self.embedder.dim + 2 * self.dims
+
+    def lexical(self, texts: Sequence[str]) -> np.ndarray:
+        """The two projected TF-IDF views side by side (each row-normalized)."""
+        blocks = []
+        for view in _VIEWS:
+            weighted = _counts(view, texts).multiply(self.idf[view]).tocsr()
+            blocks.append(normalize(np.asarray(weighted @ _projection(self.seed, self.dims, view))))
+        return np.hstack(blocks)
+
+    def fuse(self, embeddings: np.ndarray, texts: Sequence[str]) -> np.ndarray:
+        """Fused vectors from precomputed semantic ``embeddings`` of ``texts``."""
+        return normalize(np.hstack([normalize(embeddings), self.lexical(texts)]))
+
+    def transform(self, texts: Sequence[str]) -> np.ndarray:
+        return self.fuse(self.embedder.embed(list(texts)), texts)
+
+    def state(self) -> dict[str, np.ndarray]:
+        """Arrays that, with ``dims``/``seed`` and the embedder, rebuild this featurizer."""
+        return {f"idf_{view}": self.idf[view] for view in _VIEWS}
+
+    @classmethod
+    def from_state(cls, embedder: Embedder, arrays: dict[str, np.ndarray], dims: int, seed: int) -> "FusedFeaturizer":
+        return cls(embedder, {view: np.asarray(arrays[f"idf_{view}"], dtype=np.float32) for view in _VIEWS}, dims, seed)
