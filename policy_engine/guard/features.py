@@ -5,7 +5,10 @@ Three views, each L2-normalized, concatenated and normalized again:
 * **semantic**: all-MiniLM-L6-v2 sentence embedding (384-d, the project's
   shared embedder from :mod:`policy_engine.embedding`, loaded once);
 * **word**: TF-IDF over hashed word 1-2-grams;
-* **char**: TF-IDF over hashed character 3-5-grams within word boundaries.
+* **char**: TF-IDF over hashed character 3-5-grams within word boundaries;
+* **qi**: the QI profile of :mod:`policy_engine.guard.qi_spans` (per QI class
+  of the domain: 1 when a span is bound to a referenced subject, 0.5 when
+  only unbound spans occur), a view that no generator family's wording owns.
 
 The sparse TF-IDF views are projected to ``dims`` columns by a fixed Gaussian
 random projection regenerated from ``seed`` (Johnson-Lindenstrauss), so the
@@ -23,8 +26,12 @@ from scipy import sparse
 from sklearn.feature_extraction.text import HashingVectorizer
 
 from policy_engine.embedding import Embedder, normalize
+from policy_engine.guard.axes import qi_classes
+from policy_engine.guard.qi_spans import find_qi_spans
 
 HASH_FEATURES = 2**15
+#: Weight of each view in the fused vector (each view is unit-norm before weighting).
+WEIGHTS = {"semantic": 1.0, "lexical": 0.5, "qi": 3.0}
 _VIEWS = {
     "word": dict(analyzer="word", ngram_range=(1, 2)),
     "char": dict(analyzer="char_wb", ngram_range=(3, 5)),
@@ -51,24 +58,25 @@ def _counts(view: str, texts: Sequence[str]) -> sparse.csr_matrix:
 class FusedFeaturizer:
     """Maps answers to fused, L2-normalized vectors of width ``dim``."""
 
-    def __init__(self, embedder: Embedder, idf: dict[str, np.ndarray], dims: int = 128, seed: int = 17) -> None:
+    def __init__(self, embedder: Embedder, domain: str, idf: dict[str, np.ndarray], dims: int = 128, seed: int = 17) -> None:
         self.embedder = embedder
+        self.domain = domain
         self.idf = idf
         self.dims = dims
         self.seed = seed
 
     @classmethod
-    def fit(cls, embedder: Embedder, texts: Sequence[str], dims: int = 128, seed: int = 17) -> "FusedFeaturizer":
+    def fit(cls, embedder: Embedder, domain: str, texts: Sequence[str], dims: int = 128, seed: int = 17) -> "FusedFeaturizer":
         """Learn the IDF of both sparse views from ``texts`` (smoothed, as scikit-learn's TfidfTransformer)."""
         idf = {}
         for view in _VIEWS:
             df = np.bincount(_counts(view, texts).indices, minlength=HASH_FEATURES)
             idf[view] = (np.log((1 + len(texts)) / (1 + df)) + 1.0).astype(np.float32)
-        return cls(embedder, idf, dims, seed)
+        return cls(embedder, domain, idf, dims, seed)
 
     @property
     def dim(self) -> int:
-        return self.embedder.dim + 2 * self.dims
+        return self.embedder.dim + 2 * self.dims + len(qi_classes(self.domain))
 
     def lexical(self, texts: Sequence[str]) -> np.ndarray:
         """The two projected TF-IDF views side by side (each row-normalized)."""
@@ -78,9 +86,20 @@ class FusedFeaturizer:
             blocks.append(normalize(np.asarray(weighted @ _projection(self.seed, self.dims, view))))
         return np.hstack(blocks)
 
+    def qi_view(self, texts: Sequence[str]) -> np.ndarray:
+        """Per text and QI class: 1 (bound to a subject), 0.5 (unbound only) or 0, scaled to norm <= 1."""
+        classes = qi_classes(self.domain)
+        view = np.zeros((len(texts), len(classes)), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for span in find_qi_spans(text, self.domain):
+                column = classes.index(span.qi_class)
+                view[row, column] = max(view[row, column], 1.0 if span.subject else 0.5)
+        return view / np.sqrt(len(classes))
+
     def fuse(self, embeddings: np.ndarray, texts: Sequence[str]) -> np.ndarray:
         """Fused vectors from precomputed semantic ``embeddings`` of ``texts``."""
-        return normalize(np.hstack([normalize(embeddings), self.lexical(texts)]))
+        parts = [WEIGHTS["semantic"] * normalize(embeddings), WEIGHTS["lexical"] * self.lexical(texts), WEIGHTS["qi"] * self.qi_view(texts)]
+        return normalize(np.hstack(parts))
 
     def transform(self, texts: Sequence[str]) -> np.ndarray:
         return self.fuse(self.embedder.embed(list(texts)), texts)
@@ -90,5 +109,5 @@ class FusedFeaturizer:
         return {f"idf_{view}": self.idf[view] for view in _VIEWS}
 
     @classmethod
-    def from_state(cls, embedder: Embedder, arrays: dict[str, np.ndarray], dims: int, seed: int) -> "FusedFeaturizer":
-        return cls(embedder, {view: np.asarray(arrays[f"idf_{view}"], dtype=np.float32) for view in _VIEWS}, dims, seed)
+    def from_state(cls, embedder: Embedder, domain: str, arrays: dict[str, np.ndarray], dims: int, seed: int) -> "FusedFeaturizer":
+        return cls(embedder, domain, {view: np.asarray(arrays[f"idf_{view}"], dtype=np.float32) for view in _VIEWS}, dims, seed)

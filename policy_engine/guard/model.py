@@ -85,7 +85,7 @@ class GuardModel:
         """v4 model of ``domain`` from the training family (deterministic for fixed ``seed``)."""
         started = time.perf_counter()
         train, holdout = split(generate(domain, TRAIN_FAMILY, size, seed, validator), seed)
-        featurizer = FusedFeaturizer.fit(embedder, [r.text for r in train])
+        featurizer = FusedFeaturizer.fit(embedder, domain, [r.text for r in train])
 
         def features(records: list[SyntheticRecord], *labels: Label) -> np.ndarray:
             return featurizer.transform([r.text for r in records if r.label in labels])
@@ -120,5 +120,5 @@ class GuardModel:
         detector, meta, arrays = DualDetector.load(directory)
         if meta["embedder"] != embedder.model_version:
             raise ValueError(f"guard model {directory} was trained with embedder {meta['embedder']}, not {embedder.model_version}; retrain it with `policy-engine guard train`")
-        featurizer = FusedFeaturizer.from_state(embedder, arrays, int(meta["dims"]), int(meta["seed"]))  # type: ignore[arg-type]
+        featurizer = FusedFeaturizer.from_state(embedder, str(meta["domain"]), arrays, int(meta["dims"]), int(meta["seed"]))  # type: ignore[arg-type]
         return cls(str(meta["domain"]), featurizer, detector, str(meta["version"]), dict(meta["info"]))  # type: ignore[arg-type]

@@ -33,8 +33,8 @@ _COHORT = re.compile(r"\b(?:adults|people|patients|clients|residents|workers|ret
 
 _CLASS_PATTERNS: dict[str, str] = {
     "AGE": r"(?<![-\d])\d{1,3}[- ]years?[- ]old\b|\b(?:aged|age) \d{1,3}\b|\bin (?:her|his|their) (?:early |mid |late )?(?:twenties|thirties|forties|fifties|sixties|seventies|eighties|[2-9]0s)\b|\bturned [a-z]+(?:-[a-z]+)?\b",
-    "LOCATION": r"\b(?:from|in|near|lives in|moved to|calls|resident of|stayed in|home in) (?:[A-Z][a-z]+)(?: [A-Z][a-z]+)?\b(?<!\bIn)",
-    "AFFILIATION": r"\b(?:employed (?:by|at)|works? (?:for|at)|on the payroll of|member of|enrolled at) (?:the )?[A-Z][\w&.]*(?: [A-Z&][\w&.]*)*|\bworks for [a-z][\w -]{3,40}",
+    "LOCATION": r"\b(?:from|in|near|lives in|moved to|calls|resident of|stayed in|home in) (?P<v>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b",
+    "AFFILIATION": r"\b(?:employed (?:by|at)|works? (?:for|at)|on the payroll of|member of|enrolled at) (?P<v>(?:the )?[A-Z][\w&.]*(?: [A-Z&][\w&.]*)*)|\bworks for (?P<w>[a-z][\w -]{3,40})",
     "CASE_DISPOSITION": r"\b(?:settled|dismissed|acquitted|convicted|sentenc\w+|plea deal|verdict|jury award|appeal was (?:denied|granted)|on probation|lost at trial|won at trial)\b",
     "PROCEDURAL_ROLE": r"\b(?:is|was|as|named as|acting as|serving as|listed as) (?:the |a |an )?(?:key )?(?:plaintiff|defendant|co-defendant|witness|appellant|appellee|executor|guardian(?: ad litem)?|respondent|petitioner|prosecution witness)\b|\bsubpoenaed\b",
     "MATTER_TYPE": r"\b(?:custody|divorce|wrongful termination|DUI|shoplifting|asylum|patent infringement|boundary|will contest|contesting a will|eviction|bankruptcy|malpractice)\b",
@@ -80,7 +80,15 @@ def _class_spans(text: str, qi_class: str) -> list[tuple[int, int]]:
         if qi_class == "FAMILY":
             spans += [m.span() for m in _FAMILY_EXTRA.finditer(text)]
         return spans
-    return [m.span() for m in _compiled(qi_class).finditer(text)]
+    return [_value_span(m) for m in _compiled(qi_class).finditer(text)]
+
+
+def _value_span(match: re.Match[str]) -> tuple[int, int]:
+    """The span of the value group when the pattern has one ("lives in Dayton" -> "Dayton"), else the match."""
+    for group, value in match.groupdict().items():
+        if value is not None:
+            return match.span(group)
+    return match.span()
 
 
 def find_qi_spans(text: str, domain: str, classes: tuple[str, ...] | None = None) -> list[QISpan]:
