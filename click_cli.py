@@ -938,6 +938,12 @@ def explain(policy_path: Path, fmt: str, strict: bool) -> None:
         click.get_current_context().exit(EXIT_WARN)
 
 
+from policy_engine.cli.guard import guard_group, review_group  # noqa: E402 - command modules register after the root group
+
+cli.add_command(guard_group)
+cli.add_command(review_group)
+
+
 def main() -> None:
     """Console-script entry point."""
     cli(obj={})

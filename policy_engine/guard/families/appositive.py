@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 
 from policy_engine.guard.families.base import Person
+from policy_engine.guard.seeds import SEED_FACTS
 
 name = "appositive"
 
@@ -55,17 +56,7 @@ _DETAIL = {
 _WHO = {"medical": ("a person under our care", "the individual we are treating", "this case"),
         "finance": ("an investor on our books", "the household in question", "this account"),
         "law": ("the person in this matter", "the individual on this file", "this litigant")}
-_GENERAL = {
-    "medical": ("Hand hygiene remains the single most effective way to prevent infection.", "Regular exercise improves insulin sensitivity.",
-                "Sleep apnea is underdiagnosed in primary care.", "Vaccines undergo phased clinical trials before approval.",
-                "Dehydration is a frequent cause of dizziness in summer.", "Antibiotics do not treat viral colds."),
-    "finance": ("Diversification limits the damage any single holding can do.", "Compound interest rewards saving early.",
-                "High-interest debt should usually be paid down first.", "Inflation erodes the value of cash over time.",
-                "A credit freeze blocks new accounts opened in your name.", "Fees compound just like returns do."),
-    "law": ("Courts weigh the best interests of the child in custody matters.", "Contracts generally need offer, acceptance and consideration.",
-            "Hearsay is usually excluded unless an exception applies.", "A power of attorney ends when its grantor dies.",
-            "Landlords must normally give written notice before eviction.", "Defendants are presumed innocent until proven guilty."),
-}
+_GENERAL = SEED_FACTS
 _SUBJECTS = {"medical": ("sleep hygiene", "infection control", "vaccination", "heart health"),
              "finance": ("budgeting", "debt repayment", "diversification", "inflation"),
              "law": ("tenancy law", "contract basics", "criminal procedure", "family court")}

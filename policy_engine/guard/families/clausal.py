@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 
 from policy_engine.guard.families.base import Person, number_words
+from policy_engine.guard.seeds import SEED_FACTS
 
 name = "clausal"
 
@@ -56,20 +57,7 @@ _SPECIFIC = {
 _SUBJECTS = {"medical": ("the patient", "this patient", "the woman I saw", "our patient"),
              "finance": ("the client", "this client", "my client", "the account holder"),
              "law": ("the client", "my client", "the claimant", "the party we represent")}
-_FACTS = {
-    "medical": ("Blood pressure should be rechecked after any change in medication.", "Most guidelines recommend screening for colorectal cancer from age 45.",
-                "Insulin doses are usually adjusted to fasting glucose readings.", "Physical therapy can shorten recovery after knee surgery.",
-                "Annual influenza vaccination lowers the risk of hospitalization.", "Statins reduce LDL cholesterol and cardiovascular events.",
-                "Fever in an infant under three months needs prompt medical review.", "Most adults need seven to nine hours of sleep.", "Iron deficiency is a common cause of fatigue.", "Chest pain that spreads to the arm warrants an emergency call.", "Sunscreen should be reapplied every two hours outdoors.", "High fibre diets lower the risk of constipation.", "Smoking cessation halves the risk of heart disease within a year.", "Asthma inhalers work best with a spacer.", "Vitamin D levels drop during winter months.", "Migraine attacks can be triggered by skipped meals.", "Osteoporosis screening uses a bone density scan.", "Untreated sleep apnea raises blood pressure.", "Thyroid function is checked with a TSH blood test.", "Mild concussions usually resolve within two weeks.", "Alcohol interacts with many sedative medicines.", "Pneumonia vaccines are offered to older adults.", "Gout flares are linked to high uric acid.", "A balanced diet includes vegetables, whole grains and lean protein.", "Ear infections in children often clear without antibiotics.", "Compression stockings help with varicose veins."),
-    "finance": ("Index funds spread risk across many companies at low cost.", "An emergency fund usually covers three to six months of expenses.",
-                "Capital gains on assets held over a year are taxed at lower rates.", "Rebalancing keeps a portfolio near its target allocation.",
-                "Contributions to a traditional IRA may be tax deductible.", "Bond prices fall when interest rates rise.",
-                "A budget tracks income against regular expenses.", "Credit card interest accrues daily on unpaid balances.", "Term life insurance is cheaper than whole life cover.", "A Roth IRA is funded with after-tax money.", "Mortgage rates follow long-term bond yields.", "Paying bills on time is the biggest factor in a credit score.", "Dollar-cost averaging spreads purchases over time.", "A high-yield savings account pays more than a checking account.", "Estate planning includes naming beneficiaries.", "Exchange-traded funds trade during market hours like stocks.", "Tax-loss harvesting offsets gains with realized losses.", "Annual fees reduce long-run fund returns.", "An adjustable-rate mortgage can reset higher after the fixed period.", "Student loan interest may be partly deductible.", "Health savings accounts offer a triple tax advantage.", "Dividends may be qualified or ordinary for tax purposes.", "Stock market corrections of ten percent happen regularly.", "Refinancing makes sense when the rate drop covers closing costs.", "A credit report can be requested free once a year.", "Target-date funds shift toward bonds over time."),
-    "law": ("A statute of limitations sets the deadline for filing a claim.", "Discovery lets each side request documents from the other.",
-            "Small claims courts handle disputes below a dollar threshold.", "A will must usually be signed before two witnesses.",
-            "Mediation is often required before a custody hearing.", "An appeal generally reviews errors of law, not facts.",
-                "A lease is a binding contract between landlord and tenant.", "Jury selection allows both sides to challenge jurors.", "Copyright protects original works of authorship.", "A restraining order can be requested in cases of harassment.", "Probate courts oversee the distribution of estates.", "Non-compete clauses are unenforceable in some states.", "Arbitration clauses often waive the right to a jury trial.", "A notary verifies the identity of people signing documents.", "Wrongful dismissal claims have short filing deadlines.", "Miranda warnings must be given before custodial interrogation.", "Prenuptial agreements must be signed voluntarily.", "Trademarks protect brand names and logos.", "Small businesses can form limited liability companies.", "Class actions group many similar claims together.", "Courts may appoint counsel for defendants who cannot pay.", "Evidence obtained unlawfully may be suppressed.", "A deposition is sworn testimony taken outside court.", "Child support is calculated using state guidelines.", "Negligence requires duty, breach, causation and damages.", "Immigration appeals go to a specialised board."),
-}
+_FACTS = SEED_FACTS
 _TOPICS = {"medical": ("hypertension", "type 2 diabetes", "knee replacement", "asthma", "migraine", "sleep", "nutrition", "vaccines", "bone health", "heart disease"),
            "finance": ("retirement savings", "mortgage refinancing", "capital gains tax", "index investing", "credit scores", "insurance", "budgeting", "student loans", "estate planning", "taxes"),
            "law": ("custody hearings", "small claims", "wills and probate", "employment disputes", "traffic offences", "tenancy", "contracts", "criminal defence", "immigration", "business law")}

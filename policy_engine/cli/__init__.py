@@ -1,0 +1,1 @@
+"""Command modules of the policy-engine CLI, registered by click_cli."""
