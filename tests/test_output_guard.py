@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 import policy_engine
+from audit.log import read_records
 from click_cli import cli
 from enforcers.output_guard import OutputGuardEnforcer
 from policy_engine.detect.analyzer import Analyzer
@@ -222,10 +223,9 @@ def test_review_commands_round_trip_and_are_audited(policy_path: Path) -> None:
     again = runner.invoke(cli, ["review", "reject", str(policy_path), item, "--reviewer", "bob"])
     assert again.exit_code != 0 and "already approved" in again.output
     log = policy_path.parent / "audit" / "decisions.jsonl"
-    records = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if line.strip()]
-    resolution = next(r for r in records if r.get("decision_id") == decision)
-    assert resolution["principal"] == "alice" and resolution["outcome"] == "allowed"
-    assert resolution["labels"] == {"stage": "review", "review_item": item, "resolution": "approved"}
+    resolution = next(record for _, record in read_records([log]) if record.decision_id == decision)
+    assert resolution.principal == "alice" and resolution.outcome.value == "allowed"
+    assert resolution.labels == {"stage": "review", "review_item": item, "resolution": "approved"}
     assert OUT_OF_DISTRIBUTION not in log.read_text(encoding="utf-8")
     assert "approved" in runner.invoke(cli, ["review", "list", str(policy_path), "--status", "approved"]).output
 
