@@ -46,7 +46,7 @@ class OutputGuardEnforcer:
         return policy.quasi_identifiers is not None
 
     @classmethod
-    def from_parts(cls, parts: EngineParts) -> "OutputGuardEnforcer":
+    def from_parts(cls, parts: EngineParts) -> OutputGuardEnforcer:
         policy = parts.policy
         if policy.quasi_identifiers is None:
             return cls(None, None, policy.metadata.name)

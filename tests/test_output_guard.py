@@ -17,7 +17,12 @@ from audit.log import read_records
 from click_cli import cli
 from enforcers.output_guard import OutputGuardEnforcer
 from policy_engine.detect.analyzer import Analyzer
-from policy_engine.enforcement.base import EnforcementContext, EnforcementPipeline, Passage, Stage
+from policy_engine.enforcement.base import (
+    EnforcementContext,
+    EnforcementPipeline,
+    Passage,
+    Stage,
+)
 from policy_engine.enforcement.registry import EngineParts
 from policy_engine.guard import store
 from policy_engine.guard.axes import K_PRIOR, Label

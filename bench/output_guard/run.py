@@ -37,7 +37,12 @@ from policy_engine.guard.detector import OPERATING_POINTS, DualDetector
 from policy_engine.guard.evaluate import binary_metrics
 from policy_engine.guard.features import FusedFeaturizer
 from policy_engine.guard.model import DEFAULT_SEED, DEFAULT_SIZE, fit_dual, split
-from policy_engine.guard.synth import HELD_OUT_FAMILY, TRAIN_FAMILY, CorpusSize, generate
+from policy_engine.guard.synth import (
+    HELD_OUT_FAMILY,
+    TRAIN_FAMILY,
+    CorpusSize,
+    generate,
+)
 from policy_engine.guard.validate import DirectIdentifierValidator
 from policy_engine.policy.model import EmbeddingSettings
 

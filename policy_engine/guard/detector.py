@@ -45,7 +45,7 @@ class Calibration:
     tau: dict[str, float]
 
     @classmethod
-    def fit(cls, safe_scores: tuple[np.ndarray, np.ndarray], unsafe_scores: tuple[np.ndarray, np.ndarray]) -> "Calibration":
+    def fit(cls, safe_scores: tuple[np.ndarray, np.ndarray], unsafe_scores: tuple[np.ndarray, np.ndarray]) -> Calibration:
         """From ``(sigma_s, sigma_u)`` of the safe and of the unsafe holdout."""
         theta_s = float(np.percentile(safe_scores[0], ABSTAIN_PERCENTILE))
         theta_u = float(np.percentile(unsafe_scores[1], ABSTAIN_PERCENTILE))
@@ -104,7 +104,7 @@ class DualDetector:
         (directory / "detector.json").write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
     @classmethod
-    def load(cls, directory: Path) -> tuple["DualDetector", dict[str, object], dict[str, np.ndarray]]:
+    def load(cls, directory: Path) -> tuple[DualDetector, dict[str, object], dict[str, np.ndarray]]:
         """The detector, the saved metadata and every saved array (no pickles are read)."""
         meta = json.loads((directory / "detector.json").read_text(encoding="utf-8"))
         with np.load(directory / "detector.npz", allow_pickle=False) as data:

@@ -25,7 +25,7 @@ def fpr_at_tpr(y: np.ndarray, score: np.ndarray, tpr: float) -> float:
 def binary_metrics(y: np.ndarray, score: np.ndarray, abstain: np.ndarray, taus: dict[str, float]) -> dict[str, object]:
     """AUROC, FPR95/90 and TPR/FPR at each ``taus`` entry on the kept population; abstain rate on all."""
     kept = ~abstain
-    out: dict[str, object] = {"n": int(len(y)), "abstain_rate": round(float(abstain.mean()), 4), "n_kept": int(kept.sum())}
+    out: dict[str, object] = {"n": len(y), "abstain_rate": round(float(abstain.mean()), 4), "n_kept": int(kept.sum())}
     yk, sk = y[kept], score[kept]
     if len(set(yk.tolist())) < 2:
         return {**out, "auroc": None}

@@ -33,8 +33,8 @@ HASH_FEATURES = 2**15
 #: Weight of each view in the fused vector (each view is unit-norm before weighting).
 WEIGHTS = {"semantic": 1.0, "lexical": 0.5, "qi": 3.0}
 _VIEWS = {
-    "word": dict(analyzer="word", ngram_range=(1, 2)),
-    "char": dict(analyzer="char_wb", ngram_range=(3, 5)),
+    "word": {"analyzer": "word", "ngram_range": (1, 2)},
+    "char": {"analyzer": "char_wb", "ngram_range": (3, 5)},
 }
 
 
@@ -66,7 +66,7 @@ class FusedFeaturizer:
         self.seed = seed
 
     @classmethod
-    def fit(cls, embedder: Embedder, domain: str, texts: Sequence[str], dims: int = 128, seed: int = 17) -> "FusedFeaturizer":
+    def fit(cls, embedder: Embedder, domain: str, texts: Sequence[str], dims: int = 128, seed: int = 17) -> FusedFeaturizer:
         """Learn the IDF of both sparse views from ``texts`` (smoothed, as scikit-learn's TfidfTransformer)."""
         idf = {}
         for view in _VIEWS:
@@ -109,5 +109,5 @@ class FusedFeaturizer:
         return {f"idf_{view}": self.idf[view] for view in _VIEWS}
 
     @classmethod
-    def from_state(cls, embedder: Embedder, domain: str, arrays: dict[str, np.ndarray], dims: int, seed: int) -> "FusedFeaturizer":
+    def from_state(cls, embedder: Embedder, domain: str, arrays: dict[str, np.ndarray], dims: int, seed: int) -> FusedFeaturizer:
         return cls(embedder, domain, {view: np.asarray(arrays[f"idf_{view}"], dtype=np.float32) for view in _VIEWS}, dims, seed)

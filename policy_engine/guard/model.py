@@ -41,7 +41,7 @@ def split(records: list[SyntheticRecord], seed: int) -> tuple[list[SyntheticReco
     for label in Label:
         group = [r for r in records if r.label is label]
         random.Random(f"{seed}:{label.value}").shuffle(group)
-        cut = int(round(len(group) * HOLDOUT))
+        cut = round(len(group) * HOLDOUT)
         holdout += group[:cut]
         train += group[cut:]
     return train, holdout
@@ -81,7 +81,7 @@ class GuardModel:
         size: CorpusSize = DEFAULT_SIZE,
         seed: int = DEFAULT_SEED,
         validator: Validator | None = None,
-    ) -> "GuardModel":
+    ) -> GuardModel:
         """v4 model of ``domain`` from the training family (deterministic for fixed ``seed``)."""
         started = time.perf_counter()
         train, holdout = split(generate(domain, TRAIN_FAMILY, size, seed, validator), seed)
@@ -97,7 +97,7 @@ class GuardModel:
         info.update(records=len(train) + len(holdout), seed=seed, family=TRAIN_FAMILY, train_seconds=round(time.perf_counter() - started, 2))
         return cls(domain, featurizer, detector, "", info).stamped()
 
-    def stamped(self) -> "GuardModel":
+    def stamped(self) -> GuardModel:
         """This model with ``version`` set to a digest of its parameters."""
         h = hashlib.sha256(json.dumps(self.detector.calibration.tau, sort_keys=True).encode())
         for array in (self.detector.sigma_s.support, self.detector.sigma_u.support, *self.featurizer.state().values()):  # type: ignore[attr-defined]
@@ -115,7 +115,7 @@ class GuardModel:
         self.detector.save(directory, meta)
 
     @classmethod
-    def load(cls, directory: Path, embedder: Embedder) -> "GuardModel":
+    def load(cls, directory: Path, embedder: Embedder) -> GuardModel:
         """The model saved in ``directory``; ValueError when it was trained with another embedder."""
         detector, meta, arrays = DualDetector.load(directory)
         if meta["embedder"] != embedder.model_version:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from policy_engine.detect.recognizers import recognizer
 from policy_engine.guard.axes import DOMAIN_CLASSES, qi_classes
@@ -69,7 +69,7 @@ class QIProfile:
         return len(self.classes) > self.max_per_subject
 
 
-@lru_cache(maxsize=None)
+@cache
 def _compiled(qi_class: str) -> re.Pattern[str]:
     return re.compile(_CLASS_PATTERNS[qi_class])
 

@@ -18,8 +18,9 @@ operating point, model version, QI classes and span offsets, never text.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, Sequence
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -29,7 +30,12 @@ from policy_engine.guard.detector import Verdict
 from policy_engine.guard.generalization import generalize_spans
 from policy_engine.guard.model import GuardModel
 from policy_engine.guard.qi_spans import QISpan, find_qi_spans, qi_profile
-from policy_engine.policy.model import CategoryDefinition, Constraint, ConstraintSeverity, QuasiIdentifierSettings
+from policy_engine.policy.model import (
+    CategoryDefinition,
+    Constraint,
+    ConstraintSeverity,
+    QuasiIdentifierSettings,
+)
 
 Action = Literal["pass", "redacted", "generalized", "refused", "abstained"]
 

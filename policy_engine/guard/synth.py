@@ -17,7 +17,16 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 
-from policy_engine.guard.axes import ADVERSARIAL_MODES, BORDERLINE_SUBTYPES, FRAMINGS, K_PRIOR, PLACEMENTS, Label, SyntheticRecord, qi_classes
+from policy_engine.guard.axes import (
+    ADVERSARIAL_MODES,
+    BORDERLINE_SUBTYPES,
+    FRAMINGS,
+    K_PRIOR,
+    PLACEMENTS,
+    Label,
+    SyntheticRecord,
+    qi_classes,
+)
 from policy_engine.guard.families import appositive, clausal
 from policy_engine.guard.families.base import Person
 

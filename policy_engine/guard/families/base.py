@@ -6,11 +6,8 @@ import random
 from dataclasses import dataclass
 from typing import Protocol
 
-_NUMBER_WORDS = (
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-    "sixteen seventeen eighteen nineteen"
-).split()
-_TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
+_NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"]
+_TENS = ["_", "_", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
 
 
 def number_words(n: int) -> str:
@@ -30,7 +27,7 @@ class Person:
     pos: str
 
     @classmethod
-    def draw(cls, rng: random.Random) -> "Person":
+    def draw(cls, rng: random.Random) -> Person:
         return rng.choice((cls("she", "her", "her"), cls("he", "him", "his")))
 
     def fill(self, template: str, **extra: str) -> str:
