@@ -165,7 +165,12 @@ def review_group() -> None:
 @click.option("--status", type=click.Choice(["pending", "approved", "rejected", "all"]), default="pending", show_default=True)
 @_fail_clearly
 def review_list(policy_path: Path, status: str) -> None:
-    """List review items (scores and QI classes; no answer text)."""
+    """List review items (scores and QI classes; no answer text).
+
+    \b
+    Example:
+      policy-engine review list policies/clinic --status all
+    """
     from policy_engine.guard.reviews import open_queue
 
     items = open_queue(policy_engine.load_policy(policy_path)).list(None if status == "all" else status)  # type: ignore[arg-type]
@@ -180,7 +185,12 @@ def review_list(policy_path: Path, status: str) -> None:
 @click.argument("item_id")
 @_fail_clearly
 def review_show(policy_path: Path, item_id: str) -> None:
-    """Show one item: the withheld answer, its scores and its QI spans."""
+    """Show one item: the withheld answer, its scores and its QI spans.
+
+    \b
+    Example:
+      policy-engine review show policies/clinic 3f2a9c0d41b7e815
+    """
     from policy_engine.guard.reviews import open_queue
 
     item = open_queue(policy_engine.load_policy(policy_path)).get(item_id)
