@@ -9,8 +9,13 @@ referenced subject are rewritten: cohort statements stay as they are.
 
 from __future__ import annotations
 
+import re
+
 from enforcers.generalize import generalize
 from policy_engine.guard.qi_spans import QISpan
+
+_ARTICLE_END = re.compile(r"\b(?:a|an|the)\s+$", re.IGNORECASE)
+_ARTICLE_START = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
 
 _OPERATOR = {
     "AGE": "decade",
@@ -49,7 +54,10 @@ def generalize_spans(text: str, spans: list[QISpan]) -> tuple[str, int]:
     for span in bound:
         if span.start < cursor:
             continue
-        pieces += [text[cursor : span.start], replacement(span, text[span.start : span.end])]
+        before, new = text[cursor : span.start], replacement(span, text[span.start : span.end])
+        if _ARTICLE_END.search(before) and _ARTICLE_START.match(new):
+            new = _ARTICLE_START.sub("", new, count=1)  # "works as a welder" -> "works as a professional"
+        pieces += [before, new]
         cursor, count = span.end, count + 1
     pieces.append(text[cursor:])
     return "".join(pieces), count

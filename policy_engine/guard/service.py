@@ -1,8 +1,11 @@
 """The output guard's decision on one answer: Layer 1, Layer 2, the QI count and the action (PPE Section III-C/E).
 
 1. **Layer 1**: the engine's detector runs the policy's constraints on the
-   answer; spans of ``critical`` constraints refuse the answer, other spans
-   become typed placeholders (as extractive redaction writes them).
+   answer and keeps the findings of direct-identifier categories (names,
+   contact details, ids, account and case numbers, dates of birth,
+   addresses); those of ``critical`` constraints refuse the answer, the
+   others become typed placeholders (as extractive redaction writes them).
+   Quasi-identifier findings (ages, jobs, places...) are Layer 2's business.
 2. **Layer 2**: the domain model scores the (Layer-1 clean) answer:
    ``safe``, ``flag`` or ``abstain`` at the policy's operating point; the
    transparent QI count runs beside it.
@@ -30,12 +33,16 @@ from policy_engine.guard.detector import Verdict
 from policy_engine.guard.generalization import generalize_spans
 from policy_engine.guard.model import GuardModel
 from policy_engine.guard.qi_spans import QISpan, find_qi_spans, qi_profile
+from policy_engine.guard.validate import DIRECT_IDENTIFIER_CATEGORIES
 from policy_engine.policy.model import (
     CategoryDefinition,
     Constraint,
     ConstraintSeverity,
     QuasiIdentifierSettings,
 )
+
+#: Finding categories Layer 1 acts on: direct identifiers (and street addresses, which point at one household).
+LAYER1_CATEGORIES = frozenset(DIRECT_IDENTIFIER_CATEGORIES) | {"address"}
 
 Action = Literal["pass", "redacted", "generalized", "refused", "abstained"]
 
@@ -107,7 +114,7 @@ class OutputGuard:
         """Answer with protected direct identifiers replaced; their categories and count; whether one was critical."""
         if not self.constraints:
             return answer, [], 0, False
-        findings = list(self.detector.analyze_many([answer], self.constraints)[0])
+        findings = [f for f in self.detector.analyze_many([answer], self.constraints)[0] if f.category in LAYER1_CATEGORIES]
         severity = {c.id: c.severity for c in self.constraints}
         critical = any(severity.get(f.constraint_id) is ConstraintSeverity.CRITICAL for f in findings)
         book, pieces, cursor = PlaceholderBook(self.categories), [], 0
