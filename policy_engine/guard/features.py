@@ -55,6 +55,15 @@ def _counts(view: str, texts: Sequence[str]) -> sparse.csr_matrix:
     return counts
 
 
+def _project(rows: sparse.csr_matrix, projection: np.ndarray) -> np.ndarray:
+    """``rows @ projection``, gathering only the projection rows each sparse row uses (much faster than scipy's product here)."""
+    out = np.zeros((rows.shape[0], projection.shape[1]), dtype=np.float32)
+    for i in range(rows.shape[0]):
+        lo, hi = rows.indptr[i], rows.indptr[i + 1]
+        out[i] = rows.data[lo:hi].astype(np.float32) @ projection[rows.indices[lo:hi]]
+    return out
+
+
 class FusedFeaturizer:
     """Maps answers to fused, L2-normalized vectors of width ``dim``."""
 
@@ -83,7 +92,7 @@ class FusedFeaturizer:
         blocks = []
         for view in _VIEWS:
             weighted = _counts(view, texts).multiply(self.idf[view]).tocsr()
-            blocks.append(normalize(np.asarray(weighted @ _projection(self.seed, self.dims, view))))
+            blocks.append(normalize(_project(weighted, _projection(self.seed, self.dims, view))))
         return np.hstack(blocks)
 
     def qi_view(self, texts: Sequence[str]) -> np.ndarray:
