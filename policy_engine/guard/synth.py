@@ -15,7 +15,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from types import ModuleType
 
 from policy_engine.guard.axes import (
     ADVERSARIAL_MODES,
@@ -28,10 +27,10 @@ from policy_engine.guard.axes import (
     qi_classes,
 )
 from policy_engine.guard.families import appositive, clausal
-from policy_engine.guard.families.base import Person
+from policy_engine.guard.families.base import Family, Person
 
 #: Generator families by name; "clausal" trains, "appositive" is held out.
-FAMILIES: dict[str, ModuleType] = {clausal.name: clausal, appositive.name: appositive}
+FAMILIES: dict[str, Family] = {clausal.name: clausal, appositive.name: appositive}
 TRAIN_FAMILY, HELD_OUT_FAMILY = clausal.name, appositive.name
 _RETRIES = 3
 
@@ -58,7 +57,7 @@ def _stratified(levels: Sequence[str], n: int, rng: random.Random) -> list[str]:
     return cycled
 
 
-def _unsafe(family: ModuleType, domain: str, n: int, rng: random.Random) -> Iterator[SyntheticRecord]:
+def _unsafe(family: Family, domain: str, n: int, rng: random.Random) -> Iterator[SyntheticRecord]:
     classes = qi_classes(domain)
     framings, placements, modes = (_stratified(levels, n, rng) for levels in (FRAMINGS, PLACEMENTS, ADVERSARIAL_MODES))
     for framing, placement, mode in zip(framings, placements, modes):
@@ -69,12 +68,12 @@ def _unsafe(family: ModuleType, domain: str, n: int, rng: random.Random) -> Iter
         yield SyntheticRecord(text, Label.UNSAFE, domain, family.name, qi=chosen, framing=framing, placement=placement, mode=mode)
 
 
-def _safe(family: ModuleType, domain: str, n: int, rng: random.Random) -> Iterator[SyntheticRecord]:
+def _safe(family: Family, domain: str, n: int, rng: random.Random) -> Iterator[SyntheticRecord]:
     for _ in range(n):
         yield SyntheticRecord(family.safe(domain, rng), Label.SAFE, domain, family.name)
 
 
-def _borderline(family: ModuleType, domain: str, n: int, rng: random.Random) -> Iterator[SyntheticRecord]:
+def _borderline(family: Family, domain: str, n: int, rng: random.Random) -> Iterator[SyntheticRecord]:
     for subtype in _stratified(BORDERLINE_SUBTYPES, n, rng):
         yield SyntheticRecord(family.borderline(domain, subtype, rng), Label.BORDERLINE, domain, family.name, subtype=subtype)
 
