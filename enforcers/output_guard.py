@@ -55,7 +55,7 @@ class OutputGuardEnforcer:
         model, trained = load_or_train(policy)
         guard = OutputGuard(model, policy.quasi_identifiers, parts.detector, policy.constraints, dict(vocabulary_for(policy.vocabulary).categories))
         queue = ReviewQueue(queue_path(Path(parts.resolve(policy.audit.ledger))))
-        note = (f"output_guard: no saved model; trained {model.version} in {model.info.get('train_seconds')} s and saved it",) if trained else ()
+        note = (f"output_guard: no saved model was found; {model.version} was trained at engine start ({model.info.get('train_seconds')} s) and saved",) if trained else ()
         return cls(guard, queue, policy.metadata.name, note)
 
     def apply(self, context: EnforcementContext) -> EnforcementContext:
