@@ -122,11 +122,12 @@ def _mlp(safe: np.ndarray, unsafe: np.ndarray, pairings: dict[str, tuple[np.ndar
 
 
 def _latency(featurizer: FusedFeaturizer, detector: DualDetector, texts: list[str]) -> dict[str, float]:
-    """Per-answer latency, one answer at a time: detector + lexical/QI views, then with the embedding."""
+    """Per-answer latency, one answer at a time: detector + lexical/QI views, then with the embedding (never from the cache)."""
+    encoder = getattr(featurizer.embedder, "inner", featurizer.embedder)
     without, with_embedding = [], []
     for text in texts:
         t0 = time.perf_counter()
-        embedding = featurizer.embedder.embed([text])
+        embedding = encoder.embed([text])
         t1 = time.perf_counter()
         detector.verdicts(featurizer.fuse(embedding, [text]), "balanced")
         t2 = time.perf_counter()
