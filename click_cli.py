@@ -16,7 +16,7 @@ import it below and add one ``main.add_command(...)`` line.
 
 from __future__ import annotations
 
-from policy_engine.cli import audit, bundle, erase, explain, main, models, policy, runtime
+from policy_engine.cli import audit, bundle, erase, explain, guard, main, models, policy, runtime
 
 main.add_command(policy.lint)
 main.add_command(policy.fmt_command)
@@ -27,6 +27,8 @@ main.add_command(bundle.query_command)
 main.add_command(runtime.protect_command)
 main.add_command(runtime.ask_command)
 main.add_command(erase.erase_command)
+main.add_command(guard.guard_group)
+main.add_command(guard.review_group)
 main.add_command(audit.audit_group)
 main.add_command(models.models_group)
 main.add_command(explain.vocab)

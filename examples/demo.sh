@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The main job on the bundled clinic example; run through `make demo`.
-# lint -> compile -> query -> protect -> erase -> ask (local SmolLM2) -> ask --dp -> audit verify + report
+# lint -> compile -> query -> protect -> erase -> guard (QI clusters) -> ask (local SmolLM2) -> ask --dp -> audit verify + report
 set -euo pipefail
 BIN=${1:-.venv/bin}
 PE="$BIN/policy-engine"
@@ -27,7 +27,12 @@ step "protect: the sanitized context any LLM may see, and the redaction table"
 step "erase: the clinic's cross-document fact (address in one file, patient name in the other) no longer connects"
 "$PE" erase policies/clinic examples/clinic/docs/clinic-049.md examples/clinic/docs/clinic-050.txt
 
-step "ask: answer from the sanitized context with the local SmolLM2-135M model"
+step "output guard: train the clinic's QI-cluster detector, then guard a QI-cluster answer and a generic one"
+"$PE" guard train policies/clinic
+"$PE" guard check policies/clinic "Regarding the patient: she is 52 years old, works as a welder and lives in Omaha. Blood pressure should be rechecked after any change in medication."
+"$PE" guard check policies/clinic "Among adults aged 50 to 65, regular exercise lowers blood pressure. Annual screening is recommended from age 45."
+
+step "ask: answer from the sanitized context with the local SmolLM2-135M model (checked by output_guard)"
 "$PE" models pull
 "$PE" ask bundles/clinic "$QUESTION" --principal demo-nurse --purpose care --model default
 

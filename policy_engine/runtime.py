@@ -117,8 +117,10 @@ class Engine:
         answer_model: str | Path | None = None,
         extra_enforcers: Sequence[str] = (),
     ) -> None:
-        if extra_enforcers:  # e.g. ``ask --dp``: enforcers this engine runs beyond the policy's order
-            order = list(policy.enforcement.order) + [n for n in extra_enforcers if n not in policy.enforcement.order]
+        if extra_enforcers:  # e.g. ``ask --dp``: enforcers this engine runs beyond the policy's order, before output_guard
+            order = list(policy.enforcement.order)
+            last = order.index("output_guard") if "output_guard" in order else len(order)
+            order[last:last] = [n for n in extra_enforcers if n not in order]
             policy = policy.model_copy(update={"enforcement": policy.enforcement.model_copy(update={"order": order})})
         require_installed(policy, allow_missing_enforcers=allow_missing_enforcers)  # refuse before loading any model
         self.policy = policy

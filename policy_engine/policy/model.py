@@ -152,8 +152,14 @@ class NecessitySettings(StrictModel):
 
 
 class OperatingPoint(StrictModel):
-    """Decision threshold and abstain band of the QI guard (PPE Section IV-B)."""
+    """Decision threshold and abstain band of the QI guard (PPE Sections IV-B, V-C).
 
+    ``preset`` picks the trained output guard's operating point: ``conservative``
+    flags when sigma_u > sigma_s, ``balanced`` at 90% and ``strict`` at 95%
+    within-distribution TPR (thresholds calibrated when the model is trained).
+    """
+
+    preset: Literal["conservative", "balanced", "strict"] = "balanced"
     threshold: float = 0.5
     abstain_low: float = 0.35
     abstain_high: float = 0.65

@@ -1,0 +1,207 @@
+"""``policy-engine guard train|check|eval`` and ``policy-engine review list|show|approve|reject``."""
+
+from __future__ import annotations
+
+import json
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import click
+
+import policy_engine
+from policy_engine.cli.common import format_option, handle_errors
+from policy_engine.guard.review_queue import ReviewItem
+
+_POLICY = click.argument("policy_path", metavar="POLICY", type=click.Path(exists=True, path_type=Path))
+_FORMAT = format_option()
+
+
+def _policy(path: Path) -> Any:
+    policy = policy_engine.load_policy(path)
+    if policy.quasi_identifiers is None:
+        raise click.ClickException(f"{path}: the policy has no quasi_identifiers section; add one (domain, classes, max_per_subject) to use the output guard")
+    return policy
+
+
+@click.group("guard")
+def guard_group() -> None:
+    """Output guard: QI-cluster detection on answers (PPE).
+
+    \b
+    Examples:
+      policy-engine guard train policies/clinic/policy.yaml
+      policy-engine guard check policies/clinic/policy.yaml "The patient is 52 years old, works as a welder and lives in Omaha."
+      policy-engine guard eval policies/clinic/policy.yaml
+    """
+
+
+@guard_group.command("train")
+@_POLICY
+@handle_errors
+def guard_train(policy_path: Path) -> None:
+    """Train the policy domain's detector from the synthetic generator and save it next to the policy.
+
+    Writes POLICY_DIR/.policy-engine/guard/<domain>/ (arrays and JSON only).
+    Deterministic: the same code gives the same model on every machine.
+
+    \b
+    Example:
+      policy-engine guard train policies/bank/policy.yaml
+    """
+    from policy_engine.guard.store import train_and_save
+
+    started = time.perf_counter()
+    model, target = train_and_save(_policy(policy_path))
+    click.echo(f"trained {model.version} ({model.info['records']} records, nu={model.info['nu']}) in {time.perf_counter() - started:.1f} s -> {target}")
+
+
+@guard_group.command("check")
+@_POLICY
+@click.argument("answer")
+@_FORMAT
+@handle_errors
+def guard_check(policy_path: Path, answer: str, fmt: str) -> None:
+    """Run the output guard on ANSWER (an answer produced elsewhere), as an engine would.
+
+    Prints the action (pass, redacted, generalized, refused, abstained), the
+    released text if any, and why.  An abstained answer is put in the review queue.
+
+    \b
+    Example:
+      policy-engine guard check policies/lawfirm/policy.yaml "Courts weigh the child's best interests."
+    """
+    from policy_engine.detect.analyzer import Analyzer
+    from policy_engine.guard.reviews import open_queue
+    from policy_engine.guard.service import OutputGuard
+    from policy_engine.guard.store import load_or_train
+    from policy_engine.policy.vocabulary import vocabulary_for
+
+    policy = _policy(policy_path)
+    model, _ = load_or_train(policy)
+    guard = OutputGuard(model, policy.quasi_identifiers, Analyzer(policy), policy.constraints, dict(vocabulary_for(policy.vocabulary).categories))
+    outcome = guard.check(answer)
+    section = outcome.section
+    if section.action == "abstained":
+        section = section.model_copy(update={"review_item": open_queue(policy).add(policy.metadata.name, answer, section.model_dump())})
+    if fmt == "json":
+        click.echo(json.dumps({"released": outcome.text, "reason": outcome.reason, "output_guard": section.model_dump()}, indent=2))
+        return
+    click.echo(f"action: {section.action} (verdict {section.verdict}, delta {section.delta:+.3f}, tau {section.tau:+.3f}, operating point {section.operating_point})")
+    click.echo(f"QI classes about one subject: {', '.join(section.qi_classes) or 'none'} (max {section.max_per_subject})")
+    click.echo(f"reason: {outcome.reason}")
+    if section.review_item:
+        click.echo(f"queued for review: {section.review_item}")
+    click.echo(f"answer: {outcome.text if outcome.released else '[withheld]'}")
+
+
+@guard_group.command("eval")
+@_POLICY
+@click.option("--records", type=click.IntRange(min=20), default=150, show_default=True, help="Held-out records per label.")
+@handle_errors
+def guard_eval(policy_path: Path, records: int) -> None:
+    """Check the policy's model on the held-out generator family (AUROC, FPR95, abstain rate).
+
+    The full tables (v3 vs v4, MLP, all pairings, latency) come from
+    bench/output_guard/run.py.
+
+    \b
+    Example:
+      policy-engine guard eval policies/clinic/policy.yaml --records 100
+    """
+    from policy_engine.guard.evaluate import held_out_check
+    from policy_engine.guard.store import load_or_train
+    from policy_engine.guard.synth import CorpusSize
+
+    model, _ = load_or_train(_policy(policy_path))
+    click.echo(json.dumps(held_out_check(model, CorpusSize(records, records, records), seed=991), indent=2))
+
+
+# --- review -------------------------------------------------------------------
+
+
+def _when(stamp: float | None) -> str:
+    return datetime.fromtimestamp(stamp, timezone.utc).strftime("%Y-%m-%d %H:%M:%SZ") if stamp else "-"
+
+
+def _summary(item: ReviewItem) -> str:
+    d = item.details
+    return f"{item.item_id}  {_when(item.created)}  {item.status:<8}  delta={d.get('delta', 0):+.3f}  QI={','.join(d.get('qi_classes', [])) or '-'}"
+
+
+@click.group("review")
+def review_group() -> None:
+    """Review queue of answers the output guard abstained on.
+
+    The queue (guard-review.sqlite next to the policy's ledger) is the only
+    place abstained answers are kept; it is access-controlled local storage.
+    Every approval or rejection is written to the policy's audit log.
+
+    \b
+    Examples:
+      policy-engine review list policies/clinic/policy.yaml
+      policy-engine review show policies/clinic/policy.yaml ITEM
+      policy-engine review approve policies/clinic/policy.yaml ITEM --reviewer alice
+    """
+
+
+@review_group.command("list")
+@_POLICY
+@click.option("--status", type=click.Choice(["pending", "approved", "rejected", "all"]), default="pending", show_default=True)
+@handle_errors
+def review_list(policy_path: Path, status: str) -> None:
+    """List review items (scores and QI classes; no answer text).
+
+    \b
+    Example:
+      policy-engine review list policies/clinic --status all
+    """
+    from policy_engine.guard.reviews import open_queue
+
+    items = open_queue(policy_engine.load_policy(policy_path)).list(None if status == "all" else status)  # type: ignore[arg-type]
+    for item in items:
+        click.echo(_summary(item))
+    if not items:
+        click.echo(f"no {status if status != 'all' else ''} review items".replace("  ", " "))
+
+
+@review_group.command("show")
+@_POLICY
+@click.argument("item_id")
+@handle_errors
+def review_show(policy_path: Path, item_id: str) -> None:
+    """Show one item: the withheld answer, its scores and its QI spans.
+
+    \b
+    Example:
+      policy-engine review show policies/clinic 3f2a9c0d41b7e815
+    """
+    from policy_engine.guard.reviews import open_queue
+
+    item = open_queue(policy_engine.load_policy(policy_path)).get(item_id)
+    click.echo(_summary(item))
+    click.echo(f"answer: {item.answer}")
+    click.echo(json.dumps(item.details, indent=2, sort_keys=True))
+    if item.reviewer:
+        click.echo(f"resolved by {item.reviewer} at {_when(item.resolved)}" + (f": {item.note}" if item.note else ""))
+
+
+def _resolve_command(verb: str, status: str) -> Any:
+    @_POLICY
+    @click.argument("item_id")
+    @click.option("--reviewer", required=True, help="Who resolves the item (recorded as the audit record's principal).")
+    @click.option("--note", help="Why (kept in the queue, not in the audit log).")
+    @handle_errors
+    def command(policy_path: Path, item_id: str, reviewer: str, note: str | None) -> None:
+        from policy_engine.guard.reviews import resolve
+
+        item, decision_id = resolve(policy_engine.load_policy(policy_path), item_id, status, reviewer, note)  # type: ignore[arg-type]
+        click.echo(f"{item.item_id} {status} by {reviewer}; audit record {decision_id}")
+
+    command.__doc__ = f"Mark ITEM_ID {status} and write the resolution to the audit log.\n\n\b\nExample:\n  policy-engine review {verb} POLICY ITEM --reviewer alice"
+    return command
+
+
+review_group.command("approve")(_resolve_command("approve", "approved"))
+review_group.command("reject")(_resolve_command("reject", "rejected"))

@@ -1,0 +1,101 @@
+"""Axis-stratified synthetic corpus for the QI guard (PPE Section IV).
+
+:func:`generate` draws records of one domain from one generator family:
+unsafe records sample ``k`` QI classes (prior :data:`~policy_engine.guard.axes.K_PRIOR`),
+a framing, a placement and an adversarial mode, each axis cycled in a
+stratified order so every level is covered evenly; safe records are public
+educational text; borderline-safe records cycle through the five subtypes.
+Every record passes :class:`DirectIdentifierValidator` (the project's own
+detectors; a rejected draw is retried with a fresh seed, then dropped).
+Everything is seeded: the same arguments give the same records.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+from policy_engine.guard.axes import (
+    ADVERSARIAL_MODES,
+    BORDERLINE_SUBTYPES,
+    FRAMINGS,
+    K_PRIOR,
+    PLACEMENTS,
+    Label,
+    SyntheticRecord,
+    qi_classes,
+)
+from policy_engine.guard.families import appositive, clausal
+from policy_engine.guard.families.base import Family, Person
+
+#: Generator families by name; "clausal" trains, "appositive" is held out.
+FAMILIES: dict[str, Family] = {clausal.name: clausal, appositive.name: appositive}
+TRAIN_FAMILY, HELD_OUT_FAMILY = clausal.name, appositive.name
+_RETRIES = 3
+
+Validator = Callable[[Sequence[str]], list[bool]]
+
+
+@dataclass(frozen=True)
+class CorpusSize:
+    """How many records of each label to draw."""
+
+    safe: int
+    unsafe: int
+    borderline: int
+
+
+def _draw_k(rng: random.Random) -> int:
+    return rng.choices(list(K_PRIOR), weights=list(K_PRIOR.values()))[0]
+
+
+def _stratified(levels: Sequence[str], n: int, rng: random.Random) -> list[str]:
+    """``n`` levels cycled evenly, in a seeded random order."""
+    cycled = [levels[i % len(levels)] for i in range(n)]
+    rng.shuffle(cycled)
+    return cycled
+
+
+def _unsafe(family: Family, domain: str, n: int, rng: random.Random) -> Iterator[SyntheticRecord]:
+    classes = qi_classes(domain)
+    framings, placements, modes = (_stratified(levels, n, rng) for levels in (FRAMINGS, PLACEMENTS, ADVERSARIAL_MODES))
+    for framing, placement, mode in zip(framings, placements, modes):
+        chosen = tuple(rng.sample(classes, _draw_k(rng)))
+        person = Person.draw(rng)
+        fragments = [family.qi_fragment(domain, c, person, mode == "INDIRECT_QI", rng) for c in chosen]
+        text = family.unsafe(domain, fragments, person, framing, placement, mode, rng)
+        yield SyntheticRecord(text, Label.UNSAFE, domain, family.name, qi=chosen, framing=framing, placement=placement, mode=mode)
+
+
+def _safe(family: Family, domain: str, n: int, rng: random.Random) -> Iterator[SyntheticRecord]:
+    for _ in range(n):
+        yield SyntheticRecord(family.safe(domain, rng), Label.SAFE, domain, family.name)
+
+
+def _borderline(family: Family, domain: str, n: int, rng: random.Random) -> Iterator[SyntheticRecord]:
+    for subtype in _stratified(BORDERLINE_SUBTYPES, n, rng):
+        yield SyntheticRecord(family.borderline(domain, subtype, rng), Label.BORDERLINE, domain, family.name, subtype=subtype)
+
+
+_DRAW = {Label.SAFE: _safe, Label.UNSAFE: _unsafe, Label.BORDERLINE: _borderline}
+
+
+def generate(domain: str, family: str, size: CorpusSize, seed: int, validator: Validator | None = None) -> list[SyntheticRecord]:
+    """Records of ``domain`` from ``family``; draws ``validator`` rejects are redrawn up to 3 times, then dropped."""
+    module = FAMILIES[family]
+    records: list[SyntheticRecord] = []
+    for offset, (label, n) in enumerate(((Label.SAFE, size.safe), (Label.UNSAFE, size.unsafe), (Label.BORDERLINE, size.borderline))):
+        draw = _DRAW[label]
+        batch = list(draw(module, domain, n, random.Random(f"{seed}:{domain}:{family}:{offset}")))
+        if validator is None:
+            records.extend(batch)
+            continue
+        for attempt in range(_RETRIES + 1):
+            verdicts = validator([r.text for r in batch])
+            records.extend(r for r, ok in zip(batch, verdicts) if ok)
+            rejected = verdicts.count(False)
+            if not rejected or attempt == _RETRIES:
+                break
+            batch = list(draw(module, domain, rejected, random.Random(f"{seed}:{domain}:{family}:{offset}:retry{attempt}")))
+    return records

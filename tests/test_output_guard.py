@@ -1,0 +1,250 @@
+"""The output guard (PPE): synthetic corpus, detector, enforcer actions, fail-closed, review queue and CLI."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import policy_engine
+from audit.log import read_records
+from click_cli import cli
+from enforcers.output_guard import OutputGuardEnforcer
+from policy_engine.detect.analyzer import Analyzer
+from policy_engine.enforcement.base import (
+    EnforcementContext,
+    EnforcementPipeline,
+    Passage,
+    Stage,
+)
+from policy_engine.enforcement.registry import EngineParts
+from policy_engine.guard import store
+from policy_engine.guard.axes import K_PRIOR, Label
+from policy_engine.guard.density import KernelScorer
+from policy_engine.guard.families import appositive, clausal
+from policy_engine.guard.model import GuardModel
+from policy_engine.guard.reviews import open_queue
+from policy_engine.guard.synth import CorpusSize, generate
+from policy_engine.guard.validate import DirectIdentifierValidator
+
+POLICY = """\
+apiVersion: policy-engine.dev/v1
+kind: PrivacyPolicy
+metadata: {{name: guarded}}
+constraints:
+  - id: hide-patient-names
+    statement: Hide the names of patients.
+    detect: {{entity_types: [PERSON], roles: [patient]}}
+  - id: no-emails
+    statement: Never reveal e-mail addresses.
+    severity: critical
+    detect: {{categories: [contact]}}
+{qi}
+audit: {{log: audit/decisions.jsonl, ledger: state/ledger.sqlite}}
+enforcement: {{order: [redaction, output_guard]}}
+"""
+QI = """\
+quasi_identifiers:
+  domain: medical
+  classes: [AGE, OCCUPATION, LOCATION, AFFILIATION, FAMILY, CONDITION, TREATMENT, VISIT_PATTERN]
+  max_per_subject: 2
+  operating_point: {preset: balanced}
+"""
+CLUSTER = "Regarding the patient: she is 52 years old, works as a welder and lives in Omaha. Blood pressure should be rechecked after any change in medication."
+GENERIC = "Among adults aged 50 to 65, regular exercise lowers blood pressure. Teachers, welders and nurses in many cities benefit alike from annual screening."
+OUT_OF_DISTRIBUTION = "for (i = 0; i < n; i++) { sum += a[i] * b[i]; } return sum; // dot product kernel, unrolled x4 on AVX2"
+
+
+def _write_policy(directory: Path, qi: str = QI) -> Path:
+    path = directory / "policy.yaml"
+    path.write_text(POLICY.format(qi=qi), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def policy_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A medical policy whose guard model is trained once (small, seeded) and saved where engines look for it."""
+    directory = tmp_path_factory.mktemp("guarded")
+    path = _write_policy(directory)
+    policy = policy_engine.load_policy(path)
+    model = GuardModel.train("medical", store.guard_embedder(), size=CorpusSize(120, 120, 80), seed=5)
+    model.save(store.model_dir(policy, "medical"))
+    return path
+
+
+@pytest.fixture(scope="module")
+def enforcer(policy_path: Path) -> OutputGuardEnforcer:
+    policy = policy_engine.load_policy(policy_path)
+    return OutputGuardEnforcer.from_parts(EngineParts(policy, detector=Analyzer(policy)))
+
+
+def _answer(enforcer: OutputGuardEnforcer, text: str) -> EnforcementContext:
+    context = EnforcementContext(passages=(Passage.of("c1", "context"),), constraints=(), query="q", answer=text)
+    return EnforcementPipeline([enforcer]).run(Stage.ANSWER, context).context
+
+
+# --------------------------------------------------------------- synthetic data
+
+
+def test_generator_is_seeded_and_stratified() -> None:
+    size = CorpusSize(10, 400, 50)
+    first, second = generate("law", "clausal", size, seed=3), generate("law", "clausal", size, seed=3)
+    assert [r.text for r in first] == [r.text for r in second]
+    assert [r.text for r in generate("law", "clausal", size, seed=4)] != [r.text for r in first]
+    unsafe = [r for r in first if r.label is Label.UNSAFE]
+    k = Counter(len(r.qi) for r in unsafe)
+    for n, prior in K_PRIOR.items():
+        assert abs(k[n] / len(unsafe) - prior) < 0.08
+    assert set(Counter(r.mode for r in unsafe).values()) == {100}  # each adversarial mode equally often
+    assert len({r.subtype for r in first if r.label is Label.BORDERLINE}) == 5
+
+
+def test_generator_families_share_no_qi_vocabulary() -> None:
+    def vocabulary(module: object) -> set[str]:
+        names = ("_CITIES", "_JOBS", "_EMPLOYERS", "_FAMILY", "_TOWNS", "_TRADES", "_ORGS", "_KIN")
+        words: set[str] = set()
+        for name in names:
+            for entry in getattr(module, name, ()):
+                for value in entry if isinstance(entry, tuple) else (entry,):
+                    words.add(value)
+        return words
+
+    assert vocabulary(clausal) and vocabulary(appositive)
+    assert not vocabulary(clausal) & vocabulary(appositive)
+    texts_a = {r.text for r in generate("finance", "clausal", CorpusSize(50, 50, 50), seed=1)}
+    texts_b = {r.text for r in generate("finance", "appositive", CorpusSize(50, 50, 50), seed=1)}
+    assert not texts_a & texts_b
+
+
+def test_validator_rejects_direct_identifiers() -> None:
+    verdicts = DirectIdentifierValidator()(["The client is 40 years old and lives in Reno.", "Write to the client at jane.roe@example.com or call 555-201-3344."])
+    assert verdicts == [True, False]
+
+
+# ------------------------------------------------------------------ the guard
+
+
+def test_known_qi_cluster_is_flagged_and_generalized(enforcer: OutputGuardEnforcer) -> None:
+    result = _answer(enforcer, CLUSTER)
+    section = result.sections["output_guard"]
+    assert section.action == "generalized", section
+    assert {"AGE", "OCCUPATION", "LOCATION"} <= set(section.qi_classes)
+    assert result.answer is not None and result.refusal is None
+    for value in ("52", "welder", "Omaha"):
+        assert value not in result.answer
+    assert "Blood pressure should be rechecked" in result.answer
+    dumped = json.dumps(section.model_dump())
+    assert not any(value in dumped for value in ("52 years", "welder", "Omaha")) and not any(value in note for note in result.notes for value in ("welder", "Omaha"))
+
+
+def test_generic_answer_with_qi_words_passes(enforcer: OutputGuardEnforcer) -> None:
+    result = _answer(enforcer, GENERIC)
+    section = result.sections["output_guard"]
+    assert section.action == "pass", section
+    assert result.answer == GENERIC
+    assert section.qi_classes == []  # the QI words are cohort-level, bound to nobody
+
+
+def test_out_of_distribution_answer_abstains_into_the_review_queue(enforcer: OutputGuardEnforcer, policy_path: Path) -> None:
+    result = _answer(enforcer, OUT_OF_DISTRIBUTION)
+    section = result.sections["output_guard"]
+    assert section.action == "abstained", section
+    assert result.answer is None and result.refusal is not None and result.refusal.outcome == "abstained"
+    item = open_queue(policy_engine.load_policy(policy_path)).get(section.review_item)
+    assert item.answer == OUT_OF_DISTRIBUTION and item.status == "pending"
+    assert item.details["sigma_s"] == pytest.approx(section.sigma_s)
+
+
+def test_critical_direct_identifier_refuses(enforcer: OutputGuardEnforcer) -> None:
+    result = _answer(enforcer, "Annual influenza vaccination lowers the risk of hospitalization. Questions: write to care@clinic.example.")
+    assert result.answer is None and result.refusal is not None and result.refusal.outcome == "denied"
+    assert result.sections["output_guard"].layer1_categories == ["contact"]
+
+
+def test_guard_failure_fails_closed(enforcer: OutputGuardEnforcer) -> None:
+    """A corrupted model (support vectors of the wrong width) raises inside apply: the answer is withheld."""
+    guard = enforcer.guard
+    assert guard is not None
+    broken_scorer = dataclasses.replace(guard.model.detector.sigma_s, support=np.zeros((3, 7), dtype=np.float32))  # type: ignore[arg-type]
+    broken_model = dataclasses.replace(guard.model, detector=dataclasses.replace(guard.model.detector, sigma_s=broken_scorer))
+    broken_guard = type(guard)(broken_model, guard.settings, guard.detector, guard.constraints, guard.categories)
+    broken = dataclasses.replace(enforcer, guard=broken_guard)
+    context = EnforcementContext(passages=(Passage.of("c1", "context"),), constraints=(), query="q", answer=GENERIC)
+    stage = EnforcementPipeline([broken]).run(Stage.ANSWER, context)
+    assert stage.failure is not None and stage.failure.enforcer == "output_guard"
+    assert stage.context.answer is None
+
+
+def test_unreadable_model_refuses_to_build(policy_path: Path, tmp_path: Path) -> None:
+    copy = _write_policy(tmp_path)
+    policy = policy_engine.load_policy(copy)
+    target = store.model_dir(policy, "medical")
+    target.mkdir(parents=True)
+    (target / "detector.json").write_text("{}", encoding="utf-8")
+    with pytest.raises(ValueError, match="guard train"):
+        OutputGuardEnforcer.from_parts(EngineParts(policy, detector=Analyzer(policy)))
+
+
+def test_policy_without_quasi_identifiers_builds_an_idle_guard(tmp_path: Path) -> None:
+    policy = policy_engine.load_policy(_write_policy(tmp_path, qi=""))
+    assert not OutputGuardEnforcer.has_work(policy)
+    idle = OutputGuardEnforcer.from_parts(EngineParts(policy, detector=Analyzer(policy)))
+    assert idle.guard is None and not (tmp_path / ".policy-engine").exists()
+    context = EnforcementContext(passages=(), constraints=(), answer=CLUSTER)
+    assert idle.apply(context) is context
+
+
+def test_saved_model_round_trips(policy_path: Path) -> None:
+    policy = policy_engine.load_policy(policy_path)
+    model = GuardModel.load(store.model_dir(policy, "medical"), store.guard_embedder())
+    assert model.version.startswith("ocsvm-v4-medical-") and model.info["nu"] in (0.005, 0.01, 0.02, 0.05)
+    fresh = model.featurizer.transform([CLUSTER, GENERIC])
+    sv = model.detector.sigma_s
+    assert isinstance(sv, KernelScorer)
+    assert sv(fresh).shape == (2,)
+
+
+# ------------------------------------------------------------------------- CLI
+
+
+def test_review_commands_round_trip_and_are_audited(policy_path: Path) -> None:
+    runner = CliRunner()
+    checked = runner.invoke(cli, ["guard", "check", str(policy_path), OUT_OF_DISTRIBUTION, "-f", "json"])
+    assert checked.exit_code == 0, checked.output
+    item = json.loads(checked.output)["output_guard"]["review_item"]
+    listed = runner.invoke(cli, ["review", "list", str(policy_path)])
+    assert item in listed.output and OUT_OF_DISTRIBUTION not in listed.output
+    shown = runner.invoke(cli, ["review", "show", str(policy_path), item])
+    assert OUT_OF_DISTRIBUTION in shown.output
+    approved = runner.invoke(cli, ["review", "approve", str(policy_path), item, "--reviewer", "alice"])
+    assert approved.exit_code == 0, approved.output
+    decision = re.search(r"audit record (\S+)", approved.output).group(1)  # type: ignore[union-attr]
+    again = runner.invoke(cli, ["review", "reject", str(policy_path), item, "--reviewer", "bob"])
+    assert again.exit_code != 0 and "already approved" in again.output
+    log = policy_path.parent / "audit" / "decisions.jsonl"
+    resolution = next(record for _, record in read_records([log]) if record.decision_id == decision)
+    assert resolution.principal == "alice" and resolution.outcome.value == "allowed"
+    assert resolution.labels == {"stage": "review", "review_item": item, "resolution": "approved"}
+    assert OUT_OF_DISTRIBUTION not in log.read_text(encoding="utf-8")
+    assert "approved" in runner.invoke(cli, ["review", "list", str(policy_path), "--status", "approved"]).output
+
+
+def test_guard_check_generalizes_a_cluster_on_the_command_line(policy_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["guard", "check", str(policy_path), CLUSTER])
+    assert result.exit_code == 0, result.output
+    assert "action: generalized" in result.output and "Omaha" not in result.output.split("answer:", 1)[1]
+
+
+def test_without_a_trained_model_answers_are_refused_never_trained_in_a_request(tmp_path: Path) -> None:
+    policy = policy_engine.load_policy(_write_policy(tmp_path))
+    untrained = OutputGuardEnforcer.from_parts(EngineParts(policy, detector=Analyzer(policy)))
+    assert untrained.guard is None and not store.model_dir(policy, "medical").exists(), "nothing trained at engine start"
+    result = _answer(untrained, GENERIC)
+    assert result.answer is None and result.refusal is not None and result.refusal.outcome == "denied"
+    assert "guard train" in result.refusal.reason
