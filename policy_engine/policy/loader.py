@@ -203,6 +203,17 @@ def _discover(paths: list[Path]) -> tuple[list[Path], list[Path], list[Diagnosti
     return list(dict.fromkeys(yaml_files)), list(dict.fromkeys(text_files)), problems
 
 
+def _policy_test_diagnostics(data: dict, positions: PositionMap) -> list[Diagnostic]:
+    """Positioned diagnostics for a ``kind: PolicyTest`` file (empty when it is valid)."""
+    from policy_engine.policytest.model import PolicyTestFile
+
+    try:
+        PolicyTestFile.model_validate(data)
+    except ValidationError as exc:
+        return validation_diagnostics(exc, PolicyTestFile, positions)
+    return []
+
+
 def _read_document(path: Path, max_bytes: int) -> tuple[_Document | None, list[Diagnostic]]:
     display = display_path(path)
     try:
@@ -215,8 +226,10 @@ def _read_document(path: Path, max_bytes: int) -> tuple[_Document | None, list[D
     if api is not None and api not in SUPPORTED_API_VERSIONS:
         return None, [Diagnostic("PE008", f"unsupported apiVersion {api!r} (this engine reads {API_VERSION})", positions.value(("apiVersion",)))]
     kind = data.get("kind")
+    if kind == "PolicyTest":  # tests live beside the policy; lint checks their shape, `policy-engine test` runs them
+        return None, _policy_test_diagnostics(data, positions)
     if kind is not None and kind not in ("PrivacyPolicy", "PolicyFragment"):
-        return None, [Diagnostic("PE008", f"unsupported kind {kind!r}; expected PrivacyPolicy or PolicyFragment", positions.value(("kind",)))]
+        return None, [Diagnostic("PE008", f"unsupported kind {kind!r}; expected PrivacyPolicy, PolicyFragment or PolicyTest", positions.value(("kind",)))]
     try:
         doc = PolicyDocument.model_validate(data)
     except ValidationError as exc:
