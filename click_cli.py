@@ -16,7 +16,7 @@ import it below and add one ``main.add_command(...)`` line.
 
 from __future__ import annotations
 
-from policy_engine.cli import audit, bundle, explain, main, models, policy, runtime
+from policy_engine.cli import audit, bundle, explain, main, models, policy, runtime, scale
 
 main.add_command(policy.lint)
 main.add_command(policy.fmt_command)
@@ -30,6 +30,7 @@ main.add_command(audit.audit_group)
 main.add_command(models.models_group)
 main.add_command(explain.vocab)
 main.add_command(explain.explain)
+main.add_command(scale.sanitize_command)
 
 #: The root group under the name the tests and earlier releases import.
 cli = main
