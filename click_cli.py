@@ -16,7 +16,7 @@ import it below and add one ``main.add_command(...)`` line.
 
 from __future__ import annotations
 
-from policy_engine.cli import audit, bundle, erase, explain, guard, main, models, policy, policy_tests, runtime
+from policy_engine.cli import audit, bundle, erase, explain, guard, main, models, policy, policy_tests, runtime, scale
 
 main.add_command(policy.lint)
 main.add_command(policy.fmt_command)
@@ -36,6 +36,7 @@ main.add_command(explain.explain)
 main.add_command(policy_tests.test_command)
 main.add_command(policy_tests.diff_command)
 main.add_command(policy_tests.init_command)
+main.add_command(scale.sanitize_command)
 
 #: The root group under the name the tests and earlier releases import.
 cli = main
