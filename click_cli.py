@@ -938,6 +938,11 @@ def explain(policy_path: Path, fmt: str, strict: bool) -> None:
         click.get_current_context().exit(EXIT_WARN)
 
 
+from policy_engine.cli.rewrite import rewrite as rewrite_command  # noqa: E402 - command modules register after the group exists
+
+cli.add_command(rewrite_command)
+
+
 def main() -> None:
     """Console-script entry point."""
     cli(obj={})

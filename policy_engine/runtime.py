@@ -74,6 +74,7 @@ class ProtectResult:
     decision: DecisionRecord
     outcome: Outcome
     notes: tuple[str, ...] = ()
+    query: str | None = None  # the question retrieval and later stages saw (the query stage's rewrite, if any)
 
     @property
     def denied(self) -> bool:
@@ -124,7 +125,6 @@ class RetrieverLike(Protocol):
 #: Policy sections that give work to enforcers not yet shipped (until each registers itself).
 _WORK_OF_UNINSTALLED: dict[str, Callable[[Policy], bool]] = {
     "kg_erasure": lambda policy: bool(policy.private_knowledge.private_triples()),
-    "query_rewrite": lambda policy: bool(policy.necessity.rules),
     "output_guard": lambda policy: policy.quasi_identifiers is not None,
 }
 
@@ -235,7 +235,7 @@ class Engine:
         self.prompt_observer = prompt_observer
         self.bundle_digest = bundle_digest
         self.answers = answer_model is not None or (policy.model.path is not None and "answer" in policy.model.use_for)
-        self.model = self._load_model(answer_model) if answer_model is not None or (policy.model.path and set(policy.model.use_for) & {"answer", "paraphrase"}) else None
+        self.model = self._load_model(answer_model) if answer_model is not None or (policy.model.path and set(policy.model.use_for) & {"answer", "paraphrase", "rewrite"}) else None
         paraphraser = (
             ModelParaphraser(self.model, observer=prompt_observer)
             if self.model is not None and "paraphrase" in policy.model.use_for
@@ -296,9 +296,9 @@ class Engine:
             Stage.QUERY, EnforcementContext(passages=(), constraints=tuple(self.policy.constraints), query=query, principal=principal, purpose=purpose)
         )
         self._record_stage(record, query_stage)
-        if query_stage.failure is not None:
-            return self._finish(record, query, None, (), [], [], started, error=query_stage.failure.reason)
-        search = query_stage.context.query or query
+        if query_stage.failure is not None:  # refused: the query is neither searched nor recorded
+            return self._finish(record, None, None, (), [], [], started, error=query_stage.failure.reason)
+        query = search = query_stage.context.query if query_stage.context.query is not None else query
         try:
             retrieved = list(self.retriever.retrieve(search))
             ranking = self.retriever.rank_constraints(search, retrieved)
@@ -361,6 +361,7 @@ class Engine:
         """
         if protected.denied:
             return AskResult(answer=None, answered_by=None, protected=protected)
+        query = protected.query if protected.query is not None else query
         text, answered_by = None, None
         if self.model is not None and self.answers:
             prompt = answer_prompt(query, protected.sanitized)
@@ -472,7 +473,7 @@ class Engine:
             except Exception as exc:  # noqa: BLE001 - an unrecorded decision releases nothing
                 denied = self._denied_copy(record, applied, not_applied, f"audit write failed ({type(exc).__name__})")
                 return dataclasses.replace(denied, notes=notes + denied.notes)
-        return ProtectResult(text, chunks, tuple(redactions), tuple(applied), tuple(not_applied), record, outcome, notes)
+        return ProtectResult(text, chunks, tuple(redactions), tuple(applied), tuple(not_applied), record, outcome, notes, query)
 
     @staticmethod
     def _denied_copy(record: DecisionRecord, applied: list[ConstraintOutcome], not_applied: list[ConstraintOutcome], reason: str) -> ProtectResult:
