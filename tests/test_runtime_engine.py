@@ -208,11 +208,11 @@ def test_unavailable_enforcers_are_reported_or_refused() -> None:
         metadata=Metadata(name="gaps"),
         constraints=[PATIENTS],
         private_knowledge=PrivateKnowledge(entities=["Jane Marie Doe"]),
-        enforcement=EnforcementSettings(order=["query_rewrite", "kg_erasure", "redaction"]),
+        enforcement=EnforcementSettings(order=["output_guard", "kg_erasure", "redaction"]),
     )
     result = Engine.for_policy(policy, audit=False).protect_passages(CHUNKS)
     assert "enforcer 'kg_erasure' is in enforcement.order but not installed: its protections were NOT applied" in result.notes
-    assert "enforcer 'query_rewrite' skipped: the policy gives it nothing to enforce" in result.notes
+    assert "enforcer 'output_guard' skipped: the policy gives it nothing to enforce" in result.notes
     assert result.decision.labels["missing_enforcers"] == "kg_erasure"
     with pytest.raises(EngineError, match="kg_erasure"):
         Engine.for_policy(policy, audit=False, strict=True)

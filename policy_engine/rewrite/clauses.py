@@ -29,7 +29,8 @@ DROPPABLE = frozenset({"conj", "advcl", "relcl", "acl", "appos", "prep", "ccomp"
 #: Labels whose removal leaves the head clause grammatical on its own.
 _CLAUSAL = frozenset({"conj", "advcl", "relcl", "acl", "appos", "prep", "parataxis", "npadvmod", "amod", "compound", "nmod", "advmod"})
 _REQUEST_START = re.compile(
-    r"^\s*(?:(?:can|could|would|will)\s+(?:you|u)|please|pls|help|write|give|tell|suggest|recommend|make|create|draft|compose|generate|"
+    r"^\s*(?:(?:hi|hey|hello|yo|so|ok|okay|ugh|well|hi there|hey there|dear \w+|good (?:morning|afternoon|evening)|quick one|urgent)[\s,:;!.-]+)*"
+    r"(?:(?:can|could|would|will)\s+(?:you|u)|please|pls|help|write|give|tell|suggest|recommend|make|create|draft|compose|generate|"
     r"explain|summari[sz]e|translate|fix|debug|rename|list|find|plan|what|what's|how|which|why|should|is there|are there|any|"
     r"i\s+(?:need|want|would like|'d like)|i'd like|looking for|let's|pretend|act as|rewrite|edit|proofread|compare|rank|brainstorm|"
     r"come up|design|build|convert|describe|outline|prepare|put together|draw up|answer|choose|pick|select|do you|role-?play)\b",
@@ -176,7 +177,7 @@ _REPEATED_PUNCT = re.compile(r"([,;:])(?:\s*[,;:])+")
 _COMMA_BEFORE_END = re.compile(r"[,;:]\s*([.!?])")
 _DANGLING_START = re.compile(r"^(?:(?:and|but|or|so|also|plus|because|since|although|though|while)\b[\s,]*|[,;:]\s*)+", re.IGNORECASE)
 _DANGLING_END = re.compile(r"(?:[\s,;:]+(?:and|but|or|so|because|since|with|who|which|that|as|of|for|to))+\s*([.!?])$", re.IGNORECASE)
-_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)")
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
 def repair(text: str) -> str:
@@ -186,7 +187,7 @@ def repair(text: str) -> str:
     text = _REPEATED_PUNCT.sub(r"\1", text)
     text = _COMMA_BEFORE_END.sub(r"\1", text)
     sentences = []
-    for raw in _SENTENCE.findall(text):
+    for raw in _SENTENCE_BREAK.split(text):
         sentence = _DANGLING_START.sub("", raw.strip())
         sentence = _DANGLING_END.sub(r"\1", sentence)
         if sum(1 for w in re.findall(r"[A-Za-z0-9']+", sentence)) < 2:

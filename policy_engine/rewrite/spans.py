@@ -43,7 +43,6 @@ CATEGORY_ATTRIBUTE: dict[str, str | None] = {
     "medical_condition": None,
     "medication": "medications",
     "financial_amount": "financial_situation",
-    "employer": "employment",
     "occupation": "employment",
 }
 
@@ -103,7 +102,11 @@ class AttributeDetector:
         findings = self.detector.analyze_many(list(texts), self._constraints) if texts else []
         out = []
         for text, found in zip(texts, findings):
-            spans = [self._span(a, f.start, f.end, f"detect:{f.category}") for f in found if (a := _attribute_of(f.category, text[f.start : f.end]))]
+            spans = [
+                self._span(a, f.start, f.end, f"detect:{f.category}")
+                for f in found
+                if (a := _attribute_of(f.category, text[f.start : f.end])) and text[f.start : f.end].casefold() not in _ADDRESSEE
+            ]
             spans += [self._span(a, m.start(), m.end(), kind) for a, patterns in _lexicon().items() for p, kind in patterns for m in p.finditer(text) if m.end() > m.start()]
             merged = _merge([s for s in spans if s is not None], text)
             out.append([replace(s, subject=subject_of(text, s.start, s.end, s.attribute)) for s in merged])
@@ -130,8 +133,15 @@ def _attribute_of(category: str, value: str) -> str | None:
 _LABEL_PRIORITY = {"term": 2, "cue": 0}
 
 
+#: Cue phrases more specific than any term inside them ("my father had colon cancer" is family history).
+_SPECIFIC_CUES = frozenset({"family_history"})
+#: Words that address the assistant itself, not a person's occupation ("Dear assistant,").
+_ADDRESSEE = frozenset({"assistant", "ai assistant", "chatbot", "ai"})
+
+
 def _label_rank(span: AttributeSpan) -> tuple[int, int]:
-    return (_LABEL_PRIORITY.get(span.source, 1), span.end - span.start)
+    priority = 3 if span.attribute in _SPECIFIC_CUES else _LABEL_PRIORITY.get(span.source, 1)
+    return (priority, span.end - span.start)
 
 
 def _merge(spans: list[AttributeSpan], text: str) -> list[AttributeSpan]:

@@ -78,7 +78,13 @@ def subject_of(text: str, start: int, end: int, attribute: str = "") -> Subject:
         before = [i for i, (pos, _) in enumerate(found) if start - 40 <= pos < start and "," not in text[pos:start] and "." not in text[pos:start]]
         return _resolve(found, before[-1]) if before and found[before[-1]][1] != "self" else "third_party"
     inside = [i for i, (pos, _) in enumerate(found) if sentence <= pos < end]
-    return _resolve(found, inside[-1]) if inside else "self"
+    if not inside:
+        return "self"
+    nearest = inside[-1]
+    others = [i for i in inside if found[i][1] != "self"]
+    if found[nearest][1] == "self" and text[found[nearest][0] :].lower().startswith(("my ", "our ")) and others:
+        nearest = others[-1]  # "a woman in my book club has ...": a bare possessive is not the sentence's subject
+    return _resolve(found, nearest)
 
 
 def focal_subject(text: str, start: int, end: int) -> Subject:
