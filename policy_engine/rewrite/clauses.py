@@ -176,7 +176,7 @@ _SPACE_BEFORE_PUNCT = re.compile(r"\s+([,.;:!?])")
 _REPEATED_PUNCT = re.compile(r"([,;:])(?:\s*[,;:])+")
 _COMMA_BEFORE_END = re.compile(r"[,;:]\s*([.!?])")
 _DANGLING_START = re.compile(r"^(?:(?:and|but|or|so|also|plus|because|since|although|though|while)\b[\s,]*|[,;:]\s*)+", re.IGNORECASE)
-_DANGLING_END = re.compile(r"(?:[\s,;:]+(?:and|but|or|so|because|since|with|who|which|that|as|of|for|to))+\s*([.!?])$", re.IGNORECASE)
+_DANGLING_END = re.compile(r"(?:[\s,;:]+(?:and|but|or|so|because|since))+\s*([.!?])$", re.IGNORECASE)
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|\n+")
 
 

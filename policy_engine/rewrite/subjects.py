@@ -38,6 +38,7 @@ _MENTION = re.compile(
     r"|(?P<pronoun>\b(?:he|she|his|her|him|hers|they|them|their)\b)",
     re.IGNORECASE,
 )
+_OWN_NAME = re.compile(r"^(?:my name is|my name's|i'm|i am|call me|i go by)\b", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.!?\n]\s")
 
 
@@ -76,7 +77,9 @@ def subject_of(text: str, start: int, end: int, attribute: str = "") -> Subject:
     sentence = _sentence_start(text, start)
     if attribute == "name":
         before = [i for i, (pos, _) in enumerate(found) if start - 40 <= pos < start and "," not in text[pos:start] and "." not in text[pos:start]]
-        return _resolve(found, before[-1]) if before and found[before[-1]][1] != "self" else "third_party"
+        if before and found[before[-1]][1] == "self":
+            return "self" if _OWN_NAME.match(text[found[before[-1]][0] : end]) else "third_party"
+        return _resolve(found, before[-1]) if before else "third_party"
     inside = [i for i, (pos, _) in enumerate(found) if sentence <= pos < end]
     if not inside:
         return "self"
