@@ -39,7 +39,7 @@ class QueryRewriteEnforcer:
         return bool(policy.necessity.rules)
 
     @classmethod
-    def from_parts(cls, parts: EngineParts) -> "QueryRewriteEnforcer":
+    def from_parts(cls, parts: EngineParts) -> QueryRewriteEnforcer:
         return cls(QueryRewriter(parts.policy, parts.detector, model=parts.model))
 
     def apply(self, context: EnforcementContext) -> EnforcementContext:

@@ -13,10 +13,10 @@ from policy_engine.detect.analyzer import Analyzer
 from policy_engine.enforcement.base import EnforcementContext, EnforcementPipeline, Stage
 from policy_engine.enforcement.registry import EngineParts, registered
 from policy_engine.policy.model import Metadata, NecessityRule, NecessitySettings, Policy
+from policy_engine.policy.vocabulary import builtin_vocabulary
 from policy_engine.rewrite import QueryRefused, QueryRewriter
 from policy_engine.rewrite.rewriter import GENERIC
 from policy_engine.rewrite.spans import AttributeDetector
-from policy_engine.policy.vocabulary import builtin_vocabulary
 from policy_engine.runtime import Engine
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -111,7 +111,7 @@ def test_model_rewrite_that_adds_an_attribute_is_rejected() -> None:
 
 
 class _FailingDetector:
-    def analyze_many(self, texts, constraints):  # noqa: ANN001, ANN201 - SpanDetector protocol
+    def analyze_many(self, texts: list[str], constraints: object) -> list:
         raise RuntimeError("detector crashed on: " + texts[0])
 
 
@@ -216,7 +216,7 @@ def test_cli_shows_before_and_after() -> None:
 
 def test_refusal_when_nothing_verifies(policy: Policy) -> None:
     class _Unverifiable(QueryRewriter):
-        def _verified(self, text, original, decisions):  # noqa: ANN001, ANN202
+        def _verified(self, text: str, original: str, decisions: object) -> bool:
             return False
 
     with pytest.raises(QueryRefused) as info:

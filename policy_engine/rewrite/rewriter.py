@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from policy_engine.enforcement.base import SpanDetector
-from policy_engine.policy.model import NecessityAction, Policy
+from policy_engine.policy.model import NecessityAction, NecessityRule, Policy
 from policy_engine.policy.vocabulary import vocabulary_for
 from policy_engine.rewrite.clauses import Edit, edit, parse, request_sentences, request_text
 from policy_engine.rewrite.necessity import Decision, NecessityPlanner
@@ -48,6 +48,7 @@ GENERIC: dict[str, str] = {
 }
 
 Rewriter = Literal["deterministic", "model", "protective"]
+TaskSource = Literal["classifier", "default_task", "most_protective"]
 
 
 class QueryRefused(RuntimeError):
@@ -61,7 +62,7 @@ class RewriteResult:
     text: str
     prediction: TaskPrediction
     task: str | None
-    task_source: Literal["classifier", "default_task", "most_protective"]
+    task_source: TaskSource
     purpose: str | None
     rule: str | None
     decisions: tuple[Decision, ...]
@@ -131,7 +132,8 @@ class QueryRewriter:
             return RewriteResult(protective, rewriter="protective", **result)  # type: ignore[arg-type]
         raise QueryRefused("no rewrite of the query passed verification; the query is refused")
 
-    def _task(self, prediction: TaskPrediction, purpose: str | None):  # noqa: ANN202 - (task, source, rule)
+    def _task(self, prediction: TaskPrediction, purpose: str | None) -> tuple[str | None, TaskSource, NecessityRule | None]:
+        """The task the rules apply for, where it came from, and the policy rule for it."""
         settings = self.policy.necessity
         rule = self.planner.rule(prediction.task, purpose)
         # a policy rule is specific to the task; the built-in defaults only to its kind

@@ -65,7 +65,7 @@ class TaskClassifier:
         self.embedder = embedder
 
     @classmethod
-    def load(cls, path: str | Path | None = None, embedder: Embedder | None = None) -> "TaskClassifier":
+    def load(cls, path: str | Path | None = None, embedder: Embedder | None = None) -> TaskClassifier:
         """The shipped model (or ``path``), over the default MiniLM embedder."""
         source = Path(path) if path is not None else resources.files("policy_engine.rewrite").joinpath(MODEL_FILE)
         with source.open("rb") as handle:  # type: ignore[union-attr]
