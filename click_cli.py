@@ -16,7 +16,7 @@ import it below and add one ``main.add_command(...)`` line.
 
 from __future__ import annotations
 
-from policy_engine.cli import audit, bundle, erase, explain, guard, main, models, policy, policy_tests, runtime, scale
+from policy_engine.cli import audit, bundle, erase, explain, guard, main, models, policy, policy_tests, rewrite, runtime, scale
 
 main.add_command(policy.lint)
 main.add_command(policy.fmt_command)
@@ -26,6 +26,7 @@ main.add_command(bundle.inspect_command)
 main.add_command(bundle.query_command)
 main.add_command(runtime.protect_command)
 main.add_command(runtime.ask_command)
+main.add_command(rewrite.rewrite)
 main.add_command(erase.erase_command)
 main.add_command(guard.guard_group)
 main.add_command(guard.review_group)

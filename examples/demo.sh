@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The main job on the bundled clinic example; run through `make demo`.
-# lint -> compile -> query -> protect -> erase -> guard (QI clusters) -> ask (local SmolLM2) -> ask --dp -> audit verify + report
+# lint -> compile -> query -> protect -> rewrite -> erase -> guard (QI clusters) -> ask (local SmolLM2) -> ask --dp -> audit verify + report
 set -euo pipefail
 BIN=${1:-.venv/bin}
 PE="$BIN/policy-engine"
@@ -23,6 +23,9 @@ step "retrieve: chunks and the constraints that govern them"
 
 step "protect: the sanitized context any LLM may see, and the redaction table"
 "$PE" protect bundles/clinic "$QUESTION" --principal demo-nurse --purpose care
+
+step "rewrite: the question as any model sees it (query_rewrite: keep what the task needs, drop the rest)"
+"$PE" rewrite policies/clinic "My name is Dana Whitfield and I'm going through a divorce. I take metformin for my type 2 diabetes. Which side effects of metformin should I watch for?"
 
 step "erase: the clinic's cross-document fact (address in one file, patient name in the other) no longer connects"
 "$PE" erase policies/clinic examples/clinic/docs/clinic-049.md examples/clinic/docs/clinic-050.txt

@@ -11,6 +11,9 @@ The builders make that structural:
   and refuses a plain string;
 * :func:`refill_prompt` (PEARL's refill) takes the query with DP outputs
   only: the masked private draft and the privately released keywords;
+* :func:`rewrite_prompt` (Need-to-Know query rewriting) takes a query that
+  the deterministic rewriter already stripped of non-essential spans, and
+  asks only for fluency; its output is verified like any rewrite;
 * :func:`monolithic_prompt` is the baseline the paper compares against
   (constraints + unredacted context + query in one prompt, the "RCQA"
   prompt of its reference [11]); it exists for the benchmark only and is
@@ -29,7 +32,7 @@ from typing import Literal
 
 from policy_engine.policy.model import Constraint
 
-PromptPurpose = Literal["paraphrase", "answer", "refill", "monolithic"]
+PromptPurpose = Literal["paraphrase", "answer", "refill", "monolithic", "rewrite"]
 
 
 @dataclass(frozen=True)
@@ -103,6 +106,18 @@ def answer_prompt(query: str, context: SanitizedContext) -> Prompt:
         {"role": "user", "content": f"Context:\n{context.text}\n\nQuestion: {query}"},
     )
     return Prompt("answer", messages, holds_query=True, holds_unfiltered_data=False)
+
+
+_REWRITE_SYSTEM = (
+    "Rewrite the user's request so it reads naturally as one clear request. Keep every detail it contains; "
+    "do not add any personal detail, name, number, condition or preference that is not in it. Reply with the request only."
+)
+
+
+def rewrite_prompt(stripped_query: str) -> Prompt:
+    """Fluency pass over a query whose non-essential spans are already gone (Need-to-Know Section 4.1)."""
+    messages = ({"role": "system", "content": _REWRITE_SYSTEM}, {"role": "user", "content": stripped_query})
+    return Prompt("rewrite", messages, holds_query=True, holds_unfiltered_data=False)
 
 
 _REFILL_SYSTEM = (

@@ -47,6 +47,7 @@ class ProtectResult:
     decision: DecisionRecord
     outcome: Outcome
     notes: tuple[str, ...] = ()
+    query: str | None = None  # the question retrieval and later stages saw (the query stage's rewrite, if any)
 
     @property
     def denied(self) -> bool:

@@ -134,7 +134,7 @@ class Engine:
         self.prompt_observer = prompt_observer
         self.bundle_digest = bundle_digest
         self.answers = answer_model is not None or (policy.model.path is not None and "answer" in policy.model.use_for)
-        self.model = self._load_model(answer_model) if answer_model is not None or (policy.model.path and set(policy.model.use_for) & {"answer", "paraphrase"}) else None
+        self.model = self._load_model(answer_model) if answer_model is not None or (policy.model.path and set(policy.model.use_for) & {"answer", "paraphrase", "rewrite"}) else None
         paraphraser = (
             ModelParaphraser(self.model, observer=prompt_observer)
             if self.model is not None and "paraphrase" in policy.model.use_for
@@ -202,10 +202,10 @@ class Engine:
             Stage.QUERY, EnforcementContext(passages=(), constraints=tuple(self.policy.constraints), query=query, principal=principal, purpose=purpose)
         )
         record_stage(record, query_stage)
-        if query_stage.failure is not None:
+        if query_stage.failure is not None:  # refused: the query is neither searched nor recorded
             interrupted = query_stage.interrupt is not None  # recorded now, then propagated
-            return _reraise(query_stage, self._finish(record, query, None, (), [], [], started, error=query_stage.failure.reason, write=write or interrupted))
-        search = query_stage.context.query or query
+            return _reraise(query_stage, self._finish(record, None, None, (), [], [], started, error=query_stage.failure.reason, write=write or interrupted))
+        query = search = query_stage.context.query if query_stage.context.query is not None else query
         try:
             retrieved = list(self.retriever.retrieve(search))
             ranking = self.retriever.rank_constraints(search, retrieved)
@@ -298,6 +298,7 @@ class Engine:
         """
         if protected.denied:
             return AskResult(answer=None, answered_by=None, protected=protected, outcome=Outcome.denied), None
+        query = protected.query if protected.query is not None else query  # the rewritten question, when query_rewrite ran
         text, answered_by = None, None
         if self.model is not None and self.answers:
             prompt = answer_prompt(query, protected.sanitized)
@@ -400,7 +401,8 @@ class Engine:
             reason = f"audit write failed ({type(exc).__name__})"
             return ProtectResult("", (), (), tuple(applied), tuple(not_applied), denied_copy(record, reason), Outcome.denied, notes + (reason,))
         redactions = tuple(record.redactions)
-        return with_shown_ids(ProtectResult(text, chunks, redactions, tuple(applied), tuple(not_applied), record, record.outcome, notes), self.detector, self.policy.constraints)
+        result = ProtectResult(text, chunks, redactions, tuple(applied), tuple(not_applied), record, record.outcome, notes, query=query)
+        return with_shown_ids(result, self.detector, self.policy.constraints)
 
 
 def _reraise(stage: PipelineResult, finished: ProtectResult) -> ProtectResult:

@@ -134,17 +134,21 @@ class NecessityRule(StrictModel):
     """Contextual-integrity rule for one task type (Need-to-Know Section 3).
 
     ``essential`` attributes (or attribute families) are forwarded because the
-    task needs them; ``non_essential`` ones are removed or generalized.
+    task needs them; ``non_essential`` ones are removed or generalized.  With
+    ``purposes`` the rule applies only to requests made for one of them.
     """
 
     task: str
     essential: list[str] = Field(default_factory=list)
     non_essential: list[str] = Field(default_factory=list)
     action: NecessityAction = NecessityAction.GENERALIZE
+    purposes: list[str] = Field(default_factory=list, description="Request purposes the rule applies to; empty = every purpose.")
 
 
 class NecessitySettings(StrictModel):
     default_action: NecessityAction = NecessityAction.GENERALIZE
+    default_task: str | None = Field(default=None, description="Task assumed when the query's task is classified below min_confidence.")
+    min_confidence: float = Field(default=0.3, ge=0, le=1, description="Task-classifier confidence below which default_task (or the most protective rule) applies.")
     rules: list[NecessityRule] = Field(default_factory=list)
 
 
@@ -346,7 +350,7 @@ class ModelSettings(StrictModel):
 
     path: str | None = Field(default=None, description="Local model directory or .gguf file; unset = no model.")
     device: Literal["auto", "cpu", "cuda"] = "auto"
-    use_for: list[Literal["answer", "summaries", "paraphrase"]] = Field(default_factory=list)
+    use_for: list[Literal["answer", "summaries", "paraphrase", "rewrite"]] = Field(default_factory=list)
 
 
 # ----------------------------------------------------------------- vocabulary

@@ -1,0 +1,29 @@
+"""Build the reverse-synthesised benchmark: general and medical splits of generator family A or B.
+
+Deterministic per (family, split, n, seed).  Family A is the only family
+used for training and tuning; family B is held out for reporting.
+"""
+
+from __future__ import annotations
+
+import random
+
+from faker import Faker
+
+from bench.query_rewrite import family_a, family_b
+from bench.query_rewrite.medical import medical_sample
+from bench.query_rewrite.render import Renderer, Sample
+from bench.query_rewrite.skeleton import sample as sample_skeleton
+
+FAMILY_MODULES = {"A": family_a, "B": family_b}
+
+
+def build(family: str, split: str, n: int, seed: int) -> list[Sample]:
+    """``n`` samples of ``split`` ("general" or "medical") from generator ``family``."""
+    rng = random.Random(f"{family}-{split}-{seed}")
+    faker = Faker("en_US")
+    faker.seed_instance(f"{family}-{split}-{seed}")
+    if split == "medical":
+        return [medical_sample(family, f"{family}-med-{i}", rng, faker) for i in range(n)]
+    renderer = Renderer(FAMILY_MODULES[family], family, faker, rng)
+    return [renderer.render(sample_skeleton(rng), f"{family}-gen-{i}") for i in range(n)]

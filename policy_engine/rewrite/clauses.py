@@ -1,0 +1,196 @@
+"""Structure-aware deletion: drop whole sentences, clauses, appositions and phrases, then repair the text.
+
+Need-to-Know (Section 4.1) rewrites the query so that non-essential spans
+are gone while the request still reads as a request.  A span is removed
+with the largest syntactic unit around it that holds no essential span and
+is not the request's main clause: a context sentence, a conjoined or
+subordinate clause, a relative clause, an apposition, a prepositional
+phrase, a modifier.  Where no such unit exists (the span is the request's
+own object) it is replaced by a generic phrase instead.  The cut text is
+repaired: dangling conjunctions and commas go, sentences are re-capitalized
+and re-punctuated.  Uses the full spaCy pipeline of the engine's model
+(parser included), loaded once per process.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass
+
+import spacy
+from spacy.language import Language
+from spacy.tokens import Doc, Span, Token
+
+from policy_engine.detect.ner import MODEL_NAME
+
+#: Dependency labels whose subtree may be dropped as a unit.
+DROPPABLE = frozenset({"conj", "advcl", "relcl", "acl", "appos", "prep", "ccomp", "parataxis", "npadvmod", "amod", "compound", "nmod", "poss", "dobj", "pobj", "attr", "acomp", "xcomp", "oprd", "dative", "agent", "advmod"})
+#: Labels whose removal leaves the head clause grammatical on its own.
+_CLAUSAL = frozenset({"conj", "advcl", "relcl", "acl", "appos", "prep", "parataxis", "npadvmod", "amod", "compound", "nmod", "advmod"})
+_REQUEST_START = re.compile(
+    r"^\s*(?:(?:hi|hey|hello|yo|so|ok|okay|ugh|well|hi there|hey there|dear \w+|good (?:morning|afternoon|evening)|quick one|urgent)[\s,:;!.-]+)*"
+    r"(?:(?:can|could|would|will)\s+(?:you|u)|please|pls|help|write|give|tell|suggest|recommend|make|create|draft|compose|generate|"
+    r"explain|summari[sz]e|translate|fix|debug|rename|list|find|plan|what|what's|how|which|why|should|is there|are there|any|"
+    r"i\s+(?:need|want|would like|'d like)|i'd like|looking for|let's|pretend|act as|rewrite|edit|proofread|compare|rank|brainstorm|"
+    r"come up|design|build|convert|describe|outline|prepare|put together|draw up|answer|choose|pick|select|do you|role-?play)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Edit:
+    """A non-essential span ``[start, end)`` to remove (``replacement`` None) or generalize."""
+
+    start: int
+    end: int
+    replacement: str | None = None
+
+
+#: Words that only introduce the unit after them ("a man named ...").
+_INTRODUCERS = frozenset({"named", "called", "nicknamed", "aka"})
+
+_parser: Language | None = None
+_parser_lock = threading.Lock()
+_parse_lock = threading.Lock()
+
+
+def parser() -> Language:
+    """The engine's spaCy model with its parser (loaded on first call only)."""
+    global _parser
+    with _parser_lock:
+        if _parser is None:
+            _parser = spacy.load(MODEL_NAME, exclude=["ner"])
+        return _parser
+
+
+def parse(text: str) -> Doc:
+    with _parse_lock:
+        return parser()(text)
+
+
+def is_request(sentence: str) -> bool:
+    """Whether a sentence asks for something (a question or an instruction)."""
+    return sentence.rstrip().endswith("?") or bool(_REQUEST_START.match(sentence))
+
+
+def request_sentences(doc: Doc) -> list[Span]:
+    """The sentences that carry the request; the last sentence when none reads as one."""
+    sentences = list(doc.sents)
+    found = [s for s in sentences if is_request(s.text)]
+    return found or sentences[-1:]
+
+
+def request_text(doc: Doc) -> str:
+    """The request sentence(s) of a parsed query, joined: what the task classifier reads."""
+    return " ".join(s.text for s in request_sentences(doc))
+
+
+def _overlaps(a0: int, a1: int, b0: int, b1: int) -> bool:
+    return a0 < b1 and b0 < a1
+
+
+def _unit(token: Token, sentence: Span, keep: list[tuple[int, int]], request: bool) -> tuple[int, int] | None:
+    """Token range ``[i, j)`` of the largest droppable unit around ``token`` that holds no kept span."""
+    best = None
+    node = token
+    while node.i != sentence.root.i and node.head.i != node.i:
+        if node.dep_ in DROPPABLE and (not request or node.dep_ in _CLAUSAL):
+            left, right = node.left_edge.i, node.right_edge.i + 1
+            start, end = sentence.doc[left].idx, sentence.doc[right - 1].idx + len(sentence.doc[right - 1])
+            if any(_overlaps(start, end, k0, k1) for k0, k1 in keep):
+                break
+            while right > left + 1 and sentence.doc[right - 1].text in (".", "!", "?"):
+                right -= 1
+            best = (left, right)
+        node = node.head
+    return best
+
+
+def edit(text: str, edits: list[Edit], keep: list[tuple[int, int]], *, protective: bool = False) -> str:
+    """``text`` with every edit applied structurally (see the module docstring) and repaired.
+
+    ``keep`` are the character ranges of essential spans: no unit that
+    overlaps one is dropped.  Outside the request a span always goes with
+    its unit; inside it, an edit with a ``replacement`` (the generalize
+    action) is replaced in place, one without is dropped with its unit.  With ``protective``, a span in a context
+    sentence that holds no essential span takes the whole sentence with it
+    and every other span is generalized in place (no clause surgery).
+    """
+    if not edits:
+        return text
+    doc = parse(text)
+    requests = {s.start for s in request_sentences(doc)}
+    drop: set[int] = set()
+    replaced: dict[int, tuple[int, str]] = {}  # first token -> (end token, replacement)
+    for e in edits:
+        tokens = [t for t in doc if _overlaps(t.idx, t.idx + len(t), e.start, e.end)]
+        if not tokens:
+            continue
+        sentence = tokens[0].sent
+        request = sentence.start in requests
+        sentence_keeps = any(_overlaps(sentence.start_char, sentence.end_char, k0, k1) for k0, k1 in keep)
+        if not request and not sentence_keeps:
+            drop.update(range(sentence.start, sentence.end))
+            continue
+        head = min(tokens, key=lambda t: sum(1 for _ in t.ancestors))
+        unit = None if protective or (request and e.replacement is not None) else _unit(head, sentence, keep, request)
+        if unit is None:
+            replaced[tokens[0].i] = (tokens[-1].i + 1, e.replacement or "something")
+            continue
+        left, right = unit
+        drop.update(range(left, right))
+        drop.update(_separators(doc, left, right))
+    return repair(_rebuild(doc, drop, replaced))
+
+
+def _separators(doc: Doc, left: int, right: int) -> list[int]:
+    """Conjunctions, commas and naming words ("named", "called") that joined a dropped unit to its neighbours."""
+    out = []
+    i = left - 1
+    while i >= 0 and (doc[i].dep_ in ("cc", "punct") or doc[i].lower_ in _INTRODUCERS) and doc[i].text not in (".", "!", "?"):
+        out.append(i)
+        i -= 1
+    if right < len(doc) and doc[right].text == "," and out:
+        out.append(right)
+    return out
+
+
+def _rebuild(doc: Doc, drop: set[int], replaced: dict[int, tuple[int, str]]) -> str:
+    pieces: list[str] = []
+    i = 0
+    while i < len(doc):
+        if i in replaced and i not in drop:
+            end, replacement = replaced[i]
+            pieces.append(replacement + doc[end - 1].whitespace_)
+            i = end
+            continue
+        if i not in drop:
+            pieces.append(doc[i].text_with_ws)
+        i += 1
+    return "".join(pieces)
+
+
+_SPACE = re.compile(r"[ \t]+")
+_SPACE_BEFORE_PUNCT = re.compile(r"\s+([,.;:!?])")
+_REPEATED_PUNCT = re.compile(r"([,;:])(?:\s*[,;:])+")
+_COMMA_BEFORE_END = re.compile(r"[,;:]\s*([.!?])")
+_DANGLING_START = re.compile(r"^(?:(?:and|but|or|so|also|plus|because|since|although|though|while)\b[\s,]*|[,;:]\s*)+", re.IGNORECASE)
+_DANGLING_END = re.compile(r"(?:[\s,;:]+(?:and|but|or|so|because|since))+\s*([.!?])$", re.IGNORECASE)
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def repair(text: str) -> str:
+    """Tidy text after cuts: spaces, punctuation, dangling conjunctions, capitals, empty sentences."""
+    text = _SPACE.sub(" ", text)
+    text = _SPACE_BEFORE_PUNCT.sub(r"\1", text)
+    text = _REPEATED_PUNCT.sub(r"\1", text)
+    text = _COMMA_BEFORE_END.sub(r"\1", text)
+    sentences = []
+    for raw in _SENTENCE_BREAK.split(text):
+        sentence = _DANGLING_START.sub("", raw.strip())
+        sentence = _DANGLING_END.sub(r"\1", sentence)
+        if sum(1 for w in re.findall(r"[A-Za-z0-9']+", sentence)) < 2:
+            continue
+        sentences.append(sentence[:1].upper() + sentence[1:])
+    return " ".join(sentences).strip()

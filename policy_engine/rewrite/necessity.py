@@ -1,0 +1,141 @@
+"""Necessity decision per span: forward it (essential) or remove/generalize it (Need-to-Know Sections 1, 3).
+
+The policy's ``necessity`` rules decide first: a rule for the query's task
+(and, when the rule names ``purposes``, the request's purpose) lists the
+attributes or families that are essential and those that are not, and the
+action for the latter.  Whatever no rule settles falls to built-in defaults
+modelled on the benchmark's task policy (Appendix C):
+
+* ``none`` tasks (code generation, translation, summarisation, information
+  retrieval) need no personal attribute;
+* addressed-person tasks (letters, stories, poems, character descriptions,
+  role play) need the addressed person's name, plus what the request is about;
+* every other task needs an attribute only when the request bears on it
+  (``relevance.yaml``: "snacks for a hike" bears on allergies, "rename my
+  files" on none).
+
+Contact details and government identifiers are never essential by default.
+A third party's details are essential only when the request is about that
+third party (a clinical vignette); the user's, family's, friends' and
+coworkers' details follow the rules above.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from importlib import resources
+
+from ruamel.yaml import YAML
+
+from policy_engine.policy.model import NecessityAction, NecessityRule, Policy
+from policy_engine.policy.vocabulary import Vocabulary
+from policy_engine.rewrite.kinds import task_kind
+from policy_engine.rewrite.spans import AttributeSpan
+from policy_engine.rewrite.subjects import Subject
+
+NEVER_ESSENTIAL = frozenset({"email", "phone_number", "ssn", "driver_license"})
+
+
+@functools.lru_cache(maxsize=1)
+def _relevance() -> dict[str, re.Pattern[str] | None]:
+    raw = YAML(typ="safe").load(resources.files("policy_engine.rewrite").joinpath("relevance.yaml").read_text(encoding="utf-8"))
+
+    def flat(items: list) -> list[str]:
+        return [w for item in items for w in (flat(item) if isinstance(item, list) else [item])]
+
+    out: dict[str, re.Pattern[str] | None] = {}
+    for attribute, cues in raw.items():
+        if attribute.startswith("_"):
+            continue
+        words = sorted(set(flat(cues or [])), key=len, reverse=True)
+        out[attribute] = re.compile(r"\b(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in words) + ")", re.IGNORECASE) if words else None
+    return out
+
+
+def relevant(attribute: str, request: str) -> bool:
+    """Whether ``request`` bears on ``attribute`` (the built-in domain pool, ``relevance.yaml``)."""
+    cue = _relevance().get(attribute)
+    return bool(cue and cue.search(request))
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What happens to one span: kept verbatim, or removed/generalized, and why (no values)."""
+
+    span: AttributeSpan
+    essential: bool
+    action: NecessityAction
+    basis: str
+
+    @property
+    def outcome(self) -> str:
+        return "kept" if self.essential else ("removed" if self.action is NecessityAction.REMOVE else "generalized")
+
+
+class NecessityPlanner:
+    """Applies a policy's necessity section, with the built-in defaults, to the spans of one query."""
+
+    def __init__(self, policy: Policy, vocabulary: Vocabulary) -> None:
+        self.settings = policy.necessity
+        self.vocabulary = vocabulary
+
+    def rule(self, task: str | None, purpose: str | None) -> NecessityRule | None:
+        """The rule for ``task`` under ``purpose``: one naming the purpose wins over one for every purpose."""
+        if task is None:
+            return None
+        matching = [r for r in self.settings.rules if self.vocabulary.task_id(r.task) == task and (not r.purposes or purpose in r.purposes)]
+        matching.sort(key=lambda r: not r.purposes)
+        return matching[0] if matching else None
+
+    def most_protective_rule(self) -> NecessityRule | None:
+        """The policy's rule with the fewest essential attributes (used when the task is uncertain)."""
+        rules = sorted(self.settings.rules, key=lambda r: len(self.vocabulary.expand_attributes(r.essential)))
+        return rules[0] if rules else None
+
+    def decide(
+        self,
+        spans: list[AttributeSpan],
+        task: str | None,
+        purpose: str | None,
+        request: str,
+        focal: Subject,
+        rule: NecessityRule | None,
+        request_span: tuple[int, int],
+    ) -> list[Decision]:
+        """One decision per span.
+
+        ``request`` is the text of the request sentence(s) and ``request_span``
+        their character range in the query; ``focal`` is whom the request is about.
+        """
+        essential = self.vocabulary.expand_attributes(rule.essential) if rule else set()
+        non_essential = self.vocabulary.expand_attributes(rule.non_essential) if rule else set()
+        action = rule.action if rule else self.settings.default_action
+        out = []
+        for span in spans:
+            concerned = span.subject != "third_party" or focal == "third_party"
+            if span.attribute in essential and concerned:
+                out.append(Decision(span, True, action, "policy rule: essential"))
+            elif span.attribute in essential or span.attribute in non_essential:
+                out.append(Decision(span, False, action, "policy rule: third party" if span.attribute in essential else "policy rule: non-essential"))
+            else:
+                addressed = request_span[0] <= span.start and span.end <= request_span[1]
+                keep, basis = self._default(span, task, request, concerned, addressed)
+                out.append(Decision(span, keep, action, basis))
+        return out
+
+    @staticmethod
+    def _default(span: AttributeSpan, task: str | None, request: str, concerned: bool, in_request: bool) -> tuple[bool, str]:
+        kind = task_kind(task)
+        if kind == "none":
+            return False, "default: task needs no personal attribute"
+        if span.attribute in NEVER_ESSENTIAL:
+            return False, "default: contact details and identifiers are never needed"
+        if kind == "addressed" and in_request and (span.attribute == "name" or span.subject != "self"):
+            return True, "default: addressed person"
+        if not concerned:
+            return False, "default: third party the request is not about"
+        if relevant(span.attribute, request):
+            return True, "default: the request bears on it"
+        return False, "default: the request does not bear on it"

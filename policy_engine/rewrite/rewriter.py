@@ -1,0 +1,177 @@
+"""Need-to-Know query rewriting: keep what the task needs, drop what it does not.
+
+One request goes through (Need-to-Know Sections 3, 4.1):
+
+1. the request sentence(s) are found and the task classified
+   (:mod:`policy_engine.rewrite.task`); below ``necessity.min_confidence``
+   (the task's probability when a policy rule covers it, else the
+   probability of its kind, which is all the built-in defaults depend on)
+   the policy's ``default_task`` applies, else its most protective rule;
+2. sensitive attribute spans are detected with their subjects
+   (:mod:`policy_engine.rewrite.spans`);
+3. each span is judged essential or not (:mod:`policy_engine.rewrite.necessity`);
+4. non-essential spans are removed with their clause or generalized in place
+   (:mod:`policy_engine.rewrite.clauses`); a local model may then smooth the
+   stripped text (``model.use_for: [rewrite]``);
+5. the output is **verified** by detecting again: no non-essential value may
+   survive and no sensitive value may appear that the query did not hold.
+   A failed check falls back to the protective rewrite (whole sentences
+   dropped, spans generalized in place), and if that fails too the query is
+   refused (:class:`QueryRefused`); it is never forwarded as it was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from policy_engine.enforcement.base import SpanDetector
+from policy_engine.policy.model import NecessityAction, NecessityRule, Policy
+from policy_engine.policy.vocabulary import vocabulary_for
+from policy_engine.rewrite.clauses import Edit, edit, parse, request_sentences, request_text
+from policy_engine.rewrite.necessity import Decision, NecessityPlanner
+from policy_engine.rewrite.section import QueryRewriteSection, SpanOutcome
+from policy_engine.rewrite.spans import AttributeDetector
+from policy_engine.rewrite.subjects import focal_subject
+from policy_engine.rewrite.task import TaskClassifier, TaskPrediction, shared_classifier
+
+#: What a generalized span reads as, per attribute (no value survives).
+GENERIC: dict[str, str] = {
+    "name": "someone", "email": "an email address", "phone_number": "a phone number", "address": "somewhere",
+    "ssn": "an ID number", "driver_license": "an ID number", "dates": "a certain date", "age": "a certain age",
+    "gender": "a person", "ethnicity": "a person", "physical_health": "a health condition", "mental_health": "a health condition",
+    "medications": "a medication", "allergies": "an allergy", "disabilities": "a disability", "family_history": "a family medical history",
+    "exercise_hours": "regular exercise", "smoker": "a habit", "diet_type": "a particular diet", "religious_beliefs": "personal beliefs",
+    "sexual_orientation": "a personal matter", "favorite_food": "a favourite food", "favorite_hobbies": "a hobby",
+    "pet_ownership": "a pet", "movie_prefs": "some films", "vacation_prefs": "a trip", "financial_situation": "a financial matter",
+    "employment": "a job", "legal": "a legal matter", "relationship_status": "a personal relationship",
+}
+
+Rewriter = Literal["deterministic", "model", "protective"]
+TaskSource = Literal["classifier", "default_task", "most_protective"]
+
+
+class QueryRefused(RuntimeError):
+    """No rewrite of the query passed verification: the query is refused (the message holds no query text)."""
+
+
+@dataclass(frozen=True)
+class RewriteResult:
+    """The rewritten query and the decisions behind it (``section()`` is the value-free record form)."""
+
+    text: str
+    prediction: TaskPrediction
+    task: str | None
+    task_source: TaskSource
+    purpose: str | None
+    rule: str | None
+    decisions: tuple[Decision, ...]
+    rewriter: Rewriter
+
+    def section(self, original: str) -> QueryRewriteSection:
+        counts: dict[str, dict[str, int]] = {"kept": {}, "removed": {}, "generalized": {}}
+        for d in self.decisions:
+            bucket = counts[d.outcome]
+            bucket[d.span.attribute] = bucket.get(d.span.attribute, 0) + 1
+        return QueryRewriteSection(
+            task=self.task,
+            predicted_task=self.prediction.task,
+            confidence=round(self.prediction.confidence, 4),
+            kind_confidence=round(self.prediction.kind_confidence, 4),
+            task_source=self.task_source,
+            purpose=self.purpose,
+            rule=self.rule,
+            spans=[SpanOutcome(attribute=d.span.attribute, family=d.span.family, subject=d.span.subject, outcome=d.outcome, basis=d.basis) for d in self.decisions],
+            kept=counts["kept"],
+            removed=counts["removed"],
+            generalized=counts["generalized"],
+            rewriter=self.rewriter,
+            changed=self.text != original,
+        )
+
+
+class QueryRewriter:
+    """Rewrites queries under one policy's necessity section.  Thread-safe; build once."""
+
+    def __init__(self, policy: Policy, detector: SpanDetector, *, classifier: TaskClassifier | None = None, model: Any | None = None) -> None:
+        vocabulary = vocabulary_for(policy.vocabulary)
+        self.policy = policy
+        self.attributes = AttributeDetector(detector, vocabulary)
+        self.planner = NecessityPlanner(policy, vocabulary)
+        self._classifier = classifier
+        self.model = model if "rewrite" in policy.model.use_for else None
+
+    @property
+    def classifier(self) -> TaskClassifier:
+        if self._classifier is None:
+            self._classifier = shared_classifier()
+        return self._classifier
+
+    def rewrite(self, query: str, purpose: str | None = None) -> RewriteResult:
+        """The need-to-know rewrite of ``query`` for ``purpose``; raises :class:`QueryRefused` when none verifies."""
+        doc = parse(query)
+        requests = request_sentences(doc)
+        request = request_text(doc)
+        prediction = self.classifier.predict(request)
+        task, source, rule = self._task(prediction, purpose)
+        spans = self.attributes.find(query)
+        focal = focal_subject(query, requests[0].start_char, requests[-1].end_char) if requests else "self"
+        decisions = self.planner.decide(spans, task, purpose, request, focal, rule, (requests[0].start_char, requests[-1].end_char) if requests else (0, len(query)))
+        keep = [(d.span.start, d.span.end) for d in decisions if d.essential]
+        edits = [Edit(d.span.start, d.span.end, GENERIC[d.span.attribute] if d.action is NecessityAction.GENERALIZE else None) for d in decisions if not d.essential]
+        result = dict(prediction=prediction, task=task, task_source=source, purpose=purpose, rule=rule.task if rule else None, decisions=tuple(decisions))
+        text = edit(query, edits, keep)
+        if self._verified(text, query, decisions):
+            if self.model is not None:
+                polished = self._model_rewrite(text)
+                if polished is not None and self._verified(polished, query, decisions) and _keeps_essentials(polished, query, decisions):
+                    return RewriteResult(polished, rewriter="model", **result)  # type: ignore[arg-type]
+            return RewriteResult(text, rewriter="deterministic", **result)  # type: ignore[arg-type]
+        protective = edit(query, edits, keep, protective=True)
+        if self._verified(protective, query, decisions):
+            return RewriteResult(protective, rewriter="protective", **result)  # type: ignore[arg-type]
+        raise QueryRefused("no rewrite of the query passed verification; the query is refused")
+
+    def _task(self, prediction: TaskPrediction, purpose: str | None) -> tuple[str | None, TaskSource, NecessityRule | None]:
+        """The task the rules apply for, where it came from, and the policy rule for it."""
+        settings = self.policy.necessity
+        rule = self.planner.rule(prediction.task, purpose)
+        # a policy rule is specific to the task; the built-in defaults only to its kind
+        if (prediction.confidence if rule is not None else prediction.kind_confidence) >= settings.min_confidence:
+            return prediction.task, "classifier", rule
+        if settings.default_task is not None:
+            task = self.planner.vocabulary.task_id(settings.default_task)
+            return task, "default_task", self.planner.rule(task, purpose)
+        rule = self.planner.most_protective_rule()
+        return (self.planner.vocabulary.task_id(rule.task) if rule else None), "most_protective", rule
+
+    def _verified(self, text: str, original: str, decisions: list[Decision] | tuple[Decision, ...]) -> bool:
+        """No non-essential value survives in ``text`` and no sensitive value appears that ``original`` lacks."""
+        if not text.strip():
+            return False
+        folded, source = text.casefold(), original.casefold()
+        essential = [d.span.value(original).casefold() for d in decisions if d.essential]
+        for d in decisions:
+            value = d.span.value(original).strip().casefold()
+            if not d.essential and len(value) >= 2 and value in folded and not any(value in e for e in essential):
+                return False
+        generics = [g.casefold() for g in GENERIC.values()]
+        for span in self.attributes.find(text):
+            value = span.value(text).casefold()
+            if value not in source and not any(value in g for g in generics):
+                return False
+        return True
+
+    def _model_rewrite(self, stripped: str) -> str | None:
+        from policy_engine.generation import complete
+        from policy_engine.prompts import rewrite_prompt
+
+        out = complete(self.model, rewrite_prompt(stripped), max_new_tokens=max(32, len(stripped.split()) * 3)).strip()
+        return out or None
+
+
+
+def _keeps_essentials(text: str, original: str, decisions: tuple[Decision, ...] | list[Decision]) -> bool:
+    """Whether every essential value is still in ``text`` verbatim (a model rewrite may not drop them)."""
+    folded = text.casefold()
+    return all(d.span.value(original).casefold() in folded for d in decisions if d.essential)

@@ -1,0 +1,170 @@
+"""Sensitive attribute spans of a query: the 30 attributes in 6 families (Need-to-Know, Table 8).
+
+Two sources, merged:
+
+* the engine's detectors (:class:`policy_engine.detect.Analyzer`, or any
+  :class:`~policy_engine.enforcement.base.SpanDetector`) run over built-in
+  constraints, one per detection category, whose findings map onto
+  attributes (``person_name`` -> ``name``, ``contact`` -> ``email`` or
+  ``phone_number``, ``medical_condition`` -> ``physical_health`` ...);
+* lexical detectors for what those categories lack (mental health, allergies,
+  beliefs, orientation, lifestyle preferences, finances, legal matters,
+  relationships, where a person lives), read from ``attributes.yaml``.
+
+Overlapping spans are merged into one, labelled by the longer.  Each span
+then gets the subject it is about (:mod:`policy_engine.rewrite.subjects`).
+Spans carry offsets only; callers slice the query when they need the value.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from importlib import resources
+
+from ruamel.yaml import YAML
+
+from policy_engine.enforcement.base import SpanDetector
+from policy_engine.policy.model import Constraint, DetectorHints
+from policy_engine.policy.vocabulary import Vocabulary
+from policy_engine.rewrite.subjects import Subject, subject_of
+
+#: Detection category -> attribute it evidences (None: decided from the value, see ``_attribute_of``).
+CATEGORY_ATTRIBUTE: dict[str, str | None] = {
+    "person_name": "name",
+    "contact": None,
+    "address": "address",
+    "date": "dates",
+    "date_of_birth": "dates",
+    "age": "age",
+    "government_id": None,
+    "medical_condition": None,
+    "medication": "medications",
+    "financial_amount": "financial_situation",
+    "occupation": "employment",
+}
+
+_SSN = re.compile(r"\b\d{3}-\d{2}-\d{4}\b|\b(?:ssn|social security)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class AttributeSpan:
+    """``query[start:end]`` discloses ``attribute`` (of ``family``) about ``subject``."""
+
+    attribute: str
+    family: str
+    start: int
+    end: int
+    subject: Subject = "self"
+    source: str = ""
+
+    def value(self, text: str) -> str:
+        return text[self.start : self.end]
+
+
+@functools.lru_cache(maxsize=1)
+def _lexicon() -> dict[str, tuple[tuple[re.Pattern[str], str], ...]]:
+    """Compiled lexical detectors per attribute, each with its source: ``term`` (one alternation) or ``cue`` (a pattern)."""
+    raw = YAML(typ="safe").load(resources.files("policy_engine.rewrite").joinpath("attributes.yaml").read_text(encoding="utf-8"))
+    out: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = {}
+    for attribute, spec in raw.items():
+        patterns = [(re.compile(p, re.IGNORECASE), "cue") for p in spec.get("patterns") or ()]
+        terms = sorted(spec.get("terms") or (), key=len, reverse=True)
+        if terms:
+            alternation = "|".join(re.escape(t).replace(r"\ ", r"\s+") for t in terms)
+            patterns.append((re.compile(rf"(?<![\w-])(?:{alternation})(?:e?s)?(?![\w-])", re.IGNORECASE), "term"))
+        out[attribute] = tuple(patterns)
+    return out
+
+
+def _detection_constraints() -> tuple[Constraint, ...]:
+    return tuple(
+        Constraint(id=f"query-rewrite-{category}", statement=f"Withhold {category.replace('_', ' ')} from delegated queries", detect=DetectorHints(categories=[category]))
+        for category in CATEGORY_ATTRIBUTE
+    )
+
+
+class AttributeDetector:
+    """Finds attribute spans in a query with the engine's detector plus the lexical detectors.  Thread-safe."""
+
+    def __init__(self, detector: SpanDetector, vocabulary: Vocabulary) -> None:
+        self.detector = detector
+        self.family_of = {a: family for family, attrs in vocabulary.attribute_families.items() for a in attrs}
+        self._constraints = _detection_constraints()
+
+    def find(self, text: str) -> list[AttributeSpan]:
+        """Non-overlapping attribute spans of ``text``, in order, each with its subject."""
+        return self.find_many([text])[0]
+
+    def find_many(self, texts: Sequence[str]) -> list[list[AttributeSpan]]:
+        findings = self.detector.analyze_many(list(texts), self._constraints) if texts else []
+        out = []
+        for text, found in zip(texts, findings):
+            spans = [
+                self._span(a, f.start, f.end, f"detect:{f.category}")
+                for f in found
+                if (a := _attribute_of(f.category, text[f.start : f.end])) and text[f.start : f.end].casefold() not in _ADDRESSEE
+            ]
+            spans += [self._span(a, m.start(), m.end(), kind) for a, patterns in _lexicon().items() for p, kind in patterns for m in p.finditer(text) if m.end() > m.start()]
+            merged = _merge([s for s in spans if s is not None], text)
+            out.append([replace(s, subject=subject_of(text, s.start, s.end, s.attribute)) for s in merged])
+        return out
+
+    def _span(self, attribute: str, start: int, end: int, source: str) -> AttributeSpan | None:
+        family = self.family_of.get(attribute)
+        return AttributeSpan(attribute, family, start, end, source=source) if family else None
+
+
+def _attribute_of(category: str, value: str) -> str | None:
+    if category in CATEGORY_ATTRIBUTE and CATEGORY_ATTRIBUTE[category] is not None:
+        return CATEGORY_ATTRIBUTE[category]
+    if category == "contact":
+        return "email" if "@" in value else "phone_number"
+    if category == "government_id":
+        return "ssn" if _SSN.search(value) else "driver_license"
+    if category == "medical_condition":
+        return "mental_health" if any(p.search(value) for p, _ in _lexicon()["mental_health"]) else "physical_health"
+    return None
+
+
+#: Which source labels a merged span: a named value (term) over a detector category over a cue phrase.
+_LABEL_PRIORITY = {"term": 2, "cue": 0}
+
+
+#: Cue phrases more specific than any term inside them ("my father had colon cancer" is family history).
+_SPECIFIC_CUES = frozenset({"family_history"})
+#: Words that address the assistant itself, not a person's occupation ("Dear assistant,").
+_ADDRESSEE = frozenset({"assistant", "ai assistant", "chatbot", "ai"})
+
+
+def _label_rank(span: AttributeSpan) -> tuple[int, int]:
+    priority = 3 if span.attribute in _SPECIFIC_CUES else _LABEL_PRIORITY.get(span.source, 1)
+    return (priority, span.end - span.start)
+
+
+def _merge(spans: list[AttributeSpan], text: str) -> list[AttributeSpan]:
+    """Union overlapping spans (trimmed of surrounding spaces and punctuation).
+
+    The union is labelled by its most specific part: a lexicon term ("depression")
+    over a detector category over a cue phrase ("diagnosed with ..."), then the longest.
+    """
+    trimmed = []
+    for s in spans:
+        start, end = s.start, s.end
+        while start < end and not text[start].isalnum():
+            start += 1
+        while end > start and not text[end - 1].isalnum():
+            end -= 1
+        if end > start:
+            trimmed.append(replace(s, start=start, end=end))
+    out: list[AttributeSpan] = []
+    for s in sorted(trimmed, key=lambda s: (s.start, -s.end)):
+        if out and s.start < out[-1].end:
+            last = out[-1]
+            label = max((last, s), key=_label_rank)
+            out[-1] = replace(label, start=last.start, end=max(last.end, s.end))
+        else:
+            out.append(s)
+    return out

@@ -1,0 +1,100 @@
+"""Whom a disclosure is about: the CI "subject" parameter (Need-to-Know Section 3, Table 7).
+
+A span's subject is the nearest person mention before it in its sentence
+("my wife was diagnosed with ..." -> family).  Third-person pronouns resolve
+to the most recent non-self mention earlier in the query; a sentence with no
+mention is about the user (``self``), who is the sender of every query.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+Subject = Literal["self", "family", "friend", "coworker", "third_party"]
+SUBJECTS: tuple[Subject, ...] = ("self", "family", "friend", "coworker", "third_party")
+
+_REL = r"(?:my|our|his|her|their)\s(?:[\w-]+\s)?"
+_FAMILY = (
+    r"wife|husband|spouse|partner|mom|mum|mother|dad|father|parents?|sons?|daughters?|kids?|children|child|brothers?|sisters?|"
+    r"siblings?|grandma|grandmother|grandpa|grandfather|grandparents?|aunt|uncle|cousin|niece|nephew|in-laws?|mother-in-law|"
+    r"father-in-law|fianc[eé]e?|boyfriend|girlfriend|stepson|stepdaughter|stepmom|stepdad|baby|toddler|twins|teen|teenager|family"
+)
+_FRIEND = r"friends?|best friend|buddy|buddies|roommates?|flatmates?|bff|pals?|housemates?"
+_COWORKER = (
+    r"coworkers?|co-workers?|colleagues?|boss|manager|supervisor|team lead|teammates?|employees?|interns?|co-?founders?|"
+    r"business partner|direct reports?|report|assistant|staff"
+)
+_THIRD = (
+    r"neighbou?rs?|stranger|landlord|tenant|acquaintance|classmate|client|customer|patient|someone|somebody|guy|lady|"
+    r"(?:\d+[- ]year[- ]old\s)?(?:man|woman|boy|girl|male|female|gentleman)"
+)
+_MENTION = re.compile(
+    rf"(?P<family>\b{_REL}(?:{_FAMILY})\b)"
+    rf"|(?P<friend>\b{_REL}(?:{_FRIEND})\b)"
+    rf"|(?P<coworker>\b{_REL}(?:{_COWORKER})\b)"
+    rf"|(?P<third_party>\b(?:an?|the|this|that|one|some|another|my|our)\s(?:[\w-]+\s)?(?:{_THIRD})\b|\b(?:someone|somebody)\b)"
+    r"|(?P<self>\b(?:I|I'm|I've|I'd|I'll|Im|me|my|myself|mine)\b)"
+    r"|(?P<pronoun>\b(?:he|she|his|her|him|hers|they|them|their)\b)",
+    re.IGNORECASE,
+)
+_OWN_NAME = re.compile(r"^(?:my name is|my name's|i'm|i am|call me|i go by)\b", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"[.!?\n]\s")
+
+
+def mentions(text: str, end: int) -> list[tuple[int, Subject | Literal["pronoun"]]]:
+    """Person mentions in ``text[:end]`` as ``(start, kind)``; "I" only counts upper-case."""
+    out: list[tuple[int, Subject | Literal["pronoun"]]] = []
+    for m in _MENTION.finditer(text, 0, end):
+        kind = m.lastgroup
+        if kind == "self" and m.group(0).lower() == "i" and m.group(0) != "I":
+            continue
+        out.append((m.start(), kind))  # type: ignore[arg-type]
+    return out
+
+
+def _sentence_start(text: str, position: int) -> int:
+    starts = [m.end() for m in _SENTENCE_END.finditer(text, 0, position)]
+    return starts[-1] if starts else 0
+
+
+def _resolve(found: list[tuple[int, Subject | Literal["pronoun"]]], index: int) -> Subject:
+    kind = found[index][1]
+    if kind != "pronoun":
+        return kind  # type: ignore[return-value]
+    earlier = [k for _, k in found[:index] if k not in ("self", "pronoun")]
+    return earlier[-1] if earlier else "third_party"  # type: ignore[return-value]
+
+
+def subject_of(text: str, start: int, end: int, attribute: str = "") -> Subject:
+    """Subject of the disclosure ``text[start:end]``.
+
+    A name's subject comes from a relation word right before it ("my friend
+    Sarah" -> friend; a bare name is a third party); any other span takes the
+    nearest mention before it in its sentence, or inside it.
+    """
+    found = mentions(text, end)
+    sentence = _sentence_start(text, start)
+    if attribute == "name":
+        before = [i for i, (pos, _) in enumerate(found) if start - 40 <= pos < start and "," not in text[pos:start] and "." not in text[pos:start]]
+        if before and found[before[-1]][1] == "self":
+            return "self" if _OWN_NAME.match(text[found[before[-1]][0] : end]) else "third_party"
+        return _resolve(found, before[-1]) if before else "third_party"
+    inside = [i for i, (pos, _) in enumerate(found) if sentence <= pos < end]
+    if not inside:
+        return "self"
+    nearest = inside[-1]
+    others = [i for i in inside if found[i][1] != "self"]
+    if found[nearest][1] == "self" and text[found[nearest][0] :].lower().startswith(("my ", "our ")) and others:
+        nearest = others[-1]  # "a woman in my book club has ...": a bare possessive is not the sentence's subject
+    return _resolve(found, nearest)
+
+
+def focal_subject(text: str, start: int, end: int) -> Subject:
+    """Whom the request ``text[start:end]`` is about: its first non-pronoun mention, else the query's first mention, else self."""
+    found = mentions(text, end)
+    in_request = [i for i, (pos, _) in enumerate(found) if pos >= start]
+    for i in in_request:
+        if found[i][1] != "self" or not any(found[j][1] != "self" for j in in_request):
+            return _resolve(found, i)
+    return _resolve(found, 0) if found else "self"

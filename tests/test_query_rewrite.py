@@ -1,0 +1,224 @@
+"""query_rewrite: need-to-know rewriting of the question before retrieval (real spaCy, MiniLM, shipped task model)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from enforcers.query_rewrite import QueryRewriteEnforcer
+from policy_engine.detect.analyzer import Analyzer
+from policy_engine.enforcement.base import EnforcementContext, EnforcementPipeline, Stage
+from policy_engine.enforcement.registry import EngineParts, registered
+from policy_engine.policy.model import Metadata, NecessityRule, NecessitySettings, Policy
+from policy_engine.policy.vocabulary import builtin_vocabulary
+from policy_engine.rewrite import QueryRefused, QueryRewriter
+from policy_engine.rewrite.rewriter import GENERIC
+from policy_engine.rewrite.spans import AttributeDetector
+from policy_engine.runtime import Engine
+
+ROOT = Path(__file__).resolve().parents[1]
+ALLERGY = "I'm allergic to peanuts."
+HIKE = f"{ALLERGY} Can you suggest some snacks I should pack for a 10-mile hike on Saturday?"
+FILES = f"{ALLERGY} Can you write a Python script that renames all the files in a folder by their creation date?"
+VIGNETTE = (
+    "A 54-year-old man named John Carter presents with chest pain radiating to the left arm and sweating for two hours. "
+    "He takes lisinopril daily. He enjoys birdwatching on weekends. He is a devout Catholic. "
+    "Which of the following is the most likely diagnosis? A) myocardial infarction B) pneumonia C) asthma D) gout"
+)
+THIRD_PARTY = "I have type 2 diabetes, and my neighbor Tom has HIV. What diet should I follow to keep my blood sugar stable?"
+
+
+def _policy(**necessity: object) -> Policy:
+    return Policy(metadata=Metadata(name="rewrite-test"), necessity=NecessitySettings(**necessity))
+
+
+@pytest.fixture(scope="module")
+def policy() -> Policy:
+    return _policy()
+
+
+@pytest.fixture(scope="module")
+def rewriter(policy: Policy) -> QueryRewriter:
+    return QueryRewriter(policy, Analyzer(policy))
+
+
+def test_peanut_allergy_is_kept_for_hike_snacks_and_dropped_for_renaming_files(rewriter: QueryRewriter) -> None:
+    hike, files = rewriter.rewrite(HIKE), rewriter.rewrite(FILES)
+    assert "peanuts" in hike.text and "snacks" in hike.text
+    assert "peanut" not in files.text.lower() and "allergic" not in files.text.lower()
+    assert "renames all the files" in files.text
+    assert files.task == "code_generation"
+    assert [d.outcome for d in hike.decisions if d.span.attribute == "allergies"] == ["kept"]
+
+
+def test_essential_medical_detail_survives_while_inert_details_go(rewriter: QueryRewriter) -> None:
+    out = rewriter.rewrite(VIGNETTE).text
+    for essential in ("54-year-old man", "chest pain radiating to the left arm", "lisinopril", "most likely diagnosis", "myocardial infarction"):
+        assert essential in out
+    for inert in ("John Carter", "birdwatching", "Catholic"):
+        assert inert not in out
+
+
+def test_third_party_details_are_removed_and_the_users_own_essential_ones_stay(rewriter: QueryRewriter) -> None:
+    result = rewriter.rewrite(THIRD_PARTY)
+    assert "type 2 diabetes" in result.text
+    assert "HIV" not in result.text and "Tom" not in result.text
+    assert "What diet should I follow" in result.text
+    subjects = {d.span.value(THIRD_PARTY): (d.span.subject, d.outcome) for d in result.decisions}
+    assert subjects["type 2 diabetes"] == ("self", "kept")
+    assert subjects["HIV"][0] == "third_party" and subjects["HIV"][1] != "kept"
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        HIKE,
+        FILES,
+        VIGNETTE,
+        THIRD_PARTY,
+        "My wife is bipolar and my boss Karen Li just got a DUI. Translate 'good morning' into French.",
+        "I'm a devout Muslim, my email is sam.k@example.com and I love knitting. Write a limerick about my friend Ana.",
+    ],
+)
+def test_rewrite_never_introduces_sensitive_content(rewriter: QueryRewriter, query: str) -> None:
+    out = rewriter.rewrite(query).text
+    assert out.strip()
+    detector = rewriter.attributes
+    before = {s.attribute for s in detector.find(query)}
+    generics = [g.casefold() for g in GENERIC.values()]
+    for span in detector.find(out):
+        value = span.value(out).casefold()
+        assert value in query.casefold() or any(value in g for g in generics), value
+        assert span.attribute in before or value in query.casefold()
+
+
+class _InventingModelRewriter(QueryRewriter):
+    """A rewriter whose model pass adds a condition the query never mentioned (what the verifier must catch)."""
+
+    def _model_rewrite(self, stripped: str) -> str | None:
+        return stripped + " I also have HIV."
+
+
+def test_model_rewrite_that_adds_an_attribute_is_rejected() -> None:
+    policy = Policy(metadata=Metadata(name="model-rewrite"), model={"use_for": ["rewrite"]})
+    inventing = _InventingModelRewriter(policy, Analyzer(policy), model=object())
+    result = inventing.rewrite(THIRD_PARTY)
+    assert result.rewriter == "deterministic"
+    assert "HIV" not in result.text
+
+
+class _FailingDetector:
+    def analyze_many(self, texts: list[str], constraints: object) -> list:
+        raise RuntimeError("detector crashed on: " + texts[0])
+
+
+class _RecordingRetriever:
+    """An in-process corpus that records the queries it is asked (retrieval sees only what the query stage forwards)."""
+
+    def __init__(self, policy: Policy) -> None:
+        self.policy = policy
+        self.queries: list[str] = []
+
+    def retrieve(self, query: str, k: int | None = None) -> list:
+        self.queries.append(query)
+        return []
+
+    def rank_constraints(self, query: str, retrieved: list) -> object:
+        from types import SimpleNamespace
+
+        return SimpleNamespace(kept=[], dropped=[])
+
+
+def _rules_policy() -> Policy:
+    rules = [NecessityRule(task="code_generation", essential=[], non_essential=["health"], action="remove")]
+    base = _policy(rules=rules)
+    return base.model_copy(update={"enforcement": base.enforcement.model_copy(update={"order": ["query_rewrite", "redaction"]})})
+
+
+def test_failure_fails_closed_the_query_is_refused_not_forwarded() -> None:
+    policy = _rules_policy()
+    enforcer = QueryRewriteEnforcer.from_parts(EngineParts(policy, detector=_FailingDetector()))
+    pipeline = EnforcementPipeline([enforcer])
+    result = pipeline.run(Stage.QUERY, EnforcementContext(passages=(), constraints=(), query=FILES))
+    assert result.denied and result.failure is not None and result.failure.enforcer == "query_rewrite"
+    assert "peanuts" not in result.failure.reason and all("peanuts" not in n for n in result.context.notes)
+    pipeline.close()
+
+    engine = Engine(policy, detector=_FailingDetector(), retriever=_RecordingRetriever(policy))
+    protected = engine.protect(FILES)
+    assert protected.denied and engine.retriever.queries == []
+    assert "query" not in protected.decision.input
+    engine.close()
+
+
+def test_engine_retrieves_with_the_rewrite_and_records_no_original(tmp_path: Path) -> None:
+    policy = _rules_policy()
+    retriever = _RecordingRetriever(policy)
+    engine = Engine(policy, retriever=retriever)
+    protected = engine.protect(FILES)
+    assert retriever.queries and "peanut" not in retriever.queries[0].lower()
+    assert protected.query == retriever.queries[0]
+    assert "peanut" not in json.dumps(protected.decision.model_dump(mode="json")).lower()
+    engine.close()
+
+
+def test_enforcer_contract_without_necessity_rules_and_value_free_section(policy: Policy) -> None:
+    assert registered()["query_rewrite"] is QueryRewriteEnforcer
+    assert not QueryRewriteEnforcer.has_work(policy) and QueryRewriteEnforcer.has_work(_rules_policy())
+    enforcer = QueryRewriteEnforcer.from_parts(EngineParts(policy, detector=Analyzer(policy)))
+    context = enforcer.apply(EnforcementContext(passages=(), constraints=(), query=THIRD_PARTY, purpose="care"))
+    section = context.sections["query_rewrite"]
+    dumped = section.model_dump_json() + " ".join(context.notes)
+    for value in ("HIV", "Tom", "diabetes"):
+        assert value not in dumped
+    assert section.kept.get("physical_health") == 1 and section.purpose == "care"
+    assert context.query != THIRD_PARTY
+
+
+def test_low_confidence_falls_back_to_the_policys_default_task() -> None:
+    policy = _policy(min_confidence=1.0, default_task="code_generation")
+    result = QueryRewriter(policy, Analyzer(policy)).rewrite(HIKE)
+    assert result.task_source == "default_task" and result.task == "code_generation"
+    assert "peanut" not in result.text
+
+
+def test_purpose_specific_rule_wins() -> None:
+    rules = [
+        NecessityRule(task="comparison_ranking_recommendation", essential=["allergies"], purposes=["care"]),
+        NecessityRule(task="comparison_ranking_recommendation", non_essential=["allergies"], action="remove"),
+    ]
+    policy = _policy(rules=rules, min_confidence=1.0, default_task="comparison_ranking_recommendation")
+    rw = QueryRewriter(policy, Analyzer(policy))
+    assert "peanuts" in rw.rewrite(HIKE, purpose="care").text
+    assert "peanuts" not in rw.rewrite(HIKE, purpose="marketing").text
+
+
+def test_attribute_detector_covers_families_the_detectors_lack(policy: Policy) -> None:
+    text = "I'm a devout Catholic, I'm bisexual, my favorite hobby is pottery and I just adopted a beagle. I'm going through a divorce."
+    found = {s.attribute for s in AttributeDetector(Analyzer(policy), builtin_vocabulary()).find(text)}
+    assert {"religious_beliefs", "sexual_orientation", "favorite_hobbies", "pet_ownership", "relationship_status"} <= found
+
+
+def test_cli_shows_before_and_after() -> None:
+    from click_cli import cli
+
+    question = "My name is Dana Whitfield and I'm going through a divorce. I take metformin for my type 2 diabetes. Which side effects of metformin should I watch for?"
+    out = CliRunner().invoke(cli, ["rewrite", str(ROOT / "policies" / "clinic"), question, "-f", "json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert data["before"] == question and "metformin" in data["after"]
+    assert "Dana Whitfield" not in data["after"] and "divorce" not in data["after"]
+    assert "Dana" not in json.dumps(data["decision"])
+
+
+def test_refusal_when_nothing_verifies(policy: Policy) -> None:
+    class _Unverifiable(QueryRewriter):
+        def _verified(self, text: str, original: str, decisions: object) -> bool:
+            return False
+
+    with pytest.raises(QueryRefused) as info:
+        _Unverifiable(policy, Analyzer(policy)).rewrite(FILES)
+    assert "peanut" not in str(info.value)
