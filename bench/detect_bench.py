@@ -269,7 +269,7 @@ def run_external(args: argparse.Namespace, command: str) -> int:
         "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}",
     }
     for name, (_, anonymize) in tools.items():
-        anonymize("Warm-up: Jane Doe visited London on 3 May 2021.")
+        anonymize("Warm-up: Jane Doe visited London on 3 May 2021.\nSpecimen received. Priya called.")
     for half, part in halves.items():
         if args.half not in ("both", half):
             continue

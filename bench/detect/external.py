@@ -30,11 +30,11 @@ from bench.detect.tools import Span
 POLICY = (
     "Hide the names of private persons, parties, witnesses, judges and lawyers.",
     "Hide dates.",
-    "Hide addresses and places.",
+    "Hide addresses and places such as cities, regions and countries.",
     "Hide case and reference numbers and other identifying codes.",
     "Hide organisations and employers.",
     "Hide nationalities and ethnic or religious groups.",
-    "Hide phone numbers, e-mail addresses and web addresses.",
+    "Hide phone numbers, e-mail addresses, web addresses and IP addresses.",
     "Hide card, bank account and social security numbers.",
     "Hide ages.",
 )
