@@ -35,7 +35,12 @@ from policy_engine.detect import facts, identifiers, temporal
 from policy_engine.detect.recognizers import CompositeRecognizer, Hit, PatternRecognizer, Recognizer
 
 _ID_CONTEXT = re.compile(rf"\b(?:{identifiers.ID_CUES})\b", re.IGNORECASE)
+_PHONE_CONTEXT = re.compile(r"\b(?:" + "|".join(identifiers.PHONE_CUES) + r")\b", re.IGNORECASE)
 _HEALTH_CONTEXT = re.compile(r"\b(?:nhs|hospital|patient|gp|clinic|health|medical)\b", re.IGNORECASE)
+
+
+def _seven_to_fifteen_digits(value: str) -> bool:
+    return 7 <= sum(ch.isdigit() for ch in value) <= 15
 
 
 @dataclass(frozen=True)
@@ -57,13 +62,19 @@ def _pattern(name: str, *patterns: re.Pattern[str], score: float = 0.8, **kwargs
 
 def _extensions() -> dict[str, tuple[Recognizer, ...]]:
     return {
-        "phone": (_pattern("phone", identifiers.UK_PHONE, identifiers.EU_PHONE, score=0.75),),
-        "zip_code": (_pattern("zip_code", identifiers.UK_POSTCODE, score=0.75),),
-        "street_address": (_pattern("street_address", identifiers.UK_ADDRESS, identifiers.EU_ADDRESS, score=0.8),),
+        "phone": (
+            _pattern("phone", identifiers.UK_PHONE, identifiers.EU_PHONE, score=0.75),
+            _pattern("phone", identifiers.CUED_PHONE, score=0.75, validate=_seven_to_fifteen_digits, context=_PHONE_CONTEXT, context_required=True),
+        ),
+        "zip_code": (_pattern("zip_code", identifiers.UK_POSTCODE, identifiers.LINE_END_POSTCODE, score=0.75),),
+        "street_address": (
+            _pattern("street_address", identifiers.UK_ADDRESS, identifiers.EU_ADDRESS, score=0.8),
+            _pattern("street_address", identifiers.ADDRESS_BLOCK, score=0.75, validate=identifiers.address_block_valid),
+        ),
         "ssn": (_pattern("ssn", identifiers.NINO, score=0.85, validate=identifiers.nino_valid),),
         "mrn": (_pattern("mrn", identifiers.NHS_NUMBER, score=0.85, validate=identifiers.nhs_number_valid, context=_HEALTH_CONTEXT, context_required=True),),
         "case_number": (_pattern("case_number", identifiers.IDENTIFIER, score=0.8, contextual=(identifiers._LISTED_ID,), context=_ID_CONTEXT),),
-        "date": (_pattern("date", temporal.DURATION, temporal.ORDINAL_DAY, temporal.YEAR_AFTER_PREPOSITION, score=0.7),),
+        "date": (_pattern("date", temporal.DURATION, temporal.ORDINAL_DAY, temporal.YEAR_AFTER_PREPOSITION, temporal.NUMERIC_DATE, score=0.7),),
         "money": (_pattern("money", facts.FINANCIAL_FIGURE, score=0.75),),
         "relative": (_pattern("relative", facts.FAMILY_STATE, score=0.75),),
         "medical_condition": (_pattern("medical_condition", facts.HEALTH_FACT, score=0.75),),

@@ -64,7 +64,12 @@ UK_PHONE = re.compile(
     r"(?<![\w+])(?:(?:\+44\s?\(?0?\)?\s?|0044\s?|\(?0)(?:7\d{3}\)?\s?\d{3}\s?\d{3}|[1-3]\d{1,3}\)?\s?\d{3,4}\s?\d{3,4}|800\s?\d{3}\s?\d{3,4}))(?![\w-])"
 )
 EU_PHONE = re.compile(r"(?<![\w+])(?:\+|00)(?:3[0-9]|4[0-9]|35\d|37\d|38\d|42\d)\s?\(?0?\)?\s?\d{1,4}(?:[\s.-]?\d{2,4}){2,4}(?![\w-])")
+#: Any grouped digit sequence; only reported after a telephone cue (see ``composed``).
+CUED_PHONE = re.compile(r"(?<![\w+])\+?\(?\d[\d()\s.-]{5,18}\d(?![\w])")
+PHONE_CUES = ("phone", "tel", "telephone", "mobile", "cell", "fax", "call", "contact", "reach", "desk", "office", "text", "whatsapp", "messages? to", "ring")
 UK_POSTCODE = re.compile(r"\b(?:[A-PR-UWYZ][A-HK-Y]?\d[A-Z\d]?|GIR)\s?\d[ABD-HJLNP-UW-Z]{2}\b")
+#: A 4-6 digit postal code closing an address line after a place name ("Denmark 35018", "Port Whangarei 15896").
+LINE_END_POSTCODE = re.compile(r"(?m)^[ \t>]*[A-Z][^\W\d_]+(?:[ \t][A-Z][^\W\d_]+){0,2}[ \t](?P<value>(?!(?:19|20)\d{2}[ \t]*$)\d{4,6})[ \t]*$")
 NINO = re.compile(r"\b[A-CEGHJ-PR-TW-Z]{2}\s?\d{2}\s?\d{2}\s?\d{2}\s?[A-D]\b")
 NHS_NUMBER = re.compile(r"(?<![\w-])\d{3}[\s-]?\d{3}[\s-]?\d{4}(?![\w-])")
 _UK_STREET_WORD = (
@@ -81,6 +86,23 @@ EU_ADDRESS = re.compile(
     r"\b[A-Z][a-zäöüß]+(?:straße|strasse|str\.|gasse|weg|platz|allee|gracht|laan|straat|plein|kade|vej|gatan|gade|katu|tie)\s\d{1,4}[a-z]?\b"
     r"|\b(?:Rue|Via|Viale|Calle|Avenida|Rua|Piazza|Plaza|Avenue|Boulevard)\s(?:(?:de|del|della|da|do|la|le|du|des)\s)?[A-Z][\w'-]+(?:\s[A-Z][\w'-]+){0,2},?\s\d{1,4}\b"
 )
+_BLOCK_WORD = r"[^\W\d_][\w'.-]*"
+_BLOCK_LINE = rf"(?:(?:Apt|Suite|Unit|Flat|Box)\.?\s?\d+|{_BLOCK_WORD}(?:[ ]{_BLOCK_WORD}){{0,2}}(?:\s\([^\n)]{{1,15}}\))?(?:,?\s[A-Z]{{2}})?(?:\s\d{{4,6}})?|,?\s?[A-Z]{{2}}(?:\s\d{{4,6}})?|\d{{4,6}})"
+#: International letter-style address: house number, street words, building number, then up to four short address lines.
+ADDRESS_BLOCK = re.compile(
+    rf"(?<![\w-])\d{{1,5}}\s(?:{_BLOCK_WORD}\s){{1,3}}\d{{1,4}}[A-Za-z]?\b\.?(?:,?\s(?:Apt|Suite|Unit|Flat)\.?\s?\d+)?(?:[ \t]*\n[ \t]*,?[ \t]*(?=[^\W\d_a-z]|\d){_BLOCK_LINE}){{0,4}}"
+)
+
+
+def address_block_valid(value: str) -> bool:
+    """The street words and every further line start with a capital (not "3 people were 20")."""
+    first_line, *lines = value.split("\n")
+    words = first_line.split()[1:-1]
+    return bool(words) and all(w[0].isupper() for w in words if len(w) > 3) and words[0][0].isupper() and all(
+        line.strip(" ,")[:1].isupper() or line.strip(" ,")[:1].isdigit() for line in lines
+    )
+
+
 URL = re.compile(r"\b(?:https?://|www\.)[^\s<>\"')\]]+[^\s<>\"')\].,;:!?]")
 IP_ADDRESS = re.compile(
     r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?![\w.])|(?<![\w:])(?:[0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}(?![\w:])"

@@ -93,7 +93,7 @@ def _person_pieces(text: str, e: NamedEntity) -> list[NamedEntity]:
             continue
         name_words = [w for w in words if w.lower().rstrip(".") not in TITLES]
         titled = _HONORIFIC_BEFORE.search(text, max(0, start - 8), start) is not None or len(name_words) < len(words)
-        if name_words and all(is_plain_word(w) for w in name_words) and not titled:
+        if name_words and all(is_plain_word(w) for w in name_words) and not titled and _opens_a_line_or_sentence(text, start):
             continue
         if line_no and all(is_common_word(w) for w in name_words) and not titled:
             continue  # a label on the next line ("Sandra Okoye\nJob title")
@@ -103,6 +103,12 @@ def _person_pieces(text: str, e: NamedEntity) -> list[NamedEntity]:
             end -= 1
         pieces.append(NamedEntity(PERSON, start, end))
     return pieces
+
+
+def _opens_a_line_or_sentence(text: str, start: int) -> bool:
+    """True at the start of a line, a sentence or a table cell (where capitals are no evidence of a name)."""
+    before = text[max(0, start - 4) : start]
+    return start == 0 or not text[:start].rsplit("\n", 1)[-1].strip(" \t*#->") or re.search(r"[.!?|:]\s*$", before) is not None
 
 
 def _trim_date(text: str, e: NamedEntity) -> NamedEntity | None:
@@ -124,11 +130,13 @@ def _is_label_or_heading(text: str, entity: NamedEntity) -> bool:
     value = text[entity.start : entity.end]
     words = value.split()
     line_start = entity.start == 0 or not text[: entity.start].rsplit("\n", 1)[-1].strip(" \t*#-|>")
-    if len(words) == 1 and (line_start or text[entity.end : entity.end + 2].lstrip("*").startswith(":")):
+    if len(words) == 1 and text[entity.end : entity.end + 2].lstrip("*").startswith(":"):
         return True
-    before = text[max(0, entity.start - 3) : entity.start]
-    opener = line_start or re.search(r"[.!?|]\s*$", before) is not None or "|" in before
-    return opener and len(words) <= 2 and all(is_plain_word(w) for w in _WORD.findall(value))
+    if entity.label != "ORG":
+        return False  # place names keep their capitals for a reason; only form labels are dropped
+    if len(words) == 1 and line_start and is_common_word(words[0]):
+        return True
+    return _opens_a_line_or_sentence(text, entity.start) and len(words) <= 2 and all(is_plain_word(w) for w in _WORD.findall(value))
 
 
 def still_a_value(detector: str, value: str) -> bool:

@@ -33,6 +33,8 @@ ORDINAL_DAY = re.compile(
     r"|\b\d{1,2}(?:st|nd|rd|th)\s(?:of\s)?(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\b"
     r"|\b(?:January|February|March|April|June|July|August|September|October|November|December)\s\d{1,2}(?:st|nd|rd|th)?\b"
 )
+#: Day-month-year with dashes or dots, and ranges of days ("9-11-2020", "20.12. 2008", "29/30.10.2014").
+NUMERIC_DATE = re.compile(r"(?<![\w/.-])(?:\d{1,2}/)?\d{1,2}[-.]\d{1,2}[-.]\s?(?:19|20)\d{2}(?![\w/-])")
 YEAR_AFTER_PREPOSITION = re.compile(r"(?i:\b(?:in|since|until|till|from|during|by|of|year|before|after)\s)(?P<value>(?:19|20)\d{2})\b(?![/.-]\d)")
 TIME_OF_DAY = re.compile(r"\b(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?:\s?[AaPp]\.?[Mm]\.?)?\b|\b(?:1[0-2]|0?[1-9])\s?[AaPp]\.?[Mm]\.?(?!\w)")
 
