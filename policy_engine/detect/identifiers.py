@@ -94,11 +94,16 @@ ADDRESS_BLOCK = re.compile(
 )
 
 
+_NOT_STREET_WORDS = frozenset("of to and no nos vol sc scc page para section rule art article chapter table figure case".split())
+
+
 def address_block_valid(value: str) -> bool:
     """The street words and every further line start with a capital (not "3 people were 20")."""
     first_line, *lines = value.split("\n")
     words = first_line.split()[1:-1]
-    return bool(words) and all(w[0].isupper() for w in words if len(w) > 3) and words[0][0].isupper() and all(
+    if not words or not any(len(w.strip(".")) >= 4 for w in words) or any(w.strip(".").lower() in _NOT_STREET_WORDS for w in words):
+        return False  # "2008 Sc 2594", "162 Of 2020": citations and case numbers, not streets
+    return all(w[0].isupper() for w in words if len(w) > 3) and words[0][0].isupper() and all(
         line.strip(" ,")[:1].isupper() or line.strip(" ,")[:1].isdigit() for line in lines
     )
 

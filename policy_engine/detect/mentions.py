@@ -13,10 +13,10 @@ and drops noise:
   that are no known names ("Specimen received", "Allergies confirmed"), a
   bare title, and a street name ("High Street") are dropped
   (:mod:`policy_engine.detect.lexical`);
-* a one- or two-word organization or place made of common words at the
-  start of a line, a sentence or a table cell, or ending in a colon, is a
-  label or heading; an organization "name" of digits and units is a
-  measurement;
+* a one-word entity ending in a colon is a form label; a one- or two-word
+  organization made of common words at the start of a line or in a table
+  cell is a heading ("Discrepancies"); an organization "name" of digits and
+  units ("38.4 C", "mIU/L") is a measurement;
 * dates lose function words at their edges ("between 1 and"), need a year
   or month name, and numeric labels need a digit.
 
@@ -42,7 +42,7 @@ _PLACE_OR_ORG_LABELS = frozenset({"ORG", "GPE", "LOC", "FAC", "NORP"})
 #: Honorifics that belong to the name span ("Mrs Jane Price" is hidden whole).
 HONORIFICS = frozenset("mr mrs ms miss mx dr prof sir dame lady lord rev".split())
 _CALENDAR = re.compile(r"\b(?:1[89]|20)\d{2}\b|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\b")
-_MEASUREMENT = re.compile(r"[\d.,/%\s]*[A-Za-z]{0,4}(?:/[A-Za-z]{1,3})?[\d.,/%\s]*")
+_MEASUREMENT = re.compile(r"(?=.*\d)[\d.,/%\s]*[A-Za-z]{0,4}(?:/[A-Za-z]{1,3})?[\d.,/%\s]*|[a-z]{1,2}[A-Z][a-zA-Z]{0,2}/[A-Za-z]{1,3}")
 _ROLE_WORDS = sorted((ROLE_TITLES | TITLES) - HONORIFICS, key=len, reverse=True)
 _LEADING_ROLE = re.compile(r"(?:" + "|".join(_ROLE_WORDS) + r")\b\.?[:*]*\s+", re.IGNORECASE)
 _HONORIFIC_BEFORE = re.compile(r"\b(?:" + "|".join(HONORIFICS) + r")\.?\s*$", re.IGNORECASE)
@@ -136,7 +136,8 @@ def _is_label_or_heading(text: str, entity: NamedEntity) -> bool:
         return False  # place names keep their capitals for a reason; only form labels are dropped
     if len(words) == 1 and line_start and is_common_word(words[0]):
         return True
-    return _opens_a_line_or_sentence(text, entity.start) and len(words) <= 2 and all(is_plain_word(w) for w in _WORD.findall(value))
+    in_cell = line_start or re.search(r"\|\s*$", text[max(0, entity.start - 4) : entity.start]) is not None
+    return in_cell and len(words) <= 2 and all(is_plain_word(w) for w in _WORD.findall(value))
 
 
 def still_a_value(detector: str, value: str) -> bool:

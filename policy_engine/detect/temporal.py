@@ -35,7 +35,7 @@ ORDINAL_DAY = re.compile(
 )
 #: Day-month-year with dashes or dots, and ranges of days ("9-11-2020", "20.12. 2008", "29/30.10.2014").
 NUMERIC_DATE = re.compile(r"(?<![\w/.-])(?:\d{1,2}/)?\d{1,2}[-.]\d{1,2}[-.]\s?(?:19|20)\d{2}(?![\w/-])")
-YEAR_AFTER_PREPOSITION = re.compile(r"(?i:\b(?:in|since|until|till|from|during|by|of|year|before|after)\s)(?P<value>(?:19|20)\d{2})\b(?![/.-]\d)")
+YEAR_AFTER_PREPOSITION = re.compile(r"(?i:\b(?:in|since|until|till|from|during|by|year|before|after)\s)(?P<value>(?:19|20)\d{2})\b(?![/.-]\d)")
 TIME_OF_DAY = re.compile(r"\b(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?:\s?[AaPp]\.?[Mm]\.?)?\b|\b(?:1[0-2]|0?[1-9])\s?[AaPp]\.?[Mm]\.?(?!\w)")
 
 _BIRTH_CUE = re.compile(r"\b(?:dob|d\.o\.b|born|birth|birthday|birthdate|date\sof\sbirth)\b", re.IGNORECASE)
