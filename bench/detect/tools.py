@@ -42,11 +42,10 @@ def statement_tool(name: str, statements: Sequence[str]) -> tuple[Tool, Analyzer
 
 
 def presidio_tool(model: str = MODEL_NAME) -> Tool:
+    import tldextract.tldextract
     from presidio_analyzer import AnalyzerEngine
     from presidio_analyzer.nlp_engine import NlpEngineProvider
     from presidio_anonymizer import AnonymizerEngine
-
-    import tldextract.tldextract
 
     logging.getLogger("presidio-analyzer").setLevel(logging.ERROR)
     # Presidio's e-mail and URL recognizers call tldextract, which would try to download the Public

@@ -32,11 +32,21 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from policy_engine.detect import facts, identifiers, temporal
-from policy_engine.detect.recognizers import CompositeRecognizer, Hit, PatternRecognizer, Recognizer
+from policy_engine.detect.recognizers import (
+    CompositeRecognizer,
+    Hit,
+    PatternRecognizer,
+    Recognizer,
+)
 
 _ID_CONTEXT = re.compile(rf"\b(?:{identifiers.ID_CUES})\b", re.IGNORECASE)
 _PHONE_CONTEXT = re.compile(r"\b(?:" + "|".join(identifiers.PHONE_CUES) + r")\b", re.IGNORECASE)
 _HEALTH_CONTEXT = re.compile(r"\b(?:nhs|hospital|patient|gp|clinic|health|medical)\b", re.IGNORECASE)
+
+
+def _generic_identifier(name: str) -> PatternRecognizer:
+    """The cue-word identifier, plus further identifiers listed after one ("Nos. 46122/2018, 15243/2019")."""
+    return _pattern(name, identifiers.IDENTIFIER, score=0.8, contextual=(identifiers.LISTED_ID,), context=_ID_CONTEXT)
 
 
 def _seven_to_fifteen_digits(value: str) -> bool:
@@ -73,7 +83,7 @@ def _extensions() -> dict[str, tuple[Recognizer, ...]]:
         ),
         "ssn": (_pattern("ssn", identifiers.NINO, score=0.85, validate=identifiers.nino_valid),),
         "mrn": (_pattern("mrn", identifiers.NHS_NUMBER, score=0.85, validate=identifiers.nhs_number_valid, context=_HEALTH_CONTEXT, context_required=True),),
-        "case_number": (_pattern("case_number", identifiers.IDENTIFIER, score=0.8, contextual=(identifiers._LISTED_ID,), context=_ID_CONTEXT),),
+        "case_number": (_generic_identifier("case_number"),),
         "date": (_pattern("date", temporal.DURATION, temporal.ORDINAL_DAY, temporal.YEAR_AFTER_PREPOSITION, temporal.NUMERIC_DATE, score=0.7),),
         "money": (_pattern("money", facts.FINANCIAL_FIGURE, score=0.75),),
         "relative": (_pattern("relative", facts.FAMILY_STATE, score=0.75),),
@@ -88,7 +98,7 @@ def compose(base: Mapping[str, Recognizer], lexicons: Mapping[str, list[str]]) -
         out[name] = CompositeRecognizer(name, (base[name], *parts))
     birth_years = _pattern("date", temporal.YEAR_AFTER_PREPOSITION, score=0.7)
     out["date_of_birth"] = BirthDateRecognizer("date_of_birth", CompositeRecognizer("date", (base["date"], birth_years)))
-    out["identifier"] = CompositeRecognizer("identifier", (_pattern("identifier", identifiers.IDENTIFIER, score=0.8, contextual=(identifiers._LISTED_ID,), context=_ID_CONTEXT),))
+    out["identifier"] = _generic_identifier("identifier")
     out["url"] = _pattern("url", identifiers.URL, score=0.9)
     out["ip_address"] = _pattern("ip_address", identifiers.IP_ADDRESS, score=0.85)
     demonyms = "|".join(re.escape(w) for w in sorted(lexicons["nationality"], key=len, reverse=True))

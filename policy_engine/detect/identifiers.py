@@ -58,7 +58,7 @@ _ID_TOKEN = r"(?=[A-Z0-9./-]*\d)(?![\d,.]{1,4}\b(?![/-]))[A-Z0-9][A-Z0-9]*(?:[/.
 IDENTIFIER = re.compile(
     rf"(?i:\b(?:{ID_CUES})\b\.?)(?:\s*(?:no\.?|number|#|:|-|\(s\)|s\.?|is|was|of))*\s*#?\s*(?P<value>\d{{1,7}}\s?(?i:of|/)\s?(?:19|20)\d{{2}}|{_ID_TOKEN})(?![\w/-])"
 )
-_LISTED_ID = re.compile(rf"(?<=[,&]\s)(?P<value>\d{{2,}}(?:/\d{{2,4}})+)(?![\w/-])")
+LISTED_ID = re.compile(r"(?<=[,&]\s)(?P<value>\d{2,}(?:/\d{2,4})+)(?![\w/-])")
 
 UK_PHONE = re.compile(
     r"(?<![\w+])(?:(?:\+44\s?\(?0?\)?\s?|0044\s?|\(?0)(?:7\d{3}\)?\s?\d{3}\s?\d{3}|[1-3]\d{1,3}\)?\s?\d{3,4}\s?\d{3,4}|800\s?\d{3}\s?\d{3,4}))(?![\w-])"
@@ -94,7 +94,7 @@ ADDRESS_BLOCK = re.compile(
 )
 
 
-_NOT_STREET_WORDS = frozenset("of to and no nos vol sc scc page para section rule art article chapter table figure case".split())
+_NOT_STREET_WORDS = frozenset(["of", "to", "and", "no", "nos", "vol", "sc", "scc", "page", "para", "section", "rule", "art", "article", "chapter", "table", "figure", "case"])
 
 
 def address_block_valid(value: str) -> bool:

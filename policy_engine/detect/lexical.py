@@ -35,14 +35,14 @@ def _common_words() -> frozenset[str]:
     nlp = spacy.load(MODEL_NAME, exclude=["tok2vec", "tagger", "parser", "attribute_ruler", "ner"])
     table = nlp.get_pipe("lemmatizer").lookups.get_table("lemma_index")
     words: set[str] = set()
-    for key in table.keys():
+    for key in table:
         words.update(w for w in table[key] if w.isalpha())
     return frozenset(words)
 
 
 @functools.lru_cache(maxsize=1)
 def _name_lists() -> dict[str, frozenset[str]]:
-    import faker.providers.person as person
+    from faker.providers import person
 
     lists: dict[str, set[str]] = {"first_names": set(), "first_names_male": set(), "first_names_female": set(), "last_names": set()}
     for module_info in pkgutil.iter_modules(person.__path__):

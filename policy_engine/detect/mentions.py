@@ -40,7 +40,7 @@ PERSON = "PERSON"
 NUMERIC_LABELS = frozenset({"DATE", "MONEY", "TIME", "PERCENT", "QUANTITY", "CARDINAL"})
 _PLACE_OR_ORG_LABELS = frozenset({"ORG", "GPE", "LOC", "FAC", "NORP"})
 #: Honorifics that belong to the name span ("Mrs Jane Price" is hidden whole).
-HONORIFICS = frozenset("mr mrs ms miss mx dr prof sir dame lady lord rev".split())
+HONORIFICS = frozenset(["mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "dame", "lady", "lord", "rev"])
 _CALENDAR = re.compile(r"\b(?:1[89]|20)\d{2}\b|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\b")
 _MEASUREMENT = re.compile(r"(?=.*\d)[\d.,/%\s]*[A-Za-z]{0,4}(?:/[A-Za-z]{1,3})?[\d.,/%\s]*|[a-z]{1,2}[A-Z][a-zA-Z]{0,2}/[A-Za-z]{1,3}")
 _ROLE_WORDS = sorted((ROLE_TITLES | TITLES) - HONORIFICS, key=len, reverse=True)
@@ -48,7 +48,7 @@ _LEADING_ROLE = re.compile(r"(?:" + "|".join(_ROLE_WORDS) + r")\b\.?[:*]*\s+", r
 _HONORIFIC_BEFORE = re.compile(r"\b(?:" + "|".join(HONORIFICS) + r")\.?\s*$", re.IGNORECASE)
 _HONORIFIC_ONLY = re.compile(r"(?:(?:" + "|".join(sorted(TITLES | ROLE_TITLES, key=len, reverse=True)) + r")\b\.?[:*]*\s*)+", re.IGNORECASE)
 _STREET_AFTER = re.compile(r"\s+(?:Street|St|Road|Rd|Lane|Ln|Avenue|Ave|Close|Drive|Way|Crescent|Gardens|Terrace|Place|Square|Court|Row|Hill|Park|Grove|Mews)\b\.?")
-_DATE_EDGE_WORDS = frozenset("between and from to until till the on of since by in at during or than about around approximately".split())
+_DATE_EDGE_WORDS = frozenset(["between", "and", "from", "to", "until", "till", "the", "on", "of", "since", "by", "in", "at", "during", "or", "than", "about", "around", "approximately"])
 _WORD = re.compile(r"[A-Za-z][A-Za-z'\u2019-]*")
 
 
