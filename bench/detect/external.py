@@ -10,7 +10,10 @@ Per corpus and shared category:
   mention (neutral annotations included; annotations are not exhaustive,
   so this is a lower bound for both tools);
 * over-redaction: the share of unannotated non-space characters a tool
-  redacts (neutral annotations excluded from the denominator).
+  redacts (neutral annotations excluded from the denominator); reported
+  also with honorifics right before an annotated person ("Mr." in "Mr. S.P.
+  Jain") counted neutral, since the engine hides a title with its name on
+  purpose and corpora differ on whether the title belongs to the mention.
 
 The engine runs under :data:`POLICY`, plain-language statements resolved by
 the engine itself; Presidio runs with its defaults and the same spaCy model.
@@ -49,6 +52,18 @@ def _covered(spans: Sequence[Span], length: int) -> bytearray:
     return mask
 
 
+_HONORIFIC = re.compile(r"(?i:\b(?:mr|mrs|ms|miss|dr|prof|sir|shri|sri|smt|justice)\b\.?)\s*$")
+
+
+def _titles_before_people(doc: Doc) -> list[Span]:
+    """Honorifics written right before an annotated PERSON mention (corpora differ on whether they belong to it)."""
+    out = []
+    for s, _, cat in doc.spans:
+        if cat == "PERSON" and (m := _HONORIFIC.search(doc.text, max(0, s - 10), s)):
+            out.append((m.start(), s))
+    return out
+
+
 def score(docs: Sequence[Doc], found: Sequence[Sequence[Span]]) -> dict:
     """Per corpus: per-category recall and full-token coverage, precision, over-redaction."""
     out: dict = {}
@@ -57,7 +72,7 @@ def score(docs: Sequence[Doc], found: Sequence[Sequence[Span]]) -> dict:
         by_corpus[d.corpus].append(i)
     for corpus, indices in by_corpus.items():
         cats: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # caught, full-token, total
-        spans_total = spans_true = unannotated = redacted_unannotated = 0
+        spans_total = spans_true = unannotated = redacted_unannotated = unannotated_untitled = redacted_untitled = 0
         for i in indices:
             doc, spans = docs[i], found[i]
             mask = _covered(spans, len(doc.text))
@@ -73,10 +88,14 @@ def score(docs: Sequence[Doc], found: Sequence[Sequence[Span]]) -> dict:
                 row[2] += 1
             spans_total += len(spans)
             spans_true += sum(any(s < e2 and s2 < e for s2, e2, _ in doc.spans) for s, e in spans)
+            titles = _covered(_titles_before_people(doc), len(doc.text))
             for pos, ch in enumerate(doc.text):
                 if not annotated[pos] and not ch.isspace():
                     unannotated += 1
                     redacted_unannotated += mask[pos]
+                    if not titles[pos]:
+                        unannotated_untitled += 1
+                        redacted_untitled += mask[pos]
         caught = sum(r[0] for r in cats.values())
         full = sum(r[1] for r in cats.values())
         total = sum(r[2] for r in cats.values())
@@ -88,6 +107,7 @@ def score(docs: Sequence[Doc], found: Sequence[Sequence[Span]]) -> dict:
             "precision": round(spans_true / max(1, spans_total), 4),
             "spans": spans_total,
             "over_redaction": round(redacted_unannotated / max(1, unannotated), 4),
+            "over_redaction_titles_neutral": round(redacted_untitled / max(1, unannotated_untitled), 4),
             "per_category": {
                 c: {"recall": round(r[0] / r[2], 4), "full_token": round(r[1] / r[2], 4), "mentions": r[2]} for c, r in sorted(cats.items())
             },
@@ -152,10 +172,17 @@ def render(result: dict) -> str:
             lines.append(
                 f"| {corpus} | **all** | {row['mentions']} | **{row['recall']:.3f}** | **{other['recall']:.3f}** | {row['full_token']:.3f} | {other['full_token']:.3f} |"
             )
-        lines += ["", "| corpus | engine precision | Presidio precision | engine over-redaction | Presidio over-redaction |", "|---|---:|---:|---:|---:|"]
+        lines += [
+            "",
+            "| corpus | engine precision | Presidio precision | engine over-redaction | Presidio over-redaction | engine, titles neutral | Presidio, titles neutral |",
+            "|---|---:|---:|---:|---:|---:|---:|",
+        ]
         for corpus, row in part["engine"].items():
             other = part["presidio"][corpus]
-            lines.append(f"| {corpus} | {row['precision']:.3f} | {other['precision']:.3f} | {row['over_redaction']:.4f} | {other['over_redaction']:.4f} |")
+            lines.append(
+                f"| {corpus} | {row['precision']:.3f} | {other['precision']:.3f} | {row['over_redaction']:.4f} | {other['over_redaction']:.4f} | "
+                f"{row['over_redaction_titles_neutral']:.4f} | {other['over_redaction_titles_neutral']:.4f} |"
+            )
         pe, pp = part["pooled"]["engine"], part["pooled"]["presidio"]
         lines += ["", "| all corpora pooled | mentions | engine recall | Presidio recall | engine full-token | Presidio full-token |", "|---|---:|---:|---:|---:|---:|"]
         for cat, r in pe["per_category"].items():
