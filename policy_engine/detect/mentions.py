@@ -5,7 +5,8 @@ date findings (SD-RAG Section III-C2, spans taken from the original text).
 Before they become findings, :func:`clean_entities` fixes their boundaries
 and drops noise:
 
-* person names include an honorific written before them ("Mrs Jane Price",
+* person names grow over neighbouring initials and capitalized words that
+  are no dictionary words ("O.P.S. Bhadoriya"), and include an honorific written before them ("Mrs Jane Price",
   "Mr. X" as one span), so the title cannot be left beside a partial
   placeholder; role words ("Patient", "Customer") are cut off and stay
   readable; a span never runs across a line break ("Sandra Okoye\\nJob
@@ -52,12 +53,34 @@ _DATE_EDGE_WORDS = frozenset(["between", "and", "from", "to", "until", "till", "
 _WORD = re.compile(r"[A-Za-z][A-Za-z'\u2019-]*")
 
 
+_NAME_TOKEN_AFTER = re.compile(r"[ ](?:[A-Z]\.(?:[ ]?[A-Z]\.)*[ ]?)?[A-Z][a-z]{2,}(?:-[A-Z][a-z]+)?\b")
+_NAME_TOKEN_BEFORE = re.compile(r"(?:\b[A-Z][a-z]{2,}|\b[A-Z]\.(?:[ ]?[A-Z]\.)*)[ ]?$")
+
+
+def _grow_name(text: str, e: NamedEntity) -> NamedEntity:
+    """Extend a person span over adjacent initials and capitalized non-dictionary words on the same line.
+
+    NER often keeps only part of a name ("Rajeev Ranjan" of "Rajeev Ranjan
+    Prasad", "Bhadoriya" of "O.P.S. Bhadoriya"); a neighbouring capitalized
+    word that is no common English word, or a run of initials, belongs to it.
+    """
+    start, end = e.start, e.end
+    while (m := _NAME_TOKEN_AFTER.match(text, end)) and not is_common_word(m.group().split()[-1].split(".")[-1]):
+        end = m.end()
+    while (m := _NAME_TOKEN_BEFORE.search(text, max(0, start - 24), start)) and m.end() == start and m.start() < start:
+        word = m.group().strip()
+        if word[-1] != "." and (is_common_word(word) or word.lower() in TITLES):
+            break
+        start = m.start()
+    return e if (start, end) == (e.start, e.end) else NamedEntity(PERSON, start, end)
+
+
 def clean_entities(text: str, entities: Sequence[NamedEntity]) -> list[NamedEntity]:
     """NER entities with fixed boundaries, noise dropped (see the module docstring)."""
     cleaned: list[NamedEntity] = []
     for e in entities:
         if e.label == PERSON:
-            cleaned += _person_pieces(text, e)
+            cleaned += _person_pieces(text, _grow_name(text, e))
         elif e.label == "DATE":
             date = _trim_date(text, e)
             if date is not None:
