@@ -140,3 +140,12 @@ def test_class9_common_words_in_headings_are_not_names(names: Analyzer) -> None:
     hidden = _hidden(names, text, [NAMES])
     assert not any(w in h for h in hidden for w in ("Specimen", "Allergies", "Discrepancies", "Reviewed"))
     assert "Shelly Moore" in hidden
+
+
+def test_class3_partial_person_span_grows_over_initials_and_name_words() -> None:
+    from policy_engine.detect.mentions import clean_entities
+    from policy_engine.detect.ner import NamedEntity
+
+    text = "Heard Sri O.P.S. Bhadoriya and Rajeev Ranjan Prasad. The Court agreed."
+    partial = [NamedEntity("PERSON", text.index("Bhadoriya"), text.index("Bhadoriya") + 9), NamedEntity("PERSON", text.index("Rajeev"), text.index(" Prasad"))]
+    assert [text[e.start : e.end] for e in clean_entities(text, partial)] == ["O.P.S. Bhadoriya", "Rajeev Ranjan Prasad"]
