@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import os
 import platform
 import sys
@@ -48,7 +47,9 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.detect import corpora, external  # noqa: E402
 from bench.detect.synthetic import generate  # noqa: E402
+from bench.detect.tools import Tool, analyzer_tool, presidio_tool, statement_tool  # noqa: E402
 from policy_engine.detect import Analyzer  # noqa: E402
 from policy_engine.detect.ner import MODEL_NAME  # noqa: E402
 from policy_engine.detect.roles import STAFF_ROLES  # noqa: E402
@@ -95,44 +96,9 @@ def load_synthetic(seed: int, count: int) -> list[Sample]:
 # ------------------------------------------------------------------- tools
 
 
-def engine_tool(categories: Sequence[str]) -> tuple[Callable[[str], list[Span]], Callable[[str], str]]:
+def engine_tool(categories: Sequence[str]) -> Tool:
     constraints = [Constraint(id=f"protect-{c.replace('_', '-')}", statement=f"Protect {c}", detect=DetectorHints(categories=[c])) for c in categories]
-    analyzer = Analyzer(Policy(metadata=Metadata(name="detect-bench"), constraints=constraints))
-
-    def spans(text: str) -> list[Span]:
-        return [(f.start, f.end) for f in analyzer.analyze(text, constraints)]
-
-    def anonymize(text: str) -> str:
-        out, cursor = [], 0
-        for f in analyzer.analyze(text, constraints):
-            out += [text[cursor : f.start], f"[{f.category.upper()}]"]
-            cursor = f.end
-        return "".join(out) + text[cursor:]
-
-    return spans, anonymize
-
-
-def presidio_tool() -> tuple[Callable[[str], list[Span]], Callable[[str], str]]:
-    import tldextract.tldextract
-    from presidio_analyzer import AnalyzerEngine
-    from presidio_analyzer.nlp_engine import NlpEngineProvider
-    from presidio_anonymizer import AnonymizerEngine
-
-    logging.getLogger("presidio-analyzer").setLevel(logging.ERROR)
-    # Presidio's e-mail and URL recognizers call tldextract, which would try to download the Public
-    # Suffix List; the machine is offline, so use the snapshot shipped with tldextract.
-    tldextract.tldextract.TLD_EXTRACTOR = tldextract.TLDExtract(suffix_list_urls=())
-    nlp = NlpEngineProvider(nlp_configuration={"nlp_engine_name": "spacy", "models": [{"lang_code": "en", "model_name": MODEL_NAME}]}).create_engine()
-    analyzer = AnalyzerEngine(nlp_engine=nlp, supported_languages=["en"])
-    anonymizer = AnonymizerEngine()
-
-    def spans(text: str) -> list[Span]:
-        return [(r.start, r.end) for r in analyzer.analyze(text, language="en")]
-
-    def anonymize(text: str) -> str:
-        return anonymizer.anonymize(text=text, analyzer_results=analyzer.analyze(text, language="en")).text
-
-    return spans, anonymize
+    return analyzer_tool(Analyzer(Policy(metadata=Metadata(name="detect-bench"), constraints=constraints)), constraints)
 
 
 # ------------------------------------------------------ role qualification
@@ -281,14 +247,67 @@ def render_markdown(result: dict) -> str:
     return "\n".join(lines)
 
 
+def run_external(args: argparse.Namespace, command: str) -> int:
+    """Score both tools on the external corpora (:mod:`bench.detect.external`); write detect_external.{json,md}."""
+    docs = corpora.load_all(args.corpora_dir, args.ext_dir)
+    halves = dict(zip(("dev", "held_out"), corpora.split(docs, args.split_seed)))
+    engine, analyzer, constraints = statement_tool("detect-bench-external", external.POLICY)
+    presidio = presidio_tool()
+    tools = {"engine": engine, "presidio": presidio}
+    result: dict = {
+        "command": command,
+        "model": MODEL_NAME,
+        "policy": list(external.POLICY),
+        "resolution": {c.statement: list(analyzer.plan(c).categories) for c in constraints},
+        "corpora": {
+            "wnut17": "WNUT-17 emerging entities, dev+test (CC-BY 4.0), human-annotated social media; person, location, corporation/group -> ORG",
+            "presidio-synth": "presidio-research synth_dataset_v2 (MIT), another team's generator; TITLE neutral",
+            "legal-ner": "Legal-NLP-EkStep/legal_NER dev split (Apache-2.0), Indian court judgments annotated by legal experts; "
+            "parties/judges/lawyers/witnesses -> PERSON, COURT/ORG -> ORG, CASE_NUMBER -> CODE; statutes, provisions, precedents neutral",
+        },
+        "split_seed": args.split_seed,
+        "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}",
+    }
+    for _, anonymize in tools.values():
+        anonymize("Warm-up: Jane Doe visited London on 3 May 2021.\nSpecimen received. Priya called.")
+    for half, part in halves.items():
+        if args.half not in ("both", half):
+            continue
+        part = [d for c in dict.fromkeys(d.corpus for d in part) for d in [x for x in part if x.corpus == c][: args.limit or None]]
+        result[half] = {"docs": len(part), "pooled": {}}
+        for name, (spans, _) in tools.items():
+            result[half][name] = external.score(part, [spans(d.text) for d in part])
+            result[half]["pooled"][name] = external.pooled(result[half][name])
+    sample = [d.text for d in halves["dev"][:: max(1, len(halves["dev"]) // args.throughput_texts)]]
+    speeds = external.throughput({name: anonymize for name, (_, anonymize) in tools.items()}, sample)
+    result["throughput"] = {**speeds, "texts": len(sample), "characters": sum(map(len, sample)), "ratio": round(speeds["engine"] / speeds["presidio"], 3)}
+    args.out.mkdir(parents=True, exist_ok=True)
+    stem = "detect_external" if args.half == "both" else f"detect_external_{args.half}"
+    (args.out / f"{stem}.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    if args.half == "both":
+        (args.out / f"{stem}.md").write_text(external.render(result), encoding="utf-8")
+    print(json.dumps({h: {"pooled": result[h]["pooled"]} for h in halves if h in result}, indent=1))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--external", action="store_true", help="Score the external corpora instead (writes detect_external.json/.md).")
+    parser.add_argument("--corpora-dir", type=Path, default=ROOT.parent / "shared" / "corpora", help="Folder holding wnut17/ and presidio-synth/.")
+    parser.add_argument("--ext-dir", type=Path, default=Path("/work/corpora-ext"), help="Folder holding legal_NER/dev.spacy (see bench/detect/corpora.py).")
+    parser.add_argument("--half", choices=("dev", "held_out", "both"), default="both", help="Which half of the external corpora to score.")
+    parser.add_argument("--split-seed", type=int, default=12, help="Seed of the dev/held-out split.")
+    parser.add_argument("--limit", type=int, default=0, help="At most this many documents per corpus and half (0: all).")
+    parser.add_argument("--throughput-texts", type=int, default=300, help="Texts timed for throughput (external mode).")
     parser.add_argument("--seed", type=int, default=1234, help="Faker seed of the synthetic set.")
     parser.add_argument("--synthetic", type=int, default=200, help="Number of synthetic texts.")
     parser.add_argument("--cover", type=float, default=0.8, help="Share of a value's characters that must be covered.")
     parser.add_argument("--rounds", type=int, default=3, help="Timed runs per text and tool (the fastest counts).")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results", help="Directory for detect.json and detect.md.")
     args = parser.parse_args(argv)
+    command = " ".join([".venv/bin/python bench/detect_bench.py", *(argv if argv is not None else sys.argv[1:])])
+    if args.external:
+        return run_external(args, command)
 
     samples = load_examples() + load_synthetic(args.seed, args.synthetic)
     builtin = set(builtin_vocabulary().categories)
@@ -298,7 +317,7 @@ def main(argv: list[str] | None = None) -> int:
     categories = sorted({c for s in samples for _, _, c in s.truth})
     tools = {"engine": engine_tool(categories), "presidio": presidio_tool()}
     result: dict = {
-        "command": " ".join([".venv/bin/python bench/detect_bench.py", *(argv if argv is not None else sys.argv[1:])]),
+        "command": command,
         "policy_specific_categories_left_out": policy_specific,
         "texts": len(samples),
         "datasets": {d: sum(s.dataset == d for s in samples) for d in dict.fromkeys(s.dataset for s in samples)},

@@ -55,7 +55,6 @@ def test_ssn_structure_rules() -> None:
 # ------------------------------------------------------------- recognizers
 
 
-@pytest.mark.xfail(strict=False, reason="identifier, nationality, union_membership, url, ip_address come with the issue-12 detectors")
 def test_every_recognizer_named_by_the_taxonomy_exists() -> None:
     named = {r for cat in builtin_vocabulary().categories.values() for r in cat.recognizers}
     assert named <= set(registry()), named - set(registry())

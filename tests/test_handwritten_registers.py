@@ -3,8 +3,9 @@
 Runs the real engine (MiniLM statement resolution, spaCy NER, recognizers)
 on each register of ``tests/fixtures/handwritten``; see
 ``bench/handwritten_registers.py`` for the scoring.  A value group whose
-``expectations.yaml`` entry carries ``xfail`` depends on a detector that is
-not on this branch and is marked ``xfail(strict=False)`` with that reason.
+``expectations.yaml`` entry carries ``xfail`` is a known detection gap,
+marked ``xfail(strict=False)`` with its reason, so the gap stays visible in
+every run until it is closed.
 """
 
 from __future__ import annotations

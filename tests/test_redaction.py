@@ -71,7 +71,7 @@ def test_placeholders_are_consistent_per_entity_across_chunks_and_name_forms() -
     first, second = _texts(out)
     assert first == "Patient [PATIENT_NAME_1] was seen by Dr. Alan Smith on Monday."
     # "Ms Doe" and "Jane" are short forms of the same patient: same placeholder
-    assert second == "Ms [PATIENT_NAME_1] reported that the pain had eased. [PATIENT_NAME_1] will return next week. Dr. Smith agreed."
+    assert second == "[PATIENT_NAME_1] reported that the pain had eased. [PATIENT_NAME_1] will return next week. Dr. Smith agreed."
     assert {r.replacement for r in out.redactions} == {"[PATIENT_NAME_1]"}
 
 

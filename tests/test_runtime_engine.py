@@ -129,7 +129,7 @@ def test_protect_result_tables(analyzer: Analyzer) -> None:
     assert result.outcome is Outcome.redacted
     assert result.context == (
         "Patient [PATIENT_NAME_1] (DOB [DOB_1]) was admitted with pneumonia.\n\n"
-        "Ms [PATIENT_NAME_1] was given a prescribed medication a prescribed dose and recovered."
+        "[PATIENT_NAME_1] was given a prescribed medication a prescribed dose and recovered."
     )
     assert {(r.constraint_id, r.chunk_id) for r in result.redactions} >= {("patient-names", "note#0"), ("dob", "note#0"), ("doses", "note#1")}
     for r in result.redactions:

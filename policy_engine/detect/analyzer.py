@@ -37,9 +37,10 @@ from policy_engine.detect import recognizers as recognizer_registry
 from policy_engine.detect.allowlist import AllowList
 from policy_engine.detect.category_resolver import CategoryResolver
 from policy_engine.detect.findings import Finding, Source, resolve_overlaps
-from policy_engine.detect.names import TITLES, NameIndex, fold, person_variants, value_key
+from policy_engine.detect.mentions import clean_entities, still_a_value, with_cued_names, with_name_variants
+from policy_engine.detect.names import NameIndex, fold, person_variants, value_key
 from policy_engine.detect.ner import EntityRecognizer, NamedEntity, shared_recognizer
-from policy_engine.detect.roles import ROLE_TITLES, assign_roles, cued_names, qualify
+from policy_engine.detect.roles import assign_roles, qualify
 from policy_engine.errors import PolicyEngineError
 from policy_engine.policy.model import Constraint, Policy
 from policy_engine.policy.resolution import Polarity, Resolution
@@ -52,11 +53,6 @@ CUSTOM_CATEGORY = "custom"
 #: The category whose findings are qualified by role.
 PERSON_CATEGORY = "person_name"
 _PERSON_LABEL = "PERSON"
-_NUMERIC_LABELS = frozenset({"DATE", "MONEY", "TIME", "PERCENT", "QUANTITY", "CARDINAL"})
-_PLACE_OR_ORG_LABELS = frozenset({"ORG", "GPE", "LOC", "FAC", "NORP"})
-_CALENDAR = re.compile(r"\b(?:1[89]|20)\d{2}\b|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\b")
-_MEASUREMENT = re.compile(r"[\d.,/%\s]*[A-Za-z]{0,4}(?:/[A-Za-z]{1,3})?[\d.,/%\s]*")
-_LEADING_TITLE = re.compile(r"(?:" + "|".join(sorted(TITLES | ROLE_TITLES, key=len, reverse=True)) + r")\b\.?[:*]*\s+", re.IGNORECASE)
 
 Resolver = Callable[[Constraint], Resolution]
 
@@ -228,8 +224,8 @@ class Analyzer:
         need_ner = any(p.entity_labels for p in plans)
         entities = [[] for _ in texts]
         if need_ner:
-            entities = [_with_cued_names(t, _entity_spans(t, ents)) for t, ents in zip(texts, self._entity_recognizer().entities_many(list(texts)))]
-            entities = _with_name_variants(texts, entities, [p.name for p in self._private if p.is_person])
+            entities = [with_cued_names(t, clean_entities(t, ents)) for t, ents in zip(texts, self._entity_recognizer().entities_many(list(texts)))]
+            entities = with_name_variants(texts, entities, [p.name for p in self._private if p.is_person])
         raw = [self._detect(text, ents, plans) for text, ents in zip(texts, entities)]
         keyed = self._qualify(texts, raw, entities)
         order = [p.constraint.id for p in plans]
@@ -237,7 +233,7 @@ class Analyzer:
         results = []
         for text, findings in zip(texts, keyed):
             targeted = [t for t in (_targeted(f, roles_of[f.constraint_id]) for f in findings) if t is not None]
-            results.append([f for f in resolve_overlaps(self._allow.keep(text, targeted), text, order) if _still_a_value(f, text)])
+            results.append([f for f in resolve_overlaps(self._allow.keep(text, targeted), text, order) if still_a_value(f.detector, text[f.start : f.end])])
         return results
 
     def _detect(self, text: str, entities: list[NamedEntity], plans: list[DetectionPlan]) -> list[Finding]:
@@ -274,14 +270,14 @@ class Analyzer:
         index = NameIndex([texts[i][s:e] for i, s, e in person_spans], known)
         keys = [index.key(n) for n in range(len(person_spans))]
         roles = assign_roles(texts, person_spans, keys)
-        person = {span: (key, role) for span, key, role in zip(person_spans, keys, roles)}
+        person = {span: (key, role, why) for span, key, (role, why) in zip(person_spans, keys, roles)}
         out = []
         for i, findings in enumerate(raw):
             qualified = []
             for f in findings:
                 if (i, f.start, f.end) in person:
-                    key, role = person[(i, f.start, f.end)]
-                    qualified.append(Finding(f.constraint_id, f.category, f.start, f.end, f.source, f.score, role, key, f.detector))
+                    key, role, why = person[(i, f.start, f.end)]
+                    qualified.append(Finding(f.constraint_id, f.category, f.start, f.end, f.source, f.score, role, key, f.detector, why))
                 else:
                     key = value_key(f.category, texts[i][f.start : f.end])
                     qualified.append(Finding(f.constraint_id, f.category, f.start, f.end, f.source, f.score, None, key, f.detector))
@@ -301,83 +297,3 @@ def _targeted(finding: Finding, roles: frozenset[str]) -> Finding | None:
     if not targeted:
         return None
     return finding if role == finding.role else replace(finding, role=role)
-
-
-def _entity_spans(text: str, entities: list[NamedEntity]) -> list[NamedEntity]:
-    """NER entities cleaned for redaction.
-
-    * titles and role words are cut off person names: "Ms Doe" becomes "Doe"
-      (the title stays readable and carries the role); a bare title is dropped;
-    * dates need a year or a month name ("day 5", "116/89" and "23 days ago"
-      are not calendar dates), amounts and other numeric labels a digit;
-    * a one-word organization or place that starts a line or ends in a colon
-      is a form label ("Specimen", "Discharged:"), and an organization
-      "name" of digits and units ("38.4 C", "mIU/L") is a measurement.
-    """
-    cleaned = []
-    for e in entities:
-        start, value = e.start, text[e.start : e.end]
-        if e.label == _PERSON_LABEL:
-            while (m := _LEADING_TITLE.match(text, start, e.end)) and m.end() < e.end:
-                start = m.end()
-            if _LEADING_TITLE.fullmatch(text[start : e.end] + " "):
-                continue
-        elif e.label == "DATE" and not _CALENDAR.search(value):
-            continue
-        elif e.label in _NUMERIC_LABELS and not any(ch.isdigit() for ch in value):
-            continue
-        elif e.label in _PLACE_OR_ORG_LABELS and (_is_form_label(text, e) or (e.label == "ORG" and _MEASUREMENT.fullmatch(value))):
-            continue
-        cleaned.append(NamedEntity(e.label, start, e.end) if start != e.start else e)
-    return cleaned
-
-
-def _still_a_value(finding: Finding, text: str) -> bool:
-    """False for the digit-free remainder of a trimmed numeric NER entity ("Card" left of a card number)."""
-    return finding.detector not in _NUMERIC_LABELS or any(ch.isdigit() for ch in text[finding.start : finding.end])
-
-
-def _with_name_variants(texts: Sequence[str], entities: list[list[NamedEntity]], known: Sequence[str]) -> list[list[NamedEntity]]:
-    """Add PERSON mentions for the bare first or last names of people named in full anywhere in ``texts``.
-
-    spaCy often misses "Okafor ordered an ECG" while it finds "Dr. Ahmed
-    Okafor"; once a full name is known, its capitalized parts are names too
-    (document context).  Words already inside another entity are left alone.
-    """
-    words: set[str] = set()
-    for text, ents in zip(texts, entities):
-        for e in ents:
-            if e.label == _PERSON_LABEL:
-                parts = text[e.start : e.end].split()
-                if len(parts) >= 2:
-                    words.update(w.rstrip(".,") for w in parts)
-    for name in known:
-        words.update(name.split())
-    words = {w for w in words if len(w) >= 3 and w[:1].isupper() and w.isalpha() and w.lower() not in TITLES}
-    if not words:
-        return entities
-    pattern = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) + r")(?![\w-])")
-    out = []
-    for text, ents in zip(texts, entities):
-        added = [NamedEntity(_PERSON_LABEL, m.start(), m.end()) for m in pattern.finditer(text) if not any(e.start < m.end() and m.start() < e.end for e in ents)]
-        out.append(sorted(ents + added, key=lambda e: e.start) if added else ents)
-    return out
-
-
-def _with_cued_names(text: str, entities: list[NamedEntity]) -> list[NamedEntity]:
-    """Add names that follow a role word or title; they replace overlapping non-PERSON entities."""
-    cued = [NamedEntity(_PERSON_LABEL, s, e) for s, e in cued_names(text)]
-    if not cued:
-        return entities
-    persons = [e for e in entities if e.label == _PERSON_LABEL]
-    new = [c for c in cued if not any(p.start < c.end and c.start < p.end for p in persons)]
-    kept = [e for e in entities if e.label == _PERSON_LABEL or not any(c.start < e.end and e.start < c.end for c in new)]
-    return sorted(kept + new, key=lambda e: e.start)
-
-
-def _is_form_label(text: str, entity: NamedEntity) -> bool:
-    """A single word at the start of a line, or followed by a colon, is a label rather than a name."""
-    if " " in text[entity.start : entity.end].strip():
-        return False
-    line_start = entity.start == 0 or text[: entity.start].rstrip(" \t*#-").endswith("\n") or not text[: entity.start].strip(" \t*#-")
-    return line_start or text[entity.end : entity.end + 2].lstrip("*").startswith(":")

@@ -40,7 +40,8 @@ class Finding:
     was detected as; ``role`` the role of the person it names (person names
     only, ``None`` when unknown); ``entity_key`` is equal for every surface
     form of the same entity; ``detector`` names the recognizer, NER label,
-    ``term`` or ``pattern`` that fired.
+    ``term`` or ``pattern`` that fired; ``role_reason`` says which cues
+    decided the role (e.g. "apposition 'witness' outweighs title 'doctor'").
     """
 
     constraint_id: str
@@ -52,6 +53,7 @@ class Finding:
     role: str | None
     entity_key: str
     detector: str = ""
+    role_reason: str = ""
 
 
 def _strength(finding: Finding, order: dict[str, int]) -> tuple[int, int, float, int, int]:

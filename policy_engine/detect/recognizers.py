@@ -419,7 +419,8 @@ _ALLERGY = PatternRecognizer(
 _DRUG_STEMS = (
     "mab|nib|pril|sartan|olol|statin|azole|prazole|tidine|cycline|floxacin|mycin|cillin|dipine|gliptin|gliflozin|glutide|patide|"
     "tropium|buterol|moterol|sonide|olone|azepam|azolam|triptan|ciclovir|navir|parin|xaban|semide|thiazide|tiapine|oxetine|pramine|"
-    "zodone|lukast|peridol|profen|conazole|afil|setron|dronate|kinumab|ramate|trigine|iracetam|barbital|codone|morphone"
+    "zodone|lukast|peridol|profen|conazole|afil|setron|dronate|kinumab|ramate|trigine|iracetam|barbital|codone|morphone|triptyline|traline|"
+    "oxetine|talopram|faxine|tazapine|apine|idone|azepam|zepam|clone|gabalin|cillin|lukast|glitazone|gliptin|formin|tadine"
 )
 _DRUG_MORPHOLOGY = PatternRecognizer(
     "medication",
@@ -472,8 +473,10 @@ def _lexicon_recognizers() -> dict[str, Recognizer]:
 
 @functools.lru_cache(maxsize=1)
 def registry() -> Mapping[str, Recognizer]:
-    """All built-in recognizers by name (pattern recognizers, lexicons and their composites)."""
-    return {**{r.name: r for r in _BUILTIN}, **_lexicon_recognizers()}
+    """All built-in recognizers by name (pattern recognizers, lexicons, their composites and :mod:`composed` extensions)."""
+    from policy_engine.detect.composed import compose
+
+    return compose({**{r.name: r for r in _BUILTIN}, **_lexicon_recognizers()}, _lexicons())
 
 
 def recognizer(name: str) -> Recognizer:

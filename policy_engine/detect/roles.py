@@ -17,8 +17,10 @@ is read from, strongest first:
 5. record-keeping verbs: "processed June 2 by Darren Colon" is someone
    acting for the organization (:data:`PERSONNEL`), which constraints on
    staff roles target and constraints on data subjects do not;
-6. document context: every mention of the same entity (same entity key)
-   takes the role found for any of its mentions, the first one winning.
+6. document context: the cues of every mention of the same entity (same
+   entity key) are pooled, and a cue that makes the person a data subject
+   outweighs staff cues (a doctor who is a witness is a witness); the
+   reason is recorded with the finding.
 
 Role nouns are the lexical resolver's role vocabulary
 (:data:`policy_engine.policy.resolution.ROLE_WORDS`), so a constraint's
@@ -29,6 +31,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from policy_engine.policy.resolution import ROLE_WORDS
 
@@ -98,14 +101,15 @@ _CUE_WORDS = (
     "Patient|Nurse|Agent|Client|Customer|Caller|Dr|Doctor|Witness|Attorney|Counsel|Judge|Plaintiff|Defendant|Mr|Mrs|Ms|Miss|Mx|"
     "Reviewer|Underwriter|Officer|Representative|Banker|Advisor|Adviser|Examiner|Paralegal|Associate|Partner|Prepared by|"
     "Approved by|Signed|Regards|Sincerely|Thanks|Member|Cardholder|Applicant|Borrower|Account holder|Beneficiary|"
-    "represents|representing|on behalf of"
+    "represents|representing|on behalf of|Sri|Shri|Smt|Kumari|Hon'?ble|Honourable|Justice|Advocates?|Petitioners?|Respondents?|Appellants?|"
+    "Revisionists?|Opposite Party|Complainant|Claimant|Accused|Employee|Manager|Colleague|Witness statement of"
 )
-_NAME_PART = r"[A-Z][a-z]+(?:[-'][A-Z][a-z]+)?"
+_NAME_PART = r"(?:[A-Z]\.[ \t]?){0,3}[A-Z][a-z]+(?:[-'][A-Z][a-z]+)?"
 _NOT_A_NAME = r"(?!(?:The|This|That|These|Those|He|She|They|We|It|His|Her|Their|Was|Is|Has|Had|Will|Portal|Name|Names|Information|Notes?|Summary|Services?|Record|Records|Request|Line|Signature|Details|Profile|No|Number|ID)\b)"
-_NAME = rf"{_NOT_A_NAME}{_NAME_PART}(?:[ \t]{_NOT_A_NAME}{_NAME_PART}){{0,2}}"
-_FULL_NAME = rf"{_NOT_A_NAME}{_NAME_PART}(?:[ \t]{_NOT_A_NAME}{_NAME_PART}){{1,2}}"
+_NAME = rf"{_NOT_A_NAME}{_NAME_PART}(?:[ \t]+{_NOT_A_NAME}{_NAME_PART}){{0,2}}"
+_FULL_NAME = rf"{_NOT_A_NAME}{_NAME_PART}(?:[ \t]+{_NOT_A_NAME}{_NAME_PART}){{1,2}}"
 _CUES = (
-    re.compile(rf"\b(?i:{_CUE_WORDS})\b[\s:*.,\]]{{0,6}}(?P<name>{_NAME})"),  # "Nurse: Shelly Moore", "[Agent Karen"
+    re.compile(rf"\b(?i:{_CUE_WORDS})\b[\s:*.,\]-]{{0,6}}(?P<name>{_NAME})"),  # "Nurse: Shelly Moore", "[Agent Karen"
     re.compile(rf"\b(?P<name>{_FULL_NAME})(?=\s*[,(\[]\s*(?i:{_SUBJECT_ID})\b)"),  # "Kimberly Hull (MRN 7306235)"
     re.compile(rf"\b(?P<name>{_FULL_NAME})\s+vs?\.\s+(?P<other>{_FULL_NAME})"),  # case captions "Walsh v. Torres"
 )
@@ -126,32 +130,66 @@ def cued_names(text: str) -> list[tuple[int, int]]:
     return sorted(set(spans))
 
 
-def mention_role(text: str, start: int, end: int) -> str | None:
-    """Role of the person mention ``text[start:end]`` from its immediate surroundings."""
+@dataclass(frozen=True)
+class RoleEvidence:
+    """One cue about a mention's role: the role and the kind of cue (title, noun, apposition, ...)."""
+
+    role: str
+    cue: str
+
+
+def mention_evidence(text: str, start: int, end: int) -> list[RoleEvidence]:
+    """Every role cue around the person mention ``text[start:end]``, strongest kind first."""
     mention = text[start:end]
-    first = re.match(r"\s*([A-Za-z]+)", mention)
-    if first and first.group(1).lower() in TITLE_ROLES and len(mention.split()) > 1:
-        return TITLE_ROLES[first.group(1).lower()]
     before = text[max(0, start - _WINDOW) : start]
     after = text[end : end + _WINDOW]
+    found: list[RoleEvidence] = []
+    first = re.match(r"\s*([A-Za-z]+)", mention)
+    if first and first.group(1).lower() in TITLE_ROLES and len(mention.split()) > 1:
+        found.append(RoleEvidence(TITLE_ROLES[first.group(1).lower()], "title"))
     title = _BEFORE_TITLE.search(before)
     if title and title.group("title").lower() in TITLE_ROLES and (not title.group("dot") or title.group("title").lower() in _ABBREVIATED_TITLES):
-        return TITLE_ROLES[title.group("title").lower()]
-    post = _AFTER_POSTNOMINAL.match(after)
-    if post:
-        return POSTNOMINAL_ROLES[post.group("post").replace(".", "").lower()]
-    noun = _BEFORE_NOUN.search(before)
-    if noun:
-        return ROLE_WORDS[noun.group("noun").lower()]
-    apposition = _AFTER_APPOSITION.match(after)
-    if apposition:
-        return ROLE_WORDS[apposition.group("noun").lower()]
+        found.append(RoleEvidence(TITLE_ROLES[title.group("title").lower()], "title"))
+    if post := _AFTER_POSTNOMINAL.match(after):
+        found.append(RoleEvidence(POSTNOMINAL_ROLES[post.group("post").replace(".", "").lower()], "postnominal"))
+    if noun := _BEFORE_NOUN.search(before):
+        found.append(RoleEvidence(ROLE_WORDS[noun.group("noun").lower()], "noun"))
+    if apposition := _AFTER_APPOSITION.match(after):
+        found.append(RoleEvidence(ROLE_WORDS[apposition.group("noun").lower()], "apposition"))
     if _BEFORE_CLERICAL_BY.search(before):
-        return PERSONNEL
-    subject_id = _AFTER_SUBJECT_ID.match(after)
-    if subject_id:
-        return "patient" if subject_id.group("id").upper() == "MRN" else SUBJECT
-    return None
+        found.append(RoleEvidence(PERSONNEL, "clerical"))
+    if subject_id := _AFTER_SUBJECT_ID.match(after):
+        found.append(RoleEvidence("patient" if subject_id.group("id").upper() == "MRN" else SUBJECT, "subject_id"))
+    return found
+
+
+def mention_role(text: str, start: int, end: int) -> str | None:
+    """Role of the person mention ``text[start:end]`` from its immediate surroundings (:func:`decide`)."""
+    return decide(mention_evidence(text, start, end))[0]
+
+
+def is_subject_role(role: str) -> bool:
+    """True for roles of data subjects (patients, witnesses, applicants ...), False for staff and personnel."""
+    return role not in STAFF_ROLES and role != PERSONNEL
+
+
+def decide(evidence: Sequence[RoleEvidence]) -> tuple[str | None, str]:
+    """The role a set of cues supports, and why.
+
+    Any cue that makes the person a data subject wins over staff cues: a
+    doctor who is a witness ("Dr Helen Marsh, a witness") is a witness, a
+    lawyer who is a party is a party.  Otherwise a staff cue gives the staff
+    role.  No cue: unknown (``None``), which every role constraint targets.
+    """
+    subject = [e for e in evidence if is_subject_role(e.role)]
+    if subject:
+        chosen = next((e for e in subject if e.role != SUBJECT), subject[0])
+        staff = [e for e in evidence if not is_subject_role(e.role)]
+        why = f"{chosen.cue} '{chosen.role}'" + (f" outweighs {staff[0].cue} '{staff[0].role}'" if staff else "")
+        return chosen.role, why
+    if evidence:
+        return evidence[0].role, f"{evidence[0].cue} '{evidence[0].role}'"
+    return None, "no role cue"
 
 
 def qualify(role: str | None, constraint_roles: frozenset[str]) -> tuple[bool, str | None]:
@@ -171,16 +209,17 @@ def qualify(role: str | None, constraint_roles: frozenset[str]) -> tuple[bool, s
     return any(role == r or role in ROLE_INCLUDES.get(r, ()) for r in constraint_roles), role
 
 
-def assign_roles(text_of: Sequence[str], mentions: Sequence[tuple[int, int, int]], keys: Sequence[str]) -> list[str | None]:
-    """Roles of person mentions, propagated across mentions of the same entity.
+def assign_roles(text_of: Sequence[str], mentions: Sequence[tuple[int, int, int]], keys: Sequence[str]) -> list[tuple[str | None, str]]:
+    """Role and reason of each person mention, decided over every mention of the same entity.
 
     ``mentions`` are ``(text_index, start, end)`` into ``text_of``; ``keys``
-    their entity keys.  A mention without local evidence takes the role its
-    entity has elsewhere (first evidence in reading order wins).
+    their entity keys.  The cues of all mentions of an entity are pooled
+    (document context), so "Dr Marsh" is a witness when "Dr Helen Marsh, a
+    witness" appears anywhere in the retrieval (:func:`decide`).
     """
-    local = [mention_role(text_of[i], s, e) for i, s, e in mentions]
-    entity_role: dict[str, str] = {}
-    for key, role in zip(keys, local):
-        if role is not None:
-            entity_role.setdefault(key, role)
-    return [role if role is not None else entity_role.get(key) for key, role in zip(keys, local)]
+    local = [mention_evidence(text_of[i], s, e) for i, s, e in mentions]
+    pooled: dict[str, list[RoleEvidence]] = {}
+    for key, evidence in zip(keys, local):
+        pooled.setdefault(key, []).extend(evidence)
+    decided = {key: decide(evidence) for key, evidence in pooled.items()}
+    return [decided[key] for key in keys]

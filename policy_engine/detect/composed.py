@@ -1,0 +1,107 @@
+"""The recognizer registry extended with international formats, durations and sensitive facts.
+
+:func:`compose` takes the base recognizers of
+:mod:`policy_engine.detect.recognizers` and returns the registry the
+analyzer uses: each taxonomy recognizer name keeps its base recognizer and
+gains the parts below, so a category of ``vocab/categories.yaml`` finds
+them without change; new names (``identifier``, ``url``, ``ip_address``,
+``nationality``, ``union_membership``) serve the categories appended for
+them.
+
+=================  ===========================================================
+name               added parts
+=================  ===========================================================
+phone              UK and EU numbers
+zip_code           UK postcodes
+street_address     UK/EU letter-style addresses ("Flat 3, 12 High Street")
+ssn                UK National Insurance numbers (national social-security no.)
+mrn                NHS numbers (mod-11) after a health cue
+case_number        the generic cue-word identifier
+date               durations, ordinal days, weekdays, years after a preposition
+date_of_birth      birth cue required on the same line (service dates excluded)
+money              figures tied to a financial noun ("credit score 712")
+relative           family and personal-life states ("going through a divorce")
+medical_condition  symptoms, procedures, pregnancy, therapy, work-related stress
+=================  ===========================================================
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+from policy_engine.detect import facts, identifiers, temporal
+from policy_engine.detect.recognizers import (
+    CompositeRecognizer,
+    Hit,
+    PatternRecognizer,
+    Recognizer,
+)
+
+_ID_CONTEXT = re.compile(rf"\b(?:{identifiers.ID_CUES})\b", re.IGNORECASE)
+_PHONE_CONTEXT = re.compile(r"\b(?:" + "|".join(identifiers.PHONE_CUES) + r")\b", re.IGNORECASE)
+_HEALTH_CONTEXT = re.compile(r"\b(?:nhs|hospital|patient|gp|clinic|health|medical)\b", re.IGNORECASE)
+
+
+def _generic_identifier(name: str) -> PatternRecognizer:
+    """The cue-word identifier, plus further identifiers listed after one ("Nos. 46122/2018, 15243/2019")."""
+    return _pattern(name, identifiers.IDENTIFIER, score=0.8, contextual=(identifiers.LISTED_ID,), context=_ID_CONTEXT)
+
+
+def _seven_to_fifteen_digits(value: str) -> bool:
+    return 7 <= sum(ch.isdigit() for ch in value) <= 15
+
+
+@dataclass(frozen=True)
+class BirthDateRecognizer:
+    """Dates of birth: a calendar date with a birth cue on its own line and no service or visit cue in between."""
+
+    name: str
+    dates: Recognizer
+
+    def find(self, text: str) -> Iterator[Hit]:
+        for hit in self.dates.find(text):
+            if temporal.birth_cue_before(text, hit.start):
+                yield Hit(self.name, hit.start, hit.end, min(1.0, hit.score + 0.15))
+
+
+def _pattern(name: str, *patterns: re.Pattern[str], score: float = 0.8, **kwargs) -> PatternRecognizer:
+    return PatternRecognizer(name, tuple(patterns), score=score, **kwargs)
+
+
+def _extensions() -> dict[str, tuple[Recognizer, ...]]:
+    return {
+        "phone": (
+            _pattern("phone", identifiers.UK_PHONE, identifiers.EU_PHONE, score=0.75),
+            _pattern("phone", identifiers.CUED_PHONE, score=0.75, validate=_seven_to_fifteen_digits, context=_PHONE_CONTEXT, context_required=True),
+        ),
+        "zip_code": (_pattern("zip_code", identifiers.UK_POSTCODE, identifiers.LINE_END_POSTCODE, score=0.75),),
+        "street_address": (
+            _pattern("street_address", identifiers.UK_ADDRESS, identifiers.EU_ADDRESS, score=0.8),
+            _pattern("street_address", identifiers.ADDRESS_BLOCK, score=0.75, validate=identifiers.address_block_valid),
+        ),
+        "ssn": (_pattern("ssn", identifiers.NINO, score=0.85, validate=identifiers.nino_valid),),
+        "mrn": (_pattern("mrn", identifiers.NHS_NUMBER, score=0.85, validate=identifiers.nhs_number_valid, context=_HEALTH_CONTEXT, context_required=True),),
+        "case_number": (_generic_identifier("case_number"),),
+        "date": (_pattern("date", temporal.DURATION, temporal.ORDINAL_DAY, temporal.YEAR_AFTER_PREPOSITION, temporal.NUMERIC_DATE, score=0.7),),
+        "money": (_pattern("money", facts.FINANCIAL_FIGURE, score=0.75),),
+        "relative": (_pattern("relative", facts.FAMILY_STATE, score=0.75),),
+        "medical_condition": (_pattern("medical_condition", facts.HEALTH_FACT, score=0.75),),
+    }
+
+
+def compose(base: Mapping[str, Recognizer], lexicons: Mapping[str, list[str]]) -> dict[str, Recognizer]:
+    """The full registry: ``base`` with the parts of :func:`_extensions` and the new recognizers."""
+    out = dict(base)
+    for name, parts in _extensions().items():
+        out[name] = CompositeRecognizer(name, (base[name], *parts))
+    birth_years = _pattern("date", temporal.YEAR_AFTER_PREPOSITION, score=0.7)
+    out["date_of_birth"] = BirthDateRecognizer("date_of_birth", CompositeRecognizer("date", (base["date"], birth_years)))
+    out["identifier"] = _generic_identifier("identifier")
+    out["url"] = _pattern("url", identifiers.URL, score=0.9)
+    out["ip_address"] = _pattern("ip_address", identifiers.IP_ADDRESS, score=0.85)
+    demonyms = "|".join(re.escape(w) for w in sorted(lexicons["nationality"], key=len, reverse=True))
+    out["nationality"] = _pattern("nationality", re.compile(rf"(?<![\w-])(?:{demonyms})s?(?![\w-])"), score=0.8)
+    out["union_membership"] = _pattern("union_membership", facts.UNION_MEMBERSHIP, score=0.8)
+    return out

@@ -1,0 +1,119 @@
+"""Recognizers for identifiers in local and international formats.
+
+* :data:`IDENTIFIER`: a context-aware generic identifier: a cue word
+  ("no.", "number", "ref", "matter", "claim", "member", "employee",
+  "hospital", "NHS", "policy" ...) followed within a few characters by an
+  identifier-shaped token (at least one digit, optionally letters and
+  separators: ``1234567/2019``, ``2023/ABC/0042``, ``NL-40217``), so local
+  formats nobody wrote a pattern for are still found;
+* UK and EU telephone numbers (``+44 7700 900123``, ``07700 900123``,
+  ``020 7946 0958``, ``+31 20 123 4567``), UK postcodes, UK National
+  Insurance numbers (prefix rules of HMRC), NHS numbers (modulus-11 check
+  digit), UK/EU letter-style addresses ("Flat 3, 12 High Street",
+  "Keizersgracht 123"), web addresses and IP addresses.
+
+Each is a :class:`~policy_engine.detect.recognizers.PatternRecognizer`; the
+registry composes them under the recognizer names the taxonomy already
+uses (``phone``, ``zip_code``, ``street_address``, ``ssn``, ``mrn``,
+``case_number``) and under new ones (``identifier``, ``url``,
+``ip_address``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from policy_engine.detect.checksums import digits_of
+
+
+def nhs_number_valid(value: str) -> bool:
+    """NHS numbers: 10 digits, weights 10..2 on the first nine, check digit ``11 - sum mod 11`` (10 invalid, 11 -> 0)."""
+    digits = digits_of(value)
+    if len(digits) != 10:
+        return False
+    check = 11 - sum(int(d) * w for d, w in zip(digits[:9], range(10, 1, -1))) % 11
+    check = 0 if check == 11 else check
+    return check != 10 and check == int(digits[9])
+
+
+_NINO_BAD_PREFIX = frozenset({"BG", "GB", "KN", "NK", "NT", "TN", "ZZ"})
+
+
+def nino_valid(value: str) -> bool:
+    """UK National Insurance number: two prefix letters (not D F I Q U V; second not O), six digits, suffix A-D."""
+    compact = re.sub(r"\s", "", value).upper()
+    if not re.fullmatch(r"[A-Z]{2}\d{6}[A-D]?", compact):
+        return False
+    prefix = compact[:2]
+    return prefix not in _NINO_BAD_PREFIX and not set(prefix) & set("DFIQUV") and prefix[1] != "O"
+
+
+ID_CUES = (
+    r"no|nos|number|num|ref|reference|refs|matter|claim|file|case|member|membership|account|acct|employee|staff|payroll|patient|hospital|"
+    r"nhs|policy|application|appeal|petition|petitions|complaint|ticket|order|invoice|customer|client|student|id|identifier|registration|"
+    r"reg|licence|license|badge|record|records|folio|docket|index|certificate|suit|crl|crl\.a|w\.p|c\.a|o\.s|mac\.app|cm|s\.l\.p|writ"
+)
+#: An identifier-shaped token: digits and letters joined by separators, at least one digit, not a plain small number.
+_ID_TOKEN = r"(?=[A-Z0-9./-]*\d)(?![\d,.]{1,4}\b(?![/-]))[A-Z0-9][A-Z0-9]*(?:[/.-][A-Z0-9]+){0,5}"
+IDENTIFIER = re.compile(
+    rf"(?i:\b(?:{ID_CUES})\b\.?)(?:\s*(?:no\.?|number|#|:|-|\(s\)|s\.?|is|was|of))*\s*#?\s*(?P<value>\d{{1,7}}\s?(?i:of|/)\s?(?:19|20)\d{{2}}|{_ID_TOKEN})(?![\w/-])"
+)
+LISTED_ID = re.compile(r"(?<=[,&]\s)(?P<value>\d{2,}(?:/\d{2,4})+)(?![\w/-])")
+
+UK_PHONE = re.compile(
+    r"(?<![\w+])(?:(?:\+44\s?\(?0?\)?\s?|0044\s?|\(?0)(?:7\d{3}\)?\s?\d{3}\s?\d{3}|[1-3]\d{1,3}\)?\s?\d{3,4}\s?\d{3,4}|800\s?\d{3}\s?\d{3,4}))(?![\w-])"
+)
+EU_PHONE = re.compile(r"(?<![\w+])(?:\+|00)(?:3[0-9]|4[0-9]|35\d|37\d|38\d|42\d)\s?\(?0?\)?\s?\d{1,4}(?:[\s.-]?\d{2,4}){2,4}(?![\w-])")
+#: Any grouped digit sequence; only reported after a telephone cue (see ``composed``).
+CUED_PHONE = re.compile(r"(?<![\w+])\+?\(?\d[\d()\s.-]{5,18}\d(?![\w])")
+PHONE_CUES = ("phone", "tel", "telephone", "mobile", "cell", "fax", "call", "contact", "reach", "desk", "office", "text", "whatsapp", "messages? to", "ring")
+UK_POSTCODE = re.compile(r"\b(?:[A-PR-UWYZ][A-HK-Y]?\d[A-Z\d]?|GIR)\s?\d[ABD-HJLNP-UW-Z]{2}\b")
+#: A 4-6 digit postal code closing an address line after a place name ("Denmark 35018", "Port Whangarei 15896").
+LINE_END_POSTCODE = re.compile(r"(?m)^[ \t>]*[A-Z][^\W\d_]+(?:[ \t][A-Z][^\W\d_]+){0,2}[ \t](?P<value>(?!(?:19|20)\d{2}[ \t]*$)\d{4,6})[ \t]*$")
+NINO = re.compile(r"\b[A-CEGHJ-PR-TW-Z]{2}\s?\d{2}\s?\d{2}\s?\d{2}\s?[A-D]\b")
+NHS_NUMBER = re.compile(r"(?<![\w-])\d{3}[\s-]?\d{3}[\s-]?\d{4}(?![\w-])")
+_UK_STREET_WORD = (
+    r"(?:Street|St|Road|Rd|Lane|Ln|Avenue|Ave|Close|Cl|Drive|Dr|Way|Crescent|Cres|Gardens|Gdns|Terrace|Place|Pl|Square|Sq|Court|Ct|Row|"
+    r"Hill|Park|Grove|Mews|Walk|Parade|Rise|View|Green|Wharf|Yard|Quay|Broadway|Embankment|Boulevard|Vale|Mead|Croft|Gate|Fields)"
+)
+_FLAT = r"(?:(?:Flat|Apartment|Apt|Unit|Suite|Room)\s\d+[A-Za-z]?,?\s)?"
+UK_ADDRESS = re.compile(
+    rf"\b{_FLAT}\d{{1,4}}[A-Za-z]?,?\s(?:[A-Z][a-z'-]+\s){{1,3}}{_UK_STREET_WORD}\b(?:,\s?[A-Z][a-z'-]+(?:\s[A-Z][a-z'-]+){{0,2}})?(?:,?\s{UK_POSTCODE.pattern[2:-2]})?"
+    rf"|\b(?:Flat|Apartment|Apt|Unit)\s\d+[A-Za-z]?,\s[A-Z][A-Za-z' -]{{3,40}}?(?=[,.\n])"
+)
+#: EU style: street name with a Germanic/Romance street word, then the house number ("Keizersgracht 123", "Hauptstraße 5").
+EU_ADDRESS = re.compile(
+    r"\b[A-Z][a-zäöüß]+(?:straße|strasse|str\.|gasse|weg|platz|allee|gracht|laan|straat|plein|kade|vej|gatan|gade|katu|tie)\s\d{1,4}[a-z]?\b"
+    r"|\b(?:Rue|Via|Viale|Calle|Avenida|Rua|Piazza|Plaza|Avenue|Boulevard)\s(?:(?:de|del|della|da|do|la|le|du|des)\s)?[A-Z][\w'-]+(?:\s[A-Z][\w'-]+){0,2},?\s\d{1,4}\b"
+)
+_BLOCK_WORD = r"[^\W\d_][\w'.-]*"
+_BLOCK_LINE = rf"(?:(?:Apt|Suite|Unit|Flat|Box)\.?\s?\d+|{_BLOCK_WORD}(?:[ ]{_BLOCK_WORD}){{0,2}}(?:\s\([^\n)]{{1,15}}\))?(?:,?\s[A-Z]{{2}})?(?:\s\d{{4,6}})?|,?\s?[A-Z]{{2}}(?:\s\d{{4,6}})?|\d{{4,6}})"
+#: International letter-style address: house number, street words, building number, then up to four short address lines.
+ADDRESS_BLOCK = re.compile(
+    rf"(?<![\w-])\d{{1,5}}\s(?:{_BLOCK_WORD}\s){{1,3}}\d{{1,4}}[A-Za-z]?\b\.?(?:,?\s(?:Apt|Suite|Unit|Flat)\.?\s?\d+)?(?:[ \t]*\n[ \t]*,?[ \t]*(?=[^\W\d_a-z]|\d){_BLOCK_LINE}){{0,4}}"
+)
+
+
+_MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"]
+_NOT_STREET_WORDS = frozenset(
+    ["of", "to", "and", "no", "nos", "vol", "sc", "scc", "page", "para", "section", "rule", "art", "article", "chapter", "table", "figure", "case"]
+    + _MONTHS + [m[:3] for m in _MONTHS] + ["sept"]  # "4 March 2024" is a date, not a street
+)
+
+
+def address_block_valid(value: str) -> bool:
+    """The street words and every further line start with a capital (not "3 people were 20")."""
+    first_line, *lines = value.split("\n")
+    words = first_line.split()[1:-1]
+    if not words or not any(len(w.strip(".")) >= 4 for w in words) or any(w.strip(".").lower() in _NOT_STREET_WORDS for w in words):
+        return False  # "2008 Sc 2594", "162 Of 2020", "4 March 2024": citations, case numbers and dates, not streets
+    return all(w[0].isupper() for w in words if len(w) > 3) and words[0][0].isupper() and all(
+        line.strip(" ,")[:1].isupper() or line.strip(" ,")[:1].isdigit() for line in lines
+    )
+
+
+URL = re.compile(r"\b(?:https?://|www\.)[^\s<>\"')\]]+[^\s<>\"')\].,;:!?]")
+IP_ADDRESS = re.compile(
+    r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?![\w.])|(?<![\w:])(?:[0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}(?![\w:])"
+    r"|(?<![\w:])(?:[0-9a-fA-F]{1,4}:){1,6}:(?:[0-9a-fA-F]{1,4}:?){0,6}(?![\w:])"
+)

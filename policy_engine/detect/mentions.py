@@ -1,0 +1,228 @@
+"""NER mentions cleaned for redaction: span boundaries, noise filters and context-added names.
+
+spaCy's entities are the raw material of the name, place, organization and
+date findings (SD-RAG Section III-C2, spans taken from the original text).
+Before they become findings, :func:`clean_entities` fixes their boundaries
+and drops noise:
+
+* person names grow over neighbouring initials and capitalized words that
+  are no dictionary words ("O.P.S. Bhadoriya"), and include an honorific written before them ("Mrs Jane Price",
+  "Mr. X" as one span), so the title cannot be left beside a partial
+  placeholder; role words ("Patient", "Customer") are cut off and stay
+  readable; a span never runs across a line break ("Sandra Okoye\\nJob
+  title" keeps "Sandra Okoye"); a "name" made only of common English words
+  that are no known names ("Specimen received", "Allergies confirmed"), a
+  bare title, and a street name ("High Street") are dropped
+  (:mod:`policy_engine.detect.lexical`);
+* a one-word entity ending in a colon is a form label; a one- or two-word
+  organization made of common words at the start of a line or in a table
+  cell is a heading ("Discrepancies"); an organization "name" of digits and
+  units ("38.4 C", "mIU/L") is a measurement;
+* dates lose function words at their edges ("between 1 and"), need a year
+  or month name, and numeric labels need a digit.
+
+:func:`with_cued_names` adds names that a role word or caption marks,
+:func:`with_name_variants` the bare first or last names of people named in
+full elsewhere in the same retrieval, and bare capitalized first names
+("Priya") that NER missed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from policy_engine.detect.lexical import is_common_word, is_first_name, is_plain_word
+from policy_engine.detect.names import TITLES
+from policy_engine.detect.ner import NamedEntity
+from policy_engine.detect.roles import ROLE_TITLES, cued_names
+
+PERSON = "PERSON"
+NUMERIC_LABELS = frozenset({"DATE", "MONEY", "TIME", "PERCENT", "QUANTITY", "CARDINAL"})
+_PLACE_OR_ORG_LABELS = frozenset({"ORG", "GPE", "LOC", "FAC", "NORP"})
+#: Honorifics that belong to the name span ("Mrs Jane Price" is hidden whole).
+HONORIFICS = frozenset(["mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "dame", "lady", "lord", "rev"])
+_CALENDAR = re.compile(r"\b(?:1[89]|20)\d{2}\b|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\b")
+_MEASUREMENT = re.compile(r"(?=.*\d)[\d.,/%\s]*[A-Za-z]{0,4}(?:/[A-Za-z]{1,3})?[\d.,/%\s]*|[a-z]{1,2}[A-Z][a-zA-Z]{0,2}/[A-Za-z]{1,3}")
+_ROLE_WORDS = sorted((ROLE_TITLES | TITLES) - HONORIFICS, key=len, reverse=True)
+_LEADING_ROLE = re.compile(r"(?:" + "|".join(_ROLE_WORDS) + r")\b\.?[:*]*\s+", re.IGNORECASE)
+_HONORIFIC_BEFORE = re.compile(r"\b(?:" + "|".join(HONORIFICS) + r")\.?\s*$", re.IGNORECASE)
+_HONORIFIC_ONLY = re.compile(r"(?:(?:" + "|".join(sorted(TITLES | ROLE_TITLES, key=len, reverse=True)) + r")\b\.?[:*]*\s*)+", re.IGNORECASE)
+_STREET_AFTER = re.compile(r"\s+(?:Street|St|Road|Rd|Lane|Ln|Avenue|Ave|Close|Drive|Way|Crescent|Gardens|Terrace|Place|Square|Court|Row|Hill|Park|Grove|Mews)\b\.?")
+_DATE_EDGE_WORDS = frozenset(["between", "and", "from", "to", "until", "till", "the", "on", "of", "since", "by", "in", "at", "during", "or", "than", "about", "around", "approximately"])
+_WORD = re.compile(r"[A-Za-z][A-Za-z'\u2019-]*")
+
+
+_NAME_TOKEN_AFTER = re.compile(r"[ ](?:[A-Z]\.(?:[ ]?[A-Z]\.)*[ ]?)?[A-Z][a-z]{2,}(?:-[A-Z][a-z]+)?\b")
+_NAME_TOKEN_BEFORE = re.compile(r"(?:\b[A-Z][a-z]{2,}|\b[A-Z]\.(?:[ ]?[A-Z]\.)*)[ ]?$")
+
+
+def _grow_name(text: str, e: NamedEntity) -> NamedEntity:
+    """Extend a person span over adjacent initials and capitalized non-dictionary words on the same line.
+
+    NER often keeps only part of a name ("Rajeev Ranjan" of "Rajeev Ranjan
+    Prasad", "Bhadoriya" of "O.P.S. Bhadoriya"); a neighbouring capitalized
+    word that is no common English word, or a run of initials, belongs to it.
+    """
+    start, end = e.start, e.end
+    while (m := _NAME_TOKEN_AFTER.match(text, end)) and not is_common_word(m.group().split()[-1].split(".")[-1]):
+        end = m.end()
+    while (m := _NAME_TOKEN_BEFORE.search(text, max(0, start - 24), start)) and m.end() == start and m.start() < start:
+        word = m.group().strip()
+        if word[-1] != "." and (is_common_word(word) or word.lower() in TITLES):
+            break
+        start = m.start()
+    return e if (start, end) == (e.start, e.end) else NamedEntity(PERSON, start, end)
+
+
+def clean_entities(text: str, entities: Sequence[NamedEntity]) -> list[NamedEntity]:
+    """NER entities with fixed boundaries, noise dropped (see the module docstring)."""
+    cleaned: list[NamedEntity] = []
+    for e in entities:
+        if e.label == PERSON:
+            cleaned += _person_pieces(text, _grow_name(text, e))
+        elif e.label == "DATE":
+            date = _trim_date(text, e)
+            if date is not None:
+                cleaned.append(date)
+        elif e.label in NUMERIC_LABELS:
+            if any(ch.isdigit() for ch in text[e.start : e.end]):
+                cleaned.append(e)
+        elif e.label in _PLACE_OR_ORG_LABELS:
+            value = text[e.start : e.end]
+            if not (_is_label_or_heading(text, e) or (e.label == "ORG" and _MEASUREMENT.fullmatch(value))):
+                cleaned.append(e)
+        else:
+            cleaned.append(e)
+    return cleaned
+
+
+def _person_pieces(text: str, e: NamedEntity) -> list[NamedEntity]:
+    pieces: list[NamedEntity] = []
+    offset = e.start
+    for line_no, line in enumerate(text[e.start : e.end].split("\n")):
+        start, end = offset, offset + len(line)
+        offset = end + 1
+        while end > start and not (text[end - 1].isalnum() or text[end - 1] == "."):
+            end -= 1
+        while start < end and not text[start].isalnum():
+            start += 1
+        while (m := _LEADING_ROLE.match(text, start, end)) and m.end() < end:
+            start = m.end()
+        if start >= end or _HONORIFIC_ONLY.fullmatch(text[start:end]):
+            continue
+        words = _WORD.findall(text[start:end])
+        if not words or _STREET_AFTER.match(text, end):
+            continue
+        name_words = [w for w in words if w.lower().rstrip(".") not in TITLES]
+        titled = _HONORIFIC_BEFORE.search(text, max(0, start - 8), start) is not None or len(name_words) < len(words)
+        if name_words and all(is_plain_word(w) for w in name_words) and not titled and _opens_a_line_or_sentence(text, start):
+            continue
+        if line_no and all(is_common_word(w) for w in name_words) and not titled:
+            continue  # a label on the next line ("Sandra Okoye\nJob title")
+        if (m := _HONORIFIC_BEFORE.search(text, max(0, start - 8), start)) is not None and "\n" not in text[m.start() : start]:
+            start = m.start()
+        if text[end - 1] == "." and not re.search(r"\b[A-Z]\.$|\b(?:" + "|".join(HONORIFICS) + r")\.$", text[start:end], re.IGNORECASE):
+            end -= 1
+        pieces.append(NamedEntity(PERSON, start, end))
+    return pieces
+
+
+def _opens_a_line_or_sentence(text: str, start: int) -> bool:
+    """True at the start of a line, a sentence or a table cell (where capitals are no evidence of a name)."""
+    before = text[max(0, start - 4) : start]
+    return start == 0 or not text[:start].rsplit("\n", 1)[-1].strip(" \t*#->") or re.search(r"[.!?|:]\s*$", before) is not None
+
+
+def _trim_date(text: str, e: NamedEntity) -> NamedEntity | None:
+    words = [(m.start() + e.start, m.end() + e.start) for m in re.finditer(r"\S+", text[e.start : e.end])]
+    while words and text[words[0][0] : words[0][1]].strip(",.;:").lower() in _DATE_EDGE_WORDS:
+        words.pop(0)
+    while words and text[words[-1][0] : words[-1][1]].strip(",.;:").lower() in _DATE_EDGE_WORDS:
+        words.pop()
+    if not words:
+        return None
+    start, end = words[0][0], words[-1][1]
+    while end > start and text[end - 1] in ",;:":
+        end -= 1
+    return NamedEntity("DATE", start, end) if _CALENDAR.search(text[start:end]) else None
+
+
+def _is_label_or_heading(text: str, entity: NamedEntity) -> bool:
+    """A form label ("Specimen:"), or a heading / table cell / sentence opener of common words."""
+    value = text[entity.start : entity.end]
+    words = value.split()
+    line_start = entity.start == 0 or not text[: entity.start].rsplit("\n", 1)[-1].strip(" \t*#-|>")
+    if len(words) == 1 and text[entity.end : entity.end + 2].lstrip("*").startswith(":"):
+        return True
+    if entity.label != "ORG":
+        return False  # place names keep their capitals for a reason; only form labels are dropped
+    if len(words) == 1 and line_start and is_common_word(words[0]):
+        return True
+    in_cell = line_start or re.search(r"\|\s*$", text[max(0, entity.start - 4) : entity.start]) is not None
+    return in_cell and len(words) <= 2 and all(is_plain_word(w) for w in _WORD.findall(value))
+
+
+def still_a_value(detector: str, value: str) -> bool:
+    """False for the digit-free remainder of a trimmed numeric NER entity ("Card" left of a card number)."""
+    return detector not in NUMERIC_LABELS or any(ch.isdigit() for ch in value)
+
+
+def with_name_variants(texts: Sequence[str], entities: list[list[NamedEntity]], known: Sequence[str]) -> list[list[NamedEntity]]:
+    """Add PERSON mentions for first or last names of people named in full in ``texts``, and bare first names.
+
+    spaCy often misses "Okafor ordered an ECG" while it finds "Dr. Ahmed
+    Okafor"; once a full name is known, its capitalized parts are names too
+    (document context).  A capitalized word that is a known first name and
+    no common English word ("Priya", "Connor's") is a name by itself.
+    Words already inside another entity are left alone.
+    """
+    words: set[str] = set()
+    for text, ents in zip(texts, entities):
+        for e in ents:
+            if e.label == PERSON:
+                parts = [p.rstrip(".,") for p in text[e.start : e.end].split()]
+                parts = [p for p in parts if p.lower() not in TITLES]
+                if len(parts) >= 2:
+                    words.update(parts)
+    for name in known:
+        words.update(name.split())
+    words = {w for w in words if len(w) >= 3 and w[:1].isupper() and w.isalpha() and w.lower() not in TITLES}
+    pattern = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) + r")(?![\w-])") if words else None
+    out = []
+    for text, ents in zip(texts, entities):
+        spans = [(m.start(), m.end()) for m in pattern.finditer(text)] if pattern else []
+        first_names = [(m.start(), m.end()) for m in _CAPITALIZED.finditer(text) if is_first_name(m.group()) and not is_common_word(m.group())]
+        # a one-word organization or place that is a known first name is a person ("Priya" tagged ORG)
+        relabel = {(x.start, x.end) for x in ents if x.label in _PLACE_OR_ORG_LABELS and (x.start, x.end) in set(first_names)}
+        ents = [x for x in ents if (x.start, x.end) not in relabel]
+        spans += first_names
+        added: list[NamedEntity] = []
+        for s, e in sorted(set(spans)):
+            if any(x.start < e and s < x.end for x in ents + added):
+                continue
+            if (m := _HONORIFIC_BEFORE.search(text, max(0, s - 8), s)) is not None and "\n" not in text[m.start() : s]:
+                s = m.start()
+            added.append(NamedEntity(PERSON, s, e))
+        out.append(sorted(ents + added, key=lambda x: x.start) if added else ents)
+    return out
+
+
+_CAPITALIZED = re.compile(r"(?<![\w-])[A-Z][a-z]{2,}(?![\w-])")
+
+
+def with_cued_names(text: str, entities: list[NamedEntity]) -> list[NamedEntity]:
+    """Add names that follow a role word or title; they replace overlapping non-PERSON entities."""
+    cued = []
+    for s, e in cued_names(text):
+        if all(is_plain_word(w) for w in _WORD.findall(text[s:e])):
+            continue
+        if (m := _HONORIFIC_BEFORE.search(text, max(0, s - 8), s)) is not None and "\n" not in text[m.start() : s]:
+            s = m.start()
+        cued.append(NamedEntity(PERSON, s, e))
+    if not cued:
+        return entities
+    persons = [e for e in entities if e.label == PERSON]
+    new = [c for c in cued if not any(p.start < c.end and c.start < p.end for p in persons)]
+    kept = [e for e in entities if e.label == PERSON or not any(c.start < e.end and e.start < c.end for c in new)]
+    return sorted(kept + new, key=lambda e: e.start)
