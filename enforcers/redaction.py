@@ -28,6 +28,7 @@ import re
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
+from policy_engine.degeneration import DegenerateOutput
 from policy_engine.enforcement.base import EnforcementContext, FindingLike, Paraphraser, Passage, RedactionSpan, SpanDetector, Stage
 from policy_engine.enforcement.registry import EngineParts, register_enforcer
 from enforcers.generalize import STILL_READS_AS, generalize
@@ -302,7 +303,10 @@ class RedactionEnforcer:
         text = base.text
         periphrastic = [c for c in constraints if (self.mode or c.redaction) is RedactionMode.PERIPHRASTIC]
         for i in range(0, len(periphrastic), self.batch_size):
-            text = self.paraphraser.paraphrase(text, periphrastic[i : i + self.batch_size])
+            try:
+                text = self.paraphraser.paraphrase(text, periphrastic[i : i + self.batch_size])
+            except DegenerateOutput:  # a looping rewrite is never used
+                return None
         if not _faithful(base.text, text):
             return None
         rewritten = tuple(

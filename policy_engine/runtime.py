@@ -35,7 +35,8 @@ from audit.records import Redaction as AuditRedaction
 from audit.records import RetrievedChunk as AuditChunk
 from policy_engine.enforcement.base import EnforcementContext, EnforcementPipeline, Enforcer, Passage, PipelineResult, RedactionSpan, SpanDetector, Stage
 from policy_engine.enforcement.registry import EngineParts, registered
-from policy_engine.generation import ModelParaphraser, PromptObserver, complete
+from policy_engine.degeneration import DegenerateOutput
+from policy_engine.generation import ModelParaphraser, PromptObserver, answer_length, complete
 from policy_engine.policy.model import Constraint, Policy, RedactionMode
 from policy_engine.prompts import Prompt, SanitizedContext, answer_prompt
 
@@ -365,7 +366,10 @@ class Engine:
         if self.model is not None and self.answers:
             prompt = answer_prompt(query, protected.sanitized)
             self._observe(prompt)
-            text, answered_by = complete(self.model, prompt), str(self.model.source)
+            try:
+                text, answered_by = complete(self.model, prompt, answer_length(query)), str(self.model.source)
+            except DegenerateOutput as exc:  # a looping answer is refused, never returned
+                return AskResult(answer=None, answered_by=None, protected=protected, refusal=str(exc))
         sanitized = tuple(Passage(c.chunk_id, c.text, c.text, c.withheld) for c in protected.chunks)
         decision = protected.decision
         context = EnforcementContext(passages=sanitized, constraints=(), query=query, answer=text, principal=decision.principal, purpose=decision.purpose)
