@@ -31,22 +31,14 @@ from typing import Mapping, Sequence
 from policy_engine.degeneration import DegenerateOutput
 from policy_engine.enforcement.base import EnforcementContext, FindingLike, Paraphraser, Passage, RedactionSpan, SpanDetector, Stage
 from policy_engine.enforcement.registry import EngineParts, register_enforcer
-from enforcers.generalize import STILL_READS_AS, generalize
+from enforcers.generalize import STILL_READS_AS
+from enforcers.periphrasis import Generalizer, merge_adjacent
 from policy_engine.policy.model import CategoryDefinition, Constraint, Policy, RedactionMode
 from policy_engine.policy.vocabulary import vocabulary_for
-from policy_engine.policy.resolution import ROLE_WORDS
+from policy_engine.syntax import parse_many
 
 #: A placeholder this module writes: ``[LABEL_n]``.
 PLACEHOLDER = re.compile(r"\[[A-Z][A-Z0-9_]*_\d+\]")
-
-_TITLE_BEFORE = re.compile(r"\b(?:Mr|Ms|Mrs|Miss|Mx|Dr|Prof)\.?\s+$")
-_WORD_BEFORE = re.compile(r"\b([A-Za-z]+)\s+$")
-#: Nouns after which a generalized name is dropped rather than replaced ("Attorney Jane Roe" -> "Attorney").
-_ROLE_NOUNS = frozenset(ROLE_WORDS) | {
-    "pharmacist", "manager", "adjuster", "officer", "agent", "director", "supervisor", "inspector", "detective",
-    "nurse", "dentist", "therapist", "accountant", "advisor", "adviser", "teacher", "professor", "principal",
-}
-
 
 @dataclass(frozen=True)
 class _Span:
@@ -170,6 +162,7 @@ class RedactionEnforcer:
         book = PlaceholderBook(self.categories)
         live = [p for p in context.passages if not p.withheld]
         findings = dict(zip((p.chunk_id for p in live), self._detect([p.original for p in live], constraints)))
+        generalizer = Generalizer.for_findings(self.categories, [f for found in findings.values() for f in found])
         passages: list[Passage] = []
         redactions: list[RedactionSpan] = []
         notes: list[str] = []
@@ -178,7 +171,7 @@ class RedactionEnforcer:
                 passages.append(passage)
                 continue
             spans = merge_findings(findings[passage.chunk_id])
-            rewrite, passage_notes = self._redact(passage, spans, constraints, book)
+            rewrite, passage_notes = self._redact(passage, spans, constraints, book, generalizer)
             passages.append(Passage(passage.chunk_id, passage.original, rewrite.text))
             redactions.extend(rewrite.redactions)
             notes.extend(passage_notes)
@@ -205,13 +198,13 @@ class RedactionEnforcer:
         return findings
 
     def _redact(
-        self, passage: Passage, spans: list[_Span], constraints: Sequence[Constraint], book: PlaceholderBook
+        self, passage: Passage, spans: list[_Span], constraints: Sequence[Constraint], book: PlaceholderBook, generalizer: Generalizer
     ) -> tuple[_Rewrite, tuple[str, ...]]:
         """The passage redacted: model paraphrase, else generalization, else placeholders, whichever first verifies."""
         by_id = {c.id: c for c in constraints}
         periphrastic = [s for s in spans if self._mode_of(s.finding.constraint_id, by_id) is RedactionMode.PERIPHRASTIC]
         if not periphrastic:
-            return self._substitute(passage, spans, book, by_id, generalizing=False), ()
+            return self._substitute(passage, spans, book, by_id, None), ()
         values = {passage.original[s.start : s.end] for s in spans}
         notes: tuple[str, ...] = ()
         if self.paraphraser is not None:
@@ -219,43 +212,57 @@ class RedactionEnforcer:
             if paraphrased is not None and self._verified(paraphrased, constraints, values, PLACEHOLDER):
                 return paraphrased, ()
             notes = (f"model paraphrase of chunk {passage.chunk_id} rejected by the verifier; deterministic generalization used",)
-        rewrite = self._substitute(passage, spans, book, by_id, generalizing=True)
+        rewrite = self._substitute(passage, spans, book, by_id, generalizer)
         if self._verified(rewrite, constraints, values, None):
             return rewrite, notes
-        fallback = self._substitute(passage, spans, book, by_id, generalizing=False)
+        fallback = self._substitute(passage, spans, book, by_id, None)
         return fallback, notes + (f"periphrastic output of chunk {passage.chunk_id} failed verification; extractive fallback used",)
 
     def _substitute(
-        self, passage: Passage, spans: list[_Span], book: PlaceholderBook, by_id: Mapping[str, Constraint], *, generalizing: bool
+        self, passage: Passage, spans: list[_Span], book: PlaceholderBook, by_id: Mapping[str, Constraint], generalizer: Generalizer | None
     ) -> _Rewrite:
-        """Replace every span of the original at once; periphrastic spans generalize when ``generalizing``."""
+        """Replace every span of the original at once; periphrastic spans generalize when a ``generalizer`` is given.
+
+        Generalizing, adjacent periphrastic spans of one kind are joined first and each
+        generalization is fitted to its sentence from the parse (:mod:`enforcers.phrasing`).
+        """
         original = passage.original
+        periphrastic = {id(s) for s in spans if self._mode_of(s.finding.constraint_id, by_id) is RedactionMode.PERIPHRASTIC}
+        doc = None
+        if generalizer is not None and periphrastic:
+            doc = parse_many([original])[0]
+            spans = merge_adjacent(
+                original,
+                spans,
+                lambda s: (s.start, s.end),
+                lambda s: generalizer.operator(s.finding.category) if id(s) in periphrastic else None,
+                lambda s, end: _Span(s.start, end, s.finding),
+            )
+            periphrastic = {id(s) for s in spans if self._mode_of(s.finding.constraint_id, by_id) is RedactionMode.PERIPHRASTIC}
         pieces: list[str] = []
         redactions: list[RedactionSpan] = []
         inserted: list[_Inserted] = []
         cursor = length = 0
-        for span in spans:
-            surface = original[span.start : span.end]
-            mode = self._mode_of(span.finding.constraint_id, by_id)
-            start, replacement = span.start, None
-            if generalizing and mode is RedactionMode.PERIPHRASTIC:
-                start, replacement = self._generalized(original, span, cursor)
-            used_mode = RedactionMode.PERIPHRASTIC if replacement is not None else RedactionMode.EXTRACTIVE
-            if replacement is None:
-                start, replacement = span.start, book.placeholder(span.finding, surface)
+        for index, span in enumerate(spans):
+            ceiling = spans[index + 1].start if index + 1 < len(spans) else len(original)
+            placed = generalizer.place(doc, span.start, span.end, span.finding, cursor, ceiling) if doc is not None and id(span) in periphrastic else None
+            if placed is None:
+                start, end, replacement, used_mode = span.start, span.end, book.placeholder(span.finding, original[span.start : span.end]), RedactionMode.EXTRACTIVE
+            else:
+                start, end, replacement, used_mode = placed.start, placed.end, placed.text, RedactionMode.PERIPHRASTIC
             pieces.append(original[cursor:start])
             length += start - cursor
             inserted.append(_Inserted(length, length + len(replacement), self._reads_as(span.finding.category) if used_mode is RedactionMode.PERIPHRASTIC else None))
             pieces.append(replacement)
             length += len(replacement)
-            cursor = span.end
+            cursor = end
             redactions.append(
                 RedactionSpan(
                     constraint_id=span.finding.constraint_id,
                     category=span.finding.category,
                     chunk_id=passage.chunk_id,
                     start=start,
-                    end=span.end,
+                    end=end,
                     replacement=replacement,
                     mode=used_mode.value,
                 )
@@ -268,38 +275,13 @@ class RedactionEnforcer:
         operator = category.generalization if category else None
         return frozenset({category_id}) | STILL_READS_AS.get(operator or "", frozenset())
 
-    def _generalized(self, original: str, span: _Span, floor: int) -> tuple[int, str | None]:
-        """Where the generalization of ``span`` starts and its text (``None``: use a placeholder).
-
-        Person names read naturally: a title before the name is absorbed
-        ("Ms Doe" -> "the patient"), and after a role noun the name is simply
-        dropped ("Pharmacist Jane Roe reviewed" -> "Pharmacist reviewed").
-        """
-        surface = original[span.start : span.end]
-        category = self.categories.get(span.finding.category)
-        replacement = generalize(category.generalization if category else None, surface, span.finding.role)
-        if replacement is None or surface.strip().casefold() in replacement.casefold():
-            return span.start, None  # not a generalization if it repeats the value ("2024" -> "in 2024")
-        start = span.start
-        if category is not None and category.generalization == "role":
-            before = original[floor : span.start]
-            title = _TITLE_BEFORE.search(before)
-            noun = _WORD_BEFORE.search(before)
-            if title:
-                start = floor + title.start()
-            elif noun and noun.group(1).casefold() in _ROLE_NOUNS:
-                return floor + noun.end(1), ""
-        if start == 0 or original[:start].rstrip()[-1:] in (".", "!", "?", "\n", ""):
-            replacement = replacement[:1].upper() + replacement[1:]
-        return start, replacement
-
     def _model_paraphrase(
         self, passage: Passage, spans: list[_Span], constraints: Sequence[Constraint], book: PlaceholderBook, by_id: Mapping[str, Constraint]
     ) -> _Rewrite | None:
         """Extractive spans first, then the model rewrites batch by batch, reassigning the text (SD-RAG III-C2)."""
         assert self.paraphraser is not None
         extractive_only = [s for s in spans if self._mode_of(s.finding.constraint_id, by_id) is RedactionMode.EXTRACTIVE]
-        base = self._substitute(passage, extractive_only, book, by_id, generalizing=False)
+        base = self._substitute(passage, extractive_only, book, by_id, None)
         text = base.text
         periphrastic = [c for c in constraints if (self.mode or c.redaction) is RedactionMode.PERIPHRASTIC]
         for i in range(0, len(periphrastic), self.batch_size):

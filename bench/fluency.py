@@ -1,0 +1,153 @@
+"""Fluency of periphrastic redaction over every chunk of the three example corpora.
+
+For each example policy (clinic, bank, lawfirm) every chunk of its corpus is
+protected with all constraints forced to periphrastic mode, and the protected
+text is checked for the defects that make generalized text unreadable:
+
+* doubled determiners: two determiners or possessives in a row ("her a
+  medical condition", "a a professional");
+* adjacent duplicate generalizations: two replacements of one chunk with
+  only spaces between them ("a prescribed medication a prescribed dose"), or
+  the same generalization twice in a row;
+* dangling articles before placeholders: "a"/"an"/"the" directly before a
+  ``[PLACEHOLDER_n]``.
+
+Also reported: SmolLM2's perplexity of the protected vs the original text
+(``--perplexity N`` chunks per corpus; 0 skips it).
+
+    python bench/fluency.py [--perplexity 40]
+
+Writes bench/results/fluency.json and bench/results/fluency.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import platform
+import re
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from policy_engine.corpus import chunk_corpus, ingest  # noqa: E402
+from policy_engine.policy.loader import load_policy  # noqa: E402
+from policy_engine.policy.model import RedactionMode  # noqa: E402
+from policy_engine.runtime import Engine  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "bench" / "results"
+POLICIES = ("clinic", "bank", "lawfirm")
+_DETERMINER = r"(?:a|an|the|this|that|these|those|her|his|their|its|my|our|your)"
+DOUBLED_DETERMINER = re.compile(rf"\b{_DETERMINER}\s+{_DETERMINER}\b", re.IGNORECASE)
+DANGLING_ARTICLE = re.compile(r"\b(?:a|an|the)\s+\[[A-Z][A-Z0-9_]*_\d+\]", re.IGNORECASE)
+# Pairs that are ordinary English ("that the", "that her") are not defects.
+_ALLOWED_PAIRS = re.compile(r"^(?:that|this|these|those)\s+(?:a|an|the|her|his|their|its|my|our|your)$", re.IGNORECASE)
+
+
+def doubled_determiners(text: str) -> list[str]:
+    return [m.group(0) for m in DOUBLED_DETERMINER.finditer(text) if not _ALLOWED_PAIRS.match(m.group(0))]
+
+
+def dangling_articles(text: str) -> list[str]:
+    return [m.group(0) for m in DANGLING_ARTICLE.finditer(text)]
+
+
+def adjacent_duplicates(original: str, redactions) -> list[str]:
+    """Consecutive generalizations of one chunk separated by spaces only, or repeating each other."""
+    found = []
+    ordered = sorted((r for r in redactions if r.mode == "periphrastic" and r.replacement), key=lambda r: r.start)
+    for first, second in zip(ordered, ordered[1:]):
+        gap = original[first.end : second.start]
+        if not gap.strip() or (first.replacement == second.replacement and len(gap) <= 5):
+            found.append(f"{first.replacement} | {second.replacement}")
+    return found
+
+
+def perplexity(handle, texts: list[str]) -> float:
+    """Token-weighted perplexity of ``texts`` under the model."""
+    import torch
+
+    total, count = 0.0, 0
+    for text in texts:
+        ids = torch.tensor([handle.tokenizer(text, add_special_tokens=False)["input_ids"][:512]])
+        if ids.shape[1] < 2:
+            continue
+        with torch.inference_mode():
+            loss = handle.model(input_ids=ids, labels=ids).loss
+        total += float(loss) * (ids.shape[1] - 1)
+        count += ids.shape[1] - 1
+    return round(math.exp(total / count), 2) if count else float("nan")
+
+
+def protect_corpus(name: str) -> tuple[list[tuple[str, str, str]], list[dict]]:
+    """(chunk id, original, protected) for every chunk of the example, and its defects."""
+    policy = load_policy(ROOT / "policies" / name)
+    report = ingest(policy.corpus, policy.root_dir)
+    chunks = chunk_corpus(report.documents, policy.corpus.chunking)
+    engine = Engine.for_policy(policy, audit=False, redaction_mode=RedactionMode.PERIPHRASTIC)
+    rows, defects = [], []
+    for chunk in chunks:
+        result = engine.protect_passages([(chunk.chunk_id, chunk.text)])
+        text = result.context
+        rows.append((chunk.chunk_id, chunk.text, text))
+        for kind, hits in (
+            ("doubled_determiner", doubled_determiners(text)),
+            ("adjacent_duplicate", adjacent_duplicates(chunk.text, result.redactions)),
+            ("dangling_article", dangling_articles(text)),
+        ):
+            defects += [{"corpus": name, "chunk": chunk.chunk_id, "kind": kind, "text": hit} for hit in hits]
+    return rows, defects
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--perplexity", type=int, default=40, help="chunks per corpus scored for perplexity (0: skip)")
+    parser.add_argument("--out", type=Path, default=RESULTS)
+    args = parser.parse_args()
+    started = time.perf_counter()
+    result: dict = {"command": "python bench/fluency.py" + (f" --perplexity {args.perplexity}" if args.perplexity != 40 else ""), "corpora": {}}
+    handle = None
+    if args.perplexity:
+        from policy_engine.model_runtime import load_default_model
+
+        handle = load_default_model()
+    all_defects: list[dict] = []
+    for name in POLICIES:
+        rows, defects = protect_corpus(name)
+        all_defects += defects
+        entry = {"chunks": len(rows), **{k: sum(d["kind"] == k for d in defects) for k in ("doubled_determiner", "adjacent_duplicate", "dangling_article")}}
+        if handle is not None:
+            sample = rows[: args.perplexity]
+            entry["perplexity_original"] = perplexity(handle, [o for _, o, _ in sample])
+            entry["perplexity_protected"] = perplexity(handle, [p for _, _, p in sample])
+            entry["perplexity_chunks"] = len(sample)
+        result["corpora"][name] = entry
+    result["defects"] = all_defects
+    result["seconds"] = round(time.perf_counter() - started, 1)
+    result["machine"] = f"{platform.processor() or platform.machine()}, Python {platform.python_version()}"
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "fluency.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    lines = [
+        "# Fluency of periphrastic redaction (example corpora)",
+        "",
+        f"Command: `{result['command']}`",
+        "",
+        "| corpus | chunks | doubled determiners | adjacent duplicate generalizations | dangling articles before placeholders | SmolLM2 perplexity original / protected |",
+        "|---|---|---|---|---|---|",
+    ]
+    for name, e in result["corpora"].items():
+        ppl = f"{e['perplexity_original']} / {e['perplexity_protected']} ({e['perplexity_chunks']} chunks)" if "perplexity_original" in e else "-"
+        lines.append(f"| {name} | {e['chunks']} | {e['doubled_determiner']} | {e['adjacent_duplicate']} | {e['dangling_article']} | {ppl} |")
+    lines += ["", f"{result['seconds']} s on {result['machine']}", ""]
+    (args.out / "fluency.md").write_text("\n".join(lines), encoding="utf-8")
+    print("\n".join(lines))
+    for defect in all_defects[:40]:
+        print(defect)
+
+
+if __name__ == "__main__":
+    main()
