@@ -17,12 +17,21 @@ from policy_engine.enforcement.registry import EngineParts, register_enforcer
 from policy_engine.dp.api import BudgetLedgerLike, PrivateAnswer, generate_private
 from policy_engine.dp.config import DPSettings, settings_from_policy
 from policy_engine.dp.partition import RetrievedDocument
+from policy_engine.dp.sentences import sentencizer
+from policy_engine.answer_timing import StepCost, answer_timeout, measure
 from policy_engine.model_runtime import ModelHandle, default_model_dir, load_model
 from policy_engine.policy.model import Policy
 
 
 class PrivacyBudgetRefused(RuntimeError):
     """The scope's privacy budget cannot pay for a DP answer: the request is refused."""
+
+
+def warm_up(model: ModelHandle, settings: DPSettings) -> StepCost:
+    """Cold-start work done at engine start, outside the timed enforcer call: the sentence
+    splitter loads and the decoder's batched steps are timed (:func:`policy_engine.answer_timing.measure`)."""
+    sentencizer()
+    return measure(model, settings.decoding.subsets)
 
 
 @register_enforcer
@@ -32,6 +41,10 @@ class DPDecodingEnforcer:
 
     The budget is charged to the context's ``principal`` (``apply``), or to
     the ``principal`` given here for :meth:`answer` and contexts without one.
+    ``timeout_s`` (set by :meth:`from_parts` after the warm-up) is the larger
+    of the policy's ``enforcement.timeout_s`` and the time this machine was
+    measured to need for ``max_new_tokens`` (:mod:`policy_engine.answer_timing`);
+    the pipeline gives the enforcer that long.
 
     ``apply`` sets the context's ``answer`` to the DP text and records the
     privacy spend in ``notes`` (numbers and scope only, never text).  An
@@ -45,6 +58,7 @@ class DPDecodingEnforcer:
     principal: str | None = None
     model: ModelHandle | None = None
     policy_id: str = "default"
+    timeout_s: float | None = None
 
     name = "dp_decoding"
     version = "1"
@@ -66,7 +80,9 @@ class DPDecodingEnforcer:
         if model is None:
             model = load_model(parts.resolve(policy.model.path) if policy.model.path else default_model_dir())
         ledger = BudgetLedger(parts.resolve(policy.audit.ledger))
-        return cls(settings_from_policy(policy.differential_privacy), ledger, model=model, policy_id=policy.metadata.name)
+        settings = settings_from_policy(policy.differential_privacy)
+        timeout = answer_timeout(settings.decoding, warm_up(model, settings))
+        return cls(settings, ledger, model=model, policy_id=policy.metadata.name, timeout_s=max(policy.enforcement.timeout_s, timeout))
 
     def answer(
         self,

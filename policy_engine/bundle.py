@@ -55,7 +55,10 @@ from policy_engine.policy.model import Constraint, Policy
 from policy_engine.raptor import AbstractiveSummarizer, ExtractiveSummarizer, Summarizer, SummaryTree, build_summary_tree
 from policy_engine.retrieval import DEFAULT_STRATEGY, STRATEGIES, ConstraintRanking, RetrievedChunk, rank, strategy_scores
 
-FORMAT_VERSION = 1
+#: 2: document ids relative to the corpus root (``docs/a.md``, ``records.jsonl/<id>``).  Format-1 bundles
+#: (ids relative to the policy file) still open unchanged; recompile for the readable ids.
+FORMAT_VERSION = 2
+READABLE_FORMATS = (1, 2)
 MANIFEST = "manifest.json"
 CACHE_DIR = "cache"
 CONTENT_FILES = ("policy.json", "nodes.jsonl", "vectors.npy", "constraints.npy", "index.faiss", "graph.json", "knowledge_graph.json")
@@ -343,8 +346,8 @@ class Bundle:
         if not manifest_path.is_file():
             raise BundleError(f"{path} is not a compiled bundle (no {MANIFEST}); run `policy-engine compile POLICY -o {path}`")
         manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-        if manifest.get("format_version") != FORMAT_VERSION:
-            raise BundleError(f"{path}: bundle format {manifest.get('format_version')} is not supported (expected {FORMAT_VERSION}); recompile the policy")
+        if manifest.get("format_version") not in READABLE_FORMATS:
+            raise BundleError(f"{path}: bundle format {manifest.get('format_version')} is not supported (this engine reads {', '.join(map(str, READABLE_FORMATS))}); recompile the policy")
         for name, digest in manifest["files"].items():
             if not (path / name).is_file():
                 raise BundleError(f"{path / name} is missing; recompile the bundle")

@@ -35,6 +35,7 @@ from audit.records import Redaction as AuditRedaction
 from audit.records import RetrievedChunk as AuditChunk
 from policy_engine.enforcement.base import EnforcementContext, EnforcementPipeline, Enforcer, Passage, PipelineResult, RedactionSpan, SpanDetector, Stage
 from policy_engine.enforcement.registry import EngineParts, registered
+from policy_engine.context_assembly import assemble, render_context
 from policy_engine.degeneration import DegenerateOutput
 from policy_engine.generation import ModelParaphraser, PromptObserver, answer_length, complete
 from policy_engine.policy.model import Constraint, Policy, RedactionMode
@@ -323,8 +324,9 @@ class Engine:
             not_applied: list[ConstraintOutcome] = []
         else:
             not_applied = [ConstraintOutcome(constraint_id=c.id, applied=False, reason=reason, score=score) for c, reason, score in left_out]
-        passages = tuple(Passage.of(r.chunk.chunk_id, r.chunk.text) for r in retrieved)
-        scores = {r.chunk.chunk_id: float(r.score) for r in retrieved}
+        assembled = assemble([(r.chunk.chunk_id, r.chunk.text, float(r.score)) for r in retrieved], self.policy.corpus.retrieval.context_tokens)
+        passages = tuple(Passage.of(p.chunk_id, p.text) for p in assembled)
+        scores = {p.chunk_id: p.score for p in assembled if p.score is not None}
         return self._enforce(record, query, passages, tuple(enforced), applied, not_applied, scores, started)
 
     def protect_passages(
@@ -451,7 +453,7 @@ class Engine:
     ) -> ProtectResult:
         chunks = tuple(SanitizedChunk(p.chunk_id, p.text, p.withheld) for p in context.passages) if context else ()
         redactions = context.redactions if context else ()
-        text = "\n\n".join(c.text for c in chunks)
+        text = render_context([(c.chunk_id, c.text) for c in chunks])
         if context is None:
             outcome = Outcome.denied
         elif redactions or any(c.withheld for c in chunks):
