@@ -4,11 +4,12 @@ For each example policy (clinic, bank, lawfirm) every chunk of its corpus is
 protected with all constraints forced to periphrastic mode, and the protected
 text is checked for the defects that make generalized text unreadable:
 
-* doubled determiners: two determiners or possessives in a row ("her a
-  medical condition", "a a professional");
-* adjacent duplicate generalizations: two replacements of one chunk with
-  only spaces between them ("a prescribed medication a prescribed dose"), or
-  the same generalization twice in a row;
+* doubled determiners: a determiner or possessive followed by an article
+  ("her a medical condition", "a a professional"), counting only pairs the
+  rewriting introduced (beyond those of the original chunk);
+* adjacent duplicate generalizations: two generalizations of one chunk with
+  only spaces (no line break) between them in the source ("a prescribed
+  medication a prescribed dose");
 * dangling articles before placeholders: "a"/"an"/"the" directly before a
   ``[PLACEHOLDER_n]``.
 
@@ -29,6 +30,7 @@ import platform
 import re
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -42,14 +44,17 @@ ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results"
 POLICIES = ("clinic", "bank", "lawfirm")
 _DETERMINER = r"(?:a|an|the|this|that|these|those|her|his|their|its|my|our|your)"
-DOUBLED_DETERMINER = re.compile(rf"\b{_DETERMINER}\s+{_DETERMINER}\b", re.IGNORECASE)
+DOUBLED_DETERMINER = re.compile(rf"\b{_DETERMINER}\s+(?:a|an|the)\b", re.IGNORECASE)
 DANGLING_ARTICLE = re.compile(r"\b(?:a|an|the)\s+\[[A-Z][A-Z0-9_]*_\d+\]", re.IGNORECASE)
-# Pairs that are ordinary English ("that the", "that her") are not defects.
-_ALLOWED_PAIRS = re.compile(r"^(?:that|this|these|those)\s+(?:a|an|the|her|his|their|its|my|our|your)$", re.IGNORECASE)
 
 
-def doubled_determiners(text: str) -> list[str]:
-    return [m.group(0) for m in DOUBLED_DETERMINER.finditer(text) if not _ALLOWED_PAIRS.match(m.group(0))]
+def doubled_determiners(original: str, text: str) -> list[str]:
+    """Determiner pairs the rewriting introduced: pairs in ``text`` beyond those already in ``original``
+    (so grammatical pairs of the source, "told her the news", do not count)."""
+    def pairs(value: str) -> Counter[str]:
+        return Counter(" ".join(m.group(0).lower().split()) for m in DOUBLED_DETERMINER.finditer(value))
+
+    return list((pairs(text) - pairs(original)).elements())
 
 
 def dangling_articles(text: str) -> list[str]:
@@ -57,12 +62,12 @@ def dangling_articles(text: str) -> list[str]:
 
 
 def adjacent_duplicates(original: str, redactions) -> list[str]:
-    """Consecutive generalizations of one chunk separated by spaces only, or repeating each other."""
+    """Consecutive generalizations of one chunk with only spaces (no line break) between them in the source."""
     found = []
     ordered = sorted((r for r in redactions if r.mode == "periphrastic" and r.replacement), key=lambda r: r.start)
     for first, second in zip(ordered, ordered[1:]):
         gap = original[first.end : second.start]
-        if not gap.strip() or (first.replacement == second.replacement and len(gap) <= 5):
+        if not gap.strip() and "\n" not in gap:
             found.append(f"{first.replacement} | {second.replacement}")
     return found
 
@@ -95,7 +100,7 @@ def protect_corpus(name: str) -> tuple[list[tuple[str, str, str]], list[dict]]:
         text = result.context
         rows.append((chunk.chunk_id, chunk.text, text))
         for kind, hits in (
-            ("doubled_determiner", doubled_determiners(text)),
+            ("doubled_determiner", doubled_determiners(chunk.text, text)),
             ("adjacent_duplicate", adjacent_duplicates(chunk.text, result.redactions)),
             ("dangling_article", dangling_articles(text)),
         ):

@@ -10,8 +10,9 @@ its sentence (:mod:`enforcers.phrasing`), so that:
   request (a person found as "the patient" in one chunk is "the patient" in
   the next, even where no role word is near);
 * person names read naturally: a title before the name is absorbed ("Ms Doe"
-  -> "the patient"), and after a role noun the name is dropped ("Pharmacist
-  Jane Roe reviewed" -> "Pharmacist reviewed").
+  -> "the patient"), and after a role noun or another generalization the name
+  is dropped ("Pharmacist Jane Roe reviewed" -> "Pharmacist reviewed", "her
+  father John Brown" -> "her family member").
 
 ``None`` from :meth:`Generalizer.place` means "no safe generalization: use a
 placeholder".  The caller verifies the rewritten passage either way.
@@ -108,6 +109,8 @@ class Generalizer:
     @staticmethod
     def _place_person(original: str, start: int, end: int, phrase: str, floor: int) -> Placement:
         before = original[floor:start]
+        if floor > 0 and before and not before.strip() and "\n" not in before:
+            return Placement(floor, end, "")  # a name in apposition to the phrase before it ("her father John Brown")
         title = _TITLE_BEFORE.search(before)
         noun = _WORD_BEFORE.search(before)
         if title:

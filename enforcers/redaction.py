@@ -39,6 +39,7 @@ from policy_engine.syntax import parse_many
 
 #: A placeholder this module writes: ``[LABEL_n]``.
 PLACEHOLDER = re.compile(r"\[[A-Z][A-Z0-9_]*_\d+\]")
+_ARTICLE_BEFORE = re.compile(r"\b(?:a|an|the)[ \t]+$", re.IGNORECASE)
 
 @dataclass(frozen=True)
 class _Span:
@@ -246,8 +247,10 @@ class RedactionEnforcer:
         for index, span in enumerate(spans):
             ceiling = spans[index + 1].start if index + 1 < len(spans) else len(original)
             placed = generalizer.place(doc, span.start, span.end, span.finding, cursor, ceiling) if doc is not None and id(span) in periphrastic else None
-            if placed is None:
-                start, end, replacement, used_mode = span.start, span.end, book.placeholder(span.finding, original[span.start : span.end]), RedactionMode.EXTRACTIVE
+            if placed is None:  # a placeholder takes the place of its article too ("the [HARDSHIP_1]" reads as "[HARDSHIP_1]")
+                article = _ARTICLE_BEFORE.search(original, cursor, span.start)
+                start = article.start() if article else span.start
+                end, replacement, used_mode = span.end, book.placeholder(span.finding, original[span.start : span.end]), RedactionMode.EXTRACTIVE
             else:
                 start, end, replacement, used_mode = placed.start, placed.end, placed.text, RedactionMode.PERIPHRASTIC
             pieces.append(original[cursor:start])
