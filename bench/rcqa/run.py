@@ -285,6 +285,32 @@ def evaluate_smollm2(articles: list[Article], contexts: Contexts, completeness: 
     return summary
 
 
+def summarize_answers_log(path: Path) -> str:
+    """Markdown summary of a SmolLM2 answers log (``--answers-log``), also of a run stopped part-way."""
+    from policy_engine.degeneration import check_output
+
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    table = summarize(rows, SMOLLM2_STRATEGIES)["table"]
+    lines = [
+        f"## Answerer: SmolLM2-135M-Instruct, from {path.name}: {len(rows)} answers",
+        "",
+        "| strategy | answers | privacy (clean) | privacy (injected) | completeness (clean) | completeness (injected) | refused as loops | degenerate answers returned | latency median / p95 (s) |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for strategy in SMOLLM2_STRATEGIES:
+        mine = [r for r in rows if r["strategy"] == strategy]
+        if not mine:
+            continue
+        seconds = sorted(r["seconds"] for r in mine)
+        row = table[strategy]
+        lines.append(
+            f"| {strategy} | {len(mine)} | {row['clean']['privacy']:.3f} | {row['injected']['privacy']:.3f} | {row['clean']['completeness']:.3f} | "
+            f"{row['injected']['completeness']:.3f} | {sum(not r['answer'] for r in mine)} | {sum(bool(r['answer']) and check_output(r['answer']).degenerate for r in mine)} | "
+            f"{statistics.median(seconds):.1f} / {seconds[int(0.95 * (len(seconds) - 1))]:.1f} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 def _markdown(result: dict) -> str:
     lines = [
         "# RCQA benchmark: privacy and completeness (SD-RAG Section IV-C1 protocol)",
@@ -356,10 +382,14 @@ def main() -> None:
     parser.add_argument("--sample-seed", type=int, default=13, help="Seed of the SmolLM2 question sample.")
     parser.add_argument("--answers-log", type=Path, default=None, help="Append each SmolLM2 answer row (JSON lines) to this file.")
     parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument("--summarize-log", type=Path, default=None, help="Only print the summary of an existing --answers-log file and exit.")
     args = parser.parse_args()
+    if args.summarize_log is not None:
+        print(summarize_answers_log(args.summarize_log))
+        return
 
     command = COMMAND + "".join(
-        f" --{name.replace('_', '-')} {value}" for name, value in vars(args).items() if name not in ("out", "answers_log") and value != parser.get_default(name)
+        f" --{name.replace('_', '-')} {value}" for name, value in vars(args).items() if name not in ("out", "answers_log", "summarize_log") and value != parser.get_default(name)
     )
     articles = generate(args.articles_per_topic, args.seed)
     contexts = Contexts(articles)
