@@ -4,9 +4,9 @@
 phrase ("a medical condition", "a professional"); this module places that
 phrase so that the sentence still reads as English:
 
-* **determiners and possessives** attached to the protected noun are kept
-  and the phrase's own article dropped ("her type 2 diabetes" -> "her medical
-  condition"), or an article is absorbed into the phrase ("a lawyer by
+* **determiners, possessives and adjectives** attached to the protected noun
+  are kept and the phrase's own article dropped ("her type 2 diabetes" -> "her
+  medical condition", "stable asthma" -> "stable medical condition"), or an article is absorbed into the phrase ("a lawyer by
   trade" -> "a professional by trade", "an ..." / "a ..." agreeing with the
   phrase);
 * **number**: a plural noun gets a plural phrase ("teachers" ->
@@ -131,6 +131,9 @@ def _fit_noun_phrase(doc: Doc, start: int, end: int, phrase: str, countable: boo
         phrase = _pluralize(phrase)
     det = _determiner_before(doc, tokens)
     if det is None:
+        before = doc[tokens[0].i - 1] if tokens and tokens[0].i > 0 else None
+        if before is not None and before.pos_ == "ADJ" and before.head.i in {t.i for t in tokens}:
+            return Placement(start, end, _LEADING_ARTICLE.sub("", phrase))  # "stable type 2 diabetes" -> "stable medical condition"
         return Placement(start, end, phrase)
     word = det.lower_
     if word in ("a", "an"):

@@ -58,6 +58,12 @@ def test_possessive_before_a_generalized_condition() -> None:
     assert re.search(r"review (?:her (?:medical )?condition|a medical condition) at the clinic", text), text
 
 
+def test_adjective_before_a_generalized_condition() -> None:
+    (text,) = protect("Assessment: stable asthma, no change to the plan.")
+    assert "asthma" not in text
+    assert "stable medical condition" in text, text
+
+
 def test_article_before_an_occupation_and_an_idiom() -> None:
     (text,) = protect("The patient, a lawyer by trade, asked about the results.")
     _no_doubled_determiner(text)
