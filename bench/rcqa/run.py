@@ -280,7 +280,7 @@ def evaluate_smollm2(articles: list[Article], contexts: Contexts, completeness: 
     summary["refused_as_loops"] = {s: refused[s] for s in SMOLLM2_STRATEGIES}
     summary["degenerate_returned"] = {s: degenerate_returned[s] for s in SMOLLM2_STRATEGIES}
     summary["latency_s"] = {
-        s: {"median": round(statistics.median(v), 2), "p95": round(sorted(v)[int(0.95 * (len(v) - 1))], 2)} for s, v in latencies.items()
+        s: {"median": round(statistics.median(v), 2), "p95": round(sorted(v)[round(0.95 * (len(v) - 1))], 2)} for s, v in latencies.items()
     }
     return summary
 
@@ -306,7 +306,7 @@ def summarize_answers_log(path: Path) -> str:
         lines.append(
             f"| {strategy} | {len(mine)} | {row['clean']['privacy']:.3f} | {row['injected']['privacy']:.3f} | {row['clean']['completeness']:.3f} | "
             f"{row['injected']['completeness']:.3f} | {sum(not r['answer'] for r in mine)} | {sum(bool(r['answer']) and check_output(r['answer']).degenerate for r in mine)} | "
-            f"{statistics.median(seconds):.1f} / {seconds[int(0.95 * (len(seconds) - 1))]:.1f} |"
+            f"{statistics.median(seconds):.1f} / {seconds[round(0.95 * (len(seconds) - 1))]:.1f} |"
         )
     return "\n".join(lines) + "\n"
 
