@@ -90,13 +90,33 @@ class _LoopControl:
         return scores
 
 
+class _StopAtText:
+    """Stopping criterion: the generated text contains one of ``stops`` (checked on the decoded tail,
+    so it works with any tokenizer, byte-level or word-level)."""
+
+    def __init__(self, prompt_length: int, tokenizer, stops: tuple[str, ...]) -> None:  # type: ignore[no-untyped-def]
+        self.prompt_length = prompt_length
+        self.tokenizer = tokenizer
+        self.stops = stops
+
+    def __call__(self, input_ids, scores, **kwargs):  # type: ignore[no-untyped-def]
+        import torch
+
+        done = []
+        for row in input_ids:
+            tail = self.tokenizer.decode(row[self.prompt_length :][-8:], skip_special_tokens=True)
+            text = tail.lstrip() if row.shape[0] - self.prompt_length <= 8 else tail
+            done.append(any(stop in text for stop in self.stops))
+        return torch.tensor(done, dtype=torch.bool, device=input_ids.device)
+
+
 def raw_completion(handle: ModelHandle, prompt: Prompt, decoding: Decoding) -> tuple[str, bool]:
     """The model's greedy continuation of ``prompt`` and whether it hit the length limit (no guard)."""
     import torch
-    from transformers import LogitsProcessorList
+    from transformers import LogitsProcessorList, StoppingCriteriaList
 
     ids = torch.tensor([render_chat(handle, list(prompt.messages))], device=handle.device)
-    options = {"stop_strings": list(decoding.stop_strings), "tokenizer": handle.tokenizer} if decoding.stop_strings else {}
+    stop = _StopAtText(ids.shape[1], handle.tokenizer, decoding.stop_strings)
     with _GENERATE_LOCK, torch.inference_mode():
         output = handle.model.generate(
             input_ids=ids,
@@ -104,13 +124,16 @@ def raw_completion(handle: ModelHandle, prompt: Prompt, decoding: Decoding) -> t
             max_new_tokens=decoding.max_new_tokens,
             do_sample=False,
             logits_processor=LogitsProcessorList([_LoopControl(ids.shape[1], decoding)]),
+            stopping_criteria=StoppingCriteriaList([stop]) if decoding.stop_strings else None,
             eos_token_id=sorted(handle.eos_token_ids) or None,
             pad_token_id=handle.tokenizer.pad_token_id or next(iter(handle.eos_token_ids), 0),
-            **options,
         )
     new = output[0, ids.shape[1] :]
     hit_limit = new.shape[0] >= decoding.max_new_tokens and int(new[-1]) not in handle.eos_token_ids
-    return handle.tokenizer.decode(new, skip_special_tokens=True).strip(), hit_limit
+    text = handle.tokenizer.decode(new, skip_special_tokens=True).lstrip()
+    for marker in decoding.stop_strings:
+        text = text.split(marker, 1)[0]
+    return text.strip(), hit_limit
 
 
 def _finished(text: str) -> str:
