@@ -7,9 +7,9 @@ text is checked for the defects that make generalized text unreadable:
 * doubled determiners: a determiner or possessive followed by an article
   ("her a medical condition", "a a professional"), counting only pairs the
   rewriting introduced (beyond those of the original chunk);
-* adjacent duplicate generalizations: two generalizations of one chunk with
-  only spaces (no line break) between them in the source ("a prescribed
-  medication a prescribed dose");
+* adjacent duplicate generalizations: two noun-phrase generalizations of one
+  chunk with only spaces (no line break) between them in the source ("a
+  prescribed medication a prescribed dose", "a person a law firm");
 * dangling articles before placeholders: "a"/"an"/"the" directly before a
   ``[PLACEHOLDER_n]``.
 
@@ -43,8 +43,9 @@ from policy_engine.runtime import Engine  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results"
 POLICIES = ("clinic", "bank", "lawfirm")
-_DETERMINER = r"(?:a|an|the|this|that|these|those|her|his|their|its|my|our|your)"
-DOUBLED_DETERMINER = re.compile(rf"\b{_DETERMINER}\s+(?:a|an|the)\b", re.IGNORECASE)
+# "that" is left out: before an article it is the complementizer ("alleged that a person ...").
+DOUBLED_DETERMINER = re.compile(r"\b(?:a|an|the|this|these|those|her|his|their|its|my|our|your)\s+(?:a|an|the)\b", re.IGNORECASE)
+_PREPOSITIONS = ("in ", "on ", "between ", "under ", "over ", "at ")
 DANGLING_ARTICLE = re.compile(r"\b(?:a|an|the)\s+\[[A-Z][A-Z0-9_]*_\d+\]", re.IGNORECASE)
 
 
@@ -62,12 +63,15 @@ def dangling_articles(text: str) -> list[str]:
 
 
 def adjacent_duplicates(original: str, redactions) -> list[str]:
-    """Consecutive generalizations of one chunk with only spaces (no line break) between them in the source."""
+    """Two noun-phrase generalizations of one chunk side by side (only spaces, no line break, between them in
+    the source): "a prescribed medication a prescribed dose", "a person a law firm".  A prepositional
+    generalization next to another ("between $6,000 and $7,000 in August 2024") reads fine and is not counted."""
     found = []
     ordered = sorted((r for r in redactions if r.mode == "periphrastic" and r.replacement), key=lambda r: r.start)
     for first, second in zip(ordered, ordered[1:]):
         gap = original[first.end : second.start]
-        if not gap.strip() and "\n" not in gap:
+        noun_phrases = not any(r.replacement.lower().startswith(_PREPOSITIONS) for r in (first, second))
+        if not gap.strip() and "\n" not in gap and noun_phrases:
             found.append(f"{first.replacement} | {second.replacement}")
     return found
 

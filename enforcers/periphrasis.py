@@ -44,13 +44,18 @@ _ROLE_NOUNS = frozenset(ROLE_WORDS) | {
     "nurse", "dentist", "therapist", "accountant", "advisor", "adviser", "teacher", "professor", "principal",
 }
 
+#: Operators whose phrase is a noun phrase; one right after a person joins the person's span
+#: ("Jane Roe Acme LLP" reads "a person", not "a person a law firm").
+_NOUN_PHRASE_OPERATORS = frozenset({"sector", "prescribed_dose", "occupation_field", "condition_class", "relation_word", "city", "region"})
+
 SpanT = TypeVar("SpanT")
 
 
 def merge_adjacent(
     original: str, spans: Sequence[SpanT], bounds: Callable[[SpanT], tuple[int, int]], kind: Callable[[SpanT], str | None], widen: Callable[[SpanT, int], SpanT]
 ) -> list[SpanT]:
-    """Join consecutive spans of the same ``kind`` separated only by spaces or "/" into one span.
+    """Join consecutive spans of the same ``kind`` separated only by spaces or "/" into one span
+    (a person followed by a noun-phrase generalization too: the person's span absorbs it).
 
     ``bounds`` gives a span's offsets, ``widen(span, end)`` the span extended to ``end``; spans whose
     ``kind`` is ``None`` are never joined.
@@ -60,7 +65,8 @@ def merge_adjacent(
         if merged:
             last = merged[-1]
             gap = original[bounds(last)[1] : bounds(span)[0]]
-            if kind(last) is not None and kind(last) == kind(span) and _JOINER.match(gap):
+            joinable = kind(last) == kind(span) or (kind(last) == "role" and kind(span) in _NOUN_PHRASE_OPERATORS)
+            if kind(last) is not None and joinable and _JOINER.match(gap):
                 merged[-1] = widen(last, bounds(span)[1])
                 continue
         merged.append(span)
