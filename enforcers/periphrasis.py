@@ -81,7 +81,7 @@ class Generalizer:
     roles: dict[str, str]
 
     @classmethod
-    def for_findings(cls, categories: Mapping[str, CategoryDefinition], findings: Sequence[FindingLike]) -> "Generalizer":
+    def for_findings(cls, categories: Mapping[str, CategoryDefinition], findings: Sequence[FindingLike]) -> Generalizer:
         """A generalizer that knows the role each entity was found with anywhere in the request."""
         roles: dict[str, str] = {}
         for finding in findings:

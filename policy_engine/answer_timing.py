@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-
 from typing import Any
 
 __all__ = ["REFERENCE_COST", "SAFETY", "StepCost", "answer_timeout", "measure", "required_seconds"]
