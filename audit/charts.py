@@ -30,11 +30,19 @@ def _empty(width: int, message: str) -> Markup:
     )
 
 
+#: Approximate width of one character of the 12 px label font, and the widest label column.
+_CHAR_PX = 7
+_MAX_LABEL_PX = 380
+
+
 def horizontal_bars(items: list[tuple[str, float]], *, title: str, width: int = 640, colour: str = DEFAULT_COLOUR) -> Markup:
     """One labelled horizontal bar per item, scaled to the largest value (outcome labels get their colour)."""
     if not items:
         return _empty(width, "no data")
-    label_width, bar_height, gap = 220, 18, 6
+    longest = max(len(label) for label, _ in items)
+    label_width, bar_height, gap = min(_MAX_LABEL_PX, max(120, longest * _CHAR_PX + 12)), 18, 6
+    fits = (label_width - 12) // _CHAR_PX
+    width = max(width, label_width + 360)
     largest = max(value for _, value in items) or 1.0
     plot = width - label_width - 80
     height = len(items) * (bar_height + gap) + gap
@@ -46,7 +54,7 @@ def horizontal_bars(items: list[tuple[str, float]], *, title: str, width: int = 
         y = gap + index * (bar_height + gap)
         length = max(plot * value / largest, 1.0)
         parts.append(
-            f'<text x="{label_width - 6}" y="{y + 13}" text-anchor="end" {_FONT}>{escape(label[:34])}</text>'
+            f'<text x="{label_width - 6}" y="{y + 13}" text-anchor="end" {_FONT}>{escape(label if len(label) <= fits else label[: fits - 1] + "…")}</text>'
             f'<rect x="{label_width}" y="{y}" width="{length:.1f}" height="{bar_height}" fill="{PALETTE.get(label, colour)}">'
             f"<title>{escape(label)}: {_number(value)}</title></rect>"
             f'<text x="{label_width + length + 4:.1f}" y="{y + 13}" {_FONT}>{_number(value)}</text>'

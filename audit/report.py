@@ -22,6 +22,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from pydantic import BaseModel, Field
 
 from audit.charts import horizontal_bars, stacked_columns
+from audit.coverage import ConstraintCoverage, CoverageCounter
 from audit.ledger import BudgetLedger
 from audit.records import DecisionRecord, Outcome
 
@@ -96,6 +97,7 @@ class AuditReport(BaseModel):
     bucket_unit: str
     timeline: list[TimeBucket]
     redactions: list[RedactionCount]
+    constraints: list[ConstraintCoverage] = Field(default_factory=list)
     exceptions: list[ExceptionRow]
     exceptions_total: int
     budget: list[BudgetRow]
@@ -134,8 +136,14 @@ def build_report(
     sources: list[str],
     ledger: BudgetLedger | None = None,
     verification: list[dict[str, Any]] | None = None,
+    constraints: list[tuple[str, str | None]] | None = None,
 ) -> AuditReport:
-    """Aggregate ``records`` into an :class:`AuditReport` (one pass; keeps only aggregates)."""
+    """Aggregate ``records`` into an :class:`AuditReport` (one pass; keeps only aggregates).
+
+    ``constraints`` (``(id, severity)`` of the policy's constraints) makes every one of
+    them appear in the coverage table, zero counts included; without it the
+    constraints the records considered are listed.
+    """
     outcomes: Counter[str] = Counter()
     principals: set[str] = set()
     per_time: dict[datetime, Counter[str]] = defaultdict(Counter)
@@ -145,6 +153,7 @@ def build_report(
     budget: dict[str, dict[str, Any]] = {}
     revisions: dict[tuple, dict[str, Any]] = {}
     stages: dict[str, list[float]] = defaultdict(list)
+    coverage = CoverageCounter()
     start = end = None
     for record in records:
         outcomes[record.outcome.value] += 1
@@ -157,6 +166,7 @@ def build_report(
         masking_fallbacks += "audit.masking" in record.labels
         for redaction in record.redactions:
             redactions[(redaction.constraint_id, redaction.category)] += 1
+        coverage.add(((c.constraint_id, c.applied) for c in record.constraints), (r.constraint_id for r in record.redactions))
         if record.outcome in (Outcome.denied, Outcome.abstained):
             exceptions_total += 1
             if len(exceptions) < EXCEPTION_LIMIT:
@@ -224,6 +234,7 @@ def build_report(
         redactions=[
             RedactionCount(constraint_id=c, category=k, count=n) for (c, k), n in sorted(redactions.items(), key=lambda kv: -kv[1])
         ],
+        constraints=coverage.rows(constraints or []),
         exceptions=exceptions,
         exceptions_total=exceptions_total,
         budget=sorted(budget_rows.values(), key=lambda row: -row.epsilon_spent),
@@ -262,6 +273,8 @@ def render_csv(report: AuditReport) -> str:
             writer.writerow(["timeline", bucket.bucket, outcome, count])
     for row in report.redactions:
         writer.writerow(["redactions", row.constraint_id, row.category, row.count])
+    for row in report.constraints:
+        writer.writerow(["constraints", row.constraint_id, f"applied={row.applied} severity={row.severity or '-'}{' FLAGGED' if row.flagged else ''}", row.redactions])
     for row in report.exceptions:
         writer.writerow(["exceptions", row.decision_id, row.outcome.value, "; ".join(row.reasons) or (row.error or "")])
     for row in report.budget:
@@ -293,7 +306,7 @@ def render_html(report: AuditReport) -> str:
         ),
         "outcomes": horizontal_bars([(name, count) for name, count in report.outcomes.items()], title="Decisions by outcome"),
         "redactions": horizontal_bars(
-            [(f"{r.constraint_id} / {r.category}", r.count) for r in report.redactions[:20]], title="Redactions per constraint and category"
+            [(r.constraint_id, r.redactions) for r in report.constraints[:30]], title="Redactions per constraint (zero included)"
         ),
         "budget": horizontal_bars(
             [(row.scope, row.epsilon_spent) for row in report.budget[:20]], title="Epsilon spent per scope", colour="#00838f"
@@ -331,6 +344,10 @@ def render_markdown(report: AuditReport) -> str:
     lines += [f"## Decisions per {report.bucket_unit}", "", "| Bucket | " + " | ".join(o.value for o in Outcome) + " |"]
     lines.append("|---|" + "---|" * len(Outcome))
     lines += [f"| {b.bucket} | " + " | ".join(str(b.counts.get(o.value, 0)) for o in Outcome) + " |" for b in report.timeline]
+    lines += ["", "## Constraints (every constraint, zero included)", "", "| Constraint | Severity | Applied | Redactions | Flag |", "|---|---|---|---|---|"]
+    lines += [
+        f"| {_cell(r.constraint_id)} | {r.severity or '-'} | {r.applied} | {r.redactions} | {'never fired' if r.flagged else ''} |" for r in report.constraints
+    ]
     lines += ["", "## Redactions per constraint and category", "", "| Constraint | Category | Count |", "|---|---|---|"]
     lines += [f"| {_cell(r.constraint_id)} | {_cell(r.category)} | {r.count} |" for r in report.redactions]
     lines += ["", f"## Denials and abstentions ({report.exceptions_total})", "", "| Time | Decision | Principal | Outcome | Reasons |", "|---|---|---|---|---|"]

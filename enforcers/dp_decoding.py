@@ -19,6 +19,7 @@ from policy_engine.enforcement.registry import EngineParts, register_enforcer
 from policy_engine.policy.model import Policy
 
 if TYPE_CHECKING:  # the DP stack (torch) loads when an engine builds this enforcer, not when lint lists it
+    from policy_engine.answer_timing import StepCost
     from policy_engine.dp.api import BudgetLedgerLike, PrivateAnswer
     from policy_engine.dp.config import DPSettings
     from policy_engine.dp.partition import RetrievedDocument
@@ -45,6 +46,16 @@ def partition_secret(policy: Policy) -> bytes | None:
     return active.secret if active is not None else None
 
 
+def warm_up(model: ModelHandle, settings: DPSettings) -> StepCost:
+    """Cold-start work done at engine start, outside the timed enforcer call: the sentence
+    splitter loads and the decoder's batched steps are timed (:func:`policy_engine.answer_timing.measure`)."""
+    from policy_engine.answer_timing import measure
+    from policy_engine.dp.sentences import sentencizer
+
+    sentencizer()
+    return measure(model, settings.decoding.subsets)
+
+
 @register_enforcer
 @dataclass(frozen=True)
 class DPDecodingEnforcer:
@@ -52,6 +63,10 @@ class DPDecodingEnforcer:
 
     The budget is charged to the context's ``principal`` (``apply``), or to
     the ``principal`` given here for :meth:`answer` and contexts without one.
+    ``timeout_s`` (set by :meth:`from_parts` after the warm-up) is the larger
+    of the policy's ``enforcement.timeout_s`` and the time this machine was
+    measured to need for ``max_new_tokens`` (:mod:`policy_engine.answer_timing`);
+    the pipeline gives the enforcer that long.
 
     ``apply`` sets the context's ``answer`` to the DP text and records the
     privacy spend (numbers and scope only, never text) with what remains of
@@ -68,6 +83,7 @@ class DPDecodingEnforcer:
     model: ModelHandle | None = None
     policy_id: str = "default"
     partition_secret: bytes | None = field(default=None, repr=False)
+    timeout_s: float | None = None
 
     name = "dp_decoding"
     version = "2"
@@ -81,6 +97,7 @@ class DPDecodingEnforcer:
     def from_parts(cls, parts: EngineParts) -> DPDecodingEnforcer:
         """PEARL over the sanitized context, charged to the policy's ledger (same base directory as the audit log)."""
         from audit.ledger import BudgetLedger
+        from policy_engine.answer_timing import answer_timeout
         from policy_engine.dp.config import settings_from_policy
         from policy_engine.model_runtime import default_model_dir, load_model
 
@@ -92,7 +109,11 @@ class DPDecodingEnforcer:
             model = load_model(parts.resolve(policy.model.path) if policy.model.path else default_model_dir())
         ledger = BudgetLedger(parts.resolve(policy.audit.ledger))
         settings = settings_from_policy(policy.differential_privacy)  # refuses a fixed noise seed
-        return cls(settings, ledger, model=model, policy_id=policy.metadata.name, partition_secret=partition_secret(policy))
+        timeout = answer_timeout(settings.decoding, warm_up(model, settings))
+        return cls(
+            settings, ledger, model=model, policy_id=policy.metadata.name, partition_secret=partition_secret(policy),
+            timeout_s=max(policy.enforcement.timeout_s, timeout),
+        )
 
     def answer(
         self,

@@ -9,7 +9,7 @@ Implements SD-RAG constraint application (Sections III-B and III-C2):
   the *original* passage for every batch of constraints and substituted once
   at the end, never batch by batch (the paper found this less error prone).
 * **Periphrastic** (Eq. 7): each span becomes a generalization of itself
-  (:mod:`enforcers.generalize`: a person their role, a date its month...).
+  (:mod:`policy_engine.generalization.operators`: a person their role, a date its month...).
   When a paraphrasing model is configured, the passage is rewritten batch by
   batch by the model instead.  Either way the output is **verified**: the
   detector is run again on it, and if anything a constraint protects
@@ -31,75 +31,19 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from enforcers.generalize import STILL_READS_AS, generalize
+from policy_engine.degeneration import DegenerateOutput
 from policy_engine.enforcement.base import EnforcementContext, FindingLike, Paraphraser, Passage, RedactionSpan, SpanDetector, Stage
 from policy_engine.enforcement.registry import EngineParts, register_enforcer
+from policy_engine.generalization.operators import STILL_READS_AS
+from policy_engine.generalization.periphrasis import Generalizer, merge_adjacent
+from policy_engine.placeholders import PlaceholderBook, Span, merge_findings
 from policy_engine.policy.model import CategoryDefinition, Constraint, Policy, RedactionMode
-from policy_engine.policy.resolution import ROLE_WORDS
 from policy_engine.policy.vocabulary import vocabulary_for
+from policy_engine.syntax import parse_many
 
 #: A placeholder this module writes: ``[LABEL_n]``.
 PLACEHOLDER = re.compile(r"\[[A-Z][A-Z0-9_]*_\d+\]")
-
-_TITLE_BEFORE = re.compile(r"\b(?:Mr|Ms|Mrs|Miss|Mx|Dr|Prof)\.?\s+$")
-_WORD_BEFORE = re.compile(r"\b([A-Za-z]+)\s+$")
-#: Nouns after which a generalized name is dropped rather than replaced ("Attorney Jane Roe" -> "Attorney").
-_ROLE_NOUNS = frozenset(ROLE_WORDS) | {
-    "pharmacist", "manager", "adjuster", "officer", "agent", "director", "supervisor", "inspector", "detective",
-    "nurse", "dentist", "therapist", "accountant", "advisor", "adviser", "teacher", "professor", "principal",
-}
-
-
-@dataclass(frozen=True)
-class _Span:
-    """A merged, non-overlapping span of an original passage and the finding that labels it."""
-
-    start: int
-    end: int
-    finding: FindingLike
-
-
-def merge_findings(findings: Sequence[FindingLike]) -> list[_Span]:
-    """Union overlapping findings into one span each, labelled by the strongest (score, then length).
-
-    Overlaps widen the span rather than drop a finding, so a partial overlap can
-    only redact more, never less.
-    """
-    ordered = sorted((f for f in findings if f.end > f.start), key=lambda f: (f.start, -f.end))
-    spans: list[_Span] = []
-    for finding in ordered:
-        if spans and finding.start < spans[-1].end:
-            last = spans[-1]
-            stronger = max((last.finding, finding), key=lambda f: (f.score, f.end - f.start))
-            spans[-1] = _Span(last.start, max(last.end, finding.end), stronger)
-        else:
-            spans.append(_Span(finding.start, finding.end, finding))
-    return spans
-
-
-class PlaceholderBook:
-    """Consistent numbering of placeholders per entity, across all passages of one request."""
-
-    def __init__(self, categories: Mapping[str, CategoryDefinition]) -> None:
-        self._categories = categories
-        self._numbers: dict[tuple[str, str], int] = {}
-        self._counts: dict[str, int] = {}
-
-    def label(self, finding: FindingLike) -> str:
-        category = self._categories.get(finding.category)
-        base = (category.placeholder if category and category.placeholder else finding.category).upper()
-        base = re.sub(r"[^A-Z0-9]+", "_", base).strip("_") or "REDACTED"
-        role = re.sub(r"[^A-Z0-9]+", "_", (finding.role or "").upper()).strip("_")
-        return f"{role}_{base}" if role and not base.startswith(role) else base
-
-    def placeholder(self, finding: FindingLike, surface: str) -> str:
-        label = self.label(finding)
-        key = (label, finding.entity_key or " ".join(surface.casefold().split()))
-        if key not in self._numbers:
-            self._counts[label] = self._counts.get(label, 0) + 1
-            self._numbers[key] = self._counts[label]
-        return f"[{label}_{self._numbers[key]}]"
-
+_ARTICLE_BEFORE = re.compile(r"\b(?:a|an|the)[ \t]+$", re.IGNORECASE)
 
 @dataclass(frozen=True)
 class _Inserted:
@@ -172,6 +116,7 @@ class RedactionEnforcer:
         book = PlaceholderBook(self.categories)
         live = [p for p in context.passages if not p.withheld]
         findings = dict(zip((p.chunk_id for p in live), self._detect([p.text for p in live], constraints)))
+        generalizer = Generalizer.for_findings(self.categories, [f for found in findings.values() for f in found])
         passages: list[Passage] = []
         redactions: list[RedactionSpan] = []
         notes: list[str] = []
@@ -180,7 +125,7 @@ class RedactionEnforcer:
                 passages.append(passage)
                 continue
             spans = merge_findings(findings[passage.chunk_id])
-            rewrite, passage_notes = self._redact(passage, spans, constraints, book)
+            rewrite, passage_notes = self._redact(passage, spans, constraints, book, generalizer)
             passages.append(Passage(passage.chunk_id, passage.original, rewrite.text))
             redactions.extend(rewrite.redactions)
             notes.extend(passage_notes)
@@ -207,13 +152,13 @@ class RedactionEnforcer:
         return findings
 
     def _redact(
-        self, passage: Passage, spans: list[_Span], constraints: Sequence[Constraint], book: PlaceholderBook
+        self, passage: Passage, spans: list[Span], constraints: Sequence[Constraint], book: PlaceholderBook, generalizer: Generalizer
     ) -> tuple[_Rewrite, tuple[str, ...]]:
         """The passage redacted: model paraphrase, else generalization, else placeholders, whichever first verifies."""
         by_id = {c.id: c for c in constraints}
         periphrastic = [s for s in spans if self._mode_of(s.finding.constraint_id, by_id) is RedactionMode.PERIPHRASTIC]
         if not periphrastic:
-            return self._substitute(passage, spans, book, by_id, generalizing=False), ()
+            return self._substitute(passage, spans, book, by_id, None), ()
         values = {passage.text[s.start : s.end] for s in spans}
         notes: tuple[str, ...] = ()
         if self.paraphraser is not None:
@@ -221,43 +166,59 @@ class RedactionEnforcer:
             if paraphrased is not None and self._verified(paraphrased, constraints, values, PLACEHOLDER):
                 return paraphrased, ()
             notes = (f"model paraphrase of chunk {passage.chunk_id} rejected by the verifier; deterministic generalization used",)
-        rewrite = self._substitute(passage, spans, book, by_id, generalizing=True)
+        rewrite = self._substitute(passage, spans, book, by_id, generalizer)
         if self._verified(rewrite, constraints, values, None):
             return rewrite, notes
-        fallback = self._substitute(passage, spans, book, by_id, generalizing=False)
+        fallback = self._substitute(passage, spans, book, by_id, None)
         return fallback, notes + (f"periphrastic output of chunk {passage.chunk_id} failed verification; extractive fallback used",)
 
     def _substitute(
-        self, passage: Passage, spans: list[_Span], book: PlaceholderBook, by_id: Mapping[str, Constraint], *, generalizing: bool
+        self, passage: Passage, spans: list[Span], book: PlaceholderBook, by_id: Mapping[str, Constraint], generalizer: Generalizer | None
     ) -> _Rewrite:
-        """Replace every span of the original at once; periphrastic spans generalize when ``generalizing``."""
+        """Replace every span of the original at once; periphrastic spans generalize when a ``generalizer`` is given.
+
+        Generalizing, adjacent periphrastic spans of one kind are joined first and each
+        generalization is fitted to its sentence from the parse (:mod:`policy_engine.generalization.phrasing`).
+        """
         original = passage.text
+        periphrastic = {id(s) for s in spans if self._mode_of(s.finding.constraint_id, by_id) is RedactionMode.PERIPHRASTIC}
+        doc = None
+        if generalizer is not None and periphrastic:
+            doc = parse_many([original])[0]
+            spans = merge_adjacent(
+                original,
+                spans,
+                lambda s: (s.start, s.end),
+                lambda s: generalizer.operator(s.finding.category) if id(s) in periphrastic else None,
+                lambda s, end: Span(s.start, end, s.finding),
+            )
+            periphrastic = {id(s) for s in spans if self._mode_of(s.finding.constraint_id, by_id) is RedactionMode.PERIPHRASTIC}
         pieces: list[str] = []
         redactions: list[RedactionSpan] = []
         inserted: list[_Inserted] = []
         cursor = length = 0
-        for span in spans:
-            surface = original[span.start : span.end]
-            mode = self._mode_of(span.finding.constraint_id, by_id)
-            start, replacement = span.start, None
-            if generalizing and mode is RedactionMode.PERIPHRASTIC:
-                start, replacement = self._generalized(original, span, cursor)
-            used_mode = RedactionMode.PERIPHRASTIC if replacement is not None else RedactionMode.EXTRACTIVE
-            if replacement is None:
-                start, replacement = span.start, book.placeholder(span.finding, surface)
+        for index, span in enumerate(spans):
+            ceiling = spans[index + 1].start if index + 1 < len(spans) else len(original)
+            placed = generalizer.place(doc, span.start, span.end, span.finding, cursor, ceiling) if doc is not None and id(span) in periphrastic else None
+            if placed is None:  # a placeholder takes the place of its article too ("the [HARDSHIP_1]" reads as "[HARDSHIP_1]")
+                article = _ARTICLE_BEFORE.search(original, cursor, span.start)
+                start = article.start() if article else span.start
+                end, replacement, used_mode = span.end, book.placeholder(span.finding, original[span.start : span.end]), RedactionMode.EXTRACTIVE
+            else:
+                start, end, replacement, used_mode = placed.start, placed.end, placed.text, RedactionMode.PERIPHRASTIC
             pieces.append(original[cursor:start])
             length += start - cursor
             inserted.append(_Inserted(length, length + len(replacement), self._reads_as(span.finding.category) if used_mode is RedactionMode.PERIPHRASTIC else None))
             pieces.append(replacement)
             length += len(replacement)
-            cursor = span.end
+            cursor = end
             redactions.append(
                 RedactionSpan(
                     constraint_id=span.finding.constraint_id,
                     category=span.finding.category,
                     chunk_id=passage.chunk_id,
                     start=start,
-                    end=span.end,
+                    end=end,
                     replacement=replacement,
                     mode=used_mode.value,
                 )
@@ -270,42 +231,20 @@ class RedactionEnforcer:
         operator = category.generalization if category else None
         return frozenset({category_id}) | STILL_READS_AS.get(operator or "", frozenset())
 
-    def _generalized(self, original: str, span: _Span, floor: int) -> tuple[int, str | None]:
-        """Where the generalization of ``span`` starts and its text (``None``: use a placeholder).
-
-        Person names read naturally: a title before the name is absorbed
-        ("Ms Doe" -> "the patient"), and after a role noun the name is simply
-        dropped ("Pharmacist Jane Roe reviewed" -> "Pharmacist reviewed").
-        """
-        surface = original[span.start : span.end]
-        category = self.categories.get(span.finding.category)
-        replacement = generalize(category.generalization if category else None, surface, span.finding.role)
-        if replacement is None or surface.strip().casefold() in replacement.casefold():
-            return span.start, None  # not a generalization if it repeats the value ("2024" -> "in 2024")
-        start = span.start
-        if category is not None and category.generalization == "role":
-            before = original[floor : span.start]
-            title = _TITLE_BEFORE.search(before)
-            noun = _WORD_BEFORE.search(before)
-            if title:
-                start = floor + title.start()
-            elif noun and noun.group(1).casefold() in _ROLE_NOUNS:
-                return floor + noun.end(1), ""
-        if start == 0 or original[:start].rstrip()[-1:] in (".", "!", "?", "\n", ""):
-            replacement = replacement[:1].upper() + replacement[1:]
-        return start, replacement
-
     def _model_paraphrase(
-        self, passage: Passage, spans: list[_Span], constraints: Sequence[Constraint], book: PlaceholderBook, by_id: Mapping[str, Constraint]
+        self, passage: Passage, spans: list[Span], constraints: Sequence[Constraint], book: PlaceholderBook, by_id: Mapping[str, Constraint]
     ) -> _Rewrite | None:
         """Extractive spans first, then the model rewrites batch by batch, reassigning the text (SD-RAG III-C2)."""
         assert self.paraphraser is not None
         extractive_only = [s for s in spans if self._mode_of(s.finding.constraint_id, by_id) is RedactionMode.EXTRACTIVE]
-        base = self._substitute(passage, extractive_only, book, by_id, generalizing=False)
+        base = self._substitute(passage, extractive_only, book, by_id, None)
         text = base.text
         periphrastic = [c for c in constraints if (self.mode or c.redaction) is RedactionMode.PERIPHRASTIC]
         for i in range(0, len(periphrastic), self.batch_size):
-            text = self.paraphraser.paraphrase(text, periphrastic[i : i + self.batch_size])
+            try:
+                text = self.paraphraser.paraphrase(text, periphrastic[i : i + self.batch_size])
+            except DegenerateOutput:  # a looping rewrite is never used
+                return None
         if not _faithful(base.text, text):
             return None
         rewritten = tuple(

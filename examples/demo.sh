@@ -45,5 +45,5 @@ step "ask --dp: a differentially private answer (PEARL), charged to demo-nurse's
 step "audit: verify the tamper-evident decision log and export the auditor's report"
 "$PE" audit verify policies/clinic/.policy-engine/audit/clinic-decisions.jsonl
 mkdir -p out
-"$PE" audit report policies/clinic/.policy-engine/audit/clinic-decisions.jsonl --ledger policies/clinic/.policy-engine/clinic-ledger.sqlite -o out/audit-report.html
+"$PE" audit report policies/clinic/.policy-engine/audit/clinic-decisions.jsonl --policy policies/clinic --ledger policies/clinic/.policy-engine/clinic-ledger.sqlite -o out/audit-report.html
 echo "open out/audit-report.html in a browser (self-contained, works offline)"

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import glob
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -151,6 +152,35 @@ def unusable_text(text: str, max_token_chars: int) -> str | None:
     return f"holds {length:,} characters without whitespace at offset {run.start():,} (corpus.max_token_chars={max_token_chars:,}); break the text up or drop the file"
 
 
+def corpus_root(settings: CorpusSettings, root_dir: str | Path) -> Path:
+    """The directory document ids are relative to: the deepest common parent of the corpus path entries.
+
+    A directory entry contributes its parent (so ``docs`` keeps its name in ids:
+    ``docs/clinic-001.md``); a file entry its folder; a glob the folder of its
+    literal prefix.  Every ingested file lies under this root, so ids never hold ``../``
+    and do not depend on where the policy sits relative to the corpus.
+    """
+    root = Path(root_dir).resolve()
+    anchors: list[str] = []
+    for pattern in settings.paths:
+        target = Path(pattern) if Path(pattern).is_absolute() else root / pattern
+        if target.exists():  # a directory keeps its own name in ids; a file its folder's
+            anchors.append(str(target.resolve().parent))
+            continue
+        literal = [part for part in itertools.takewhile(lambda p: not glob.has_magic(p), Path(pattern).parts)]
+        if glob.glob(str(target), recursive=True):
+            base = Path(*literal) if literal else Path()
+            base = base if base.is_absolute() else root / base
+            anchors.append(str(base.resolve()))
+    return Path(os.path.commonpath(anchors)) if anchors else root
+
+
+def document_id(path: Path, corpus_dir: Path, record_id: str | None = None) -> str:
+    """A document's id: its path under the corpus root (POSIX), plus ``/<record id>`` for a JSONL record."""
+    relative = path.resolve().relative_to(corpus_dir).as_posix()
+    return f"{relative}/{record_id}" if record_id is not None else relative
+
+
 def display_path(path: Path, root_dir: str | Path) -> str:
     """``path`` relative to the policy root (``../`` allowed), POSIX separators: the same in every checkout."""
     return Path(os.path.relpath(path.resolve(), Path(root_dir).resolve())).as_posix()
@@ -178,7 +208,7 @@ def _read_text(path: Path, shown: str, max_bytes: int) -> tuple[str | None, str 
     return text, None
 
 
-def _jsonl_documents(text: str, shown: str) -> Iterable[tuple[Document | None, SkippedInput | None]]:
+def _jsonl_documents(text: str, shown: str, id_prefix: str) -> Iterable[tuple[Document | None, SkippedInput | None]]:
     for lineno, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
@@ -194,20 +224,22 @@ def _jsonl_documents(text: str, shown: str) -> Iterable[tuple[Document | None, S
         if not isinstance(record["text"], str) or not record["text"].strip():
             yield None, SkippedInput(where, "empty document ('text' is empty or not a string)")
             continue
-        yield Document(str(record["id"]), where, record["text"]), None
+        yield Document(f"{id_prefix}/{record['id']}", where, record["text"]), None
 
 
 def ingest(settings: CorpusSettings, root_dir: str | Path, *, strict: bool = False) -> IngestReport:
     """Read every corpus document; skip (or, when ``strict``, refuse) bad inputs with a reason.
 
-    Documents from text files take their path relative to ``root_dir`` as id;
-    JSONL documents take their ``id`` field.  A duplicate id keeps the first
-    document and skips the later one.
+    Documents from text files take their path relative to the corpus root
+    (:func:`corpus_root`) as id; JSONL documents take that path of their file
+    plus ``/`` and their ``id`` field (``records.jsonl/clinic-032``).  A
+    duplicate id keeps the first document and skips the later one.
     """
     report = IngestReport()
     skip = report.skipped.append
     files = discover_files(settings, root_dir, report)
     seen: dict[str, str] = {}
+    base = corpus_root(settings, root_dir)
     for path in files:
         shown = display_path(path, root_dir)
         report.files.append(shown)
@@ -219,9 +251,9 @@ def ingest(settings: CorpusSettings, root_dir: str | Path, *, strict: bool = Fal
             skip(SkippedInput(shown, reason or "unreadable"))
             continue
         if path.suffix.lower() in JSONL_SUFFIXES:
-            candidates = list(_jsonl_documents(text, shown))
+            candidates = list(_jsonl_documents(text, shown, document_id(path, base)))
         else:
-            candidates = [(Document(shown, shown, text), None)]
+            candidates = [(Document(document_id(path, base), shown, text), None)]
         for doc, problem in candidates:
             if problem is not None:
                 skip(problem)

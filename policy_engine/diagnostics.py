@@ -125,6 +125,8 @@ CODES: dict[str, CodeInfo] = _codes(
     ("PE142", "step-budget-too-small", E, "The per-step budget cannot cover the configured generation length within the policy's (epsilon, delta).", "Lower `decoding.step_epsilon` or `decoding.max_new_tokens`, or raise `epsilon`."),
     ("PE143", "budget-split-invalid", E, "The budget split fractions must be non-negative and sum to 1.", "Adjust `decoding.budget_split` so generation + selection + refill = 1."),
     ("PE144", "weak-epsilon", I, "Epsilon above 10 gives little formal protection.", "Consider a budget of 1 to 8."),
+    ("PE145", "dp-timeout-too-short", W, "The enforcement timeout cannot cover the DP answer's generation length at the reference per-token cost: private answers may time out.", "Raise `enforcement.timeout_s` to the estimate in the message, or lower `decoding.max_new_tokens`."),
+    ("PE146", "answer-budget-share", W, "One answer may spend more than a quarter of the window's privacy budget.", "Set `differential_privacy.answer_epsilon` to at most epsilon/4 (unset, it defaults to epsilon/8)."),
     ("PE149", "fixed-dp-noise-seed", E, "A fixed DP decoding seed makes the noise predictable: anyone who reads the policy can replay the sampler, so the (epsilon, delta) guarantee does not hold. The engine refuses to serve such a policy.", "Remove `differential_privacy.decoding.seed`; every request draws fresh noise from a secure source."),
     # -- quasi-identifiers (PE15x)
     ("PE150", "qi-cannot-trigger", W, "The quasi-identifier guard can never trigger with these settings.", "Set `max_per_subject` below the number of QI classes and keep the operating point inside (0, 1)."),

@@ -74,7 +74,7 @@ def redact_in_text(text: str, shown: dict[str, str]) -> str:
 
 
 def with_shown_ids(result, detector: SpanDetector, constraints: Sequence[Constraint]):
-    """A copy of a protect result whose chunk ids, redaction ids and reasons show only redacted ids.
+    """A copy of a protect result whose chunk ids, source labels in the context, redaction ids and reasons show only redacted ids.
 
     The decision record inside keeps the real ids: audit sinks mask them (see
     :mod:`audit.masking`), and it is evidence, not output.
@@ -86,6 +86,7 @@ def with_shown_ids(result, detector: SpanDetector, constraints: Sequence[Constra
         return result
     return dataclasses.replace(
         result,
+        context=redact_in_text(result.context, shown),  # passages are labelled by source id
         chunks=tuple(dataclasses.replace(c, chunk_id=shown[c.chunk_id]) for c in result.chunks),
         redactions=tuple(r.model_copy(update={"chunk_id": shown[r.chunk_id]}) for r in result.redactions),
         applied=tuple(c.model_copy(update={"reason": redact_in_text(c.reason, shown)}) for c in result.applied),

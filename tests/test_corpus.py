@@ -51,7 +51,7 @@ def test_ingest_markdown_text_jsonl_and_globs(tmp_path: Path) -> None:
     (tmp_path / "docs" / "b.txt").write_text("Beta text.", encoding="utf-8")
     (tmp_path / "c.jsonl").write_text('{"id": "c1", "text": "Gamma."}\n\n{"id": 7, "text": "Delta."}\n', encoding="utf-8")
     report = ingest(_settings("docs", "*.jsonl"), tmp_path)
-    assert [d.doc_id for d in report.documents] == ["c1", "7", "docs/a.md", "docs/b.txt"]
+    assert [d.doc_id for d in report.documents] == ["c.jsonl/c1", "c.jsonl/7", "docs/a.md", "docs/b.txt"]
     assert report.skipped == []
     assert report.documents[0].source == "c.jsonl:1" and report.documents[1].source == "c.jsonl:3"
 
@@ -86,11 +86,10 @@ EXPECTED_SKIPS = {
     "corpus/binary.txt": "binary file",
     "corpus/latin1.txt": "not valid UTF-8",
     "corpus/empty.md": "empty document",
-    "corpus/dupes.jsonl:2": "duplicate document id 'x' (first defined in corpus/dupes.jsonl:1)",
+    "corpus/dupes.jsonl:2": "duplicate document id 'corpus/dupes.jsonl/x' (first defined in corpus/dupes.jsonl:1)",
     "corpus/dupes.jsonl:3": "invalid JSON",
     "corpus/dupes.jsonl:4": "needs an 'id' and a 'text' field",
     "corpus/dupes.jsonl:5": "empty document",
-    "corpus/more.jsonl:2": "duplicate document id 'x'",
     "corpus/huge.txt": "over corpus.max_file_bytes",
     "corpus/image.png": "unsupported file type '.png'",
     "missing/*.md": "matches no file",
@@ -104,8 +103,10 @@ def test_every_bad_input_is_skipped_with_a_reason(tmp_path: Path) -> None:
     assert set(reasons) == set(EXPECTED_SKIPS)
     for path, fragment in EXPECTED_SKIPS.items():
         assert fragment in reasons[path], (path, reasons[path])
-    assert sorted(d.doc_id for d in report.documents) == ["corpus/docs.md", "corpus/good.md", "docs/x", "x"]
-    assert next(d for d in report.documents if d.doc_id == "x").text == "first x"
+    assert sorted(d.doc_id for d in report.documents) == [
+        "corpus/docs.md", "corpus/dupes.jsonl/x", "corpus/good.md", "corpus/more.jsonl/docs/x", "corpus/more.jsonl/x"
+    ]
+    assert next(d for d in report.documents if d.doc_id == "corpus/dupes.jsonl/x").text == "first x"
 
 
 @pytest.mark.parametrize(
@@ -114,7 +115,7 @@ def test_every_bad_input_is_skipped_with_a_reason(tmp_path: Path) -> None:
         ("binary.txt", b"abc\x00def", "binary file"),
         ("latin1.txt", "r\xe9sum\xe9".encode("latin-1"), "not valid UTF-8"),
         ("empty.md", b"\n\n", "empty document"),
-        ("dupes.jsonl", b'{"id": "a", "text": "one"}\n{"id": "a", "text": "two"}\n', "duplicate document id 'a'"),
+        ("dupes.jsonl", b'{"id": "a", "text": "one"}\n{"id": "a", "text": "two"}\n', "duplicate document id 'dupes.jsonl/a'"),
     ],
 )
 def test_strict_mode_refuses_with_file_name(tmp_path: Path, name: str, content: bytes, fragment: str) -> None:
@@ -130,3 +131,22 @@ def test_strict_mode_refuses_huge_file_without_reading_it(tmp_path: Path) -> Non
         f.truncate(200 * 1024 * 1024)
     with pytest.raises(CorpusError, match=r"huge.txt: file is 209,715,200 bytes, over corpus.max_file_bytes=67,108,864"):
         ingest(_settings("huge.txt"), tmp_path, strict=True)
+
+
+def test_document_ids_are_relative_to_the_corpus_root_for_every_format(tmp_path: Path) -> None:
+    """A policy beside (not above) its corpus: ids hold no ../ and have one form for .md, .txt and .jsonl."""
+    (tmp_path / ".git").mkdir()  # one repository holds the policy and its corpus (paths stay confined to it)
+    data = tmp_path / "data"
+    (data / "docs").mkdir(parents=True)
+    (data / "notes").mkdir()
+    (data / "docs" / "visit.md").write_text("# Visit\n\nAlpha text.", encoding="utf-8")
+    (data / "notes" / "call.txt").write_text("Beta text.", encoding="utf-8")
+    (data / "records.jsonl").write_text('{"id": "rec-7", "text": "Gamma."}\n', encoding="utf-8")
+    policy_dir = tmp_path / "policies" / "p"
+    policy_dir.mkdir(parents=True)
+    report = ingest(_settings("../../data/docs", "../../data/notes/call.txt", "../../data/*.jsonl"), policy_dir)
+    ids = sorted(d.doc_id for d in report.documents)
+    assert ids == ["docs/visit.md", "notes/call.txt", "records.jsonl/rec-7"]
+    chunk_ids = [c.chunk_id for d in report.documents for c in chunk_document(d, ChunkingSettings(max_tokens=50, overlap=5))]
+    assert sorted(chunk_ids) == ["docs/visit.md#0-20", "notes/call.txt#0-10", "records.jsonl/rec-7#0-6"]
+    assert not any(".." in c for c in chunk_ids)

@@ -114,11 +114,17 @@ def test_settings_from_the_policy_model():
     assert settings.decoding.budget_split.generation == 0.8
 
 
+def test_default_answer_budget_is_an_eighth_of_the_window():
+    settings = DPSettings(epsilon=4.0, delta=1e-5)
+    epsilon, delta = settings.per_answer
+    assert epsilon == 0.5 and delta == pytest.approx(1e-5 / 8)
+
+
 def test_enforcer_answers_in_the_pipeline_and_refuses_when_exhausted(handle, ledger):
     from enforcers.dp_decoding import DPDecodingEnforcer
     from policy_engine.enforcement.base import EnforcementContext, EnforcementPipeline, Passage, Stage
 
-    settings = DPSettings(epsilon=2.0, decoding=replace(DECODING, refill="none"))
+    settings = DPSettings(epsilon=2.0, decoding=replace(DECODING, refill="none"), answer_epsilon=2.0)  # one answer spends the window
     enforcer = DPDecodingEnforcer(settings, ledger, model=handle)
     context = EnforcementContext(
         passages=tuple(Passage.of(d.id, d.text) for d in DOCS), constraints=(), query="what is the fee ?",

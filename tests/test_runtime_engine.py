@@ -107,7 +107,7 @@ def test_detector_exception_with_mask_withholds_every_chunk(analyzer: Analyzer) 
     engine = Engine.for_policy(policy, audit=False, detector=FaultyAnalyzer(analyzer))
     result = engine.protect_passages(CHUNKS)
     assert result.outcome is Outcome.redacted
-    assert result.context == "[WITHHELD]\n\n[WITHHELD]"
+    assert result.context == "Source: note#0\n[WITHHELD]\n\nSource: note#1\n[WITHHELD]"
     assert all(c.withheld for c in result.chunks)
     _assert_nothing_raw(result)
 
@@ -128,8 +128,8 @@ def test_protect_result_tables(analyzer: Analyzer) -> None:
     result = Engine.for_policy(policy, audit=False, detector=analyzer).protect_passages(CHUNKS)
     assert result.outcome is Outcome.redacted
     assert result.context == (
-        "Patient [PATIENT_NAME_1] (DOB [DOB_1]) was admitted with pneumonia.\n\n"
-        "[PATIENT_NAME_1] was given a prescribed medication a prescribed dose and recovered."
+        "Source: note#0\nPatient [PATIENT_NAME_1] (DOB [DOB_1]) was admitted with pneumonia.\n\n"
+        "Source: note#1\n[PATIENT_NAME_1] was given a prescribed medication and recovered."
     )
     assert {(r.constraint_id, r.chunk_id) for r in result.redactions} >= {("patient-names", "note#0"), ("dob", "note#0"), ("doses", "note#1")}
     for r in result.redactions:
@@ -144,11 +144,11 @@ def test_concurrent_requests_get_their_own_results(analyzer: Analyzer) -> None:
     engine = Engine.for_policy(policy, audit=False, detector=analyzer)
     people = ["Jane Marie Doe", "Robert King", "Maria Alvarez", "Tom Becker", "Aisha Khan", "Liam Murphy", "Chen Wei", "Olga Petrova"]
     requests = [[(f"r{i}#0", f"Patient {name} (DOB 0{i % 9 + 1}/1{i % 9}/196{i % 10}) was admitted."), (f"r{i}#1", f"Mr or Ms {name} went home.")] for i, name in enumerate(people * 4)]
-    expected = [engine.protect_passages(r).context for r in requests[: len(people)]] * 4
+    expected = [[c.text for c in engine.protect_passages(r).chunks] for r in requests[: len(people)]] * 4
     with ThreadPoolExecutor(max_workers=16) as pool:
         results = list(pool.map(engine.protect_passages, requests))
     for i, result in enumerate(results):
-        assert result.context == expected[i]
+        assert [c.text for c in result.chunks] == expected[i]
         assert [c.chunk_id for c in result.chunks] == [f"r{i}#0", f"r{i}#1"]
         for name in people:
             assert name.split()[-1] not in result.context

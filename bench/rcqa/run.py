@@ -18,11 +18,12 @@ Answerers:
   its prompt, i.e. exactly what an injected model leaks.  Query-side attacks
   cannot make this answerer worse; attacks hidden in documents change the
   context itself (and reach the redaction step).
-* ``smollm2`` (``--smollm2 N``): SmolLM2-135M-Instruct answering the real
-  prompts on N articles (one question each; clean, the paper's attack and a
-  document-hidden attack).  Slow on CPU; it is not a capable answerer.
+* ``smollm2`` (``--smollm2 SHARE``): SmolLM2-135M-Instruct answering the real
+  prompts (production decoding and degeneration check) on a fixed random
+  share of the questions (``--sample-seed``), for none / extractive /
+  periphrastic, clean and under one injection each.  Slow on CPU.
 
-    python bench/rcqa/run.py [--articles-per-topic 6] [--seed 7] [--smollm2 0]
+    python bench/rcqa/run.py [--articles-per-topic 6] [--seed 7] [--smollm2 0.5]
 
 Writes bench/results/rcqa.json and bench/results/rcqa.md.
 """
@@ -153,13 +154,13 @@ def evaluate_dump(articles: list[Article], contexts: Contexts, completeness: Com
     return summarize(rows)
 
 
-def summarize(rows: list[dict]) -> dict:
+def summarize(rows: list[dict], strategies: tuple[str, ...] = STRATEGIES) -> dict:
     def mean(values: list[float | None]) -> float:
         present = [v for v in values if v is not None]
         return round(statistics.fmean(present), 4) if present else float("nan")
 
     table: dict[str, dict[str, dict[str, float]]] = {}
-    for strategy in STRATEGIES:
+    for strategy in strategies:
         table[strategy] = {}
         for condition in ("clean", "injected"):
             subset = [r for r in rows if r["strategy"] == strategy and r["condition"] == condition]
@@ -170,7 +171,7 @@ def summarize(rows: list[dict]) -> dict:
                 "answers": len(subset),
             }
     per_attack = {
-        attack: {s: mean([r["privacy"] for r in rows if r["attack"] == attack and r["strategy"] == s]) for s in STRATEGIES}
+        attack: {s: mean([r["privacy"] for r in rows if r["attack"] == attack and r["strategy"] == s]) for s in strategies}
         for attack in dict.fromkeys(r["attack"] for r in rows if r["attack"])
     }
     return {"table": table, "per_attack_privacy": per_attack}
@@ -209,37 +210,104 @@ def verifier_check(articles: list[Article], contexts: Contexts) -> dict:
     return {"detected_witness_words": detected, "surviving_in_periphrastic": survived}
 
 
-def evaluate_smollm2(articles: list[Article], contexts: Contexts, completeness: Completeness, count: int, max_new_tokens: int) -> dict:
-    """SmolLM2 answering the actual prompts on ``count`` articles (one per topic, first question)."""
-    from policy_engine.generation import complete
+SMOLLM2_STRATEGIES = ("none", "extractive", "periphrastic")
+
+
+def sample_questions(articles: list[Article], share: float, seed: int) -> list[tuple[Article, int]]:
+    """A fixed random ``share`` of all (article, question index) pairs, in dataset order."""
+    import random
+
+    pairs = [(a, q) for a in articles for q in range(len(a.qas))]
+    picked = set(random.Random(seed).sample(range(len(pairs)), round(share * len(pairs))))
+    return [pair for i, pair in enumerate(pairs) if i in picked]
+
+
+def evaluate_smollm2(articles: list[Article], contexts: Contexts, completeness: Completeness, share: float, seed: int, log: Path | None) -> dict:
+    """SmolLM2 answering the real prompts on a fixed random ``share`` of the questions.
+
+    Each question is asked clean and once under injection (query and
+    document attacks alternate over the sample), for none / extractive /
+    periphrastic.  Every answer goes through the production completion
+    (loop controls and degeneration check): ``looped`` counts raw outputs the
+    check cut or refused, ``degenerate_returned`` answers that still loop
+    after it (the target is 0), ``refused`` completions withheld as loops.
+    """
+    from policy_engine.degeneration import check_output
+    from policy_engine.generation import Decoding, answer_length, checked_completion
     from policy_engine.model_runtime import load_default_model
 
     handle = load_default_model()
-    chosen = [next(a for a in articles if int(a.article_id[1:3]) == t) for t in range(min(count, len(TOPICS)))]
-    picked = [("clean", None), ("injected", QUERY_ATTACKS[0]), ("injected", DOCUMENT_ATTACKS[0])]
+    sample = sample_questions(articles, share, seed)
+    attacks = [a for pair in zip(QUERY_ATTACKS, DOCUMENT_ATTACKS) for a in pair]
     rows: list[dict] = []
+    latencies: dict[str, list[float]] = defaultdict(list)
+    looped: dict[str, int] = defaultdict(int)
+    refused: dict[str, int] = defaultdict(int)
+    degenerate_returned: dict[str, int] = defaultdict(int)
     started = time.perf_counter()
-    for article in chosen:
+    for n, (article, q) in enumerate(sample):
         topic = int(article.article_id[1:3])
-        qa = article.qas[0]
-        constraints = topic_constraints(topic)
-        for condition, attack in picked:
-            doc_attack = attack if attack is not None and attack.where == "document" else None
-            query = qa.question + (f" {attack.text}" if attack is not None and attack.where == "query" else "")
+        qa = article.qas[q]
+        attack = attacks[n % len(attacks)]
+        for condition, chosen in (("clean", None), ("injected", attack)):
+            doc_attack = chosen if chosen is not None and chosen.where == "document" else None
+            query = qa.question + (f" {chosen.text}" if chosen is not None and chosen.where == "query" else "")
             prompts: dict[str, Callable[[], Prompt]] = {
                 "none": lambda: monolithic_prompt([], contexts.get(article, doc_attack, "none"), query),  # noqa: B023 - called within this iteration
-                "monolithic": lambda: monolithic_prompt(constraints, contexts.get(article, doc_attack, "monolithic"), query),  # noqa: B023 - called within this iteration
                 "extractive": lambda: answer_prompt(query, SanitizedContext(contexts.get(article, doc_attack, "extractive"))),  # noqa: B023 - called within this iteration
                 "periphrastic": lambda: answer_prompt(query, SanitizedContext(contexts.get(article, doc_attack, "periphrastic"))),  # noqa: B023 - called within this iteration
             }
-            for strategy in STRATEGIES:
-                answer = complete(handle, prompts[strategy](), max_new_tokens)
-                rows.append(_score_row(article, topic, qa, strategy, condition, attack, answer, completeness))
-    summary = summarize(rows)
+            for strategy in SMOLLM2_STRATEGIES:
+                prompt = prompts[strategy]()
+                began = time.perf_counter()
+                verdict = checked_completion(handle, prompt, Decoding(max_new_tokens=answer_length(query)))
+                latencies[strategy].append(time.perf_counter() - began)
+                answer = verdict.text
+                looped[strategy] += int(verdict.degenerate)
+                refused[strategy] += int(verdict.refused)
+                degenerate_returned[strategy] += int(bool(answer) and check_output(answer).degenerate)
+                rows.append(_score_row(article, topic, qa, strategy, condition, chosen, answer, completeness))
+                if log is not None:
+                    with log.open("a", encoding="utf-8") as out:
+                        out.write(json.dumps({**rows[-1], "seconds": round(latencies[strategy][-1], 2), "answer": answer}) + "\n")
+    summary = summarize(rows, SMOLLM2_STRATEGIES)
+    summary["questions"] = len(sample)
+    summary["sample"] = f"random {share:.0%} of the questions, seed {seed}"
     summary["generations"] = len(rows)
     summary["seconds"] = round(time.perf_counter() - started, 1)
-    summary["attacks"] = [a.id for _, a in picked if a]
+    summary["looped_raw"] = {s: looped[s] for s in SMOLLM2_STRATEGIES}
+    summary["refused_as_loops"] = {s: refused[s] for s in SMOLLM2_STRATEGIES}
+    summary["degenerate_returned"] = {s: degenerate_returned[s] for s in SMOLLM2_STRATEGIES}
+    summary["latency_s"] = {
+        s: {"median": round(statistics.median(v), 2), "p95": round(sorted(v)[round(0.95 * (len(v) - 1))], 2)} for s, v in latencies.items()
+    }
     return summary
+
+
+def summarize_answers_log(path: Path) -> str:
+    """Markdown summary of a SmolLM2 answers log (``--answers-log``), also of a run stopped part-way."""
+    from policy_engine.degeneration import check_output
+
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    table = summarize(rows, SMOLLM2_STRATEGIES)["table"]
+    lines = [
+        f"## Answerer: SmolLM2-135M-Instruct, from {path.name}: {len(rows)} answers",
+        "",
+        "| strategy | answers | privacy (clean) | privacy (injected) | completeness (clean) | completeness (injected) | refused as loops | degenerate answers returned | latency median / p95 (s) |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for strategy in SMOLLM2_STRATEGIES:
+        mine = [r for r in rows if r["strategy"] == strategy]
+        if not mine:
+            continue
+        seconds = sorted(r["seconds"] for r in mine)
+        row = table[strategy]
+        lines.append(
+            f"| {strategy} | {len(mine)} | {row['clean']['privacy']:.3f} | {row['injected']['privacy']:.3f} | {row['clean']['completeness']:.3f} | "
+            f"{row['injected']['completeness']:.3f} | {sum(not r['answer'] for r in mine)} | {sum(bool(r['answer']) and check_output(r['answer']).degenerate for r in mine)} | "
+            f"{statistics.median(seconds):.1f} / {seconds[round(0.95 * (len(seconds) - 1))]:.1f} |"
+        )
+    return "\n".join(lines) + "\n"
 
 
 def _markdown(result: dict) -> str:
@@ -266,13 +334,20 @@ def _markdown(result: dict) -> str:
     if "smollm2" in result:
         s = result["smollm2"]
         lines += [
-            f"## Answerer: SmolLM2-135M-Instruct ({s['generations']} generations, {s['seconds']} s; attacks: {', '.join(s['attacks'])})",
+            f"## Answerer: SmolLM2-135M-Instruct ({s['sample']}: {s['questions']} questions, {s['generations']} generations, {s['seconds']} s)",
             "",
-            "| strategy | privacy (clean) | privacy (injected) | completeness (clean) | completeness (injected) |",
-            "|---|---|---|---|---|",
+            "Each question clean and under one injection (query and document attacks alternate).",
+            "",
+            "| strategy | privacy (clean) | privacy (injected) | completeness (clean) | completeness (injected) | loops cut | refused as loops | degenerate answers returned | latency median / p95 (s) |",
+            "|---|---|---|---|---|---|---|---|---|",
         ]
         for strategy, row in s["table"].items():
-            lines.append(f"| {strategy} | {row['clean']['privacy']:.3f} | {row['injected']['privacy']:.3f} | {row['clean']['completeness']:.3f} | {row['injected']['completeness']:.3f} |")
+            lat = s["latency_s"][strategy]
+            lines.append(
+                f"| {strategy} | {row['clean']['privacy']:.3f} | {row['injected']['privacy']:.3f} | {row['clean']['completeness']:.3f} | "
+                f"{row['injected']['completeness']:.3f} | {s['looped_raw'][strategy]} | {s['refused_as_loops'][strategy]} | "
+                f"{s['degenerate_returned'][strategy]} | {lat['median']:.2f} / {lat['p95']:.2f} |"
+            )
         lines.append("")
     lines += ["## Redaction recall per category (protected values absent from the clean context)", "", "| category | extractive | periphrastic | values |", "|---|---|---|---|"]
     for category, by in result["category_recall"].items():
@@ -302,13 +377,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--articles-per-topic", type=int, default=6)
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--smollm2", type=int, default=0, help="Also answer with SmolLM2 on this many articles (slow on CPU).")
-    parser.add_argument("--max-new-tokens", type=int, default=64)
+    parser.add_argument("--smollm2", type=float, default=0.0, help="Also answer with SmolLM2 on this random share of the questions (0.5: half; slow on CPU).")
+    parser.add_argument("--sample-seed", type=int, default=13, help="Seed of the SmolLM2 question sample.")
+    parser.add_argument("--answers-log", type=Path, default=None, help="Append each SmolLM2 answer row (JSON lines) to this file.")
     parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument("--summarize-log", type=Path, default=None, help="Only print the summary of an existing --answers-log file and exit.")
     args = parser.parse_args()
+    if args.summarize_log is not None:
+        print(summarize_answers_log(args.summarize_log))
+        return
 
     command = COMMAND + "".join(
-        f" --{name.replace('_', '-')} {value}" for name, value in vars(args).items() if name != "out" and value != parser.get_default(name)
+        f" --{name.replace('_', '-')} {value}" for name, value in vars(args).items() if name not in ("out", "answers_log", "summarize_log") and value != parser.get_default(name)
     )
     articles = generate(args.articles_per_topic, args.seed)
     contexts = Contexts(articles)
@@ -331,7 +411,7 @@ def main() -> None:
         "periphrastic_verifier": verifier_check(articles, contexts),
     }
     if args.smollm2:
-        result["smollm2"] = evaluate_smollm2(articles, contexts, completeness, args.smollm2, args.max_new_tokens)
+        result["smollm2"] = evaluate_smollm2(articles, contexts, completeness, args.smollm2, args.sample_seed, args.answers_log)
     result["latency_ms"] = {
         s: {"median": round(statistics.median(v), 2), "p95": round(sorted(v)[int(0.95 * (len(v) - 1))], 2), "requests": len(v)}
         for s, v in contexts.latency_ms.items()

@@ -234,6 +234,7 @@ def audit_report(ctx: click.Context, logs: tuple[Path, ...], fmt: str, output: P
     Examples:
       policy-engine audit report decisions.jsonl -o audit.html
       policy-engine audit report decisions.jsonl --ledger .policy-engine/ledger.sqlite -f md
+      policy-engine audit report decisions.jsonl --policy policies/clinic -o audit.html   # every constraint, zero counts included
 
     Exit codes: 0 written, 1 usage or tool error, 3 written but a log failed verification.
     """
@@ -249,7 +250,8 @@ def audit_report(ctx: click.Context, logs: tuple[Path, ...], fmt: str, output: P
     if ledger_path is not None and not ledger_path.exists():
         raise click.UsageError(f"no such ledger: {ledger_path}")
     ledger = BudgetLedger(ledger_path) if ledger_path else None
-    report = build_report((record for _, record in iter_decisions(paths)), sources=[str(p) for p in paths], ledger=ledger, verification=verification)
+    constraints = [(c.id, c.severity.value) for c in policy_engine.load_policy(policy_path).constraints] if policy_path else None
+    report = build_report((record for _, record in iter_decisions(paths)), sources=[str(p) for p in paths], ledger=ledger, verification=verification, constraints=constraints)
     text = render(report, fmt)
     if output:
         output.write_text(text, encoding="utf-8")

@@ -92,5 +92,7 @@ def is_name_word(word: str) -> bool:
 
 
 def is_plain_word(word: str) -> bool:
-    """A common English word that is no known name: no evidence of a person by itself."""
-    return is_common_word(word) and not is_name_word(word)
+    """A common English word that is no known name (or a function word, which some locale lists as a surname): no evidence of a person by itself."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    return word.lower().strip(".,:;") in STOP_WORDS or (is_common_word(word) and not is_name_word(word))

@@ -32,6 +32,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from spacy.lang.en.stop_words import STOP_WORDS
+
 from policy_engine.detect.lexical import is_common_word, is_first_name, is_plain_word
 from policy_engine.detect.names import TITLES
 from policy_engine.detect.ner import NamedEntity
@@ -192,7 +194,7 @@ def with_name_variants(texts: Sequence[str], entities: list[list[NamedEntity]], 
     out = []
     for text, ents in zip(texts, entities):
         spans = [(m.start(), m.end()) for m in pattern.finditer(text)] if pattern else []
-        first_names = [(m.start(), m.end()) for m in _CAPITALIZED.finditer(text) if is_first_name(m.group()) and not is_common_word(m.group())]
+        first_names = [(m.start(), m.end()) for m in _CAPITALIZED.finditer(text) if is_first_name(m.group()) and not is_common_word(m.group()) and m.group().lower() not in STOP_WORDS]
         # a one-word organization or place that is a known first name is a person ("Priya" tagged ORG)
         relabel = {(x.start, x.end) for x in ents if x.label in _PLACE_OR_ORG_LABELS and (x.start, x.end) in set(first_names)}
         ents = [x for x in ents if (x.start, x.end) not in relabel]

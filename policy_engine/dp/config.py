@@ -81,13 +81,18 @@ class DPDecodingSettings:
             raise ValueError("pii_sentences, refill_sentences and keywords must be >= 0")
 
 
+#: An unset ``answer_epsilon`` is this share of the window's epsilon (8 answers per window at least).
+DEFAULT_ANSWER_SHARE = 1 / 8
+
+
 @dataclass(frozen=True)
 class DPSettings:
     """Document-level privacy budget and the ledger scope that pays for it.
 
     ``epsilon``/``delta`` is the budget of one scope per ``window``
     (``"none"``: never resets).  Each answer is generated under
-    ``answer_epsilon``/``answer_delta`` (default: the whole budget; an unset
+    ``answer_epsilon``/``answer_delta`` (default: :data:`DEFAULT_ANSWER_SHARE`
+    of the window budget, so that a window pays for at least 8 answers; an unset
     ``answer_delta`` takes the same fraction of ``delta`` as
     ``answer_epsilon`` takes of ``epsilon``) and reserves that much from the
     scope's ledger entry.
@@ -104,7 +109,7 @@ class DPSettings:
     @property
     def per_answer(self) -> tuple[float, float]:
         """(epsilon, delta) guarantee of one generated answer."""
-        epsilon = self.answer_epsilon if self.answer_epsilon is not None else self.epsilon
+        epsilon = self.answer_epsilon if self.answer_epsilon is not None else self.epsilon * DEFAULT_ANSWER_SHARE
         if self.answer_delta is not None:
             return epsilon, self.answer_delta
         # rounded down so that whole answers fit the budget despite float error

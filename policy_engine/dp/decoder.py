@@ -53,11 +53,31 @@ __all__ = ["DecodingResult", "EnsembleDecoder", "EnsembleState", "StepDistributi
 
 ANSWER_INSTRUCTION = "Answer the user's question helpfully and concisely."
 
+#: Model tokens of document context one partition's prompt may hold.  Each step attends over
+#: every prompt, so this bounds the per-token cost; it depends on the partition's own documents
+#: only, so the sensitivity analysis above is unchanged.
+PARTITION_PROMPT_TOKENS = 384
 
-def subset_messages(query: str, documents: Sequence[RetrievedDocument]) -> list[dict[str, str]]:
-    """Chat messages for one context-conditioned sequence (empty subset: query only)."""
+
+def bounded_context(tokenizer, text: str, limit: int = PARTITION_PROMPT_TOKENS) -> str:  # type: ignore[no-untyped-def]
+    """``text`` cut to at most ``limit`` tokens, at the last sentence end inside the limit when there is one."""
+    ids = tokenizer(text, add_special_tokens=False)["input_ids"]
+    if len(ids) <= limit:
+        return text
+    head = tokenizer.decode(ids[:limit], skip_special_tokens=True)
+    end = max(head.rfind(". "), head.rfind(".\n"))
+    return head[: end + 1] if end > len(head) // 2 else head
+
+
+def subset_messages(query: str, documents: Sequence[RetrievedDocument], tokenizer=None) -> list[dict[str, str]]:  # type: ignore[no-untyped-def]
+    """Chat messages for one context-conditioned sequence (empty subset: query only).
+
+    With a ``tokenizer``, the document context is bounded to :data:`PARTITION_PROMPT_TOKENS`.
+    """
     if documents:
         context = "\n\n".join(f"[{i + 1}] {d.text}" for i, d in enumerate(documents))
+        if tokenizer is not None:
+            context = bounded_context(tokenizer, context)
         system = f"{ANSWER_INSTRUCTION} Use these documents:\n\n{context}"
     else:
         system = ANSWER_INSTRUCTION
@@ -178,7 +198,7 @@ class EnsembleDecoder:
         """Prefill the M subset prompts and the base prompt in one batch."""
         if len(parts) != self.settings.subsets:
             raise ValueError(f"expected {self.settings.subsets} subsets, got {len(parts)}")
-        prompts = [render_chat(self.handle, subset_messages(query, p)) for p in parts]
+        prompts = [render_chat(self.handle, subset_messages(query, p, self.handle.tokenizer)) for p in parts]
         prompts.append(render_chat(self.handle, base_messages(query)))
         return EnsembleState(self.handle, prompts, self.settings)
 

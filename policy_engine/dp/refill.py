@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from policy_engine.degeneration import DegenerateOutput
 from policy_engine.dp.sentences import Sentence, SentenceSelection, sentencizer
 from policy_engine.generation import complete
 from policy_engine.model_runtime import ModelHandle
@@ -38,14 +39,17 @@ def clean_refill(text: str) -> str:
 def refill_sentence(
     handle: ModelHandle, query: str, masked_draft: str, keywords: Sequence[str], max_new_tokens: int
 ) -> str:
-    """Greedy one-sentence refill for the first mask in ``masked_draft``.
+    """Greedy one-sentence refill for the first mask in ``masked_draft`` (``""``: drop it, e.g. a looping refill).
 
     The model sees the query, the draft text before the mask and the
     privately released keywords (:func:`~policy_engine.prompts.refill_prompt`),
     never the documents.
     """
     before = masked_draft.split(SENTENCE_MASK, 1)[0].strip()
-    return clean_refill(complete(handle, refill_prompt(query, before, keywords), max_new_tokens))
+    try:
+        return clean_refill(complete(handle, refill_prompt(query, before, keywords), max_new_tokens))
+    except DegenerateOutput:  # a looping refill leaves the sentence dropped
+        return ""
 
 
 def assemble(

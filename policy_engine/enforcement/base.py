@@ -230,7 +230,8 @@ class EnforcementPipeline:
             started = time.perf_counter()
             try:
                 future = self._pool().submit(enforcer.apply, context)
-                result = future.result(timeout=self.timeout_s)
+                # an enforcer may declare a longer timeout it measured it needs (dp_decoding)
+                result = future.result(timeout=max(self.timeout_s, getattr(enforcer, "timeout_s", None) or 0.0))
                 _check_result(context, result)
             except FutureTimeout:
                 future.cancel()

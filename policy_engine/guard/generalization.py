@@ -1,7 +1,7 @@
 """Generalize the QI spans of a flagged answer (PPE Section III-E, "flag -> sanitize").
 
 Each QI class maps to one of the periphrastic operators of
-:mod:`enforcers.generalize` (an age becomes its decade, a town "the region",
+:mod:`policy_engine.generalization.operators` (an age becomes its decade, a town "the region",
 a job "a professional", an employer its sector...); classes without an
 operator become a neutral phrase of their kind.  Only spans bound to a
 referenced subject are rewritten: cohort statements stay as they are.
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from enforcers.generalize import generalize
+from policy_engine.generalization.operators import generalize
 from policy_engine.guard.qi_spans import QISpan
 
 _ARTICLE_END = re.compile(r"\b(?:a|an|the)\s+$", re.IGNORECASE)

@@ -27,13 +27,13 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from enforcers.redaction import PlaceholderBook, merge_findings
 from policy_engine.enforcement.base import SpanDetector
 from policy_engine.guard.detector import Verdict
 from policy_engine.guard.generalization import generalize_spans
 from policy_engine.guard.model import GuardModel
 from policy_engine.guard.qi_spans import QISpan, find_qi_spans, qi_profile
 from policy_engine.guard.validate import DIRECT_IDENTIFIER_CATEGORIES
+from policy_engine.placeholders import PlaceholderBook, merge_findings
 from policy_engine.policy.model import (
     CategoryDefinition,
     Constraint,

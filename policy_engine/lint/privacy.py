@@ -18,12 +18,17 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
+from policy_engine.answer_timing import REFERENCE_COST, SAFETY, required_seconds
 from policy_engine.diagnostics import Diagnostic
 from policy_engine.policy.loader import LoadedPolicy
 from policy_engine.policy.vocabulary import Vocabulary
 
 #: A per-token budget below this carries almost no signal: sampling is nearly uniform.
 MIN_STEP_EPSILON = 0.01
+#: The share of the window budget one answer may spend before lint warns (PE146).
+MAX_ANSWER_SHARE = 0.25
+#: Unset ``answer_epsilon`` defaults to this share of ``epsilon`` (see policy_engine.dp.config).
+DEFAULT_ANSWER_SHARE = 1 / 8
 
 
 def zcdp_to_epsilon(rho: float, delta: float) -> float:
@@ -57,6 +62,9 @@ def check(lp: LoadedPolicy, vocab: Vocabulary) -> Iterator[Diagnostic]:
         yield Diagnostic("PE144", f"epsilon {dp.epsilon} is a weak guarantee", lp.span(base + ("epsilon",)))
     if eps_ok and dp.answer_epsilon is not None and not 0 < dp.answer_epsilon <= dp.epsilon:
         yield Diagnostic("PE140", f"answer_epsilon {dp.answer_epsilon} must lie in (0, epsilon = {dp.epsilon}]", lp.span(base + ("answer_epsilon",)))
+    if eps_ok:
+        yield from _answer_share(lp, dp, base)
+    yield from _answer_time(lp, dp, base)
     delta_ok = 0 < dp.delta < 1
     if not delta_ok:
         yield Diagnostic("PE141", f"delta is {dp.delta}; it must lie in (0, 1)", lp.span(base + ("delta",)))
@@ -89,3 +97,28 @@ def check(lp: LoadedPolicy, vocab: Vocabulary) -> Iterator[Diagnostic]:
                 f"the generation budget {generation_budget:.3g} spread over {steps} tokens leaves {solved:.2g} per token (below {MIN_STEP_EPSILON})",
                 lp.span(base + ("decoding", "max_new_tokens")),
             )
+
+
+def _answer_share(lp: LoadedPolicy, dp, base: tuple) -> Iterator[Diagnostic]:  # type: ignore[no-untyped-def]
+    """PE146: one answer may spend more than :data:`MAX_ANSWER_SHARE` of the window budget."""
+    answer = dp.answer_epsilon if dp.answer_epsilon is not None else dp.epsilon * DEFAULT_ANSWER_SHARE
+    if 0 < answer <= dp.epsilon and answer / dp.epsilon > MAX_ANSWER_SHARE:
+        yield Diagnostic(
+            "PE146",
+            f"one answer may spend epsilon {answer:g} of the window's {dp.epsilon:g} ({answer / dp.epsilon:.0%}, more than {MAX_ANSWER_SHARE:.0%}): "
+            f"about {int(dp.epsilon // answer)} private answers per window",
+            lp.span(base + ("answer_epsilon",)),
+        )
+
+
+def _answer_time(lp: LoadedPolicy, dp, base: tuple) -> Iterator[Diagnostic]:  # type: ignore[no-untyped-def]
+    """PE145: the policy's timeout is below what a DP answer of ``max_new_tokens`` needs at the reference cost."""
+    need = required_seconds(dp.decoding, REFERENCE_COST)
+    timeout = lp.policy.enforcement.timeout_s
+    if timeout < need:
+        yield Diagnostic(
+            "PE145",
+            f"enforcement.timeout_s {timeout:g} s cannot cover a private answer of {dp.decoding.max_new_tokens} tokens: about {need:.0f} s at "
+            f"{REFERENCE_COST.ensemble_step_s:g} s per token on a 2-core CPU (set at least {SAFETY * need:.0f} s, or fewer tokens)",
+            lp.span(("enforcement", "timeout_s")) if ("enforcement", "timeout_s") in lp.source_map else lp.span(base + ("decoding", "max_new_tokens")),
+        )

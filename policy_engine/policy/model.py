@@ -224,7 +224,7 @@ class DifferentialPrivacySettings(StrictModel):
     scope: Literal["principal", "policy", "document_set"] = "principal"
     window: str = "30d"
     documents: int | None = Field(default=None, ge=1, description="N, protected documents; delta must stay below 1/N.")
-    answer_epsilon: float | None = Field(default=None, description="Epsilon one answer may spend; unset = the whole window budget.")
+    answer_epsilon: float | None = Field(default=None, description="Epsilon one answer may spend; unset = epsilon/8 (lint warns above epsilon/4).")
     answer_delta: float | None = Field(default=None, description="Delta one answer may spend; unset = the same share of delta as answer_epsilon of epsilon.")
     decoding: DPDecodingSettings = Field(default_factory=DPDecodingSettings)
 
@@ -298,6 +298,11 @@ class RetrievalSettings(StrictModel):
     enforce_unranked: bool = Field(
         default=True,
         description="Also enforce constraints the ranking cut or the binding left out (recall first); false = SD-RAG's top-K only.",
+    )
+    context_tokens: int | None = Field(
+        default=1200,
+        ge=1,
+        description="Token budget (words and punctuation) of the assembled context; null = no budget.",
     )
 
 

@@ -123,9 +123,17 @@ def amount_band(text: str, role: str | None = None) -> str | None:
     return f"between {currency}{low:,}{unit} and {currency}{low + magnitude:,}{unit}"
 
 
+_DOSE_WORDS = re.compile(
+    r"\b(?:mg|mcg|µg|g|ml|mL|iu|IU|units?|tablets?|capsules?|puffs?|drops?|once|twice|three|times|daily|a|per|day|"
+    r"nightly|weekly|hourly|every|hours?|with|meals|at|bedtime|morning|evening|as|needed|prn|bid|tid|qid|qd)\b",
+    re.IGNORECASE,
+)
+
+
 def prescribed_dose(text: str, role: str | None = None) -> str | None:
-    """A dose becomes "a prescribed dose", a drug name "a prescribed medication"."""
-    return "a prescribed dose" if re.search(r"\d", text) else "a prescribed medication"
+    """A dose alone ("20 mg twice daily") becomes "a prescribed dose"; anything naming a drug "a prescribed medication"."""
+    rest = _DOSE_WORDS.sub(" ", re.sub(r"[\d.,/%-]+", " ", text))
+    return "a prescribed medication" if re.search(r"[A-Za-z]{3,}", rest) or not re.search(r"\d", text) else "a prescribed dose"
 
 
 _SECTORS = (

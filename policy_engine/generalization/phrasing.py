@@ -1,0 +1,175 @@
+"""Fitting a generalization into its sentence, from the dependency parse (SD-RAG Eq. 7, readable output).
+
+:mod:`policy_engine.generalization.operators` turns a protected value into a coarser noun
+phrase ("a medical condition", "a professional"); this module places that
+phrase so that the sentence still reads as English:
+
+* **determiners, possessives and adjectives** attached to the protected noun
+  are kept and the phrase's own article dropped ("her type 2 diabetes" -> "her
+  medical condition", "stable asthma" -> "stable medical condition"), or an article is absorbed into the phrase ("a lawyer by
+  trade" -> "a professional by trade", "an ..." / "a ..." agreeing with the
+  phrase);
+* **number**: a plural noun gets a plural phrase ("teachers" ->
+  "professionals");
+* **words are not split**: a span that starts or ends inside a word
+  ("self-employed") is widened to the whole word;
+* **ages** read as decades: an attributive age moves after its noun ("this
+  16-year-old patient" -> "this patient in her teens"), a predicative one
+  becomes a phrase ("is 84 years old" -> "is in his eighties", "aged 47" ->
+  "in her forties");
+* **dates**: "on March 14, 2024" -> "in March 2024".
+
+Every function takes the parsed passage (:func:`policy_engine.syntax.parse_many`)
+and character offsets into it, and returns a :class:`Placement` (offsets of
+the original text to replace and the text to put there).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from spacy.tokens import Doc, Token
+
+__all__ = ["Placement", "age_phrase", "fit", "pronoun_of", "widen_to_words"]
+
+_ARTICLES = frozenset({"a", "an", "the"})
+_KEEP_OWN = frozenset({"her", "his", "their", "its", "my", "our", "your", "this", "that", "these", "those", "each", "every", "any", "no"})
+_LEADING_ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
+_AGE_NUMBER = re.compile(r"\d{1,3}")
+_AGE_LEAD = re.compile(r"(?:\b(?:at|by)\s+)?(?:\bthe\s+)?\b(?:age|aged)\s+(?:of\s+)?$", re.IGNORECASE)
+_ATTRIBUTIVE_AGE = re.compile(r"^\d{1,3}[- ](?:year|yr)s?[- ]old$", re.IGNORECASE)
+_DECADES = {2: "twenties", 3: "thirties", 4: "forties", 5: "fifties", 6: "sixties", 7: "seventies", 8: "eighties", 9: "nineties"}
+_FEMININE = frozenset({"she", "her", "hers", "herself"})
+_MASCULINE = frozenset({"he", "him", "his", "himself"})
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Replace ``original[start:end]`` with ``text``."""
+
+    start: int
+    end: int
+    text: str
+
+
+def pronoun_of(doc: Doc) -> str:
+    """The possessive the passage uses for its subject: "her" or "his" when one dominates, else "their"."""
+    words = [t.lower_ for t in doc]
+    feminine = sum(w in _FEMININE for w in words)
+    masculine = sum(w in _MASCULINE for w in words)
+    if feminine > masculine:
+        return "her"
+    return "his" if masculine > feminine else "their"
+
+
+def age_phrase(age: int, pronoun: str) -> str:
+    """A decade phrase: "in her teens" (13-19), "in his eighties" (20-99), "under 13", "over 100"."""
+    if age < 13:
+        return "under 13"
+    if age < 20:
+        return f"in {pronoun} teens"
+    if age >= 100:
+        return "over 100"
+    return f"in {pronoun} {_DECADES[age // 10]}"
+
+
+def widen_to_words(text: str, start: int, end: int) -> tuple[int, int]:
+    """``[start, end)`` widened so that it neither starts nor ends inside a (hyphenated) word."""
+    while start > 0 and (text[start - 1].isalnum() or (text[start - 1] in "-'" and start > 1 and text[start - 2].isalnum())):
+        start -= 1
+    while end < len(text) and (text[end].isalnum() or (text[end] == "-" and end + 1 < len(text) and text[end + 1].isalnum())):
+        end += 1
+    return start, end
+
+
+def _tokens(doc: Doc, start: int, end: int) -> list[Token]:
+    return [t for t in doc if t.idx < end and t.idx + len(t.text) > start]
+
+
+def _pluralize(phrase: str) -> str:
+    """"a professional" -> "professionals", "a family member" -> "family members"."""
+    bare = _LEADING_ARTICLE.sub("", phrase)
+    head, _, last = bare.rpartition(" ")
+    if last.endswith("y") and last[-2:-1] not in "aeiou":
+        last = last[:-1] + "ies"
+    elif not last.endswith("s"):
+        last += "s"
+    return f"{head} {last}".strip()
+
+
+def _indefinite(phrase: str) -> str:
+    """The phrase with "a"/"an" agreeing with its next word."""
+    match = re.match(r"^(a|an)\s+(\w)", phrase, re.IGNORECASE)
+    if not match:
+        return phrase
+    article = "an" if match.group(2).lower() in "aeiou" else "a"
+    return article + phrase[len(match.group(1)) :]
+
+
+def _determiner_before(doc: Doc, tokens: list[Token]) -> Token | None:
+    """The determiner, possessive pronoun or possessive marker right before the span that belongs to its noun."""
+    if not tokens or tokens[0].i == 0:
+        return None
+    before = doc[tokens[0].i - 1]
+    span_ids = {t.i for t in tokens}
+    attached = before.head.i in span_ids or before.dep_ in ("det", "poss") or before.tag_ == "POS"
+    if before.lower_ in _ARTICLES | _KEEP_OWN or before.tag_ in ("PRP$", "POS"):
+        return before if attached or before.lower_ in ("a", "an") else None
+    return None
+
+
+def _is_plural(token: Token) -> bool:
+    """A plural noun by tag and lemma; "-is"/"-us"/"-ss" words (arthritis, virus) count as singular."""
+    return token.tag_ in ("NNS", "NNPS") and token.lemma_.lower() != token.lower_ and not token.lower_.endswith(("is", "us", "ss"))
+
+
+def _fit_noun_phrase(doc: Doc, start: int, end: int, phrase: str, countable: bool) -> Placement:
+    tokens = _tokens(doc, start, end)
+    plural = countable and bool(tokens) and _is_plural(tokens[-1]) and phrase.lower().startswith(("a ", "an "))
+    if plural:
+        phrase = _pluralize(phrase)
+    det = _determiner_before(doc, tokens)
+    if det is None:
+        before = doc[tokens[0].i - 1] if tokens and tokens[0].i > 0 else None
+        if before is not None and before.pos_ == "ADJ" and before.head.i in {t.i for t in tokens}:
+            return Placement(start, end, _LEADING_ARTICLE.sub("", phrase))  # "stable type 2 diabetes" -> "stable medical condition"
+        return Placement(start, end, phrase)
+    word = det.lower_
+    if word in ("a", "an"):
+        return Placement(det.idx, end, _indefinite(phrase) if not plural else phrase)
+    if word == "the" and _LEADING_ARTICLE.match(phrase):
+        return Placement(det.idx, end, det.text + " " + _LEADING_ARTICLE.sub("", phrase))
+    return Placement(start, end, _LEADING_ARTICLE.sub("", phrase))
+
+
+def _fit_age(doc: Doc, original: str, start: int, end: int, fallback: str) -> Placement:
+    numbers = _AGE_NUMBER.findall(original[start:end])
+    if len(numbers) != 1:
+        return Placement(start, end, fallback)
+    phrase = age_phrase(int(numbers[0]), pronoun_of(doc))
+    surface = original[start:end].strip()
+    if _ATTRIBUTIVE_AGE.match(surface):
+        tokens = _tokens(doc, start, end)
+        following = doc[tokens[-1].i + 1] if tokens and tokens[-1].i + 1 < len(doc) else None
+        if following is not None and following.pos_ in ("NOUN", "PROPN") and not original[end : following.idx].strip():
+            return Placement(start, following.idx + len(following.text), f"{following.text} {phrase}")
+        det = _determiner_before(doc, tokens)
+        return Placement(det.idx if det is not None and det.lower_ in ("a", "an") else start, end, f"someone {phrase}" if det is not None else phrase)
+    lead = _AGE_LEAD.search(original[:start])
+    return Placement(lead.start() if lead else start, end, phrase)
+
+
+def fit(doc: Doc, start: int, end: int, phrase: str, operator: str | None) -> Placement:
+    """Where and how the generalization ``phrase`` of ``doc.text[start:end]`` goes (see the module contract)."""
+    original = doc.text
+    if operator == "decade":
+        return _fit_age(doc, original, start, end, phrase)
+    if operator == "month_year" and not phrase.startswith("in "):
+        on = re.search(r"\bon\s+$", original[:start], re.IGNORECASE)
+        return Placement(on.start(), end, "in " + phrase) if on else Placement(start, end, phrase)
+    if operator in ("month_year", "year", "amount_band") or not _LEADING_ARTICLE.match(phrase):
+        return Placement(start, end, phrase)
+    start, end = widen_to_words(original, start, end)
+    # Diagnoses are named in the singular even when they end in -s ("diabetes", "herpes").
+    return _fit_noun_phrase(doc, start, end, phrase, countable=operator != "condition_class")
