@@ -149,3 +149,30 @@ def test_class3_partial_person_span_grows_over_initials_and_name_words() -> None
     text = "Heard Sri O.P.S. Bhadoriya and Rajeev Ranjan Prasad. The Court agreed."
     partial = [NamedEntity("PERSON", text.index("Bhadoriya"), text.index("Bhadoriya") + 9), NamedEntity("PERSON", text.index("Rajeev"), text.index(" Prasad"))]
     assert [text[e.start : e.end] for e in clean_entities(text, partial)] == ["O.P.S. Bhadoriya", "Rajeev Ranjan Prasad"]
+
+
+# ------------------------------------------------- found reading the example policies' tests
+
+
+def test_a_weekly_schedule_is_no_date_but_a_named_weekday_is() -> None:
+    dates = Constraint(id="dates", statement="Mask exact visit dates", detect=DetectorHints(categories=["date"]))
+    analyzer = _analyzer(dates)
+    assert _hidden(analyzer, "The ward closes for cleaning every Sunday and on Mondays.", [dates]) == []
+    assert "Tuesday" in _hidden(analyzer, "She was seen on Tuesday.", [dates])
+
+
+def test_an_appositive_age_after_a_name_is_an_age() -> None:
+    ages = Constraint(id="ages", statement="Hide the ages of customers", detect=DetectorHints(categories=["age"]))
+    analyzer = _analyzer(ages)
+    assert "58" in _hidden(analyzer, "Mr. Tomasz Nowak, 58, a long-haul truck driver, called twice.", [ages])
+    assert _hidden(analyzer, "Springfield, 12, and Shelbyville, 14, sent teams.", [ages]) == []
+
+
+def test_a_verb_after_a_job_title_is_not_part_of_the_occupation() -> None:
+    jobs = Constraint(id="jobs", statement="Hide the occupations of customers", detect=DetectorHints(categories=["occupation"]))
+    hidden = _hidden(_analyzer(jobs), "He is a truck driver, lives at the edge of town.", [jobs])
+    assert hidden and not any("lives" in h for h in hidden)
+
+
+def test_a_function_word_at_the_start_is_no_first_name(names: Analyzer) -> None:
+    assert _hidden(names, "Among adults aged 50 to 65, regular exercise lowers blood pressure.", [NAMES]) == []

@@ -45,6 +45,7 @@ def test_example_policies_pass_their_tests_with_full_coverage(name: str) -> None
 def _clinic_copy(root: Path, documents: int = 8) -> Path:
     """The clinic policy under ``root`` with a slice of its corpus (the first ``documents`` files and JSONL records)."""
     copy = root / "policies" / "clinic"
+    (root / ".git").mkdir(parents=True, exist_ok=True)  # a repository holding the policy and its corpus (corpus paths stay inside it)
     shutil.copytree(POLICIES / "clinic", copy)
     corpus = root / "examples" / "clinic"
     (corpus / "docs").mkdir(parents=True)

@@ -235,6 +235,8 @@ _BUILTIN: tuple[Recognizer, ...] = (
             re.compile(r"\b\d{1,3}\s(?:years?|yrs?)\sof\sage\b", re.IGNORECASE),
             re.compile(r"\b(?:aged?|age:)\s?(?P<value>\d{1,3})\b", re.IGNORECASE),
             re.compile(r"\b\d{1,3}\s?(?:y/o|yo)\b", re.IGNORECASE),
+            # an appositive age after a name: "Tomasz Nowak, 58, a truck driver"
+            re.compile(r"\b[A-Z][a-z'-]+,\s(?P<value>1[01]\d|[1-9]?\d),\s(?=(?:a|an|the|who|was|is|has)\b)"),
         ),
         score=0.85,
         context=_context("birth", "born", "dob", "age", "aged", "old"),
@@ -451,7 +453,7 @@ _OCCUPATION_PHRASE = PatternRecognizer(
     "occupation",
     (
         re.compile(rf"\b(?:{_NOT_A_JOB_WORD}[A-Za-z][a-z]+\s){{0,2}}(?:{_JOB_HEADS}|{_PROFESSION_NOUN})s?(?:/[a-z]+)?(?![\w-])"),
-        re.compile(rf"\b(?:[A-Z][a-z]+\s)?(?i:{_JOB_HEADS}|{_PROFESSION_NOUN})(?:/[a-z]+)?,\s[a-z][a-z/ -]{{2,40}}?(?:\s\([a-z ]+\))?(?=\s(?:employed|at|for|in|with)\b|[.;]|$)"),
+        re.compile(rf"\b(?:[A-Z][a-z]+\s)?(?i:{_JOB_HEADS}|{_PROFESSION_NOUN})(?:/[a-z]+)?,\s(?!(?:lives|lived|works|worked|moved|is|was|has|had|says|said|who|which|and|but)\b)[a-z][a-z/ -]{{2,40}}?(?:\s\([a-z ]+\))?(?=\s(?:employed|at|for|in|with)\b|[.;]|$)"),
         re.compile(rf"\b[A-Z](?i:{_PROFESSION_NOUN})\b"),
     ),
     score=0.65,

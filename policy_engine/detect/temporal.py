@@ -29,7 +29,7 @@ _ORDINAL_WORD = (
 )
 ORDINAL_DAY = re.compile(
     rf"(?i)\bthe\s{_ORDINAL_WORD}\s(?:day|week|month|year|of\s(?:January|February|March|April|May|June|July|August|September|October|November|December))\b"
-    r"|\b(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)s?\b"
+    r"|(?<!every\s)(?<!each\s)\b(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b(?!s)"  # "every Sunday", "on Sundays": a schedule, not a date
     r"|\b\d{1,2}(?:st|nd|rd|th)\s(?:of\s)?(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\b"
     r"|\b(?:January|February|March|April|June|July|August|September|October|November|December)\s\d{1,2}(?:st|nd|rd|th)?\b"
 )

@@ -178,12 +178,18 @@ def _run_case(test_path: Path, line: int, case: PolicyTestCase, under_test: _Pol
 def _detections(under_test: _PolicyUnderTest, passages: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
     """(constraint id, category) of every span the policy's detectors target in ``passages``.
 
-    Taken before overlapping findings are merged into one redaction (which
-    keeps only the strongest constraint's label), so a constraint counts as
-    applied whenever it bites, also where another constraint covers the same span.
+    Each constraint is run alone: the detector resolves overlapping findings
+    of different constraints to one (the strongest), and a redaction keeps
+    only one label, so a constraint counts as applied whenever it bites, also
+    where another constraint covers the same span.
     """
-    per_text = under_test.engine.detector.analyze_many([text for _, text in passages], under_test.policy.constraints)
-    return [(f.constraint_id, f.category) for findings in per_text for f in findings]
+    texts = [text for _, text in passages]
+    return [
+        (f.constraint_id, f.category)
+        for constraint in under_test.policy.constraints
+        for findings in under_test.engine.detector.analyze_many(texts, [constraint])
+        for f in findings
+    ]
 
 
 def _check(case: PolicyTestCase, result, fired: set[str], known: set[str]) -> Iterable[str]:  # noqa: ANN001 - a ProtectResult
