@@ -23,6 +23,8 @@ ID_PLACEHOLDER = "[REDACTED]"
 ID_WITHHELD = "[ID WITHHELD]"
 _SEPARATORS = re.compile(r"[-_./#:]")
 _ID_IN_REASON = re.compile(r"[^\s,;]+#\d+-\d+")  # chunk ids named in a constraint outcome's reason
+#: NER labels that fire on path-like strings ("docs/clinic-001.md" as an organization): no evidence in an id.
+_PATH_NOISE_LABELS = frozenset({"ORG", "GPE", "LOC", "FAC", "NORP", "PRODUCT"})
 
 
 def readable_view(chunk_id: str) -> str:
@@ -59,7 +61,8 @@ def redact_ids(detector: SpanDetector, constraints: Sequence[Constraint], ids: S
     shown: dict[str, str] = {}
     for n, chunk_id in enumerate(unique):
         text = names[n]
-        for start, end in reversed(_spans(list(found[n]) + list(found[n + len(unique)]))):
+        evidence = [f for f in (*found[n], *found[n + len(unique)]) if getattr(f, "detector", None) not in _PATH_NOISE_LABELS]
+        for start, end in reversed(_spans(evidence)):
             text = text[:start] + ID_PLACEHOLDER + text[end:]
         shown[chunk_id] = text + chunk_id[len(names[n]) :]
     return shown

@@ -152,3 +152,15 @@ def test_same_seed_same_output(handle, worlds):
         for _ in range(2)
     ]
     assert runs[0] == runs[1]
+
+
+def test_end_of_sequence_is_no_candidate_before_min_new_tokens(handle, worlds):
+    """A draft is never cut empty by an early stop: EOS leaves the public candidate set until min_new_tokens are out."""
+    eos = handle.eos_token_ids
+    decoder = EnsembleDecoder(handle, DPDecodingSettings(subsets=2, max_new_tokens=6, min_new_tokens=4, candidates=1000))
+    state = decoder.start(QUERY, worlds[0])
+    assert any(int(t) in eos for t in state.distribution(0.5).candidates), "the tiny model proposes EOS at the first step"
+    assert not any(int(t) in eos for t in state.distribution(0.5, exclude=tuple(eos)).candidates)
+    for _ in range(20):
+        result = decoder.generate(QUERY, worlds[0], 0.5, PrivacyAccountant(100.0, 1e-5), noise_generator())
+        assert len(result.token_ids) >= 4

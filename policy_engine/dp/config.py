@@ -47,7 +47,9 @@ class DPDecodingSettings:
     confidence-gap contribution, ``candidates`` the number of tokens the
     public no-context model proposes at each step, ``step_epsilon`` a fixed
     per-token budget (solved from the policy's epsilon when unset).
-    ``insecure_seed_for_testing`` fixes the mechanisms' noise for
+    ``min_new_tokens`` keeps end-of-sequence out of the candidates until
+    that many tokens are out (public, so free), so a draft is never empty
+    by an early stop.  ``insecure_seed_for_testing`` fixes the mechanisms' noise for
     reproducible tests and benchmarks and voids the guarantee
     (:mod:`policy_engine.dp.noise`); no policy setting sets it.
     """
@@ -55,6 +57,7 @@ class DPDecodingSettings:
     subsets: int = 4
     clip: float = 4.0
     max_new_tokens: int = 64
+    min_new_tokens: int = 8
     refill: RefillMode = "pearl"
     selection: SelectionMode = "topk"
     pii_sentences: int = 1
@@ -75,6 +78,8 @@ class DPDecodingSettings:
             raise ValueError("decoding.clip and decoding.cg_clip must be positive")
         if self.step_epsilon is not None and self.step_epsilon <= 0:
             raise ValueError("decoding.step_epsilon must be positive when set")
+        if self.min_new_tokens < 0:
+            raise ValueError("decoding.min_new_tokens must be >= 0")
         if self.max_new_tokens < 1 or self.candidates < 1:
             raise ValueError("decoding.max_new_tokens and decoding.candidates must be positive")
         if min(self.pii_sentences, self.refill_sentences, self.keywords) < 0:

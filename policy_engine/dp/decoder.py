@@ -154,12 +154,20 @@ class EnsembleState:
         """Log-probabilities of the next token, one row per sequence (base last)."""
         return self._logprobs
 
-    def distribution(self, epsilon_step: float) -> StepDistribution:
-        """Exponential-mechanism distribution over the public candidate set."""
+    def distribution(self, epsilon_step: float, exclude: Sequence[int] = ()) -> StepDistribution:
+        """Exponential-mechanism distribution over the public candidate set.
+
+        ``exclude`` (e.g. end-of-sequence before ``min_new_tokens``) is left out
+        of the candidates; the choice depends only on public information (the
+        number of tokens released so far), so it costs no privacy.
+        """
         clip = self.settings.clip
         base = self._logprobs[-1]
+        if exclude:
+            base = base.clone()
+            base[list(exclude)] = float("-inf")
         subsets = self._logprobs[:-1]
-        k = min(self.settings.candidates, base.numel())
+        k = min(self.settings.candidates, int(torch.isfinite(base).sum()))
         base_top = torch.topk(base, k)
         candidates = base_top.indices
         utility = subsets[:, candidates].clamp_min(-clip).mean(dim=0)
@@ -227,7 +235,7 @@ class EnsembleDecoder:
             if not accountant.can_afford(step_rho, rho_ceiling):
                 stop_reason = "budget"
                 break
-            step = state.distribution(epsilon_step)
+            step = state.distribution(epsilon_step, exclude=tuple(eos) if len(tokens) < self.settings.min_new_tokens else ())
             choice = int(torch.multinomial(step.probabilities, 1, generator=generator).item())
             accountant.charge_exponential(epsilon_step)
             steps += 1
