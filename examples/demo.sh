@@ -35,9 +35,9 @@ step "output guard: train the clinic's QI-cluster detector, then guard a QI-clus
 "$PE" guard check policies/clinic "Regarding the patient: she is 52 years old, works as a welder and lives in Omaha. Blood pressure should be rechecked after any change in medication."
 "$PE" guard check policies/clinic "Among adults aged 50 to 65, regular exercise lowers blood pressure. Annual screening is recommended from age 45."
 
-step "ask: answer from the sanitized context with the local SmolLM2-135M model (checked by output_guard)"
+step "ask: answer from the sanitized context with the local SmolLM2-135M model"
 "$PE" models pull
-"$PE" ask bundles/clinic "$QUESTION" --principal demo-nurse --purpose care --model default
+"$PE" ask bundles/clinic "$QUESTION" --principal demo-nurse --purpose care --model default || [ $? -eq 4 ]
 
 step "ask --dp: a differentially private answer (PEARL), charged to demo-nurse's privacy budget"
 # exit 4 is a refusal (budget spent after many demo runs, or nothing the mechanism could release): shown, not a failure
