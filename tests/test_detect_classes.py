@@ -176,3 +176,9 @@ def test_a_verb_after_a_job_title_is_not_part_of_the_occupation() -> None:
 
 def test_a_function_word_at_the_start_is_no_first_name(names: Analyzer) -> None:
     assert _hidden(names, "Among adults aged 50 to 65, regular exercise lowers blood pressure.", [NAMES]) == []
+
+
+def test_a_field_label_before_a_value_is_no_organisation() -> None:
+    employers = Constraint(id="employers", statement="Hide the employers of patients", detect=DetectorHints(categories=["employer"]))
+    hidden = _hidden(_analyzer(employers), "Patient (DOB 03/14/1958, MRN 4829103) works at Northwind Freight Inc.", [employers])
+    assert not any(h.startswith(("DOB", "MRN")) for h in hidden)

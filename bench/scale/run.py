@@ -140,12 +140,14 @@ def main() -> None:
     args = parser.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     workdir = Path(tempfile.mkdtemp(prefix="scale-corpus-"))
+    policy = workdir / "policy"  # a copy, so the bench writes its own audit log, never the example's
+    shutil.copytree(args.policy, policy, ignore=shutil.ignore_patterns(".policy-engine"))
     corpus = workdir / "docs"
     characters = build_corpus(corpus, args.documents)
     rows = []
     for engine in [e for e in args.engines if e != "presidio"]:
         for workers in args.workers:
-            rows.append(run_engine(args.policy, corpus, engine, workers, args.documents, characters))
+            rows.append(run_engine(policy, corpus, engine, workers, args.documents, characters))
             print(json.dumps(rows[-1]), flush=True)
     if "presidio" in args.engines:
         rows.append(run_presidio(corpus, args.documents, characters))

@@ -44,6 +44,7 @@ NUMERIC_LABELS = frozenset({"DATE", "MONEY", "TIME", "PERCENT", "QUANTITY", "CAR
 _PLACE_OR_ORG_LABELS = frozenset({"ORG", "GPE", "LOC", "FAC", "NORP"})
 #: Honorifics that belong to the name span ("Mrs Jane Price" is hidden whole).
 HONORIFICS = frozenset(["mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "dame", "lady", "lord", "rev"])
+_VALUE_AFTER = re.compile(r":?\s?[\d#(]")
 _CALENDAR = re.compile(r"\b(?:1[89]|20)\d{2}\b|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\b")
 _MEASUREMENT = re.compile(r"(?=.*\d)[\d.,/%\s]*[A-Za-z]{0,4}(?:/[A-Za-z]{1,3})?[\d.,/%\s]*|[a-z]{1,2}[A-Z][a-zA-Z]{0,2}/[A-Za-z]{1,3}")
 _ROLE_WORDS = sorted((ROLE_TITLES | TITLES) - HONORIFICS, key=len, reverse=True)
@@ -92,11 +93,17 @@ def clean_entities(text: str, entities: Sequence[NamedEntity]) -> list[NamedEnti
                 cleaned.append(e)
         elif e.label in _PLACE_OR_ORG_LABELS:
             value = text[e.start : e.end]
-            if not (_is_label_or_heading(text, e) or (e.label == "ORG" and _MEASUREMENT.fullmatch(value))):
+            if not (_is_label_or_heading(text, e) or (e.label == "ORG" and (_MEASUREMENT.fullmatch(value) or _is_field_label(text, e)))):
                 cleaned.append(e)
         else:
             cleaned.append(e)
     return cleaned
+
+
+def _is_field_label(text: str, e: NamedEntity) -> bool:
+    """A short all-capitals word right before a value is a field label ("DOB 03/14/1958", "MRN: 4829103"), not an organisation."""
+    value = text[e.start : e.end]
+    return value.isalpha() and value.isupper() and 2 <= len(value) <= 5 and _VALUE_AFTER.match(text, e.end) is not None
 
 
 def _person_pieces(text: str, e: NamedEntity) -> list[NamedEntity]:
