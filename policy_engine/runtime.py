@@ -16,7 +16,8 @@ hold the user's query.  Per request, :meth:`Engine.protect`
 
 Any failure on the way (retrieval, an enforcer, the audit write) denies the
 request: no context is returned.  :meth:`Engine.ask` additionally answers
-with the local model when the policy configures one for ``answer``.
+with the local model when the policy configures one for ``answer``; one
+question is one decision record, the answer stage a section of it.
 
 An :class:`Engine` holds no per-request state; one instance serves
 concurrent requests from many threads (models load once per process).
@@ -24,7 +25,11 @@ concurrent requests from many threads (models load once per process).
 The result types live in :mod:`policy_engine.results`, decision-record
 assembly in :mod:`policy_engine.decisions`, and the pipeline a policy asks
 for (fail closed on a missing enforcer) in
-:mod:`policy_engine.enforcement.plan`; they are re-exported here.
+:mod:`policy_engine.enforcement.plan`; they are re-exported here.  The
+module stays a little over 400 lines because the request paths (protect,
+protect_passages, ask, ask_passages) share private steps that deciding
+whether to write the record now or after the answer stage threads through;
+splitting them would scatter one request's control flow over modules.
 """
 
 from __future__ import annotations
