@@ -58,12 +58,13 @@ class KGErasureEnforcer:
             for p in context.passages
         )
         section = result.section
-        note = (
-            f"kg_erasure: {len(section.triples_erased)} private triple expression(s) erased, {len(section.entities_removed)} entity removal(s), "
-            f"{len(section.connections_cut)} connection(s) cut, {len(section.public_sacrificed)} public triple(s) sacrificed, "
-            f"{len(section.withheld)} passage(s) withheld"
+        counts = (len(section.triples_erased), len(section.entities_removed), len(section.connections_cut), len(section.public_sacrificed), len(section.withheld))
+        summary = (
+            f"kg_erasure: {counts[0]} private triple expression(s) erased, {counts[1]} entity removal(s), "
+            f"{counts[2]} connection(s) cut, {counts[3]} public triple(s) sacrificed, {counts[4]} passage(s) withheld"
         )
-        return context.evolve(passages=passages).with_section(self.name, section).noted(note, *notes)
+        erased = context.evolve(passages=passages).with_section(self.name, section)  # the section is recorded either way
+        return erased.noted(summary, *notes) if any(counts) or notes else erased
 
     def _paraphrased(self, before: list[str], erased: list[str], withheld: frozenset[int]) -> tuple[list[str], tuple[str, ...]]:
         """The model's smoothing of the erased passages if re-extraction accepts it, else the deterministic rewrite.
