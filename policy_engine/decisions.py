@@ -86,3 +86,12 @@ def record_answer(record: DecisionRecord, *, outcome: Outcome, refusal: str | No
 def denied_copy(record: DecisionRecord, reason: str) -> DecisionRecord:
     """``record`` turned into a denial that releases nothing (after a failed audit write)."""
     return record.model_copy(update={"outcome": Outcome.denied, "error": reason, "redactions": [], "input": {}})
+
+
+def open_policy_sink(policy: Policy) -> Any:
+    """The audit sink ``policy.audit`` names, with its log path resolved against the policy's directory (created)."""
+    from audit.sinks import open_sink
+
+    log = policy.resolve_path(policy.audit.log)
+    log.parent.mkdir(parents=True, exist_ok=True)
+    return open_sink(policy.audit.model_copy(update={"log": str(log)}))

@@ -42,7 +42,7 @@ from typing import Any, Protocol
 from audit.records import ConstraintOutcome, DecisionRecord, Outcome
 from audit.records import RetrievedChunk as AuditChunk
 from policy_engine.context_assembly import assemble, render_context
-from policy_engine.decisions import denied_copy, finish_record, record_answer, record_stage, stamp
+from policy_engine.decisions import denied_copy, finish_record, open_policy_sink, record_answer, record_stage, stamp
 from policy_engine.degeneration import DegenerateOutput
 from policy_engine.enforcement.base import EnforcementContext, Passage, PipelineResult, SpanDetector, Stage
 from policy_engine.enforcement.plan import PipelinePlan, build_pipeline, require_installed
@@ -76,19 +76,6 @@ class RetrieverLike(Protocol):
     def retrieve(self, query: str, k: int | None = None) -> Sequence[RetrievedLike]: ...
 
     def rank_constraints(self, query: str, retrieved: Sequence[RetrievedLike]) -> Any: ...
-
-
-def _resolve(root_dir: str, path: str) -> Path:
-    candidate = Path(path).expanduser()
-    return candidate if candidate.is_absolute() else Path(root_dir) / candidate
-
-
-def _open_audit_sink(policy: Policy) -> Any:
-    from audit.sinks import open_sink
-
-    log = _resolve(policy.root_dir, policy.audit.log)
-    log.parent.mkdir(parents=True, exist_ok=True)
-    return open_sink(policy.audit.model_copy(update={"log": str(log)}))
 
 
 def _default_detector(policy: Policy) -> SpanDetector:
@@ -164,7 +151,7 @@ class Engine:
         bundle = Bundle.open(path)
         policy = bundle.policy
         require_installed(policy, allow_missing_enforcers=options.get("allow_missing_enforcers", False))  # before any file is opened
-        sink = _open_audit_sink(policy) if audit else None
+        sink = open_policy_sink(policy) if audit else None
         digest = bundle.manifest.get("content_digest")
         return cls(policy, retriever=bundle, audit_sink=sink, bundle_digest=digest, **options)
 
@@ -172,7 +159,7 @@ class Engine:
     def for_policy(cls, policy: Policy, *, audit: bool = True, **options: Any) -> Engine:
         """An engine without a corpus: protect chunks you retrieved yourself."""
         require_installed(policy, allow_missing_enforcers=options.get("allow_missing_enforcers", False))  # before any file is opened
-        return cls(policy, audit_sink=_open_audit_sink(policy) if audit else None, **options)
+        return cls(policy, audit_sink=open_policy_sink(policy) if audit else None, **options)
 
     def _load_model(self, override: str | Path | None) -> Any:
         """The policy's local model, or ``override`` (a model directory; ``"default"``: the pulled SmolLM2)."""
@@ -182,7 +169,7 @@ class Engine:
         assert path is not None
         if str(path) == "default":
             return load_model(default_model_dir())
-        return load_model(_resolve(self.policy.root_dir, str(path)) if override is None else Path(path).expanduser())
+        return load_model(self.policy.resolve_path(str(path)) if override is None else Path(path).expanduser())
 
     # --------------------------------------------------------------- requests
 

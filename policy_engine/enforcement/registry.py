@@ -50,8 +50,7 @@ class EngineParts:
 
     def resolve(self, path: str | Path) -> Path:
         """``path`` made absolute against the policy's directory (how audit and ledger paths resolve)."""
-        candidate = Path(path).expanduser()
-        return candidate if candidate.is_absolute() else Path(self.policy.root_dir) / candidate
+        return self.policy.resolve_path(path)
 
 
 class EnforcerClass(Protocol):

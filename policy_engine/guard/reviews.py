@@ -9,31 +9,23 @@ guard's scores, never the answer text.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Literal
 
 from policy_engine.guard.review_queue import ReviewItem, ReviewQueue, queue_path
 from policy_engine.policy.model import Policy
 
 
-def _resolve_path(policy: Policy, path: str) -> Path:
-    candidate = Path(path).expanduser()
-    return candidate if candidate.is_absolute() else Path(policy.root_dir) / candidate
-
-
 def open_queue(policy: Policy) -> ReviewQueue:
     """The review queue of ``policy`` (next to its privacy-budget ledger)."""
-    return ReviewQueue(queue_path(_resolve_path(policy, policy.audit.ledger)))
+    return ReviewQueue(queue_path(policy.resolve_path(policy.audit.ledger)))
 
 
 def resolve(policy: Policy, item_id: str, status: Literal["approved", "rejected"], reviewer: str, note: str | None = None) -> tuple[ReviewItem, str]:
     """Resolve ``item_id`` and audit it; returns the item and the audit record's decision id."""
     from audit.records import DecisionRecord, Outcome
-    from audit.sinks import open_sink
+    from policy_engine.decisions import open_policy_sink
 
     item = open_queue(policy).resolve(item_id, status, reviewer, note)
-    log = _resolve_path(policy, policy.audit.log)
-    log.parent.mkdir(parents=True, exist_ok=True)
     guard = {k: item.details[k] for k in ("action", "verdict", "sigma_s", "sigma_u", "delta", "operating_point", "model_version", "qi_classes") if k in item.details}
     record = DecisionRecord(
         outcome=Outcome.allowed if status == "approved" else Outcome.denied,
@@ -44,7 +36,7 @@ def resolve(policy: Policy, item_id: str, status: Literal["approved", "rejected"
         enforcement={"output_guard": {**guard, "review_item": item.item_id, "resolution": status}},
         labels={"stage": "review", "review_item": item.item_id, "resolution": status},
     )
-    sink = open_sink(policy.audit.model_copy(update={"log": str(log)}))
+    sink = open_policy_sink(policy)
     try:
         sink.write(record)
     finally:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 from enum import Enum
+from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -443,6 +444,11 @@ class Policy(StrictModel):
     sources: list[str] = Field(default_factory=list, description="Files the policy was read from, root first.")
     root_dir: str = Field(default=".", description="Directory of the root file; relative paths resolve against it.")
     revision: str = Field(default="", description="sha256 of the canonical policy content.")
+
+    def resolve_path(self, path: str | Path) -> Path:
+        """``path`` made absolute against the policy's directory (how audit, ledger, model and guard paths resolve)."""
+        candidate = Path(path).expanduser()
+        return candidate if candidate.is_absolute() else Path(self.root_dir) / candidate
 
     def constraint(self, constraint_id: str) -> Constraint:
         for c in self.constraints:

@@ -21,7 +21,8 @@ from pathlib import Path
 
 from audit.log import read_records
 from audit.records import DecisionRecord
-from audit.sinks import AuditSink, open_sink
+from audit.sinks import AuditSink
+from policy_engine.decisions import open_policy_sink
 from policy_engine.scale.documents import SourceDocument, input_kind, read_documents, write_documents
 from policy_engine.scale.engines import Batch, run_local, run_ray
 from policy_engine.scale.state import DocumentResult, JobState
@@ -85,9 +86,8 @@ def sanitize_corpus(
     finished = state.finished(revision)
     todo = [d for d in documents if not d.problem and finished.get(d.doc_id) != d.digest]
     report.skipped = sum(1 for d in documents if not d.problem and finished.get(d.doc_id) == d.digest)
-    log = _resolve(policy.root_dir, policy.audit.log)
-    log.parent.mkdir(parents=True, exist_ok=True)
-    sink = open_sink(policy.audit.model_copy(update={"log": str(log)}))
+    log = policy.resolve_path(policy.audit.log)
+    sink = open_policy_sink(policy)
     try:
         _flush_records(state, sink, recover_from=log if policy.audit.sink == "file" else None)  # a crashed run's committed records
         resolved = str(Path(policy_path).resolve())
@@ -130,8 +130,3 @@ def _flush_records(state: JobState, sink: AuditSink, recover_from: Path | None =
         if decision_id not in present:
             sink.write(DecisionRecord.model_validate_json(record))
     state.mark_recorded(d for d, _ in pending)
-
-
-def _resolve(root_dir: str, path: str) -> Path:
-    candidate = Path(path).expanduser()
-    return candidate if candidate.is_absolute() else Path(root_dir) / candidate
