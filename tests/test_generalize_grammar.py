@@ -117,3 +117,12 @@ def test_age_phrases(age: int, pronoun: str, expected: str) -> None:
     from policy_engine.generalization.phrasing import age_phrase
 
     assert age_phrase(age, pronoun) == expected
+
+
+def test_attributive_age_before_a_protected_occupation_keeps_the_clause_after_it() -> None:
+    (text,) = protect("Mr Sandoval, a 44-year-old crane operator, reported the leak to security.")
+    _no_doubled_determiner(text)
+    assert "44" not in text and "crane" not in text
+    assert not re.search(r"\ba in\b", text), text
+    assert "reported the leak to security." in text, text
+    assert re.search(r"\ba 40-49-year-old professional\b", text), text
