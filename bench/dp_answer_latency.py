@@ -46,6 +46,20 @@ QUESTIONS = (
 )
 
 
+class _Tokens:
+    """Progress listener of one answer: tokens sampled and the seconds to the first one."""
+
+    def __init__(self) -> None:
+        self.began = time.perf_counter()
+        self.sampled = 0
+        self.first_token_s: float | None = None
+
+    def __call__(self, done: int, _total: int) -> None:
+        self.sampled = done
+        if self.first_token_s is None:
+            self.first_token_s = time.perf_counter() - self.began
+
+
 def _percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[round(share * (len(ordered) - 1))]
@@ -71,23 +85,24 @@ def main() -> None:
         dp = next(e for e in engine.pipeline.enforcers if e.name == "dp_decoding")
         rows = []
         for n, question in enumerate(QUESTIONS[: args.questions]):
-            sampled = [0]
-            began = time.perf_counter()
-            with listening(lambda done, _total: sampled.__setitem__(0, done)):  # noqa: B023 - used within this iteration
+            heard = _Tokens()
+            with listening(heard):
                 asked = engine.ask(question, principal=f"latency-bench-{n}", purpose="care")
-            seconds = time.perf_counter() - began
+            seconds = time.perf_counter() - heard.began
             rows.append(
                 {
                     "question": question,
                     "seconds": round(seconds, 2),
-                    "tokens_sampled": sampled[0],
+                    "tokens_sampled": heard.sampled,
+                    "first_token_s": round(heard.first_token_s, 2) if heard.first_token_s is not None else None,
                     "outcome": asked.outcome.value,
                     "answered": bool(asked.answer),
                     "refusal": asked.refusal,
                     "epsilon_spent": round(asked.privacy.epsilon_spent, 4) if asked.privacy is not None else None,
                 }
             )
-            print(f"{n + 1}/{args.questions} {seconds:6.1f} s  {sampled[0]:3d} tokens  {asked.outcome.value}{'' if asked.answer else ' (no text)'}", flush=True)
+            shown = f"{heard.first_token_s:5.1f} s to the first token" if heard.first_token_s is not None else "no token"
+            print(f"{n + 1}/{args.questions} {seconds:6.1f} s  {shown}  {heard.sampled:3d} tokens  {asked.outcome.value}{'' if asked.answer else ' (no text)'}", flush=True)
 
     seconds = [r["seconds"] for r in rows]
     answered = [r for r in rows if r["answered"]]
@@ -112,6 +127,7 @@ def main() -> None:
         "abstained": sum(r["outcome"] == "abstained" for r in rows),
         "denied": sum(r["outcome"] == "denied" for r in rows),
         "latency_s": {"p50": round(statistics.median(seconds), 1), "p95": round(_percentile(seconds, 0.95), 1), "max": round(max(seconds), 1)},
+        "first_token_s_p50": round(statistics.median(r["first_token_s"] for r in rows if r["first_token_s"] is not None), 1) if any(r["first_token_s"] is not None for r in rows) else None,
         "seconds_per_sampled_token": round(sum(seconds) / max(1, sum(r["tokens_sampled"] for r in rows)), 2),
         "rows": rows,
     }

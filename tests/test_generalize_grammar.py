@@ -126,3 +126,15 @@ def test_attributive_age_before_a_protected_occupation_keeps_the_clause_after_it
     assert not re.search(r"\ba in\b", text), text
     assert "reported the leak to security." in text, text
     assert re.search(r"\ba 40-49-year-old professional\b", text), text
+
+
+def test_a_generalization_does_not_echo_the_word_before_it() -> None:
+    (text,) = protect("Last spring she was prescribed lisinopril 10 mg for her blood pressure.")
+    assert "lisinopril" not in text and "10 mg" not in text
+    assert "prescribed a medication for her blood pressure" in text, text
+
+
+def test_an_occupation_that_only_modifies_a_thing_is_dropped_not_generalized() -> None:
+    (text,) = protect("Questions about the results can be left on the electrician hotline after six.")
+    assert "electrician" not in text
+    assert "left on the hotline after six." in text, text
