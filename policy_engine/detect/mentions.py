@@ -186,18 +186,18 @@ def with_name_variants(texts: Sequence[str], entities: list[list[NamedEntity]], 
     no common English word ("Priya", "Connor's") is a name by itself.
     Words already inside another entity are left alone.
     """
-    words: set[str] = set()
+    full_names: set[tuple[str, ...]] = {tuple(name.split()) for name in known}
     for text, ents in zip(texts, entities):
         for e in ents:
             if e.label == PERSON:
                 parts = [p.rstrip(".,") for p in text[e.start : e.end].split()]
-                parts = [p for p in parts if p.lower() not in TITLES]
-                if len(parts) >= 2:
-                    words.update(parts)
-    for name in known:
-        words.update(name.split())
-    words = {w for w in words if len(w) >= 3 and w[:1].isupper() and w.isalpha() and w.lower() not in TITLES}
-    pattern = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) + r")(?![\w-])") if words else None
+                full_names.add(tuple(p for p in parts if p.lower() not in TITLES))
+    full_names = {n for n in full_names if len(n) >= 2 and all(_is_name_word(w) for w in n)}
+    words = {w for n in full_names for w in n} | {w for name in known for w in name.split() if _is_name_word(w)}
+    # a full name is matched whole before its parts ("Rosa\n\nRosa Lind": one mention, not "Rosa" and "Lind")
+    alternatives = [r"[ \t]+".join(map(re.escape, n)) for n in sorted(full_names, key=lambda n: -len(" ".join(n)))]
+    alternatives += [re.escape(w) for w in sorted(words, key=len, reverse=True)]
+    pattern = re.compile(r"(?<![\w-])(?:" + "|".join(alternatives) + r")(?![\w-])") if words else None
     out = []
     for text, ents in zip(texts, entities):
         spans = [(m.start(), m.end()) for m in pattern.finditer(text)] if pattern else []
@@ -207,7 +207,9 @@ def with_name_variants(texts: Sequence[str], entities: list[list[NamedEntity]], 
         ents = [x for x in ents if (x.start, x.end) not in relabel]
         spans += first_names
         added: list[NamedEntity] = []
-        for s, e in sorted(set(spans)):
+        for s, e in sorted(set(spans), key=lambda span: (span[0], -span[1])):
+            if " " in text[s:e] or "\t" in text[s:e]:  # a full name replaces the pieces of it NER found ("Sandra\n\nSandra")
+                ents = [x for x in ents if not (x.label == PERSON and s <= x.start and x.end <= e)]
             if any(x.start < e and s < x.end for x in ents + added):
                 continue
             if (m := _HONORIFIC_BEFORE.search(text, max(0, s - 8), s)) is not None and "\n" not in text[m.start() : s]:
@@ -218,6 +220,10 @@ def with_name_variants(texts: Sequence[str], entities: list[list[NamedEntity]], 
 
 
 _CAPITALIZED = re.compile(r"(?<![\w-])[A-Z][a-z]{2,}(?![\w-])")
+
+
+def _is_name_word(word: str) -> bool:
+    return len(word) >= 3 and word[:1].isupper() and word.isalpha() and word.lower() not in TITLES
 
 
 def with_cued_names(text: str, entities: list[NamedEntity]) -> list[NamedEntity]:
