@@ -138,6 +138,8 @@ def test_a_field_value_stops_at_a_wide_gap(analyzer: Analyzer) -> None:
         ("My sister is 30 weeks pregnant, so I may leave early.", ["30 weeks pregnant"]),
         ("She mentioned breathlessness, night sweats and a persistent cough.", ["breathlessness", "night sweats", "cough"]),
         ("He had a hip replacement and spinal fusion years ago.", ["hip replacement", "spinal fusion"]),
+        ("She complains of chronic pain in the evenings.", ["chronic pain"]),
+        ("He twisted his left ankle at the depot; the scan found a partial tear of the Achilles tendon.", ["twisted his left ankle", "tear of the Achilles tendon"]),
     ],
 )
 def test_procedures_symptoms_and_pregnancy(analyzer: Analyzer, text: str, values: list[str]) -> None:
@@ -235,3 +237,17 @@ def test_a_signature_without_a_job_title_is_no_staff_evidence(analyzer: Analyzer
 def test_a_signed_witness_stays_a_witness(analyzer: Analyzer) -> None:
     text = "Witness statement of Ana Costa\n\nI saw the forklift hit the racking.\n\nYours sincerely,\n\nAna Costa\nWarehouse Supervisor\n"
     _check(analyzer, "witnesses", text, ["Ana Costa"])
+
+
+def test_a_full_name_found_again_is_one_mention_or_falls_back_to_its_parts() -> None:
+    from policy_engine.detect.mentions import with_name_variants
+    from policy_engine.detect.ner import NamedEntity
+
+    text = "Heard Ravi Menon today.\nCounsel: Ravi Menon,Goa\n\nRavi\nRavi Menon\n"
+    first, second, last = text.index("Ravi Menon"), text.index("Ravi Menon,"), text.rindex("Ravi Menon")
+    place = NamedEntity("GPE", second + 5, second + 14)  # NER read "Menon,Goa" as a place
+    piece = NamedEntity("PERSON", last, last + 4)  # and only the first name of the signature line
+    found = with_name_variants([text], [[NamedEntity("PERSON", first, first + 10), place, piece]], [])[0]
+    people = [text[e.start : e.end] + f"@{e.start}" for e in found if e.label == "PERSON"]
+    assert f"Ravi Menon@{last}" in people and f"Ravi@{last}" not in people
+    assert f"Ravi@{second}" in people and place in found

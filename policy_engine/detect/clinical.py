@@ -10,8 +10,9 @@ mechanisms find what a fixed list of conditions misses:
 * a body part or its adjective (``anatomy`` in ``vocab/lexicons.yaml``)
   followed by a procedure noun ("meniscal repair", "hip replacement",
   "ligament reconstruction"), so "roof repair" stays ordinary text;
-* symptoms (``symptom`` in the lexicons) and pregnancy with its term
-  ("30 weeks pregnant").
+* symptoms (``symptom`` in the lexicons), injuries told with the body part
+  ("twisted his left ankle") and pregnancy with its term ("30 weeks
+  pregnant").
 
 Each is reported under ``medical_condition``; see :mod:`composed`.
 """
@@ -47,9 +48,22 @@ def anatomical_procedure(anatomy: Sequence[str]) -> re.Pattern[str]:
     return re.compile(rf"(?i)\b{_SITE_ADJECTIVE}{{0,2}}(?:(?:{site})\s){{1,2}}{_PROCEDURE_NOUN}\b")
 
 
+_COURSE = r"(?:persistent|recurrent|chronic|severe|constant|intermittent|occasional|ongoing)"
+
+
 def symptoms(symptom_words: Sequence[str], anatomy: Sequence[str]) -> re.Pattern[str]:
-    """A listed symptom, or pain or swelling of a body part ("knee pain", "persistent cough")."""
+    """A listed symptom, pain or swelling of a body part ("knee pain"), or with its course ("persistent pain")."""
     return re.compile(
-        rf"(?i)\b(?:(?:persistent|recurrent|chronic|severe|constant|intermittent|occasional)\s)?"
-        rf"(?:{_alternation(symptom_words)}|(?:{_alternation(anatomy)})\s(?:pain|swelling|stiffness))\b"
+        rf"(?i)\b(?:{_COURSE}\s)?(?:{_alternation(symptom_words)}|(?:{_alternation(anatomy)})\s(?:pain|swelling|stiffness))\b"
+        rf"|(?i:\b{_COURSE}\s(?:pain|swelling|stiffness)\b)"
+    )
+
+
+def injuries(anatomy: Sequence[str]) -> re.Pattern[str]:
+    """An injury told with the body part: "twisted his left ankle", "a tear of the medial meniscus"."""
+    part = _alternation(anatomy)
+    site = rf"(?:left\s|right\s|{_SITE_ADJECTIVE})?(?:(?:{part})\s)?(?:{part})"
+    return re.compile(
+        rf"(?i)\b(?:injured|broke|fractured|sprained|dislocated|twisted|tore|hurt|damaged)\s(?:his|her|their|my|your|a|the)\s{site}\b"
+        rf"|\b(?:[a-z-]+\s)?(?:tear|fracture|rupture|sprain|dislocation|strain|injury)\s(?:of|to|in)\s(?:the|his|her|their|my|your)\s{site}\b"
     )

@@ -109,6 +109,7 @@ def _extensions(lexicons: Mapping[str, list[str]]) -> dict[str, tuple[Recognizer
                 clinical.procedure_morphology(anatomy),
                 clinical.anatomical_procedure(anatomy),
                 clinical.symptoms(lexicons["symptom"], anatomy),
+                clinical.injuries(anatomy),
                 score=0.75,
             ),
         ),

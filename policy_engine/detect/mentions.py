@@ -192,15 +192,13 @@ def with_name_variants(texts: Sequence[str], entities: list[list[NamedEntity]], 
             if e.label == PERSON:
                 parts = [p.rstrip(".,") for p in text[e.start : e.end].split()]
                 full_names.add(tuple(p for p in parts if p.lower() not in TITLES))
+    words = {w for n in full_names if len(n) >= 2 for w in n if _is_name_word(w)} | {w for name in known for w in name.split() if _is_name_word(w)}
     full_names = {n for n in full_names if len(n) >= 2 and all(_is_name_word(w) for w in n)}
-    words = {w for n in full_names for w in n} | {w for name in known for w in name.split() if _is_name_word(w)}
-    # a full name is matched whole before its parts ("Rosa\n\nRosa Lind": one mention, not "Rosa" and "Lind")
-    alternatives = [r"[ \t]+".join(map(re.escape, n)) for n in sorted(full_names, key=lambda n: -len(" ".join(n)))]
-    alternatives += [re.escape(w) for w in sorted(words, key=len, reverse=True)]
-    pattern = re.compile(r"(?<![\w-])(?:" + "|".join(alternatives) + r")(?![\w-])") if words else None
+    # a full name is tried whole before its parts ("Rosa\n\nRosa Lind": one mention, not "Rosa" and "Lind")
+    patterns = [_alternation([r"[ \t]+".join(map(re.escape, n)) for n in full_names]), _alternation([re.escape(w) for w in words])]
     out = []
     for text, ents in zip(texts, entities):
-        spans = [(m.start(), m.end()) for m in pattern.finditer(text)] if pattern else []
+        spans = [(m.start(), m.end()) for pattern in patterns if pattern is not None for m in pattern.finditer(text)]
         first_names = [(m.start(), m.end()) for m in _CAPITALIZED.finditer(text) if is_first_name(m.group()) and not is_common_word(m.group()) and m.group().lower() not in STOP_WORDS]
         # a one-word organization or place that is a known first name is a person ("Priya" tagged ORG)
         relabel = {(x.start, x.end) for x in ents if x.label in _PLACE_OR_ORG_LABELS and (x.start, x.end) in set(first_names)}
@@ -208,8 +206,9 @@ def with_name_variants(texts: Sequence[str], entities: list[list[NamedEntity]], 
         spans += first_names
         added: list[NamedEntity] = []
         for s, e in sorted(set(spans), key=lambda span: (span[0], -span[1])):
-            if " " in text[s:e] or "\t" in text[s:e]:  # a full name replaces the pieces of it NER found ("Sandra\n\nSandra")
-                ents = [x for x in ents if not (x.label == PERSON and s <= x.start and x.end <= e)]
+            inside = [x for x in ents if x.label == PERSON and s <= x.start and x.end <= e and (x.start, x.end) != (s, e)]
+            if inside and not any(x.start < e and s < x.end for x in ents + added if x not in inside):
+                ents = [x for x in ents if x not in inside]  # a full name replaces the pieces of it NER found ("Sandra\n\nSandra")
             if any(x.start < e and s < x.end for x in ents + added):
                 continue
             if (m := _HONORIFIC_BEFORE.search(text, max(0, s - 8), s)) is not None and "\n" not in text[m.start() : s]:
@@ -220,6 +219,12 @@ def with_name_variants(texts: Sequence[str], entities: list[list[NamedEntity]], 
 
 
 _CAPITALIZED = re.compile(r"(?<![\w-])[A-Z][a-z]{2,}(?![\w-])")
+
+
+def _alternation(alternatives: list[str]) -> re.Pattern[str] | None:
+    """Whole-word alternation of regex ``alternatives``, longest first (None when there are none)."""
+    ordered = sorted(alternatives, key=len, reverse=True)
+    return re.compile(r"(?<![\w-])(?:" + "|".join(ordered) + r")(?![\w-])") if ordered else None
 
 
 def _is_name_word(word: str) -> bool:
