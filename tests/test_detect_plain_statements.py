@@ -79,6 +79,7 @@ def test_bank_codes_of_several_countries_are_account_identifiers(analyzer: Analy
         ("Post for him goes to Lange Gasse 22, 1080 Wien now.", ["Lange Gasse 22", "1080"]),
         ("The parcel went to Prinsengracht 263, 1016 GV Amsterdam by mistake.", ["Prinsengracht 263", "1016 GV"]),
         ("new place is Rue des Martyrs 41, 75009 Paris", ["Rue des Martyrs 41", "75009"]),
+        ("Envoyez-le au 8 rue de la Roquette, 75011 Paris.", ["8 rue de la Roquette", "75011"]),
     ],
 )
 def test_continental_street_addresses_and_postcodes(analyzer: Analyzer, text: str, values: list[str]) -> None:
@@ -87,6 +88,11 @@ def test_continental_street_addresses_and_postcodes(analyzer: Analyzer, text: st
 
 def test_a_year_before_a_city_is_no_postcode(analyzer: Analyzer) -> None:
     _check(analyzer, "addresses", "The office moved in 2019 to Berlin and again in 2021.", [], ["2019", "2021"])
+
+
+def test_a_number_before_an_english_via_or_avenue_is_no_address(analyzer: Analyzer) -> None:
+    text = "She sent 2 via Zoom and booked 3 Avenue Suites rooms for the trip, then laid 12 place settings."
+    _check(analyzer, "addresses", text, [], ["2 via Zoom", "3 Avenue Suites", "12 place settings"])
 
 
 # ------------------------------------------------------------ identifiers a few words after their cue

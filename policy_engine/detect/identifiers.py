@@ -120,12 +120,13 @@ _ROMANCE_LINK = r"(?:(?:de|del|della|delle|dei|da|do|dos|la|le|les|du|des|de\sla
 #: EU postal code and town after the house number: "10439 Berlin", "1080 Wien", "1016 GV Amsterdam", "F-75009 Paris".
 _EU_POSTCODE_TOWN = r"(?:,?\s(?:[A-Z]{1,2}-)?\d{4,5}(?:\s[A-Z]{2}(?=\s))?\s[A-ZÄÖÜÉ][\wäöüßéèà'-]+)?"
 #: EU style: the street name, then the house number ("Keizersgracht 123", "Kaiser-Wilhelm-Ring 17", "Lange Gasse 22",
-#: "Rue des Martyrs 41"), or the number first in Romance countries ("41 rue des Martyrs"); then the postcode and town.
+#: "Rue des Martyrs 41"), or the number first in Romance countries, street word in lower case as written there
+#: ("41 rue des Martyrs", not "sent 2 via Zoom"); then the postcode and town.
 EU_ADDRESS = re.compile(
     rf"(?:\b[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ][a-zäöüß]+)*-?{_EU_STREET_SUFFIX}"
     rf"|\b(?:[A-ZÄÖÜ][a-zäöüß]+[\s-]){{1,3}}{_EU_STREET_WORD}"
     rf"|\b{_ROMANCE_STREET}\s{_ROMANCE_LINK}[A-Z][\w'-]+(?:\s[A-Z][\w'-]+){{0,2}},?)\s\d{{1,4}}[a-z]?(?:-\d{{1,4}})?\b{_EU_POSTCODE_TOWN}"
-    rf"|\b\d{{1,4}}(?:\s?(?:bis|ter))?,?\s(?i:rue|avenue|boulevard|place|allée|chemin|impasse|quai|via|calle|rua)\s{_ROMANCE_LINK}[A-Z][\w'-]+(?:\s[A-Z][\w'-]+){{0,2}}{_EU_POSTCODE_TOWN}"
+    rf"|\b\d{{1,4}}(?:\s?(?:bis|ter))?,?\s(?:rue|avenue|boulevard|place|allée|chemin|impasse|quai|calle|rua)\s{_ROMANCE_LINK}[A-Z][\w'-]+(?:\s[A-Z][\w'-]+){{0,2}}{_EU_POSTCODE_TOWN}"
 )
 _BLOCK_WORD = r"[^\W\d_][\w'.-]*"
 _BLOCK_LINE = rf"(?:(?:Apt|Suite|Unit|Flat|Box)\.?\s?\d+|{_BLOCK_WORD}(?:[ ]{_BLOCK_WORD}){{0,2}}(?:\s\([^\n)]{{1,15}}\))?(?:,?\s[A-Z]{{2}})?(?:\s\d{{4,6}})?|,?\s?[A-Z]{{2}}(?:\s\d{{4,6}})?|\d{{4,6}})"
