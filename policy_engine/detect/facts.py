@@ -49,6 +49,8 @@ _NOT_TRADE_UNIONS = frozenset(["european", "soviet", "african", "credit", "stude
 def trade_union_valid(value: str) -> bool:
     """A named union is no state, credit union, students' union or sports code ("European Union", "Leeds Credit Union")."""
     return not any(word.strip(",").lower() in _NOT_TRADE_UNIONS for word in value.split())
+
+
 HEALTH_FACT = re.compile(
     r"(?i)\b(?:work-related\sstress|stress-related\sillness|(?:signed\soff|off\swork|off\ssick|sick\sleave|sickness\sabsence)(?:\swith\s[a-z-]+(?:\s[a-z-]+)?)?"
     r"|exhaustion|panic\sattacks?|anxiety|depression|low\smood|burnout|chest\spains?|migraines?"

@@ -183,8 +183,11 @@ def with_name_variants(texts: Sequence[str], entities: list[list[NamedEntity]], 
     spaCy often misses "Okafor ordered an ECG" while it finds "Dr. Ahmed
     Okafor"; once a full name is known, its capitalized parts are names too
     (document context).  A capitalized word that is a known first name and
-    no common English word ("Priya", "Connor's") is a name by itself.
-    Words already inside another entity are left alone.
+    no common English word ("Priya", "Connor's") is a name by itself.  A
+    full name found again is one mention and replaces the pieces of it NER
+    found there ("Sandra\n\nSandra Okoye"); where it overlaps another
+    entity, its parts are tried instead.  Words already inside another
+    entity are left alone.
     """
     full_names: set[tuple[str, ...]] = {tuple(name.split()) for name in known}
     for text, ents in zip(texts, entities):
