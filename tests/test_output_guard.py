@@ -27,7 +27,7 @@ from policy_engine.enforcement.registry import EngineParts
 from policy_engine.guard import store
 from policy_engine.guard.axes import K_PRIOR, Label
 from policy_engine.guard.density import KernelScorer
-from policy_engine.guard.families import appositive, clausal
+from policy_engine.guard.families import appositive, clausal, letter, relative
 from policy_engine.guard.model import GuardModel
 from policy_engine.guard.reviews import open_queue
 from policy_engine.guard.synth import CorpusSize, generate
@@ -107,7 +107,7 @@ def test_generator_is_seeded_and_stratified() -> None:
 
 def test_generator_families_share_no_qi_vocabulary() -> None:
     def vocabulary(module: object) -> set[str]:
-        names = ("_CITIES", "_JOBS", "_EMPLOYERS", "_FAMILY", "_TOWNS", "_TRADES", "_ORGS", "_KIN")
+        names = ("_CITIES", "_JOBS", "_EMPLOYERS", "_FAMILY", "_TOWNS", "_TRADES", "_ORGS", "_KIN", "_PLACES", "_CRAFTS")
         words: set[str] = set()
         for name in names:
             for entry in getattr(module, name, ()):
@@ -115,11 +115,13 @@ def test_generator_families_share_no_qi_vocabulary() -> None:
                     words.add(value)
         return words
 
-    assert vocabulary(clausal) and vocabulary(appositive)
-    assert not vocabulary(clausal) & vocabulary(appositive)
-    texts_a = {r.text for r in generate("finance", "clausal", CorpusSize(50, 50, 50), seed=1)}
-    texts_b = {r.text for r in generate("finance", "appositive", CorpusSize(50, 50, 50), seed=1)}
-    assert not texts_a & texts_b
+    families = (clausal, appositive, letter, relative)
+    for i, a in enumerate(families):
+        assert vocabulary(a)
+        texts_a = {r.text for r in generate("finance", a.name, CorpusSize(50, 50, 50), seed=1)}
+        for b in families[i + 1 :]:
+            assert not vocabulary(a) & vocabulary(b), (a.name, b.name)
+            assert not texts_a & {r.text for r in generate("finance", b.name, CorpusSize(50, 50, 50), seed=1)}
 
 
 def test_validator_rejects_direct_identifiers() -> None:

@@ -39,9 +39,10 @@ from policy_engine.guard.features import FusedFeaturizer
 from policy_engine.guard.model import DEFAULT_SEED, DEFAULT_SIZE, fit_dual, split
 from policy_engine.guard.synth import (
     HELD_OUT_FAMILY,
-    TRAIN_FAMILY,
+    TRAIN_FAMILIES,
     CorpusSize,
     generate,
+    generate_pool,
 )
 from policy_engine.guard.validate import DirectIdentifierValidator
 from policy_engine.policy.model import EmbeddingSettings
@@ -54,7 +55,7 @@ HELD_OUT_SEED = 991
 
 def evaluate_domain(domain: str, embedder: object, size: CorpusSize, validator: DirectIdentifierValidator) -> dict[str, object]:
     started = time.perf_counter()
-    train, holdout = split(generate(domain, TRAIN_FAMILY, size, DEFAULT_SEED, validator), DEFAULT_SEED)
+    train, holdout = split(generate_pool(domain, TRAIN_FAMILIES, size, DEFAULT_SEED, validator), DEFAULT_SEED)
     held_out = generate(domain, HELD_OUT_FAMILY, HELD_OUT_SIZE, HELD_OUT_SEED, validator)
     featurizer = FusedFeaturizer.fit(embedder, domain, [r.text for r in train])  # type: ignore[arg-type]
 

@@ -27,7 +27,7 @@ from policy_engine.guard.axes import Label, SyntheticRecord
 from policy_engine.guard.density import fit_gmm, fit_ocsvm, median_gamma, select_nu
 from policy_engine.guard.detector import Calibration, DualDetector, Scores, Verdict
 from policy_engine.guard.features import FusedFeaturizer
-from policy_engine.guard.synth import TRAIN_FAMILY, CorpusSize, Validator, generate
+from policy_engine.guard.synth import TRAIN_FAMILIES, CorpusSize, Validator, generate_pool
 
 #: Records drawn per label when a model is trained from the generator without other instructions.
 DEFAULT_SIZE = CorpusSize(safe=360, unsafe=360, borderline=240)
@@ -84,7 +84,7 @@ class GuardModel:
     ) -> GuardModel:
         """v4 model of ``domain`` from the training family (deterministic for fixed ``seed``)."""
         started = time.perf_counter()
-        train, holdout = split(generate(domain, TRAIN_FAMILY, size, seed, validator), seed)
+        train, holdout = split(generate_pool(domain, TRAIN_FAMILIES, size, seed, validator), seed)
         featurizer = FusedFeaturizer.fit(embedder, domain, [r.text for r in train])
 
         def features(records: list[SyntheticRecord], *labels: Label) -> np.ndarray:
@@ -94,7 +94,7 @@ class GuardModel:
             features(train, Label.SAFE, Label.BORDERLINE), features(train, Label.UNSAFE),
             features(holdout, Label.SAFE, Label.BORDERLINE), features(holdout, Label.UNSAFE), "ocsvm", seed,
         )
-        info.update(records=len(train) + len(holdout), seed=seed, family=TRAIN_FAMILY, train_seconds=round(time.perf_counter() - started, 2))
+        info.update(records=len(train) + len(holdout), seed=seed, families=list(TRAIN_FAMILIES), train_seconds=round(time.perf_counter() - started, 2))
         return cls(domain, featurizer, detector, "", info).stamped()
 
     def stamped(self) -> GuardModel:
