@@ -28,7 +28,7 @@ from policy_engine.guard import store
 from policy_engine.guard.axes import K_PRIOR, Label
 from policy_engine.guard.density import KernelScorer
 from policy_engine.guard.detector import Verdict
-from policy_engine.guard.families import appositive, clausal, letter, relative
+from policy_engine.guard.families import appositive, clausal, letter, nominal, relative
 from policy_engine.guard.model import GuardModel
 from policy_engine.guard.qi_spans import QIProfile, QISpan
 from policy_engine.guard.reviews import open_queue
@@ -110,7 +110,7 @@ def test_generator_is_seeded_and_stratified() -> None:
 
 def test_generator_families_share_no_qi_vocabulary() -> None:
     def vocabulary(module: object) -> set[str]:
-        names = ("_CITIES", "_JOBS", "_EMPLOYERS", "_FAMILY", "_TOWNS", "_TRADES", "_ORGS", "_KIN", "_PLACES", "_CRAFTS")
+        names = ("_CITIES", "_JOBS", "_EMPLOYERS", "_FAMILY", "_TOWNS", "_TRADES", "_ORGS", "_KIN", "_PLACES", "_CRAFTS", "_SITES", "_ROLES", "_BODIES", "_HOUSEHOLD")
         words: set[str] = set()
         for name in names:
             for entry in getattr(module, name, ()):
@@ -118,7 +118,7 @@ def test_generator_families_share_no_qi_vocabulary() -> None:
                     words.add(value)
         return words
 
-    families = (clausal, appositive, letter, relative)
+    families = (clausal, appositive, letter, nominal, relative)
     for i, a in enumerate(families):
         assert vocabulary(a)
         texts_a = {r.text for r in generate("finance", a.name, CorpusSize(50, 50, 50), seed=1)}

@@ -26,13 +26,13 @@ from policy_engine.guard.axes import (
     SyntheticRecord,
     qi_classes,
 )
-from policy_engine.guard.families import appositive, clausal, letter, relative
+from policy_engine.guard.families import appositive, clausal, letter, nominal, relative
 from policy_engine.guard.families.base import Family, Person
 
-#: Generator families by name; "clausal", "appositive" and "letter" form the training pool, "relative" is held out
+#: Generator families by name; "clausal", "appositive", "letter" and "nominal" form the training pool, "relative" is held out
 #: (it never trains, calibrates or tunes a model; PPE Section VI-D's cross-generator protocol).
-FAMILIES: dict[str, Family] = {f.name: f for f in (clausal, appositive, letter, relative)}
-TRAIN_FAMILIES, HELD_OUT_FAMILY = (clausal.name, appositive.name, letter.name), relative.name
+FAMILIES: dict[str, Family] = {f.name: f for f in (clausal, appositive, letter, nominal, relative)}
+TRAIN_FAMILIES, HELD_OUT_FAMILY = (clausal.name, appositive.name, letter.name, nominal.name), relative.name
 _RETRIES = 3
 
 Validator = Callable[[Sequence[str]], list[bool]]
