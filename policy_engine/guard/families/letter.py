@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 
-from policy_engine.guard.families.base import Person, number_words
+from policy_engine.guard.families.base import Person, SentenceTable, number_words, sentence_fragment
 from policy_engine.guard.seeds import SEED_FACTS
 
 name = "letter"
@@ -56,23 +56,21 @@ _LEAD = {
 }
 
 
+def _sentences(domain: str) -> SentenceTable:
+    return {
+        "OCCUPATION": (_CRAFTS, "By trade {sub} is a {v}.", "For a living {sub} {p}."),
+        "LOCATION": ([(place, place) for place in _PLACES], "{Pos} home is in {v}.", "{Sub} has never left {p}."),
+        "AFFILIATION": (_EMPLOYERS, "{Pos} employer is {v}.", "{Sub} draws a salary from {p}."),
+        **{qi_class: (pool, "{Sub} {v}.", "{Sub} {p}.") for qi_class, pool in (("FAMILY", _KIN), *_SPECIFIC[domain].items())},
+    }
+
+
 def qi_fragment(domain: str, qi_class: str, person: Person, indirect: bool, rng: random.Random) -> str:
     """One full sentence stating ``qi_class`` about the subject, attribute first."""
     if qi_class == "AGE":
         age = rng.randint(23, 84)
         return person.fill(f"{{Sub}} will be {number_words(age + 1)} next birthday." if indirect else f"At {age}, {{sub}} is still very active.")
-    if qi_class == "OCCUPATION":
-        job, paraphrase = rng.choice(_CRAFTS)
-        return person.fill(f"For a living {{sub}} {paraphrase}." if indirect else f"By trade {{sub}} is a {job}.")
-    if qi_class == "LOCATION":
-        place = rng.choice(_PLACES)
-        return person.fill(f"{{Sub}} has never left {place}." if indirect else f"{{Pos}} home is in {place}.")
-    if qi_class == "AFFILIATION":
-        org, paraphrase = rng.choice(_EMPLOYERS)
-        return person.fill(f"{{Sub}} draws a salary from {paraphrase}." if indirect else f"{{Pos}} employer is {org}.")
-    pool = _KIN if qi_class == "FAMILY" else _SPECIFIC[domain][qi_class]
-    direct, paraphrase = rng.choice(pool)
-    return person.fill(f"{{Sub}} {paraphrase if indirect else direct}.")
+    return sentence_fragment(_sentences(domain), qi_class, person, indirect, rng)
 
 
 def unsafe(domain: str, fragments: list[str], person: Person, framing: str, placement: str, mode: str, rng: random.Random) -> str:

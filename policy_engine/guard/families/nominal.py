@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 
-from policy_engine.guard.families.base import Person
+from policy_engine.guard.families.base import Person, SentenceTable, sentence_fragment
 from policy_engine.guard.seeds import SEED_FACTS
 
 name = "nominal"
@@ -65,23 +65,22 @@ _AREAS = {"medical": ("preventive care", "medication safety", "chronic disease")
           "law": ("civil procedure", "consumer rights", "family law")}
 
 
+def _sentences(domain: str) -> SentenceTable:
+    recorded = ("It was recorded that {pos} file mentions {v}.", "It was recorded that {pos} file mentions {p}.")
+    return {
+        "OCCUPATION": (_ROLES, "{Pos} employment as a {v} was noted.", "{Pos} work {p} was described."),
+        "LOCATION": ([(site, site) for site in _SITES], "{Pos} residence in {v} was confirmed.", "{Pos} long-standing ties to {p} were mentioned."),
+        "AFFILIATION": (_BODIES, "{Pos} position at {v} was reported.", "A position at {p} was reported."),
+        **{qi_class: (pool, *recorded) for qi_class, pool in (("FAMILY", _HOUSEHOLD), *_ATTRIBUTES[domain].items())},
+    }
+
+
 def qi_fragment(domain: str, qi_class: str, person: Person, indirect: bool, rng: random.Random) -> str:
     """One passive sentence whose subject is a nominalization of ``qi_class``."""
     if qi_class == "AGE":
         age = rng.randint(23, 84)
         return person.fill(f"{{Pos}} date of birth places {{obj}} in the cohort born about {2026 - age}." if indirect else f"An age of {age} was recorded.")
-    if qi_class == "OCCUPATION":
-        role, paraphrase = rng.choice(_ROLES)
-        return person.fill(f"{{Pos}} work {paraphrase} was described." if indirect else f"{{Pos}} employment as a {role} was noted.")
-    if qi_class == "LOCATION":
-        site = rng.choice(_SITES)
-        return person.fill(f"{{Pos}} long-standing ties to {site} were mentioned." if indirect else f"{{Pos}} residence in {site} was confirmed.")
-    if qi_class == "AFFILIATION":
-        body, paraphrase = rng.choice(_BODIES)
-        return person.fill(f"A position at {paraphrase} was reported." if indirect else f"{{Pos}} position at {body} was reported.")
-    pool = _HOUSEHOLD if qi_class == "FAMILY" else _ATTRIBUTES[domain][qi_class]
-    direct, paraphrase = rng.choice(pool)
-    return person.fill(f"It was recorded that {{pos}} file mentions {paraphrase if indirect else direct}.")
+    return sentence_fragment(_sentences(domain), qi_class, person, indirect, rng)
 
 
 def unsafe(domain: str, fragments: list[str], person: Person, framing: str, placement: str, mode: str, rng: random.Random) -> str:
