@@ -27,9 +27,12 @@ from policy_engine.enforcement.registry import EngineParts
 from policy_engine.guard import store
 from policy_engine.guard.axes import K_PRIOR, Label
 from policy_engine.guard.density import KernelScorer
-from policy_engine.guard.families import appositive, clausal
+from policy_engine.guard.detector import Verdict
+from policy_engine.guard.families import appositive, clausal, letter, nominal, relative
 from policy_engine.guard.model import GuardModel
+from policy_engine.guard.qi_spans import QIProfile, QISpan
 from policy_engine.guard.reviews import open_queue
+from policy_engine.guard.service import _cleared
 from policy_engine.guard.synth import CorpusSize, generate
 from policy_engine.guard.validate import DirectIdentifierValidator
 
@@ -73,7 +76,7 @@ def policy_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     directory = tmp_path_factory.mktemp("guarded")
     path = _write_policy(directory)
     policy = policy_engine.load_policy(path)
-    model = GuardModel.train("medical", store.guard_embedder(), size=CorpusSize(120, 120, 80), seed=5)
+    model = GuardModel.train("medical", store.guard_embedder(), size=CorpusSize(180, 180, 120), seed=5)
     model.save(store.model_dir(policy, "medical"))
     return path
 
@@ -107,7 +110,7 @@ def test_generator_is_seeded_and_stratified() -> None:
 
 def test_generator_families_share_no_qi_vocabulary() -> None:
     def vocabulary(module: object) -> set[str]:
-        names = ("_CITIES", "_JOBS", "_EMPLOYERS", "_FAMILY", "_TOWNS", "_TRADES", "_ORGS", "_KIN")
+        names = ("_CITIES", "_JOBS", "_EMPLOYERS", "_FAMILY", "_TOWNS", "_TRADES", "_ORGS", "_KIN", "_PLACES", "_CRAFTS", "_SITES", "_ROLES", "_BODIES", "_HOUSEHOLD")
         words: set[str] = set()
         for name in names:
             for entry in getattr(module, name, ()):
@@ -115,11 +118,13 @@ def test_generator_families_share_no_qi_vocabulary() -> None:
                     words.add(value)
         return words
 
-    assert vocabulary(clausal) and vocabulary(appositive)
-    assert not vocabulary(clausal) & vocabulary(appositive)
-    texts_a = {r.text for r in generate("finance", "clausal", CorpusSize(50, 50, 50), seed=1)}
-    texts_b = {r.text for r in generate("finance", "appositive", CorpusSize(50, 50, 50), seed=1)}
-    assert not texts_a & texts_b
+    families = (clausal, appositive, letter, nominal, relative)
+    for i, a in enumerate(families):
+        assert vocabulary(a)
+        texts_a = {r.text for r in generate("finance", a.name, CorpusSize(50, 50, 50), seed=1)}
+        for b in families[i + 1 :]:
+            assert not vocabulary(a) & vocabulary(b), (a.name, b.name)
+            assert not texts_a & {r.text for r in generate("finance", b.name, CorpusSize(50, 50, 50), seed=1)}
 
 
 def test_validator_rejects_direct_identifiers() -> None:
@@ -135,17 +140,23 @@ def test_known_qi_cluster_is_flagged_and_generalized(enforcer: OutputGuardEnforc
     section = result.sections["output_guard"]
     assert section.verdict == "flag" and section.generalized_spans >= 3, section
     assert {"AGE", "OCCUPATION", "LOCATION"} <= set(section.qi_classes)
-    # generalized when the re-check clears it; refused (never released) when the detector still sees the cluster's shape
-    assert section.action in ("generalized", "refused"), section
-    if section.action == "generalized":
-        assert result.answer is not None and result.refusal is None
-        for value in ("52", "welder", "Omaha"):
-            assert value not in result.answer
-        assert "Blood pressure should be rechecked" in result.answer
-    else:
-        assert result.answer is None and result.refusal is not None and "generalization did not make it safe" in result.refusal.reason
+    # every QI of the cluster is one the finder locates, so generalization removes them all and the answer is released
+    assert section.action == "generalized", section
+    assert result.answer is not None and result.refusal is None
+    for value in ("52", "welder", "Omaha"):
+        assert value not in result.answer
+    assert "Blood pressure should be rechecked" in result.answer
     dumped = json.dumps(section.model_dump())
     assert not any(value in dumped for value in ("52 years", "welder", "Omaha")) and not any(value in note for note in result.notes for value in ("welder", "Omaha"))
+
+
+def test_a_generalized_answer_is_released_only_when_the_count_saw_the_whole_cluster() -> None:
+    seen, partly = QIProfile(("AGE", "LOCATION"), 2), QIProfile(("AGE",), 2)
+    leftover = [QISpan("CONDITION", 0, 5, subject=True)]
+    assert _cleared(Verdict.FLAG, seen, [])  # every flagged QI is now a coarse value
+    assert not _cleared(Verdict.FLAG, seen, leftover)  # a specific QI is left: the detector decides
+    assert not _cleared(Verdict.FLAG, partly, [])  # the count saw one class only: the flag came from QIs it cannot see
+    assert _cleared(Verdict.SAFE, partly, [])
 
 
 def test_generic_answer_with_qi_words_passes(enforcer: OutputGuardEnforcer) -> None:
@@ -164,6 +175,20 @@ def test_out_of_distribution_answer_abstains_into_the_review_queue(enforcer: Out
     item = open_queue(policy_engine.load_policy(policy_path)).get(section.review_item)
     assert item.answer == OUT_OF_DISTRIBUTION and item.status == "pending"
     assert item.details["sigma_s"] == pytest.approx(section.sigma_s)
+
+
+def test_policy_abstain_rate_sets_the_gate_calibrated_on_unseen_training_families(enforcer: OutputGuardEnforcer) -> None:
+    guard = enforcer.guard
+    assert guard is not None
+    calibration = guard.model.detector.calibration
+    assert guard.model.info["gate_reference"] == "leave-one-family-out" and calibration.abstain_rate == 0.05
+    assert len(calibration.reference_margins) == guard.model.info["records"]  # every training record, scored by a model that never saw its family
+    wider = guard.settings.model_copy(update={"operating_point": guard.settings.operating_point.model_copy(update={"abstain_rate": 0.3})})
+    wide = type(guard)(guard.model, wider, guard.detector, guard.constraints, guard.categories)
+    assert all(w > n for w, n in zip(wide.model.detector.calibration.thetas, calibration.thetas))
+    margins = np.array(calibration.reference_margins)
+    assert (margins < wide.model.detector.calibration.z).mean() == pytest.approx(0.3, abs=0.01)
+    assert (margins < calibration.z).mean() == pytest.approx(0.05, abs=0.01)
 
 
 def test_critical_direct_identifier_refuses(enforcer: OutputGuardEnforcer) -> None:
@@ -240,12 +265,11 @@ def test_review_commands_round_trip_and_are_audited(policy_path: Path) -> None:
     assert "approved" in runner.invoke(cli, ["review", "list", str(policy_path), "--status", "approved"]).output
 
 
-def test_guard_check_generalizes_or_refuses_a_cluster_on_the_command_line(policy_path: Path) -> None:
+def test_guard_check_generalizes_a_cluster_on_the_command_line(policy_path: Path) -> None:
     result = CliRunner().invoke(cli, ["guard", "check", str(policy_path), CLUSTER])
     assert result.exit_code == 0, result.output
-    assert "action: generalized" in result.output or "action: refused" in result.output, result.output
-    if "answer:" in result.output:
-        assert "Omaha" not in result.output.split("answer:", 1)[1]
+    assert "action: generalized" in result.output, result.output
+    assert "Omaha" not in result.output.split("answer:", 1)[1]
 
 
 def test_without_a_trained_model_answers_are_refused_never_trained_in_a_request(tmp_path: Path) -> None:

@@ -1,17 +1,20 @@
 """Output-guard evaluation in the shape of PPE Tables IV-IX, per domain.
 
 Configurations: v3 (GMM, safe only), v4 (OCSVM, safe + borderline-safe
-augmentation; the shipped one) and a supervised MLP on the same fused
-features.  Training and calibration use only the "clausal" generator family;
-the "appositive" family is never seen before testing.
+augmentation; the shipped one, trained by the same
+:class:`~policy_engine.guard.model.DetectorTrainer` as ``guard train``) and
+a supervised MLP on the same fused features.  Training, calibration and the
+leave-one-family-out abstain gate use only the training pool ("clausal",
+"appositive", "letter"); the "relative" family is never seen before testing.
 
 Pairings (binary metrics on the kept population, PPE Section VI-A):
 
-* ``within``: clausal unsafe holdout vs clausal safe holdout (Table V);
-* ``cross_generator``: appositive unsafe vs clausal safe holdout (Table VIII);
-* ``borderline``: clausal unsafe holdout vs appositive borderline-safe (Table VI);
-* ``held_out_family``: appositive unsafe vs appositive borderline-safe (the
-  issue's target: everything from the held-out family).
+* ``within``: pool unsafe holdout vs pool safe holdout (Table V);
+* ``cross_generator``: held-out unsafe vs pool safe holdout (Table VIII);
+* ``borderline``: pool unsafe holdout vs held-out borderline-safe (Table VI);
+* ``held_out_family``: held-out unsafe vs held-out borderline-safe (the
+  issue's target: everything from the held-out family);
+* ``held_out_family_safe``: held-out unsafe vs held-out safe.
 
 Usage::
 
@@ -36,12 +39,13 @@ from policy_engine.guard.axes import DOMAINS, Label
 from policy_engine.guard.detector import OPERATING_POINTS, DualDetector
 from policy_engine.guard.evaluate import binary_metrics
 from policy_engine.guard.features import FusedFeaturizer
-from policy_engine.guard.model import DEFAULT_SEED, DEFAULT_SIZE, fit_dual, split
+from policy_engine.guard.model import DEFAULT_SEED, DEFAULT_SIZE, DetectorTrainer, split
 from policy_engine.guard.synth import (
     HELD_OUT_FAMILY,
-    TRAIN_FAMILY,
+    TRAIN_FAMILIES,
     CorpusSize,
     generate,
+    generate_pool,
 )
 from policy_engine.guard.validate import DirectIdentifierValidator
 from policy_engine.policy.model import EmbeddingSettings
@@ -50,61 +54,54 @@ ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "bench" / "results"
 HELD_OUT_SIZE = CorpusSize(safe=200, unsafe=200, borderline=250)
 HELD_OUT_SEED = 991
+#: Pairing -> (positive set, negative set); PPE Section VI-A, binary metrics on the kept population.
+PAIRINGS = {
+    "within": ("unsafe_holdout", "safe_holdout"),
+    "cross_generator": ("held_out_unsafe", "safe_holdout"),
+    "borderline": ("unsafe_holdout", "held_out_borderline"),
+    "held_out_family": ("held_out_unsafe", "held_out_borderline"),
+    "held_out_family_safe": ("held_out_unsafe", "held_out_safe"),
+}
 
 
 def evaluate_domain(domain: str, embedder: object, size: CorpusSize, validator: DirectIdentifierValidator) -> dict[str, object]:
     started = time.perf_counter()
-    train, holdout = split(generate(domain, TRAIN_FAMILY, size, DEFAULT_SEED, validator), DEFAULT_SEED)
+    records = generate_pool(domain, TRAIN_FAMILIES, size, DEFAULT_SEED, validator)
+    train, holdout = split(records, DEFAULT_SEED)
     held_out = generate(domain, HELD_OUT_FAMILY, HELD_OUT_SIZE, HELD_OUT_SEED, validator)
-    featurizer = FusedFeaturizer.fit(embedder, domain, [r.text for r in train])  # type: ignore[arg-type]
-
-    def feats(records: list, *labels: Label) -> tuple[np.ndarray, list]:
-        chosen = [r for r in records if r.label in labels]
-        return featurizer.transform([r.text for r in chosen]), chosen
-
-    tr_safe, _ = feats(train, Label.SAFE)
-    tr_border, _ = feats(train, Label.BORDERLINE)
-    tr_unsafe, _ = feats(train, Label.UNSAFE)
-    ho_safe, _ = feats(holdout, Label.SAFE)
-    ho_border, _ = feats(holdout, Label.BORDERLINE)
-    ho_unsafe, _ = feats(holdout, Label.UNSAFE)
-    b_unsafe, _ = feats(held_out, Label.UNSAFE)
-    b_border, b_border_records = feats(held_out, Label.BORDERLINE)
-    featurize_s = time.perf_counter() - started
-
-    pairings = {
-        "within": (ho_unsafe, ho_safe),
-        "cross_generator": (b_unsafe, ho_safe),
-        "borderline": (ho_unsafe, b_border),
-        "held_out_family": (b_unsafe, b_border),
-    }
+    trainer = DetectorTrainer(embedder, domain, DEFAULT_SEED)  # type: ignore[arg-type]
     configs: dict[str, object] = {}
-    detectors: dict[str, DualDetector] = {}
-    for name, estimator, safe_train, safe_holdout in (
-        ("v3_gmm", "gmm", tr_safe, ho_safe),
-        ("v4_ocsvm", "ocsvm", np.vstack([tr_safe, tr_border]), np.vstack([ho_safe, ho_border])),
-    ):
+    shipped = None
+    for name, estimator, augment in (("v3_gmm", "gmm", False), ("v4_ocsvm", "ocsvm", True)):
         t = time.perf_counter()
-        detector, info = fit_dual(safe_train, tr_unsafe, safe_holdout, ho_unsafe, estimator, DEFAULT_SEED)
-        detectors[name] = detector
-        rows: dict[str, object] = {"fit_seconds": round(time.perf_counter() - t, 2), **info}
-        for pairing, (pos, neg) in pairings.items():
-            x = np.vstack([pos, neg])
-            y = np.r_[np.ones(len(pos)), np.zeros(len(neg))]
+        trained = trainer.train(records, estimator, augment)
+        shipped = trained if name == "v4_ocsvm" else shipped
+        featurizer, detector = trained.featurizer, trained.detector
+
+        def feats(pool: list, *labels: Label) -> np.ndarray:
+            return trainer.features(featurizer, pool, *labels)  # noqa: B023 (used inside this iteration only)
+
+        b_border_records = [r for r in held_out if r.label is Label.BORDERLINE]
+        sets = {"safe_holdout": feats(holdout, Label.SAFE), "unsafe_holdout": feats(holdout, Label.UNSAFE), "held_out_safe": feats(held_out, Label.SAFE),
+                "held_out_unsafe": feats(held_out, Label.UNSAFE), "held_out_borderline": feats(held_out, Label.BORDERLINE)}
+        rows: dict[str, object] = {"fit_seconds": round(time.perf_counter() - t, 2), **trained.info}
+        for pairing, (pos, neg) in PAIRINGS.items():
+            x = np.vstack([sets[pos], sets[neg]])
             scores = detector.scores(x)
-            rows[pairing] = binary_metrics(y, scores.delta, scores.abstain, detector.calibration.tau)
-        b = detector.scores(b_border)
+            rows[pairing] = binary_metrics(np.r_[np.ones(len(sets[pos])), np.zeros(len(sets[neg]))], scores.delta, scores.abstain, detector.calibration.tau)
+        b = detector.scores(sets["held_out_borderline"])
         conservative = b.delta > detector.calibration.tau["conservative"]
         rows["borderline_subtype_fpr_conservative"] = {
             subtype: round(float(np.mean([f for f, r in zip(conservative, b_border_records) if r.subtype == subtype])), 4)
             for subtype in sorted({r.subtype for r in b_border_records})
         }
-        rows["abstain_by_set"] = {name_: round(float(detector.scores(x).abstain.mean()), 4) for name_, x in (
-            ("safe_holdout", safe_holdout), ("unsafe_holdout", ho_unsafe), ("held_out_unsafe", b_unsafe), ("held_out_borderline", b_border))}
+        rows["abstain_by_set"] = {set_name: round(float(detector.scores(x).abstain.mean()), 4) for set_name, x in sets.items()}
         configs[name] = rows
-    configs["mlp_v4"] = _mlp(np.vstack([tr_safe, tr_border]), tr_unsafe, pairings)
-    return {"records": {"train": len(train), "holdout": len(holdout), "held_out_family": len(held_out)}, "featurize_seconds": round(featurize_s, 1),
-            "configs": configs, "latency_ms": _latency(featurizer, detectors["v4_ocsvm"], [r.text for r in held_out][:200])}
+        if name == "v4_ocsvm":
+            configs["mlp_v4"] = _mlp(feats(train, Label.SAFE, Label.BORDERLINE), feats(train, Label.UNSAFE), {p: (sets[a], sets[b_]) for p, (a, b_) in PAIRINGS.items()})
+    assert shipped is not None
+    return {"records": {"train": len(train), "holdout": len(holdout), "held_out_family": len(held_out)}, "seconds": round(time.perf_counter() - started, 1),
+            "configs": configs, "latency_ms": _latency(shipped.featurizer, shipped.detector, [r.text for r in held_out][:200])}
 
 
 def _mlp(safe: np.ndarray, unsafe: np.ndarray, pairings: dict[str, tuple[np.ndarray, np.ndarray]]) -> dict[str, object]:
@@ -143,11 +140,19 @@ def _latency(featurizer: FusedFeaturizer, detector: DualDetector, texts: list[st
 
 def markdown(results: dict[str, object]) -> str:
     lines = ["# Output guard (PPE) evaluation", "", f"Command: `{results['command']}`", "",
-             "Binary metrics on the kept population; abstain rate over all records of the pairing.", ""]
+             f"Training families {', '.join(TRAIN_FAMILIES)}; held-out family {HELD_OUT_FAMILY} (never used to train, calibrate or tune).",
+             "Binary metrics on the kept population; abstain rate over all records of the pairing.", "",
+             "## Target (issue): v4, held-out unsafe vs held-out borderline-safe", "",
+             "| domain | AUROC | FPR95 | abstain | TPR/FPR balanced | detector median / p99 ms (excl. embedding) | embedding + detector median ms |", "|---|---|---|---|---|---|---|"]
+    for domain, data in results["domains"].items():  # type: ignore[union-attr]
+        m, lat = data["configs"]["v4_ocsvm"]["held_out_family"], data["latency_ms"]
+        lines.append(f"| {domain} | {m.get('auroc')} | {m.get('fpr95')} | {m['abstain_rate']} | {m.get('tpr_balanced')}/{m.get('fpr_balanced')} | "
+                     f"{lat['median_excluding_embedding']} / {lat['p99_excluding_embedding']} | {lat['median_including_embedding']} |")
+    lines.append("")
     for domain, data in results["domains"].items():  # type: ignore[union-attr]
         lines += [f"## {domain}", "", "| config | pairing | AUROC | FPR95 | FPR90 | TPR/FPR conservative | TPR/FPR balanced | TPR/FPR strict | abstain |", "|---|---|---|---|---|---|---|---|---|"]
         for config, rows in data["configs"].items():
-            for pairing in ("within", "cross_generator", "borderline", "held_out_family"):
+            for pairing in PAIRINGS:
                 m = rows[pairing]
                 ops = [f"{m.get(f'tpr_{op}', '-')}/{m.get(f'fpr_{op}', '-')}" for op in (OPERATING_POINTS if config != "mlp_v4" else ("natural", "natural", "natural"))]
                 lines.append(f"| {config} | {pairing} | {m.get('auroc')} | {m.get('fpr95', '-')} | {m.get('fpr90', '-')} | {' | '.join(ops)} | {m['abstain_rate']} |")
@@ -162,13 +167,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--small", action="store_true", help="Quarter-size corpora (smoke run).")
     parser.add_argument("--domains", nargs="*", default=list(DOMAINS))
+    parser.add_argument("--markdown-only", action="store_true", help="Rewrite the Markdown table from the saved JSON.")
     args = parser.parse_args()
+    if args.markdown_only:
+        (RESULTS / "output_guard.md").write_text(markdown(json.loads((RESULTS / "output_guard.json").read_text(encoding="utf-8"))), encoding="utf-8")
+        return
     size = CorpusSize(90, 90, 60) if args.small else DEFAULT_SIZE
     cache = EmbeddingCache(ROOT / ".cache" / "output_guard_embeddings.sqlite")
     embedder = CachedEmbedder(load_embedder(EmbeddingSettings(precision="float32")), cache)
     validator = DirectIdentifierValidator()
     results = {"command": "OMP_NUM_THREADS=1 PYTHONPATH=. python bench/output_guard/run.py" + (" --small" if args.small else ""),
-               "train_size": size.__dict__, "held_out_size": HELD_OUT_SIZE.__dict__, "domains": {}}
+               "train_families": list(TRAIN_FAMILIES), "held_out_family": HELD_OUT_FAMILY, "train_size": size.__dict__, "held_out_size": HELD_OUT_SIZE.__dict__, "domains": {}}
     for domain in args.domains:
         results["domains"][domain] = evaluate_domain(domain, embedder, size, validator)  # type: ignore[index]
         print(domain, json.dumps(results["domains"][domain]["configs"]["v4_ocsvm"]["held_out_family"]), flush=True)  # type: ignore[index]

@@ -1,23 +1,31 @@
 """The dual one-class detector, its operating points and abstain gate (PPE Sections V-B to V-D).
 
 ``delta(x) = sigma_u(x) - sigma_s(x)``; an answer is flagged when delta
-exceeds the operating point's tau:
+exceeds the operating point's tau (calibrated on the unsafe holdout):
 
 * ``conservative``: tau = 0 (flag iff sigma_u > sigma_s);
 * ``balanced``: tau where the within-distribution TPR is 0.90;
 * ``strict``: tau where the within-distribution TPR is 0.95.
 
 The abstain gate routes an answer to review when *both* densities reject
-it: ``sigma_s < theta_s and sigma_u < theta_u``, with theta_s / theta_u the
-5th percentiles of sigma_s on the safe holdout and of sigma_u on the unsafe
-holdout (the paper's 5th-percentile rule).  Thresholds are calibrated once,
-on the within-distribution holdout, and used unchanged everywhere.
+it, ``sigma_s < theta_s and sigma_u < theta_u`` (Section V-D).  Each score
+is standardized by its holdout mean and deviation (sigma_s on the safe
+holdout, sigma_u on the unsafe holdout); the gate's *margin* is the larger
+of the two standardized scores, and it abstains when the margin is below
+``z``.  ``z`` is the ``abstain_rate`` quantile of the margins of
+*reference* records: by default the holdout itself (the paper's
+percentile rule), and for shipped models the records of each training
+generator family scored by a model fitted without that family
+(leave-one-family-out, :mod:`policy_engine.guard.model`), so that the gate
+measures "unlike every generator seen", not "unlike this one generator".
+The reference margins are kept, so a policy's ``operating_point.abstain_rate``
+re-derives the gate at load time without retraining.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from enum import Enum
 from pathlib import Path
 
@@ -27,7 +35,7 @@ from policy_engine.guard.density import KernelScorer, Scorer
 
 OPERATING_POINTS = ("conservative", "balanced", "strict")
 _TARGET_TPR = {"balanced": 0.90, "strict": 0.95}
-ABSTAIN_PERCENTILE = 5.0
+DEFAULT_ABSTAIN_RATE = 0.05
 
 
 class Verdict(str, Enum):
@@ -38,22 +46,48 @@ class Verdict(str, Enum):
 
 @dataclass(frozen=True)
 class Calibration:
-    """Abstain thresholds and the tau of every operating point, from the within-distribution holdout."""
+    """Standardization of both scores, the reference margins, the gate at ``abstain_rate`` and the tau of every operating point."""
 
-    theta_s: float
-    theta_u: float
+    location: tuple[float, float]
+    scale: tuple[float, float]
+    reference_margins: tuple[float, ...]
+    abstain_rate: float
     tau: dict[str, float]
 
     @classmethod
-    def fit(cls, safe_scores: tuple[np.ndarray, np.ndarray], unsafe_scores: tuple[np.ndarray, np.ndarray]) -> Calibration:
-        """From ``(sigma_s, sigma_u)`` of the safe and of the unsafe holdout."""
-        theta_s = float(np.percentile(safe_scores[0], ABSTAIN_PERCENTILE))
-        theta_u = float(np.percentile(unsafe_scores[1], ABSTAIN_PERCENTILE))
-        s_u, u_u = unsafe_scores
-        kept = ~((s_u < theta_s) & (u_u < theta_u))
-        delta = (u_u - s_u)[kept] if kept.any() else u_u - s_u
+    def fit(cls, safe_scores: tuple[np.ndarray, np.ndarray], unsafe_scores: tuple[np.ndarray, np.ndarray], abstain_rate: float = DEFAULT_ABSTAIN_RATE) -> Calibration:
+        """From ``(sigma_s, sigma_u)`` of the safe and of the unsafe holdout; the holdout is the reference set."""
+        location = (float(np.mean(safe_scores[0])), float(np.mean(unsafe_scores[1])))
+        scale = (float(np.std(safe_scores[0])) or 1.0, float(np.std(unsafe_scores[1])) or 1.0)
+        delta = unsafe_scores[1] - unsafe_scores[0]
         tau = {"conservative": 0.0, **{op: float(np.quantile(delta, 1.0 - tpr)) for op, tpr in _TARGET_TPR.items()}}
-        return cls(theta_s, theta_u, tau)
+        calibration = cls(location, scale, (), abstain_rate, tau)
+        margins = np.r_[calibration.margin(*safe_scores), calibration.margin(*unsafe_scores)]
+        return calibration.with_reference(margins)
+
+    def margin(self, sigma_s: np.ndarray, sigma_u: np.ndarray) -> np.ndarray:
+        """The larger of the two standardized scores: the gate abstains when it is below :attr:`z`."""
+        return np.maximum((sigma_s - self.location[0]) / self.scale[0], (sigma_u - self.location[1]) / self.scale[1])
+
+    def with_reference(self, margins: np.ndarray) -> Calibration:
+        """This calibration with ``margins`` as the reference set of the gate."""
+        return replace(self, reference_margins=tuple(float(m) for m in np.sort(margins)))
+
+    def at_rate(self, abstain_rate: float) -> Calibration:
+        """This calibration with the gate re-derived for ``abstain_rate`` (0 < rate < 1)."""
+        if not 0.0 < abstain_rate < 1.0:
+            raise ValueError(f"abstain_rate must lie in (0, 1), not {abstain_rate}")
+        return replace(self, abstain_rate=abstain_rate)
+
+    @property
+    def z(self) -> float:
+        return float(np.quantile(self.reference_margins, self.abstain_rate))
+
+    @property
+    def thetas(self) -> tuple[float, float]:
+        """``(theta_s, theta_u)``: the gate in score units."""
+        z = self.z
+        return self.location[0] + z * self.scale[0], self.location[1] + z * self.scale[1]
 
 
 @dataclass(frozen=True)
@@ -79,7 +113,7 @@ class DualDetector:
 
     def scores(self, features: np.ndarray) -> Scores:
         s, u = self.sigma_s(features), self.sigma_u(features)
-        return Scores(s, u, (s < self.calibration.theta_s) & (u < self.calibration.theta_u))
+        return Scores(s, u, self.calibration.margin(s, u) < self.calibration.z)
 
     def verdicts(self, features: np.ndarray, operating_point: str) -> list[Verdict]:
         scores = self.scores(features)
@@ -113,4 +147,6 @@ class DualDetector:
             KernelScorer(arrays[f"{side}_support"], arrays[f"{side}_coef"], **{k: meta[f"sigma_{side}"][k] for k in ("intercept", "gamma", "nu")})
             for side in ("s", "u")
         ]
-        return cls(scorers[0], scorers[1], Calibration(**meta["calibration"])), meta, arrays
+        calibration = {**meta["calibration"], "location": tuple(meta["calibration"]["location"]), "scale": tuple(meta["calibration"]["scale"]),
+                       "reference_margins": tuple(meta["calibration"]["reference_margins"])}
+        return cls(scorers[0], scorers[1], Calibration(**calibration)), meta, arrays

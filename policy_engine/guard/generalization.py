@@ -10,6 +10,7 @@ referenced subject are rewritten: cohort statements stay as they are.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from policy_engine.generalization.operators import generalize
 from policy_engine.guard.qi_spans import QISpan
@@ -47,10 +48,25 @@ def replacement(span: QISpan, surface: str) -> str:
     return generalized
 
 
-def generalize_spans(text: str, spans: list[QISpan]) -> tuple[str, int]:
-    """``text`` with every subject-bound span generalized (overlaps merged left to right) and how many were."""
+@dataclass(frozen=True)
+class Generalized:
+    """The rewritten text, how many spans were generalized, and where the replacements sit in it."""
+
+    text: str
+    count: int
+    replaced: tuple[tuple[int, int], ...]
+
+    def coarsened(self, span: QISpan) -> bool:
+        """Whether ``span`` (found in :attr:`text`) lies in a replacement: a generalized value, no longer a specific QI."""
+        return any(start < span.end and span.start < end for start, end in self.replaced)
+
+
+def generalize_spans(text: str, spans: list[QISpan]) -> Generalized:
+    """``text`` with every subject-bound span generalized (overlaps merged left to right)."""
     bound = sorted((s for s in spans if s.subject), key=lambda s: (s.start, -s.end))
-    pieces, cursor, count = [], 0, 0
+    pieces: list[str] = []
+    replaced: list[tuple[int, int]] = []
+    cursor, length = 0, 0
     for span in bound:
         if span.start < cursor:
             continue
@@ -58,6 +74,9 @@ def generalize_spans(text: str, spans: list[QISpan]) -> tuple[str, int]:
         if _ARTICLE_END.search(before) and _ARTICLE_START.match(new):
             new = _ARTICLE_START.sub("", new, count=1)  # "works as a welder" -> "works as a professional"
         pieces += [before, new]
-        cursor, count = span.end, count + 1
+        length += len(before)
+        replaced.append((length, length + len(new)))
+        length += len(new)
+        cursor = span.end
     pieces.append(text[cursor:])
-    return "".join(pieces), count
+    return Generalized("".join(pieces), len(replaced), tuple(replaced))

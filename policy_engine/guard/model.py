@@ -1,11 +1,16 @@
 """A trained per-domain guard model: featurizer + dual detector, trained, saved and loaded as one.
 
 Training (PPE Sections IV-V, configuration v4): records of the training
-generator family are split 80/20 per label; sigma_s is fitted on safe +
+generator families are split 80/20 per label; sigma_s is fitted on safe +
 borderline-safe training records, sigma_u on unsafe ones (OCSVM, nu by
-5-fold sweep); the abstain gate and the operating points are calibrated on
-the 20% holdout.  ``estimator="gmm"`` with ``augment=False`` gives the v3
-baseline (benchmarks only; it is never saved).
+5-fold sweep); the operating points are calibrated on the 20% holdout.
+The abstain gate's reference margins come from leave-one-family-out: for
+each training family, a detector (same nu, own IDF) is fitted on the other
+families and scores that family's records, so the gate is calibrated on
+generators the detector has not seen (:mod:`policy_engine.guard.detector`).
+``estimator="gmm"`` with ``augment=False`` gives the v3 baseline
+(benchmarks only; it is never saved).  Embeddings are computed once per
+text and shared by every fit.
 
 A saved model is a directory of ``detector.npz`` + ``detector.json``
 (arrays and JSON only, nothing executable), stamped with a version digest.
@@ -17,7 +22,8 @@ import hashlib
 import json
 import random
 import time
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -27,32 +33,42 @@ from policy_engine.guard.axes import Label, SyntheticRecord
 from policy_engine.guard.density import fit_gmm, fit_ocsvm, median_gamma, select_nu
 from policy_engine.guard.detector import Calibration, DualDetector, Scores, Verdict
 from policy_engine.guard.features import FusedFeaturizer
-from policy_engine.guard.synth import TRAIN_FAMILY, CorpusSize, Validator, generate
+from policy_engine.guard.qi_spans import QISpan
+from policy_engine.guard.synth import (
+    TRAIN_FAMILIES,
+    CorpusSize,
+    Validator,
+    generate_pool,
+)
 
-#: Records drawn per label when a model is trained from the generator without other instructions.
-DEFAULT_SIZE = CorpusSize(safe=360, unsafe=360, borderline=240)
+#: Records drawn per label (split evenly between the training families) when a model is trained from the generator.
+DEFAULT_SIZE = CorpusSize(safe=540, unsafe=540, borderline=360)
 DEFAULT_SEED = 17
 HOLDOUT = 0.2
 
 
 def split(records: list[SyntheticRecord], seed: int) -> tuple[list[SyntheticRecord], list[SyntheticRecord]]:
-    """A seeded 80/20 train/holdout split within each label."""
+    """A seeded 80/20 train/holdout split within each label and family."""
     train, holdout = [], []
-    for label in Label:
-        group = [r for r in records if r.label is label]
-        random.Random(f"{seed}:{label.value}").shuffle(group)
-        cut = round(len(group) * HOLDOUT)
-        holdout += group[:cut]
-        train += group[cut:]
+    for family in sorted({r.family for r in records}):
+        for label in Label:
+            group = [r for r in records if r.label is label and r.family == family]
+            random.Random(f"{seed}:{family}:{label.value}").shuffle(group)
+            cut = round(len(group) * HOLDOUT)
+            holdout += group[:cut]
+            train += group[cut:]
     return train, holdout
 
 
-def fit_dual(safe: np.ndarray, unsafe: np.ndarray, holdout_safe: np.ndarray, holdout_unsafe: np.ndarray, estimator: str, seed: int) -> tuple[DualDetector, dict[str, object]]:
-    """sigma_s on ``safe``, sigma_u on ``unsafe``, calibrated on the holdouts."""
+def fit_dual(safe: np.ndarray, unsafe: np.ndarray, holdout_safe: np.ndarray, holdout_unsafe: np.ndarray, estimator: str, seed: int, nu: float | None = None) -> tuple[DualDetector, dict[str, object]]:
+    """sigma_s on ``safe``, sigma_u on ``unsafe`` (OCSVM: ``nu`` swept unless given), calibrated on the holdouts."""
     if estimator == "ocsvm":
-        nu, sweep = select_nu(safe, unsafe, seed=seed)
+        info: dict[str, object] = {}
+        if nu is None:
+            nu, sweep = select_nu(safe, unsafe, seed=seed)
+            info["nu_sweep_auroc"] = {str(k): round(v, 4) for k, v in sweep.items()}
         sigma_s, sigma_u = fit_ocsvm(safe, nu, median_gamma(safe)), fit_ocsvm(unsafe, nu, median_gamma(unsafe))
-        info: dict[str, object] = {"nu": nu, "nu_sweep_auroc": {str(k): round(v, 4) for k, v in sweep.items()}}
+        info["nu"] = nu
     elif estimator == "gmm":
         sigma_s, sigma_u = fit_gmm(safe, seed=seed), fit_gmm(unsafe, seed=seed)
         info = {"components": 8}
@@ -60,6 +76,57 @@ def fit_dual(safe: np.ndarray, unsafe: np.ndarray, holdout_safe: np.ndarray, hol
         raise ValueError(f"unknown estimator {estimator!r} (ocsvm or gmm)")
     calibration = Calibration.fit((sigma_s(holdout_safe), sigma_u(holdout_safe)), (sigma_s(holdout_unsafe), sigma_u(holdout_unsafe)))
     return DualDetector(sigma_s, sigma_u, calibration), info
+
+
+@dataclass(frozen=True)
+class TrainedDetector:
+    """A featurizer and the dual detector fitted over its features, with the training metadata."""
+
+    featurizer: FusedFeaturizer
+    detector: DualDetector
+    info: dict[str, object]
+
+
+class DetectorTrainer:
+    """Fits featurizer + dual detector on records, embedding each distinct text once."""
+
+    def __init__(self, embedder: Embedder, domain: str, seed: int) -> None:
+        self.embedder, self.domain, self.seed = embedder, domain, seed
+        self._embedded: dict[str, np.ndarray] = {}
+
+    def features(self, featurizer: FusedFeaturizer, records: Sequence[SyntheticRecord], *labels: Label) -> np.ndarray:
+        texts = [r.text for r in records if r.label in labels]
+        missing = list(dict.fromkeys(t for t in texts if t not in self._embedded))
+        if missing:
+            self._embedded.update(zip(missing, self.embedder.embed(missing)))
+        return featurizer.fuse(np.array([self._embedded[t] for t in texts]), texts)
+
+    def fit(self, train: list[SyntheticRecord], holdout: list[SyntheticRecord], estimator: str = "ocsvm", augment: bool = True, nu: float | None = None) -> TrainedDetector:
+        """v4 (``augment``: sigma_s also on borderline-safe records) or v3 (safe only) on ``train``, calibrated on ``holdout``."""
+        featurizer = FusedFeaturizer.fit(self.embedder, self.domain, [r.text for r in train])
+        safe_labels = (Label.SAFE, Label.BORDERLINE) if augment else (Label.SAFE,)
+        detector, info = fit_dual(
+            self.features(featurizer, train, *safe_labels), self.features(featurizer, train, Label.UNSAFE),
+            self.features(featurizer, holdout, *safe_labels), self.features(featurizer, holdout, Label.UNSAFE), estimator, self.seed, nu,
+        )
+        return TrainedDetector(featurizer, detector, info)
+
+    def train(self, records: list[SyntheticRecord], estimator: str = "ocsvm", augment: bool = True) -> TrainedDetector:
+        """The detector on all families, its gate calibrated leave-one-family-out (the holdout's own margins with one family)."""
+        train, holdout = split(records, self.seed)
+        full = self.fit(train, holdout, estimator, augment)
+        families = sorted({r.family for r in records})
+        if len(families) < 2:
+            return full
+        margins = []
+        for family in families:
+            fold = self.fit([r for r in train if r.family != family], [r for r in holdout if r.family != family], estimator, augment, full.info.get("nu"))  # type: ignore[arg-type]
+            left_out = [r for r in records if r.family == family]
+            x = self.features(fold.featurizer, left_out, *Label)
+            margins.append(fold.detector.calibration.margin(fold.detector.sigma_s(x), fold.detector.sigma_u(x)))
+        calibration = full.detector.calibration.with_reference(np.concatenate(margins))
+        info = {**full.info, "gate_reference": "leave-one-family-out", "families": families}
+        return TrainedDetector(full.featurizer, replace(full.detector, calibration=calibration), info)
 
 
 @dataclass
@@ -82,31 +149,29 @@ class GuardModel:
         seed: int = DEFAULT_SEED,
         validator: Validator | None = None,
     ) -> GuardModel:
-        """v4 model of ``domain`` from the training family (deterministic for fixed ``seed``)."""
+        """v4 model of ``domain`` from the training families (deterministic for fixed ``seed``)."""
         started = time.perf_counter()
-        train, holdout = split(generate(domain, TRAIN_FAMILY, size, seed, validator), seed)
-        featurizer = FusedFeaturizer.fit(embedder, domain, [r.text for r in train])
+        records = generate_pool(domain, TRAIN_FAMILIES, size, seed, validator)
+        trained = DetectorTrainer(embedder, domain, seed).train(records)
+        info = {**trained.info, "records": len(records), "seed": seed, "train_seconds": round(time.perf_counter() - started, 2)}
+        return cls(domain, trained.featurizer, trained.detector, "", info).stamped()
 
-        def features(records: list[SyntheticRecord], *labels: Label) -> np.ndarray:
-            return featurizer.transform([r.text for r in records if r.label in labels])
-
-        detector, info = fit_dual(
-            features(train, Label.SAFE, Label.BORDERLINE), features(train, Label.UNSAFE),
-            features(holdout, Label.SAFE, Label.BORDERLINE), features(holdout, Label.UNSAFE), "ocsvm", seed,
-        )
-        info.update(records=len(train) + len(holdout), seed=seed, family=TRAIN_FAMILY, train_seconds=round(time.perf_counter() - started, 2))
-        return cls(domain, featurizer, detector, "", info).stamped()
+    def at_abstain_rate(self, abstain_rate: float) -> GuardModel:
+        """This model with its abstain gate re-derived for ``abstain_rate`` (a policy's ``operating_point.abstain_rate``)."""
+        return replace(self, detector=replace(self.detector, calibration=self.detector.calibration.at_rate(abstain_rate)))
 
     def stamped(self) -> GuardModel:
         """This model with ``version`` set to a digest of its parameters."""
-        h = hashlib.sha256(json.dumps(self.detector.calibration.tau, sort_keys=True).encode())
+        calibration = self.detector.calibration
+        h = hashlib.sha256(json.dumps([calibration.tau, calibration.reference_margins], sort_keys=True).encode())
         for array in (self.detector.sigma_s.support, self.detector.sigma_u.support, *self.featurizer.state().values()):  # type: ignore[attr-defined]
             h.update(np.ascontiguousarray(array).tobytes())
         self.version = f"ocsvm-v4-{self.domain}-{h.hexdigest()[:12]}"
         return self
 
-    def assess(self, texts: list[str], operating_point: str) -> tuple[Scores, list[Verdict]]:
-        features = self.featurizer.transform(texts)
+    def assess(self, texts: list[str], operating_point: str, spans: Sequence[Sequence[QISpan]] | None = None) -> tuple[Scores, list[Verdict]]:
+        """Scores and verdicts of ``texts`` (``spans``: their QI spans when the caller decides them, see the featurizer)."""
+        features = self.featurizer.transform(texts, spans)
         return self.detector.scores(features), self.detector.verdicts(features, operating_point)
 
     def save(self, directory: Path) -> None:

@@ -32,7 +32,7 @@ _SINGULAR = re.compile(
 _COHORT = re.compile(r"\b(?:adults|people|patients|clients|residents|workers|retirees|households|investors|families|individuals|population|cohort|surveys?|samples?|anyone|everyone|most|many)\b", re.IGNORECASE)
 
 _CLASS_PATTERNS: dict[str, str] = {
-    "AGE": r"(?<![-\d])\d{1,3}[- ]years?[- ]old\b|\b(?:aged|age) \d{1,3}\b|\bin (?:her|his|their) (?:early |mid |late )?(?:twenties|thirties|forties|fifties|sixties|seventies|eighties|[2-9]0s)\b|\bturned [a-z]+(?:-[a-z]+)?\b",
+    "AGE": r"(?<![-\d])\d{1,3}[- ]years?[- ]old\b|\b[Aa]t \d{2},|\b(?:aged|age) \d{1,3}\b|\bin (?:her|his|their) (?:early |mid |late )?(?:twenties|thirties|forties|fifties|sixties|seventies|eighties|[2-9]0s)\b|\bturned [a-z]+(?:-[a-z]+)?\b",
     "LOCATION": r"\b(?:from|in|near|lives in|moved to|calls|resident of|stayed in|home in) (?P<v>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b",
     "AFFILIATION": r"\b(?:employed (?:by|at)|works? (?:for|at)|on the payroll of|member of|enrolled at) (?P<v>(?:the )?[A-Z][\w&.]*(?: [A-Z&][\w&.]*)*)|\bworks for (?P<w>[a-z][\w -]{3,40})",
     "CASE_DISPOSITION": r"\b(?:settled|dismissed|acquitted|convicted|sentenc\w+|plea deal|verdict|jury award|appeal was (?:denied|granted)|on probation|lost at trial|won at trial)\b",

@@ -11,7 +11,12 @@
    transparent QI count runs beside it.
 3. **Action**: safe and within ``max_per_subject`` -> ``pass``; flagged by
    either -> the subject-bound QI spans are generalized and the result is
-   checked again -> ``generalized`` when it is now safe, else ``refused``;
+   checked again -> ``generalized`` when it is now safe, else ``refused``.
+   In the re-check the generalized values ("50-59 years old", "the
+   region") are coarse, not specific QIs: spans inside them count neither
+   toward the QI profile nor in the detector's QI view, while every QI the
+   rewrite left still counts; when the QI count saw the whole cluster and
+   none is left, the answer is released (see :func:`_cleared`);
    abstained (and not over the count) -> ``abstained`` (the caller withholds
    the answer and queues it for review).
 
@@ -29,9 +34,9 @@ from pydantic import BaseModel, ConfigDict
 
 from policy_engine.enforcement.base import SpanDetector
 from policy_engine.guard.detector import Verdict
-from policy_engine.guard.generalization import generalize_spans
+from policy_engine.guard.generalization import Generalized, generalize_spans
 from policy_engine.guard.model import GuardModel
-from policy_engine.guard.qi_spans import QISpan, find_qi_spans, qi_profile
+from policy_engine.guard.qi_spans import QIProfile, QISpan, find_qi_spans, qi_profile
 from policy_engine.guard.validate import DIRECT_IDENTIFIER_CATEGORIES
 from policy_engine.placeholders import PlaceholderBook, merge_findings
 from policy_engine.policy.model import (
@@ -43,6 +48,9 @@ from policy_engine.policy.model import (
 
 #: Finding categories Layer 1 acts on: direct identifiers (and street addresses, which point at one household).
 LAYER1_CATEGORIES = frozenset(DIRECT_IDENTIFIER_CATEGORIES) | {"address"}
+
+#: Distinct subject-bound QI classes that make a cluster the QI count can account for on its own.
+_CLUSTER = 2
 
 Action = Literal["pass", "redacted", "generalized", "refused", "abstained"]
 
@@ -103,7 +111,7 @@ class OutputGuard:
         constraints: Sequence[Constraint],
         categories: dict[str, CategoryDefinition],
     ) -> None:
-        self.model = model
+        self.model = model.at_abstain_rate(settings.operating_point.abstain_rate)
         self.settings = settings
         self.detector = detector
         self.constraints = tuple(constraints)
@@ -124,9 +132,12 @@ class OutputGuard:
             cursor = span.end
         return "".join(pieces) + answer[cursor:], sorted({f.category for f in findings}), len(spans), critical
 
-    def _layer2(self, text: str) -> tuple[Verdict, list[QISpan], tuple[float, float, bool]]:
-        scores, verdicts = self.model.assess([text], self.operating_point)
+    def _layer2(self, text: str, generalized: Generalized | None = None) -> tuple[Verdict, list[QISpan], tuple[float, float, bool]]:
+        """Verdict and QI spans of ``text``; spans inside ``generalized``'s replacements are coarse values and do not count."""
         spans = find_qi_spans(text, self.model.domain, tuple(self.settings.classes))
+        if generalized is not None:
+            spans = [s for s in spans if not generalized.coarsened(s)]
+        scores, verdicts = self.model.assess([text], self.operating_point, None if generalized is None else [spans])
         return verdicts[0], spans, (float(scores.sigma_s[0]), float(scores.sigma_u[0]), bool(scores.abstain[0]))
 
     def check(self, answer: str) -> GuardOutcome:
@@ -137,7 +148,7 @@ class OutputGuard:
         section = GuardSection(
             action="pass", verdict=verdict.value, operating_point=self.operating_point, model_version=self.model.version,
             sigma_s=sigma_s, sigma_u=sigma_u, delta=sigma_u - sigma_s, tau=calibration.tau[self.operating_point],
-            abstain_gate=(calibration.theta_s, calibration.theta_u), qi_classes=list(profile.classes), max_per_subject=profile.max_per_subject,
+            abstain_gate=calibration.thetas, qi_classes=list(profile.classes), max_per_subject=profile.max_per_subject,
             qi_spans=[QISpanRecord(qi_class=s.qi_class, start=s.start, end=s.end, subject=s.subject) for s in spans],
             layer1_redactions=redacted, layer1_categories=categories,
         )
@@ -148,9 +159,23 @@ class OutputGuard:
             return GuardOutcome(text, section.model_copy(update={"action": action}), "safe")
         if verdict is Verdict.ABSTAIN and not profile.exceeded:
             return GuardOutcome(None, section.model_copy(update={"action": "abstained"}), "out of distribution for both the safe and the unsafe density")
-        rewritten, count = generalize_spans(text, spans)
-        again, again_spans, _ = self._layer2(rewritten)
-        if count and again is not Verdict.FLAG and not qi_profile(again_spans, self.settings.max_per_subject).exceeded:
-            return GuardOutcome(rewritten, section.model_copy(update={"action": "generalized", "generalized_spans": count}), "QI cluster generalized")
+        rewritten = generalize_spans(text, spans)
+        again, residual, _ = self._layer2(rewritten.text, rewritten)
+        if rewritten.count and _cleared(again, profile, residual) and not qi_profile(residual, self.settings.max_per_subject).exceeded:
+            return GuardOutcome(rewritten.text, section.model_copy(update={"action": "generalized", "generalized_spans": rewritten.count}), "QI cluster generalized")
         why = f"{len(profile.classes)} QI classes about one subject (max {profile.max_per_subject})" if profile.exceeded else "Layer-2 detector flags a QI cluster"
-        return GuardOutcome(None, section.model_copy(update={"action": "refused", "generalized_spans": count}), f"{why}; generalization did not make it safe")
+        return GuardOutcome(None, section.model_copy(update={"action": "refused", "generalized_spans": rewritten.count}), f"{why}; generalization did not make it safe")
+
+
+def _cleared(again: Verdict, found: QIProfile, residual: list[QISpan]) -> bool:
+    """Whether a generalized answer is safe to release.
+
+    When the QI count itself saw the cluster (two or more subject-bound
+    classes) and the rewrite left no subject-bound QI span, every QI it
+    flagged is now a coarse value: the answer is released even if the
+    detector still recognizes the shape of a case description.  Otherwise
+    the cluster was (partly) invisible to the count, so the detector's
+    re-check decides.
+    """
+    counted_cluster = len(found.classes) >= _CLUSTER and not any(s.subject for s in residual)
+    return again is not Verdict.FLAG or counted_cluster

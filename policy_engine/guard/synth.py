@@ -26,12 +26,13 @@ from policy_engine.guard.axes import (
     SyntheticRecord,
     qi_classes,
 )
-from policy_engine.guard.families import appositive, clausal
+from policy_engine.guard.families import appositive, clausal, letter, nominal, relative
 from policy_engine.guard.families.base import Family, Person
 
-#: Generator families by name; "clausal" trains, "appositive" is held out.
-FAMILIES: dict[str, Family] = {clausal.name: clausal, appositive.name: appositive}
-TRAIN_FAMILY, HELD_OUT_FAMILY = clausal.name, appositive.name
+#: Generator families by name; "clausal", "appositive", "letter" and "nominal" form the training pool, "relative" is held out
+#: (it never trains, calibrates or tunes a model; PPE Section VI-D's cross-generator protocol).
+FAMILIES: dict[str, Family] = {f.name: f for f in (clausal, appositive, letter, nominal, relative)}
+TRAIN_FAMILIES, HELD_OUT_FAMILY = (clausal.name, appositive.name, letter.name, nominal.name), relative.name
 _RETRIES = 3
 
 Validator = Callable[[Sequence[str]], list[bool]]
@@ -79,6 +80,12 @@ def _borderline(family: Family, domain: str, n: int, rng: random.Random) -> Iter
 
 
 _DRAW = {Label.SAFE: _safe, Label.UNSAFE: _unsafe, Label.BORDERLINE: _borderline}
+
+
+def generate_pool(domain: str, families: tuple[str, ...], size: CorpusSize, seed: int, validator: Validator | None = None) -> list[SyntheticRecord]:
+    """Records of ``domain`` from several families, ``size`` split evenly between them."""
+    share = CorpusSize(*(n // len(families) for n in (size.safe, size.unsafe, size.borderline)))
+    return [record for family in families for record in generate(domain, family, share, seed, validator)]
 
 
 def generate(domain: str, family: str, size: CorpusSize, seed: int, validator: Validator | None = None) -> list[SyntheticRecord]:

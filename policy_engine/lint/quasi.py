@@ -25,12 +25,10 @@ def check(lp: LoadedPolicy, vocab: Vocabulary) -> Iterator[Diagnostic]:
             f"max_per_subject {qi.max_per_subject} can never be exceeded with {distinct} QI classes",
             lp.span(base + ("max_per_subject",)),
         )
-    op = qi.operating_point
-    if not (0.0 <= op.abstain_low <= op.threshold <= op.abstain_high <= 1.0):
+    rate = qi.operating_point.abstain_rate
+    if not 0.0 < rate <= 0.5:
         yield Diagnostic(
             "PE151",
-            f"operating point needs 0 <= abstain_low ({op.abstain_low}) <= threshold ({op.threshold}) <= abstain_high ({op.abstain_high}) <= 1",
-            lp.key_span(base + ("operating_point",)),
+            f"operating_point.abstain_rate is {rate}; it must lie in (0, 0.5]",
+            lp.span(base + ("operating_point", "abstain_rate")),
         )
-    elif op.threshold >= 1.0 or op.abstain_low >= 1.0:
-        yield Diagnostic("PE150", "a threshold of 1 never flags a record", lp.span(base + ("operating_point", "threshold")))

@@ -157,17 +157,19 @@ class NecessitySettings(StrictModel):
 
 
 class OperatingPoint(StrictModel):
-    """Decision threshold and abstain band of the QI guard (PPE Sections IV-B, V-C).
+    """Decision threshold and abstain gate of the QI guard (PPE Sections V-C, V-D).
 
-    ``preset`` picks the trained output guard's operating point: ``conservative``
-    flags when sigma_u > sigma_s, ``balanced`` at 90% and ``strict`` at 95%
-    within-distribution TPR (thresholds calibrated when the model is trained).
+    ``preset`` picks the trained output guard's decision threshold on
+    delta = sigma_u - sigma_s: ``conservative`` flags when sigma_u > sigma_s,
+    ``balanced`` at 90% and ``strict`` at 95% within-distribution TPR.
+    ``abstain_rate`` sets the abstain gate: the share of answers from a
+    generator the model was not trained on that are withheld for review
+    (calibrated leave-one-generator-family-out when the model is trained;
+    re-derived from the saved reference margins when the guard is built).
     """
 
     preset: Literal["conservative", "balanced", "strict"] = "balanced"
-    threshold: float = 0.5
-    abstain_low: float = 0.35
-    abstain_high: float = 0.65
+    abstain_rate: float = 0.05
 
 
 class QuasiIdentifierSettings(StrictModel):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -33,6 +34,18 @@ class Person:
     def fill(self, template: str, **extra: str) -> str:
         """``template`` with {sub}/{obj}/{pos} (and {Sub}/{Pos}) and ``extra`` substituted."""
         return template.format(sub=self.sub, obj=self.obj, pos=self.pos, Sub=self.sub.capitalize(), Pos=self.pos.capitalize(), **extra)
+
+
+#: Per QI class: its (value, paraphrase) pairs, the direct and the indirect sentence template
+#: ({v}: the value, {p}: the paraphrase, plus the pronoun fields of :meth:`Person.fill`).
+SentenceTable = dict[str, tuple[Sequence[tuple[str, str]], str, str]]
+
+
+def sentence_fragment(table: SentenceTable, qi_class: str, person: Person, indirect: bool, rng: random.Random) -> str:
+    """One sentence stating ``qi_class`` about ``person`` from ``table`` (indirect: the paraphrase template)."""
+    pool, direct, paraphrased = table[qi_class]
+    value, paraphrase = rng.choice(pool)
+    return person.fill(paraphrased if indirect else direct, v=value, p=paraphrase)
 
 
 class Family(Protocol):
