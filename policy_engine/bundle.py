@@ -18,6 +18,7 @@ from typing import Any
 
 import networkx as nx
 import numpy as np
+from pydantic import ValidationError
 
 from policy_engine.compiler import CompileReport, compile_bundle
 from policy_engine.corpus import Chunk, CorpusError
@@ -69,7 +70,14 @@ class Bundle:
             if verify and file_sha256(path / name) != digest:
                 raise BundleError(f"{path / name} does not match the manifest digest (modified after compile); recompile the bundle")
         policy_data = json.loads((path / "policy.json").read_text(encoding="utf-8"))
-        policy = Policy.model_validate({**policy_data, "root_dir": manifest.policy.root_dir, "sources": manifest.policy.sources})
+        try:
+            policy = Policy.model_validate({**policy_data, "root_dir": manifest.policy.root_dir, "sources": manifest.policy.sources})
+        except ValidationError as exc:
+            fields = ", ".join(".".join(str(p) for p in error["loc"]) for error in exc.errors()[:3])
+            raise BundleError(
+                f"{path}: the policy inside this bundle no longer validates with this version of policy-engine ({fields}); "
+                f"fix the policy if lint reports it, then recompile: policy-engine compile {manifest.policy.root_dir or 'POLICY'} -o {path}"
+            ) from None
         with (path / "nodes.jsonl").open(encoding="utf-8") as f:
             nodes = [Chunk(d["chunk_id"], d["doc_id"], d["source"], d["start"], d["end"], d["text"], d["level"]) for d in map(json.loads, f)]
         graph = graph_from_data(json.loads((path / "graph.json").read_text(encoding="utf-8")))

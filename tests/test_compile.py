@@ -155,6 +155,17 @@ def test_tampered_or_missing_bundle_is_refused(tmp_path: Path, fixture_bundle) -
         Bundle.open(copy)
 
 
+def test_a_bundle_whose_policy_no_longer_validates_says_to_recompile(tmp_path: Path, fixture_bundle) -> None:
+    """A bundle compiled by an older version (a policy field since removed) is refused with the fix, not a raw validation dump."""
+    copy = tmp_path / "bundle"
+    shutil.copytree(fixture_bundle[1], copy, ignore=shutil.ignore_patterns("cache"))
+    policy = json.loads((copy / "policy.json").read_text(encoding="utf-8"))
+    policy["metadata"]["retired_setting"] = 1
+    (copy / "policy.json").write_text(json.dumps(policy), encoding="utf-8")
+    with pytest.raises(BundleError, match=r"no longer validates .*metadata\.retired_setting.*recompile: policy-engine compile"):
+        Bundle.open(copy, verify=False)
+
+
 def test_queries_are_embedded_in_the_bundles_precision(tmp_path: Path, fixture_bundle) -> None:
     bundle = Bundle.open(fixture_bundle[1])
     assert bundle.embedder.precision == bundle.manifest["models"]["embedding"]["precision"] == resolve_precision("auto")
