@@ -48,12 +48,20 @@ def partition_secret(policy: Policy) -> bytes | None:
 
 def warm_up(model: ModelHandle, settings: DPSettings) -> StepCost:
     """Cold-start work done at engine start, outside the timed enforcer call: the sentence
-    splitter loads and the decoder's batched steps are timed (:func:`policy_engine.answer_timing.measure`)."""
+    splitter loads and the decoder's batched steps are timed (:func:`policy_engine.answer_timing.measure`).
+
+    The timing runs on a worker thread, as requests do (the pipeline's): OpenMP thread counts are
+    per thread, and the serving thread's may differ (FAISS sets its own to one), so a timing taken
+    there would not describe the decoding a request gets.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
     from policy_engine.answer_timing import measure
     from policy_engine.dp.sentences import sentencizer
 
     sentencizer()
-    return measure(model, settings.decoding.subsets)
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="dp-warm-up") as worker:
+        return worker.submit(measure, model, settings.decoding.subsets).result()
 
 
 @register_enforcer
