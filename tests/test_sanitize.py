@@ -126,8 +126,11 @@ def test_a_killed_run_resumes_without_loss_or_duplicates(policy: Path, tmp_path:
     done = 0
     while time.monotonic() < deadline and process.poll() is None:
         if state.exists():
-            with sqlite3.connect(state) as db:
-                done = db.execute("select count(*) from documents where status = 'done'").fetchone()[0]
+            try:
+                with sqlite3.connect(state) as db:
+                    done = db.execute("select count(*) from documents where status = 'done'").fetchone()[0]
+            except sqlite3.OperationalError:  # the file exists before the run has created its table
+                done = 0
             if done >= 2:
                 break
         time.sleep(0.2)
