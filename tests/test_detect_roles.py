@@ -56,6 +56,25 @@ def test_qualify_roles() -> None:
     assert qualify("doctor", frozenset()) == (True, "doctor")
 
 
+def test_a_subject_role_no_constraint_in_force_names_is_doubt_and_hidden() -> None:
+    victims = frozenset({"victim"})
+    assert qualify("tenant", victims, victims) == (True, "tenant")  # "a local resident" under "Hide the names of victims"
+    assert qualify("tenant", victims, victims | {"tenant"}) == (False, "tenant")  # a tenant rule is in force: it claims them
+    assert qualify("doctor", victims, victims) == (False, "doctor")  # staff evidence still leaves a name visible
+    assert qualify("tenant", frozenset({"doctor"}), frozenset({"doctor"})) == (False, "tenant")  # a staff rule never takes subjects
+
+
+def test_a_reporting_resident_is_hidden_by_a_victims_rule_through_the_real_pipeline() -> None:
+    from policy_engine.detect.analyzer import Analyzer
+    from policy_engine.policy.model import Constraint, EnforcementSettings, Metadata, Policy
+
+    victims = Constraint(id="victims", statement="Hide the names of victims.")
+    analyzer = Analyzer(Policy(metadata=Metadata(name="police"), constraints=[victims], enforcement=EnforcementSettings(order=["redaction"])))
+    text = "Last Tuesday Priya Lal, a local resident, reported that her car had been broken into. Ms Lal was called back by the desk."
+    found = {text[f.start : f.end] for f in analyzer.analyze(text, [victims])}
+    assert {"Priya Lal", "Ms Lal"} <= found, found
+
+
 def test_name_forms_share_a_key() -> None:
     mentions = ["Jane Marie Doe", "Ms Doe", "Jane", "Doe's", "Dr. John Doe", "John"]
     index = NameIndex(mentions)

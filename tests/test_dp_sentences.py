@@ -154,6 +154,7 @@ def test_a_selection_that_would_release_nothing_refills_instead():
     assert refill_rather_than_empty(one_stands, 2, 1) is one_stands
     already_refilling = SentenceSelection(pii=(0,), hallucination=(1,))
     assert refill_rather_than_empty(already_refilling, 2, 1) is already_refilling
+    assert refill_rather_than_empty(only_sentence_is_pii, 1, 0) is only_sentence_is_pii  # no refill allowed: nothing released
 
 
 def test_the_refill_of_a_removed_only_sentence_never_sees_it():

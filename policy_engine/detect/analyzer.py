@@ -230,9 +230,10 @@ class Analyzer:
         keyed = self._qualify(texts, raw, entities)
         order = [p.constraint.id for p in plans]
         roles_of = {p.constraint.id: frozenset(p.roles) for p in plans}
+        in_force = frozenset(r for roles in roles_of.values() for r in roles)
         results = []
         for text, findings in zip(texts, keyed):
-            targeted = [t for t in (_targeted(f, roles_of[f.constraint_id]) for f in findings) if t is not None]
+            targeted = [t for t in (_targeted(f, roles_of[f.constraint_id], in_force) for f in findings) if t is not None]
             results.append([f for f in resolve_overlaps(self._allow.keep(text, targeted), text, order) if still_a_value(f.detector, text[f.start : f.end])])
         return results
 
@@ -285,7 +286,7 @@ class Analyzer:
         return out
 
 
-def _targeted(finding: Finding, roles: frozenset[str]) -> Finding | None:
+def _targeted(finding: Finding, roles: frozenset[str], in_force: frozenset[str]) -> Finding | None:
     """The finding if its constraint targets it after role qualification (:func:`roles.qualify`), else None.
 
     Only NER person names are qualified: terms, patterns and private
@@ -293,7 +294,7 @@ def _targeted(finding: Finding, roles: frozenset[str]) -> Finding | None:
     """
     if finding.category != PERSON_CATEGORY or finding.source is not Source.NER:
         return finding
-    targeted, role = qualify(finding.role, roles)
+    targeted, role = qualify(finding.role, roles, in_force)
     if not targeted:
         return None
     return finding if role == finding.role else replace(finding, role=role)

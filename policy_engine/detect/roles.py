@@ -205,21 +205,32 @@ def decide(evidence: Sequence[RoleEvidence]) -> tuple[str | None, str]:
     return None, "no role cue"
 
 
-def qualify(role: str | None, constraint_roles: frozenset[str]) -> tuple[bool, str | None]:
+def _covers(constraint_role: str, role: str) -> bool:
+    return role == constraint_role or role in ROLE_INCLUDES.get(constraint_role, ())
+
+
+def qualify(role: str | None, constraint_roles: frozenset[str], roles_in_force: frozenset[str] = frozenset()) -> tuple[bool, str | None]:
     """Whether a name of ``role`` is targeted by a constraint on ``constraint_roles``, and the role to report.
 
     No role qualifier targets everyone; an unknown role is targeted (doubt
     hides); a known role is targeted when it is one of the constraint's roles
     or a kind of one (:data:`ROLE_INCLUDES`); a :data:`SUBJECT` is targeted
     by constraints on data subjects and a :data:`PERSONNEL` by constraints on
-    staff roles, each taking the constraint's first fitting role.
+    staff roles, each taking the constraint's first fitting role.  A data
+    subject's role that no constraint in force (``roles_in_force``, the roles
+    of every constraint applied alongside) names is doubt too: a "resident"
+    who reported a theft stays hidden under "Hide the names of victims".
+    Only staff evidence leaves a name visible.
     """
     if not constraint_roles or role is None:
         return True, role
     if role in (SUBJECT, PERSONNEL):
         fitting = sorted(r for r in constraint_roles if (r in STAFF_ROLES) == (role == PERSONNEL))
         return (True, fitting[0]) if fitting else (False, role)
-    return any(role == r or role in ROLE_INCLUDES.get(r, ()) for r in constraint_roles), role
+    if any(_covers(r, role) for r in constraint_roles):
+        return True, role
+    unclaimed = is_subject_role(role) and not any(_covers(r, role) for r in roles_in_force)
+    return unclaimed and any(is_subject_role(r) for r in constraint_roles), role
 
 
 def assign_roles(text_of: Sequence[str], mentions: Sequence[tuple[int, int, int]], keys: Sequence[str]) -> list[tuple[str | None, str]]:

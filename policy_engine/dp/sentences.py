@@ -174,9 +174,9 @@ def refill_rather_than_empty(selection: SentenceSelection, count: int, limit: in
     removed sentences masked and the privately released keywords, so turning a
     removal into a refill is post-processing of DP outputs: no privacy cost.
     """
-    if count == 0 or selection.hallucination or len(selection.pii) < count:
-        return selection
-    refilled = selection.pii[: max(1, limit)]
+    if count == 0 or limit <= 0 or selection.hallucination or len(selection.pii) < count:
+        return selection  # limit 0: the policy allows no refill
+    refilled = selection.pii[:limit]
     return SentenceSelection(tuple(i for i in selection.pii if i not in refilled), refilled)
 
 
