@@ -182,3 +182,47 @@ def test_a_field_label_before_a_value_is_no_organisation() -> None:
     employers = Constraint(id="employers", statement="Hide the employers of patients", detect=DetectorHints(categories=["employer"]))
     hidden = _hidden(_analyzer(employers), "Patient (DOB 03/14/1958, MRN 4829103) works at Northwind Freight Inc.", [employers])
     assert not any(h.startswith(("DOB", "MRN")) for h in hidden)
+
+
+# ------------------------------------------------- external-corpus failure classes (legal preambles, forms)
+
+
+def test_class3_name_wrapped_onto_the_next_line_is_hidden_whole(names: Analyzer) -> None:
+    text = "Counsel: Mr.Gunjan\n            Arora\nfor the State"
+    hidden = _hidden(names, text, [NAMES])
+    assert "Mr.Gunjan" in hidden and "Arora" in hidden
+    assert not any("for" in h or "State" in h for h in hidden)
+
+
+def test_class8_a_capitalized_label_on_the_next_line_is_not_joined(names: Analyzer) -> None:
+    assert _hidden(names, "Sandra Okoye\nJob Title\nManager", [NAMES]) == ["Sandra Okoye"]
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("In case of my child's account, we need to add Ryan P Costa as guardian.", "Ryan P Costa"),
+        ("Mr. Shashi Nandan, Senior Advocate, with Mr. Kashif \t\t\t      Zaidi & Mr. Udyan Nandan, Advocates.", "Zaidi"),
+        ("        .....\n\n     Coram : A. S. Oka And M. S. Sonak, Jj.\n", "A. S. Oka"),
+    ],
+)
+def test_class3_bare_initials_tabs_and_initialled_names_stay_in_the_span(names: Analyzer, text: str, name: str) -> None:
+    assert any(name in h for h in _hidden(names, text, [NAMES]))
+
+
+def test_class3_a_list_of_parties_does_not_run_into_the_conjunction() -> None:
+    from policy_engine.detect.mentions import clean_entities
+    from policy_engine.detect.ner import NamedEntity
+
+    text = "Petitioners: Raghuvir Singh And others"
+    spans = clean_entities(text, [NamedEntity("PERSON", text.index("Raghuvir"), text.index(" others"))])
+    assert [text[e.start : e.end] for e in spans] == ["Raghuvir Singh"]
+
+
+def test_class9_organisation_spans_stop_at_blank_lines_of_a_header() -> None:
+    orgs = Constraint(id="orgs", statement="Hide organisations and employers")
+    analyzer = _analyzer(orgs)
+    text = "Others\n \nCounsel for Petitioner :- Ajay Kumar\nThe Supreme Court Of India\n\n     Civil Appellate Jurisdiction\n"
+    hidden = _hidden(analyzer, text, [orgs])
+    assert "The Supreme Court Of India" in hidden
+    assert not any(w in h for h in hidden for w in ("Others", "Counsel", "Jurisdiction"))

@@ -51,31 +51,50 @@ _ROLE_WORDS = sorted((ROLE_TITLES | TITLES) - HONORIFICS, key=len, reverse=True)
 _LEADING_ROLE = re.compile(r"(?:" + "|".join(_ROLE_WORDS) + r")\b\.?[:*]*\s+", re.IGNORECASE)
 _HONORIFIC_BEFORE = re.compile(r"\b(?:" + "|".join(HONORIFICS) + r")\.?\s*$", re.IGNORECASE)
 _HONORIFIC_ONLY = re.compile(r"(?:(?:" + "|".join(sorted(TITLES | ROLE_TITLES, key=len, reverse=True)) + r")\b\.?[:*]*\s*)+", re.IGNORECASE)
-_STREET_AFTER = re.compile(r"\s+(?:Street|St|Road|Rd|Lane|Ln|Avenue|Ave|Close|Drive|Way|Crescent|Gardens|Terrace|Place|Square|Court|Row|Hill|Park|Grove|Mews)\b\.?")
-_DATE_EDGE_WORDS = frozenset(["between", "and", "from", "to", "until", "till", "the", "on", "of", "since", "by", "in", "at", "during", "or", "than", "about", "around", "approximately"])
+_STREET_AFTER = re.compile(
+    r"\s+(?:Street|St|Road|Rd|Lane|Ln|Avenue|Ave|Close|Drive|Way|Crescent|Gardens|Terrace|Place|Square|Court|Row|Hill|Park|Grove|Mews)\b\.?"
+)
+_DATE_EDGE_WORDS = frozenset(
+    ["between", "and", "from", "to", "until", "till", "the", "on", "of", "since", "by", "in", "at", "during", "or", "than", "about", "around", "approximately"]
+)
 _WORD = re.compile(r"[A-Za-z][A-Za-z'\u2019-]*")
 
 
-_NAME_TOKEN_AFTER = re.compile(r"[ ](?:[A-Z]\.(?:[ ]?[A-Z]\.)*[ ]?)?[A-Z][a-z]{2,}(?:-[A-Z][a-z]+)?\b")
-_NAME_TOKEN_BEFORE = re.compile(r"(?:\b[A-Z][a-z]{2,}|\b[A-Z]\.(?:[ ]?[A-Z]\.)*)[ ]?$")
+_UPPER, _LOWER = "A-ZÀ-ÖØ-Þ", "a-zß-öø-ÿ"
+_NAME_WORD = rf"[{_UPPER}][{_LOWER}]{{2,}}(?:-[{_UPPER}][{_LOWER}]+)?"
+_NAME_TOKEN_AFTER = re.compile(rf"[ \t]+(?:(?:[A-Z]\.[ ]?)+|[A-Z][ ]+)?{_NAME_WORD}(?![\w-])")
+_NAME_TOKEN_BEFORE = re.compile(rf"(?:(?<![\w-]){_NAME_WORD}|\b[A-Z]\.(?:[ ]?[A-Z]\.)*)[ \t]*$")
+#: The rest of a name on the next line, alone there ("Mr. Gunjan\n      Arora\n").
+_NAME_LINE_AFTER = re.compile(rf"[ \t]*\n[ \t]*(?P<name>{_NAME_WORD}(?:[ ]{_NAME_WORD})?)[ \t]*[,.;)]?[ \t]*(?=\n|$)")
 
 
 def _grow_name(text: str, e: NamedEntity) -> NamedEntity:
-    """Extend a person span over adjacent initials and capitalized non-dictionary words on the same line.
+    """Extend a person span over adjacent initials and capitalized non-dictionary words.
 
     NER often keeps only part of a name ("Rajeev Ranjan" of "Rajeev Ranjan
-    Prasad", "Bhadoriya" of "O.P.S. Bhadoriya"); a neighbouring capitalized
-    word that is no common English word, or a run of initials, belongs to it.
+    Prasad", "Bhadoriya" of "O.P.S. Bhadoriya", "Ryan" of "Ryan P Costa"); a
+    neighbouring capitalized word that is no common English word, or a run of
+    initials, belongs to it.  A name that ends its line continues on the next
+    line only when that line holds nothing but one or two such words (a name
+    wrapped in a preamble or signature block); a label there ("Job title")
+    is a common word and stays out.
     """
     start, end = e.start, e.end
-    while (m := _NAME_TOKEN_AFTER.match(text, end)) and not is_common_word(m.group().split()[-1].split(".")[-1]):
+    while (m := _NAME_TOKEN_AFTER.match(text, end)) and not _is_label_word(m.group().split()[-1].split(".")[-1]):
         end = m.end()
+    if (m := _NAME_LINE_AFTER.match(text, end)) and not any(_is_label_word(w) for w in m.group("name").split()):
+        end = m.end("name")
     while (m := _NAME_TOKEN_BEFORE.search(text, max(0, start - 24), start)) and m.end() == start and m.start() < start:
         word = m.group().strip()
-        if word[-1] != "." and (is_common_word(word) or word.lower() in TITLES):
+        if word[-1] != "." and _is_label_word(word):
             break
         start = m.start()
     return e if (start, end) == (e.start, e.end) else NamedEntity(PERSON, start, end)
+
+
+def _is_label_word(word: str) -> bool:
+    """A common English word that is no known name, a title or a role word: no evidence that a name goes on."""
+    return is_plain_word(word) or word.lower() in TITLES or word.lower() in ROLE_TITLES
 
 
 def clean_entities(text: str, entities: Sequence[NamedEntity]) -> list[NamedEntity]:
@@ -92,12 +111,42 @@ def clean_entities(text: str, entities: Sequence[NamedEntity]) -> list[NamedEnti
             if any(ch.isdigit() for ch in text[e.start : e.end]):
                 cleaned.append(e)
         elif e.label in _PLACE_OR_ORG_LABELS:
-            value = text[e.start : e.end]
-            if not (_is_label_or_heading(text, e) or (e.label == "ORG" and (_MEASUREMENT.fullmatch(value) or _is_field_label(text, e)))):
-                cleaned.append(e)
+            for piece in _line_pieces(text, e):
+                value = text[piece.start : piece.end]
+                if not (_is_label_or_heading(text, piece) or (e.label == "ORG" and (_MEASUREMENT.fullmatch(value) or _is_field_label(text, piece)))):
+                    cleaned.append(piece)
         else:
             cleaned.append(e)
     return cleaned
+
+
+def _line_pieces(text: str, e: NamedEntity) -> list[NamedEntity]:
+    """A place or organization entity cut at blank lines; a paragraph of common words only is dropped.
+
+    spaCy's small model runs organization names on across the blank lines of
+    a header ("The Supreme Court Of India\n\n Civil Appellate Jurisdiction",
+    "Others\n\nCounsel for Petitioner"); each paragraph is judged on its own,
+    while a name wrapped onto the next line stays whole.
+    """
+    if not _BLANK_LINE.search(text, e.start, e.end):
+        return [e]
+    pieces, offset = [], e.start
+    for part in _BLANK_LINE.split(text[e.start : e.end]):
+        start = text.index(part, offset)
+        end = offset = start + len(part)
+        while start < end and not text[start].isalnum():
+            start += 1
+        while end > start and not (text[end - 1].isalnum() or text[end - 1] in ".)"):
+            end -= 1
+        words = _WORD.findall(text[start:end])
+        if words and not all(is_plain_word(w) for w in words):
+            pieces.append(NamedEntity(e.label, start, end))
+    return pieces
+
+
+_TRAILING_FUNCTION_WORD = re.compile(r"[\s,]+(?i:and|or|the|of|with|alias|by|for)$")
+_INITIAL = re.compile(r"\b[A-Z]\.")
+_BLANK_LINE = re.compile(r"[ \t]*\n[ \t]*\n\s*")
 
 
 def _is_field_label(text: str, e: NamedEntity) -> bool:
@@ -125,12 +174,15 @@ def _person_pieces(text: str, e: NamedEntity) -> list[NamedEntity]:
             continue
         name_words = [w for w in words if w.lower().rstrip(".") not in TITLES]
         titled = _HONORIFIC_BEFORE.search(text, max(0, start - 8), start) is not None or len(name_words) < len(words)
+        titled = titled or _INITIAL.search(text, start, end) is not None  # "A. S. Oka": initials mark a name
         if name_words and all(is_plain_word(w) for w in name_words) and not titled and _opens_a_line_or_sentence(text, start):
             continue
         if line_no and all(is_common_word(w) for w in name_words) and not titled:
             continue  # a label on the next line ("Sandra Okoye\nJob title")
         if (m := _HONORIFIC_BEFORE.search(text, max(0, start - 8), start)) is not None and "\n" not in text[m.start() : start]:
             start = m.start()
+        while (m := _TRAILING_FUNCTION_WORD.search(text, start, end)) and m.start() > start:
+            end = m.start()  # "Raghuvir Singh And" (a list of parties runs on)
         if text[end - 1] == "." and not re.search(r"\b[A-Z]\.$|\b(?:" + "|".join(HONORIFICS) + r")\.$", text[start:end], re.IGNORECASE):
             end -= 1
         pieces.append(NamedEntity(PERSON, start, end))
@@ -201,7 +253,11 @@ def with_name_variants(texts: Sequence[str], entities: list[list[NamedEntity]], 
     out = []
     for text, ents in zip(texts, entities):
         spans = [(m.start(), m.end()) for m in pattern.finditer(text)] if pattern else []
-        first_names = [(m.start(), m.end()) for m in _CAPITALIZED.finditer(text) if is_first_name(m.group()) and not is_common_word(m.group()) and m.group().lower() not in STOP_WORDS]
+        first_names = [
+            (m.start(), m.end())
+            for m in _CAPITALIZED.finditer(text)
+            if is_first_name(m.group()) and not is_common_word(m.group()) and m.group().lower() not in STOP_WORDS
+        ]
         # a one-word organization or place that is a known first name is a person ("Priya" tagged ORG)
         relabel = {(x.start, x.end) for x in ents if x.label in _PLACE_OR_ORG_LABELS and (x.start, x.end) in set(first_names)}
         ents = [x for x in ents if (x.start, x.end) not in relabel]
