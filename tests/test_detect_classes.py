@@ -226,3 +226,17 @@ def test_class9_organisation_spans_stop_at_blank_lines_of_a_header() -> None:
     hidden = _hidden(analyzer, text, [orgs])
     assert "The Supreme Court Of India" in hidden
     assert not any(w in h for h in hidden for w in ("Others", "Counsel", "Jurisdiction"))
+
+
+@pytest.mark.parametrize(
+    "text, kept_visible",
+    [
+        ("          Along With\n     Civil Application No.54 Of 2016,  \n      Civil Application No.86 Of 2016, \n", "Civil Application"),
+        ("Others\n \nCounsel for Petitioner :- Ajay Kumar Upadhyay,Vineet Sankalp\n", "Counsel for Petitioner"),
+        ("Ram Kumar                          ...Petitioner(s)\n     Versus\nState of Rajasthan        ...Respondent(s)", "Respondent"),
+        ("For the Respondents : Mr. Rao", "Respondents"),
+    ],
+)
+def test_class9_number_kinds_labels_and_role_words_are_not_organisations(text: str, kept_visible: str) -> None:
+    orgs = Constraint(id="orgs", statement="Hide organisations and employers")
+    assert not any(kept_visible in h for h in _hidden(_analyzer(orgs), text, [orgs]))

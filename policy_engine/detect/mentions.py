@@ -121,19 +121,22 @@ def clean_entities(text: str, entities: Sequence[NamedEntity]) -> list[NamedEnti
 
 
 def _line_pieces(text: str, e: NamedEntity) -> list[NamedEntity]:
-    """A place or organization entity cut at blank lines; a paragraph of common words only is dropped.
+    """A place or organization entity cut at blank lines and after a label; pieces of common words only are dropped.
 
     spaCy's small model runs organization names on across the blank lines of
-    a header ("The Supreme Court Of India\n\n Civil Appellate Jurisdiction",
-    "Others\n\nCounsel for Petitioner"); each paragraph is judged on its own,
-    while a name wrapped onto the next line stays whole.
+    a header ("The Supreme Court Of India\n\n Civil Appellate Jurisdiction")
+    and over form labels ("Counsel for Petitioner :- Ajay Kumar"); each
+    paragraph is judged on its own, without a leading label, while a name
+    wrapped onto the next line stays whole.
     """
-    if not _BLANK_LINE.search(text, e.start, e.end):
+    if not _BLANK_LINE.search(text, e.start, e.end) and not _LABEL_COLON.search(text, e.start, e.end):
         return [e]
     pieces, offset = [], e.start
     for part in _BLANK_LINE.split(text[e.start : e.end]):
         start = text.index(part, offset)
         end = offset = start + len(part)
+        if (m := _LABEL_COLON.search(text, start, end)) and all(is_plain_word(w) for w in _WORD.findall(text[start : m.start()])):
+            start = m.end()
         while start < end and not text[start].isalnum():
             start += 1
         while end > start and not (text[end - 1].isalnum() or text[end - 1] in ".)"):
@@ -144,7 +147,10 @@ def _line_pieces(text: str, e: NamedEntity) -> list[NamedEntity]:
     return pieces
 
 
+_BLANK_LINE = re.compile(r"[ \t]*\n[ \t]*\n\s*")
+_LABEL_COLON = re.compile(r"\s*:-?\s+")
 _TRAILING_FUNCTION_WORD = re.compile(r"[\s,]+(?i:and|or|the|of|with|alias|by|for)$")
+_NUMBER_LABEL = re.compile(r"\b(?:No|Nos|Number|Ref)\b\.?(?:\s*[\d/.-]+)?$", re.IGNORECASE)
 _INITIAL = re.compile(r"\b[A-Z]\.")
 _BLANK_LINE = re.compile(r"[ \t]*\n[ \t]*\n\s*")
 
@@ -210,12 +216,16 @@ def _trim_date(text: str, e: NamedEntity) -> NamedEntity | None:
 
 
 def _is_label_or_heading(text: str, entity: NamedEntity) -> bool:
-    """A form label ("Specimen:"), or a heading / table cell / sentence opener of common words."""
+    """A form label ("Specimen:", "Writ Petition No 17"), a role word ("Respondents"), or a heading / table cell of common words."""
     value = text[entity.start : entity.end]
     words = value.split()
     line_start = entity.start == 0 or not text[: entity.start].rsplit("\n", 1)[-1].strip(" \t*#-|>")
     if len(words) == 1 and text[entity.end : entity.end + 2].lstrip("*").startswith(":"):
         return True
+    if _NUMBER_LABEL.search(value) and all(is_plain_word(w) for w in _WORD.findall(value)[:-1]):
+        return True  # the kind of a number that follows ("Civil Application No", "Account No.")
+    if (named := [w.lower() for w in _WORD.findall(value) if len(w) > 1]) and all(w in ROLE_TITLES or w in TITLES for w in named) and value.isascii():
+        return True  # a party or office named by its role ("Respondents", "Petitioner(s)", "Honourable")
     if entity.label != "ORG":
         return False  # place names keep their capitals for a reason; only form labels are dropped
     if len(words) == 1 and line_start and is_common_word(words[0]):
