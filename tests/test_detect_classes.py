@@ -240,3 +240,20 @@ def test_class9_organisation_spans_stop_at_blank_lines_of_a_header() -> None:
 def test_class9_number_kinds_labels_and_role_words_are_not_organisations(text: str, kept_visible: str) -> None:
     orgs = Constraint(id="orgs", statement="Hide organisations and employers")
     assert not any(kept_visible in h for h in _hidden(_analyzer(orgs), text, [orgs]))
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("did anyone else notice gaby gave herself more soda than diego", "gaby"),
+        ("She named him Luís.", "Luís"),
+        ("Date: 2015-12-22\nName: Åsa Laine\nPhone: 083 564 9312", "Åsa Laine"),
+        ("Versus\n\n     Shinie Biswas Nair                              ...Respondent", "Shinie Biswas Nair"),
+    ],
+)
+def test_class3_first_names_ner_misses_lower_case_accented_and_with_their_surname(names: Analyzer, text: str, name: str) -> None:
+    assert name in _hidden(names, text, [NAMES])
+
+
+def test_class9_lower_case_common_words_are_no_first_names(names: Analyzer) -> None:
+    assert _hidden(names, "will you mark the may rota and grace the meeting", [NAMES]) == []

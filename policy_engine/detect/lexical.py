@@ -50,8 +50,12 @@ def _name_lists() -> dict[str, frozenset[str]]:
         for attribute, bucket in lists.items():
             values = provider.__dict__.get(attribute) if provider is not None else None
             if isinstance(values, (list, tuple, set, frozenset, dict)):
-                bucket.update(v.lower() for v in values if isinstance(v, str) and v.isascii() and v.isalpha() and len(v) > 1)
+                bucket.update(v.lower() for v in values if isinstance(v, str) and v.isalpha() and len(v) > 1 and _latin(v))
     return {k: frozenset(v) for k, v in lists.items()}
+
+
+def _latin(word: str) -> bool:
+    return all(ch.isascii() or "\u00c0" <= ch <= "\u024f" for ch in word)
 
 
 @functools.lru_cache(maxsize=1)
@@ -61,7 +65,7 @@ def _names() -> tuple[frozenset[str], frozenset[str]]:
 
 
 def first_name_gender(word: str) -> str:
-    """"m" or "f" when ``word`` is only in Faker's male or only in its female first names, else ""."""
+    """ "m" or "f" when ``word`` is only in Faker's male or only in its female first names, else ""."""
     lists, lower = _name_lists(), word.lower()
     male, female = lower in lists["first_names_male"], lower in lists["first_names_female"]
     return "m" if male and not female else "f" if female and not male else ""

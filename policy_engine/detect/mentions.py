@@ -245,7 +245,9 @@ def with_name_variants(texts: Sequence[str], entities: list[list[NamedEntity]], 
     spaCy often misses "Okafor ordered an ECG" while it finds "Dr. Ahmed
     Okafor"; once a full name is known, its capitalized parts are names too
     (document context).  A capitalized word that is a known first name and
-    no common English word ("Priya", "Connor's") is a name by itself.
+    no common English word ("Priya", "Connor's", "Luís") is a name by itself,
+    and so is such a word written all in lower case ("emma", "diego"), as
+    social-media posts write names.
     Words already inside another entity are left alone.
     """
     words: set[str] = set()
@@ -265,8 +267,8 @@ def with_name_variants(texts: Sequence[str], entities: list[list[NamedEntity]], 
         spans = [(m.start(), m.end()) for m in pattern.finditer(text)] if pattern else []
         first_names = [
             (m.start(), m.end())
-            for m in _CAPITALIZED.finditer(text)
-            if is_first_name(m.group()) and not is_common_word(m.group()) and m.group().lower() not in STOP_WORDS
+            for m in _NAME_SHAPED.finditer(text)
+            if _written_as_name(m.group()) and is_first_name(m.group()) and not is_common_word(m.group()) and m.group().lower() not in STOP_WORDS
         ]
         # a one-word organization or place that is a known first name is a person ("Priya" tagged ORG)
         relabel = {(x.start, x.end) for x in ents if x.label in _PLACE_OR_ORG_LABELS and (x.start, x.end) in set(first_names)}
@@ -278,12 +280,17 @@ def with_name_variants(texts: Sequence[str], entities: list[list[NamedEntity]], 
                 continue
             if (m := _HONORIFIC_BEFORE.search(text, max(0, s - 8), s)) is not None and "\n" not in text[m.start() : s]:
                 s = m.start()
-            added.append(NamedEntity(PERSON, s, e))
+            added.append(_grow_name(text, NamedEntity(PERSON, s, e)))
         out.append(sorted(ents + added, key=lambda x: x.start) if added else ents)
     return out
 
 
-_CAPITALIZED = re.compile(r"(?<![\w-])[A-Z][a-z]{2,}(?![\w-])")
+_NAME_SHAPED = re.compile(r"(?<![\w-])[^\W\d_]{3,}(?![\w-])")
+
+
+def _written_as_name(word: str) -> bool:
+    """Capitalized ("Priya", "Luís"), or all lower case and long enough not to be an abbreviation ("emma" in a post)."""
+    return (word[0].isupper() and word[1:].islower()) or (word.islower() and len(word) >= 4)
 
 
 def with_cued_names(text: str, entities: list[NamedEntity]) -> list[NamedEntity]:
