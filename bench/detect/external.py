@@ -208,7 +208,7 @@ def render(result: dict) -> str:
 
 def render_model_comparison(default: dict, larger: dict) -> str:
     """Markdown: per category and half, what the larger spaCy model changes for each tool (recall, full-token, over-redaction)."""
-    lines = [f"## `{default['model']}` vs `{larger['model']}` (from `{default['command']}`)", ""]
+    lines = ["", f"## `{default['model']}` vs `{larger['model']}` (from `{default['command']}`)", ""]
     lines += [
         "| half | category | mentions | engine recall | engine full-token | Presidio recall | Presidio full-token |",
         "|---|---|---:|---:|---:|---:|---:|",
