@@ -269,3 +269,21 @@ def test_the_medium_model_loads_from_the_ner_md_extra() -> None:
     text = "Mrs Jane Price moved to Leeds in March 2021."
     persons = [text[e.start : e.end] for e in EntityRecognizer(load_pipeline(MEDIUM_MODEL_NAME)).entities(text) if e.label == "PERSON"]
     assert any("Jane Price" in p for p in persons)
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("Counsel: Mr.Gunjan\n            Arora, Advocate\nfor the State", "Arora"),
+        ("Accused: Abhay Dewan alias Gappy was heard.", "Abhay Dewan alias Gappy"),
+        ("Heard Praveen C. and Manohar N, and the clerk.", "Praveen C. and Manohar N"),
+    ],
+)
+def test_class3_wrapped_names_aliases_and_trailing_initials_stay_in_the_span(names: Analyzer, text: str, name: str) -> None:
+    assert name in _hidden(names, text, [NAMES])
+
+
+def test_class3_a_polity_is_hidden_with_its_place() -> None:
+    places = Constraint(id="places", statement="Hide addresses and places such as cities, regions and countries")
+    text = "Versus\nState of Rajasthan through PP"
+    assert "State of Rajasthan" in _hidden(_analyzer(places), text, [places])

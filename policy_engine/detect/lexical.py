@@ -6,8 +6,9 @@ sentence, a heading or a table cell as PERSON or ORG ("Specimen received",
 installed packages decide what such a word is:
 
 * common English words: the WordNet-derived lemma index of the spaCy
-  model's own lemmatizer (nouns, verbs, adjectives, adverbs), looked up by
-  lemma so "Allergies" and "received" are found;
+  model's own lemmatizer (nouns, verbs, adjectives, adverbs) and its
+  irregular forms, looked up by lemma so "Allergies", "received" and
+  "heard" are found;
 * personal names: the first- and last-name lists of Faker's person
   providers, every Latin-script locale (Faker is a dependency already).
 
@@ -33,10 +34,12 @@ _SUFFIX_LEMMAS = (("ies", "y"), ("ied", "y"), ("es", ""), ("s", ""), ("ed", ""),
 @functools.lru_cache(maxsize=1)
 def _common_words() -> frozenset[str]:
     nlp = spacy.load(MODEL_NAME, exclude=["tok2vec", "tagger", "parser", "attribute_ruler", "ner"])
-    table = nlp.get_pipe("lemmatizer").lookups.get_table("lemma_index")
+    lookups = nlp.get_pipe("lemmatizer").lookups
     words: set[str] = set()
-    for key in table:
-        words.update(w for w in table[key] if w.isalpha())
+    for name in ("lemma_index", "lemma_exc"):  # dictionary words, and their irregular forms ("heard", "children")
+        table = lookups.get_table(name)
+        for key in table:
+            words.update(w for w in table[key] if w.isalpha())
     return frozenset(words)
 
 

@@ -62,10 +62,15 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z'\u2019-]*")
 
 _UPPER, _LOWER = "A-ZÀ-ÖØ-Þ", "a-zß-öø-ÿ"
 _NAME_WORD = rf"[{_UPPER}][{_LOWER}]{{2,}}(?:-[{_UPPER}][{_LOWER}]+)?"
-_NAME_TOKEN_AFTER = re.compile(rf"[ \t]+(?:(?:[A-Z]\.[ ]?)+|[A-Z][ ]+)?{_NAME_WORD}(?![\w-])")
-_NAME_TOKEN_BEFORE = re.compile(rf"(?:(?<![\w-]){_NAME_WORD}|\b[A-Z]\.(?:[ ]?[A-Z]\.)*)[ \t]*$")
-#: The rest of a name on the next line, alone there ("Mr. Gunjan\n      Arora\n").
-_NAME_LINE_AFTER = re.compile(rf"[ \t]*\n[ \t]*(?P<name>{_NAME_WORD}(?:[ ]{_NAME_WORD})?)[ \t]*[,.;)]?[ \t]*(?=\n|$)")
+_GAP = r"[^\S\n]+"  # spaces, tabs, no-break spaces: no line break
+_NAME_TOKEN_AFTER = re.compile(rf"{_GAP}(?:(?:[A-Z]\.[ ]?)+|[A-Z][ ]+)?{_NAME_WORD}(?![\w-])")
+_NAME_TOKEN_BEFORE = re.compile(rf"(?:(?<![\w-]){_NAME_WORD}|\b[A-Z]\.(?:[ ]?[A-Z]\.)*)[^\S\n]*$")
+#: Initials after a name, ending it ("Praveen C.", "Manohar N", "Abhinav .R").
+_INITIALS_AFTER = re.compile(rf"{_GAP}(?:\.?[A-Z](?:\.[A-Z])*\.?)(?=[^\S\n]*(?:[,;:)]|\n|$|[^\S\n]{{2}}))")
+#: A second name the person goes by ("Abhay Dewan alias Gappy", "Shanthamma @ Shantabai").
+_ALIAS_AFTER = re.compile(rf"{_GAP}(?i:alias|@|a/k/a|aka){_GAP}(?:[A-Z]\.[ ]?)*{_NAME_WORD}(?:[ ]{_NAME_WORD})?")
+#: The rest of a name at the start of the next line ("Mr. Gunjan\n      Arora\n", "Deepali\n Patankar, Advocate").
+_NAME_LINE_AFTER = re.compile(rf"[^\S\n]*\n[^\S\n]*(?P<name>{_NAME_WORD}(?:[ ]{_NAME_WORD})?)(?=[^\S\n]*(?:[,.;)]|\n|$)|[^\S\n]{{2}})")
 
 
 def _grow_name(text: str, e: NamedEntity) -> NamedEntity:
@@ -77,19 +82,42 @@ def _grow_name(text: str, e: NamedEntity) -> NamedEntity:
     initials, belongs to it.  A name that ends its line continues on the next
     line only when that line holds nothing but one or two such words (a name
     wrapped in a preamble or signature block); a label there ("Job title")
-    is a common word and stays out.
+    is a common word and stays out.  Trailing initials and an alias ("alias
+    Gappy", "@ Shantabai") belong to the name too.
     """
     start, end = e.start, e.end
     while (m := _NAME_TOKEN_AFTER.match(text, end)) and not _is_label_word(m.group().split()[-1].split(".")[-1]):
         end = m.end()
     if (m := _NAME_LINE_AFTER.match(text, end)) and not any(_is_label_word(w) for w in m.group("name").split()):
         end = m.end("name")
+    if (m := _ALIAS_AFTER.match(text, end)) and not _is_label_word(m.group().split()[-1]):
+        end = m.end()
+    elif (m := _INITIALS_AFTER.match(text, end)) and m.group().strip() != "I":
+        end = m.end()
     while (m := _NAME_TOKEN_BEFORE.search(text, max(0, start - 24), start)) and m.end() == start and m.start() < start:
         word = m.group().strip()
         if word[-1] != "." and _is_label_word(word):
             break
         start = m.start()
+    if m := _COMPANY_SUFFIX.match(text, end):
+        end = m.end()
     return e if (start, end) == (e.start, e.end) else NamedEntity(PERSON, start, end)
+
+
+def _grow_organization(text: str, e: NamedEntity) -> NamedEntity:
+    """A place with the polity it names ("State of Rajasthan", "Union of India"); a firm with its legal form ("... Private Limited")."""
+    start, end = e.start, e.end
+    if e.label == "GPE" and (m := _POLITY_BEFORE.search(text, max(0, start - 30), start)):
+        start = m.start()
+    if m := _COMPANY_SUFFIX.match(text, end):
+        end = m.end()
+    return e if (start, end) == (e.start, e.end) else NamedEntity(e.label, start, end)
+
+
+_POLITY_BEFORE = re.compile(r"\b(?:State|Union|Government|Govt\.?|Republic|Kingdom|Commonwealth|People)\s+(?i:of)\s+(?:the\s+)?$")
+_COMPANY_SUFFIX = re.compile(
+    r"(?:[^\S\n]+\([A-Z][a-z]+\))?(?:[^\S\n]+(?:Private|Pvt\.?|Public))?[^\S\n]+(?:Limited|Ltd\.?|Inc\.?|LLC|LLP|PLC|GmbH|Corp\.?|Co\.)(?![\w])"
+)
 
 
 def _is_label_word(word: str) -> bool:
@@ -111,7 +139,7 @@ def clean_entities(text: str, entities: Sequence[NamedEntity]) -> list[NamedEnti
             if any(ch.isdigit() for ch in text[e.start : e.end]):
                 cleaned.append(e)
         elif e.label in _PLACE_OR_ORG_LABELS:
-            for piece in _line_pieces(text, e):
+            for piece in _line_pieces(text, _grow_organization(text, e)):
                 value = text[piece.start : piece.end]
                 if not (_is_label_or_heading(text, piece) or (e.label == "ORG" and (_MEASUREMENT.fullmatch(value) or _is_field_label(text, piece)))):
                     cleaned.append(piece)
@@ -151,6 +179,7 @@ _BLANK_LINE = re.compile(r"[ \t]*\n[ \t]*\n\s*")
 _LABEL_COLON = re.compile(r"\s*:-?\s+")
 _TRAILING_FUNCTION_WORD = re.compile(r"[\s,]+(?i:and|or|the|of|with|alias|by|for)$")
 _NUMBER_LABEL = re.compile(r"\b(?:No|Nos|Number|Ref)\b\.?(?:\s*[\d/.-]+)?$", re.IGNORECASE)
+_LEADING_WORD = re.compile(r"([A-Z][a-z]+)[^\S\n]+(?=[A-Z])")
 _INITIAL = re.compile(r"\b[A-Z]\.")
 _BLANK_LINE = re.compile(r"[ \t]*\n[ \t]*\n\s*")
 
@@ -173,6 +202,14 @@ def _person_pieces(text: str, e: NamedEntity) -> list[NamedEntity]:
             start += 1
         while (m := _LEADING_ROLE.match(text, start, end)) and m.end() < end:
             start = m.end()
+        while (
+            (m := _LEADING_WORD.match(text, start, end))
+            and m.end() < end
+            and is_plain_word(m.group(1))
+            and _opens_a_line_or_sentence(text, start)
+            and not _HONORIFIC_BEFORE.search(text, max(0, start - 8), start)
+        ):
+            start = m.end()  # "Heard Praveen C.": a sentence-opening verb NER took in
         if start >= end or _HONORIFIC_ONLY.fullmatch(text[start:end]):
             continue
         words = _WORD.findall(text[start:end])
