@@ -250,22 +250,15 @@ class Analyzer:
                     for m in private.pattern.finditer(text)
                 ]
             for pattern in plan.patterns:
-                found += [
-                    Finding(cid, plan.primary_category, m.start(), m.end(), Source.PATTERN, 0.95, None, "", "pattern")
-                    for m in pattern.finditer(text)
-                    if m.end() > m.start()
-                ]
+                found += [Finding(cid, plan.primary_category, m.start(), m.end(), Source.PATTERN, 0.95, None, "", "pattern") for m in pattern.finditer(text) if m.end() > m.start()]
             for name, category in plan.recognizers:
                 if name not in hits_by_recognizer:
                     hits_by_recognizer[name] = list(recognizer_registry.recognizer(name).find(text))
-                found += [
-                    Finding(cid, category, h.start, h.end, Source.RECOGNIZER, h.score, None, "", name)
-                    for h in hits_by_recognizer[name]
-                    if h.score >= self.min_score
-                ]
+                found += [Finding(cid, category, h.start, h.end, Source.RECOGNIZER, h.score, None, "", name) for h in hits_by_recognizer[name] if h.score >= self.min_score]
             label_category = dict(plan.entity_labels)
             found += [Finding(cid, label_category[e.label], e.start, e.end, Source.NER, 0.85, None, "", e.label) for e in entities if e.label in label_category]
         return found
+
 
     def _qualify(self, texts: Sequence[str], raw: list[list[Finding]], entities: list[list[NamedEntity]]) -> list[list[Finding]]:
         """Fill in entity keys (names clustered across all texts) and roles of person findings."""

@@ -79,12 +79,7 @@ class CategoryResolver:
 
     def scores(self, constraint: Constraint) -> list[CategoryScore]:
         """Keyword and similarity scores of every category for ``constraint``, best first."""
-        lexical = {
-            m.category: m
-            for m in resolve_constraint(
-                constraint.model_copy(update={"detect": constraint.detect.model_copy(update={"categories": []})}), self.vocabulary
-            ).categories
-        }
+        lexical = {m.category: m for m in resolve_constraint(constraint.model_copy(update={"detect": constraint.detect.model_copy(update={"categories": []})}), self.vocabulary).categories}
         cosines = self._descriptions @ self._embedder.embed([constraint.statement])[0]
         out = []
         for cat_id, cosine in zip(self._ids, cosines):
@@ -116,7 +111,9 @@ class CategoryResolver:
             method = "embedding" if chosen else lexical.method
         if not chosen:
             return lexical
-        matches = tuple(CategoryMatch(s.category, round(combined(s), 3), s.keywords + (f"similarity={s.cosine:.2f}",)) for s in chosen)
+        matches = tuple(
+            CategoryMatch(s.category, round(combined(s), 3), s.keywords + (f"similarity={s.cosine:.2f}",)) for s in chosen
+        )
         return Resolution(constraint.id, matches, lexical.roles, lexical.polarity, max(m.score for m in matches), method)
 
 

@@ -33,5 +33,5 @@ def undetectable(constraint: Constraint, category_ids: tuple[str, ...], vocab: V
 
 
 def describe(missing: dict[str, tuple[str, ...]]) -> str:
-    """ "trade_union_membership (recognizer union_membership not installed)" for messages."""
+    """"trade_union_membership (recognizer union_membership not installed)" for messages."""
     return ", ".join(f"{cat} ({'recognizer ' + ', '.join(names) + ' not installed' if names else 'no detector declared'})" for cat, names in missing.items())

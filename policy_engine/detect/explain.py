@@ -54,9 +54,7 @@ def explain_plan(plan: DetectionPlan, vocabulary: Vocabulary) -> ConstraintExpla
     warnings = []
     unknown = [c for c in plan.constraint.detect.categories if c not in vocabulary.categories]
     if unknown:
-        warnings.append(
-            f"detect.categories names unknown categor{'y' if len(unknown) == 1 else 'ies'} {', '.join(unknown)} (see `policy-engine vocab categories`)"
-        )
+        warnings.append(f"detect.categories names unknown categor{'y' if len(unknown) == 1 else 'ies'} {', '.join(unknown)} (see `policy-engine vocab categories`)")
     missing = undetectable(plan.constraint, plan.categories, vocabulary) if plan.categories else {}
     if missing:
         warnings.append(f"not enforced: no installed detector finds {describe(missing)} (PE115)")

@@ -97,9 +97,7 @@ ADDRESS_BLOCK = re.compile(
 _MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"]
 _NOT_STREET_WORDS = frozenset(
     ["of", "to", "and", "no", "nos", "vol", "sc", "scc", "page", "para", "section", "rule", "art", "article", "chapter", "table", "figure", "case"]
-    + _MONTHS
-    + [m[:3] for m in _MONTHS]
-    + ["sept"]  # "4 March 2024" is a date, not a street
+    + _MONTHS + [m[:3] for m in _MONTHS] + ["sept"]  # "4 March 2024" is a date, not a street
 )
 
 
@@ -109,10 +107,8 @@ def address_block_valid(value: str) -> bool:
     words = first_line.split()[1:-1]
     if not words or not any(len(w.strip(".")) >= 4 for w in words) or any(w.strip(".").lower() in _NOT_STREET_WORDS for w in words):
         return False  # "2008 Sc 2594", "162 Of 2020", "4 March 2024": citations, case numbers and dates, not streets
-    return (
-        all(w[0].isupper() for w in words if len(w) > 3)
-        and words[0][0].isupper()
-        and all(line.strip(" ,")[:1].isupper() or line.strip(" ,")[:1].isdigit() for line in lines)
+    return all(w[0].isupper() for w in words if len(w) > 3) and words[0][0].isupper() and all(
+        line.strip(" ,")[:1].isupper() or line.strip(" ,")[:1].isdigit() for line in lines
     )
 
 

@@ -68,7 +68,7 @@ def _names() -> tuple[frozenset[str], frozenset[str]]:
 
 
 def first_name_gender(word: str) -> str:
-    """ "m" or "f" when ``word`` is only in Faker's male or only in its female first names, else ""."""
+    """"m" or "f" when ``word`` is only in Faker's male or only in its female first names, else ""."""
     lists, lower = _name_lists(), word.lower()
     male, female = lower in lists["first_names_male"], lower in lists["first_names_female"]
     return "m" if male and not female else "f" if female and not male else ""

@@ -191,7 +191,9 @@ _STREET_SUFFIXES = (
 ).split()
 _UNIT = r"(?:,?\s(?:(?:Apt|Apartment|Suite|Ste|Unit|Fl|Floor|Room|Rm)\b\.?|#)\s?#?[A-Za-z0-9-]*\d[A-Za-z0-9-]*)?"
 _CITY_LINE = r"(?:,?\s*\n?\s*[A-Z][A-Za-z.'-]+(?:\s[A-Z][A-Za-z.'-]+){0,3},\s[A-Z]{2}\s\d{5}(?:-\d{4})?)?"
-_STREET_RE = re.compile(r"\b\d{1,6}\s(?:[A-Z][A-Za-z'.-]*\s|\d{1,3}(?:st|nd|rd|th)\s){1,4}(?:" + "|".join(_STREET_SUFFIXES) + r")\b\.?" + _UNIT + _CITY_LINE)
+_STREET_RE = re.compile(
+    r"\b\d{1,6}\s(?:[A-Z][A-Za-z'.-]*\s|\d{1,3}(?:st|nd|rd|th)\s){1,4}(?:" + "|".join(_STREET_SUFFIXES) + r")\b\.?" + _UNIT + _CITY_LINE
+)
 _STATES = (
     "AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT "
     "VA WA WV WI WY PR GU VI AS MP AA AE AP"
@@ -272,10 +274,7 @@ _BUILTIN: tuple[Recognizer, ...] = (
     ),
     PatternRecognizer(
         "mrn",
-        (
-            re.compile(r"\b(?:MRN|Medical Record (?:Number|No\.?))[\s:#-]*(?P<value>[A-Z]{0,4}-?\d{5,10})\b", re.IGNORECASE),
-            re.compile(r"\b[A-Z]{0,4}-?\d{6,10}\b"),
-        ),
+        (re.compile(r"\b(?:MRN|Medical Record (?:Number|No\.?))[\s:#-]*(?P<value>[A-Z]{0,4}-?\d{5,10})\b", re.IGNORECASE), re.compile(r"\b[A-Z]{0,4}-?\d{6,10}\b")),
         score=0.75,
         context=_context("mrn", "medical record", "chart", "patient id", "patient number", "record"),
         context_required=True,
@@ -343,9 +342,7 @@ _BUILTIN: tuple[Recognizer, ...] = (
     PatternRecognizer(
         "money",
         (
-            re.compile(
-                r"(?:[$€£¥]|\b(?:USD|EUR|GBP)\s?)\d{1,3}(?:,\d{3})*(?:\.\d{1,2})?(?:\s?(?:million|billion|thousand|[MmKk])\b)?|(?:[$€£¥])\d+(?:\.\d{1,2})?"
-            ),
+            re.compile(r"(?:[$€£¥]|\b(?:USD|EUR|GBP)\s?)\d{1,3}(?:,\d{3})*(?:\.\d{1,2})?(?:\s?(?:million|billion|thousand|[MmKk])\b)?|(?:[$€£¥])\d+(?:\.\d{1,2})?"),
             re.compile(r"\b\d{1,3}(?:,\d{3})*(?:\.\d{1,2})?\s(?:dollars|USD|EUR|euros?|pounds|GBP)\b"),
         ),
         score=0.85,
@@ -384,38 +381,11 @@ def _modifiers_before(*words: str) -> re.Pattern[str]:
 
 _DOSE_AFTER = r"(?:\s\d+(?:\.\d+)?(?:/\d+(?:\.\d+)?)*\s?(?:mg|mcg|µg|μg|g|mL|ml|IU|units?)\b)?"
 _CONDITION_LEFT = _modifiers_before(
-    "generalized",
-    "generalised",
-    "essential",
-    "chronic",
-    "acute",
-    "severe",
-    "mild",
-    "moderate",
-    "persistent",
-    "recurrent",
-    "early-onset",
-    "late-onset",
-    "paroxysmal",
-    "primary",
-    "secondary",
-    "uncontrolled",
-    "poorly controlled",
-    "treatment-resistant",
-    "exercise-induced",
-    "allergic",
-    "focal",
-    "seasonal",
-    "congestive",
-    "diabetic",
-    "mixed",
-    "bilateral",
-    "metastatic",
-    "stage [0-4]",
+    "generalized", "generalised", "essential", "chronic", "acute", "severe", "mild", "moderate", "persistent", "recurrent",
+    "early-onset", "late-onset", "paroxysmal", "primary", "secondary", "uncontrolled", "poorly controlled", "treatment-resistant",
+    "exercise-induced", "allergic", "focal", "seasonal", "congestive", "diabetic", "mixed", "bilateral", "metastatic", "stage [0-4]",
 )
-_CONDITION_RIGHT = re.compile(
-    r"(?:\s(?:mellitus|disorder|disease|syndrome|infection|with (?:chronic |acute |severe )?[a-z]+ pain|with (?:reduced|preserved) ejection fraction|(?:type|stage|grade|class)\s(?:\d|I{1,3}V?|IV|[a-d])\b|I{1,3}\b|\d\b))+"
-)
+_CONDITION_RIGHT = re.compile(r"(?:\s(?:mellitus|disorder|disease|syndrome|infection|with (?:chronic |acute |severe )?[a-z]+ pain|with (?:reduced|preserved) ejection fraction|(?:type|stage|grade|class)\s(?:\d|I{1,3}V?|IV|[a-d])\b|I{1,3}\b|\d\b))+")
 # A word ending in a pathology suffix, optionally after an eponym ("Hashimoto's") or an adjective ("plantar", "ankylosing").
 _CONDITION_MORPHOLOGY = PatternRecognizer(
     "medical_condition",
@@ -460,31 +430,11 @@ _DRUG_MORPHOLOGY = PatternRecognizer(
     score=0.75,
 )
 _MEDICATION_RIGHT = re.compile(
-    r"(?:\s(?:carbonate|hydrochloride|hcl|sodium|potassium|succinate|tartrate|sulfate|citrate|besylate|maleate|mesylate|ER|XR|XL|SR|CR|DR|D3|B12))*"
-    + _DOSE_AFTER
+    r"(?:\s(?:carbonate|hydrochloride|hcl|sodium|potassium|succinate|tartrate|sulfate|citrate|besylate|maleate|mesylate|ER|XR|XL|SR|CR|DR|D3|B12))*" + _DOSE_AFTER
 )
 _OCCUPATION_LEFT = _modifiers_before(
-    "retired",
-    "former",
-    "freelance",
-    "registered",
-    "licensed",
-    "certified",
-    "senior",
-    "junior",
-    "part-time",
-    "full-time",
-    "self-employed",
-    "graduate",
-    "high school",
-    "chief",
-    "head",
-    "assistant",
-    "lead",
-    "postal",
-    "warehouse",
-    "restaurant",
-    "construction",
+    "retired", "former", "freelance", "registered", "licensed", "certified", "senior", "junior", "part-time", "full-time",
+    "self-employed", "graduate", "high school", "chief", "head", "assistant", "lead", "postal", "warehouse", "restaurant", "construction",
 )
 _JOB_HEADS = (
     "worker|supervisor|manager|student|teacher|driver|owner|assistant|officer|technician|engineer|analyst|clerk|operator|foreman|"
@@ -496,18 +446,14 @@ _JOB_HEADS = (
 )
 _NOT_A_JOB_WORD = r"(?!(?:the|a|an|his|her|their|our|my|your|its|and|or|of|to|with|for|as|at|by|in|on|is|was|are|were|be|been|this|that|no|not|who|whom)\b)"
 # Agent nouns of professions ("toxicologist", "physician", "radiographer"); not "checklist" or "assist".
-_PROFESSION_NOUN = (
-    r"(?!(?:exist|assist|insist|persist|resist|consist|checklist|playlist|waitlist|shortlist|wishlist)\b)[a-z]{3,}(?:ologist|ician|grapher|therapist|ist)"
-)
+_PROFESSION_NOUN = r"(?!(?:exist|assist|insist|persist|resist|consist|checklist|playlist|waitlist|shortlist|wishlist)\b)[a-z]{3,}(?:ologist|ician|grapher|therapist|ist)"
 # Up to two modifier words and a job head noun ("warehouse supervisor", "Housing manager/officer"), or a
 # capitalized head with its field after a comma, as job directories write it ("Engineer, mining").
 _OCCUPATION_PHRASE = PatternRecognizer(
     "occupation",
     (
         re.compile(rf"\b(?:{_NOT_A_JOB_WORD}[A-Za-z][a-z]+\s){{0,2}}(?:{_JOB_HEADS}|{_PROFESSION_NOUN})s?(?:/[a-z]+)?(?![\w-])"),
-        re.compile(
-            rf"\b(?:[A-Z][a-z]+\s)?(?i:{_JOB_HEADS}|{_PROFESSION_NOUN})(?:/[a-z]+)?,\s(?!(?:lives|lived|works|worked|moved|is|was|has|had|says|said|who|which|and|but)\b)[a-z][a-z/ -]{{2,40}}?(?:\s\([a-z ]+\))?(?=\s(?:employed|at|for|in|with)\b|[.;]|$)"
-        ),
+        re.compile(rf"\b(?:[A-Z][a-z]+\s)?(?i:{_JOB_HEADS}|{_PROFESSION_NOUN})(?:/[a-z]+)?,\s(?!(?:lives|lived|works|worked|moved|is|was|has|had|says|said|who|which|and|but)\b)[a-z][a-z/ -]{{2,40}}?(?:\s\([a-z ]+\))?(?=\s(?:employed|at|for|in|with)\b|[.;]|$)"),
         re.compile(rf"\b[A-Z](?i:{_PROFESSION_NOUN})\b"),
     ),
     score=0.65,
@@ -520,12 +466,7 @@ def _lexicon_recognizers() -> dict[str, Recognizer]:
         "medication": CompositeRecognizer("medication", (lexicon_recognizer("medication", lists["medication"], right=_MEDICATION_RIGHT), _DRUG_MORPHOLOGY)),
         "medical_condition": CompositeRecognizer(
             "medical_condition",
-            (
-                lexicon_recognizer("medical_condition", lists["medical_condition"], left=_CONDITION_LEFT, right=_CONDITION_RIGHT),
-                _CONDITION_MORPHOLOGY,
-                _INJURY,
-                _ALLERGY,
-            ),
+            (lexicon_recognizer("medical_condition", lists["medical_condition"], left=_CONDITION_LEFT, right=_CONDITION_RIGHT), _CONDITION_MORPHOLOGY, _INJURY, _ALLERGY),
         ),
         "occupation": CompositeRecognizer("occupation", (lexicon_recognizer("occupation", lists["occupation"], left=_OCCUPATION_LEFT), _OCCUPATION_PHRASE)),
         "relative": lexicon_recognizer("relative", lists["relative"]),
