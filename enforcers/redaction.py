@@ -159,7 +159,7 @@ class RedactionEnforcer:
         periphrastic = [s for s in spans if self._mode_of(s.finding.constraint_id, by_id) is RedactionMode.PERIPHRASTIC]
         if not periphrastic:
             return self._substitute(passage, spans, book, by_id, None), ()
-        values = {passage.text[s.start : s.end] for s in spans}
+        values = _distinctive_values(passage.text, spans)
         notes: tuple[str, ...] = ()
         if self.paraphraser is not None:
             paraphrased = self._model_paraphrase(passage, spans, constraints, book, by_id)
@@ -279,6 +279,22 @@ class RedactionEnforcer:
             if not any(i.permits(finding) for i in inserted):
                 return False
         return True
+
+
+def _distinctive_values(original: str, spans: Sequence[Span]) -> set[str]:
+    """The protected values whose reappearance in a rewrite is a leak.
+
+    A value that the original also carries outside every protected span
+    ("daily" of a dose, where "one inhalation daily" elsewhere is not
+    protected) proves nothing when it survives, so it is left out.
+    """
+    unprotected, cursor = [], 0
+    for span in sorted(spans, key=lambda s: s.start):
+        unprotected.append(original[cursor : span.start])
+        cursor = max(cursor, span.end)
+    unprotected.append(original[cursor:])
+    outside = "\n".join(unprotected).casefold()
+    return {original[s.start : s.end] for s in spans if original[s.start : s.end].strip().casefold() not in outside}
 
 
 _CONTENT_WORD = re.compile(r"[A-Za-z]{4,}")

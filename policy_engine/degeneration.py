@@ -26,7 +26,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-__all__ = ["DegenerateOutput", "LoopCheck", "Verdict", "check_output", "guarded"]
+__all__ = ["DegenerateOutput", "LoopCheck", "Verdict", "check_output", "guarded", "without_cut_sentence"]
 
 _SENTENCE = re.compile(r"[^.!?;\n]+(?:[.!?;]+|\n+|$)")
 _WORD = re.compile(r"[\w\[\]'-]+")
@@ -104,6 +104,12 @@ def check_output(text: str, limits: LoopCheck = LoopCheck()) -> Verdict:
     if good[-1:] not in ".!?":
         good += "."
     return Verdict(good, degenerate=True, reason=f"the model's output looped ({reason}); cut after sentence {len(kept)}")
+
+
+def without_cut_sentence(text: str) -> str:
+    """``text`` without a last sentence that a length limit cut off (kept when it is all there is)."""
+    ends = [m.end() for m in re.finditer(r"[.!?](?=\s|$)", text)]
+    return text[: ends[-1]] if ends and ends[-1] < len(text.rstrip()) else text
 
 
 def guarded(text: str, limits: LoopCheck = LoopCheck()) -> str:

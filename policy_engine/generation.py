@@ -19,7 +19,7 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from policy_engine.degeneration import DegenerateOutput, Verdict, check_output
+from policy_engine.degeneration import DegenerateOutput, Verdict, check_output, without_cut_sentence
 from policy_engine.model_runtime import ModelHandle, render_chat
 from policy_engine.policy.model import Constraint
 from policy_engine.prompts import Prompt, paraphrase_prompt
@@ -136,12 +136,6 @@ def raw_completion(handle: ModelHandle, prompt: Prompt, decoding: Decoding) -> t
     return text.strip(), hit_limit
 
 
-def _finished(text: str) -> str:
-    """``text`` without a sentence the length limit cut off (kept when it is all there is)."""
-    ends = [m.end() for m in re.finditer(r"[.!?](?=\s|$)", text)]
-    return text[: ends[-1]] if ends and ends[-1] < len(text.rstrip()) else text
-
-
 def checked_completion(handle: ModelHandle, prompt: Prompt, decoding: Decoding) -> Verdict:
     """The completion after the degeneration check (``text`` "" when refused; ``degenerate``: a loop was found).
 
@@ -149,7 +143,7 @@ def checked_completion(handle: ModelHandle, prompt: Prompt, decoding: Decoding) 
     """
     text, hit_limit = raw_completion(handle, prompt, decoding)
     verdict = check_output(text)
-    return replace(verdict, text=_finished(verdict.text)) if hit_limit and verdict.text else verdict
+    return replace(verdict, text=without_cut_sentence(verdict.text)) if hit_limit and verdict.text else verdict
 
 
 def complete(handle: ModelHandle, prompt: Prompt, max_new_tokens: int | None = None, decoding: Decoding | None = None) -> str:

@@ -75,3 +75,11 @@ def test_loop_controls_change_greedy_output(tiny) -> None:
     words = controlled.split()
     grams = [tuple(words[i : i + 16]) for i in range(len(words) - 15)]
     assert len(grams) == len(set(grams))
+
+
+def test_a_sentence_cut_by_the_length_limit_is_dropped_unless_it_is_all_there_is():
+    from policy_engine.degeneration import without_cut_sentence
+
+    assert without_cut_sentence("The dose was lowered. IgE is a type of immune response that") == "The dose was lowered."
+    assert without_cut_sentence("The dose was lowered.") == "The dose was lowered."
+    assert without_cut_sentence("an answer with no end mark") == "an answer with no end mark"

@@ -164,3 +164,20 @@ def test_end_of_sequence_is_no_candidate_before_min_new_tokens(handle, worlds):
     for _ in range(20):
         result = decoder.generate(QUERY, worlds[0], 0.5, PrivacyAccountant(100.0, 1e-5), noise_generator())
         assert len(result.token_ids) >= 4
+
+
+def test_progress_listeners_get_one_count_per_sampled_token_and_never_break_decoding(handle, worlds):
+    from policy_engine.dp.progress import listening
+
+    counts: list[tuple[int, int]] = []
+
+    def broken(done: int, total: int) -> None:
+        raise RuntimeError("display gone")
+
+    decoder = EnsembleDecoder(handle, DPDecodingSettings(subsets=2, max_new_tokens=6))
+    with listening(lambda done, total: counts.append((done, total))), listening(broken):
+        result = decoder.generate(QUERY, worlds[0], 1.0, PrivacyAccountant(100.0, 1e-5), torch.Generator().manual_seed(3))
+    assert [done for done, _ in counts] == list(range(1, result.steps + 1))
+    assert {total for _, total in counts} == {6}
+    decoder.generate(QUERY, worlds[0], 1.0, PrivacyAccountant(100.0, 1e-5), torch.Generator().manual_seed(3))
+    assert len(counts) == result.steps  # a listener hears nothing once its block has ended

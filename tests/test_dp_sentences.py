@@ -15,6 +15,7 @@ from policy_engine.dp.refill import SENTENCE_MASK, assemble, clean_refill
 from policy_engine.dp.sentences import (
     Sentence,
     SentenceSelection,
+    refill_rather_than_empty,
     segment,
     select_private_topk,
     select_random,
@@ -142,3 +143,22 @@ def test_refill_prompt_holds_only_the_query_and_dp_outputs():
     assert user.splitlines() == ["Question: What did the patient take?", "Answer so far: The patient took a daily medication.",
                                  "Keywords: metformin, dose", "Next sentence:"]
     assert "Answer so far" not in refill_prompt("q?", "", []).text()  # nothing before the first mask
+
+
+def test_a_selection_that_would_release_nothing_refills_instead():
+    only_sentence_is_pii = SentenceSelection(pii=(0,), hallucination=())
+    assert refill_rather_than_empty(only_sentence_is_pii, 1, 1) == SentenceSelection((), (0,))
+    every_sentence_is_pii = SentenceSelection(pii=(0, 1), hallucination=())
+    assert refill_rather_than_empty(every_sentence_is_pii, 2, 1) == SentenceSelection((1,), (0,))
+    one_stands = SentenceSelection(pii=(0,), hallucination=())
+    assert refill_rather_than_empty(one_stands, 2, 1) is one_stands
+    already_refilling = SentenceSelection(pii=(0,), hallucination=(1,))
+    assert refill_rather_than_empty(already_refilling, 2, 1) is already_refilling
+
+
+def test_the_refill_of_a_removed_only_sentence_never_sees_it():
+    sentences = [Sentence(0, "Jane Roe takes 20 mg of drug X.", (0.9,))]
+    seen: list[str] = []
+    text, _ = assemble(sentences, refill_rather_than_empty(SentenceSelection((0,), ()), 1, 1), lambda masked: seen.append(masked) or "A general answer.")
+    assert text == "A general answer."
+    assert seen == [SENTENCE_MASK]

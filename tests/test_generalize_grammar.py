@@ -117,3 +117,24 @@ def test_age_phrases(age: int, pronoun: str, expected: str) -> None:
     from policy_engine.generalization.phrasing import age_phrase
 
     assert age_phrase(age, pronoun) == expected
+
+
+def test_attributive_age_before_a_protected_occupation_keeps_the_clause_after_it() -> None:
+    (text,) = protect("Mr Sandoval, a 44-year-old crane operator, reported the leak to security.")
+    _no_doubled_determiner(text)
+    assert "44" not in text and "crane" not in text
+    assert not re.search(r"\ba in\b", text), text
+    assert "reported the leak to security." in text, text
+    assert re.search(r"\ba 40-49-year-old professional\b", text), text
+
+
+def test_a_generalization_does_not_echo_the_word_before_it() -> None:
+    (text,) = protect("Last spring she was prescribed lisinopril 10 mg for her blood pressure.")
+    assert "lisinopril" not in text and "10 mg" not in text
+    assert "prescribed a medication for her blood pressure" in text, text
+
+
+def test_an_occupation_that_only_modifies_a_thing_is_dropped_not_generalized() -> None:
+    (text,) = protect("Questions about the results can be left on the electrician hotline after six.")
+    assert "electrician" not in text
+    assert "left on the hotline after six." in text, text

@@ -4,7 +4,7 @@ Runs the real engine (MiniLM statement resolution, spaCy NER, recognizers)
 on each register of ``tests/fixtures/handwritten``; see
 ``bench/handwritten_registers.py`` for the scoring.  A value group whose
 ``expectations.yaml`` entry carries ``xfail`` is a known detection gap,
-marked ``xfail(strict=False)`` with its reason, so the gap stays visible in
+marked ``xfail(strict=True)`` with its reason: the gap stays visible in
 every run until it is closed.
 """
 
@@ -36,7 +36,7 @@ def _group_cases() -> list:
     cases = []
     for register in REGISTERS.values():
         for group in register.groups:
-            marks = [pytest.mark.xfail(strict=False, reason=group.xfail)] if group.xfail else []
+            marks = [pytest.mark.xfail(strict=True, reason=group.xfail)] if group.xfail else []
             cases.append(pytest.param(register.name, group.name, group.values, marks=marks, id=f"{register.name}:{group.name}"))
     return cases
 
@@ -52,7 +52,7 @@ def test_named_values_are_hidden(register: str, group: str, values: tuple[str, .
 
 def _keep_cases() -> list:
     return [
-        pytest.param(r.name, k.phrase, marks=[pytest.mark.xfail(strict=False, reason=k.xfail)] if k.xfail else [], id=f"{r.name}:{k.phrase}")
+        pytest.param(r.name, k.phrase, marks=[pytest.mark.xfail(strict=True, reason=k.xfail)] if k.xfail else [], id=f"{r.name}:{k.phrase}")
         for r in REGISTERS.values()
         for k in r.keep
     ]

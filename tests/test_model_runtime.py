@@ -85,3 +85,14 @@ def test_pull_converts_smollm2_once_and_generates():
     output = handle.model.generate(input_ids=prompt, attention_mask=torch.ones_like(prompt), max_new_tokens=12, do_sample=False)
     answer = handle.tokenizer.decode(output[0, prompt.shape[1]:], skip_special_tokens=True)
     assert "Paris" in answer
+
+
+def test_pull_of_a_converted_model_says_so_and_fetches_nothing(tiny_dir):
+    from click.testing import CliRunner
+
+    from click_cli import main
+
+    result = CliRunner().invoke(main, ["models", "pull", "--dir", str(tiny_dir)])
+    assert result.exit_code == 0, result.output
+    assert "already converted" in result.output and "fetching" not in result.output
+    assert result.output.strip().endswith(str(tiny_dir))

@@ -185,3 +185,19 @@ def test_merge_findings_widens_overlaps_and_keeps_the_stronger_label() -> None:
     apart = Finding("c1", "date", 40, 45, Source.RECOGNIZER, 0.8, None, "k3")
     spans = merge_findings([apart, strong, weak])
     assert [(s.start, s.end, s.finding.category) for s in spans] == [(10, 30, "address"), (40, 45, "date")]
+
+
+def test_a_protected_word_that_also_stands_unprotected_does_not_fail_verification() -> None:
+    """A dose's "daily" is protected, the spacer cleaned "daily" is not: the generalization still verifies."""
+    from pathlib import Path
+
+    from policy_engine.policy.loader import load_policy
+    from policy_engine.runtime import Engine
+
+    engine = Engine.for_policy(load_policy(Path(__file__).resolve().parents[1] / "policies/clinic/policy.yaml"), audit=False)
+    text = "Active list reviewed. Vitamin D3 1000 IU daily; omeprazole 20 mg daily before breakfast; the spacer is cleaned daily."
+    result = engine.protect_passages([("list#0", text)], principal="nurse-1", purpose="care")
+    assert not any("failed verification" in note for note in result.notes), result.notes
+    assert "omeprazole" not in result.context and "20 mg" not in result.context
+    assert "[MEDICATION_" not in result.context and "a prescribed medication before breakfast" in result.context, result.context
+    assert "the spacer is cleaned daily." in result.context

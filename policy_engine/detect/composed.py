@@ -13,15 +13,20 @@ name               added parts
 =================  ===========================================================
 phone              UK and EU numbers
 zip_code           UK postcodes
-street_address     UK/EU letter-style addresses ("Flat 3, 12 High Street")
+street_address     UK/EU letter-style addresses ("Flat 3, 12 High Street",
+                   "Lange Gasse 22, 1080 Wien")
 ssn                UK National Insurance numbers (national social-security no.)
 mrn                NHS numbers (mod-11) after a health cue
-case_number        the generic cue-word identifier
+account_number     bank codes after their name: UK sort codes, BLZ, BSB, BIC/SWIFT
+case_number        the generic cue-word identifier (also a few words after its
+                   cue, and the value of a form field or table cell)
 date               durations, ordinal days, weekdays, years after a preposition
 date_of_birth      birth cue required on the same line (service dates excluded)
 money              figures tied to a financial noun ("credit score 712")
-relative           family and personal-life states ("going through a divorce")
-medical_condition  symptoms, procedures, pregnancy, therapy, work-related stress
+relative           family and personal-life states ("going through a divorce",
+                   "parental leave")
+medical_condition  symptoms, procedures, pregnancy (:mod:`clinical`), therapy,
+                   work-related stress
 =================  ===========================================================
 """
 
@@ -31,7 +36,7 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-from policy_engine.detect import facts, identifiers, temporal
+from policy_engine.detect import clinical, facts, identifiers, temporal
 from policy_engine.detect.recognizers import (
     CompositeRecognizer,
     Hit,
@@ -44,9 +49,16 @@ _PHONE_CONTEXT = re.compile(r"\b(?:" + "|".join(identifiers.PHONE_CUES) + r")\b"
 _HEALTH_CONTEXT = re.compile(r"\b(?:nhs|hospital|patient|gp|clinic|health|medical)\b", re.IGNORECASE)
 
 
-def _generic_identifier(name: str) -> PatternRecognizer:
-    """The cue-word identifier, plus further identifiers listed after one ("Nos. 46122/2018, 15243/2019")."""
-    return _pattern(name, identifiers.IDENTIFIER, score=0.8, contextual=(identifiers.LISTED_ID,), context=_ID_CONTEXT)
+def _generic_identifier(name: str) -> CompositeRecognizer:
+    """The cue-word identifier, further identifiers listed after one ("Nos. 46122/2018, 15243/2019"), a strongly
+    shaped identifier a few words after its cue, and the value of a form field or table cell labelled as one."""
+    return CompositeRecognizer(
+        name,
+        (
+            _pattern(name, identifiers.IDENTIFIER, score=0.8, contextual=(identifiers.LISTED_ID,), context=_ID_CONTEXT),
+            _pattern(name, identifiers.IDENTIFIER_LATER, identifiers.FIELD_ID, score=0.8, validate=identifiers.identifier_shape_valid),
+        ),
+    )
 
 
 def _seven_to_fifteen_digits(value: str) -> bool:
@@ -70,7 +82,8 @@ def _pattern(name: str, *patterns: re.Pattern[str], score: float = 0.8, **kwargs
     return PatternRecognizer(name, tuple(patterns), score=score, **kwargs)
 
 
-def _extensions() -> dict[str, tuple[Recognizer, ...]]:
+def _extensions(lexicons: Mapping[str, list[str]]) -> dict[str, tuple[Recognizer, ...]]:
+    anatomy = lexicons["anatomy"]
     return {
         "phone": (
             _pattern("phone", identifiers.UK_PHONE, identifiers.EU_PHONE, score=0.75),
@@ -83,18 +96,30 @@ def _extensions() -> dict[str, tuple[Recognizer, ...]]:
         ),
         "ssn": (_pattern("ssn", identifiers.NINO, score=0.85, validate=identifiers.nino_valid),),
         "mrn": (_pattern("mrn", identifiers.NHS_NUMBER, score=0.85, validate=identifiers.nhs_number_valid, context=_HEALTH_CONTEXT, context_required=True),),
+        "account_number": (_pattern("account_number", identifiers.BANK_CODE, identifiers.BIC, score=0.85),),
         "case_number": (_generic_identifier("case_number"),),
         "date": (_pattern("date", temporal.DURATION, temporal.ORDINAL_DAY, temporal.YEAR_AFTER_PREPOSITION, temporal.NUMERIC_DATE, score=0.7),),
         "money": (_pattern("money", facts.FINANCIAL_FIGURE, score=0.75),),
         "relative": (_pattern("relative", facts.FAMILY_STATE, score=0.75),),
-        "medical_condition": (_pattern("medical_condition", facts.HEALTH_FACT, score=0.75),),
+        "medical_condition": (
+            _pattern(
+                "medical_condition",
+                facts.HEALTH_FACT,
+                clinical.PREGNANCY,
+                clinical.procedure_morphology(anatomy),
+                clinical.anatomical_procedure(anatomy),
+                clinical.symptoms(lexicons["symptom"], anatomy),
+                clinical.injuries(anatomy),
+                score=0.75,
+            ),
+        ),
     }
 
 
 def compose(base: Mapping[str, Recognizer], lexicons: Mapping[str, list[str]]) -> dict[str, Recognizer]:
     """The full registry: ``base`` with the parts of :func:`_extensions` and the new recognizers."""
     out = dict(base)
-    for name, parts in _extensions().items():
+    for name, parts in _extensions(lexicons).items():
         out[name] = CompositeRecognizer(name, (base[name], *parts))
     birth_years = _pattern("date", temporal.YEAR_AFTER_PREPOSITION, score=0.7)
     out["date_of_birth"] = BirthDateRecognizer("date_of_birth", CompositeRecognizer("date", (base["date"], birth_years)))
@@ -103,5 +128,5 @@ def compose(base: Mapping[str, Recognizer], lexicons: Mapping[str, list[str]]) -
     out["ip_address"] = _pattern("ip_address", identifiers.IP_ADDRESS, score=0.85)
     demonyms = "|".join(re.escape(w) for w in sorted(lexicons["nationality"], key=len, reverse=True))
     out["nationality"] = _pattern("nationality", re.compile(rf"(?<![\w-])(?:{demonyms})s?(?![\w-])"), score=0.8)
-    out["union_membership"] = _pattern("union_membership", facts.UNION_MEMBERSHIP, score=0.8)
+    out["union_membership"] = _pattern("union_membership", facts.UNION_MEMBERSHIP, score=0.8, validate=facts.trade_union_valid)
     return out

@@ -7,8 +7,9 @@ the union".  None is an entity a NER model tags; each is a sensitive noun
 with the value or state written next to it.  These patterns report the
 whole phrase, so the noun and its value are hidden together.
 
-Health facts beyond the condition lexicon: symptoms, procedures, pregnancy,
-therapy and counselling, sickness absence and "work-related stress".
+Health facts beyond the condition lexicon: therapy and counselling, sickness
+absence and "work-related stress" (procedures, symptoms and pregnancy:
+:mod:`policy_engine.detect.clinical`).
 """
 
 from __future__ import annotations
@@ -29,19 +30,32 @@ _FAMILY_STATE = (
     r"|(?:a\s)?(?:divorce|separation|custody\sdispute|custody\sbattle|bereavement|miscarriage|domestic\sabuse|domestic\sviolence)"
     r"|(?:has|have|had|with)\s(?:no|one|two|three|four|five|six|\d)\s(?:young\s|small\s|grown-up\s|adult\s)?(?:children|kids|sons|daughters|child|dependants|dependents)"
     r"|(?:single|lone)\s(?:mother|father|parent)|(?:caring|carer)\sfor\s(?:her|his|their|an?)\s(?:elderly\s|disabled\s|sick\s)?[a-z]+"
-    r"|(?:childcare|caring)\sresponsibilities)"
+    r"|(?:childcare|caring)\sresponsibilities"
+    r"|(?:shared\s)?(?:parental|paternity|maternity|adoption|compassionate|bereavement|carer'?s|family|dependants?)\sleave)"
 )
 FAMILY_STATE = re.compile(rf"(?i)\b{_FAMILY_STATE}\b")
+_JOINED = r"(?i:\b(?:joined|joining|(?:a\s|paid-up\s|card-carrying\s)?member\sof|membership\sof|belongs?\sto|represented\sby|rep(?:resentative)?\sfor)\s(?:the\s|a\s)?)"
+#: A union's own name: up to four capitalized or upper-case words (joined by "the", "of", "and", "&"), then "union".
+_UNION_NAME = r"(?:[A-Z][\w'\u2019.&-]*,?\s(?:(?:the|of|and|&)\s)?){1,4}(?i:union)\b"
 UNION_MEMBERSHIP = re.compile(
-    r"(?i)\b(?:joined|joining|member\sof|membership\sof|belongs\sto|represented\sby|rep(?:resentative)?\sfor)\s(?:the\s|a\s)?(?:trade\s)?union\b"
-    r"|\b(?:trade\s)?union\s(?:member(?:ship)?|representative|rep|official|steward|activity|activities|dues)\b"
-    r"|\b(?:member\sof|joined)\s(?:Unite|UNISON|GMB|Usdaw|RCN|BMA|NEU|PCS|CWU|RMT|NASUWT|Prospect|Community)\b"
+    r"(?i:\b(?:joined|joining|member\sof|membership\sof|belongs\sto|represented\sby|rep(?:resentative)?\sfor)\s(?:the\s|a\s)?(?:trade\s)?union\b"
+    r"|\b(?:trade\s)?union\s(?:member(?:ship)?|representative|rep|official|steward|activity|activities|dues)\b)"
+    rf"|{_JOINED}(?:{_UNION_NAME}|(?:Unite|UNISON|Unison|GMB|Usdaw|RCN|BMA|NEU|PCS|CWU|RMT|NASUWT|Prospect|Community|Equity|Nautilus|Aslef|BECTU|UCU|NUJ|FBU)\b)"
 )
+#: Unions a person may belong to that are no trade unions: states, credit unions, students' unions, sports codes.
+_NOT_TRADE_UNIONS = frozenset(["european", "soviet", "african", "credit", "student", "students", "students'", "rugby", "customs", "postal", "economic", "monetary"])
+
+
+def trade_union_valid(value: str) -> bool:
+    """A named union is no state, credit union, students' union or sports code ("European Union", "Leeds Credit Union")."""
+    return not any(word.strip(",").lower() in _NOT_TRADE_UNIONS for word in value.split())
+
+
 HEALTH_FACT = re.compile(
     r"(?i)\b(?:work-related\sstress|stress-related\sillness|(?:signed\soff|off\swork|off\ssick|sick\sleave|sickness\sabsence)(?:\swith\s[a-z-]+(?:\s[a-z-]+)?)?"
-    r"|insomnia|fatigue|exhaustion|panic\sattacks?|anxiety|depression|low\smood|burnout|chest\spains?|back\spain|headaches?|migraines?|dizziness|nausea|palpitations"
-    r"|(?:is|was|became|being)\spregnant|pregnancy|maternity\sleave|antenatal\sappointments?|ivf\s(?:treatment|cycle)|fertility\streatment"
+    r"|exhaustion|panic\sattacks?|anxiety|depression|low\smood|burnout|chest\spains?|migraines?"
+    r"|maternity\sleave|antenatal\sappointments?|ivf\s(?:treatment|cycle)|fertility\streatment"
     r"|(?:cognitive\sbehavioural\s|cognitive\sbehavioral\s)?(?:therapy|counselling|counseling|psychotherapy)(?:\ssessions?)?|cbt"
-    r"|(?:knee|hip|back|shoulder|heart|spinal|bypass|keyhole|cataract|hernia|gallbladder)\s(?:operation|surgery|replacement|procedure)"
-    r"|(?:operation|surgery)\son\s(?:her|his|their)\s[a-z]+|hysterectomy|mastectomy|chemotherapy|radiotherapy|dialysis|physiotherapy|rehab(?:ilitation)?)\b"
+    r"|(?:keyhole|bypass)\s(?:operation|surgery)"
+    r"|(?:operation|surgery)\son\s(?:her|his|their)\s[a-z]+|chemotherapy|radiotherapy|dialysis|physiotherapy|rehab(?:ilitation)?)\b"
 )

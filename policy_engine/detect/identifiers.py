@@ -5,12 +5,19 @@
   "hospital", "NHS", "policy" ...) followed within a few characters by an
   identifier-shaped token (at least one digit, optionally letters and
   separators: ``1234567/2019``, ``2023/ABC/0042``, ``NL-40217``), so local
-  formats nobody wrote a pattern for are still found;
+  formats nobody wrote a pattern for are still found; a strongly shaped
+  token may stand a few words after its cue (:data:`IDENTIFIER_LATER`:
+  "customer number stays KM-2291-7730"), and a form field or table cell
+  labelled as an identifier gives its whole value (:data:`FIELD_ID`:
+  "| Employee number | EMP-58821 |");
+* bank codes after their name: UK sort codes, German BLZ, Australian BSB,
+  BIC/SWIFT codes;
 * UK and EU telephone numbers (``+44 7700 900123``, ``07700 900123``,
   ``020 7946 0958``, ``+31 20 123 4567``), UK postcodes, UK National
   Insurance numbers (prefix rules of HMRC), NHS numbers (modulus-11 check
   digit), UK/EU letter-style addresses ("Flat 3, 12 High Street",
-  "Keizersgracht 123"), web addresses and IP addresses.
+  "Keizersgracht 123", "Lange Gasse 22, 1080 Wien" with postcode and town),
+  web addresses and IP addresses.
 
 Each is a :class:`~policy_engine.detect.recognizers.PatternRecognizer`; the
 registry composes them under the recognizer names the taxonomy already
@@ -56,8 +63,33 @@ ID_CUES = (
 #: An identifier-shaped token: digits and letters joined by separators, at least one digit, not a plain small number.
 _ID_TOKEN = r"(?=[A-Z0-9./-]*\d)(?![\d,.]{1,4}\b(?![/-]))[A-Z0-9][A-Z0-9]*(?:[/.-][A-Z0-9]+){0,5}"
 IDENTIFIER = re.compile(
-    rf"(?i:\b(?:{ID_CUES})\b\.?)(?:\s*(?:no\.?|number|#|:|-|\(s\)|s\.?|is|was|of))*\s*#?\s*(?P<value>\d{{1,7}}\s?(?i:of|/)\s?(?:19|20)\d{{2}}|{_ID_TOKEN})(?![\w/-])"
+    rf"(?i:\b(?:{ID_CUES})\b\.?)(?:\s*(?:no\.?|number|#|:|-|\||\(s\)|s\.?|is|was|of))*\s*#?\s*(?P<value>\d{{1,7}}\s?(?i:of|/)\s?(?:19|20)\d{{2}}|{_ID_TOKEN})(?![\w/-])"
 )
+#: A strongly identifier-shaped token: at least four digits and a separator ("KM-2291-7730", "TK/88213/B").
+_STRONG_ID_TOKEN = r"(?=(?:[A-Z/-]*\d){4})[A-Z0-9]{1,8}(?:[/-][A-Z0-9]{1,8}){1,4}"
+#: An identifier noun, then up to three lowercase words of the same clause, then a strongly shaped token
+#: ("customer number stays KM-2291-7730", "reference will be TK/88213/B").
+IDENTIFIER_LATER = re.compile(
+    rf"(?i:\b(?:number|no\.|ref|reference|id|identifier|code)\b)(?:[ \t]+[a-z]+){{1,3}}[ \t]+(?P<value>{_STRONG_ID_TOKEN})(?![\w/-])"
+)
+#: A form field: a label naming an identifier, then a ``|`` cell boundary or a colon, then the whole value up to the
+#: next cell boundary or the end of the line, single spaces included ("| Customer reference | CR 7731 0042 |").
+FIELD_ID = re.compile(
+    rf"(?m)(?i:(?:^|\|)[ \t]*[^|:\n]{{0,30}}\b(?:{ID_CUES})\b\.?[ \t]*(?:\||:))[ \t]*(?P<value>[A-Z0-9](?:[A-Z0-9./-]|[ ](?![ ])){{2,28}}[A-Z0-9])[ \t]*(?=\||$)"
+)
+_DATE_SHAPE = re.compile(r"\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}|(?:19|20)\d{2}[/-](?:19|20)?\d{2}")
+
+
+def identifier_shape_valid(value: str) -> bool:
+    """At least three digits, and not a calendar date or a span of years ("12/05/2023", "2019-2020")."""
+    return sum(ch.isdigit() for ch in value) >= 3 and not _DATE_SHAPE.fullmatch(value.strip())
+#: National bank codes after their name: UK sort codes ("20-20-15"), German BLZ ("370 400 44"), Australian BSB ("062-000").
+BANK_CODE = re.compile(
+    r"(?i:\b(?:sort[\s-]?code|s/c|bank[\s-]?code|blz|bankleitzahl|bsb|transit[\s-]?number)s?\b\.?)(?:[\s:#|]|is|was)*"
+    r"(?P<value>\d{2}[\s-]\d{2}[\s-]\d{2}|\d{6}|\d{3}\s?\d{3}\s?\d{2}|\d{3}-\d{3})(?![\w-])"
+)
+#: ISO 9362 business identifier codes after "BIC" or "SWIFT": bank, country, location, optional branch.
+BIC = re.compile(r"(?i:\b(?:bic|swift)(?:[\s/-]?(?:code|bic))?\b)(?:[\s:#|]|is|was)*(?P<value>[A-Z]{6}[A-Z2-9][A-NP-Z0-9](?:[A-Z0-9]{3})?)\b")
 LISTED_ID = re.compile(r"(?<=[,&]\s)(?P<value>\d{2,}(?:/\d{2,4})+)(?![\w/-])")
 
 UK_PHONE = re.compile(
@@ -81,10 +113,20 @@ UK_ADDRESS = re.compile(
     rf"\b{_FLAT}\d{{1,4}}[A-Za-z]?,?\s(?:[A-Z][a-z'-]+\s){{1,3}}{_UK_STREET_WORD}\b(?:,\s?[A-Z][a-z'-]+(?:\s[A-Z][a-z'-]+){{0,2}})?(?:,?\s{UK_POSTCODE.pattern[2:-2]})?"
     rf"|\b(?:Flat|Apartment|Apt|Unit)\s\d+[A-Za-z]?,\s[A-Z][A-Za-z' -]{{3,40}}?(?=[,.\n])"
 )
-#: EU style: street name with a Germanic/Romance street word, then the house number ("Keizersgracht 123", "Hauptstraße 5").
+_EU_STREET_SUFFIX = r"(?:straße|strasse|str\.|gasse|weg|platz|allee|damm|ufer|gracht|laan|straat|plein|kade|vej|gatan|gade|katu|tie)"
+_EU_STREET_WORD = r"(?:Straße|Strasse|Str\.|Gasse|Weg|Platz|Allee|Ring|Damm|Ufer|Chaussee|Markt|Steig|Gracht|Laan|Straat|Plein|Kade|Vej|Gade|Gatan)"
+_ROMANCE_STREET = r"(?:Rue|Via|Viale|Calle|Avenida|Rua|Piazza|Plaza|Place|Avenue|Boulevard|Chemin|Impasse|Quai|Allée|Corso|Largo|Paseo)"
+_ROMANCE_LINK = r"(?:(?:de|del|della|delle|dei|da|do|dos|la|le|les|du|des|de\sla)\s)?"
+#: EU postal code and town after the house number: "10439 Berlin", "1080 Wien", "1016 GV Amsterdam", "F-75009 Paris".
+_EU_POSTCODE_TOWN = r"(?:,?\s(?:[A-Z]{1,2}-)?\d{4,5}(?:\s[A-Z]{2}(?=\s))?\s[A-ZÄÖÜÉ][\wäöüßéèà'-]+)?"
+#: EU style: the street name, then the house number ("Keizersgracht 123", "Kaiser-Wilhelm-Ring 17", "Lange Gasse 22",
+#: "Rue des Martyrs 41"), or the number first in Romance countries, street word in lower case as written there
+#: ("41 rue des Martyrs", not "sent 2 via Zoom"); then the postcode and town.
 EU_ADDRESS = re.compile(
-    r"\b[A-Z][a-zäöüß]+(?:straße|strasse|str\.|gasse|weg|platz|allee|gracht|laan|straat|plein|kade|vej|gatan|gade|katu|tie)\s\d{1,4}[a-z]?\b"
-    r"|\b(?:Rue|Via|Viale|Calle|Avenida|Rua|Piazza|Plaza|Avenue|Boulevard)\s(?:(?:de|del|della|da|do|la|le|du|des)\s)?[A-Z][\w'-]+(?:\s[A-Z][\w'-]+){0,2},?\s\d{1,4}\b"
+    rf"(?:\b[A-ZÄÖÜ][a-zäöüß]+(?:-[A-ZÄÖÜ][a-zäöüß]+)*-?{_EU_STREET_SUFFIX}"
+    rf"|\b(?:[A-ZÄÖÜ][a-zäöüß]+[\s-]){{1,3}}{_EU_STREET_WORD}"
+    rf"|\b{_ROMANCE_STREET}\s{_ROMANCE_LINK}[A-Z][\w'-]+(?:\s[A-Z][\w'-]+){{0,2}},?)\s\d{{1,4}}[a-z]?(?:-\d{{1,4}})?\b{_EU_POSTCODE_TOWN}"
+    rf"|\b\d{{1,4}}(?:\s?(?:bis|ter))?,?\s(?:rue|avenue|boulevard|place|allée|chemin|impasse|quai|calle|rua)\s{_ROMANCE_LINK}[A-Z][\w'-]+(?:\s[A-Z][\w'-]+){{0,2}}{_EU_POSTCODE_TOWN}"
 )
 _BLOCK_WORD = r"[^\W\d_][\w'.-]*"
 _BLOCK_LINE = rf"(?:(?:Apt|Suite|Unit|Flat|Box)\.?\s?\d+|{_BLOCK_WORD}(?:[ ]{_BLOCK_WORD}){{0,2}}(?:\s\([^\n)]{{1,15}}\))?(?:,?\s[A-Z]{{2}})?(?:\s\d{{4,6}})?|,?\s?[A-Z]{{2}}(?:\s\d{{4,6}})?|\d{{4,6}})"

@@ -149,18 +149,19 @@ def clean_entities(text: str, entities: Sequence[NamedEntity]) -> list[NamedEnti
 
 
 def _line_pieces(text: str, e: NamedEntity) -> list[NamedEntity]:
-    """A place or organization entity cut at blank lines and after a label; pieces of common words only are dropped.
+    """A place or organization entity cut into lines when it crosses a blank line, and after a label; pieces of common words only are dropped.
 
     spaCy's small model runs organization names on across the blank lines of
-    a header ("The Supreme Court Of India\n\n Civil Appellate Jurisdiction")
-    and over form labels ("Counsel for Petitioner :- Ajay Kumar"); each
-    paragraph is judged on its own, without a leading label, while a name
-    wrapped onto the next line stays whole.
+    a header ("The Supreme Court Of India\n\n Civil Appellate Jurisdiction",
+    a signature block) and over form labels ("Counsel for Petitioner :- Ajay
+    Kumar"); each line is then judged on its own, without a leading label,
+    while a name wrapped onto the next line of a paragraph stays whole.
     """
     if not _BLANK_LINE.search(text, e.start, e.end) and not _LABEL_COLON.search(text, e.start, e.end):
         return [e]
     pieces, offset = [], e.start
-    for part in _BLANK_LINE.split(text[e.start : e.end]):
+    parts = text[e.start : e.end].split("\n") if _BLANK_LINE.search(text, e.start, e.end) else [text[e.start : e.end]]
+    for part in parts:
         start = text.index(part, offset)
         end = offset = start + len(part)
         if (m := _LABEL_COLON.search(text, start, end)) and all(is_plain_word(w) for w in _WORD.findall(text[start : m.start()])):
@@ -284,35 +285,39 @@ def with_name_variants(texts: Sequence[str], entities: list[list[NamedEntity]], 
     (document context).  A capitalized word that is a known first name and
     no common English word ("Priya", "Connor's", "Luís") is a name by itself,
     and so is such a word written all in lower case ("emma", "diego"), as
-    social-media posts write names.
-    Words already inside another entity are left alone.
+    social-media posts write names.  A full name found again is one mention
+    and replaces the pieces of it NER found there ("Sandra\n\nSandra Okoye");
+    where it overlaps another entity, its parts are tried instead.  Words
+    already inside another entity are left alone.
     """
-    words: set[str] = set()
+    full_names: set[tuple[str, ...]] = {tuple(name.split()) for name in known}
     for text, ents in zip(texts, entities):
         for e in ents:
             if e.label == PERSON:
                 parts = [p.rstrip(".,") for p in text[e.start : e.end].split()]
-                parts = [p for p in parts if p.lower() not in TITLES]
-                if len(parts) >= 2:
-                    words.update(parts)
-    for name in known:
-        words.update(name.split())
-    words = {w for w in words if len(w) >= 3 and w[:1].isupper() and w.isalpha() and w.lower() not in TITLES}
-    pattern = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) + r")(?![\w-])") if words else None
+                full_names.add(tuple(p for p in parts if p.lower() not in TITLES))
+    words = {w for n in full_names if len(n) >= 2 for w in n if _is_name_word(w)} | {w for name in known for w in name.split() if _is_name_word(w)}
+    full_names = {n for n in full_names if len(n) >= 2 and all(_is_name_word(w) for w in n)}
+    # a full name is tried whole before its parts ("Rosa\n\nRosa Lind": one mention, not "Rosa" and "Lind")
+    patterns = [_alternation([r"[ \t]+".join(map(re.escape, n)) for n in full_names]), _alternation([re.escape(w) for w in words])]
     out = []
     for text, ents in zip(texts, entities):
-        spans = [(m.start(), m.end()) for m in pattern.finditer(text)] if pattern else []
+        spans = [(m.start(), m.end()) for pattern in patterns if pattern is not None for m in pattern.finditer(text)]
+        whole = {(m.start(), m.end()) for m in patterns[0].finditer(text)} if patterns[0] is not None else set()
         first_names = [
             (m.start(), m.end())
             for m in _NAME_SHAPED.finditer(text)
             if _written_as_name(m.group()) and is_first_name(m.group()) and not is_common_word(m.group()) and m.group().lower() not in STOP_WORDS
         ]
-        # a one-word organization or place that is a known first name is a person ("Priya" tagged ORG)
-        relabel = {(x.start, x.end) for x in ents if x.label in _PLACE_OR_ORG_LABELS and (x.start, x.end) in set(first_names)}
+        # an organization or place that is a known first name or a full name found as a person is a person ("Priya" tagged ORG)
+        relabel = {(x.start, x.end) for x in ents if x.label in _PLACE_OR_ORG_LABELS and (x.start, x.end) in set(first_names) | whole}
         ents = [x for x in ents if (x.start, x.end) not in relabel]
         spans += first_names
         added: list[NamedEntity] = []
-        for s, e in sorted(set(spans)):
+        for s, e in sorted(set(spans), key=lambda span: (span[0], -span[1])):
+            inside = [x for x in ents if x.label == PERSON and s <= x.start and x.end <= e and (x.start, x.end) != (s, e)]
+            if inside and not any(x.start < e and s < x.end for x in ents + added if x not in inside):
+                ents = [x for x in ents if x not in inside]  # a full name replaces the pieces of it NER found ("Sandra\n\nSandra")
             if any(x.start < e and s < x.end for x in ents + added):
                 continue
             if (m := _HONORIFIC_BEFORE.search(text, max(0, s - 8), s)) is not None and "\n" not in text[m.start() : s]:
@@ -322,12 +327,22 @@ def with_name_variants(texts: Sequence[str], entities: list[list[NamedEntity]], 
     return out
 
 
-_NAME_SHAPED = re.compile(r"(?<![\w-])[^\W\d_]{3,}(?![\w-])")
+_NAME_SHAPED = re.compile(r"(?<![\w.@-])[^\W\d_]{3,}(?![\w@-]|\.\w)")  # not a part of an e-mail address or domain
 
 
 def _written_as_name(word: str) -> bool:
     """Capitalized ("Priya", "Luís"), or all lower case and long enough not to be an abbreviation ("emma" in a post)."""
     return (word[0].isupper() and word[1:].islower()) or (word.islower() and len(word) >= 4)
+
+
+def _alternation(alternatives: list[str]) -> re.Pattern[str] | None:
+    """Whole-word alternation of regex ``alternatives``, longest first (None when there are none)."""
+    ordered = sorted(alternatives, key=len, reverse=True)
+    return re.compile(r"(?<![\w-])(?:" + "|".join(ordered) + r")(?![\w-])") if ordered else None
+
+
+def _is_name_word(word: str) -> bool:
+    return len(word) >= 3 and word[:1].isupper() and word.isalpha() and word.lower() not in TITLES
 
 
 def with_cued_names(text: str, entities: list[NamedEntity]) -> list[NamedEntity]:

@@ -436,7 +436,7 @@ _OCCUPATION_LEFT = _modifiers_before(
     "retired", "former", "freelance", "registered", "licensed", "certified", "senior", "junior", "part-time", "full-time",
     "self-employed", "graduate", "high school", "chief", "head", "assistant", "lead", "postal", "warehouse", "restaurant", "construction",
 )
-_JOB_HEADS = (
+JOB_HEADS = (
     "worker|supervisor|manager|student|teacher|driver|owner|assistant|officer|technician|engineer|analyst|clerk|operator|foreman|"
     "designer|consultant|specialist|coordinator|director|administrator|photographer|accountant|mechanic|electrician|plumber|"
     "carpenter|cashier|programmer|developer|scientist|researcher|therapist|pharmacist|paralegal|salesperson|broker|contractor|"
@@ -447,13 +447,15 @@ _JOB_HEADS = (
 _NOT_A_JOB_WORD = r"(?!(?:the|a|an|his|her|their|our|my|your|its|and|or|of|to|with|for|as|at|by|in|on|is|was|are|were|be|been|this|that|no|not|who|whom)\b)"
 # Agent nouns of professions ("toxicologist", "physician", "radiographer"); not "checklist" or "assist".
 _PROFESSION_NOUN = r"(?!(?:exist|assist|insist|persist|resist|consist|checklist|playlist|waitlist|shortlist|wishlist)\b)[a-z]{3,}(?:ologist|ician|grapher|therapist|ist)"
-# Up to two modifier words and a job head noun ("warehouse supervisor", "Housing manager/officer"), or a
-# capitalized head with its field after a comma, as job directories write it ("Engineer, mining").
+# Up to two modifier words and a job head noun ("warehouse supervisor", "Housing manager/officer"; a
+# modifier never starts inside a hyphenated word: not "old" of "44-year-old"), or a capitalized head with
+# its field after a comma, as job directories write it ("Engineer, mining"; not a clause such as
+# "operator, reported the spill").
 _OCCUPATION_PHRASE = PatternRecognizer(
     "occupation",
     (
-        re.compile(rf"\b(?:{_NOT_A_JOB_WORD}[A-Za-z][a-z]+\s){{0,2}}(?:{_JOB_HEADS}|{_PROFESSION_NOUN})s?(?:/[a-z]+)?(?![\w-])"),
-        re.compile(rf"\b(?:[A-Z][a-z]+\s)?(?i:{_JOB_HEADS}|{_PROFESSION_NOUN})(?:/[a-z]+)?,\s(?!(?:lives|lived|works|worked|moved|is|was|has|had|says|said|who|which|and|but)\b)[a-z][a-z/ -]{{2,40}}?(?:\s\([a-z ]+\))?(?=\s(?:employed|at|for|in|with)\b|[.;]|$)"),
+        re.compile(rf"(?<![\w-])(?:{_NOT_A_JOB_WORD}[A-Za-z][a-z]+\s){{0,2}}(?:{JOB_HEADS}|{_PROFESSION_NOUN})s?(?:/[a-z]+)?(?![\w-])"),
+        re.compile(rf"\b(?:[A-Z][a-z]+\s)?(?i:{JOB_HEADS}|{_PROFESSION_NOUN})(?:/[a-z]+)?,\s(?!(?:lives|lived|works|worked|moved|is|was|has|had|says|said|who|which|and|but)\b|[a-z]+ed\s(?:the|a|an|his|her|their|its|that|this|to|it|on|in|at|for|with)\b)[a-z][a-z/ -]{{2,40}}?(?:\s\([a-z ]+\))?(?=\s(?:employed|at|for|in|with)\b|[.;]|$)"),
         re.compile(rf"\b[A-Z](?i:{_PROFESSION_NOUN})\b"),
     ),
     score=0.65,

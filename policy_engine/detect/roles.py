@@ -17,10 +17,17 @@ is read from, strongest first:
 5. record-keeping verbs: "processed June 2 by Darren Colon" is someone
    acting for the organization (:data:`PERSONNEL`), which constraints on
    staff roles target and constraints on data subjects do not;
-6. document context: the cues of every mention of the same entity (same
+6. the closing of a letter or email (:mod:`policy_engine.detect.signatures`):
+   a signature block with a job title, or an email header on the mail
+   domain of such a signatory, is someone acting for the organization
+   (:data:`PERSONNEL`);
+7. document context: the cues of every mention of the same entity (same
    entity key) are pooled, and a cue that makes the person a data subject
    outweighs staff cues (a doctor who is a witness is a witness); the
    reason is recorded with the finding.
+
+A role noun that only names an identifier ("Connor Whitlock (employee no.
+...)") is no cue.
 
 Role nouns are the lexical resolver's role vocabulary
 (:data:`policy_engine.policy.resolution.ROLE_WORDS`), so a constraint's
@@ -33,6 +40,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from policy_engine.detect.signatures import header_mail_domain, in_signature_block
 from policy_engine.policy.resolution import ROLE_WORDS
 
 #: Titles and post-nominals that fix a role by themselves.
@@ -81,10 +89,13 @@ _ROLE_NOUN = "|".join(sorted((re.escape(w) for w in ROLE_WORDS if len(w) > 2), k
 _BEFORE_TITLE = re.compile(r"\b(?P<title>[A-Za-z]+)(?P<dot>\.)?[:*\s]*$")
 _ABBREVIATED_TITLES = frozenset({"dr", "prof", "hon", "atty"})
 _FILLER = r"(?:named|called|attending|treating|referring|primary|consulting|lead|senior|opposing|expert|account|bank)"
-_BEFORE_NOUN = re.compile(rf"\b(?P<noun>{_ROLE_NOUN})(?:'s)?[,:*(]*\s*(?:{_FILLER}\s+)?$", re.IGNORECASE)
+_STATEMENT_OF = r"(?:\s+(?:statement|evidence|testimony|account|interview)\s+(?:of|by|from))?"
+_BEFORE_NOUN = re.compile(rf"\b(?P<noun>{_ROLE_NOUN})(?:'s)?{_STATEMENT_OF}[,:*(]*\s*(?:{_FILLER}\s+)?$", re.IGNORECASE)
 _AFTER_POSTNOMINAL = re.compile(r"^,?\s*(?P<post>M\.?D|D\.?O|DDS|R\.?N|NP|Esq)\b\.?")
+#: A role noun naming an identifier ("employee no.", "staff ID", "member number") says nothing about the role.
+_IDENTIFIER_NOUN = r"(?!\s*(?:no\b|nos\b|number|num\b|id\b|ref\b|reference|code|identifier|#))"
 _AFTER_APPOSITION = re.compile(
-    rf"^\s*(?:,|\(|-|\u2014)\s*(?:(?:a|an|the|our|his|her|their|its)\s+)?(?:[\w-]+\s+){{0,3}}?(?P<noun>{_ROLE_NOUN})\b",
+    rf"^[ \t]*(?:,|\(|-|\u2014)(?![ \t]*\n[ \t]*\n)\s*(?:(?:a|an|the|our|his|her|their|its)\s+)?(?:[\w-]+\s+){{0,3}}?(?P<noun>{_ROLE_NOUN})\b{_IDENTIFIER_NOUN}",
     re.IGNORECASE,
 )
 _SUBJECT_ID = r"(?P<id>DOB|D\.O\.B|MRN|date of birth|born)"
@@ -158,6 +169,8 @@ def mention_evidence(text: str, start: int, end: int) -> list[RoleEvidence]:
         found.append(RoleEvidence(ROLE_WORDS[apposition.group("noun").lower()], "apposition"))
     if _BEFORE_CLERICAL_BY.search(before):
         found.append(RoleEvidence(PERSONNEL, "clerical"))
+    if in_signature_block(text, start, end):
+        found.append(RoleEvidence(PERSONNEL, "signature"))
     if subject_id := _AFTER_SUBJECT_ID.match(after):
         found.append(RoleEvidence("patient" if subject_id.group("id").upper() == "MRN" else SUBJECT, "subject_id"))
     return found
@@ -222,4 +235,9 @@ def assign_roles(text_of: Sequence[str], mentions: Sequence[tuple[int, int, int]
     for key, evidence in zip(keys, local):
         pooled.setdefault(key, []).extend(evidence)
     decided = {key: decide(evidence) for key, evidence in pooled.items()}
+    domains = [header_mail_domain(text_of[i], s, e) for i, s, e in mentions]
+    staff_domains = {d for d, key in zip(domains, keys) if d and decided[key][0] is not None and not is_subject_role(decided[key][0])}
+    for domain, key in zip(domains, keys):
+        if domain in staff_domains and decided[key][0] is None:  # a correspondent on a staff signatory's mail domain
+            decided[key] = decide([*pooled[key], RoleEvidence(PERSONNEL, "colleague")])
     return [decided[key] for key in keys]

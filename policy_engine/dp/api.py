@@ -7,7 +7,9 @@ Flow (PEARL Algorithm 1 end to end, Sections 4.1-4.2):
 2. solve the zCDP budget (:func:`plan_budget`) and decode a DP draft;
 3. segment the draft and privately select PII-bearing / hallucination-prone
    sentences (or pick them at random, or skip, per ``decoding.refill``);
-4. release keywords privately from the remaining budget and refill;
+4. release keywords privately from the remaining budget and refill (a
+   selection that would remove every sentence refills instead); the text is
+   then checked for loops and a sentence cut by the length limit is dropped;
 5. commit the epsilon actually spent, or release the reservation on error
    (the error propagates; no text is returned).
 """
@@ -24,6 +26,7 @@ import torch
 
 from audit.errors import BudgetExhausted
 from audit.records import PrivacySpend
+from policy_engine.degeneration import check_output, without_cut_sentence
 from policy_engine.dp.accounting import PrivacyAccountant, exponential_epsilon_for, pure_epsilon_for
 from policy_engine.dp.config import DPDecodingSettings, DPSettings
 from policy_engine.dp.decoder import EnsembleDecoder
@@ -39,6 +42,7 @@ from policy_engine.dp.refill import assemble, refill_sentence
 from policy_engine.dp.sentences import (
     Sentence,
     SentenceSelection,
+    refill_rather_than_empty,
     segment,
     select_private_topk,
     select_random,
@@ -234,7 +238,7 @@ def _generate(
     text, selection, keywords = draft.text, SentenceSelection((), ()), []
     if decoding.refill != "none":
         sentences = segment(handle.tokenizer, draft.token_ids, draft.cg_trace)
-        selection = _select(sentences, decoding, plan, accountant, generator)
+        selection = refill_rather_than_empty(_select(sentences, decoding, plan, accountant, generator), len(sentences), decoding.refill_sentences)
         if selection.hallucination and accountant.rho_remaining > 0 and decoding.keywords > 0:
             universe = candidate_keywords([query, draft.text], public_vocabulary)
             epsilon_keyword = exponential_epsilon_for(accountant.rho_remaining, decoding.keywords)
@@ -244,6 +248,7 @@ def _generate(
             return refill_sentence(handle, query, masked, keywords, decoding.refill_max_new_tokens)
 
         text, _ = assemble(sentences, selection, _refill)
+    text = _releasable(text, draft.stop_reason)
     spent = accountant.epsilon_spent()
     return PrivateAnswer(
         text=text,
@@ -258,6 +263,13 @@ def _generate(
         epsilon_step=plan.epsilon_step,
         tokens_generated=len(draft.token_ids),
     )
+
+
+def _releasable(text: str, stop_reason: str) -> str:
+    """The DP text as released: a loop cut at its last good sentence (or nothing), a sentence the
+    length limit cut off dropped.  Post-processing of DP output: no privacy cost."""
+    verdict = check_output(text)
+    return without_cut_sentence(verdict.text) if stop_reason == "max_tokens" else verdict.text
 
 
 def _select(

@@ -47,6 +47,7 @@ from policy_engine.dp.accounting import PrivacyAccountant, exponential_mechanism
 from policy_engine.dp.config import DPDecodingSettings
 from policy_engine.dp.mechanisms import exponential_scores
 from policy_engine.dp.partition import RetrievedDocument
+from policy_engine.dp.progress import report
 from policy_engine.model_runtime import ModelHandle, render_chat
 
 __all__ = ["DecodingResult", "EnsembleDecoder", "EnsembleState", "StepDistribution"]
@@ -239,6 +240,7 @@ class EnsembleDecoder:
             choice = int(torch.multinomial(step.probabilities, 1, generator=generator).item())
             accountant.charge_exponential(epsilon_step)
             steps += 1
+            report(steps, self.settings.max_new_tokens)
             token = int(step.candidates[choice])
             if token in eos:
                 stop_reason = "eos"

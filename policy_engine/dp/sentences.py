@@ -29,6 +29,7 @@ from policy_engine.dp.mechanisms import gumbel_top_k, sparse_vector
 __all__ = [
     "Sentence",
     "SentenceSelection",
+    "refill_rather_than_empty",
     "segment",
     "sentencizer",
     "select_private_topk",
@@ -163,6 +164,20 @@ def select_sparse_vector(
         scores = torch.tensor([-s.hallucination_score for s in rest], dtype=torch.float64)
         low = [rest[i].index for i in sparse_vector(scores, -tau_hallucination, hallucination_k, epsilon_each, sensitivity, generator)]
     return SentenceSelection(tuple(sorted(pii)), tuple(sorted(low)))
+
+
+def refill_rather_than_empty(selection: SentenceSelection, count: int, limit: int) -> SentenceSelection:
+    """A selection that removes every one of the draft's ``count`` sentences refills up to ``limit`` of them instead.
+
+    Otherwise a one-sentence draft whose sentence is selected as PII-bearing
+    releases nothing.  The refill sees only the query, the draft with the
+    removed sentences masked and the privately released keywords, so turning a
+    removal into a refill is post-processing of DP outputs: no privacy cost.
+    """
+    if count == 0 or selection.hallucination or len(selection.pii) < count:
+        return selection
+    refilled = selection.pii[: max(1, limit)]
+    return SentenceSelection(tuple(i for i in selection.pii if i not in refilled), refilled)
 
 
 def select_random(

@@ -17,7 +17,11 @@ phrase so that the sentence still reads as English:
   16-year-old patient" -> "this patient in her teens"), a predicative one
   becomes a phrase ("is 84 years old" -> "is in his eighties", "aged 47" ->
   "in her forties");
-* **dates**: "on March 14, 2024" -> "in March 2024".
+* **dates**: "on March 14, 2024" -> "in March 2024";
+* **no echoes, no stray modifiers**: a phrase word that repeats the word
+  before it is dropped ("prescribed a prescribed medication" -> "prescribed
+  a medication"), and a span that only modifies the noun after it ("the
+  clinic nurse line") is removed rather than generalized.
 
 Every function takes the parsed passage (:func:`policy_engine.syntax.parse_many`)
 and character offsets into it, and returns a :class:`Placement` (offsets of
@@ -40,6 +44,7 @@ _AGE_NUMBER = re.compile(r"\d{1,3}")
 _AGE_LEAD = re.compile(r"(?:\b(?:at|by)\s+)?(?:\bthe\s+)?\b(?:age|aged)\s+(?:of\s+)?$", re.IGNORECASE)
 _ATTRIBUTIVE_AGE = re.compile(r"^\d{1,3}[- ](?:year|yr)s?[- ]old$", re.IGNORECASE)
 _DECADES = {2: "twenties", 3: "thirties", 4: "forties", 5: "fifties", 6: "sixties", 7: "seventies", 8: "eighties", 9: "nineties"}
+_AGENT_NOUN = re.compile(r"(?:er|or|ist|ian|ant|ent|man|woman|person|people)s?$")
 _FEMININE = frozenset({"she", "her", "hers", "herself"})
 _MASCULINE = frozenset({"he", "him", "his", "himself"})
 
@@ -160,6 +165,29 @@ def _fit_age(doc: Doc, original: str, start: int, end: int, fallback: str) -> Pl
     return Placement(lead.start() if lead else start, end, phrase)
 
 
+def _modifier_only(doc: Doc, start: int, end: int) -> Placement | None:
+    """A span that only modifies a noun after it ("the clinic nurse line") is dropped with its space:
+    it names no one's attribute, and "the clinic professional line" is not English."""
+    tokens = _tokens(doc, start, end)
+    if not tokens or tokens[-1].dep_ != "compound" or tokens[-1].head.i <= tokens[-1].i or tokens[-1].head.pos_ not in ("NOUN", "PROPN"):
+        return None
+    following = tokens[-1].head
+    if following.i != tokens[-1].i + 1 or _AGENT_NOUN.search(following.lower_):
+        return None  # "nurse practitioner", "claims adjuster": the span is part of a person noun
+    return Placement(start, following.idx, "")
+
+
+def _without_echo(before: str, phrase: str) -> str:
+    """The phrase without a modifier that repeats the word right before it ("prescribed a prescribed
+    medication" -> "prescribed a medication")."""
+    words = [w.casefold() for w in re.findall(r"[A-Za-z]+", before[-40:]) if w.casefold() not in _ARTICLES]
+    if not words:
+        return phrase
+    head, *modifiers = reversed(phrase.split())
+    kept = [w for w in reversed(modifiers) if w.casefold() in _ARTICLES or w.casefold() != words[-1]]
+    return " ".join([*kept, head]) if len(kept) < len(modifiers) else phrase
+
+
 def fit(doc: Doc, start: int, end: int, phrase: str, operator: str | None) -> Placement:
     """Where and how the generalization ``phrase`` of ``doc.text[start:end]`` goes (see the module contract)."""
     original = doc.text
@@ -171,5 +199,9 @@ def fit(doc: Doc, start: int, end: int, phrase: str, operator: str | None) -> Pl
     if operator in ("month_year", "year", "amount_band") or not _LEADING_ARTICLE.match(phrase):
         return Placement(start, end, phrase)
     start, end = widen_to_words(original, start, end)
+    modifier = _modifier_only(doc, start, end)
+    if modifier is not None:
+        return modifier
+    phrase = _without_echo(original[:start], phrase)
     # Diagnoses are named in the singular even when they end in -s ("diabetes", "herpes").
     return _fit_noun_phrase(doc, start, end, phrase, countable=operator != "condition_class")
