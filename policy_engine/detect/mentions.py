@@ -88,7 +88,11 @@ def _grow_name(text: str, e: NamedEntity) -> NamedEntity:
     start, end = e.start, e.end
     while (m := _NAME_TOKEN_AFTER.match(text, end)) and not _is_label_word(m.group().split()[-1].split(".")[-1]):
         end = m.end()
-    if (m := _NAME_LINE_AFTER.match(text, end)) and not any(_is_label_word(w) for w in m.group("name").split()):
+    if (
+        (m := _NAME_LINE_AFTER.match(text, end))
+        and not any(_is_label_word(w) for w in m.group("name").split())
+        and m.group("name").split()[0] not in text[start:end].split()  # "Ravi\nRavi Menon": a sign-off, then the name again
+    ):
         end = m.end("name")
     if (m := _ALIAS_AFTER.match(text, end)) and not _is_label_word(m.group().split()[-1]):
         end = m.end()
@@ -322,7 +326,9 @@ def with_name_variants(texts: Sequence[str], entities: list[list[NamedEntity]], 
                 continue
             if (m := _HONORIFIC_BEFORE.search(text, max(0, s - 8), s)) is not None and "\n" not in text[m.start() : s]:
                 s = m.start()
-            added.append(_grow_name(text, NamedEntity(PERSON, s, e)))
+            grown = _grow_name(text, NamedEntity(PERSON, s, e))
+            overlapping = any(x.start < grown.end and grown.start < x.end for x in ents + added)
+            added.append(NamedEntity(PERSON, s, e) if overlapping else grown)  # growth never runs into another entity
         out.append(sorted(ents + added, key=lambda x: x.start) if added else ents)
     return out
 
