@@ -287,3 +287,11 @@ def test_class3_a_polity_is_hidden_with_its_place() -> None:
     places = Constraint(id="places", statement="Hide addresses and places such as cities, regions and countries")
     text = "Versus\nState of Rajasthan through PP"
     assert "State of Rajasthan" in _hidden(_analyzer(places), text, [places])
+
+
+def test_class4_bare_phone_number_after_an_inflected_contact_word() -> None:
+    phones = Constraint(id="phones", statement="Do not reveal phone numbers.")
+    analyzer = _analyzer(phones)
+    assert _hidden(analyzer, "The landlord can be reached at 4155550182 after six.", [phones]) == ["4155550182"]
+    assert _hidden(analyzer, "She phoned from 2125550143 twice.", [phones]) == ["2125550143"]
+    assert _hidden(analyzer, "Invoice 2024000123 was paid in full.", [phones]) == []  # no contact word: not a phone

@@ -134,7 +134,8 @@ _WORD = re.compile(r"[A-Za-z0-9]+(?:['\u2019-][A-Za-z0-9]+)*")
 
 
 def _context(*words: str) -> re.Pattern[str]:
-    return re.compile(r"\b(?:" + "|".join(words) + r")\b", re.IGNORECASE)
+    """Any of ``words`` as a whole word, also inflected ("reached", "calls", "phoned")."""
+    return re.compile(r"\b(?:" + "|".join(words) + r")(?:e?s|e?d|ing)?\b", re.IGNORECASE)
 
 
 def _month_day_valid(value: str) -> bool:
