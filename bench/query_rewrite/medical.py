@@ -139,4 +139,4 @@ def medical_sample(family: str, sample_id: str, rng: random.Random, faker: Faker
         parts.append("Background: " + ", ".join(hist[k] for k in kinds) + ".")
         parts.append("Social: " + ", and ".join(social) + (f", email {email}" if email else "") + ".")
         parts.append("what's the most likely dx here? " + _options(rng, answer, pool, lower=True))
-    return Sample(sample_id, family, "medical", "multiple_choice_qa", " ".join(parts), items)
+    return Sample(sample_id, family, "medical", "multiple_choice_qa", " ".join(parts), items, parts[-1])

@@ -36,6 +36,7 @@ class Sample:
     task: str
     text: str
     items: list[Item] = field(default_factory=list)
+    request: str = ""  # the request as rendered, before typos (training labels for request detection)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -112,7 +113,7 @@ class Renderer:
             text = tone + " ".join(sentences + [request])
         if self.rng.random() < 0.3:
             text = self._typos(text, [i.value for i in items])
-        return Sample(sample_id, self.name, "general", skeleton.task, " ".join(text.split()), items)
+        return Sample(sample_id, self.name, "general", skeleton.task, " ".join(text.split()), items, " ".join(request.split()))
 
     def _arrange(self, context: list[str], style: str) -> list[str]:
         if not context:
