@@ -222,3 +222,40 @@ def test_refusal_when_nothing_verifies(policy: Policy) -> None:
     with pytest.raises(QueryRefused) as info:
         _Unverifiable(policy, Analyzer(policy)).rewrite(FILES)
     assert "peanut" not in str(info.value)
+
+
+def test_disclosure_tagger_reads_wordings_and_typos_no_lexicon_lists() -> None:
+    from policy_engine.rewrite.learned import NO_DISCLOSURE, shared_tagger
+
+    tags = shared_tagger().tag(
+        [
+            "my stepdad identifies as male these days",
+            "my cousin is really alergic to shelfish",
+            "my sister-in-law has been fighting a nasty custody case for months",
+            "the spreadsheet has three tabs and a summary page",
+        ]
+    )
+    assert [t.disclosure >= 0.5 for t in tags] == [True, True, True, False]
+    assert tags[1].attribute == "allergies" and tags[2].attribute == "legal"
+    assert NO_DISCLOSURE not in {t.attribute for t in tags}
+
+
+def test_essentiality_model_ties_findings_to_a_clinical_question_not_hobbies() -> None:
+    from policy_engine.rewrite.learned import shared_essentiality
+
+    request = "Given all that, what's your differential and the single most probable dx? (A) gout (B) sepsis (C) migraine (D) lupus"
+    clinical, hobby = shared_essentiality().probability(
+        request,
+        ["She has had a fever of 39C and chills since Monday", "She spends her evenings doing crossword puzzles"],
+        ["physical_health", "favorite_hobbies"],
+        ["third_party", "third_party"],
+    )
+    assert clinical >= 0.5 > hobby
+
+
+def test_undetected_wording_is_removed_when_the_task_does_not_need_it(rewriter: QueryRewriter) -> None:
+    query = "Quick background: my brother-in-law identifies as genderqueer. Also my landlady is in rehab for opioids. Can you translate 'good morning, neighbour' into Spanish?"
+    result = rewriter.rewrite(query)
+    assert "genderqueer" not in result.text and "opioids" not in result.text
+    assert "translate 'good morning, neighbour' into Spanish" in result.text
+    assert any(d.span.source == "tagger" for d in result.decisions)

@@ -36,6 +36,7 @@ class Sample:
     task: str
     text: str
     items: list[Item] = field(default_factory=list)
+    request: str = ""  # the request as rendered, before typos (training labels for request detection)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -56,7 +57,7 @@ def conjugate(verb: str, third_person: bool) -> str:
 
 
 class Renderer:
-    """Renders skeletons with one family module (``family_a`` or ``family_b``)."""
+    """Renders skeletons with one family module (``family_a``, ``family_b`` or ``family_c``)."""
 
     def __init__(self, family: ModuleType, name: str, faker: Faker, rng: random.Random) -> None:
         self.f, self.name, self.faker, self.rng = family, name, faker, rng
@@ -112,7 +113,7 @@ class Renderer:
             text = tone + " ".join(sentences + [request])
         if self.rng.random() < 0.3:
             text = self._typos(text, [i.value for i in items])
-        return Sample(sample_id, self.name, "general", skeleton.task, " ".join(text.split()), items)
+        return Sample(sample_id, self.name, "general", skeleton.task, " ".join(text.split()), items, " ".join(request.split()))
 
     def _arrange(self, context: list[str], style: str) -> list[str]:
         if not context:
@@ -136,7 +137,7 @@ class Renderer:
         for m in self.rng.sample(words, k=min(len(words), self.rng.choice([1, 2]))):
             w = m.group(0)
             i = self.rng.randrange(1, len(w) - 2)
-            typo = w[:i] + w[i + 1] + w[i] + w[i + 2 :]
+            typo = self.f.TYPO(w, i) if hasattr(self.f, "TYPO") else w[:i] + w[i + 1] + w[i] + w[i + 2 :]
             text = text[: m.start()] + typo + text[m.end() :]
         return text
 

@@ -1,47 +1,203 @@
-"""Fit the shipped task classifier (policy_engine/rewrite/task_model.npz) from generator family A only.
+"""Fit the shipped rewrite models from the training generator families A and B (family C is never read here).
 
-Deterministic: fixed generator seeds, float32 MiniLM features, lbfgs
-logistic regression.  Family B is never read here.
+Writes, into ``policy_engine/rewrite/``:
 
-Usage: ``python bench/query_rewrite/train.py [--general 2000] [--medical 300] [--seed 0]``
+* ``request_model.npz``: the request detector
+  (:class:`policy_engine.rewrite.learned.RequestDetector`), on every spaCy
+  sentence, labelled a request when most of its words come from the rendered
+  request; fitted first, since the other models read the request it finds;
+* ``task_model.npz``: the task classifier (:mod:`policy_engine.rewrite.task`),
+  on the request sentence(s) of every sample;
+* ``disclosure_model.npz``: the disclosure tagger
+  (:class:`policy_engine.rewrite.learned.DisclosureTagger`), on every context
+  clause, labelled by the attribute of the benchmark item it holds (``none``
+  when it holds none), plus the hand-written neutral sentences below;
+* ``essentiality_model.npz``: the essentiality model
+  (:class:`policy_engine.rewrite.learned.EssentialityModel`), one row per
+  benchmark item: its context clause, attribute and subject, labelled by the
+  skeleton's essential flag.
+
+Text goes through the same functions the rewriter uses (request sentences,
+context clauses, subjects), so training and prediction see the same units.
+Deterministic: fixed generator seeds, float32 MiniLM features, lbfgs / adam
+with ``random_state=0``.  Dev figures are on fresh seeds of A and B.
+
+Usage: ``python bench/query_rewrite/train.py [--general 800] [--medical 150] [--seed 0] [--families A B]``
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 from sklearn.linear_model import LogisticRegression
+from sklearn.neural_network import MLPClassifier
+from spacy.tokens import Doc
 
 from bench.query_rewrite.dataset import build
-from policy_engine.embedding import load_embedder
-from policy_engine.rewrite.clauses import parse, request_text
+from bench.query_rewrite.render import Sample
+from bench.query_rewrite.skeleton import ATTRIBUTES
+from policy_engine.embedding import Embedder, load_embedder
+from policy_engine.rewrite import clauses as clause_module
+from policy_engine.rewrite import learned
+from policy_engine.rewrite.clauses import context_clauses, enclosing, parse, request_sentences
+from policy_engine.rewrite.kinds import task_kind
+from policy_engine.rewrite.learned import ESSENTIALITY_FILE, NO_DISCLOSURE, REQUEST_FILE, TAGGER_FILE, essentiality_features, tagger_features
+from policy_engine.rewrite.subjects import subject_of
 from policy_engine.rewrite.task import EMBEDDING, MODEL_FILE, features
 
-OUT = Path(__file__).resolve().parents[2] / "policy_engine" / "rewrite" / MODEL_FILE
+OUT = Path(__file__).resolve().parents[2] / "policy_engine" / "rewrite"
+TRAINING_FAMILIES = ("A", "B")
+#: Context sentences that disclose nothing (the tagger's negatives beside the generators' greetings and asides).
+NEUTRAL = [
+    "Here is the code I have so far", "Thanks in advance for your help", "The deadline is tight", "I tried this twice already",
+    "This is for a school project", "The file is about 2 MB", "It needs to run on Python 3.11", "The meeting is next Tuesday",
+    "I read a few articles about it", "Please keep it short", "The report is due on Friday", "We have about twenty people coming",
+    "The budget for the event is flexible", "It should be in plain English", "I already have a draft", "Keep the tone friendly",
+    "The text is below", "This came up in a discussion yesterday", "Any format is fine", "Bullet points would be great",
+]
+
+
+class CachedEmbedder:
+    """The shipped encoder, embedding each distinct text once per training run (requests and clauses repeat)."""
+
+    def __init__(self, embedder: Embedder) -> None:
+        self.embedder, self.dim, self.vectors = embedder, embedder.dim, {}
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        missing = [t for t in dict.fromkeys(texts) if t not in self.vectors]
+        if missing:
+            self.vectors.update(zip(missing, self.embedder.embed(missing)))
+        return np.stack([self.vectors[t] for t in texts])
+
+
+@dataclass
+class Rows:
+    """Training rows gathered from samples."""
+
+    requests: list[str] = field(default_factory=list)
+    tasks: list[str] = field(default_factory=list)
+    clauses: list[str] = field(default_factory=list)
+    clause_labels: list[str] = field(default_factory=list)
+    item_requests: list[str] = field(default_factory=list)
+    item_clauses: list[str] = field(default_factory=list)
+    item_attributes: list[str] = field(default_factory=list)
+    item_subjects: list[str] = field(default_factory=list)
+    item_labels: list[int] = field(default_factory=list)
+
+
+_WORD = re.compile(r"[a-z0-9']+")
+
+
+def request_rows(parsed: list[tuple[Sample, Doc]]) -> tuple[list[str], list[int]]:
+    """Every sentence, labelled 1 when most of its words come from the rendered request (typos aside)."""
+    sentences, labels = [], []
+    for sample, doc in parsed:
+        wanted = set(_WORD.findall(sample.request.lower()))
+        for sentence in doc.sents:
+            words = _WORD.findall(sentence.text.lower())
+            if words:
+                sentences.append(sentence.text.strip())
+                labels.append(int(sum(w in wanted for w in words) / len(words) >= 0.5))
+    return sentences, labels
+
+
+def gather(parsed: list[tuple[Sample, Doc]]) -> Rows:
+    rows = Rows()
+    for sample, doc in parsed:
+        text = sample.text
+        requests = request_sentences(doc)
+        request = " ".join(s.text for s in requests)
+        rows.requests.append(request)
+        rows.tasks.append(sample.task)
+        clauses = context_clauses(doc)
+        located = [(item, text.find(item.value)) for item in sample.items]
+        located = [(item, at, at + len(item.value)) for item, at in located if at >= 0]
+        for c0, c1 in clauses:
+            inside = [item for item, s, e in located if c0 <= s and e <= c1]
+            named = [i.attribute for i in inside if i.attribute != "name"] or [i.attribute for i in inside] or [NO_DISCLOSURE]
+            rows.clauses.append(text[c0:c1])
+            rows.clause_labels.append(named[0])
+        for item, start, end in located:
+            in_request = any(s.start_char <= start < s.end_char for s in requests)
+            if in_request and task_kind(sample.task) == "addressed":
+                continue  # the addressed person: a rule decides, not the model
+            c0, c1 = enclosing(doc, clauses, start, end)
+            rows.item_requests.append(request)
+            rows.item_clauses.append(text[c0:c1])
+            rows.item_attributes.append(item.attribute)
+            rows.item_subjects.append(subject_of(text, start, end, item.attribute))
+            rows.item_labels.append(int(item.essential))
+    return rows
+
+
+def parsed_samples(families: list[str], general: int, medical: int, seed: int) -> list[tuple[Sample, Doc]]:
+    return [(s, parse(s.text)) for family in families for s in build(family, "general", general, seed) + build(family, "medical", medical, seed)]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--general", type=int, default=2000)
-    parser.add_argument("--medical", type=int, default=300)
+    parser.add_argument("--general", type=int, default=800)
+    parser.add_argument("--medical", type=int, default=150)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--C", type=float, default=4.0)
+    parser.add_argument("--families", nargs="+", choices=TRAINING_FAMILIES, default=list(TRAINING_FAMILIES), help="fit on a subset, e.g. A only, to check a design on B before refitting on both")
     args = parser.parse_args()
     started = time.perf_counter()
-    embedder = load_embedder(EMBEDDING)
-    train = build("A", "general", args.general, args.seed) + build("A", "medical", args.medical, args.seed)
-    dev = build("A", "general", 400, args.seed + 1) + build("A", "medical", 100, args.seed + 1)
-    x_train = features([request_text(parse(s.text)) for s in train], embedder)
-    x_dev = features([request_text(parse(s.text)) for s in dev], embedder)
-    model = LogisticRegression(C=args.C, max_iter=3000)
-    model.fit(x_train, [s.task for s in train])
-    accuracy = float((model.predict(x_dev) == np.array([s.task for s in dev])).mean())
-    np.savez_compressed(OUT, classes=np.array(model.classes_, dtype=str), coef=model.coef_.astype(np.float32), intercept=model.intercept_.astype(np.float32))
-    print(json.dumps({"out": str(OUT), "train": len(train), "dev_family_A_accuracy": round(accuracy, 4), "seconds": round(time.perf_counter() - started, 1)}))
+    embedder = CachedEmbedder(load_embedder(EMBEDDING))
+    train_docs, dev_docs = parsed_samples(args.families, args.general, args.medical, args.seed), parsed_samples(args.families, 200, 40, args.seed + 1)
+    report: dict[str, object] = {"training_families": args.families, "train_samples": len(train_docs)}
+
+    sentences, labels = request_rows(train_docs)
+    detector = LogisticRegression(C=4.0, max_iter=3000).fit(features(sentences, embedder), labels)
+    dev_sentences, dev_labels = request_rows(dev_docs)
+    report["request_dev_accuracy"] = round(float((detector.predict(features(dev_sentences, embedder)) == np.array(dev_labels)).mean()), 4)
+    np.savez_compressed(OUT / REQUEST_FILE, coef=detector.coef_[0].astype(np.float32), intercept=np.float32(detector.intercept_[0]))
+    # the other models read the requests this detector finds; it reads them through the run's embedding cache
+    request_detector = learned.RequestDetector(detector.coef_[0].astype(np.float32), float(detector.intercept_[0]), embedder)
+    clause_module.shared_request_detector = lambda: request_detector
+    clause_module.request_flags.cache_clear()
+    train, dev = gather(train_docs), gather(dev_docs)
+
+    task_model = LogisticRegression(C=4.0, max_iter=3000).fit(features(train.requests, embedder), train.tasks)
+    report["task_dev_accuracy"] = round(float((task_model.predict(features(dev.requests, embedder)) == np.array(dev.tasks)).mean()), 4)
+    np.savez_compressed(OUT / MODEL_FILE, classes=np.array(task_model.classes_, dtype=str), coef=task_model.coef_.astype(np.float32), intercept=task_model.intercept_.astype(np.float32))
+
+    tag_text = train.clauses + NEUTRAL
+    tag_labels = train.clause_labels + [NO_DISCLOSURE] * len(NEUTRAL)
+    tagger = LogisticRegression(C=4.0, max_iter=500).fit(tagger_features(tag_text, embedder), tag_labels)
+    predicted = tagger.predict(tagger_features(dev.clauses, embedder))
+    gold = np.array(dev.clause_labels)
+    report["tagger_dev"] = {
+        "clauses": len(gold),
+        "disclosure_recall": round(float(((predicted != NO_DISCLOSURE) & (gold != NO_DISCLOSURE)).sum() / max(1, (gold != NO_DISCLOSURE).sum())), 4),
+        "none_precision": round(float(((predicted == NO_DISCLOSURE) & (gold == NO_DISCLOSURE)).sum() / max(1, (predicted == NO_DISCLOSURE).sum())), 4),
+        "attribute_accuracy": round(float((predicted == gold).mean()), 4),
+    }
+    np.savez_compressed(OUT / TAGGER_FILE, classes=np.array(tagger.classes_, dtype=str), coef=tagger.coef_.astype(np.float32), intercept=tagger.intercept_.astype(np.float32))
+
+    def item_matrix(rows: Rows) -> np.ndarray:
+        return essentiality_features(embedder.embed(rows.item_requests), embedder.embed(rows.item_clauses), rows.item_attributes, rows.item_subjects, ATTRIBUTES)
+
+    net = MLPClassifier(hidden_layer_sizes=(64,), alpha=1e-3, max_iter=150, random_state=0).fit(item_matrix(train), train.item_labels)
+    dev_pred = net.predict(item_matrix(dev))
+    dev_gold = np.array(dev.item_labels)
+    report["essentiality_dev"] = {
+        "items": len(dev_gold),
+        "accuracy": round(float((dev_pred == dev_gold).mean()), 4),
+        "essential_recall": round(float(dev_pred[dev_gold == 1].mean()), 4),
+        "non_essential_kept": round(float(dev_pred[dev_gold == 0].mean()), 4),
+    }
+    np.savez_compressed(
+        OUT / ESSENTIALITY_FILE, attributes=np.array(ATTRIBUTES, dtype=str), hidden_w=net.coefs_[0].astype(np.float32), hidden_b=net.intercepts_[0].astype(np.float32),
+        out_w=net.coefs_[1][:, 0].astype(np.float32), out_b=np.float32(net.intercepts_[1][0]),
+    )
+    report["seconds"] = round(time.perf_counter() - started, 1)
+    print(json.dumps(report, indent=2))
 
 
 if __name__ == "__main__":

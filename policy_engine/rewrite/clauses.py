@@ -14,6 +14,7 @@ and re-punctuated.  Uses the full spaCy pipeline of the engine's model
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
 from policy_engine.detect.ner import MODEL_NAME
+from policy_engine.rewrite.learned import shared_request_detector
 
 #: Dependency labels whose subtree may be dropped as a unit.
 DROPPABLE = frozenset({"conj", "advcl", "relcl", "acl", "appos", "prep", "ccomp", "parataxis", "npadvmod", "amod", "compound", "nmod", "poss", "dobj", "pobj", "attr", "acomp", "xcomp", "oprd", "dative", "agent", "advmod"})
@@ -69,21 +71,83 @@ def parse(text: str) -> Doc:
         return parser()(text)
 
 
-def is_request(sentence: str) -> bool:
-    """Whether a sentence asks for something (a question or an instruction)."""
-    return sentence.rstrip().endswith("?") or bool(_REQUEST_START.match(sentence))
+#: Request-detector probability from which a sentence counts as the request.
+REQUEST_AT = 0.5
+
+
+@functools.lru_cache(maxsize=2048)
+def request_flags(sentences: tuple[str, ...]) -> tuple[bool, ...]:
+    """Per sentence, whether it carries the request.
+
+    A question or a known opener settles it.  Only when no sentence reads as a
+    request that way does the learned request detector decide: the sentences
+    it gives at least ``REQUEST_AT``, else the single most probable one (it
+    never overrides the rules, so a context sentence is not taken for the
+    request just because it resembles one).
+    """
+    by_rule = tuple(s.rstrip().endswith("?") or bool(_REQUEST_START.match(s)) for s in sentences)
+    if any(by_rule) or not sentences:
+        return by_rule
+    probability = shared_request_detector().probability([s.strip() for s in sentences])
+    best = max(range(len(sentences)), key=probability.__getitem__)
+    return tuple(p >= REQUEST_AT or i == best for i, p in enumerate(probability))
 
 
 def request_sentences(doc: Doc) -> list[Span]:
-    """The sentences that carry the request; the last sentence when none reads as one."""
+    """The sentences that carry the request (:func:`request_flags`)."""
     sentences = list(doc.sents)
-    found = [s for s in sentences if is_request(s.text)]
-    return found or sentences[-1:]
+    return [s for s, flag in zip(sentences, request_flags(tuple(s.text for s in sentences))) if flag]
 
 
 def request_text(doc: Doc) -> str:
     """The request sentence(s) of a parsed query, joined: what the task classifier reads."""
     return " ".join(s.text for s in request_sentences(doc))
+
+
+#: Boundaries between the disclosures one context sentence strings together ("..., and my son ...", "...; plus ...").
+_CLAUSE_BREAK = re.compile(
+    r"\s*(?:;|\s[-\u2013\u2014]\s|,\s*(?:and|plus|also|but)\b|,\s*(?=(?:i|my|he|she|they|we|his|her|their|our)\b))\s*"
+    r"|\s+(?:and|plus)\s+(?=(?:i|my|he|she|they|we|his|her|their|our)\b)",
+    re.IGNORECASE,
+)
+_CLAUSE_EDGE = " \t\n.,;:!?()[]\"'"
+
+
+def context_clauses(doc: Doc) -> list[tuple[int, int]]:
+    """Character ranges of the clauses of every sentence that is not a request, in order.
+
+    A context sentence is split where it joins one statement to the next
+    (semicolons, dashes, ", and ...", "and my ..."); each clause is trimmed of
+    surrounding punctuation and brackets.  These are the units a learned
+    disclosure tagger reads (:mod:`policy_engine.rewrite.learned`).
+    """
+    requests = {s.start for s in request_sentences(doc)}
+    out = []
+    for sentence in doc.sents:
+        if sentence.start in requests:
+            continue
+        text, base, cursor = sentence.text, sentence.start_char, 0
+        for piece_end, next_start in [(m.start(), m.end()) for m in _CLAUSE_BREAK.finditer(text)] + [(len(text), len(text))]:
+            start, end = cursor, piece_end
+            while start < end and text[start] in _CLAUSE_EDGE:
+                start += 1
+            while end > start and text[end - 1] in _CLAUSE_EDGE:
+                end -= 1
+            if end - start >= 3:
+                out.append((base + start, base + end))
+            cursor = next_start
+    return out
+
+
+def enclosing(doc: Doc, clauses: list[tuple[int, int]], start: int, end: int) -> tuple[int, int]:
+    """The context clause holding ``[start, end)``, else the sentence holding its start: the span's context."""
+    for c0, c1 in clauses:
+        if c0 <= start and end <= c1:
+            return c0, c1
+    for sentence in doc.sents:
+        if sentence.start_char <= start < sentence.end_char:
+            return sentence.start_char, sentence.end_char
+    return 0, len(doc.text)
 
 
 def _overlaps(a0: int, a1: int, b0: int, b1: int) -> bool:

@@ -10,9 +10,12 @@ modelled on the benchmark's task policy (Appendix C):
   retrieval) need no personal attribute;
 * addressed-person tasks (letters, stories, poems, character descriptions,
   role play) need the addressed person's name, plus what the request is about;
-* every other task needs an attribute only when the request bears on it
-  (``relevance.yaml``: "snacks for a hike" bears on allergies, "rename my
-  files" on none).
+* every other task needs an attribute only when the request bears on it:
+  the learned essentiality model (:mod:`policy_engine.rewrite.learned`)
+  gives the probability that the disclosure, in its clause, is essential to
+  the request ("snacks for a hike" and "I'm allergic to peanuts": yes;
+  "what's the most likely dx" and "she is into quilting": no), and
+  ``ESSENTIAL_AT`` is the cut.
 
 Contact details and government identifiers are never essential by default.
 A third party's details are essential only when the request is about that
@@ -22,12 +25,7 @@ coworkers' details follow the rules above.
 
 from __future__ import annotations
 
-import functools
-import re
 from dataclasses import dataclass
-from importlib import resources
-
-from ruamel.yaml import YAML
 
 from policy_engine.policy.model import NecessityAction, NecessityRule, Policy
 from policy_engine.policy.vocabulary import Vocabulary
@@ -36,28 +34,9 @@ from policy_engine.rewrite.spans import AttributeSpan
 from policy_engine.rewrite.subjects import Subject
 
 NEVER_ESSENTIAL = frozenset({"email", "phone_number", "ssn", "driver_license"})
-
-
-@functools.lru_cache(maxsize=1)
-def _relevance() -> dict[str, re.Pattern[str] | None]:
-    raw = YAML(typ="safe").load(resources.files("policy_engine.rewrite").joinpath("relevance.yaml").read_text(encoding="utf-8"))
-
-    def flat(items: list) -> list[str]:
-        return [w for item in items for w in (flat(item) if isinstance(item, list) else [item])]
-
-    out: dict[str, re.Pattern[str] | None] = {}
-    for attribute, cues in raw.items():
-        if attribute.startswith("_"):
-            continue
-        words = sorted(set(flat(cues or [])), key=len, reverse=True)
-        out[attribute] = re.compile(r"\b(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in words) + ")", re.IGNORECASE) if words else None
-    return out
-
-
-def relevant(attribute: str, request: str) -> bool:
-    """Whether ``request`` bears on ``attribute`` (the built-in domain pool, ``relevance.yaml``)."""
-    cue = _relevance().get(attribute)
-    return bool(cue and cue.search(request))
+#: Essentiality probability from which a disclosure counts as essential to the request (chosen on
+#: family B with models fitted on family A alone, from 0.5 / 0.35, by mean EA - SLR over both splits).
+ESSENTIAL_AT = 0.35
 
 
 @dataclass(frozen=True)
@@ -99,21 +78,22 @@ class NecessityPlanner:
         spans: list[AttributeSpan],
         task: str | None,
         purpose: str | None,
-        request: str,
+        essential_probability: list[float],
         focal: Subject,
         rule: NecessityRule | None,
         request_span: tuple[int, int],
     ) -> list[Decision]:
         """One decision per span.
 
-        ``request`` is the text of the request sentence(s) and ``request_span``
-        their character range in the query; ``focal`` is whom the request is about.
+        ``essential_probability`` holds, per span, the learned probability that it
+        is essential to the request; ``request_span`` is the character range of the
+        request sentence(s) in the query; ``focal`` is whom the request is about.
         """
         essential = self.vocabulary.expand_attributes(rule.essential) if rule else set()
         non_essential = self.vocabulary.expand_attributes(rule.non_essential) if rule else set()
         action = rule.action if rule else self.settings.default_action
         out = []
-        for span in spans:
+        for span, probability in zip(spans, essential_probability):
             concerned = span.subject != "third_party" or focal == "third_party"
             if span.attribute in essential and concerned:
                 out.append(Decision(span, True, action, "policy rule: essential"))
@@ -121,12 +101,12 @@ class NecessityPlanner:
                 out.append(Decision(span, False, action, "policy rule: third party" if span.attribute in essential else "policy rule: non-essential"))
             else:
                 addressed = request_span[0] <= span.start and span.end <= request_span[1]
-                keep, basis = self._default(span, task, request, concerned, addressed)
+                keep, basis = self._default(span, task, probability, concerned, addressed)
                 out.append(Decision(span, keep, action, basis))
         return out
 
     @staticmethod
-    def _default(span: AttributeSpan, task: str | None, request: str, concerned: bool, in_request: bool) -> tuple[bool, str]:
+    def _default(span: AttributeSpan, task: str | None, probability: float, concerned: bool, in_request: bool) -> tuple[bool, str]:
         kind = task_kind(task)
         if kind == "none":
             return False, "default: task needs no personal attribute"
@@ -136,6 +116,6 @@ class NecessityPlanner:
             return True, "default: addressed person"
         if not concerned:
             return False, "default: third party the request is not about"
-        if relevant(span.attribute, request):
+        if probability >= ESSENTIAL_AT:
             return True, "default: the request bears on it"
         return False, "default: the request does not bear on it"

@@ -8,8 +8,10 @@ One request goes through (Need-to-Know Sections 3, 4.1):
    probability of its kind, which is all the built-in defaults depend on)
    the policy's ``default_task`` applies, else its most protective rule;
 2. sensitive attribute spans are detected with their subjects
-   (:mod:`policy_engine.rewrite.spans`);
-3. each span is judged essential or not (:mod:`policy_engine.rewrite.necessity`);
+   (:mod:`policy_engine.rewrite.spans`), plus the context clauses the learned
+   disclosure tagger reads as disclosures (:mod:`policy_engine.rewrite.learned`);
+3. each span is judged essential or not (:mod:`policy_engine.rewrite.necessity`),
+   by the policy's rules, else by the learned essentiality of its clause to the request;
 4. non-essential spans are removed with their clause or generalized in place
    (:mod:`policy_engine.rewrite.clauses`); a local model may then smooth the
    stripped text (``model.use_for: [rewrite]``);
@@ -28,7 +30,8 @@ from typing import Any, Literal
 from policy_engine.enforcement.base import SpanDetector
 from policy_engine.policy.model import NecessityAction, NecessityRule, Policy
 from policy_engine.policy.vocabulary import vocabulary_for
-from policy_engine.rewrite.clauses import Edit, edit, parse, request_sentences, request_text
+from policy_engine.rewrite.clauses import Edit, context_clauses, edit, enclosing, parse, request_sentences, request_text
+from policy_engine.rewrite.learned import shared_essentiality, shared_tagger
 from policy_engine.rewrite.necessity import Decision, NecessityPlanner
 from policy_engine.rewrite.section import QueryRewriteSection, SpanOutcome
 from policy_engine.rewrite.spans import AttributeDetector
@@ -114,9 +117,12 @@ class QueryRewriter:
         request = request_text(doc)
         prediction = self.classifier.predict(request)
         task, source, rule = self._task(prediction, purpose)
-        spans = self.attributes.find(query)
+        clauses = context_clauses(doc)
+        spans = self.attributes.with_tagged(query, self.attributes.find(query), clauses, shared_tagger())
+        contexts = [enclosing(doc, clauses, s.start, s.end) for s in spans]
+        probability = shared_essentiality().probability(request, [query[c0:c1] for c0, c1 in contexts], [s.attribute for s in spans], [s.subject for s in spans])
         focal = focal_subject(query, requests[0].start_char, requests[-1].end_char) if requests else "self"
-        decisions = self.planner.decide(spans, task, purpose, request, focal, rule, (requests[0].start_char, requests[-1].end_char) if requests else (0, len(query)))
+        decisions = self.planner.decide(spans, task, purpose, probability, focal, rule, (requests[0].start_char, requests[-1].end_char) if requests else (0, len(query)))
         keep = [(d.span.start, d.span.end) for d in decisions if d.essential]
         edits = [Edit(d.span.start, d.span.end, GENERIC[d.span.attribute] if d.action is NecessityAction.GENERALIZE else None) for d in decisions if not d.essential]
         result = dict(prediction=prediction, task=task, task_source=source, purpose=purpose, rule=rule.task if rule else None, decisions=tuple(decisions))
