@@ -62,15 +62,19 @@ def dangling_articles(text: str) -> list[str]:
     return [m.group(0) for m in DANGLING_ARTICLE.finditer(text)]
 
 
+_ADJECTIVAL = re.compile(r"(?:^|\s)(?:\d+-\d+-year-old|\d+-year-old|teenage|young)$")
+
+
 def adjacent_duplicates(original: str, redactions) -> list[str]:
     """Two noun-phrase generalizations of one chunk side by side (only spaces, no line break, between them in
     the source): "a prescribed medication a prescribed dose", "a person a law firm".  A prepositional
-    generalization next to another ("between $6,000 and $7,000 in August 2024") reads fine and is not counted."""
+    generalization next to another ("between $6,000 and $7,000 in August 2024") reads fine and is not counted,
+    nor is an age band used as an adjective before its noun ("a 60-69-year-old professional")."""
     found = []
     ordered = sorted((r for r in redactions if r.mode == "periphrastic" and r.replacement), key=lambda r: r.start)
     for first, second in zip(ordered, ordered[1:]):
         gap = original[first.end : second.start]
-        noun_phrases = not any(r.replacement.lower().startswith(_PREPOSITIONS) for r in (first, second))
+        noun_phrases = not any(r.replacement.lower().startswith(_PREPOSITIONS) or _ADJECTIVAL.search(r.replacement) for r in (first, second))
         if not gap.strip() and "\n" not in gap and noun_phrases:
             found.append(f"{first.replacement} | {second.replacement}")
     return found

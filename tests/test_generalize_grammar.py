@@ -138,3 +138,15 @@ def test_an_occupation_that_only_modifies_a_thing_is_dropped_not_generalized() -
     (text,) = protect("Questions about the results can be left on the electrician hotline after six.")
     assert "electrician" not in text
     assert "left on the hotline after six." in text, text
+
+
+def test_an_attributive_age_before_adjectives_and_a_protected_noun_stays_an_adjective() -> None:
+    (text,) = protect("Mr Obi is a 61-year-old retired electrician who walks daily.")
+    assert "61" not in text and "electrician" not in text
+    assert re.search(r"\ba 60-69-year-old (?:retired )?professional who walks daily\.", text), text
+
+
+def test_an_attributive_age_used_as_a_noun_keeps_its_determiner() -> None:
+    (text,) = protect("She waited outside. The 52-year-old was calm and asked about the results.")
+    assert "52" not in text
+    assert "The person in her fifties was calm" in text, text

@@ -105,7 +105,7 @@ class Generalizer:
         if operator == "role":
             placed = self._place_person(original, start, end, phrase, floor)
         else:
-            placed = fit(doc, start, end, phrase, operator)
+            placed = fit(doc, start, end, phrase, operator, ceiling)
         if placed.start < floor or placed.end > ceiling:
             placed = Placement(start, end, phrase)
         if placed.text and (placed.start == 0 or original[: placed.start].rstrip()[-1:] in (".", "!", "?", "\n", "")):

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 from spacy.tokens import Doc, Token
 
-__all__ = ["Placement", "age_phrase", "fit", "pronoun_of", "widen_to_words"]
+__all__ = ["Placement", "age_adjective", "age_phrase", "fit", "pronoun_of", "widen_to_words"]
 
 _ARTICLES = frozenset({"a", "an", "the"})
 _KEEP_OWN = frozenset({"her", "his", "their", "its", "my", "our", "your", "this", "that", "these", "those", "each", "every", "any", "no"})
@@ -148,7 +148,30 @@ def _fit_noun_phrase(doc: Doc, start: int, end: int, phrase: str, countable: boo
     return Placement(start, end, _LEADING_ARTICLE.sub("", phrase))
 
 
-def _fit_age(doc: Doc, original: str, start: int, end: int, fallback: str) -> Placement:
+def _noun_after(doc: Doc, tokens: list[Token]) -> Token | None:
+    """The noun an attributive age modifies, when only adjectives and nouns stand between them
+    ("a 60-year-old retired machinist" -> machinist)."""
+    if not tokens:
+        return None
+    for token in doc[tokens[-1].i + 1 : tokens[-1].i + 4]:
+        if token.pos_ in ("NOUN", "PROPN") and token.dep_ != "compound":
+            return token
+        if token.pos_ not in ("ADJ", "NOUN", "PROPN", "VERB") or token.is_punct:
+            return None
+    return None
+
+
+def age_adjective(age: int) -> str:
+    """An age band used before a noun: "teenage", "60-69-year-old", "100-year-old"."""
+    if age < 13:
+        return "young"
+    if age < 20:
+        return "teenage"
+    decade = min(age, 100) // 10 * 10
+    return "100-year-old" if decade == 100 else f"{decade}-{decade + 9}-year-old"
+
+
+def _fit_age(doc: Doc, original: str, start: int, end: int, fallback: str, ceiling: int) -> Placement:
     numbers = _AGE_NUMBER.findall(original[start:end])
     if len(numbers) != 1:
         return Placement(start, end, fallback)
@@ -156,11 +179,18 @@ def _fit_age(doc: Doc, original: str, start: int, end: int, fallback: str) -> Pl
     surface = original[start:end].strip()
     if _ATTRIBUTIVE_AGE.match(surface):
         tokens = _tokens(doc, start, end)
-        following = doc[tokens[-1].i + 1] if tokens and tokens[-1].i + 1 < len(doc) else None
-        if following is not None and following.pos_ in ("NOUN", "PROPN") and not original[end : following.idx].strip():
-            return Placement(start, following.idx + len(following.text), f"{following.text} {phrase}")
+        noun = _noun_after(doc, tokens)
+        if noun is not None:
+            noun_end = noun.idx + len(noun.text)
+            if noun_end > ceiling:  # the noun is protected too: the age stays an adjective ("a 60-69-year-old professional")
+                return Placement(start, end, age_adjective(int(numbers[0])))
+            return Placement(start, noun_end, f"{original[end:noun_end].strip()} {phrase}")  # "a retired machinist in his sixties"
         det = _determiner_before(doc, tokens)
-        return Placement(det.idx if det is not None and det.lower_ in ("a", "an") else start, end, f"someone {phrase}" if det is not None else phrase)
+        if det is None:
+            return Placement(start, end, phrase)
+        if det.lower_ in ("a", "an"):
+            return Placement(det.idx, end, f"someone {phrase}")
+        return Placement(det.idx, end, f"{det.text} person {phrase}")  # "The 52-year-old was calm" -> "The person in their fifties"
     lead = _AGE_LEAD.search(original[:start])
     return Placement(lead.start() if lead else start, end, phrase)
 
@@ -183,21 +213,25 @@ def _without_echo(before: str, phrase: str) -> str:
     words = [w.casefold() for w in re.findall(r"[A-Za-z]+", before[-40:]) if w.casefold() not in _ARTICLES]
     if not words:
         return phrase
-    head, *modifiers = reversed(phrase.split())
-    kept = [w for w in reversed(modifiers) if w.casefold() in _ARTICLES or w.casefold() != words[-1]]
+    head, *rest = reversed(phrase.split())
+    modifiers = list(reversed(rest))
+    kept = [
+        w for n, w in enumerate(modifiers)
+        if w.casefold() in _ARTICLES or w.casefold() != words[-1] or (n > 0 and len(w) < 4)  # "and" inside a range is no echo
+    ]
     return " ".join([*kept, head]) if len(kept) < len(modifiers) else phrase
 
 
-def fit(doc: Doc, start: int, end: int, phrase: str, operator: str | None) -> Placement:
+def fit(doc: Doc, start: int, end: int, phrase: str, operator: str | None, ceiling: int | None = None) -> Placement:
     """Where and how the generalization ``phrase`` of ``doc.text[start:end]`` goes (see the module contract)."""
     original = doc.text
     if operator == "decade":
-        return _fit_age(doc, original, start, end, phrase)
+        return _fit_age(doc, original, start, end, phrase, len(original) if ceiling is None else ceiling)
     if operator == "month_year" and not phrase.startswith("in "):
         on = re.search(r"\bon\s+$", original[:start], re.IGNORECASE)
         return Placement(on.start(), end, "in " + phrase) if on else Placement(start, end, phrase)
     if operator in ("month_year", "year", "amount_band") or not _LEADING_ARTICLE.match(phrase):
-        return Placement(start, end, phrase)
+        return Placement(start, end, _without_echo(original[:start], phrase))
     start, end = widen_to_words(original, start, end)
     modifier = _modifier_only(doc, start, end)
     if modifier is not None:
