@@ -69,9 +69,10 @@ def test_a_reporting_resident_is_hidden_by_a_victims_rule_through_the_real_pipel
     from policy_engine.policy.model import Constraint, EnforcementSettings, Metadata, Policy
 
     victims = Constraint(id="victims", statement="Hide the names of victims.")
-    analyzer = Analyzer(Policy(metadata=Metadata(name="police"), constraints=[victims], enforcement=EnforcementSettings(order=["redaction"])))
+    addresses = Constraint(id="addresses", statement="Do not reveal addresses of residents.")  # names no one: claims no role
+    analyzer = Analyzer(Policy(metadata=Metadata(name="police"), constraints=[victims, addresses], enforcement=EnforcementSettings(order=["redaction"])))
     text = "Last Tuesday Priya Lal, a local resident, reported that her car had been broken into. Ms Lal was called back by the desk."
-    found = {text[f.start : f.end] for f in analyzer.analyze(text, [victims])}
+    found = {text[f.start : f.end] for f in analyzer.analyze(text, [victims, addresses])}
     assert {"Priya Lal", "Ms Lal"} <= found, found
 
 

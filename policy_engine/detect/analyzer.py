@@ -230,7 +230,7 @@ class Analyzer:
         keyed = self._qualify(texts, raw, entities)
         order = [p.constraint.id for p in plans]
         roles_of = {p.constraint.id: frozenset(p.roles) for p in plans}
-        in_force = frozenset(r for roles in roles_of.values() for r in roles)
+        in_force = frozenset(r for p in plans if PERSON_CATEGORY in p.categories for r in p.roles)  # roles claimed by name constraints
         results = []
         for text, findings in zip(texts, keyed):
             targeted = [t for t in (_targeted(f, roles_of[f.constraint_id], in_force) for f in findings) if t is not None]
