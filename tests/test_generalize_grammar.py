@@ -150,3 +150,10 @@ def test_an_attributive_age_used_as_a_noun_keeps_its_determiner() -> None:
     (text,) = protect("She waited outside. The 52-year-old was calm and asked about the results.")
     assert "52" not in text
     assert "The person in her fifties was calm" in text, text
+
+
+def test_a_list_of_one_kind_becomes_one_generalization_but_people_stay_apart() -> None:
+    (text,) = protect("Her history includes asthma, hypertension and type 2 diabetes, all stable.")
+    assert "asthma" not in text and "hypertension" not in text
+    assert text.count("medical condition") == 1, text
+    assert "includes a medical condition, all stable." in text, text

@@ -4,8 +4,9 @@ A :class:`Generalizer` lives for one request.  For each protected span it
 chooses the generalization (:mod:`policy_engine.generalization.operators`) and places it in
 its sentence (:mod:`policy_engine.generalization.phrasing`), so that:
 
-* adjacent spans of one kind ("metformin 1000 mg": a drug and its dose) become
-  one generalization (:func:`merge_adjacent`);
+* adjacent spans of one kind ("metformin 1000 mg": a drug and its dose), and
+  the items of a list of one kind ("chest pain, fever or cough"), become one
+  generalization (:func:`merge_adjacent`);
 * the same entity is generalized the same way in every passage of the
   request (a person found as "the patient" in one chunk is "the patient" in
   the next, even where no role word is near);
@@ -38,6 +39,9 @@ __all__ = ["Generalizer", "merge_adjacent"]
 _TITLE_BEFORE = re.compile(r"\b(?:Mr|Ms|Mrs|Miss|Mx|Dr|Prof)\.?\s+$")
 _WORD_BEFORE = re.compile(r"\b([A-Za-z]+)\s+$")
 _JOINER = re.compile(r"^[\s/]*$")
+#: A list of values ("chest pain, fever or cough"): one generalization stands for all (not for people: two
+#: people are not one person).
+_LIST_JOINER = re.compile(r"^(?:\s*,\s*|\s+(?:and|or)\s+|\s*,\s+(?:and|or)\s+)$")
 #: Nouns after which a generalized name is dropped rather than replaced ("Attorney Jane Roe" -> "Attorney").
 _ROLE_NOUNS = frozenset(ROLE_WORDS) | {
     "pharmacist", "manager", "adjuster", "officer", "agent", "director", "supervisor", "inspector", "detective",
@@ -55,21 +59,26 @@ def merge_adjacent(
     original: str, spans: Sequence[SpanT], bounds: Callable[[SpanT], tuple[int, int]], kind: Callable[[SpanT], str | None], widen: Callable[[SpanT, int], SpanT]
 ) -> list[SpanT]:
     """Join consecutive spans of the same ``kind`` separated only by spaces or "/" into one span
-    (a person followed by a noun-phrase generalization too: the person's span absorbs it).
+    (a person followed by a noun-phrase generalization too: the person's span absorbs it), and the
+    items of a list of one kind ("chest pain, fever or cough"; never people).
 
     ``bounds`` gives a span's offsets, ``widen(span, end)`` the span extended to ``end``; spans whose
     ``kind`` is ``None`` are never joined.
     """
     merged: list[SpanT] = []
+    kinds: list[str | None] = []  # a widened span keeps the kind of the spans it joined
     for span in spans:
+        current = kind(span)
         if merged:
-            last = merged[-1]
+            last, last_kind = merged[-1], kinds[-1]
             gap = original[bounds(last)[1] : bounds(span)[0]]
-            joinable = kind(last) == kind(span) or (kind(last) == "role" and kind(span) in _NOUN_PHRASE_OPERATORS)
-            if kind(last) is not None and joinable and _JOINER.match(gap):
+            joinable = last_kind == current or (last_kind == "role" and current in _NOUN_PHRASE_OPERATORS)
+            listed = last_kind == current != "role" and _LIST_JOINER.match(gap)
+            if last_kind is not None and joinable and (_JOINER.match(gap) or listed):
                 merged[-1] = widen(last, bounds(span)[1])
                 continue
         merged.append(span)
+        kinds.append(current)
     return merged
 
 
