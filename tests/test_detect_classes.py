@@ -295,3 +295,11 @@ def test_class4_bare_phone_number_after_an_inflected_contact_word() -> None:
     assert _hidden(analyzer, "The landlord can be reached at 4155550182 after six.", [phones]) == ["4155550182"]
     assert _hidden(analyzer, "She phoned from 2125550143 twice.", [phones]) == ["2125550143"]
     assert _hidden(analyzer, "Invoice 2024000123 was paid in full.", [phones]) == []  # no contact word: not a phone
+
+
+def test_class2_a_firm_named_after_people_is_no_person_after_a_role_word() -> None:
+    analyzer = _analyzer(NAMES)
+    text = "Very truly yours,\n\nTom Hale\nPartner, Garside & Moore LLP"
+    hidden = _hidden(analyzer, text, [NAMES])
+    assert "Tom Hale" in hidden
+    assert not any("Garside" in value for value in hidden), hidden

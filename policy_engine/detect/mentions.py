@@ -124,6 +124,11 @@ _COMPANY_SUFFIX = re.compile(
 )
 
 
+#: What follows the first name of a firm named after people: "& Moore LLP", ", Jones and Page Ltd".
+_FIRM_TAIL = re.compile(r"(?:[^\S\n]*(?:&|and|,)[^\S\n]*[A-Z][\w'-]+)*[^\S\n]+(?:Limited|Ltd\.?|Inc\.?|LLC|LLP|PLC|GmbH|Corp\.?|Co\.)(?![\w])")
+_LEGAL_FORM_END = re.compile(r"\b(?:Limited|Ltd\.?|Inc\.?|LLC|LLP|PLC|GmbH|Corp\.?|Co\.)$")
+
+
 def _is_label_word(word: str) -> bool:
     """A common English word that is no known name, a title or a role word: no evidence that a name goes on."""
     return is_plain_word(word) or word.lower() in TITLES or word.lower() in ROLE_TITLES
@@ -352,11 +357,13 @@ def _is_name_word(word: str) -> bool:
 
 
 def with_cued_names(text: str, entities: list[NamedEntity]) -> list[NamedEntity]:
-    """Add names that follow a role word or title; they replace overlapping non-PERSON entities."""
+    """Add names that follow a role word or title; they replace overlapping non-PERSON entities, except
+    organisations with a legal form (a firm named after people is a firm)."""
     cued = []
+    firms = [x for x in entities if x.label == "ORG" and _LEGAL_FORM_END.search(text[x.start : x.end])]
     for s, e in cued_names(text):
-        if all(is_plain_word(w) for w in _WORD.findall(text[s:e])):
-            continue
+        if all(is_plain_word(w) for w in _WORD.findall(text[s:e])) or any(f.start < e and s < f.end for f in firms) or _FIRM_TAIL.match(text, e):
+            continue  # common words, or inside a firm named after people ("Partner, Whitcombe & Reyes LLP")
         if (m := _HONORIFIC_BEFORE.search(text, max(0, s - 8), s)) is not None and "\n" not in text[m.start() : s]:
             s = m.start()
         cued.append(NamedEntity(PERSON, s, e))
