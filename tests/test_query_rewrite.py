@@ -212,6 +212,8 @@ def test_cli_shows_before_and_after() -> None:
     assert data["before"] == question and "metformin" in data["after"]
     assert "Dana Whitfield" not in data["after"] and "divorce" not in data["after"]
     assert "Dana" not in json.dumps(data["decision"])
+    names = [span for span in data["decision"]["spans"] if span["attribute"] == "name"]
+    assert len(names) == 1 and names[0]["subject"] == "self", names  # the tagger's clause adds no second, third-party name
 
 
 def test_refusal_when_nothing_verifies(policy: Policy) -> None:

@@ -123,13 +123,16 @@ class AttributeDetector:
 
     def with_tagged(self, text: str, spans: list[AttributeSpan], clauses: list[tuple[int, int]], tagger: DisclosureTagger) -> list[AttributeSpan]:
         """``spans`` plus one span per clause of ``clauses`` that the tagger reads as a disclosure and no span
-        (other than a name) already covers; the clause span is about the clause's subject."""
+        (other than a name) already covers, unless a span of the tagged attribute lies in it ("My name is
+        Dana Whitfield" is one name); the clause span is about the clause's subject."""
         open_clauses = [(c0, c1) for c0, c1 in clauses if not any(c0 < s.end and s.start < c1 and s.attribute != "name" for s in spans)]
         tags = tagger.tag([text[c0:c1] for c0, c1 in open_clauses])
         tagged = [
             replace(span, subject=subject_of(text, c0, c1, tag.attribute))
             for (c0, c1), tag in zip(open_clauses, tags)
-            if tag.disclosure >= DISCLOSURE_AT and (span := self._span(tag.attribute, c0, c1, "tagger")) is not None
+            if tag.disclosure >= DISCLOSURE_AT
+            and not any(c0 < s.end and s.start < c1 and s.attribute == tag.attribute for s in spans)  # already found there
+            and (span := self._span(tag.attribute, c0, c1, "tagger")) is not None
         ]
         return sorted(spans + tagged, key=lambda s: (s.start, -s.end))
 
