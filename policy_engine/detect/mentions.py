@@ -119,14 +119,14 @@ def _grow_organization(text: str, e: NamedEntity) -> NamedEntity:
 
 
 _POLITY_BEFORE = re.compile(r"\b(?:State|Union|Government|Govt\.?|Republic|Kingdom|Commonwealth|People)\s+(?i:of)\s+(?:the\s+)?$")
-_COMPANY_SUFFIX = re.compile(
-    r"(?:[^\S\n]+\([A-Z][a-z]+\))?(?:[^\S\n]+(?:Private|Pvt\.?|Public))?[^\S\n]+(?:Limited|Ltd\.?|Inc\.?|LLC|LLP|PLC|GmbH|Corp\.?|Co\.)(?![\w])"
-)
+#: A company's legal form ("LLP", "Ltd.", "GmbH").
+_LEGAL_FORM = r"(?:Limited|Ltd\.?|Inc\.?|LLC|LLP|PLC|GmbH|Corp\.?|Co\.)"
+_COMPANY_SUFFIX = re.compile(r"(?:[^\S\n]+\([A-Z][a-z]+\))?(?:[^\S\n]+(?:Private|Pvt\.?|Public))?[^\S\n]+" + _LEGAL_FORM + r"(?![\w])")
 
 
 #: What follows the first name of a firm named after people: "& Moore LLP", ", Jones and Page Ltd".
-_FIRM_TAIL = re.compile(r"(?:[^\S\n]*(?:&|and|,)[^\S\n]*[A-Z][\w'-]+)*[^\S\n]+(?:Limited|Ltd\.?|Inc\.?|LLC|LLP|PLC|GmbH|Corp\.?|Co\.)(?![\w])")
-_LEGAL_FORM_END = re.compile(r"\b(?:Limited|Ltd\.?|Inc\.?|LLC|LLP|PLC|GmbH|Corp\.?|Co\.)$")
+_FIRM_TAIL = re.compile(r"(?:[^\S\n]*(?:&|and|,)[^\S\n]*[A-Z][\w'-]+)*[^\S\n]+" + _LEGAL_FORM + r"(?![\w])")
+_LEGAL_FORM_END = re.compile(r"\b" + _LEGAL_FORM + "$")
 
 
 def _is_label_word(word: str) -> bool:
