@@ -293,8 +293,12 @@ def _distinctive_values(original: str, spans: Sequence[Span]) -> set[str]:
         unprotected.append(original[cursor : span.start])
         cursor = max(cursor, span.end)
     unprotected.append(original[cursor:])
-    outside = "\n".join(unprotected).casefold()
-    return {original[s.start : s.end] for s in spans if original[s.start : s.end].strip().casefold() not in outside}
+    outside = "\n".join(unprotected)
+
+    def stands_outside(value: str) -> bool:  # as a whole word: "Ann" inside "Annual" is no reappearance
+        return re.search(rf"(?<!\w){re.escape(value.strip())}(?!\w)", outside, re.IGNORECASE) is not None
+
+    return {original[s.start : s.end] for s in spans if not stands_outside(original[s.start : s.end])}
 
 
 _CONTENT_WORD = re.compile(r"[A-Za-z]{4,}")

@@ -201,3 +201,12 @@ def test_a_protected_word_that_also_stands_unprotected_does_not_fail_verificatio
     assert "omeprazole" not in result.context and "20 mg" not in result.context
     assert "[MEDICATION_" not in result.context and "a prescribed medication before breakfast" in result.context, result.context
     assert "the spacer is cleaned daily." in result.context
+
+
+def test_a_value_counts_as_standing_outside_only_as_a_whole_word() -> None:
+    from enforcers.redaction import _distinctive_values
+    from policy_engine.placeholders import Span
+
+    text = "Ann paid the Annual fee daily; her dose is 5 mg daily."
+    ann, daily = Span(0, 3, None), Span(48, 53, None)  # type: ignore[arg-type]
+    assert _distinctive_values(text, [ann, daily]) == {"Ann"}  # "daily" stands unprotected at 24; "Ann" only inside "Annual"
