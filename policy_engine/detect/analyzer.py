@@ -36,6 +36,7 @@ from dataclasses import dataclass, field, replace
 from policy_engine.detect import recognizers as recognizer_registry
 from policy_engine.detect.allowlist import AllowList
 from policy_engine.detect.category_resolver import CategoryResolver
+from policy_engine.detect.cause_titles import with_parties
 from policy_engine.detect.findings import Finding, Source, resolve_overlaps
 from policy_engine.detect.mentions import clean_entities, still_a_value, with_cued_names, with_name_variants
 from policy_engine.detect.names import NameIndex, fold, person_variants, value_key
@@ -224,7 +225,7 @@ class Analyzer:
         need_ner = any(p.entity_labels for p in plans)
         entities = [[] for _ in texts]
         if need_ner:
-            entities = [with_cued_names(t, clean_entities(t, ents)) for t, ents in zip(texts, self._entity_recognizer().entities_many(list(texts)))]
+            entities = [with_cued_names(t, with_parties(t, clean_entities(t, ents))) for t, ents in zip(texts, self._entity_recognizer().entities_many(list(texts)))]
             entities = with_name_variants(texts, entities, [p.name for p in self._private if p.is_person])
         raw = [self._detect(text, ents, plans) for text, ents in zip(texts, entities)]
         keyed = self._qualify(texts, raw, entities)

@@ -227,6 +227,8 @@ def _person_pieces(text: str, e: NamedEntity) -> list[NamedEntity]:
             continue
         name_words = [w for w in words if w.lower().rstrip(".") not in TITLES]
         titled = _HONORIFIC_BEFORE.search(text, max(0, start - 8), start) is not None or len(name_words) < len(words)
+        if not any(len(w) > 1 for w in name_words) and not titled:
+            continue  # initials alone are no name ("W.P.(C" of a case number); "Mr. X" is
         titled = titled or _INITIAL.search(text, start, end) is not None  # "A. S. Oka": initials mark a name
         if name_words and all(is_plain_word(w) for w in name_words) and not titled and _opens_a_line_or_sentence(text, start):
             continue
@@ -313,11 +315,7 @@ def with_name_variants(texts: Sequence[str], entities: list[list[NamedEntity]], 
     for text, ents in zip(texts, entities):
         spans = [(m.start(), m.end()) for pattern in patterns if pattern is not None for m in pattern.finditer(text)]
         whole = {(m.start(), m.end()) for m in patterns[0].finditer(text)} if patterns[0] is not None else set()
-        first_names = [
-            (m.start(), m.end())
-            for m in _NAME_SHAPED.finditer(text)
-            if _written_as_name(m.group()) and is_first_name(m.group()) and not is_common_word(m.group()) and m.group().lower() not in STOP_WORDS
-        ]
+        first_names = _name_shaped(text)
         # an organization or place that is a known first name or a full name found as a person is a person ("Priya" tagged ORG)
         relabel = {(x.start, x.end) for x in ents if x.label in _PLACE_OR_ORG_LABELS and (x.start, x.end) in set(first_names) | whole}
         ents = [x for x in ents if (x.start, x.end) not in relabel]
@@ -339,6 +337,43 @@ def with_name_variants(texts: Sequence[str], entities: list[list[NamedEntity]], 
 
 
 _NAME_SHAPED = re.compile(r"(?<![\w.@-])[^\W\d_]{3,}(?![\w@-]|\.\w)")  # not a part of an e-mail address or domain
+#: Initials before a capitalized word: "R.Krishnaswamy", "G. S. Venkatesh" (not "U.S. Army": the word must be no plain word).
+_INITIALLED = re.compile(rf"(?<![\w.])(?:[A-Z]\.[ ]?){{1,3}}(?P<word>{_NAME_WORD})(?![\w-])")
+_DETERMINER_BEFORE = re.compile(r"\b(?i:the|a|an|this|that|his|her|their|our|my|your|its|of)\s+$")
+_CALENDAR_WORDS = frozenset(
+    "january february march april may june july august september october november december monday tuesday wednesday thursday friday saturday sunday".split()
+)
+
+
+def _name_shaped(text: str) -> list[tuple[int, int]]:
+    """Spans that are names by their shape alone, whatever NER said.
+
+    * a known first name that is no common English word ("Priya", "Luís"),
+      capitalized or, in a post, all in lower case ("emma");
+    * a known first name that is also a dictionary word ("Scott", "Tanner"),
+      written with a capital inside a sentence, between words that are not
+      capitalized and after no article or possessive ("shouted at Scott:",
+      not "the Will", "Bailey Road", "in May");
+    * initials before a capitalized word that is no plain word ("R.Krishnaswamy").
+    """
+    spans = []
+    for m in _NAME_SHAPED.finditer(text):
+        word = m.group()
+        if not _written_as_name(word) or not is_first_name(word) or word.lower() in STOP_WORDS:
+            continue
+        if not is_common_word(word) or (word[1:].islower() and word[0].isupper() and _capitalized_mid_sentence(text, m.start(), m.end())):
+            spans.append((m.start(), m.end()))
+    spans += [(m.start(), m.end()) for m in _INITIALLED.finditer(text) if not is_plain_word(m.group("word"))]
+    return spans
+
+
+def _capitalized_mid_sentence(text: str, start: int, end: int) -> bool:
+    """A capitalized word set among lower-case words of a running sentence: its capital is evidence."""
+    if _opens_a_line_or_sentence(text, start) or text[start:end].lower() in _CALENDAR_WORDS or _DETERMINER_BEFORE.search(text, max(0, start - 8), start):
+        return False
+    before = re.search(r"(\S+)\s+$", text[max(0, start - 30) : start])
+    after = re.match(r"[^\S\n]+([A-Za-z]\S*)", text[end : end + 30])
+    return before is not None and not before.group(1)[:1].isupper() and not (after and after.group(1)[:1].isupper())
 
 
 def _written_as_name(word: str) -> bool:
