@@ -124,6 +124,11 @@ def test_a_role_word_in_prose_names_no_party(analyzer: Analyzer) -> None:
         ("Have you met Teodor W. Lindqvist before?", "Teodor W. Lindqvist"),
         ("Ngozi and Farrukh reached the station at noon.", "Ngozi"),
         ("The statement of Arvind Kulkarni S/o Dattatray Kulkarni was recorded.", "Dattatray Kulkarni"),
+        ("The bag was seized by Ct. Meenakshi in the presence of SI Gurpreet.", "Meenakshi"),
+        ("The bag was seized by Ct. Meenakshi in the presence of SI Gurpreet.", "Gurpreet"),
+        ("The notes of Dr.Farhana Naveed were produced.", "Farhana Naveed"),
+        ("Her late aunt was called Lily Nolan.", "Lily Nolan"),
+        ("Ilkka and Henrietta Brandt signed the lease.", "Ilkka"),
     ],
 )
 def test_name_shapes_ner_misses_are_hidden(analyzer: Analyzer, text: str, name: str) -> None:
@@ -145,3 +150,24 @@ def test_ordinary_capitalised_words_stay_visible(analyzer: Analyzer, text: str) 
     for word in ("Part", "Schedule", "Will", "May", "Vitamin", "Calcium"):
         if word in text:
             assert word in masked, masked
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "visible"),
+    [
+        ("Mahesh S/o Girdhari Lal R/o Kishanpura, Tehsil Bassi, deposed next.", "Girdhari Lal", "R/o Kishanpura"),
+        ("Notice went to Rakesh Kumar Yadav And 4 Others on the same day.", "Rakesh Kumar Yadav", "And 4 Others"),
+        ("The plot stood in the name of P.R. Venkataraman(Deceased) at the time.", "P.R. Venkataraman", "(Deceased)"),
+    ],
+)
+def test_a_name_span_stops_where_the_name_ends(analyzer: Analyzer, text: str, name: str, visible: str) -> None:
+    masked = _hidden(analyzer, text)
+    assert not _visible(masked, text, name), masked
+    assert visible in masked, masked
+
+
+def test_layout_words_of_a_cause_title_are_never_names(analyzer: Analyzer) -> None:
+    text = "Coram : Hon'ble Justice R. Menon\n\n            Versus\n\nAppearance :\n For the Petitioner : Mr. Tarun Bhalla, Adv.\n"
+    masked = _hidden(analyzer, text)
+    assert "Versus" in masked and "Appearance" in masked and "Coram" in masked, masked
+    assert not _visible(masked, text, "Tarun Bhalla"), masked

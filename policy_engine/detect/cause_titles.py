@@ -37,10 +37,14 @@ _ROLE = (
     r"Opposite\s+Part(?:y|ies)|Interven[eo]r)(?:s|\s*\(s\)|/s)?"
 )
 _ROLE_CASED = re.compile(rf"(?i:{_ROLE})")
-#: A label alone on its line: "...Respondents", "Plaintiff,", "... ... Petitioner/s Versus".
-_ALONE = re.compile(rf"^[ \t.…]*(?P<role>{_ROLE_CASED.pattern})[ \t]*[,.:]?[ \t]*(?i:(?:versus|vs\.?)[ \t]*)?$", re.MULTILINE)
+#: What may close a label's line: a comma or stop, "Versus" opening the other side, a rule.
+_LABEL_END = r"[ \t]*[,.:]?[ \t]*(?:(?i:versus|vs\.?)|[=_-]{3,}[^\n]*)?[ \t]*$"
+#: Dots, dashes or a run of spaces that set a label off from what stands before it.
+_LEADER = r"(?:[ \t]*[.\u2026-]{2,}[ \t]*|[ \t]{2,}(?:[.\u2026-][ \t]+)?)"
+#: A label alone on its line: "...Respondents", "----Appellants", "Plaintiff,", "... ... Petitioner/s Versus".
+_ALONE = re.compile(rf"^[ \t.\u2026-]*(?P<role>{_ROLE_CASED.pattern}){_LABEL_END}", re.MULTILINE)
 #: A label that ends the line of its party: "Assam Public Works      Petitioner(S)", "Ramesh Patil ...Petitioner".
-_TRAILING = re.compile(rf"^(?P<party>[^\n]*?\S)(?:[ \t]*\.{{2,}}[ \t]*|[ \t]{{2,}}(?:\.[ \t]+)?)(?P<role>{_ROLE_CASED.pattern})[ \t]*[,.]?[ \t]*$", re.MULTILINE)
+_TRAILING = re.compile(rf"^(?P<party>[^\n]*?\S){_LEADER}(?P<role>{_ROLE_CASED.pattern}){_LABEL_END}", re.MULTILINE)
 #: A label before its party: "Appellant :- Sunita Devi", ".........Petitioner(s):   Hemant Katare".
 _LEADING = re.compile(rf"(?P<role>{_ROLE_CASED.pattern})[ \t]*:-?[ \t]*(?P<party>\S[^\n]*?)(?=[ \t]{{3,}}\S|[ \t]*$)", re.MULTILINE)
 #: Lines that close a party block from above.

@@ -82,7 +82,16 @@ def is_common_word(word: str) -> bool:
     words = _common_words()
     if lower in words:
         return True
-    return any(lower.endswith(suffix) and lower[: len(lower) - len(suffix)] + repl in words for suffix, repl in _SUFFIX_LEMMAS if len(lower) > len(suffix) + 2)
+    return any(
+        lower.endswith(suffix) and _inflects(lower[: len(lower) - len(suffix)], suffix, repl) and lower[: len(lower) - len(suffix)] + repl in words
+        for suffix, repl in _SUFFIX_LEMMAS
+        if len(lower) > len(suffix) + 2
+    )
+
+
+def _inflects(stem: str, suffix: str, repl: str) -> bool:
+    """False where English spelling forbids the inflection: a stem ending in "e" drops it before "-ed"/"-ing" ("Naveed" is no form of "nave")."""
+    return not (suffix in ("ed", "ing") and not repl and stem.endswith("e"))
 
 
 def is_first_name(word: str) -> bool:

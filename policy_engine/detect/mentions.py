@@ -34,7 +34,7 @@ from collections.abc import Sequence
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
-from policy_engine.detect.lexical import is_common_word, is_first_name, is_plain_word
+from policy_engine.detect.lexical import is_common_word, is_first_name, is_plain_word, is_surname
 from policy_engine.detect.names import TITLES
 from policy_engine.detect.ner import NamedEntity
 from policy_engine.detect.roles import ROLE_TITLES, cued_names
@@ -42,6 +42,8 @@ from policy_engine.detect.roles import ROLE_TITLES, cued_names
 PERSON = "PERSON"
 NUMERIC_LABELS = frozenset({"DATE", "MONEY", "TIME", "PERCENT", "QUANTITY", "CARDINAL"})
 _PLACE_OR_ORG_LABELS = frozenset({"ORG", "GPE", "LOC", "FAC", "NORP"})
+#: Labels no policy category asks for, which spaCy's small model gives to names it does not know ("Lily Nolan" as a PRODUCT).
+_NAMELESS_LABELS = frozenset({"PRODUCT", "WORK_OF_ART", "EVENT", "LANGUAGE", "LAW"})
 #: Honorifics that belong to the name span ("Mrs Jane Price" is hidden whole).
 HONORIFICS = frozenset(["mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "dame", "lady", "lord", "rev"])
 _VALUE_AFTER = re.compile(r":?\s?[\d#(]")
@@ -200,12 +202,37 @@ def _is_field_label(text: str, e: NamedEntity) -> bool:
     return value.isalpha() and value.isupper() and 2 <= len(value) <= 5 and _VALUE_AFTER.match(text, e.end) is not None
 
 
+def _segments(text: str, e: NamedEntity) -> list[tuple[int, int, bool]]:
+    """``e`` cut where no name runs on: line breaks, numbers ("W.P.(C) 516/2010 ... Shobha"), a kinship or residence
+    marker ("Bhanwar Lal R/o Sahaspuriya"), a bracket ("Kumarasamy(Deceased)") and a list tail ("And 3 Others").
+
+    Each segment is ``(start, end, after_line_break)``.
+    """
+    segments = []
+    offset = e.start
+    if (rest := re.match(r"/?[Oo]\b", text[e.end : e.end + 2])) and re.search(r"\b[SDWRC]/?$", text[e.start : e.end]):
+        e = NamedEntity(e.label, e.start, e.end + rest.end())  # NER kept part of "R/o" ("Girdhari Lal R/"): cut at all of it
+    for line_no, line in enumerate(text[e.start : e.end].split("\n")):
+        cursor = offset
+        for cut in _NO_NAME_RUNS_ON.finditer(text, offset, offset + len(line)):
+            segments.append((cursor, cut.start(), line_no > 0))
+            cursor = cut.end()
+        segments.append((cursor, offset + len(line), line_no > 0))
+        offset += len(line) + 1
+    return [seg for seg in segments if seg[1] > seg[0]]
+
+
+_NO_NAME_RUNS_ON = re.compile(
+    r"\S*\d\S*|\b[SDWRC]/[Oo]\b\.?.*|[(\[].*|[ \t]+(?i:and|&)[ \t]+(?:\d+[ \t]+)?(?i:others|ors|anr|another)\b.*"
+)
+_RESIDENCE_BEFORE = re.compile(r"(?:\b[Rr]/[Oo]\.?|\b(?i:resident of|residing at))[ \t]*$")
+#: Words that set out a cause title or a hearing and are never a name by themselves ("Versus", "Coram", "Appearance").
+_LAYOUT_WORDS = frozenset(["versus", "vs", "v", "coram", "appearance", "appearances", "present", "between", "order", "judgment", "judgement"])
+
+
 def _person_pieces(text: str, e: NamedEntity) -> list[NamedEntity]:
     pieces: list[NamedEntity] = []
-    offset = e.start
-    for line_no, line in enumerate(text[e.start : e.end].split("\n")):
-        start, end = offset, offset + len(line)
-        offset = end + 1
+    for start, end, line_no in _segments(text, e):
         while end > start and not (text[end - 1].isalnum() or text[end - 1] == "."):
             end -= 1
         while start < end and not text[start].isalnum():
@@ -226,6 +253,8 @@ def _person_pieces(text: str, e: NamedEntity) -> list[NamedEntity]:
         if not words or _STREET_AFTER.match(text, end):
             continue
         name_words = [w for w in words if w.lower().rstrip(".") not in TITLES]
+        if all(w.lower() in STOP_WORDS or w.lower() in _LAYOUT_WORDS for w in name_words):
+            continue
         titled = _HONORIFIC_BEFORE.search(text, max(0, start - 8), start) is not None or len(name_words) < len(words)
         if not any(len(w) > 1 for w in name_words) and not titled:
             continue  # initials alone are no name ("W.P.(C" of a case number); "Mr. X" is
@@ -234,6 +263,9 @@ def _person_pieces(text: str, e: NamedEntity) -> list[NamedEntity]:
             continue
         if line_no and all(is_common_word(w) for w in name_words) and not titled:
             continue  # a label on the next line ("Sandra Okoye\nJob title")
+        if _RESIDENCE_BEFORE.search(text, max(0, start - 16), start):
+            pieces.append(NamedEntity("GPE", start, end))  # "R/o Kishanpura": where someone lives, not who
+            continue
         if (m := _HONORIFIC_BEFORE.search(text, max(0, start - 8), start)) is not None and "\n" not in text[m.start() : start]:
             start = m.start()
         while (m := _TRAILING_FUNCTION_WORD.search(text, start, end)) and m.start() > start:
@@ -315,10 +347,16 @@ def with_name_variants(texts: Sequence[str], entities: list[list[NamedEntity]], 
     for text, ents in zip(texts, entities):
         spans = [(m.start(), m.end()) for pattern in patterns if pattern is not None for m in pattern.finditer(text)]
         whole = {(m.start(), m.end()) for m in patterns[0].finditer(text)} if patterns[0] is not None else set()
-        first_names = _name_shaped(text)
-        # an organization or place that is a known first name or a full name found as a person is a person ("Priya" tagged ORG)
-        relabel = {(x.start, x.end) for x in ents if x.label in _PLACE_OR_ORG_LABELS and (x.start, x.end) in set(first_names) | whole}
-        ents = [x for x in ents if (x.start, x.end) not in relabel]
+        first_names = _name_shaped(text) + _conjoined_names(text, ents)
+        # an organization or place inside a name-shaped span or a full name found as a person is part of a person
+        # ("Priya" tagged ORG, "P.R." of "P.R. Venkataraman"); a product or work holding a name-shaped span gives way to it
+        shaped = set(first_names) | whole
+        ents = [
+            x
+            for x in ents
+            if not (x.label in _PLACE_OR_ORG_LABELS and any(a <= x.start and x.end <= b for a, b in shaped))
+            and not (x.label in _NAMELESS_LABELS and any(x.start <= a and b <= x.end for a, b in shaped))
+        ]
         spans += first_names
         added: list[NamedEntity] = []
         for s, e in sorted(set(spans), key=lambda span: (span[0], -span[1])):
@@ -339,6 +377,13 @@ def with_name_variants(texts: Sequence[str], entities: list[list[NamedEntity]], 
 _NAME_SHAPED = re.compile(r"(?<![\w.@-])[^\W\d_]{3,}(?![\w@-]|\.\w)")  # not a part of an e-mail address or domain
 #: Initials before a capitalized word: "R.Krishnaswamy", "G. S. Venkatesh" (not "U.S. Army": the word must be no plain word).
 _INITIALLED = re.compile(rf"(?<![\w.])(?:[A-Z]\.[ ]?){{1,3}}(?P<word>{_NAME_WORD})(?![\w-])")
+#: A first name, a middle initial and a last name: "Ravil G Yefimov", "Teodor W. Lindqvist".
+_MIDDLE_INITIAL = re.compile(rf"(?<![\w.])(?P<first>{_NAME_WORD})[ ][A-Z]\.?[ ](?P<last>{_NAME_WORD})(?![\w-])")
+#: Two capitalized words: a known first name, then a known surname that is no dictionary word ("Lily Nolan").
+_TWO_WORDS = re.compile(rf"(?<![\w.])(?P<first>{_NAME_WORD})[ ](?P<last>{_NAME_WORD})(?![\w-])")
+_CONJOINED_NAME = rf"{_NAME_WORD}(?:[ ]{_NAME_WORD}){{0,2}}"
+_CONJOINED_BEFORE = re.compile(rf"(?<![\w.-])(?P<name>{_CONJOINED_NAME})[ ]+(?:and|&)[ ]+$")
+_CONJOINED_AFTER = re.compile(rf"[ ]+(?:and|&)[ ]+(?P<name>{_CONJOINED_NAME})(?![\w-])")
 _DETERMINER_BEFORE = re.compile(r"\b(?i:the|a|an|this|that|his|her|their|our|my|your|its|of)\s+$")
 _CALENDAR_WORDS = frozenset(
     "january february march april may june july august september october november december monday tuesday wednesday thursday friday saturday sunday".split()
@@ -364,6 +409,25 @@ def _name_shaped(text: str) -> list[tuple[int, int]]:
         if not is_common_word(word) or (word[1:].islower() and word[0].isupper() and _capitalized_mid_sentence(text, m.start(), m.end())):
             spans.append((m.start(), m.end()))
     spans += [(m.start(), m.end()) for m in _INITIALLED.finditer(text) if not is_plain_word(m.group("word"))]
+    spans += [(m.start(), m.end()) for m in _MIDDLE_INITIAL.finditer(text) if not is_plain_word(m.group("first")) and not is_plain_word(m.group("last"))]
+    spans += [
+        (m.start(), m.end())
+        for m in _TWO_WORDS.finditer(text)
+        if is_first_name(m.group("first")) and m.group("first").lower() not in STOP_WORDS and is_surname(m.group("last")) and not is_common_word(m.group("last"))
+    ]
+    return spans
+
+
+def _conjoined_names(text: str, entities: Sequence[NamedEntity]) -> list[tuple[int, int]]:
+    """Capitalized words that are no plain words, joined by "and" to a person NER found ("Asadulla and Rashid")."""
+    spans = []
+    for e in entities:
+        if e.label != PERSON:
+            continue
+        if (m := _CONJOINED_BEFORE.search(text, max(0, e.start - 60), e.start)) and not any(is_plain_word(w) for w in m.group("name").split()):
+            spans.append(m.span("name"))
+        if (m := _CONJOINED_AFTER.match(text, e.end)) and not any(is_plain_word(w) for w in m.group("name").split()):
+            spans.append(m.span("name"))
     return spans
 
 
@@ -401,7 +465,9 @@ def with_cued_names(text: str, entities: list[NamedEntity]) -> list[NamedEntity]
             continue  # common words, or inside a firm named after people ("Partner, Whitcombe & Reyes LLP")
         if (m := _HONORIFIC_BEFORE.search(text, max(0, s - 8), s)) is not None and "\n" not in text[m.start() : s]:
             s = m.start()
-        cued.append(NamedEntity(PERSON, s, e))
+        grown = _grow_name(text, NamedEntity(PERSON, s, e))  # "Sri: Manohar N", "Dr.Wasia Naveed"
+        clash = any(x.start < grown.end and grown.start < x.end and not (x.start < e and s < x.end) for x in entities)
+        cued.append(NamedEntity(PERSON, s, e) if clash else grown)
     if not cued:
         return entities
     persons = [e for e in entities if e.label == PERSON]

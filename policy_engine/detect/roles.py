@@ -113,14 +113,16 @@ _CUE_WORDS = (
     "Reviewer|Underwriter|Officer|Representative|Banker|Advisor|Adviser|Examiner|Paralegal|Associate|Partner|Prepared by|"
     "Approved by|Signed|Regards|Sincerely|Thanks|Member|Cardholder|Applicant|Borrower|Account holder|Beneficiary|"
     "represents|representing|on behalf of|Sri|Shri|Smt|Kumari|Hon'?ble|Honourable|Justice|Advocates?|Petitioners?|Respondents?|Appellants?|"
-    "Revisionists?|Opposite Party|Complainant|Claimant|Accused|Employee|Manager|Colleague|Witness statement of"
+    "Revisionists?|Opposite Party|Complainant|Claimant|Accused|Employee|Manager|Colleague|Witness statement of|"
+    "Sh|Ct|SI|ASI|HC|Constable|Inspector|Sub-Inspector|Major|Captain|Capt|Col|Lt|Sgt|Sergeant|"
+    "[SDWC]/o|son of|daughter of|wife of|husband of|widow of"
 )
 _NAME_PART = r"(?:[A-Z]\.[ \t]?){0,3}[A-Z][a-z]+(?:[-'][A-Z][a-z]+)?"
 _NOT_A_NAME = r"(?!(?:The|This|That|These|Those|He|She|They|We|It|His|Her|Their|Was|Is|Has|Had|Will|Portal|Name|Names|Information|Notes?|Summary|Services?|Record|Records|Request|Line|Signature|Details|Profile|No|Number|ID)\b)"
 _NAME = rf"{_NOT_A_NAME}{_NAME_PART}(?:[ \t]+{_NOT_A_NAME}{_NAME_PART}){{0,2}}"
 _FULL_NAME = rf"{_NOT_A_NAME}{_NAME_PART}(?:[ \t]+{_NOT_A_NAME}{_NAME_PART}){{1,2}}"
 _CUES = (
-    re.compile(rf"\b(?i:{_CUE_WORDS})\b[\s:*.,\]-]{{0,6}}(?P<name>{_NAME})"),  # "Nurse: Shelly Moore", "[Agent Karen"
+    re.compile(rf"\b(?i:{_CUE_WORDS})\b[\s:*.,\]-]{{0,6}}(?:(?i:late)[\s.]+)?(?P<name>{_NAME})"),  # "Nurse: Shelly Moore", "S/o Late Basappa Patil"
     re.compile(rf"\b(?P<name>{_FULL_NAME})(?=\s*[,(\[]\s*(?i:{_SUBJECT_ID})\b)"),  # "Kimberly Hull (MRN 7306235)"
     re.compile(rf"\b(?P<name>{_FULL_NAME})\s+vs?\.\s+(?P<other>{_FULL_NAME})"),  # case captions "Walsh v. Torres"
 )
