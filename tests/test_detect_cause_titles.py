@@ -171,3 +171,14 @@ def test_layout_words_of_a_cause_title_are_never_names(analyzer: Analyzer) -> No
     masked = _hidden(analyzer, text)
     assert "Versus" in masked and "Appearance" in masked and "Coram" in masked, masked
     assert not _visible(masked, text, "Tarun Bhalla"), masked
+
+
+def test_a_court_is_hidden_with_its_seat_and_a_page_number_is_no_street(analyzer: Analyzer) -> None:
+    text = "1\nIN THE MATTER before\nIn The High Court Of Judicature At Patna\nCivil Writ Jurisdiction Case No. 6237 of 2020\n"
+    masked = _hidden(analyzer, text)
+    assert not _visible(masked, text, "High Court Of Judicature At Patna"), masked
+    assert "Civil Writ Jurisdiction" in masked, masked
+    address_only = Constraint(id="addresses", statement="Hide home addresses.")
+    page = "1 In The High Court Of Kerala At Ernakulam"
+    found = Analyzer(Policy(metadata=Metadata(name="addresses"), constraints=[address_only])).analyze(page, [address_only])
+    assert [page[f.start : f.end] for f in found] == []

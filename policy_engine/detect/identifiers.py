@@ -109,8 +109,10 @@ _UK_STREET_WORD = (
     r"Hill|Park|Grove|Mews|Walk|Parade|Rise|View|Green|Wharf|Yard|Quay|Broadway|Embankment|Boulevard|Vale|Mead|Croft|Gate|Fields)"
 )
 _FLAT = r"(?:(?:Flat|Apartment|Apt|Unit|Suite|Room)\s\d+[A-Za-z]?,?\s)?"
+#: A street name never starts with a function word ("1 In The High Court" is a page number and a court).
+NOT_A_STREET_START = r"(?!(?:In|The|Of|At|And|For|On|By|To)\s)"
 UK_ADDRESS = re.compile(
-    rf"\b{_FLAT}\d{{1,4}}[A-Za-z]?,?\s(?:[A-Z][a-z'-]+\s){{1,3}}{_UK_STREET_WORD}\b(?:,\s?[A-Z][a-z'-]+(?:\s[A-Z][a-z'-]+){{0,2}})?(?:,?\s{UK_POSTCODE.pattern[2:-2]})?"
+    rf"\b{_FLAT}\d{{1,4}}[A-Za-z]?,?\s{NOT_A_STREET_START}(?:[A-Z][a-z'-]+\s){{1,3}}{_UK_STREET_WORD}\b(?:,\s?[A-Z][a-z'-]+(?:\s[A-Z][a-z'-]+){{0,2}})?(?:,?\s{UK_POSTCODE.pattern[2:-2]})?"
     rf"|\b(?:Flat|Apartment|Apt|Unit)\s\d+[A-Za-z]?,\s[A-Z][A-Za-z' -]{{3,40}}?(?=[,.\n])"
 )
 _EU_STREET_SUFFIX = r"(?:straße|strasse|str\.|gasse|weg|platz|allee|damm|ufer|gracht|laan|straat|plein|kade|vej|gatan|gade|katu|tie)"

@@ -117,7 +117,33 @@ def _grow_organization(text: str, e: NamedEntity) -> NamedEntity:
         start = m.start()
     if m := _COMPANY_SUFFIX.match(text, end):
         end = m.end()
+    if e.label == "ORG" and _INSTITUTION_END.search(text, start, end):
+        end = _institution_tail(text, end)
     return e if (start, end) == (e.start, e.end) else NamedEntity(e.label, start, end)
+
+
+#: Words that end the name of a court or public body, which its seat or jurisdiction may follow ("High Court Of Kerala At Ernakulam").
+_INSTITUTION_WORDS = "Court|Tribunal|Bench|Commission|Authority|Board|Council|Corporation|University|Department|Ministry|Directorate|Division"
+_INSTITUTION_END = re.compile(rf"\b(?:{_INSTITUTION_WORDS})$")
+_TAIL_LINK = re.compile(r"[^\S\n]*,?[^\S\n](?:Of|of|At|at|For|for)[^\S\n](?:(?:The|the)[^\S\n])?")
+_TAIL_WORD = re.compile(rf"[^\S\n]?(?:(?:And|and|&)[^\S\n])?(?P<word>[{_UPPER}][\w'.-]*)")
+
+
+def _institution_tail(text: str, end: int) -> int:
+    """The end of "Of <place> At <seat>" after an institution's name, within its line.
+
+    The first word after "Of"/"At"/"For" always belongs ("Of Judicature");
+    later words only when they are no plain words or are institution words
+    ("At Patna", not "At Patna Civil Writ Jurisdiction").
+    """
+    while link := _TAIL_LINK.match(text, end):
+        first = _TAIL_WORD.match(text, link.end())
+        if first is None or first.group().lstrip().startswith(("And", "and", "&")):
+            break
+        end = first.end()
+        while (word := _TAIL_WORD.match(text, end)) and (not is_plain_word(word.group("word")) or re.fullmatch(_INSTITUTION_WORDS, word.group("word"))):
+            end = word.end()
+    return end
 
 
 _POLITY_BEFORE = re.compile(r"\b(?:State|Union|Government|Govt\.?|Republic|Kingdom|Commonwealth|People)\s+(?i:of)\s+(?:the\s+)?$")

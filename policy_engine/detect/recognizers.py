@@ -34,6 +34,7 @@ from importlib import resources
 from ruamel.yaml import YAML
 
 from policy_engine.detect.checksums import aba_valid, digits_of, iban_valid, luhn_valid, ssn_plausible
+from policy_engine.detect.identifiers import NOT_A_STREET_START
 
 #: Score a pattern hit gets when a context word precedes it (capped at 1).
 CONTEXT_BOOST = 0.15
@@ -193,7 +194,11 @@ _STREET_SUFFIXES = (
 _UNIT = r"(?:,?\s(?:(?:Apt|Apartment|Suite|Ste|Unit|Fl|Floor|Room|Rm)\b\.?|#)\s?#?[A-Za-z0-9-]*\d[A-Za-z0-9-]*)?"
 _CITY_LINE = r"(?:,?\s*\n?\s*[A-Z][A-Za-z.'-]+(?:\s[A-Z][A-Za-z.'-]+){0,3},\s[A-Z]{2}\s\d{5}(?:-\d{4})?)?"
 _STREET_RE = re.compile(
-    r"\b\d{1,6}\s(?:[A-Z][A-Za-z'.-]*\s|\d{1,3}(?:st|nd|rd|th)\s){1,4}(?:" + "|".join(_STREET_SUFFIXES) + r")\b\.?" + _UNIT + _CITY_LINE
+    r"\b\d{1,6}\s" + NOT_A_STREET_START + r"(?:[A-Z][A-Za-z'.-]*\s|\d{1,3}(?:st|nd|rd|th)\s){1,4}(?:"
+    + "|".join(_STREET_SUFFIXES)
+    + r")\b\.?"
+    + _UNIT
+    + _CITY_LINE
 )
 _STATES = (
     "AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT "
