@@ -182,3 +182,21 @@ def test_a_court_is_hidden_with_its_seat_and_a_page_number_is_no_street(analyzer
     page = "1 In The High Court Of Kerala At Ernakulam"
     found = Analyzer(Policy(metadata=Metadata(name="addresses"), constraints=[address_only])).analyze(page, [address_only])
     assert [page[f.start : f.end] for f in found] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Hi Okonkwo, thanks for the quick reply.", "Okonkwo"),
+        ("Thank you Hendriksen for covering the shift.", "Hendriksen"),
+        ("saw Kylie minogue live last night", "Kylie minogue"),
+    ],
+)
+def test_greetings_and_lower_case_surnames_in_messages(analyzer: Analyzer, text: str, name: str) -> None:
+    masked = _hidden(analyzer, text)
+    assert not _visible(masked, text, name), masked
+
+
+def test_a_greeting_to_a_group_hides_nothing(analyzer: Analyzer) -> None:
+    text = "Hi all, thanks Team. Dear Sir or Madam,"
+    assert _hidden(analyzer, text) == text

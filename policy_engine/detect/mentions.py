@@ -69,6 +69,7 @@ _NAME_TOKEN_AFTER = re.compile(rf"{_GAP}(?:(?:[A-Z]\.[ ]?)+|[A-Z][ ]+)?{_NAME_WO
 _NAME_TOKEN_BEFORE = re.compile(rf"(?:(?<![\w-]){_NAME_WORD}|\b[A-Z]\.(?:[ ]?[A-Z]\.)*)[^\S\n]*$")
 #: Initials after a name, ending it ("Praveen C.", "Manohar N", "Abhinav .R").
 _INITIALS_AFTER = re.compile(rf"{_GAP}(?:\.?[A-Z](?:\.[A-Z])*\.?)(?=[^\S\n]*(?:[,;:)]|\n|$|[^\S\n]{{2}}))")
+_LOWER_SURNAME_AFTER = re.compile(rf"{_GAP}([{_LOWER}]{{3,}})(?![\w-])")
 #: A second name the person goes by ("Abhay Dewan alias Gappy", "Shanthamma @ Shantabai").
 _ALIAS_AFTER = re.compile(rf"{_GAP}(?i:alias|@|a/k/a|aka){_GAP}(?:[A-Z]\.[ ]?)*{_NAME_WORD}(?:[ ]{_NAME_WORD})?")
 #: The rest of a name at the start of the next line ("Mr. Gunjan\n      Arora\n", "Deepali\n Patankar, Advocate").
@@ -96,6 +97,8 @@ def _grow_name(text: str, e: NamedEntity) -> NamedEntity:
         and m.group("name").split()[0] not in text[start:end].split()  # "Ravi\nRavi Menon": a sign-off, then the name again
     ):
         end = m.end("name")
+    if is_first_name(text[start:end]) and (m := _LOWER_SURNAME_AFTER.match(text, end)) and not is_common_word(m.group(1)) and m.group(1) not in STOP_WORDS:
+        end = m.end()  # "Kylie minogue", "Mauro renallo": a post writes the surname in lower case
     if (m := _ALIAS_AFTER.match(text, end)) and not _is_label_word(m.group().split()[-1]):
         end = m.end()
     elif (m := _INITIALS_AFTER.match(text, end)) and m.group().strip() != "I":

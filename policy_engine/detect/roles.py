@@ -115,7 +115,7 @@ _CUE_WORDS = (
     "represents|representing|on behalf of|Sri|Shri|Smt|Kumari|Hon'?ble|Honourable|Justice|Advocates?|Petitioners?|Respondents?|Appellants?|"
     "Revisionists?|Opposite Party|Complainant|Claimant|Accused|Employee|Manager|Colleague|Witness statement of|"
     "Sh|Ct|SI|ASI|HC|Constable|Inspector|Sub-Inspector|Major|Captain|Capt|Col|Lt|Sgt|Sergeant|"
-    "[SDWC]/o|son of|daughter of|wife of|husband of|widow of"
+    "[SDWC]/o|son of|daughter of|wife of|husband of|widow of|Hi|Hey|Hello|Dear|Thank you"
 )
 _NAME_PART = r"(?:[A-Z]\.[ \t]?){0,3}[A-Z][a-z]+(?:[-'][A-Z][a-z]+)?"
 _NOT_A_NAME = r"(?!(?:The|This|That|These|Those|He|She|They|We|It|His|Her|Their|Was|Is|Has|Had|Will|Portal|Name|Names|Information|Notes?|Summary|Services?|Record|Records|Request|Line|Signature|Details|Profile|No|Number|ID)\b)"
