@@ -200,3 +200,16 @@ def test_greetings_and_lower_case_surnames_in_messages(analyzer: Analyzer, text:
 def test_a_greeting_to_a_group_hides_nothing(analyzer: Analyzer) -> None:
     text = "Hi all, thanks Team. Dear Sir or Madam,"
     assert _hidden(analyzer, text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "date"),
+    [
+        ("Logged: 2006-04-07 09:00:27 by the kiosk.", "2006-04-07 09:00:27"),
+        ("They searched the fields on 8 th February, 1999 and found nothing.", "8 th February, 1999"),
+    ],
+)
+def test_timestamps_and_spaced_ordinals_are_whole_dates(text: str, date: str) -> None:
+    dates = Constraint(id="dates", statement="Hide dates.")
+    found = Analyzer(Policy(metadata=Metadata(name="dates"), constraints=[dates])).analyze(text, [dates])
+    assert [text[f.start : f.end] for f in found] == [date]
