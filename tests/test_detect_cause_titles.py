@@ -213,3 +213,22 @@ def test_timestamps_and_spaced_ordinals_are_whole_dates(text: str, date: str) ->
     dates = Constraint(id="dates", statement="Hide dates.")
     found = Analyzer(Policy(metadata=Metadata(name="dates"), constraints=[dates])).analyze(text, [dates])
     assert [text[f.start : f.end] for f in found] == [date]
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("hello, my name is vitoria and I need help", "vitoria"),
+        ("Happy birthday to your daughter Shweta!", "Shweta"),
+        ("Janakiammal and her son Somasundaram did not get the land.", "Janakiammal"),
+        ("the kids are called siobhan, adam and caleb", "adam"),
+    ],
+)
+def test_self_introductions_relatives_and_lists_of_names(analyzer: Analyzer, text: str, name: str) -> None:
+    masked = _hidden(analyzer, text)
+    assert not _visible(masked, text, name), masked
+
+
+def test_a_self_introduction_of_a_state_hides_nothing(analyzer: Analyzer) -> None:
+    text = "my name is tired of this, call me later"
+    assert _hidden(analyzer, text) == text

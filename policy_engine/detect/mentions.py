@@ -376,7 +376,8 @@ def with_name_variants(texts: Sequence[str], entities: list[list[NamedEntity]], 
     for text, ents in zip(texts, entities):
         spans = [(m.start(), m.end()) for pattern in patterns if pattern is not None for m in pattern.finditer(text)]
         whole = {(m.start(), m.end()) for m in patterns[0].finditer(text)} if patterns[0] is not None else set()
-        first_names = _name_shaped(text) + _conjoined_names(text, ents)
+        shaped_names = _name_shaped(text)
+        first_names = shaped_names + _conjoined_names(text, [*ents, *(NamedEntity(PERSON, a, b) for a, b in shaped_names)])
         # an organization or place inside a name-shaped span or a full name found as a person is part of a person
         # ("Priya" tagged ORG, "P.R." of "P.R. Venkataraman"); a product or work holding a name-shaped span gives way to it
         shaped = set(first_names) | whole
@@ -411,8 +412,11 @@ _MIDDLE_INITIAL = re.compile(rf"(?<![\w.])(?P<first>{_NAME_WORD})[ ][A-Z]\.?[ ](
 #: Two capitalized words: a known first name, then a known surname that is no dictionary word ("Lily Nolan").
 _TWO_WORDS = re.compile(rf"(?<![\w.])(?P<first>{_NAME_WORD})[ ](?P<last>{_NAME_WORD})(?![\w-])")
 _CONJOINED_NAME = rf"{_NAME_WORD}(?:[ ]{_NAME_WORD}){{0,2}}"
-_CONJOINED_BEFORE = re.compile(rf"(?<![\w.-])(?P<name>{_CONJOINED_NAME})[ ]+(?:and|&)[ ]+$")
+_CONJOINED_BEFORE = re.compile(rf"(?<![\w.-])(?P<name>{_CONJOINED_NAME})[ ]+(?:and|&)[ ]+(?:(?:his|her|their)[ ]+[a-z]+[ ]+)?$")
 _CONJOINED_AFTER = re.compile(rf"[ ]+(?:and|&)[ ]+(?P<name>{_CONJOINED_NAME})(?![\w-])")
+#: A neighbour in a list of names, in any case ("silvana, adam, christopher"): kept when it is a known first name.
+_LISTED_BEFORE = re.compile(r"(?<![\w.-])(?P<name>[^\W\d_]{3,})(?:,|,?[ ]+and|[ ]+&)[ ]+$")
+_LISTED_AFTER = re.compile(r"(?:,|,?[ ]+and|[ ]+&)[ ]+(?P<name>[^\W\d_]{3,})(?![\w-])")
 _DETERMINER_BEFORE = re.compile(r"\b(?i:the|a|an|this|that|his|her|their|our|my|your|its|of)\s+$")
 _CALENDAR_WORDS = frozenset(
     "january february march april may june july august september october november december monday tuesday wednesday thursday friday saturday sunday".split()
@@ -448,15 +452,18 @@ def _name_shaped(text: str) -> list[tuple[int, int]]:
 
 
 def _conjoined_names(text: str, entities: Sequence[NamedEntity]) -> list[tuple[int, int]]:
-    """Capitalized words that are no plain words, joined by "and" to a person NER found ("Asadulla and Rashid")."""
+    """Names joined to a person NER found: capitalized words that are no plain words ("Asadulla and Rashid",
+    "Janakiammal and her son Somasundaram"), and known first names next to it in a list ("silvana, adam, christopher")."""
     spans = []
     for e in entities:
         if e.label != PERSON:
             continue
-        if (m := _CONJOINED_BEFORE.search(text, max(0, e.start - 60), e.start)) and not any(is_plain_word(w) for w in m.group("name").split()):
-            spans.append(m.span("name"))
-        if (m := _CONJOINED_AFTER.match(text, e.end)) and not any(is_plain_word(w) for w in m.group("name").split()):
-            spans.append(m.span("name"))
+        for m in (_CONJOINED_BEFORE.search(text, max(0, e.start - 60), e.start), _CONJOINED_AFTER.match(text, e.end)):
+            if m and not any(is_plain_word(w) for w in m.group("name").split()):
+                spans.append(m.span("name"))
+        for m in (_LISTED_BEFORE.search(text, max(0, e.start - 40), e.start), _LISTED_AFTER.match(text, e.end)):
+            if m and is_first_name(m.group("name")) and m.group("name").lower() not in STOP_WORDS:
+                spans.append(m.span("name"))
     return spans
 
 

@@ -115,9 +115,16 @@ _CUE_WORDS = (
     "represents|representing|on behalf of|Sri|Shri|Smt|Kumari|Hon'?ble|Honourable|Justice|Advocates?|Petitioners?|Respondents?|Appellants?|"
     "Revisionists?|Opposite Party|Complainant|Claimant|Accused|Employee|Manager|Colleague|Witness statement of|"
     "Sh|Ct|SI|ASI|HC|Constable|Inspector|Sub-Inspector|Major|Captain|Capt|Col|Lt|Sgt|Sergeant|"
-    "[SDWC]/o|son of|daughter of|wife of|husband of|widow of|Hi|Hey|Hello|Dear|Thank you"
+    "[SDWC]/o|son of|daughter of|wife of|husband of|widow of|Hi|Hey|Hello|Dear|Thank you|"
+    "son|daughter|wife|husband|mother|father|brother|sister|aunt|uncle|cousin|nephew|niece|grandson|granddaughter|"
+    "grandmother|grandfather|fianc[ée]e?|boyfriend|girlfriend"
 )
-_NAME_PART = r"(?:[A-Z]\.[ \t]?){0,3}[A-Z][a-z]+(?:[-'][A-Z][a-z]+)?"
+_NAME_PART = r"(?:[A-Z]\.[ \t]?){0,3}[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+(?:[-'][A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+)?"
+#: A name its bearer gives, in whatever case a message writes it ("my name is vitoria", "call me Csanád").
+_SELF_NAMED = re.compile(
+    r"(?i:\bmy name is|\bmy name's|\bcall me|\bi am called|\bi'm called)[ \t]+"
+    r"(?P<name>[^\W\d_]{3,}(?:[ ](?!(?i:and|but|from|here|there|the|so|too|also|now|and)\b)[^\W\d_]{3,})?)"
+)
 _NOT_A_NAME = r"(?!(?:The|This|That|These|Those|He|She|They|We|It|His|Her|Their|Was|Is|Has|Had|Will|Portal|Name|Names|Information|Notes?|Summary|Services?|Record|Records|Request|Line|Signature|Details|Profile|No|Number|ID)\b)"
 _NAME = rf"{_NOT_A_NAME}{_NAME_PART}(?:[ \t]+{_NOT_A_NAME}{_NAME_PART}){{0,2}}"
 _FULL_NAME = rf"{_NOT_A_NAME}{_NAME_PART}(?:[ \t]+{_NOT_A_NAME}{_NAME_PART}){{1,2}}"
@@ -125,6 +132,7 @@ _CUES = (
     re.compile(rf"\b(?i:{_CUE_WORDS})\b[\s:*.,\]-]{{0,6}}(?:(?i:late)[\s.]+)?(?P<name>{_NAME})"),  # "Nurse: Shelly Moore", "S/o Late Basappa Patil"
     re.compile(rf"\b(?P<name>{_FULL_NAME})(?=\s*[,(\[]\s*(?i:{_SUBJECT_ID})\b)"),  # "Kimberly Hull (MRN 7306235)"
     re.compile(rf"\b(?P<name>{_FULL_NAME})\s+vs?\.\s+(?P<other>{_FULL_NAME})"),  # case captions "Walsh v. Torres"
+    _SELF_NAMED,
 )
 
 
