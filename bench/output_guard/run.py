@@ -4,8 +4,10 @@ Configurations: v3 (GMM, safe only), v4 (OCSVM, safe + borderline-safe
 augmentation; the shipped one, trained by the same
 :class:`~policy_engine.guard.model.DetectorTrainer` as ``guard train``) and
 a supervised MLP on the same fused features.  Training, calibration and the
-leave-one-family-out abstain gate use only the training pool ("clausal",
-"appositive", "letter"); the "relative" family is never seen before testing.
+leave-one-family-out abstain gate use only the training pool
+(:data:`~policy_engine.guard.synth.TRAIN_FAMILIES`); the held-out family
+(:data:`~policy_engine.guard.synth.HELD_OUT_FAMILY`, "structured") is never
+seen before testing.
 
 Pairings (binary metrics on the kept population, PPE Section VI-A):
 
