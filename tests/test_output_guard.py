@@ -28,7 +28,7 @@ from policy_engine.guard import store
 from policy_engine.guard.axes import K_PRIOR, Label
 from policy_engine.guard.density import KernelScorer
 from policy_engine.guard.detector import Verdict
-from policy_engine.guard.families import appositive, clausal, letter, nominal, relative
+from policy_engine.guard.families import appositive, clausal, letter, nominal, relative, structured
 from policy_engine.guard.model import GuardModel
 from policy_engine.guard.qi_spans import QIProfile, QISpan
 from policy_engine.guard.reviews import open_queue
@@ -76,7 +76,7 @@ def policy_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     directory = tmp_path_factory.mktemp("guarded")
     path = _write_policy(directory)
     policy = policy_engine.load_policy(path)
-    model = GuardModel.train("medical", store.guard_embedder(), size=CorpusSize(180, 180, 120), seed=5)
+    model = GuardModel.train("medical", store.guard_embedder(), size=CorpusSize(180, 180, 120, 30), seed=5)
     model.save(store.model_dir(policy, "medical"))
     return path
 
@@ -118,7 +118,7 @@ def test_generator_families_share_no_qi_vocabulary() -> None:
                     words.add(value)
         return words
 
-    families = (clausal, appositive, letter, nominal, relative)
+    families = (clausal, appositive, letter, nominal, relative, structured)
     for i, a in enumerate(families):
         assert vocabulary(a)
         texts_a = {r.text for r in generate("finance", a.name, CorpusSize(50, 50, 50), seed=1)}
@@ -167,6 +167,35 @@ def test_generic_answer_with_qi_words_passes(enforcer: OutputGuardEnforcer) -> N
     assert section.qi_classes == []  # the QI words are cohort-level, bound to nobody
 
 
+#: Ordinary answers a clinic RAG engine returns, written by hand for this test (not by any generator): record look-ups with
+#: placeholders, scheduling, instructions, refusals; none carries more than one QI class of its subject.
+ORDINARY_CLINIC_ANSWERS = (
+    "[PATIENT_NAME]'s follow-up with the cardiology clinic is booked for next Tuesday morning.",
+    "According to the discharge summary, the patient should continue the current inhaler and return if the cough worsens.",
+    "The ward's visiting hours are 2 pm to 8 pm; children under twelve must be accompanied.",
+    "Your blood test came back normal. The doctor will discuss the results at the next appointment.",
+    "I can't give out another patient's details, but the reception desk can pass a message to the care team.",
+    "Take the tablets with food, and do not drive if they make you drowsy.",
+    "The record shows the referral to physiotherapy was accepted and the first session is pending.",
+    "Flu vaccines are offered to all staff and patients each autumn at the outpatient department.",
+)
+
+
+@pytest.fixture(scope="module")
+def shipped_enforcer(tmp_path_factory: pytest.TempPathFactory) -> OutputGuardEnforcer:
+    """The enforcer over a model trained as ``guard train`` does (default size and seed), not the small test model."""
+    policy = policy_engine.load_policy(_write_policy(tmp_path_factory.mktemp("shipped")))
+    GuardModel.train("medical", store.guard_embedder()).save(store.model_dir(policy, "medical"))
+    return OutputGuardEnforcer.from_parts(EngineParts(policy, detector=Analyzer(policy)))
+
+
+def test_ordinary_clinic_answers_are_released(shipped_enforcer: OutputGuardEnforcer) -> None:
+    for answer in ORDINARY_CLINIC_ANSWERS:
+        result = _answer(shipped_enforcer, answer)
+        section = result.sections["output_guard"]
+        assert section.action == "pass" and result.answer == answer, (answer, section)
+
+
 def test_out_of_distribution_answer_abstains_into_the_review_queue(enforcer: OutputGuardEnforcer, policy_path: Path) -> None:
     result = _answer(enforcer, OUT_OF_DISTRIBUTION)
     section = result.sections["output_guard"]
@@ -182,13 +211,16 @@ def test_policy_abstain_rate_sets_the_gate_calibrated_on_unseen_training_familie
     assert guard is not None
     calibration = guard.model.detector.calibration
     assert guard.model.info["gate_reference"] == "leave-one-family-out" and calibration.abstain_rate == 0.05
-    assert len(calibration.reference_margins) == guard.model.info["records"]  # every training record, scored by a model that never saw its family
+    # every training record, scored by a model that never saw its family, one group per family (five generators + ordinary answers)
+    assert len(calibration.reference_margins) == len(guard.model.info["families"]) == 6
+    assert sum(len(group) for group in calibration.reference_margins) == guard.model.info["records"]
     wider = guard.settings.model_copy(update={"operating_point": guard.settings.operating_point.model_copy(update={"abstain_rate": 0.3})})
     wide = type(guard)(guard.model, wider, guard.detector, guard.constraints, guard.categories)
     assert all(w > n for w, n in zip(wide.model.detector.calibration.thetas, calibration.thetas))
-    margins = np.array(calibration.reference_margins)
-    assert (margins < wide.model.detector.calibration.z).mean() == pytest.approx(0.3, abs=0.01)
-    assert (margins < calibration.z).mean() == pytest.approx(0.05, abs=0.01)
+    for gate, rate in ((wide.model.detector.calibration.z, 0.3), (calibration.z, 0.05)):
+        withheld = [float((np.array(group) < gate).mean()) for group in calibration.reference_margins]
+        assert max(withheld) == pytest.approx(rate, abs=0.02)  # the family the gate is tightest on is withheld at the rate
+        assert all(w <= rate + 0.02 for w in withheld)  # and no unseen family more often
 
 
 def test_critical_direct_identifier_refuses(enforcer: OutputGuardEnforcer) -> None:
@@ -233,11 +265,13 @@ def test_policy_without_quasi_identifiers_builds_an_idle_guard(tmp_path: Path) -
 def test_saved_model_round_trips(policy_path: Path) -> None:
     policy = policy_engine.load_policy(policy_path)
     model = GuardModel.load(store.model_dir(policy, "medical"), store.guard_embedder())
-    assert model.version.startswith("ocsvm-v4-medical-") and model.info["nu"] in (0.005, 0.01, 0.02, 0.05)
+    assert model.version.startswith("v5-medical-") and model.info["nu"] in (0.005, 0.01, 0.02, 0.05)
     fresh = model.featurizer.transform([CLUSTER, GENERIC])
     sv = model.detector.sigma_s
     assert isinstance(sv, KernelScorer)
     assert sv(fresh).shape == (2,)
+    trained = GuardModel.train("medical", store.guard_embedder(), size=CorpusSize(180, 180, 120, 30), seed=5)
+    np.testing.assert_allclose(model.detector.scores(fresh).risk, trained.detector.scores(fresh).risk, rtol=1e-4, atol=1e-6)
 
 
 # ------------------------------------------------------------------------- CLI

@@ -1,11 +1,13 @@
-"""Tuning signal from the training families only: leave-one-training-family-out.
+"""Tuning signal from the training pool only: leave-one-family-out.
 
-For each training family F, a v4 model is trained (as ``guard train`` does,
-gate included) on the other training families and scored on F: unsafe vs
-borderline-safe AUROC on the kept population and abstain rate (written to
-bench/results/output_guard_lofo.json).  The
-held-out test family is never generated here, so design choices made with
-this script do not see it.
+For each family F of the training pool (the training generator families and
+the ordinary-answer pool), a v5 model is trained (as ``guard train`` does,
+gate included, ``nu`` fixed to the full pool's choice) on the other
+families and scored on F: unsafe vs borderline-safe (the paper's five subtypes) AUROC
+on the kept population, TPR/FPR at the balanced operating point, the share
+of single-QI records flagged, and the abstain rate over all of F's records (written to bench/results/output_guard_lofo.json).
+The held-out test family is never generated here, so design choices made
+with this script do not see it.
 
 Usage::
 
@@ -21,28 +23,39 @@ from pathlib import Path
 import numpy as np
 
 from policy_engine.embedding import CachedEmbedder, EmbeddingCache, load_embedder
-from policy_engine.guard.axes import DOMAINS, Label
+from policy_engine.guard.axes import DOMAINS, Label, SyntheticRecord
 from policy_engine.guard.evaluate import binary_metrics
 from policy_engine.guard.features import WEIGHTS
-from policy_engine.guard.model import DEFAULT_SEED, DEFAULT_SIZE, DetectorTrainer
-from policy_engine.guard.synth import TRAIN_FAMILIES, generate_pool
+from policy_engine.guard.model import DEFAULT_SEED, DEFAULT_SIZE, DetectorTrainer, split, training_pool
+from policy_engine.guard.risk import ALPHA, HIDDEN
+from policy_engine.guard.synth import SINGLE_QI
 from policy_engine.guard.validate import DirectIdentifierValidator
 from policy_engine.policy.model import EmbeddingSettings
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def leave_one_family_out(domain: str, trainer: DetectorTrainer, records: list) -> dict[str, object]:
-    out: dict[str, object] = {}
-    for family in TRAIN_FAMILIES:
-        trained = trainer.train([r for r in records if r.family != family])
-        test = [r for r in records if r.family == family and r.label is not Label.SAFE]
-        x = trainer.features(trained.featurizer, test, Label.UNSAFE, Label.BORDERLINE)
-        ordered = [r for r in test if r.label in (Label.UNSAFE, Label.BORDERLINE)]
-        scores = trained.detector.scores(x)
-        y = np.array([r.label is Label.UNSAFE for r in ordered], dtype=int)
-        m = binary_metrics(y, scores.delta, scores.abstain, trained.detector.calibration.tau)
-        out[family] = {k: m.get(k) for k in ("auroc", "fpr95", "abstain_rate", "tpr_balanced", "fpr_balanced")}
+def leave_one_family_out(trainer: DetectorTrainer, records: list[SyntheticRecord]) -> dict[str, object]:
+    train, holdout = split(records, trainer.seed)
+    nu = trainer.fit(train, holdout).info["nu"]
+    out: dict[str, object] = {"nu": nu}
+    for family in sorted({r.family for r in records}):
+        trained = trainer.train([r for r in records if r.family != family], nu=nu)  # type: ignore[arg-type]
+        left_out = [r for r in records if r.family == family]
+        scores = trained.detector.scores(trainer.features(trained.featurizer, left_out, *Label))
+        ordered = [r for r in left_out if r.label in Label]  # features() keeps record order within the requested labels
+        row: dict[str, object] = {"abstain_rate": round(float(scores.abstain.mean()), 4),
+                                  "abstain_by_label": {label.value: round(float(scores.abstain[[r.label is label for r in ordered]].mean()), 4)
+                                                       for label in Label if any(r.label is label for r in ordered)}}
+        pair = np.array([r.label is not Label.SAFE and r.subtype != SINGLE_QI for r in ordered])
+        if pair.any():
+            y = np.array([r.label is Label.UNSAFE for r in ordered])[pair].astype(int)
+            m = binary_metrics(y, scores.risk[pair], scores.abstain[pair], trained.detector.calibration.tau)
+            row.update({k: m.get(k) for k in ("auroc", "fpr95", "tpr_balanced", "fpr_balanced")})
+        single = np.array([r.subtype == SINGLE_QI for r in ordered])
+        if single.any():
+            row["single_qi_fpr_balanced"] = round(float((scores.risk[single] > trained.detector.calibration.tau["balanced"]).mean()), 4)
+        out[family] = row
     return out
 
 
@@ -52,10 +65,11 @@ def main() -> None:
     args = parser.parse_args()
     embedder = CachedEmbedder(load_embedder(EmbeddingSettings(precision="float32")), EmbeddingCache(ROOT / ".cache" / "output_guard_embeddings.sqlite"))
     validator = DirectIdentifierValidator()
-    results: dict[str, object] = {"command": "OMP_NUM_THREADS=1 PYTHONPATH=. python bench/output_guard/tune.py", "weights": dict(WEIGHTS), "domains": {}}
+    results: dict[str, object] = {"command": "OMP_NUM_THREADS=1 PYTHONPATH=. python bench/output_guard/tune.py", "weights": dict(WEIGHTS),
+                                  "risk": {"hidden": HIDDEN, "alpha": ALPHA}, "domains": {}}
     for domain in args.domains:
-        records = generate_pool(domain, TRAIN_FAMILIES, DEFAULT_SIZE, DEFAULT_SEED, validator)
-        results["domains"][domain] = leave_one_family_out(domain, DetectorTrainer(embedder, domain, DEFAULT_SEED), records)  # type: ignore[index]
+        records = training_pool(domain, DEFAULT_SIZE, DEFAULT_SEED, validator)
+        results["domains"][domain] = leave_one_family_out(DetectorTrainer(embedder, domain, DEFAULT_SEED), records)  # type: ignore[index]
         print(domain, json.dumps(results["domains"][domain]), flush=True)  # type: ignore[index]
     (ROOT / "bench" / "results" / "output_guard_lofo.json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
 

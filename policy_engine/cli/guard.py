@@ -88,7 +88,7 @@ def guard_check(policy_path: Path, answer: str, fmt: str) -> None:
     if fmt == "json":
         click.echo(json.dumps({"released": outcome.text, "reason": outcome.reason, "output_guard": section.model_dump()}, indent=2))
         return
-    click.echo(f"action: {section.action} (verdict {section.verdict}, delta {section.delta:+.3f}, tau {section.tau:+.3f}, operating point {section.operating_point})")
+    click.echo(f"action: {section.action} (verdict {section.verdict}, risk {section.risk:.3f}, tau {section.tau:.3f}, operating point {section.operating_point})")
     click.echo(f"QI classes about one subject: {', '.join(section.qi_classes) or 'none'} (max {section.max_per_subject})")
     click.echo(f"reason: {outcome.reason}")
     if section.review_item:
@@ -127,7 +127,7 @@ def _when(stamp: float | None) -> str:
 
 def _summary(item: ReviewItem) -> str:
     d = item.details
-    return f"{item.item_id}  {_when(item.created)}  {item.status:<8}  delta={d.get('delta', 0):+.3f}  QI={','.join(d.get('qi_classes', [])) or '-'}"
+    return f"{item.item_id}  {_when(item.created)}  {item.status:<8}  risk={d.get('risk', 0):.3f}  QI={','.join(d.get('qi_classes', [])) or '-'}"
 
 
 @click.group("review")

@@ -46,6 +46,6 @@ def held_out_check(model: GuardModel, size: CorpusSize, seed: int, validator: Va
     for negative in (Label.BORDERLINE, Label.SAFE):
         mask = (labels == Label.UNSAFE.value) | (labels == negative.value)
         out[f"unsafe_vs_{negative.value}"] = binary_metrics(
-            (labels[mask] == Label.UNSAFE.value).astype(int), scores.delta[mask], scores.abstain[mask], model.detector.calibration.tau
+            (labels[mask] == Label.UNSAFE.value).astype(int), scores.risk[mask], scores.abstain[mask], model.detector.calibration.tau
         )
     return out

@@ -7,7 +7,8 @@
    others become typed placeholders (as extractive redaction writes them).
    Quasi-identifier findings (ages, jobs, places...) are Layer 2's business.
 2. **Layer 2**: the domain model scores the (Layer-1 clean) answer:
-   ``safe``, ``flag`` or ``abstain`` at the policy's operating point; the
+   ``safe``, ``flag`` (its risk score above the operating point's tau) or
+   ``abstain`` (both one-class densities reject it); the
    transparent QI count runs beside it.
 3. **Action**: safe and within ``max_per_subject`` -> ``pass``; flagged by
    either -> the subject-bound QI spans are generalized and the result is
@@ -76,6 +77,7 @@ class GuardSection(BaseModel):
     sigma_s: float
     sigma_u: float
     delta: float
+    risk: float
     tau: float
     abstain_gate: tuple[float, float]
     qi_classes: list[str]
@@ -132,22 +134,22 @@ class OutputGuard:
             cursor = span.end
         return "".join(pieces) + answer[cursor:], sorted({f.category for f in findings}), len(spans), critical
 
-    def _layer2(self, text: str, generalized: Generalized | None = None) -> tuple[Verdict, list[QISpan], tuple[float, float, bool]]:
+    def _layer2(self, text: str, generalized: Generalized | None = None) -> tuple[Verdict, list[QISpan], tuple[float, float, float]]:
         """Verdict and QI spans of ``text``; spans inside ``generalized``'s replacements are coarse values and do not count."""
         spans = find_qi_spans(text, self.model.domain, tuple(self.settings.classes))
         if generalized is not None:
             spans = [s for s in spans if not generalized.coarsened(s)]
         scores, verdicts = self.model.assess([text], self.operating_point, None if generalized is None else [spans])
-        return verdicts[0], spans, (float(scores.sigma_s[0]), float(scores.sigma_u[0]), bool(scores.abstain[0]))
+        return verdicts[0], spans, (float(scores.sigma_s[0]), float(scores.sigma_u[0]), float(scores.risk[0]))
 
     def check(self, answer: str) -> GuardOutcome:
         text, categories, redacted, critical = self._layer1(answer)
-        verdict, spans, (sigma_s, sigma_u, _) = self._layer2(text)
+        verdict, spans, (sigma_s, sigma_u, risk) = self._layer2(text)
         profile = qi_profile(spans, self.settings.max_per_subject)
         calibration = self.model.detector.calibration
         section = GuardSection(
             action="pass", verdict=verdict.value, operating_point=self.operating_point, model_version=self.model.version,
-            sigma_s=sigma_s, sigma_u=sigma_u, delta=sigma_u - sigma_s, tau=calibration.tau[self.operating_point],
+            sigma_s=sigma_s, sigma_u=sigma_u, delta=sigma_u - sigma_s, risk=risk, tau=calibration.tau[self.operating_point],
             abstain_gate=calibration.thetas, qi_classes=list(profile.classes), max_per_subject=profile.max_per_subject,
             qi_spans=[QISpanRecord(qi_class=s.qi_class, start=s.start, end=s.end, subject=s.subject) for s in spans],
             layer1_redactions=redacted, layer1_categories=categories,

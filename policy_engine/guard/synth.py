@@ -26,13 +26,15 @@ from policy_engine.guard.axes import (
     SyntheticRecord,
     qi_classes,
 )
-from policy_engine.guard.families import appositive, clausal, letter, nominal, relative
+from policy_engine.guard.families import appositive, clausal, letter, nominal, relative, structured
 from policy_engine.guard.families.base import Family, Person
 
-#: Generator families by name; "clausal", "appositive", "letter" and "nominal" form the training pool, "relative" is held out
-#: (it never trains, calibrates or tunes a model; PPE Section VI-D's cross-generator protocol).
-FAMILIES: dict[str, Family] = {f.name: f for f in (clausal, appositive, letter, nominal, relative)}
-TRAIN_FAMILIES, HELD_OUT_FAMILY = (clausal.name, appositive.name, letter.name, nominal.name), relative.name
+#: Generator families by name; "clausal", "appositive", "letter", "nominal" and "relative" form the training pool ("relative"
+#: was the earlier held-out family; once evaluated it became a training family), "structured" is held out (it never trains,
+#: calibrates or tunes a model; PPE Section VI-D's cross-generator protocol).
+FAMILIES: dict[str, Family] = {f.name: f for f in (clausal, appositive, letter, nominal, relative, structured)}
+TRAIN_FAMILIES = (clausal.name, appositive.name, letter.name, nominal.name, relative.name)
+HELD_OUT_FAMILY = structured.name
 _RETRIES = 3
 
 Validator = Callable[[Sequence[str]], list[bool]]
@@ -40,11 +42,17 @@ Validator = Callable[[Sequence[str]], list[bool]]
 
 @dataclass(frozen=True)
 class CorpusSize:
-    """How many records of each label to draw."""
+    """How many records of each label to draw (``single_qi``: borderline-safe records of subtype :data:`SINGLE_QI`)."""
 
     safe: int
     unsafe: int
     borderline: int
+    single_qi: int = 0
+
+
+#: Borderline-safe subtype beyond the paper's five: an unsafe record's shape with one QI only (k = 1, below any
+#: ``max_per_subject``), so that the risk score learns to count QIs rather than to spot the case voice.
+SINGLE_QI = "SINGLE_QI"
 
 
 def _draw_k(rng: random.Random) -> int:
@@ -58,15 +66,25 @@ def _stratified(levels: Sequence[str], n: int, rng: random.Random) -> list[str]:
     return cycled
 
 
-def _unsafe(family: Family, domain: str, n: int, rng: random.Random) -> Iterator[SyntheticRecord]:
+def _case(family: Family, domain: str, n: int, rng: random.Random, single: bool) -> Iterator[SyntheticRecord]:
+    """Records in the unsafe shape: ``k`` QIs by the prior (unsafe), or one (``single``: borderline-safe, subtype :data:`SINGLE_QI`)."""
     classes = qi_classes(domain)
     framings, placements, modes = (_stratified(levels, n, rng) for levels in (FRAMINGS, PLACEMENTS, ADVERSARIAL_MODES))
     for framing, placement, mode in zip(framings, placements, modes):
-        chosen = tuple(rng.sample(classes, _draw_k(rng)))
+        chosen = tuple(rng.sample(classes, 1 if single else _draw_k(rng)))
         person = Person.draw(rng)
         fragments = [family.qi_fragment(domain, c, person, mode == "INDIRECT_QI", rng) for c in chosen]
         text = family.unsafe(domain, fragments, person, framing, placement, mode, rng)
-        yield SyntheticRecord(text, Label.UNSAFE, domain, family.name, qi=chosen, framing=framing, placement=placement, mode=mode)
+        label, subtype = (Label.BORDERLINE, SINGLE_QI) if single else (Label.UNSAFE, "")
+        yield SyntheticRecord(text, label, domain, family.name, subtype=subtype, qi=chosen, framing=framing, placement=placement, mode=mode)
+
+
+def _unsafe(family: Family, domain: str, n: int, rng: random.Random) -> Iterator[SyntheticRecord]:
+    return _case(family, domain, n, rng, single=False)
+
+
+def _single_qi(family: Family, domain: str, n: int, rng: random.Random) -> Iterator[SyntheticRecord]:
+    return _case(family, domain, n, rng, single=True)
 
 
 def _safe(family: Family, domain: str, n: int, rng: random.Random) -> Iterator[SyntheticRecord]:
@@ -79,12 +97,12 @@ def _borderline(family: Family, domain: str, n: int, rng: random.Random) -> Iter
         yield SyntheticRecord(family.borderline(domain, subtype, rng), Label.BORDERLINE, domain, family.name, subtype=subtype)
 
 
-_DRAW = {Label.SAFE: _safe, Label.UNSAFE: _unsafe, Label.BORDERLINE: _borderline}
+_DRAWS = ((_safe, "safe"), (_unsafe, "unsafe"), (_borderline, "borderline"), (_single_qi, "single_qi"))
 
 
 def generate_pool(domain: str, families: tuple[str, ...], size: CorpusSize, seed: int, validator: Validator | None = None) -> list[SyntheticRecord]:
     """Records of ``domain`` from several families, ``size`` split evenly between them."""
-    share = CorpusSize(*(n // len(families) for n in (size.safe, size.unsafe, size.borderline)))
+    share = CorpusSize(*(n // len(families) for n in (size.safe, size.unsafe, size.borderline, size.single_qi)))
     return [record for family in families for record in generate(domain, family, share, seed, validator)]
 
 
@@ -92,8 +110,10 @@ def generate(domain: str, family: str, size: CorpusSize, seed: int, validator: V
     """Records of ``domain`` from ``family``; draws ``validator`` rejects are redrawn up to 3 times, then dropped."""
     module = FAMILIES[family]
     records: list[SyntheticRecord] = []
-    for offset, (label, n) in enumerate(((Label.SAFE, size.safe), (Label.UNSAFE, size.unsafe), (Label.BORDERLINE, size.borderline))):
-        draw = _DRAW[label]
+    for offset, (draw, field) in enumerate(_DRAWS):
+        n = getattr(size, field)
+        if not n:
+            continue
         batch = list(draw(module, domain, n, random.Random(f"{seed}:{domain}:{family}:{offset}")))
         if validator is None:
             records.extend(batch)

@@ -5,8 +5,8 @@ chain of relative clauses ("a man in our practice who is 47 years of age,
 who drives a snowplow for the county and whose ..."), spread over chatty
 sentences with connectives ("Also,", "On top of that,"); the style-transfer
 mode writes a terse lower-case message note.  Vocabulary, templates and
-sentence structures are disjoint from the other families.  This family is
-held out: it never trains, calibrates or tunes a model.
+sentence structures are disjoint from the other families.  It was the
+first held-out family; after its evaluation it became a training family.
 """
 
 from __future__ import annotations
