@@ -376,8 +376,8 @@ def with_name_variants(texts: Sequence[str], entities: list[list[NamedEntity]], 
     for text, ents in zip(texts, entities):
         spans = [(m.start(), m.end()) for pattern in patterns if pattern is not None for m in pattern.finditer(text)]
         whole = {(m.start(), m.end()) for m in patterns[0].finditer(text)} if patterns[0] is not None else set()
-        shaped_names = _name_shaped(text)
-        first_names = shaped_names + _conjoined_names(text, [*ents, *(NamedEntity(PERSON, a, b) for a, b in shaped_names)])
+        shaped_names, weak_names = _name_shaped(text)
+        first_names = shaped_names + _conjoined_names(text, [*ents, *(NamedEntity(PERSON, a, b) for a, b in shaped_names + weak_names)])
         # an organization or place inside a name-shaped span or a full name found as a person is part of a person
         # ("Priya" tagged ORG, "P.R." of "P.R. Venkataraman"); a product or work holding a name-shaped span gives way to it
         shaped = set(first_names) | whole
@@ -387,7 +387,7 @@ def with_name_variants(texts: Sequence[str], entities: list[list[NamedEntity]], 
             if not (x.label in _PLACE_OR_ORG_LABELS and any(a <= x.start and x.end <= b for a, b in shaped))
             and not (x.label in _NAMELESS_LABELS and any(x.start <= a and b <= x.end for a, b in shaped))
         ]
-        spans += first_names
+        spans += first_names + weak_names  # a weak name only fills a gap NER left: it never outweighs a place ("lives in Reno")
         added: list[NamedEntity] = []
         for s, e in sorted(set(spans), key=lambda span: (span[0], -span[1])):
             inside = [x for x in ents if x.label == PERSON and s <= x.start and x.end <= e and (x.start, x.end) != (s, e)]
@@ -417,30 +417,38 @@ _CONJOINED_AFTER = re.compile(rf"[ ]+(?:and|&)[ ]+(?P<name>{_CONJOINED_NAME})(?!
 #: A neighbour in a list of names, in any case ("silvana, adam, christopher"): kept when it is a known first name.
 _LISTED_BEFORE = re.compile(r"(?<![\w.-])(?P<name>[^\W\d_]{3,})(?:,|,?[ ]+and|[ ]+&)[ ]+$")
 _LISTED_AFTER = re.compile(r"(?:,|,?[ ]+and|[ ]+&)[ ]+(?P<name>[^\W\d_]{3,})(?![\w-])")
-_DETERMINER_BEFORE = re.compile(r"\b(?i:the|a|an|this|that|his|her|their|our|my|your|its|of)\s+$")
+_DETERMINER_BEFORE = re.compile(r"\b(?i:the|a|an|this|that|his|her|their|our|my|your|its|of|in|from|near|outside|around|across|throughout|via)\s+$")
 _CALENDAR_WORDS = frozenset(
     "january february march april may june july august september october november december monday tuesday wednesday thursday friday saturday sunday".split()
 )
 
 
-def _name_shaped(text: str) -> list[tuple[int, int]]:
-    """Spans that are names by their shape alone, whatever NER said.
+def _name_shaped(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """Spans that are names by their shape alone: ``(strong, weak)``.
+
+    Strong, outweighing a place or organization NER saw there:
 
     * a known first name that is no common English word ("Priya", "Luís"),
       capitalized or, in a post, all in lower case ("emma");
-    * a known first name that is also a dictionary word ("Scott", "Tanner"),
-      written with a capital inside a sentence, between words that are not
-      capitalized and after no article or possessive ("shouted at Scott:",
-      not "the Will", "Bailey Road", "in May");
-    * initials before a capitalized word that is no plain word ("R.Krishnaswamy").
+    * initials before a capitalized word that is no plain word ("R.Krishnaswamy");
+    * a first name, a middle initial and a last name; a known first name and
+      a known surname that is no dictionary word ("Lily Nolan").
+
+    Weak, only where NER found nothing: a known first name that is also a
+    dictionary word ("Scott", "Tanner"), written with a capital inside a
+    sentence, between words that are not capitalized and after no article,
+    possessive or place preposition ("shouted at Scott:", not "the Will",
+    "Bailey Road", "in May", "lives in Reno").
     """
-    spans = []
+    spans, weak = [], []
     for m in _NAME_SHAPED.finditer(text):
         word = m.group()
         if not _written_as_name(word) or not is_first_name(word) or word.lower() in STOP_WORDS:
             continue
-        if not is_common_word(word) or (word[1:].islower() and word[0].isupper() and _capitalized_mid_sentence(text, m.start(), m.end())):
+        if not is_common_word(word):
             spans.append((m.start(), m.end()))
+        elif word[1:].islower() and word[0].isupper() and _capitalized_mid_sentence(text, m.start(), m.end()):
+            weak.append((m.start(), m.end()))
     spans += [(m.start(), m.end()) for m in _INITIALLED.finditer(text) if not is_plain_word(m.group("word"))]
     spans += [(m.start(), m.end()) for m in _MIDDLE_INITIAL.finditer(text) if not is_plain_word(m.group("first")) and not is_plain_word(m.group("last"))]
     spans += [
@@ -448,7 +456,7 @@ def _name_shaped(text: str) -> list[tuple[int, int]]:
         for m in _TWO_WORDS.finditer(text)
         if is_first_name(m.group("first")) and m.group("first").lower() not in STOP_WORDS and is_surname(m.group("last")) and not is_common_word(m.group("last"))
     ]
-    return spans
+    return spans, weak
 
 
 def _conjoined_names(text: str, entities: Sequence[NamedEntity]) -> list[tuple[int, int]]:

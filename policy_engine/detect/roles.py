@@ -117,7 +117,7 @@ _CUE_WORDS = (
     "Sh|Ct|SI|ASI|HC|Constable|Inspector|Sub-Inspector|Major|Captain|Capt|Col|Lt|Sgt|Sergeant|"
     "[SDWC]/o|son of|daughter of|wife of|husband of|widow of|Hi|Hey|Hello|Dear|Thank you|"
     "son|daughter|wife|husband|mother|father|brother|sister|aunt|uncle|cousin|nephew|niece|grandson|granddaughter|"
-    "grandmother|grandfather|fianc[ée]e?|boyfriend|girlfriend"
+    "grandmother|grandfather|fianc[ée]e?|boyfriend|girlfriend|(?:full |first |last |given |family )?name|surname"
 )
 _NAME_PART = r"(?:[A-Z]\.[ \t]?){0,3}[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+(?:[-'][A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+)?"
 #: A name its bearer gives, in whatever case a message writes it ("my name is vitoria", "call me Csanád").
@@ -125,7 +125,7 @@ _SELF_NAMED = re.compile(
     r"(?i:\bmy name is|\bmy name's|\bcall me|\bi am called|\bi'm called)[ \t]+"
     r"(?P<name>[^\W\d_]{3,}(?:[ ](?!(?i:and|but|from|here|there|the|so|too|also|now|and)\b)[^\W\d_]{3,})?)"
 )
-_NOT_A_NAME = r"(?!(?:The|This|That|These|Those|He|She|They|We|It|His|Her|Their|Was|Is|Has|Had|Will|Portal|Name|Names|Information|Notes?|Summary|Services?|Record|Records|Request|Line|Signature|Details|Profile|No|Number|ID)\b)"
+_NOT_A_NAME = r"(?!(?:The|This|That|These|Those|He|She|They|We|It|His|Her|Their|Was|Is|Has|Had|Will|Portal|Name|Names|Information|Notes?|Summary|Services?|Record|Records|Request|Line|Signature|Details|Profile|No|Number|ID|Address|Phone|Tel|Mobile|Email|Date|Age|Gender|Sex|Occupation)\b)"
 _NAME = rf"{_NOT_A_NAME}{_NAME_PART}(?:[ \t]+{_NOT_A_NAME}{_NAME_PART}){{0,2}}"
 _FULL_NAME = rf"{_NOT_A_NAME}{_NAME_PART}(?:[ \t]+{_NOT_A_NAME}{_NAME_PART}){{1,2}}"
 _CUES = (
