@@ -57,12 +57,60 @@ _parser_lock = threading.Lock()
 _parse_lock = threading.Lock()
 
 
+#: Tags of the capitalized words that open a statement glued to the previous one ("... letter Not sure it matters");
+#: nouns and adjectives are left out (names, nationalities and brand names stand capitalized mid-sentence).
+_OPENER_TAGS = frozenset({"DT", "PDT", "PRP$", "RB", "RBR", "WP", "WP$", "WRB", "EX", "CC", "IN", "UH", "MD", "TO", "VB", "VBD", "VBP", "VBZ", "VBG"})
+
+
+#: Abbreviations whose full stop ends no sentence (spaCy splits "incl." from its stop).
+_ABBREVIATIONS = frozenset({"incl", "approx", "esp", "appt", "pt", "pts", "hx", "dx", "rx", "tx", "sx", "etc", "vs", "wk", "wks", "mo", "mos", "yr", "yrs", "hr", "hrs", "min", "mins", "dept", "fig", "cf", "ca"})
+
+
+@Language.component("query_sentence_starts")
+def query_sentence_starts(doc: Doc) -> Doc:
+    """Mark sentence starts the parser misses in typed queries (it respects them; runs after the tagger).
+
+    Chat queries glue statements together without punctuation; the request
+    and the context around it must still be separate units.  A sentence starts
+
+    * at a word after ``.``, ``!`` or ``?``, lower-case or not, unless the stop
+      ends an abbreviation ("meds incl. sertraline" is one sentence);
+    * at the first word of a line (e-mails, bullet lists, sign-offs);
+    * at a parenthesis that holds a sentence of its own (its last word before
+      ``)`` is ``.``, ``!`` or ``?``: "... for a retirement gift (fwiw my dad is on statins.)");
+    * at a capitalized determiner, pronoun, adverb, conjunction or verb right after
+      a lower-case word ("... answer with the letter Not sure it matters but ..."),
+      never at a capitalized noun or adjective (names, nationalities, brands).
+    """
+    closing = {}
+    stack: list[int] = []
+    for token in doc:
+        if token.text == "(":
+            stack.append(token.i)
+        elif token.text == ")" and stack:
+            closing[stack.pop()] = token.i
+    for token in doc[1:]:
+        previous = doc[token.i - 1]
+        if token.is_space:
+            continue
+        line_start = previous.is_space and "\n" in previous.text
+        own_sentence = token.text == "(" and token.i in closing and doc[closing[token.i] - 1].text in (".", "!", "?")
+        option = len(token) == 1 and token.i + 1 < len(doc) and doc[token.i + 1].text == ")"
+        glued = token.is_title and token.tag_ in _OPENER_TAGS and previous.is_alpha and previous.is_lower and not option
+        if previous.text in (".", "!", "?") and token.is_alpha:  # "need an answer rn. which gas ...", but "meds incl. sertraline"
+            token.is_sent_start = not (previous.text == "." and token.i >= 2 and doc[token.i - 2].lower_ in _ABBREVIATIONS)
+        elif line_start or own_sentence or glued:
+            token.is_sent_start = True
+    return doc
+
+
 def parser() -> Language:
-    """The engine's spaCy model with its parser (loaded on first call only)."""
+    """The engine's spaCy model with its parser and :func:`query_sentence_starts` (loaded on first call only)."""
     global _parser
     with _parser_lock:
         if _parser is None:
             _parser = spacy.load(MODEL_NAME, exclude=["ner"])
+            _parser.add_pipe("query_sentence_starts", before="parser")
         return _parser
 
 
@@ -75,6 +123,9 @@ def parse(text: str) -> Doc:
 REQUEST_AT = 0.5
 
 
+_ASIDE = re.compile(r"^\s*\(.*\)\W*$", re.DOTALL)
+
+
 @functools.lru_cache(maxsize=2048)
 def request_flags(sentences: tuple[str, ...]) -> tuple[bool, ...]:
     """Per sentence, whether it carries the request.
@@ -83,12 +134,16 @@ def request_flags(sentences: tuple[str, ...]) -> tuple[bool, ...]:
     request that way does the learned request detector decide: the sentences
     it gives at least ``REQUEST_AT``, else the single most probable one (it
     never overrides the rules, so a context sentence is not taken for the
-    request just because it resembles one).
+    request just because it resembles one); a sentence in brackets is an
+    aside, not the request, unless every sentence is.
     """
     by_rule = tuple(s.rstrip().endswith("?") or bool(_REQUEST_START.match(s)) for s in sentences)
     if any(by_rule) or not sentences:
         return by_rule
     probability = shared_request_detector().probability([s.strip() for s in sentences])
+    asides = [_ASIDE.match(s) is not None for s in sentences]
+    if not all(asides):  # a sentence in brackets is an aside, never the request, when anything else could be
+        probability = [0.0 if aside else p for p, aside in zip(probability, asides)]
     best = max(range(len(sentences)), key=probability.__getitem__)
     return tuple(p >= REQUEST_AT or i == best for i, p in enumerate(probability))
 
@@ -221,17 +276,22 @@ def _separators(doc: Doc, left: int, right: int) -> list[int]:
 
 
 def _rebuild(doc: Doc, drop: set[int], replaced: dict[int, tuple[int, str]]) -> str:
+    """The kept tokens and replacements; a word that followed a cut keeps a space from the word before it."""
     pieces: list[str] = []
-    i = 0
+    i, after_cut = 0, False
     while i < len(doc):
         if i in replaced and i not in drop:
-            end, replacement = replaced[i]
-            pieces.append(replacement + doc[end - 1].whitespace_)
-            i = end
+            end, piece = replaced[i]
+            piece, i = piece + doc[end - 1].whitespace_, end
+        elif i not in drop:
+            piece, i = doc[i].text_with_ws, i + 1
+        else:
+            after_cut, i = True, i + 1
             continue
-        if i not in drop:
-            pieces.append(doc[i].text_with_ws)
-        i += 1
+        if after_cut and pieces and pieces[-1][-1:].isalnum() and piece[:1].isalnum():
+            pieces.append(" ")
+        pieces.append(piece)
+        after_cut = False
     return "".join(pieces)
 
 
@@ -242,6 +302,10 @@ _COMMA_BEFORE_END = re.compile(r"[,;:]\s*([.!?])")
 _DANGLING_START = re.compile(r"^(?:(?:and|but|or|so|also|plus|because|since|although|though|while)\b[\s,]*|[,;:]\s*)+", re.IGNORECASE)
 _DANGLING_END = re.compile(r"(?:[\s,;:]+(?:and|but|or|so|because|since))+\s*([.!?])$", re.IGNORECASE)
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|\n+")
+#: "a a certain age": an article left before a generic phrase that brings its own.
+_DOUBLE_ARTICLE = re.compile(r"\b(?:a|an)\s+(?=(?:a|an)\s)", re.IGNORECASE)
+#: A short lower-case word with a full stop ("incl.", "approx.", "w/o."): an abbreviation, not a sentence end.
+_ABBREVIATION_END = re.compile(r"(?:^|\s)[a-z]{1,5}\.$")
 
 
 def repair(text: str) -> str:
@@ -250,11 +314,15 @@ def repair(text: str) -> str:
     text = _SPACE_BEFORE_PUNCT.sub(r"\1", text)
     text = _REPEATED_PUNCT.sub(r"\1", text)
     text = _COMMA_BEFORE_END.sub(r"\1", text)
-    sentences = []
+    text = _DOUBLE_ARTICLE.sub("", text)
+    sentences: list[str] = []
     for raw in _SENTENCE_BREAK.split(text):
         sentence = _DANGLING_START.sub("", raw.strip())
         sentence = _DANGLING_END.sub(r"\1", sentence)
         if sum(1 for w in re.findall(r"[A-Za-z0-9']+", sentence)) < 2:
+            continue
+        if sentences and _ABBREVIATION_END.search(sentences[-1]) and sentence[:1].islower():
+            sentences[-1] += " " + sentence  # "Meds incl. a medication": no capital after an abbreviation
             continue
         sentences.append(sentence[:1].upper() + sentence[1:])
     return " ".join(sentences).strip()

@@ -31,6 +31,7 @@ from policy_engine.enforcement.base import SpanDetector
 from policy_engine.policy.model import NecessityAction, NecessityRule, Policy
 from policy_engine.policy.vocabulary import vocabulary_for
 from policy_engine.rewrite.clauses import Edit, context_clauses, edit, enclosing, parse, request_sentences, request_text
+from policy_engine.rewrite.kinds import task_kind
 from policy_engine.rewrite.learned import shared_essentiality, shared_tagger
 from policy_engine.rewrite.necessity import Decision, NecessityPlanner
 from policy_engine.rewrite.section import QueryRewriteSection, SpanOutcome
@@ -118,7 +119,7 @@ class QueryRewriter:
         prediction = self.classifier.predict(request)
         task, source, rule = self._task(prediction, purpose)
         clauses = context_clauses(doc)
-        spans = self.attributes.with_tagged(query, self.attributes.find(query), clauses, shared_tagger())
+        spans = self.attributes.with_tagged(query, self.attributes.find(query), clauses, shared_tagger(), personal=rule is None and task_kind(task) == "none")
         contexts = [enclosing(doc, clauses, s.start, s.end) for s in spans]
         probability = shared_essentiality().probability(request, [query[c0:c1] for c0, c1 in contexts], [s.attribute for s in spans], [s.subject for s in spans])
         focal = focal_subject(query, requests[0].start_char, requests[-1].end_char) if requests else "self"
