@@ -306,3 +306,27 @@ def test_repair_leaves_no_double_article_glued_words_or_capital_after_an_abbrevi
     text = "Saw a case today: a 76-year-old lady w/ fevers x3 days. Meds incl. apixaban; FHx of lung cancer. Which fits best?"
     out = edit(text, [Edit(text.index("apixaban"), text.index("apixaban") + 8, "a medication")], [(text.index("lung"), text.index("lung") + 11)])
     assert "apixaban" not in out and "Meds incl. A" not in out
+
+
+def test_a_name_goes_alone_not_with_the_clause_a_misparse_hangs_on_it(rewriter: QueryRewriter) -> None:
+    query = (
+        "A 62-year-old man named Daniel Hartman presents with polyuria and polydipsia for two days. He smokes a pack a day. "
+        "Which of the following is the most likely diagnosis? A) appendicitis B) anemia C) myocardial infarction D) diabetes mellitus"
+    )
+    out = rewriter.rewrite(query).text
+    assert "Hartman" not in out and "named" not in out
+    assert "presents with polyuria and polydipsia" in out
+
+
+def test_times_of_day_and_durations_are_no_dates_of_a_person(policy: Policy) -> None:
+    detector = AttributeDetector(Analyzer(policy), builtin_vocabulary())
+    text = "She has joint swelling and morning stiffness for two days. Her birthday is on 12 March."
+    dates = [s.value(text) for s in detector.find(text) if s.attribute == "dates"]
+    assert dates and all("March" in d for d in dates), dates
+
+
+def test_a_capitalized_belief_after_a_copula_is_not_taken_for_a_name(rewriter: QueryRewriter) -> None:
+    query = "I am Greek Orthodox. My doctor says I have shingles. Weigh the pros and cons of ways of keeping my faith practices on a work trip."
+    result = rewriter.rewrite(query)
+    assert not [d for d in result.decisions if d.span.attribute == "name"]
+    assert "someone" not in result.text

@@ -42,11 +42,16 @@ _REQUEST_START = re.compile(
 
 @dataclass(frozen=True)
 class Edit:
-    """A non-essential span ``[start, end)`` to remove (``replacement`` None) or generalize."""
+    """A non-essential span ``[start, end)`` to remove (``replacement`` None) or generalize.
+
+    ``tight``: the span is a self-contained phrase (a name), removed with the smallest unit
+    around it, never with a clause a misparse hangs on it ("a man named John Carter presents with ...").
+    """
 
     start: int
     end: int
     replacement: str | None = None
+    tight: bool = False
 
 
 #: Words that only introduce the unit after them ("a man named ...").
@@ -209,8 +214,8 @@ def _overlaps(a0: int, a1: int, b0: int, b1: int) -> bool:
     return a0 < b1 and b0 < a1
 
 
-def _unit(token: Token, sentence: Span, keep: list[tuple[int, int]], request: bool) -> tuple[int, int] | None:
-    """Token range ``[i, j)`` of the largest droppable unit around ``token`` that holds no kept span."""
+def _unit(token: Token, sentence: Span, keep: list[tuple[int, int]], request: bool, smallest: bool = False) -> tuple[int, int] | None:
+    """Token range ``[i, j)`` of the largest (or ``smallest``) droppable unit around ``token`` that holds no kept span."""
     best = None
     node = token
     while node.i != sentence.root.i and node.head.i != node.i:
@@ -222,6 +227,8 @@ def _unit(token: Token, sentence: Span, keep: list[tuple[int, int]], request: bo
             while right > left + 1 and sentence.doc[right - 1].text in (".", "!", "?"):
                 right -= 1
             best = (left, right)
+            if smallest:
+                break
         node = node.head
     return best
 
@@ -252,8 +259,9 @@ def edit(text: str, edits: list[Edit], keep: list[tuple[int, int]], *, protectiv
         if not request and not sentence_keeps:
             drop.update(range(sentence.start, sentence.end))
             continue
-        head = min(tokens, key=lambda t: sum(1 for _ in t.ancestors))
-        unit = None if protective or (request and e.replacement is not None) else _unit(head, sentence, keep, request)
+        core = [t for t in tokens if t.lower_ not in _INTRODUCERS] or tokens  # "named John": the unit is John's
+        head = min(core, key=lambda t: sum(1 for _ in t.ancestors))
+        unit = None if protective or (request and e.replacement is not None) else _unit(head, sentence, keep, request, e.tight)
         if unit is None:
             replaced[tokens[0].i] = (tokens[-1].i + 1, e.replacement or "something")
             continue
