@@ -330,3 +330,24 @@ def test_a_capitalized_belief_after_a_copula_is_not_taken_for_a_name(rewriter: Q
     result = rewriter.rewrite(query)
     assert not [d for d in result.decisions if d.span.attribute == "name"]
     assert "someone" not in result.text
+
+
+def test_a_statement_about_someone_else_is_never_taken_for_the_request() -> None:
+    from policy_engine.rewrite.clauses import parse, request_sentences
+
+    query = "hiya! The guy who delivers our mail looks after a pair of ferrets. this SQL throws a syntax error and idk why: SELECT name FROM users WHERE id = = 3"
+    assert [s.text for s in request_sentences(parse(query))] == ["this SQL throws a syntax error and idk why: SELECT name FROM users WHERE id = = 3"]
+    query = "My bday is 2 February. sketch my work wife Paula as a wizard in a tabletop game - they're big into bouldering"
+    assert [s.text for s in request_sentences(parse(query))][-1].startswith("sketch my work wife Paula")
+
+
+def test_a_personal_clause_the_tagger_cannot_name_still_goes_when_not_needed(rewriter: QueryRewriter) -> None:
+    query = "The new hire on my team is saving up for the Amalfi Coast. Kindly tell me the boiling point of water at sea level in Fahrenheit."
+    result = rewriter.rewrite(query)
+    assert "Amalfi" not in result.text and "boiling point of water" in result.text
+
+
+def test_what_the_request_itself_names_is_kept(rewriter: QueryRewriter) -> None:
+    result = rewriter.rewrite("I love knitting. Which side effects of metformin should I watch for?")
+    assert "metformin" in result.text and "knitting" not in result.text
+    assert [d.basis for d in result.decisions if d.span.attribute == "medications"] == ["default: the request itself names it"]

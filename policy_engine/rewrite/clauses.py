@@ -25,6 +25,7 @@ from spacy.tokens import Doc, Span, Token
 
 from policy_engine.detect.ner import MODEL_NAME
 from policy_engine.rewrite.learned import shared_request_detector
+from policy_engine.rewrite.subjects import mentions
 
 #: Dependency labels whose subtree may be dropped as a unit.
 DROPPABLE = frozenset({"conj", "advcl", "relcl", "acl", "appos", "prep", "ccomp", "parataxis", "npadvmod", "amod", "compound", "nmod", "poss", "dobj", "pobj", "attr", "acomp", "xcomp", "oprd", "dative", "agent", "advmod"})
@@ -132,7 +133,7 @@ _ASIDE = re.compile(r"^\s*\(.*\)\W*$", re.DOTALL)
 
 
 @functools.lru_cache(maxsize=2048)
-def request_flags(sentences: tuple[str, ...]) -> tuple[bool, ...]:
+def request_flags(sentences: tuple[str, ...], statements: tuple[bool, ...] = ()) -> tuple[bool, ...]:
     """Per sentence, whether it carries the request.
 
     A question or a known opener settles it.  Only when no sentence reads as a
@@ -140,23 +141,40 @@ def request_flags(sentences: tuple[str, ...]) -> tuple[bool, ...]:
     it gives at least ``REQUEST_AT``, else the single most probable one (it
     never overrides the rules, so a context sentence is not taken for the
     request just because it resembles one); a sentence in brackets is an
-    aside, not the request, unless every sentence is.
+    aside, and a sentence flagged in ``statements`` (a statement about another
+    person, :func:`about_another_person`) is context, not the request, unless
+    every sentence is one or the other.
     """
     by_rule = tuple(s.rstrip().endswith("?") or bool(_REQUEST_START.match(s)) for s in sentences)
     if any(by_rule) or not sentences:
         return by_rule
     probability = shared_request_detector().probability([s.strip() for s in sentences])
-    asides = [_ASIDE.match(s) is not None for s in sentences]
-    if not all(asides):  # a sentence in brackets is an aside, never the request, when anything else could be
+    asides = [_ASIDE.match(s) is not None or (i < len(statements) and statements[i]) for i, s in enumerate(sentences)]
+    if not all(asides):  # an aside or a statement about someone else is never the request when anything else could be
         probability = [0.0 if aside else p for p, aside in zip(probability, asides)]
     best = max(range(len(sentences)), key=probability.__getitem__)
     return tuple(p >= REQUEST_AT or i == best for i, p in enumerate(probability))
 
 
+def about_another_person(sentence: Span) -> bool:
+    """Whether ``sentence`` states something about someone other than the user: it opens with its main
+    verb's subject, which names another person ("The guy who delivers our mail reacts badly to kiwi",
+    "She is on statins"; not "sketch my wife as a wizard - she loves fantasy")."""
+    root = sentence.root
+    opening = next((t.i for t in sentence if t.is_alpha), sentence.start)
+    for child in root.children:
+        if child.dep_ in ("nsubj", "nsubjpass") and child.left_edge.i <= opening:
+            start, end = child.left_edge.idx, child.right_edge.idx + len(child.right_edge)
+            subject = sentence.doc.text[start:end]
+            return any(kind != "self" for _, kind in mentions(subject, len(subject)))
+    return False
+
+
 def request_sentences(doc: Doc) -> list[Span]:
     """The sentences that carry the request (:func:`request_flags`)."""
     sentences = list(doc.sents)
-    return [s for s, flag in zip(sentences, request_flags(tuple(s.text for s in sentences))) if flag]
+    flags = request_flags(tuple(s.text for s in sentences), tuple(about_another_person(s) for s in sentences))
+    return [s for s, flag in zip(sentences, flags) if flag]
 
 
 def request_text(doc: Doc) -> str:

@@ -31,7 +31,6 @@ from policy_engine.enforcement.base import SpanDetector
 from policy_engine.policy.model import NecessityAction, NecessityRule, Policy
 from policy_engine.policy.vocabulary import vocabulary_for
 from policy_engine.rewrite.clauses import Edit, context_clauses, edit, enclosing, parse, request_sentences, request_text
-from policy_engine.rewrite.kinds import task_kind
 from policy_engine.rewrite.learned import shared_essentiality, shared_tagger
 from policy_engine.rewrite.necessity import Decision, NecessityPlanner
 from policy_engine.rewrite.section import QueryRewriteSection, SpanOutcome
@@ -119,11 +118,11 @@ class QueryRewriter:
         prediction = self.classifier.predict(request)
         task, source, rule = self._task(prediction, purpose)
         clauses = context_clauses(doc)
-        spans = self.attributes.with_tagged(query, self.attributes.find(query), clauses, shared_tagger(), personal=rule is None and task_kind(task) == "none")
+        spans = self.attributes.with_tagged(query, self.attributes.find(query), clauses, shared_tagger())
         contexts = [enclosing(doc, clauses, s.start, s.end) for s in spans]
         probability = shared_essentiality().probability(request, [query[c0:c1] for c0, c1 in contexts], [s.attribute for s in spans], [s.subject for s in spans])
         focal = focal_subject(query, requests[0].start_char, requests[-1].end_char) if requests else "self"
-        decisions = self.planner.decide(spans, task, purpose, probability, focal, rule, (requests[0].start_char, requests[-1].end_char) if requests else (0, len(query)))
+        decisions = self.planner.decide(spans, task, purpose, probability, focal, rule, [(r.start_char, r.end_char) for r in requests] or [(0, len(query))])
         keep = [(d.span.start, d.span.end) for d in decisions if d.essential]
         edits = [
             Edit(d.span.start, d.span.end, GENERIC[d.span.attribute] if d.action is NecessityAction.GENERALIZE else None, tight=d.span.attribute == "name")

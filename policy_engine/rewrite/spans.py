@@ -123,22 +123,21 @@ class AttributeDetector:
             out.append([replace(s, subject=subject_of(text, s.start, s.end, s.attribute)) for s in merged])
         return out
 
-    def with_tagged(
-        self, text: str, spans: list[AttributeSpan], clauses: list[tuple[int, int]], tagger: DisclosureTagger, *, personal: bool = False
-    ) -> list[AttributeSpan]:
+    def with_tagged(self, text: str, spans: list[AttributeSpan], clauses: list[tuple[int, int]], tagger: DisclosureTagger) -> list[AttributeSpan]:
         """``spans`` plus one span per clause of ``clauses`` that the tagger reads as a disclosure and no span
         (other than a name) already covers, unless a span of the tagged attribute lies in it ("My name is
         Dana Whitfield" is one name); the clause span is about the clause's subject.
 
-        With ``personal`` (the task needs no personal attribute at all), every open clause that speaks of
-        a person ("(fwiw kiwi gives me a bad reaction)") counts as a disclosure of the tagger's most
-        probable attribute, however unsure the tagger is that it discloses anything."""
+        Every open clause that speaks of a person ("(fwiw kiwi gives me a bad reaction)", "the new hire
+        is saving up for Costa Rica") counts as a disclosure of the tagger's most probable attribute,
+        however unsure the tagger is that it discloses anything: what a person says about someone is
+        personal, and the necessity decision, not the tagger's confidence, settles whether it goes."""
         open_clauses = [(c0, c1) for c0, c1 in clauses if not any(c0 < s.end and s.start < c1 and s.attribute != "name" for s in spans)]
         tags = tagger.tag([text[c0:c1] for c0, c1 in open_clauses])
         tagged = [
             replace(span, subject=subject_of(text, c0, c1, tag.attribute))
             for (c0, c1), tag in zip(open_clauses, tags)
-            if (tag.disclosure >= DISCLOSURE_AT or (personal and mentions(text[c0:c1], c1 - c0)))
+            if (tag.disclosure >= DISCLOSURE_AT or mentions(text[c0:c1], c1 - c0))
             and not any(c0 < s.end and s.start < c1 and s.attribute == tag.attribute for s in spans)  # already found there
             and (span := self._span(tag.attribute, c0, c1, "tagger")) is not None
         ]
