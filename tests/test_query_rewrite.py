@@ -261,3 +261,93 @@ def test_undetected_wording_is_removed_when_the_task_does_not_need_it(rewriter: 
     assert "genderqueer" not in result.text and "opioids" not in result.text
     assert "translate 'good morning, neighbour' into Spanish" in result.text
     assert any(d.span.source == "tagger" for d in result.decisions)
+
+
+def test_statements_glued_to_the_request_are_separate_units() -> None:
+    from policy_engine.rewrite.clauses import parse, request_sentences
+
+    cases = {
+        "Which gas do plants absorb? a) oxygen b) helium -- answer w/ the letter Not sure it matters but I use a cochlear implant.": "Not sure it matters",
+        "Kindly render 'see you soon' in Korean. (fwiw kiwi gives me a bad reaction.)": "(fwiw kiwi",
+        "Subject: a question\nHi there,\nMy brother is on lithium.\nCan you suggest a budget app?": "My brother is on lithium.",
+        "need an answer rn. which planet is largest?": "which planet is largest?",
+    }
+    for query, statement in cases.items():
+        sentences = [s.text.strip() for s in parse(query).sents]
+        assert any(s.startswith(statement) for s in sentences), sentences
+    assert [s.text for s in request_sentences(parse("Smokes a pack a day; meds incl. sertraline. Which condition fits? A) gout B) flu"))][0] == "Which condition fits?"
+    names = [s.text for s in parse("I am Cambodian and I take Zoloft every morning, I love Star Wars.").sents]
+    assert len(names) == 1, names  # capitalized names, nationalities and brands start no sentence
+
+
+def test_personal_statement_after_a_task_needing_none_is_removed_even_when_the_tagger_is_unsure(rewriter: QueryRewriter) -> None:
+    query = "Kindly render 'we look forward to working with you' in Korean. (fwiw kiwi gives me a bad reaction.) Thanks in advance"
+    result = rewriter.rewrite(query)
+    assert "kiwi" not in result.text.lower()
+    assert "Korean" in result.text and "Thanks in advance" in result.text
+
+
+def test_a_person_named_inside_a_modifier_is_not_the_subject() -> None:
+    from policy_engine.rewrite.subjects import subject_of
+
+    text = "A parent from my kid's school is getting help for borderline personality disorder."
+    start = text.index("borderline")
+    assert subject_of(text, start, len(text) - 1) == "third_party"
+    own = "My sister at the bank has asthma."
+    assert subject_of(own, own.index("asthma"), len(own) - 1) == "family"
+
+
+def test_repair_leaves_no_double_article_glued_words_or_capital_after_an_abbreviation() -> None:
+    from policy_engine.rewrite.clauses import Edit, edit
+
+    text = "Saw a case today: Mary Garrett, a 76-year-old lady, w/ fevers x3 days. Meds incl. apixaban; FHx of lung cancer. Which fits best?"
+    out = edit(text, [Edit(text.index("Mary"), text.index("Mary") + 12, "someone"), Edit(text.index("76"), text.index("76") + 16, "a certain age")], [])
+    assert "a a " not in out and "someonew/" not in out
+    text = "Saw a case today: a 76-year-old lady w/ fevers x3 days. Meds incl. apixaban; FHx of lung cancer. Which fits best?"
+    out = edit(text, [Edit(text.index("apixaban"), text.index("apixaban") + 8, "a medication")], [(text.index("lung"), text.index("lung") + 11)])
+    assert "apixaban" not in out and "Meds incl. A" not in out
+
+
+def test_a_name_goes_alone_not_with_the_clause_a_misparse_hangs_on_it(rewriter: QueryRewriter) -> None:
+    query = (
+        "A 62-year-old man named Daniel Hartman presents with polyuria and polydipsia for two days. He smokes a pack a day. "
+        "Which of the following is the most likely diagnosis? A) appendicitis B) anemia C) myocardial infarction D) diabetes mellitus"
+    )
+    out = rewriter.rewrite(query).text
+    assert "Hartman" not in out and "named" not in out
+    assert "presents with polyuria and polydipsia" in out
+
+
+def test_times_of_day_and_durations_are_no_dates_of_a_person(policy: Policy) -> None:
+    detector = AttributeDetector(Analyzer(policy), builtin_vocabulary())
+    text = "She has joint swelling and morning stiffness for two days. Her birthday is on 12 March."
+    dates = [s.value(text) for s in detector.find(text) if s.attribute == "dates"]
+    assert dates and all("March" in d for d in dates), dates
+
+
+def test_a_capitalized_belief_after_a_copula_is_not_taken_for_a_name(rewriter: QueryRewriter) -> None:
+    query = "I am Greek Orthodox. My doctor says I have shingles. Weigh the pros and cons of ways of keeping my faith practices on a work trip."
+    result = rewriter.rewrite(query)
+    assert not [d for d in result.decisions if d.span.attribute == "name"]
+    assert "someone" not in result.text
+
+
+def test_a_statement_about_someone_else_is_never_taken_for_the_request() -> None:
+    from policy_engine.rewrite.clauses import parse, request_sentences
+
+    query = "hiya! The guy who delivers our mail looks after a pair of ferrets. this SQL throws a syntax error and idk why: SELECT name FROM users WHERE id = = 3"
+    assert [s.text for s in request_sentences(parse(query))] == ["this SQL throws a syntax error and idk why: SELECT name FROM users WHERE id = = 3"]
+    query = "My bday is 2 February. sketch my work wife Paula as a wizard in a tabletop game - they're big into bouldering"
+    assert [s.text for s in request_sentences(parse(query))][-1].startswith("sketch my work wife Paula")
+
+
+def test_a_personal_clause_the_tagger_cannot_name_still_goes_when_not_needed(rewriter: QueryRewriter) -> None:
+    query = "The new hire on my team is saving up for the Amalfi Coast. Kindly tell me the boiling point of water at sea level in Fahrenheit."
+    result = rewriter.rewrite(query)
+    assert "Amalfi" not in result.text and "boiling point of water" in result.text
+
+
+def test_what_the_request_itself_names_is_kept(rewriter: QueryRewriter) -> None:
+    result = rewriter.rewrite("I love knitting. Which side effects of metformin should I watch for?")
+    assert "metformin" in result.text and "knitting" not in result.text
+    assert [d.basis for d in result.decisions if d.span.attribute == "medications"] == ["default: the request itself names it"]

@@ -3,9 +3,9 @@
 Each vignette's clinical findings (age, sex, symptoms, history, medication,
 smoking, family history) are essential items; clinically inert disclosures
 about the patient (name, contact, hobbies, pets, films, faith, food,
-travel dreams) are non-essential.  Three families with disjoint templates
-(C: a clinician's forum post with abbreviations, written before any tuning
-of the learned components).
+travel dreams) are non-essential.  Four families with disjoint templates
+(C: a clinician's forum post with abbreviations; D, held out: a SOAP note
+with vitals and labs, or the patient's own first-person portal message).
 """
 
 from __future__ import annotations
@@ -69,6 +69,26 @@ INERT_C = {
     "favorite_food": ("{p} bakes sourdough every weekend", "sourdough"),
 }
 
+#: Family D: (symptoms, the vital sign or lab value that points to the answer, answer); findings are essential items.
+CASES_D = [
+    (["sudden shortness of breath", "sharp pain on inhaling"], "SpO2 89% on room air", "spontaneous pneumothorax"),
+    (["confusion", "extreme thirst"], "glucose 612 mg/dL", "hyperosmolar hyperglycemic state"),
+    (["fever with rigors", "right upper quadrant pain"], "bilirubin 3.8 mg/dL", "acute cholangitis"),
+    (["weight gain", "cold intolerance"], "TSH 14.2 mIU/L", "primary hypothyroidism"),
+    (["pounding headache", "blurred vision"], "BP 212/124", "hypertensive emergency"),
+    (["cola-colored urine", "muscle pain after a marathon"], "CK 48,000 U/L", "rhabdomyolysis"),
+]
+HISTORY_D = {"physical_health": ["heart failure", "cirrhosis", "hyperlipidemia"], "medications": ["furosemide", "spironolactone", "rosuvastatin"], "smoker": ["1.5 packs per day"], "family_history": ["sudden cardiac death", "polycystic kidney disease"]}
+#: Family D inert details: (third-person wording, first-person wording, item).
+INERT_D = {
+    "favorite_hobbies": ("plays bass in a cover band", "I play bass in a cover band", "bass in a cover band"),
+    "pet_ownership": ("has a greyhound named Biscuit", "I have a greyhound named Biscuit", "greyhound named Biscuit"),
+    "movie_prefs": ("watches a lot of film noir", "I watch a lot of film noir", "film noir"),
+    "religious_beliefs": ("attends Quaker meetings", "I attend Quaker meetings", "Quaker"),
+    "vacation_prefs": ("is saving for a safari in Kenya", "I'm saving for a safari in Kenya", "safari in Kenya"),
+    "favorite_food": ("is fond of Ethiopian food", "I'm fond of Ethiopian food", "Ethiopian food"),
+}
+
 
 def _options(rng: random.Random, answer: str, pool: list[str], lower: bool) -> str:
     choices = rng.sample([d for d in pool if d != answer], 3) + [answer]
@@ -78,7 +98,9 @@ def _options(rng: random.Random, answer: str, pool: list[str], lower: bool) -> s
 
 
 def medical_sample(family: str, sample_id: str, rng: random.Random, faker: Faker) -> Sample:
-    """One vignette of family ``A``, ``B`` or ``C``."""
+    """One vignette of family ``A``, ``B``, ``C`` or ``D``."""
+    if family == "D":
+        return _family_d(sample_id, rng, faker)
     cases, history, inert = {"A": (CASES_A, HISTORY_A, INERT_A), "B": (CASES_B, HISTORY_B, INERT_B), "C": (CASES_C, HISTORY_C, INERT_C)}[family]
     symptoms, answer = rng.choice(cases)
     age, male = str(rng.randint(24, 79)), rng.random() < 0.5
@@ -140,3 +162,67 @@ def medical_sample(family: str, sample_id: str, rng: random.Random, faker: Faker
         parts.append("Social: " + ", and ".join(social) + (f", email {email}" if email else "") + ".")
         parts.append("what's the most likely dx here? " + _options(rng, answer, pool, lower=True))
     return Sample(sample_id, family, "medical", "multiple_choice_qa", " ".join(parts), items, parts[-1])
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + "."
+
+
+def _numbered(rng: random.Random, answer: str) -> str:
+    pool = [c[-1] for c in CASES_A + CASES_B + CASES_C + CASES_D]
+    choices = rng.sample([d for d in pool if d != answer], 3) + [answer]
+    rng.shuffle(choices)
+    return " ".join(f"{i + 1}. {c}" for i, c in enumerate(choices))
+
+
+def _family_d(sample_id: str, rng: random.Random, faker: Faker) -> Sample:
+    """Family D: a clinician's SOAP note with vitals / labs, or the patient's own portal message in the first person."""
+    symptoms, finding, answer = rng.choice(CASES_D)
+    age, male = str(rng.randint(24, 79)), rng.random() < 0.5
+    own = rng.random() < 0.4  # the patient writes
+    subject = "self" if own else "third_party"
+    sex = "male" if male else "female"
+    items = [Item(f"{age} yo", "age", subject, True), Item(sex, "gender", subject, True)]
+    items += [Item(s, "physical_health", subject, True) for s in (*symptoms, finding)]
+    kinds = rng.sample(list(HISTORY_D), k=2)
+    facts = {k: rng.choice(HISTORY_D[k]) for k in kinds}
+    items += [Item(v, k, subject, True) for k, v in facts.items()]
+    chosen = rng.sample(list(INERT_D), k=rng.choice([2, 3]))
+    name = faker.name_male() if male else faker.name_female()
+    phone = faker.numerify("###.###.####") if rng.random() < 0.4 else None
+    items.append(Item(name, "name", subject, False))
+    items += [Item(INERT_D[k][2], k, subject, False) for k in chosen]
+    if phone:
+        items.append(Item(phone, "phone_number", subject, False))
+    question = rng.choice(["Most likely dx?", "Which of these fits best?", "What is the leading diagnosis?"]) + " " + _numbered(rng, answer)
+    if own:
+        history = {
+            "physical_health": f"I have {facts.get('physical_health', '')}",
+            "medications": f"I take {facts.get('medications', '')}",
+            "smoker": f"I smoke {facts.get('smoker', '')}",
+            "family_history": f"there is {facts.get('family_history', '')} in my family",
+        }
+        lines = [
+            "Hello, a question before my appointment.",
+            f"I'm a {age} yo {sex} and for two days I've had {symptoms[0]} and {symptoms[1]}; at the pharmacy kiosk it showed {finding}.",
+            _sentence(" and ".join(history[k] for k in kinds)),
+            "About me otherwise: " + ", ".join(INERT_D[k][1] for k in chosen) + ".",
+            f"My name is {name}" + (f", cell {phone}" if phone else "") + ".",
+            question,
+        ]
+    else:
+        p = "He" if male else "She"
+        history = {
+            "physical_health": f"PMH: {facts.get('physical_health', '')}.",
+            "medications": f"Meds: {facts.get('medications', '')}.",
+            "smoker": f"Tob: {facts.get('smoker', '')}.",
+            "family_history": f"FHx: {facts.get('family_history', '')}.",
+        }
+        lines = [
+            f"S: {age} yo {sex} ({name}) c/o {symptoms[0]} and {symptoms[1]} since yesterday. " + " ".join(history[k] for k in kinds),
+            f"O: {finding}.",
+            "Misc: " + "; ".join(f"{p} {INERT_D[k][0]}" for k in chosen) + (f"; callback {phone}" if phone else "") + ".",
+            "A/P: " + question,
+        ]
+    text = "\n".join(lines)
+    return Sample(sample_id, "D", "medical", "multiple_choice_qa", text, items, question)

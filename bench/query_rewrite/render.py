@@ -57,7 +57,8 @@ def conjugate(verb: str, third_person: bool) -> str:
 
 
 class Renderer:
-    """Renders skeletons with one family module (``family_a``, ``family_b`` or ``family_c``)."""
+    """Renders skeletons with one family module (``family_a`` ... ``family_d``); a module with a ``compose``
+    hook lays out its own queries, line breaks kept (the others are one line)."""
 
     def __init__(self, family: ModuleType, name: str, faker: Faker, rng: random.Random) -> None:
         self.f, self.name, self.faker, self.rng = family, name, faker, rng
@@ -105,15 +106,19 @@ class Renderer:
                 context.append(self.disclosure(d.attribute, d.subject, d.essential, items))
         need = self.rng.choice(self.f.NEED[skeleton.need])
         request = request_template.replace("{need}", need).replace("{rel}", rel).replace("{name}", name).replace("{extra}", extra)
-        sentences = self._arrange(context, skeleton.style)
-        tone = self.rng.choice(self.f.TONE[skeleton.tone])
-        if skeleton.style == "implicit":
-            text = tone + request + " " + " ".join(sentences)
+        if hasattr(self.f, "compose"):  # a family with its own layouts (family D: e-mails, bullet lists, run-ons)
+            text = self.f.compose(self.rng, self.rng.choice(self.f.TONE[skeleton.tone]), context, request, skeleton.style)
         else:
-            text = tone + " ".join(sentences + [request])
+            sentences = self._arrange(context, skeleton.style)
+            tone = self.rng.choice(self.f.TONE[skeleton.tone])
+            if skeleton.style == "implicit":
+                text = tone + request + " " + " ".join(sentences)
+            else:
+                text = tone + " ".join(sentences + [request])
         if self.rng.random() < 0.3:
             text = self._typos(text, [i.value for i in items])
-        return Sample(sample_id, self.name, "general", skeleton.task, " ".join(text.split()), items, " ".join(request.split()))
+        text = "\n".join(" ".join(line.split()) for line in text.splitlines() if line.strip())
+        return Sample(sample_id, self.name, "general", skeleton.task, text, items, " ".join(request.split()))
 
     def _arrange(self, context: list[str], style: str) -> list[str]:
         if not context:

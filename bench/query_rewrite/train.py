@@ -1,4 +1,4 @@
-"""Fit the shipped rewrite models from the training generator families A and B (family C is never read here).
+"""Fit the shipped rewrite models from the training generator families A, B and C (held-out family D is never read here).
 
 Writes, into ``policy_engine/rewrite/``:
 
@@ -17,18 +17,24 @@ Writes, into ``policy_engine/rewrite/``:
   benchmark item: its context clause, attribute and subject, labelled by the
   skeleton's essential flag.
 
+The tagger and the essentiality model also see every disclosure clause a
+second time with its value swapped for another value of the same attribute
+from any family's bank (``swap_values``), so they learn the wording around a
+value and its attribute rather than the handful of values one family uses.
+
 Text goes through the same functions the rewriter uses (request sentences,
 context clauses, subjects), so training and prediction see the same units.
 Deterministic: fixed generator seeds, float32 MiniLM features, lbfgs / adam
 with ``random_state=0``.  Dev figures are on fresh seeds of A and B.
 
-Usage: ``python bench/query_rewrite/train.py [--general 800] [--medical 150] [--seed 0] [--families A B]``
+Usage: ``python bench/query_rewrite/train.py [--general 800] [--medical 150] [--seed 0] [--families A B C]``
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import re
 import time
 from dataclasses import dataclass, field
@@ -39,7 +45,8 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.neural_network import MLPClassifier
 from spacy.tokens import Doc
 
-from bench.query_rewrite.dataset import build
+from bench.query_rewrite import medical
+from bench.query_rewrite.dataset import FAMILY_MODULES, build
 from bench.query_rewrite.render import Sample
 from bench.query_rewrite.skeleton import ATTRIBUTES
 from policy_engine.embedding import Embedder, load_embedder
@@ -52,7 +59,7 @@ from policy_engine.rewrite.subjects import subject_of
 from policy_engine.rewrite.task import EMBEDDING, MODEL_FILE, features
 
 OUT = Path(__file__).resolve().parents[2] / "policy_engine" / "rewrite"
-TRAINING_FAMILIES = ("A", "B")
+TRAINING_FAMILIES = ("A", "B", "C")
 #: Context sentences that disclose nothing (the tagger's negatives beside the generators' greetings and asides).
 NEUTRAL = [
     "Here is the code I have so far", "Thanks in advance for your help", "The deadline is tight", "I tried this twice already",
@@ -94,6 +101,35 @@ class Rows:
 _WORD = re.compile(r"[a-z0-9']+")
 
 
+#: Attributes whose values are written differently across families ("34" vs "a 76-year-old"): never swapped.
+_UNSWAPPED = frozenset({"age", "name", "dates"})
+
+
+def value_pools(families: list[str]) -> dict[str, list[str]]:
+    """Per attribute, the listed values of the training families' banks and medical histories (generated values left out)."""
+    pools: dict[str, set[str]] = {}
+    for family in families:
+        for attribute, bank in FAMILY_MODULES[family].BANK.items():
+            if not callable(bank) and attribute not in _UNSWAPPED:
+                pools.setdefault(attribute, set()).update(bank)
+        for attribute, values in getattr(medical, f"HISTORY_{family}").items():
+            pools.setdefault(attribute, set()).update(values)
+    return {a: sorted(v) for a, v in pools.items()}
+
+
+def swap_values(text: str, located: list[tuple[object, int, int]], c0: int, c1: int, pools: dict[str, list[str]], rng: random.Random) -> str | None:
+    """``text[c0:c1]`` with every item value inside swapped for another value of its attribute, or None when none can be."""
+    clause, shift, swapped = text[c0:c1], -c0, False
+    for item, start, end in sorted(located, key=lambda x: x[1]):
+        others = [v for v in pools.get(item.attribute, ()) if v != item.value]  # type: ignore[attr-defined]
+        if c0 <= start and end <= c1 and others:
+            value = rng.choice(others)
+            clause = clause[: start + shift] + value + clause[end + shift :]
+            shift += len(value) - (end - start)
+            swapped = True
+    return clause if swapped else None
+
+
 def request_rows(parsed: list[tuple[Sample, Doc]]) -> tuple[list[str], list[int]]:
     """Every sentence, labelled 1 when most of its words come from the rendered request (typos aside)."""
     sentences, labels = [], []
@@ -107,8 +143,10 @@ def request_rows(parsed: list[tuple[Sample, Doc]]) -> tuple[list[str], list[int]
     return sentences, labels
 
 
-def gather(parsed: list[tuple[Sample, Doc]]) -> Rows:
+def gather(parsed: list[tuple[Sample, Doc]], pools: dict[str, list[str]] | None = None) -> Rows:
+    """Rows for the task classifier, tagger and essentiality model; with ``pools``, value-swapped copies of disclosure clauses too."""
     rows = Rows()
+    rng = random.Random(0)
     for sample, doc in parsed:
         text = sample.text
         requests = request_sentences(doc)
@@ -123,6 +161,9 @@ def gather(parsed: list[tuple[Sample, Doc]]) -> Rows:
             named = [i.attribute for i in inside if i.attribute != "name"] or [i.attribute for i in inside] or [NO_DISCLOSURE]
             rows.clauses.append(text[c0:c1])
             rows.clause_labels.append(named[0])
+            if pools and named[0] != NO_DISCLOSURE and (swapped := swap_values(text, located, c0, c1, pools, rng)):
+                rows.clauses.append(swapped)
+                rows.clause_labels.append(named[0])
         for item, start, end in located:
             in_request = any(s.start_char <= start < s.end_char for s in requests)
             if in_request and task_kind(sample.task) == "addressed":
@@ -133,6 +174,12 @@ def gather(parsed: list[tuple[Sample, Doc]]) -> Rows:
             rows.item_attributes.append(item.attribute)
             rows.item_subjects.append(subject_of(text, start, end, item.attribute))
             rows.item_labels.append(int(item.essential))
+            if pools and (swapped := swap_values(text, [(item, start, end)], c0, c1, pools, rng)):
+                rows.item_requests.append(request)
+                rows.item_clauses.append(swapped)
+                rows.item_attributes.append(item.attribute)
+                rows.item_subjects.append(rows.item_subjects[-1])
+                rows.item_labels.append(int(item.essential))
     return rows
 
 
@@ -161,7 +208,7 @@ def main() -> None:
     request_detector = learned.RequestDetector(detector.coef_[0].astype(np.float32), float(detector.intercept_[0]), embedder)
     clause_module.shared_request_detector = lambda: request_detector
     clause_module.request_flags.cache_clear()
-    train, dev = gather(train_docs), gather(dev_docs)
+    train, dev = gather(train_docs, value_pools(args.families)), gather(dev_docs)
 
     task_model = LogisticRegression(C=4.0, max_iter=3000).fit(features(train.requests, embedder), train.tasks)
     report["task_dev_accuracy"] = round(float((task_model.predict(features(dev.requests, embedder)) == np.array(dev.tasks)).mean()), 4)

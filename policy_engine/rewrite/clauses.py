@@ -25,6 +25,7 @@ from spacy.tokens import Doc, Span, Token
 
 from policy_engine.detect.ner import MODEL_NAME
 from policy_engine.rewrite.learned import shared_request_detector
+from policy_engine.rewrite.subjects import mentions
 
 #: Dependency labels whose subtree may be dropped as a unit.
 DROPPABLE = frozenset({"conj", "advcl", "relcl", "acl", "appos", "prep", "ccomp", "parataxis", "npadvmod", "amod", "compound", "nmod", "poss", "dobj", "pobj", "attr", "acomp", "xcomp", "oprd", "dative", "agent", "advmod"})
@@ -42,11 +43,16 @@ _REQUEST_START = re.compile(
 
 @dataclass(frozen=True)
 class Edit:
-    """A non-essential span ``[start, end)`` to remove (``replacement`` None) or generalize."""
+    """A non-essential span ``[start, end)`` to remove (``replacement`` None) or generalize.
+
+    ``tight``: the span is a self-contained phrase (a name), removed with the smallest unit
+    around it, never with a clause a misparse hangs on it ("a man named John Carter presents with ...").
+    """
 
     start: int
     end: int
     replacement: str | None = None
+    tight: bool = False
 
 
 #: Words that only introduce the unit after them ("a man named ...").
@@ -57,12 +63,60 @@ _parser_lock = threading.Lock()
 _parse_lock = threading.Lock()
 
 
+#: Tags of the capitalized words that open a statement glued to the previous one ("... letter Not sure it matters");
+#: nouns and adjectives are left out (names, nationalities and brand names stand capitalized mid-sentence).
+_OPENER_TAGS = frozenset({"DT", "PDT", "PRP$", "RB", "RBR", "WP", "WP$", "WRB", "EX", "CC", "IN", "UH", "MD", "TO", "VB", "VBD", "VBP", "VBZ", "VBG"})
+
+
+#: Abbreviations whose full stop ends no sentence (spaCy splits "incl." from its stop).
+_ABBREVIATIONS = frozenset({"incl", "approx", "esp", "appt", "pt", "pts", "hx", "dx", "rx", "tx", "sx", "etc", "vs", "wk", "wks", "mo", "mos", "yr", "yrs", "hr", "hrs", "min", "mins", "dept", "fig", "cf", "ca"})
+
+
+@Language.component("query_sentence_starts")
+def query_sentence_starts(doc: Doc) -> Doc:
+    """Mark sentence starts the parser misses in typed queries (it respects them; runs after the tagger).
+
+    Chat queries glue statements together without punctuation; the request
+    and the context around it must still be separate units.  A sentence starts
+
+    * at a word after ``.``, ``!`` or ``?``, lower-case or not, unless the stop
+      ends an abbreviation ("meds incl. sertraline" is one sentence);
+    * at the first word of a line (e-mails, bullet lists, sign-offs);
+    * at a parenthesis that holds a sentence of its own (its last word before
+      ``)`` is ``.``, ``!`` or ``?``: "... for a retirement gift (fwiw my dad is on statins.)");
+    * at a capitalized determiner, pronoun, adverb, conjunction or verb right after
+      a lower-case word ("... answer with the letter Not sure it matters but ..."),
+      never at a capitalized noun or adjective (names, nationalities, brands).
+    """
+    closing = {}
+    stack: list[int] = []
+    for token in doc:
+        if token.text == "(":
+            stack.append(token.i)
+        elif token.text == ")" and stack:
+            closing[stack.pop()] = token.i
+    for token in doc[1:]:
+        previous = doc[token.i - 1]
+        if token.is_space:
+            continue
+        line_start = previous.is_space and "\n" in previous.text
+        own_sentence = token.text == "(" and token.i in closing and doc[closing[token.i] - 1].text in (".", "!", "?")
+        option = len(token) == 1 and token.i + 1 < len(doc) and doc[token.i + 1].text == ")"
+        glued = token.is_title and token.tag_ in _OPENER_TAGS and previous.is_alpha and previous.is_lower and not option
+        if previous.text in (".", "!", "?") and token.is_alpha:  # "need an answer rn. which gas ...", but "meds incl. sertraline"
+            token.is_sent_start = not (previous.text == "." and token.i >= 2 and doc[token.i - 2].lower_ in _ABBREVIATIONS)
+        elif line_start or own_sentence or glued:
+            token.is_sent_start = True
+    return doc
+
+
 def parser() -> Language:
-    """The engine's spaCy model with its parser (loaded on first call only)."""
+    """The engine's spaCy model with its parser and :func:`query_sentence_starts` (loaded on first call only)."""
     global _parser
     with _parser_lock:
         if _parser is None:
             _parser = spacy.load(MODEL_NAME, exclude=["ner"])
+            _parser.add_pipe("query_sentence_starts", before="parser")
         return _parser
 
 
@@ -75,28 +129,52 @@ def parse(text: str) -> Doc:
 REQUEST_AT = 0.5
 
 
+_ASIDE = re.compile(r"^\s*\(.*\)\W*$", re.DOTALL)
+
+
 @functools.lru_cache(maxsize=2048)
-def request_flags(sentences: tuple[str, ...]) -> tuple[bool, ...]:
+def request_flags(sentences: tuple[str, ...], statements: tuple[bool, ...] = ()) -> tuple[bool, ...]:
     """Per sentence, whether it carries the request.
 
     A question or a known opener settles it.  Only when no sentence reads as a
     request that way does the learned request detector decide: the sentences
     it gives at least ``REQUEST_AT``, else the single most probable one (it
     never overrides the rules, so a context sentence is not taken for the
-    request just because it resembles one).
+    request just because it resembles one); a sentence in brackets is an
+    aside, and a sentence flagged in ``statements`` (a statement about another
+    person, :func:`about_another_person`) is context, not the request, unless
+    every sentence is one or the other.
     """
     by_rule = tuple(s.rstrip().endswith("?") or bool(_REQUEST_START.match(s)) for s in sentences)
     if any(by_rule) or not sentences:
         return by_rule
     probability = shared_request_detector().probability([s.strip() for s in sentences])
+    asides = [_ASIDE.match(s) is not None or (i < len(statements) and statements[i]) for i, s in enumerate(sentences)]
+    if not all(asides):  # an aside or a statement about someone else is never the request when anything else could be
+        probability = [0.0 if aside else p for p, aside in zip(probability, asides)]
     best = max(range(len(sentences)), key=probability.__getitem__)
     return tuple(p >= REQUEST_AT or i == best for i, p in enumerate(probability))
+
+
+def about_another_person(sentence: Span) -> bool:
+    """Whether ``sentence`` states something about someone other than the user: it opens with its main
+    verb's subject, which names another person ("The guy who delivers our mail reacts badly to kiwi",
+    "She is on statins"; not "sketch my wife as a wizard - she loves fantasy")."""
+    root = sentence.root
+    opening = next((t.i for t in sentence if t.is_alpha), sentence.start)
+    for child in root.children:
+        if child.dep_ in ("nsubj", "nsubjpass") and child.left_edge.i <= opening:
+            start, end = child.left_edge.idx, child.right_edge.idx + len(child.right_edge)
+            subject = sentence.doc.text[start:end]
+            return any(kind != "self" for _, kind in mentions(subject, len(subject)))
+    return False
 
 
 def request_sentences(doc: Doc) -> list[Span]:
     """The sentences that carry the request (:func:`request_flags`)."""
     sentences = list(doc.sents)
-    return [s for s, flag in zip(sentences, request_flags(tuple(s.text for s in sentences))) if flag]
+    flags = request_flags(tuple(s.text for s in sentences), tuple(about_another_person(s) for s in sentences))
+    return [s for s, flag in zip(sentences, flags) if flag]
 
 
 def request_text(doc: Doc) -> str:
@@ -154,8 +232,8 @@ def _overlaps(a0: int, a1: int, b0: int, b1: int) -> bool:
     return a0 < b1 and b0 < a1
 
 
-def _unit(token: Token, sentence: Span, keep: list[tuple[int, int]], request: bool) -> tuple[int, int] | None:
-    """Token range ``[i, j)`` of the largest droppable unit around ``token`` that holds no kept span."""
+def _unit(token: Token, sentence: Span, keep: list[tuple[int, int]], request: bool, smallest: bool = False) -> tuple[int, int] | None:
+    """Token range ``[i, j)`` of the largest (or ``smallest``) droppable unit around ``token`` that holds no kept span."""
     best = None
     node = token
     while node.i != sentence.root.i and node.head.i != node.i:
@@ -167,6 +245,8 @@ def _unit(token: Token, sentence: Span, keep: list[tuple[int, int]], request: bo
             while right > left + 1 and sentence.doc[right - 1].text in (".", "!", "?"):
                 right -= 1
             best = (left, right)
+            if smallest:
+                break
         node = node.head
     return best
 
@@ -197,8 +277,9 @@ def edit(text: str, edits: list[Edit], keep: list[tuple[int, int]], *, protectiv
         if not request and not sentence_keeps:
             drop.update(range(sentence.start, sentence.end))
             continue
-        head = min(tokens, key=lambda t: sum(1 for _ in t.ancestors))
-        unit = None if protective or (request and e.replacement is not None) else _unit(head, sentence, keep, request)
+        core = [t for t in tokens if t.lower_ not in _INTRODUCERS] or tokens  # "named John": the unit is John's
+        head = min(core, key=lambda t: sum(1 for _ in t.ancestors))
+        unit = None if protective or (request and e.replacement is not None) else _unit(head, sentence, keep, request, e.tight)
         if unit is None:
             replaced[tokens[0].i] = (tokens[-1].i + 1, e.replacement or "something")
             continue
@@ -221,17 +302,22 @@ def _separators(doc: Doc, left: int, right: int) -> list[int]:
 
 
 def _rebuild(doc: Doc, drop: set[int], replaced: dict[int, tuple[int, str]]) -> str:
+    """The kept tokens and replacements; a word that followed a cut keeps a space from the word before it."""
     pieces: list[str] = []
-    i = 0
+    i, after_cut = 0, False
     while i < len(doc):
         if i in replaced and i not in drop:
-            end, replacement = replaced[i]
-            pieces.append(replacement + doc[end - 1].whitespace_)
-            i = end
+            end, piece = replaced[i]
+            piece, i = piece + doc[end - 1].whitespace_, end
+        elif i not in drop:
+            piece, i = doc[i].text_with_ws, i + 1
+        else:
+            after_cut, i = True, i + 1
             continue
-        if i not in drop:
-            pieces.append(doc[i].text_with_ws)
-        i += 1
+        if after_cut and pieces and pieces[-1][-1:].isalnum() and piece[:1].isalnum():
+            pieces.append(" ")
+        pieces.append(piece)
+        after_cut = False
     return "".join(pieces)
 
 
@@ -242,6 +328,10 @@ _COMMA_BEFORE_END = re.compile(r"[,;:]\s*([.!?])")
 _DANGLING_START = re.compile(r"^(?:(?:and|but|or|so|also|plus|because|since|although|though|while)\b[\s,]*|[,;:]\s*)+", re.IGNORECASE)
 _DANGLING_END = re.compile(r"(?:[\s,;:]+(?:and|but|or|so|because|since))+\s*([.!?])$", re.IGNORECASE)
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|\n+")
+#: "a a certain age": an article left before a generic phrase that brings its own.
+_DOUBLE_ARTICLE = re.compile(r"\b(?:a|an)\s+(?=(?:a|an)\s)", re.IGNORECASE)
+#: A short lower-case word with a full stop ("incl.", "approx.", "w/o."): an abbreviation, not a sentence end.
+_ABBREVIATION_END = re.compile(r"(?:^|\s)[a-z]{1,5}\.$")
 
 
 def repair(text: str) -> str:
@@ -250,11 +340,15 @@ def repair(text: str) -> str:
     text = _SPACE_BEFORE_PUNCT.sub(r"\1", text)
     text = _REPEATED_PUNCT.sub(r"\1", text)
     text = _COMMA_BEFORE_END.sub(r"\1", text)
-    sentences = []
+    text = _DOUBLE_ARTICLE.sub("", text)
+    sentences: list[str] = []
     for raw in _SENTENCE_BREAK.split(text):
         sentence = _DANGLING_START.sub("", raw.strip())
         sentence = _DANGLING_END.sub(r"\1", sentence)
         if sum(1 for w in re.findall(r"[A-Za-z0-9']+", sentence)) < 2:
+            continue
+        if sentences and _ABBREVIATION_END.search(sentences[-1]) and sentence[:1].islower():
+            sentences[-1] += " " + sentence  # "Meds incl. a medication": no capital after an abbreviation
             continue
         sentences.append(sentence[:1].upper() + sentence[1:])
     return " ".join(sentences).strip()

@@ -10,7 +10,8 @@ modelled on the benchmark's task policy (Appendix C):
   retrieval) need no personal attribute;
 * addressed-person tasks (letters, stories, poems, character descriptions,
   role play) need the addressed person's name, plus what the request is about;
-* every other task needs an attribute only when the request bears on it:
+* every other task needs what its request itself names ("which side effects
+  of metformin ..."), and any other attribute only when the request bears on it:
   the learned essentiality model (:mod:`policy_engine.rewrite.learned`)
   gives the probability that the disclosure, in its clause, is essential to
   the request ("snacks for a hike" and "I'm allergic to peanuts": yes;
@@ -81,13 +82,13 @@ class NecessityPlanner:
         essential_probability: list[float],
         focal: Subject,
         rule: NecessityRule | None,
-        request_span: tuple[int, int],
+        requests: list[tuple[int, int]],
     ) -> list[Decision]:
         """One decision per span.
 
         ``essential_probability`` holds, per span, the learned probability that it
-        is essential to the request; ``request_span`` is the character range of the
-        request sentence(s) in the query; ``focal`` is whom the request is about.
+        is essential to the request; ``requests`` are the character ranges of the
+        request sentences in the query; ``focal`` is whom the request is about.
         """
         essential = self.vocabulary.expand_attributes(rule.essential) if rule else set()
         non_essential = self.vocabulary.expand_attributes(rule.non_essential) if rule else set()
@@ -100,7 +101,7 @@ class NecessityPlanner:
             elif span.attribute in essential or span.attribute in non_essential:
                 out.append(Decision(span, False, action, "policy rule: third party" if span.attribute in essential else "policy rule: non-essential"))
             else:
-                addressed = request_span[0] <= span.start and span.end <= request_span[1]
+                addressed = any(r0 <= span.start and span.end <= r1 for r0, r1 in requests)
                 keep, basis = self._default(span, task, probability, concerned, addressed)
                 out.append(Decision(span, keep, action, basis))
         return out
@@ -116,6 +117,8 @@ class NecessityPlanner:
             return True, "default: addressed person"
         if not concerned:
             return False, "default: third party the request is not about"
+        if in_request and kind == "domain":
+            return True, "default: the request itself names it"
         if probability >= ESSENTIAL_AT:
             return True, "default: the request bears on it"
         return False, "default: the request does not bear on it"

@@ -122,9 +122,13 @@ class QueryRewriter:
         contexts = [enclosing(doc, clauses, s.start, s.end) for s in spans]
         probability = shared_essentiality().probability(request, [query[c0:c1] for c0, c1 in contexts], [s.attribute for s in spans], [s.subject for s in spans])
         focal = focal_subject(query, requests[0].start_char, requests[-1].end_char) if requests else "self"
-        decisions = self.planner.decide(spans, task, purpose, probability, focal, rule, (requests[0].start_char, requests[-1].end_char) if requests else (0, len(query)))
+        decisions = self.planner.decide(spans, task, purpose, probability, focal, rule, [(r.start_char, r.end_char) for r in requests] or [(0, len(query))])
         keep = [(d.span.start, d.span.end) for d in decisions if d.essential]
-        edits = [Edit(d.span.start, d.span.end, GENERIC[d.span.attribute] if d.action is NecessityAction.GENERALIZE else None) for d in decisions if not d.essential]
+        edits = [
+            Edit(d.span.start, d.span.end, GENERIC[d.span.attribute] if d.action is NecessityAction.GENERALIZE else None, tight=d.span.attribute == "name")
+            for d in decisions
+            if not d.essential
+        ]
         result = dict(prediction=prediction, task=task, task_source=source, purpose=purpose, rule=rule.task if rule else None, decisions=tuple(decisions))
         text = edit(query, edits, keep)
         if self._verified(text, query, decisions):

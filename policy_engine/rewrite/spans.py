@@ -33,7 +33,7 @@ from policy_engine.enforcement.base import SpanDetector
 from policy_engine.policy.model import Constraint, DetectorHints
 from policy_engine.policy.vocabulary import Vocabulary
 from policy_engine.rewrite.learned import DisclosureTagger
-from policy_engine.rewrite.subjects import Subject, subject_of
+from policy_engine.rewrite.subjects import Subject, mentions, subject_of
 
 #: Tagger probability from which a clause counts as disclosing something (low: a flagged clause that
 #: discloses nothing costs at most some context the request does not need; chosen on family B with
@@ -114,7 +114,9 @@ class AttributeDetector:
             spans = [
                 self._span(a, f.start, f.end, f"detect:{f.category}")
                 for f in found
-                if (a := _attribute_of(f.category, text[f.start : f.end])) and text[f.start : f.end].casefold() not in _ADDRESSEE
+                if (a := _attribute_of(f.category, text[f.start : f.end]))
+                and text[f.start : f.end].casefold() not in _ADDRESSEE
+                and (a != "dates" or _DATE_VALUE.search(text[f.start : f.end]))
             ]
             spans += [self._span(a, m.start(), m.end(), kind) for a, patterns in _lexicon().items() for p, kind in patterns for m in p.finditer(text) if m.end() > m.start()]
             merged = _merge([s for s in spans if s is not None], text)
@@ -124,21 +126,36 @@ class AttributeDetector:
     def with_tagged(self, text: str, spans: list[AttributeSpan], clauses: list[tuple[int, int]], tagger: DisclosureTagger) -> list[AttributeSpan]:
         """``spans`` plus one span per clause of ``clauses`` that the tagger reads as a disclosure and no span
         (other than a name) already covers, unless a span of the tagged attribute lies in it ("My name is
-        Dana Whitfield" is one name); the clause span is about the clause's subject."""
+        Dana Whitfield" is one name); the clause span is about the clause's subject.
+
+        Every open clause that speaks of a person ("(fwiw kiwi gives me a bad reaction)", "the new hire
+        is saving up for Costa Rica") counts as a disclosure of the tagger's most probable attribute,
+        however unsure the tagger is that it discloses anything: what a person says about someone is
+        personal, and the necessity decision, not the tagger's confidence, settles whether it goes."""
         open_clauses = [(c0, c1) for c0, c1 in clauses if not any(c0 < s.end and s.start < c1 and s.attribute != "name" for s in spans)]
         tags = tagger.tag([text[c0:c1] for c0, c1 in open_clauses])
         tagged = [
             replace(span, subject=subject_of(text, c0, c1, tag.attribute))
             for (c0, c1), tag in zip(open_clauses, tags)
-            if tag.disclosure >= DISCLOSURE_AT
+            if (tag.disclosure >= DISCLOSURE_AT or mentions(text[c0:c1], c1 - c0))
             and not any(c0 < s.end and s.start < c1 and s.attribute == tag.attribute for s in spans)  # already found there
             and (span := self._span(tag.attribute, c0, c1, "tagger")) is not None
         ]
+        # "I am Unitarian": a capitalized complement the name detector took for a person is what the clause discloses
+        spans = [s for s in spans if not (s.attribute == "name" and any(t.start <= s.start and s.end <= t.end and _is_complement(text, t, s) for t in tagged))]
         return sorted(spans + tagged, key=lambda s: (s.start, -s.end))
 
     def _span(self, attribute: str, start: int, end: int, source: str) -> AttributeSpan | None:
         family = self.family_of.get(attribute)
         return AttributeSpan(attribute, family, start, end, source=source) if family else None
+
+
+_COPULA_BEFORE = re.compile(r"\b(?:am|is|are|was|were|be|been)\s+(?:a\s+|an\s+|devout\s+|strictly\s+)?$|'m\s+$", re.IGNORECASE)
+
+
+def _is_complement(text: str, clause: AttributeSpan, name: AttributeSpan) -> bool:
+    """Whether ``name`` ends ``clause`` right after a copula ("my cousin is Mennonite"), i.e. is what is said, not who."""
+    return bool(_COPULA_BEFORE.search(text, clause.start, name.start)) and not text[name.end : clause.end].strip(" .,;:!?)")
 
 
 def _attribute_of(category: str, value: str) -> str | None:
@@ -159,6 +176,8 @@ _LABEL_PRIORITY = {"term": 2, "cue": 0}
 
 #: Cue phrases more specific than any term inside them ("my father had colon cancer" is family history).
 _SPECIFIC_CUES = frozenset({"family_history"})
+#: A date attribute names a day ("12 March", "03/14"); "morning", "two days" or "weekends" are no dates of a person.
+_DATE_VALUE = re.compile(r"\d|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b", re.IGNORECASE)
 #: Words that address the assistant itself, not a person's occupation ("Dear assistant,").
 _ADDRESSEE = frozenset({"assistant", "ai assistant", "chatbot", "ai"})
 

@@ -26,7 +26,8 @@ _COWORKER = (
     r"business partner|direct reports?|report|assistant|staff"
 )
 _THIRD = (
-    r"neighbou?rs?|stranger|landlord|tenant|acquaintance|classmate|client|customer|patient|someone|somebody|guy|lady|"
+    r"neighbou?rs?|stranger|landlord|tenant|acquaintance|classmate|client|customer|patient|someone|somebody|guy|lady|parent|person|"
+    r"fellow|member|hire|"
     r"(?:\d+[- ]year[- ]old\s)?(?:man|woman|boy|girl|male|female|gentleman)"
 )
 _MENTION = re.compile(
@@ -38,6 +39,7 @@ _MENTION = re.compile(
     r"|(?P<pronoun>\b(?:he|she|his|her|him|hers|they|them|their)\b)",
     re.IGNORECASE,
 )
+_MODIFIER = re.compile(r"\b(?:from|at|in|on|of|near|across|behind)\s+$", re.IGNORECASE)
 _OWN_NAME = re.compile(r"^(?:my name is|my name's|i'm|i am|call me|i go by)\b", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.!?\n]\s")
 
@@ -83,6 +85,8 @@ def subject_of(text: str, start: int, end: int, attribute: str = "") -> Subject:
     inside = [i for i, (pos, _) in enumerate(found) if sentence <= pos < end]
     if not inside:
         return "self"
+    # "a parent from my kid's school": a mention inside a prepositional modifier of an earlier person is not the subject
+    inside = [i for n, i in enumerate(inside) if n == 0 or not _MODIFIER.search(text, 0, found[i][0]) or all(found[j][1] == "self" for j in inside[:n])]
     nearest = inside[-1]
     others = [i for i in inside if found[i][1] != "self"]
     if found[nearest][1] == "self" and text[found[nearest][0] :].lower().startswith(("my ", "our ")) and others:
