@@ -233,3 +233,18 @@ def test_self_introductions_relatives_and_lists_of_names(analyzer: Analyzer, tex
 def test_a_self_introduction_of_a_state_hides_nothing(analyzer: Analyzer) -> None:
     text = "my name is tired of this, call me later"
     assert _hidden(analyzer, text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "dates"),
+    [
+        ("Dt.12.03.2015 the bench sat again.", ["12.03.2015"]),
+        ("Returns for the assessment year 2014-15 were filed late.", ["2014-15"]),
+        ("The FIR of 3.11.15 was lodged at noon.", ["3.11.15"]),
+        ("After version 1.2.15 shipped, server 10.0.0.1 failed; Section 3.2.1 applies.", []),
+    ],
+)
+def test_numeric_dates_of_court_papers(text: str, dates: list[str]) -> None:
+    constraint = Constraint(id="dates", statement="Hide dates.")
+    found = Analyzer(Policy(metadata=Metadata(name="dates"), constraints=[constraint])).analyze(text, [constraint])
+    assert [text[f.start : f.end] for f in found] == dates

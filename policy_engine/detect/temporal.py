@@ -33,9 +33,14 @@ ORDINAL_DAY = re.compile(
     r"|\b\d{1,2}(?:st|nd|rd|th)\s(?:of\s)?(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\b"
     r"|\b(?:January|February|March|April|June|July|August|September|October|November|December)\s\d{1,2}(?:st|nd|rd|th)?\b"
 )
-#: Day-month-year with dashes or dots, and ranges of days ("9-11-2020", "20.12. 2008", "29/30.10.2014").
-NUMERIC_DATE = re.compile(r"(?<![\w/.-])(?:\d{1,2}/)?\d{1,2}[-.]\d{1,2}[-.]\s?(?:19|20)\d{2}(?![\w/-])")
-YEAR_AFTER_PREPOSITION = re.compile(r"(?i:\b(?:in|since|until|till|from|during|by|year|before|after)\s)(?P<value>(?:19|20)\d{2})\b(?![/.-]\d)")
+#: Day-month-year with dashes or dots, and ranges of days ("9-11-2020", "20.12. 2008", "29/30.10.2014"), also with a
+#: two-digit year ("3.11.15") and glued to an abbreviation ("Dt.12.03.2015"); not the first parts of an IP address.
+NUMERIC_DATE = re.compile(
+    r"(?<![\w/-])(?<!\d\.)(?<!version )(?<!release )(?<!build )"
+    r"(?:(?:\d{1,2}/)?\d{1,2}[-.]\d{1,2}[-.]\s?(?:19|20)\d{2}|\d{1,2}\.\d{1,2}\.\d{2})(?![\w/-]|\.\d)"
+)
+#: A year after a preposition or "year", a financial or academic year included ("assessment year 2014-15").
+YEAR_AFTER_PREPOSITION = re.compile(r"(?i:\b(?:in|since|until|till|from|during|by|year|before|after)\s)(?P<value>(?:19|20)\d{2}(?:-\d{2}(?!\d))?)\b(?![/.-]\d)")
 TIME_OF_DAY = re.compile(r"\b(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?:\s?[AaPp]\.?[Mm]\.?)?\b|\b(?:1[0-2]|0?[1-9])\s?[AaPp]\.?[Mm]\.?(?!\w)")
 
 _BIRTH_CUE = re.compile(r"\b(?:dob|d\.o\.b|born|birth|birthday|birthdate|date\sof\sbirth)\b", re.IGNORECASE)
