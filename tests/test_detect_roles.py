@@ -89,3 +89,15 @@ def test_numeric_values_are_keyed_by_digits() -> None:
     assert value_key("contact", "(415) 555-0100") == value_key("contact", "415.555.0100")
     assert value_key("contact", "415.555.0100") != value_key("contact", "415.555.0101")
     assert value_key("employer", "Porter  Group") == value_key("employer", "porter group")
+
+
+def test_every_kinship_noun_makes_the_name_after_it_a_relative() -> None:
+    """'her son X' and 'her husband X' get the same role, so their placeholders read alike ([RELATIVE_NAME_n])."""
+    from policy_engine.detect import Analyzer
+    from policy_engine.policy.model import Constraint, Metadata, Policy
+
+    relatives = Constraint(id="relatives", statement="Hide the names of patients' relatives.")
+    analyzer = Analyzer(Policy(metadata=Metadata(name="kin"), constraints=[relatives]))
+    text = "Bottles were brought in by his son Marcus Heath; her husband, Tom Brown, drove; their niece Ada Lind called."
+    named = {text[f.start : f.end]: f.role for f in analyzer.analyze(text, [relatives]) if f.category == "person_name"}
+    assert named == {"Marcus Heath": "relative", "Tom Brown": "relative", "Ada Lind": "relative"}

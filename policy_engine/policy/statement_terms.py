@@ -56,7 +56,12 @@ ROLE_WORDS: dict[str, str] = {
         "beneficiary": ["beneficiary", "beneficiaries", "heir", "heirs"],
         "applicant": ["applicant", "applicants", "borrower", "borrowers", "guarantor", "guarantors"],
         "tenant": ["tenant", "tenants", "occupant", "occupants", "resident", "residents"],
-        "relative": ["relative", "relatives", "family", "families", "spouse", "spouses", "wife", "wives", "husband", "husbands", "sibling", "siblings"],
+        "relative": [
+            "relative", "relatives", "family", "families", "spouse", "spouses", "wife", "wives", "husband", "husbands", "sibling", "siblings",
+            "son", "sons", "daughter", "daughters", "mother", "mothers", "father", "fathers", "parent", "parents", "brother", "brothers",
+            "sister", "sisters", "aunt", "aunts", "uncle", "uncles", "cousin", "cousins", "nephew", "nephews", "niece", "nieces",
+            "grandson", "grandsons", "granddaughter", "granddaughters", "grandmother", "grandmothers", "grandfather", "grandfathers",
+        ],
     }.items()
     for w in words
 }
