@@ -141,14 +141,15 @@ def test_name_shapes_ner_misses_are_hidden(analyzer: Analyzer, text: str, name: 
     [
         "Refer to Part A Schedule for the fee table.",
         "The U.S. Army Corps of Engineers reviewed the plan.",
-        "The Will was read aloud in May, and Grace Church paid the costs.",
+        "The Will was read aloud in May, and the parish paid the costs.",
         "The client is 40 years old and lives in Reno.",
+        "May was warm. Grace periods apply to late payments.",
         "Vitamin D and Calcium levels were normal.",
     ],
 )
 def test_ordinary_capitalised_words_stay_visible(analyzer: Analyzer, text: str) -> None:
     masked = _hidden(analyzer, text)
-    for word in ("Part", "Schedule", "Will", "May", "Vitamin", "Calcium", "Reno"):
+    for word in ("Part", "Schedule", "Will", "May", "Vitamin", "Calcium", "Reno", "Grace"):
         if word in text:
             assert word in masked, masked
 
@@ -223,6 +224,7 @@ def test_timestamps_and_spaced_ordinals_are_whole_dates(text: str, date: str) ->
         ("Happy birthday to your daughter Shweta!", "Shweta"),
         ("Janakiammal and her son Somasundaram did not get the land.", "Janakiammal"),
         ("the kids are called siobhan, adam and caleb", "adam"),
+        ("Tanner is a good dude and always on time.", "Tanner"),
     ],
 )
 def test_self_introductions_relatives_and_lists_of_names(analyzer: Analyzer, text: str, name: str) -> None:

@@ -447,7 +447,7 @@ def _name_shaped(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]
             continue
         if not is_common_word(word):
             spans.append((m.start(), m.end()))
-        elif word[1:].islower() and word[0].isupper() and _capitalized_mid_sentence(text, m.start(), m.end()):
+        elif word[1:].islower() and word[0].isupper() and (_capitalized_mid_sentence(text, m.start(), m.end()) or _opens_a_sentence_as_its_subject(text, m.start(), m.end())):
             weak.append((m.start(), m.end()))
     spans += [(m.start(), m.end()) for m in _INITIALLED.finditer(text) if not is_plain_word(m.group("word"))]
     spans += [(m.start(), m.end()) for m in _MIDDLE_INITIAL.finditer(text) if not is_plain_word(m.group("first")) and not is_plain_word(m.group("last"))]
@@ -473,6 +473,14 @@ def _conjoined_names(text: str, entities: Sequence[NamedEntity]) -> list[tuple[i
             if m and is_first_name(m.group("name")) and m.group("name").lower() not in STOP_WORDS:
                 spans.append(m.span("name"))
     return spans
+
+
+_PERSON_VERB_AFTER = re.compile(r"[^\S\n]+(?:is|was|has|had|says|said|told|lives|lived|works|worked|went|called|wrote|knew|thinks|thought)\b")
+
+
+def _opens_a_sentence_as_its_subject(text: str, start: int, end: int) -> bool:
+    """A first name opening a sentence before a verb people do ("Tanner is a good dude", "Scott said"), not a month."""
+    return _opens_a_line_or_sentence(text, start) and text[start:end].lower() not in _CALENDAR_WORDS and _PERSON_VERB_AFTER.match(text, end) is not None
 
 
 def _capitalized_mid_sentence(text: str, start: int, end: int) -> bool:
