@@ -174,6 +174,10 @@ _ADD_ON = re.compile(
 )
 
 
+#: A statement of need ("I need a walker to get around town"): a request only when no question or imperative is one.
+_NEED_STATEMENT = re.compile(r"^\s*(?:i\s+(?:need|want|would like|'d like)|i'd like|looking for)\b(?!.*\?\s*$)", re.IGNORECASE | re.DOTALL)
+
+
 def is_add_on(sentence: str) -> bool:
     """Whether ``sentence`` opens as a second request tacked on after the main one."""
     return _ADD_ON.match(sentence) is not None
@@ -183,7 +187,9 @@ def is_add_on(sentence: str) -> bool:
 def request_flags(sentences: tuple[str, ...], statements: tuple[bool, ...] = ()) -> tuple[bool, ...]:
     """Per sentence, whether it carries the request.
 
-    A question or a known opener settles it, unless the only sentences that
+    A question or a known opener settles it (a statement of need, "I need a
+    walker to get around town", only when no question or imperative is there),
+    unless the only sentences that
     read as a request that way are add-ons (:func:`is_add_on`): the main
     request is then still to be found.  Only then does the learned request
     detector decide, among the other sentences: the sentences it gives at
@@ -195,6 +201,9 @@ def request_flags(sentences: tuple[str, ...], statements: tuple[bool, ...] = ())
     sentence is one or the other.  Add-ons found by rule stay requests.
     """
     by_rule = tuple(s.rstrip().endswith("?") or bool(_REQUEST_START.match(s)) for s in sentences)
+    needs = tuple(_NEED_STATEMENT.match(s) is not None for s in sentences)
+    if any(r and not n and not is_add_on(s) for r, n, s in zip(by_rule, needs, sentences)):  # a question or imperative is the request
+        by_rule = tuple(r and not n for r, n in zip(by_rule, needs))
     add_on = tuple(is_add_on(s) for s in sentences)
     if any(r and not a for r, a in zip(by_rule, add_on)) or not sentences or all(add_on):
         return by_rule
