@@ -400,4 +400,8 @@ def test_measurements_and_diagnosis_requests() -> None:
 
     assert measured("O: SpO2 89% on room air") and measured("lipase 1,900 U/L") and measured("BP 212/124") and measured("glucose 612 mg/dL")
     assert not measured("I owe $60k in tax debt") and not measured("I swim 2 hours a day") and not measured("call me at 555.123.4567")
+    from policy_engine.rewrite.clauses import repair
+
+    assert repair("45 yo male ) c/o cough. Which fits? A) gout B) flu") == "45 yo male c/o cough. Which fits? A) gout B) flu"
+    assert repair("Which fits? i) gout; ii) flu; iv) asthma").endswith(") gout; ii) flu; iv) asthma")
     assert diagnostic("Most likely dx? 1. gout 2. flu") and diagnostic("Which condition best fits this picture?") and not diagnostic("Which snacks should I pack?")

@@ -418,14 +418,19 @@ _DOUBLE_ARTICLE = re.compile(r"\b(?:a|an)\s+(?=(?:a|an)\s)", re.IGNORECASE)
 _ABBREVIATION_END = re.compile(r"(?:^|\s)[a-z]{1,5}\.$")
 
 
+_OPTION_LABEL = re.compile(r"(?:^|[\s;,:?])(?:[A-Za-z]|[ivx]{1,4}|\d{1,2})$")
+
+
 def _unmatched_closers(text: str) -> str:
     """``text`` without closing brackets whose opening one was cut ("45 yo male ) c/o" -> "45 yo male c/o")."""
     out, depth = [], 0
-    for char in text:
+    for i, char in enumerate(text):
         if char == "(":
             depth += 1
         elif char == ")":
             if depth == 0:
+                if _OPTION_LABEL.search(text, 0, i):  # "A) gout", "iv) asthma": an option label, no bracket
+                    out.append(char)
                 continue
             depth -= 1
         out.append(char)
