@@ -351,3 +351,57 @@ def test_what_the_request_itself_names_is_kept(rewriter: QueryRewriter) -> None:
     result = rewriter.rewrite("I love knitting. Which side effects of metformin should I watch for?")
     assert "metformin" in result.text and "knitting" not in result.text
     assert [d.basis for d in result.decisions if d.span.attribute == "medications"] == ["default: the request itself names it"]
+
+
+def test_a_run_on_request_is_split_from_the_statements_strung_before_it(rewriter: QueryRewriter) -> None:
+    from policy_engine.rewrite.clauses import parse, request_text
+
+    query = "basically my cousin is on Lexapro and the caretaker at my building keeps a tortoise and so anyway could you write a Python function that reverses a string?"
+    assert request_text(parse(query)).endswith("could you write a Python function that reverses a string?")
+    assert not request_text(parse(query)).startswith("basically")
+    out = rewriter.rewrite(query).text
+    assert "Lexapro" not in out and "tortoise" not in out and "reverses a string" in out
+
+
+def test_the_main_request_is_found_when_only_a_tacked_on_add_on_reads_as_one() -> None:
+    from policy_engine.rewrite.clauses import is_add_on, parse, request_sentences, request_text
+
+    query = "My landlord plays the oboe. spitball some ideas for a budget wedding in the spring Also, unrelated: how many grams are in an ounce?"
+    doc = parse(query)
+    requests = [s.text.strip() for s in request_sentences(doc)]
+    assert any(r.startswith("spitball") for r in requests) and any(is_add_on(r) for r in requests), requests
+    assert "grams" not in request_text(doc) and "spitball" in request_text(doc)  # the classifier reads the main request only
+    assert is_add_on("Oh and one more thing - what's a synonym for 'big'?")
+
+
+def test_dropped_bullets_leave_no_markers_behind(rewriter: QueryRewriter) -> None:
+    query = "Some background:\n- My sister is a Wiccan\n- My landlord keeps a ferret\n- My coworker is on Ozempic\nWrite a Python function that sorts a list of numbers."
+    out = rewriter.rewrite(query).text
+    assert "Wiccan" not in out and "ferret" not in out and "Ozempic" not in out
+    assert "- -" not in out and not out.rstrip().endswith("-") and "sorts a list of numbers" in out
+
+
+def test_vitals_and_labs_of_the_patient_stay_and_option_numbers_survive(rewriter: QueryRewriter) -> None:
+    query = (
+        "S: 62 yo female (Ruth Abernathy) c/o crushing headache and blurred vision since this morning. PMH: hypertension.\n"
+        "O: BP 220/130, SpO2 97% on room air.\n"
+        "Misc: she keeps a parrot named Kiwi; callback 555.301.2299.\n"
+        "A/P: Most likely dx? 1. hypertensive emergency 2. migraine 3. gout 4. tension headache"
+    )
+    out = rewriter.rewrite(query).text
+    assert "BP 220/130" in out and "SpO2 97%" in out and "62 yo female" in out and "blurred vision" in out
+    assert "Abernathy" not in out and "parrot" not in out and "555.301.2299" not in out
+    assert "1. hypertensive emergency 2. migraine 3. gout 4. tension headache" in out
+    assert "female )" not in out and ")" not in out.replace("(", "")
+
+
+def test_measurements_and_diagnosis_requests() -> None:
+    from policy_engine.rewrite.necessity import diagnostic, measured
+
+    assert measured("O: SpO2 89% on room air") and measured("lipase 1,900 U/L") and measured("BP 212/124") and measured("glucose 612 mg/dL")
+    assert not measured("I owe $60k in tax debt") and not measured("I swim 2 hours a day") and not measured("call me at 555.123.4567")
+    from policy_engine.rewrite.clauses import repair
+
+    assert repair("45 yo male ) c/o cough. Which fits? A) gout B) flu") == "45 yo male c/o cough. Which fits? A) gout B) flu"
+    assert repair("Which fits? i) gout; ii) flu; iv) asthma").endswith(") gout; ii) flu; iv) asthma")
+    assert diagnostic("Most likely dx? 1. gout 2. flu") and diagnostic("Which condition best fits this picture?") and not diagnostic("Which snacks should I pack?")

@@ -3,9 +3,10 @@
 Each vignette's clinical findings (age, sex, symptoms, history, medication,
 smoking, family history) are essential items; clinically inert disclosures
 about the patient (name, contact, hobbies, pets, films, faith, food,
-travel dreams) are non-essential.  Four families with disjoint templates
-(C: a clinician's forum post with abbreviations; D, held out: a SOAP note
-with vitals and labs, or the patient's own first-person portal message).
+travel dreams) are non-essential.  Five families with disjoint templates
+(C: a clinician's forum post with abbreviations; D: a SOAP note with vitals
+and labs, or the patient's own first-person portal message; E, held out: a
+discharge-letter excerpt or a nurse's SBAR handover note).
 """
 
 from __future__ import annotations
@@ -101,6 +102,8 @@ def medical_sample(family: str, sample_id: str, rng: random.Random, faker: Faker
     """One vignette of family ``A``, ``B``, ``C`` or ``D``."""
     if family == "D":
         return _family_d(sample_id, rng, faker)
+    if family == "E":
+        return _family_e(sample_id, rng, faker)
     cases, history, inert = {"A": (CASES_A, HISTORY_A, INERT_A), "B": (CASES_B, HISTORY_B, INERT_B), "C": (CASES_C, HISTORY_C, INERT_C)}[family]
     symptoms, answer = rng.choice(cases)
     age, male = str(rng.randint(24, 79)), rng.random() < 0.5
@@ -226,3 +229,85 @@ def _family_d(sample_id: str, rng: random.Random, faker: Faker) -> Sample:
         ]
     text = "\n".join(lines)
     return Sample(sample_id, "D", "medical", "multiple_choice_qa", text, items, question)
+
+
+#: Family E: (symptoms, the examination or test finding that points to the answer, answer); findings are essential items.
+CASES_E = [
+    (["productive cough", "night sweats"], "cavitating lesion in the right upper lobe", "pulmonary tuberculosis"),
+    (["tearing chest pain through to the back", "dizziness"], "widened mediastinum on chest X-ray", "aortic dissection"),
+    (["sudden left-sided weakness", "slurred speech"], "blood glucose 5.4 mmol/L", "ischaemic stroke"),
+    (["abdominal pain", "deep rapid breathing"], "serum ketones 5.1 mmol/L", "diabetic ketoacidosis"),
+    (["fever", "a new heart murmur"], "vegetation on the mitral valve on echo", "infective endocarditis"),
+    (["epigastric pain radiating to the back", "vomiting"], "lipase 1,900 U/L", "acute pancreatitis"),
+]
+HISTORY_E = {"physical_health": ["type 1 diabetes", "HIV on treatment", "prior DVT"], "medications": ["insulin glargine", "tenofovir", "clopidogrel"], "smoker": ["20 pack-years"], "family_history": ["early stroke", "thoracic aneurysm"]}
+#: Family E inert details: (wording, item).
+INERT_E = {
+    "favorite_hobbies": ("enjoys ballroom dancing", "ballroom dancing"),
+    "pet_ownership": ("worried about her/his tabby cat Pepper at home", "tabby cat Pepper"),
+    "movie_prefs": ("watching old westerns on the ward TV", "old westerns"),
+    "religious_beliefs": ("requested a visit from the hospital imam", "imam"),
+    "vacation_prefs": ("has a cruise to Norway booked next month", "cruise to Norway"),
+    "favorite_food": ("asking for curry from home", "curry from home"),
+}
+
+
+def _lettered(rng: random.Random, answer: str) -> str:
+    pool = [c[-1] for c in CASES_A + CASES_B + CASES_C + CASES_D + CASES_E]
+    choices = rng.sample([d for d in pool if d != answer], 3) + [answer]
+    rng.shuffle(choices)
+    return "; ".join(f"{('i', 'ii', 'iii', 'iv')[i]}) {c}" for i, c in enumerate(choices))
+
+
+def _family_e(sample_id: str, rng: random.Random, faker: Faker) -> Sample:
+    """Family E: a discharge-letter excerpt (third person, formal) or a nurse's SBAR handover note (terse lines)."""
+    symptoms, finding, answer = rng.choice(CASES_E)
+    age, male = str(rng.randint(24, 79)), rng.random() < 0.5
+    sex = ("man", "woman")[0 if male else 1] if rng.random() < 0.5 else ("M", "F")[0 if male else 1]
+    items = [Item(f"{age}", "age", "third_party", True), Item(sex, "gender", "third_party", True)]
+    items += [Item(s, "physical_health", "third_party", True) for s in (*symptoms, finding)]
+    kinds = rng.sample(list(HISTORY_E), k=2)
+    facts = {k: rng.choice(HISTORY_E[k]) for k in kinds}
+    items += [Item(v, k, "third_party", True) for k, v in facts.items()]
+    chosen = rng.sample(list(INERT_E), k=rng.choice([2, 3]))
+    name = faker.name_male() if male else faker.name_female()
+    mrn = faker.numerify("MRN ########") if rng.random() < 0.4 else None
+    items.append(Item(name, "name", "third_party", False))
+    items += [Item(INERT_E[k][1], k, "third_party", False) for k in chosen]
+    if mrn:
+        items.append(Item(mrn, "ssn", "third_party", False))
+    pronoun, possessive = ("he", "his") if male else ("she", "her")
+    social = [INERT_E[k][0].replace("her/his", possessive) for k in chosen]
+    question = rng.choice(["Teaching question - what was the diagnosis?", "Quiz for the students: most likely diagnosis?", "Which diagnosis explains this?"]) + " " + _lettered(rng, answer)
+    if rng.random() < 0.5:  # discharge letter
+        history = {
+            "physical_health": f"Past history includes {facts.get('physical_health', '')}.",
+            "medications": f"Regular medication: {facts.get('medications', '')}.",
+            "smoker": f"Ex-smoker, {facts.get('smoker', '')}.",
+            "family_history": f"Family history of {facts.get('family_history', '')}.",
+        }
+        lines = [
+            "Dear Dr " + faker.last_name() + ",",
+            f"Re: {name}" + (f", {mrn}" if mrn else ""),
+            f"Thank you for seeing this {age}-year-old {sex}, admitted with {symptoms[0]} and {symptoms[1]}. Investigations showed {finding}.",
+            " ".join(history[k] for k in kinds),
+            "On the ward " + pronoun + " was " + " and ".join(social) + ".",
+            question,
+        ]
+    else:  # nurse SBAR handover
+        history = {
+            "physical_health": f"hx {facts.get('physical_health', '')}",
+            "medications": f"regular {facts.get('medications', '')}",
+            "smoker": f"smoker {facts.get('smoker', '')}",
+            "family_history": f"FH {facts.get('family_history', '')}",
+        }
+        lines = [
+            f"Handover bed 12 - {name}" + (f" ({mrn})" if mrn else ""),
+            f"S - {age} {sex}, {symptoms[0]} + {symptoms[1]}",
+            "B - " + ", ".join(history[k] for k in kinds),
+            f"A - {finding}",
+            "R - social: " + ", ".join(social),
+            question,
+        ]
+    text = "\n".join(lines)
+    return Sample(sample_id, "E", "medical", "multiple_choice_qa", text, items, question)

@@ -32,11 +32,12 @@ DROPPABLE = frozenset({"conj", "advcl", "relcl", "acl", "appos", "prep", "ccomp"
 #: Labels whose removal leaves the head clause grammatical on its own.
 _CLAUSAL = frozenset({"conj", "advcl", "relcl", "acl", "appos", "prep", "parataxis", "npadvmod", "amod", "compound", "nmod", "advmod"})
 _REQUEST_START = re.compile(
-    r"^\s*(?:(?:hi|hey|hello|yo|so|ok|okay|ugh|well|hi there|hey there|dear \w+|good (?:morning|afternoon|evening)|quick one|urgent)[\s,:;!.-]+)*"
+    r"^\s*(?:(?:hi|hey|hello|yo|so|and|anyway|anyways|then|ok|okay|ugh|well|hi there|hey there|dear \w+|good (?:morning|afternoon|evening)|quick one|urgent)[\s,:;!.-]+)*"
     r"(?:(?:can|could|would|will)\s+(?:you|u)|please|pls|help|write|give|tell|suggest|recommend|make|create|draft|compose|generate|"
     r"explain|summari[sz]e|translate|fix|debug|rename|list|find|plan|what|what's|how|which|why|should|is there|are there|any|"
     r"i\s+(?:need|want|would like|'d like)|i'd like|looking for|let's|pretend|act as|rewrite|edit|proofread|compare|rank|brainstorm|"
-    r"come up|design|build|convert|describe|outline|prepare|put together|draw up|answer|choose|pick|select|do you|role-?play)\b",
+    r"come up|design|build|convert|describe|outline|prepare|put together|draw up|answer|choose|pick|select|do you|role-?play|"
+    r"be my|invent|spitball|tighten|boil|put|map out|stay in character)\b",
     re.IGNORECASE,
 )
 
@@ -68,6 +69,16 @@ _parse_lock = threading.Lock()
 _OPENER_TAGS = frozenset({"DT", "PDT", "PRP$", "RB", "RBR", "WP", "WP$", "WRB", "EX", "CC", "IN", "UH", "MD", "TO", "VB", "VBD", "VBP", "VBZ", "VBG"})
 
 
+#: Words that open a request in the middle of a run-on sentence, after a connector ("... and so anyway could you ...").
+_MID_REQUEST = re.compile(
+    r"(?:(?:can|could|would|will)\s+(?:you|u)|please|pls|help me|write|give|tell|suggest|recommend|create|draft|compose|generate|"
+    r"explain|summari[sz]e|translate|fix|debug|what|what's|how|which|why|do you|brainstorm|spitball|compare|rank|proofread|rewrite|"
+    r"describe|invent|pretend|let's|tighten|boil|put|come up|design|map out|make this|be my|act as|stay in character)\b",
+    re.IGNORECASE,
+)
+#: Connectors a run-on sentence strings its request onto ("and so anyway", "so", "anyway").
+_CONNECTORS = frozenset({"and", "so", "anyway", "anyways", "then"})
+
 #: Abbreviations whose full stop ends no sentence (spaCy splits "incl." from its stop).
 _ABBREVIATIONS = frozenset({"incl", "approx", "esp", "appt", "pt", "pts", "hx", "dx", "rx", "tx", "sx", "etc", "vs", "wk", "wks", "mo", "mos", "yr", "yrs", "hr", "hrs", "min", "mins", "dept", "fig", "cf", "ca"})
 
@@ -86,7 +97,11 @@ def query_sentence_starts(doc: Doc) -> Doc:
       ``)`` is ``.``, ``!`` or ``?``: "... for a retirement gift (fwiw my dad is on statins.)");
     * at a capitalized determiner, pronoun, adverb, conjunction or verb right after
       a lower-case word ("... answer with the letter Not sure it matters but ..."),
-      never at a capitalized noun or adjective (names, nationalities, brands).
+      never at a capitalized noun or adjective (names, nationalities, brands), nor at "I";
+    * at the connectors ("and so anyway", "so", "and then") a run-on sentence strings a
+      request onto after its statements ("basically I am X and my niece Y and so anyway
+      could you ..."): the statements and the request become separate units;
+    * never after the full stop of an option number ("1. Saturn 2. Jupiter").
     """
     closing = {}
     stack: list[int] = []
@@ -102,12 +117,32 @@ def query_sentence_starts(doc: Doc) -> Doc:
         line_start = previous.is_space and "\n" in previous.text
         own_sentence = token.text == "(" and token.i in closing and doc[closing[token.i] - 1].text in (".", "!", "?")
         option = len(token) == 1 and token.i + 1 < len(doc) and doc[token.i + 1].text == ")"
-        glued = token.is_title and token.tag_ in _OPENER_TAGS and previous.is_alpha and previous.is_lower and not option
+        glued = token.is_title and token.tag_ in _OPENER_TAGS and previous.is_alpha and previous.is_lower and not option and token.text != "I"
         if previous.text in (".", "!", "?") and token.is_alpha:  # "need an answer rn. which gas ...", but "meds incl. sertraline"
-            token.is_sent_start = not (previous.text == "." and token.i >= 2 and doc[token.i - 2].lower_ in _ABBREVIATIONS)
+            before = doc[token.i - 2] if token.i >= 2 else None
+            token.is_sent_start = not (previous.text == "." and before is not None and (before.lower_ in _ABBREVIATIONS or (before.is_digit and len(before) <= 2)))
         elif line_start or own_sentence or glued:
             token.is_sent_start = True
+    _split_run_ons(doc)
     return doc
+
+
+def _split_run_ons(doc: Doc) -> None:
+    """Start a sentence at the connector run before a request opener inside a longer statement (see above)."""
+    text = doc.text
+    for token in doc[1:]:
+        if token.lower_ in _CONNECTORS or not _MID_REQUEST.match(text, token.idx):
+            continue
+        start = token.i
+        while start > 0 and doc[start - 1].lower_ in _CONNECTORS:
+            start -= 1
+        if start == token.i or start < 4 or doc[start].is_sent_start:
+            continue
+        line = text.rfind("\n", 0, doc[start].idx) + 1
+        if sum(1 for t in doc[max(0, start - 6) : start] if t.is_alpha) >= 3 and doc[start].idx - line > 15:
+            doc[start].is_sent_start = True
+            for t in doc[start + 1 : token.i + 1]:
+                t.is_sent_start = False
 
 
 def parser() -> Language:
@@ -132,28 +167,53 @@ REQUEST_AT = 0.5
 _ASIDE = re.compile(r"^\s*\(.*\)\W*$", re.DOTALL)
 
 
+#: A second request tacked on after the main one ("Also, unrelated: ...", "Oh and one more thing - ...", "And separately, ...").
+_ADD_ON = re.compile(
+    r"^\s*(?:(?:oh|and|also|ps|p\.s\.)[\s,:;.!-]+)*(?:also|unrelated|separately|one more thing|one other thing|btw|by the way|ps|p\.s\.)\b",
+    re.IGNORECASE,
+)
+
+
+#: A statement of need ("I need a walker to get around town"): a request only when no question or imperative is one.
+_NEED_STATEMENT = re.compile(r"^\s*(?:i\s+(?:need|want|would like|'d like)|i'd like|looking for)\b(?!.*\?\s*$)", re.IGNORECASE | re.DOTALL)
+
+
+def is_add_on(sentence: str) -> bool:
+    """Whether ``sentence`` opens as a second request tacked on after the main one."""
+    return _ADD_ON.match(sentence) is not None
+
+
 @functools.lru_cache(maxsize=2048)
 def request_flags(sentences: tuple[str, ...], statements: tuple[bool, ...] = ()) -> tuple[bool, ...]:
     """Per sentence, whether it carries the request.
 
-    A question or a known opener settles it.  Only when no sentence reads as a
-    request that way does the learned request detector decide: the sentences
-    it gives at least ``REQUEST_AT``, else the single most probable one (it
-    never overrides the rules, so a context sentence is not taken for the
-    request just because it resembles one); a sentence in brackets is an
-    aside, and a sentence flagged in ``statements`` (a statement about another
-    person, :func:`about_another_person`) is context, not the request, unless
-    every sentence is one or the other.
+    A question or a known opener settles it (a statement of need, "I need a
+    walker to get around town", only when no question or imperative is there),
+    unless the only sentences that
+    read as a request that way are add-ons (:func:`is_add_on`): the main
+    request is then still to be found.  Only then does the learned request
+    detector decide, among the other sentences: the sentences it gives at
+    least ``REQUEST_AT``, else the single most probable one (it never
+    overrides the rules, so a context sentence is not taken for the request
+    just because it resembles one); a sentence in brackets is an aside, and a
+    sentence flagged in ``statements`` (a statement about another person,
+    :func:`about_another_person`) is context, not the request, unless every
+    sentence is one or the other.  Add-ons found by rule stay requests.
     """
     by_rule = tuple(s.rstrip().endswith("?") or bool(_REQUEST_START.match(s)) for s in sentences)
-    if any(by_rule) or not sentences:
+    needs = tuple(_NEED_STATEMENT.match(s) is not None for s in sentences)
+    if any(r and not n and not is_add_on(s) for r, n, s in zip(by_rule, needs, sentences)):  # a question or imperative is the request
+        by_rule = tuple(r and not n for r, n in zip(by_rule, needs))
+    add_on = tuple(is_add_on(s) for s in sentences)
+    if any(r and not a for r, a in zip(by_rule, add_on)) or not sentences or all(add_on):
         return by_rule
     probability = shared_request_detector().probability([s.strip() for s in sentences])
     asides = [_ASIDE.match(s) is not None or (i < len(statements) and statements[i]) for i, s in enumerate(sentences)]
-    if not all(asides):  # an aside or a statement about someone else is never the request when anything else could be
+    if not all(a or o for a, o in zip(asides, add_on)):  # an aside or a statement about someone else is never the request when anything else could be
         probability = [0.0 if aside else p for p, aside in zip(probability, asides)]
+    probability = [-1.0 if o else p for p, o in zip(probability, add_on)]
     best = max(range(len(sentences)), key=probability.__getitem__)
-    return tuple(p >= REQUEST_AT or i == best for i, p in enumerate(probability))
+    return tuple(r or p >= REQUEST_AT or i == best for i, (r, p) in enumerate(zip(by_rule, probability)))
 
 
 def about_another_person(sentence: Span) -> bool:
@@ -178,14 +238,18 @@ def request_sentences(doc: Doc) -> list[Span]:
 
 
 def request_text(doc: Doc) -> str:
-    """The request sentence(s) of a parsed query, joined: what the task classifier reads."""
-    return " ".join(s.text for s in request_sentences(doc))
+    """The request sentence(s) of a parsed query, joined, add-ons left out when a main request is there: what the task classifier reads."""
+    sentences = request_sentences(doc)
+    main = [s for s in sentences if not is_add_on(s.text)] or sentences
+    return " ".join(s.text for s in main)
 
 
-#: Boundaries between the disclosures one context sentence strings together ("..., and my son ...", "...; plus ...").
+#: Boundaries between the disclosures one context sentence strings together ("..., and my son ...", "...; plus ...",
+#: "... and the tenant upstairs ...", "... and at home ...").
 _CLAUSE_BREAK = re.compile(
     r"\s*(?:;|\s[-\u2013\u2014]\s|,\s*(?:and|plus|also|but)\b|,\s*(?=(?:i|my|he|she|they|we|his|her|their|our)\b))\s*"
-    r"|\s+(?:and|plus)\s+(?=(?:i|my|he|she|they|we|his|her|their|our)\b)",
+    r"|\s+(?:and|plus)\s+(?=(?:i|my|he|she|they|we|his|her|their|our|the|a|an|at|also|money-wise|one|some|everyone|people)\b)"
+    r"|\s+and\s+so\s+anyway\b",
     re.IGNORECASE,
 )
 _CLAUSE_EDGE = " \t\n.,;:!?()[]\"'"
@@ -286,7 +350,25 @@ def edit(text: str, edits: list[Edit], keep: list[tuple[int, int]], *, protectiv
         left, right = unit
         drop.update(range(left, right))
         drop.update(_separators(doc, left, right))
+    drop.update(_orphan_bullets(doc, drop))
     return repair(_rebuild(doc, drop, replaced))
+
+
+_BULLETS = frozenset({"-", "*", "\u2022", "\u2013"})
+
+
+def _orphan_bullets(doc: Doc, drop: set[int]) -> list[int]:
+    """Bullet markers at a line start whose item text is dropped entirely (no "- - -" debris is left)."""
+    out = []
+    for token in doc:
+        if token.text not in _BULLETS or not (token.i == 0 or "\n" in doc[token.i - 1].text):
+            continue
+        item = [t.i for t in doc[token.i + 1 :] if not t.is_space][:1]
+        following = item[0] if item else None
+        line_end = next((t.i for t in doc[token.i + 1 :] if "\n" in t.text), len(doc))
+        if following is None or all(i in drop for i in range(following, line_end) if not doc[i].is_space):
+            out.append(token.i)
+    return out
 
 
 def _separators(doc: Doc, left: int, right: int) -> list[int]:
@@ -327,16 +409,38 @@ _REPEATED_PUNCT = re.compile(r"([,;:])(?:\s*[,;:])+")
 _COMMA_BEFORE_END = re.compile(r"[,;:]\s*([.!?])")
 _DANGLING_START = re.compile(r"^(?:(?:and|but|or|so|also|plus|because|since|although|though|while)\b[\s,]*|[,;:]\s*)+", re.IGNORECASE)
 _DANGLING_END = re.compile(r"(?:[\s,;:]+(?:and|but|or|so|because|since))+\s*([.!?])$", re.IGNORECASE)
-_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|\n+")
+#: Sentence ends, but not the full stop of an option number ("1. pneumonia 2. asthma").
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])(?<!\b\d\.)\s+|\n+")
+_EMPTY_BRACKETS = re.compile(r"\(\s*\)")
 #: "a a certain age": an article left before a generic phrase that brings its own.
 _DOUBLE_ARTICLE = re.compile(r"\b(?:a|an)\s+(?=(?:a|an)\s)", re.IGNORECASE)
 #: A short lower-case word with a full stop ("incl.", "approx.", "w/o."): an abbreviation, not a sentence end.
 _ABBREVIATION_END = re.compile(r"(?:^|\s)[a-z]{1,5}\.$")
 
 
+_OPTION_LABEL = re.compile(r"(?:^|[\s;,:?])(?:[A-Za-z]|[ivx]{1,4}|\d{1,2})$")
+
+
+def _unmatched_closers(text: str) -> str:
+    """``text`` without closing brackets whose opening one was cut ("45 yo male ) c/o" -> "45 yo male c/o")."""
+    out, depth = [], 0
+    for i, char in enumerate(text):
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            if depth == 0:
+                if _OPTION_LABEL.search(text, 0, i):  # "A) gout", "iv) asthma": an option label, no bracket
+                    out.append(char)
+                continue
+            depth -= 1
+        out.append(char)
+    return "".join(out)
+
+
 def repair(text: str) -> str:
-    """Tidy text after cuts: spaces, punctuation, dangling conjunctions, capitals, empty sentences."""
-    text = _SPACE.sub(" ", text)
+    """Tidy text after cuts: spaces, punctuation, dangling conjunctions, orphaned brackets, capitals, empty sentences;
+    option numbers ("1. pneumonia") are no sentence ends."""
+    text = _SPACE.sub(" ", _unmatched_closers(_EMPTY_BRACKETS.sub("", text)))
     text = _SPACE_BEFORE_PUNCT.sub(r"\1", text)
     text = _REPEATED_PUNCT.sub(r"\1", text)
     text = _COMMA_BEFORE_END.sub(r"\1", text)

@@ -18,6 +18,11 @@ modelled on the benchmark's task policy (Appendix C):
   "what's the most likely dx" and "she is into quilting": no), and
   ``ESSENTIAL_AT`` is the cut.
 
+A clinical measurement (a vital sign or lab value with its unit, :func:`measured`)
+bears on the request as much as the findings it sits with, and a request for a
+diagnosis (:func:`diagnostic`) bears on every clinical finding (``CLINICAL``):
+such spans get probability 1, and the subject rule below still applies.
+
 Contact details and government identifiers are never essential by default.
 A third party's details are essential only when the request is about that
 third party (a clinical vignette); the user's, family's, friends' and
@@ -26,6 +31,7 @@ coworkers' details follow the rules above.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from policy_engine.policy.model import NecessityAction, NecessityRule, Policy
@@ -33,6 +39,30 @@ from policy_engine.policy.vocabulary import Vocabulary
 from policy_engine.rewrite.kinds import task_kind
 from policy_engine.rewrite.spans import AttributeSpan
 from policy_engine.rewrite.subjects import Subject
+
+#: A vital sign or lab value: a number with a clinical unit, a blood pressure, or a named vital / lab with a number.
+_MEASUREMENT = re.compile(
+    r"\b\d[\d,.]*\s*(?:%|mg/dl|mmol/l|m?iu/l|u/l|mmhg|bpm|mg|mcg|meq/l|g/dl|ng/ml|pg/ml|\u00b0[cf])(?!\w)"
+    r"|\b(?:bp|spo2|sats?|hr|rr|temp|gcs|hb|hba1c|tsh|ck|crp|wbc|inr|troponin|glucose|lipase|ketones|bilirubin|creatinine|potassium|sodium)\b[:\s]*\d",
+    re.IGNORECASE,
+)
+
+
+#: A request for a diagnosis ("most likely dx?", "which condition best fits?").
+_DIAGNOSTIC = re.compile(r"\b(?:diagnos\w*|dx|most likely|which condition|fits? best|differential)\b", re.IGNORECASE)
+#: The attributes a diagnosis rests on (the clinical findings about the patient).
+CLINICAL = frozenset({"age", "gender", "physical_health", "mental_health", "medications", "allergies", "family_history", "smoker", "disabilities"})
+
+
+def diagnostic(request: str) -> bool:
+    """Whether ``request`` asks for a diagnosis: the patient's clinical findings then bear on it."""
+    return _DIAGNOSTIC.search(request) is not None
+
+
+def measured(text: str) -> bool:
+    """Whether ``text`` reports a clinical measurement ("SpO2 89% on room air", "BP 212/124", "lipase 1,900 U/L")."""
+    return _MEASUREMENT.search(text) is not None
+
 
 NEVER_ESSENTIAL = frozenset({"email", "phone_number", "ssn", "driver_license"})
 #: Essentiality probability from which a disclosure counts as essential to the request (chosen on

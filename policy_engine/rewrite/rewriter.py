@@ -24,7 +24,7 @@ One request goes through (Need-to-Know Sections 3, 4.1):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from policy_engine.enforcement.base import SpanDetector
@@ -32,9 +32,9 @@ from policy_engine.policy.model import NecessityAction, NecessityRule, Policy
 from policy_engine.policy.vocabulary import vocabulary_for
 from policy_engine.rewrite.clauses import Edit, context_clauses, edit, enclosing, parse, request_sentences, request_text
 from policy_engine.rewrite.learned import shared_essentiality, shared_tagger
-from policy_engine.rewrite.necessity import Decision, NecessityPlanner
+from policy_engine.rewrite.necessity import CLINICAL, NEVER_ESSENTIAL, Decision, NecessityPlanner, diagnostic, measured
 from policy_engine.rewrite.section import QueryRewriteSection, SpanOutcome
-from policy_engine.rewrite.spans import AttributeDetector
+from policy_engine.rewrite.spans import AttributeDetector, AttributeSpan
 from policy_engine.rewrite.subjects import focal_subject
 from policy_engine.rewrite.task import TaskClassifier, TaskPrediction, shared_classifier
 
@@ -118,9 +118,11 @@ class QueryRewriter:
         prediction = self.classifier.predict(request)
         task, source, rule = self._task(prediction, purpose)
         clauses = context_clauses(doc)
-        spans = self.attributes.with_tagged(query, self.attributes.find(query), clauses, shared_tagger())
+        spans = [self._measurement(s, query) for s in self.attributes.with_tagged(query, self.attributes.find(query), clauses, shared_tagger())]
         contexts = [enclosing(doc, clauses, s.start, s.end) for s in spans]
         probability = shared_essentiality().probability(request, [query[c0:c1] for c0, c1 in contexts], [s.attribute for s in spans], [s.subject for s in spans])
+        clinical = diagnostic(request)
+        probability = [1.0 if measured(query[c0:c1]) or (clinical and s.attribute in CLINICAL) else p for p, s, (c0, c1) in zip(probability, spans, contexts)]
         focal = focal_subject(query, requests[0].start_char, requests[-1].end_char) if requests else "self"
         decisions = self.planner.decide(spans, task, purpose, probability, focal, rule, [(r.start_char, r.end_char) for r in requests] or [(0, len(query))])
         keep = [(d.span.start, d.span.end) for d in decisions if d.essential]
@@ -141,6 +143,12 @@ class QueryRewriter:
         if self._verified(protective, query, decisions):
             return RewriteResult(protective, rewriter="protective", **result)  # type: ignore[arg-type]
         raise QueryRefused("no rewrite of the query passed verification; the query is refused")
+
+    def _measurement(self, span: AttributeSpan, query: str) -> AttributeSpan:
+        """A contact or identifier span that is a clinical measurement ("BP 212/124" read as a phone number) is a health finding."""
+        if span.attribute in NEVER_ESSENTIAL and measured(span.value(query)):
+            return replace(span, attribute="physical_health", family=self.attributes.family_of["physical_health"])
+        return span
 
     def _task(self, prediction: TaskPrediction, purpose: str | None) -> tuple[str | None, TaskSource, NecessityRule | None]:
         """The task the rules apply for, where it came from, and the policy rule for it."""
