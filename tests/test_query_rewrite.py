@@ -214,6 +214,10 @@ def test_cli_shows_before_and_after() -> None:
     assert "Dana" not in json.dumps(data["decision"])
     names = [span for span in data["decision"]["spans"] if span["attribute"] == "name"]
     assert len(names) == 1 and names[0]["subject"] == "self", names  # the tagger's clause adds no second, third-party name
+    human = CliRunner().invoke(cli, ["rewrite", str(ROOT / "policies" / "clinic"), question])
+    task_line = human.output.splitlines()[0]
+    confidence = data["decision"]["confidence"]
+    assert task_line.startswith("task      uncertain, best guess") == (confidence < 0.5), task_line  # a weak guess is shown as one
 
 
 def test_refusal_when_nothing_verifies(policy: Policy) -> None:

@@ -11,6 +11,9 @@ from policy_engine.cli.common import echo_json, format_option, handle_errors, ou
 from policy_engine.diagnostics import ExitCode
 from policy_engine.rewrite import QueryRefused, rewrite_query
 
+#: Below this classifier confidence the task is shown as a guess (the rewrite itself does not depend on the display).
+UNSURE_BELOW = 0.5
+
 
 @click.command("rewrite")
 @click.argument("policy_path", type=click.Path(exists=True, path_type=Path))
@@ -46,7 +49,9 @@ def rewrite(ctx: click.Context, policy_path: Path, question: str, purpose: str |
     if fmt == "json":
         echo_json({"before": question, "after": result.text, "decision": section.model_dump(mode="json")})
         return
-    click.echo(f"task      {section.task or 'none'} ({section.task_source}, confidence {section.confidence:.2f}; rule: {section.rule or 'built-in defaults'})")
+    unsure = section.task_source == "classifier" and section.confidence < UNSURE_BELOW
+    task = f"uncertain, best guess {section.task}" if unsure else (section.task or "none")
+    click.echo(f"task      {task} ({section.task_source}, confidence {section.confidence:.2f}; rule: {section.rule or 'built-in defaults'})")
     click.echo(f"before    {question}")
     click.echo(f"after     {result.text}")
     for decision in result.decisions:
