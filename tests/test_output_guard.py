@@ -28,7 +28,7 @@ from policy_engine.guard import store
 from policy_engine.guard.axes import K_PRIOR, Label
 from policy_engine.guard.density import KernelScorer
 from policy_engine.guard.detector import Verdict
-from policy_engine.guard.families import appositive, clausal, letter, nominal, relative, structured
+from policy_engine.guard.families import appositive, clausal, email, letter, nominal, relative, structured
 from policy_engine.guard.model import GuardModel
 from policy_engine.guard.qi_spans import QIProfile, QISpan
 from policy_engine.guard.reviews import open_queue
@@ -118,7 +118,7 @@ def test_generator_families_share_no_qi_vocabulary() -> None:
                     words.add(value)
         return words
 
-    families = (clausal, appositive, letter, nominal, relative, structured)
+    families = (clausal, appositive, letter, nominal, relative, structured, email)
     for i, a in enumerate(families):
         assert vocabulary(a)
         texts_a = {r.text for r in generate("finance", a.name, CorpusSize(50, 50, 50), seed=1)}
