@@ -28,12 +28,12 @@ from policy_engine.guard import store
 from policy_engine.guard.axes import K_PRIOR, Label
 from policy_engine.guard.density import KernelScorer
 from policy_engine.guard.detector import Verdict
-from policy_engine.guard.families import appositive, clausal, letter, nominal, relative, structured
+from policy_engine.guard.families import appositive, clausal, email, letter, nominal, relative, structured
 from policy_engine.guard.model import GuardModel
 from policy_engine.guard.qi_spans import QIProfile, QISpan
 from policy_engine.guard.reviews import open_queue
 from policy_engine.guard.service import _cleared
-from policy_engine.guard.synth import CorpusSize, generate
+from policy_engine.guard.synth import TRAIN_FAMILIES, CorpusSize, generate
 from policy_engine.guard.validate import DirectIdentifierValidator
 
 POLICY = """\
@@ -118,7 +118,7 @@ def test_generator_families_share_no_qi_vocabulary() -> None:
                     words.add(value)
         return words
 
-    families = (clausal, appositive, letter, nominal, relative, structured)
+    families = (clausal, appositive, letter, nominal, relative, structured, email)
     for i, a in enumerate(families):
         assert vocabulary(a)
         texts_a = {r.text for r in generate("finance", a.name, CorpusSize(50, 50, 50), seed=1)}
@@ -211,8 +211,8 @@ def test_policy_abstain_rate_sets_the_gate_calibrated_on_unseen_training_familie
     assert guard is not None
     calibration = guard.model.detector.calibration
     assert guard.model.info["gate_reference"] == "leave-one-family-out" and calibration.abstain_rate == 0.05
-    # every training record, scored by a model that never saw its family, one group per family (five generators + ordinary answers)
-    assert len(calibration.reference_margins) == len(guard.model.info["families"]) == 6
+    # every training record, scored by a model that never saw its family, one group per family (the generators + ordinary answers)
+    assert len(calibration.reference_margins) == len(guard.model.info["families"]) == len(TRAIN_FAMILIES) + 1
     assert sum(len(group) for group in calibration.reference_margins) == guard.model.info["records"]
     wider = guard.settings.model_copy(update={"operating_point": guard.settings.operating_point.model_copy(update={"abstain_rate": 0.3})})
     wide = type(guard)(guard.model, wider, guard.detector, guard.constraints, guard.categories)

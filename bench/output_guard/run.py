@@ -8,7 +8,7 @@ the supervised MLP baseline of PPE Section VII (abstains on low
 confidence).  Training, calibration and the
 leave-one-family-out abstain gate use only the training pool
 (:data:`~policy_engine.guard.synth.TRAIN_FAMILIES`); the held-out family
-(:data:`~policy_engine.guard.synth.HELD_OUT_FAMILY`, "structured") is never
+(:data:`~policy_engine.guard.synth.HELD_OUT_FAMILY`, "email") is never
 seen before testing.
 
 Pairings (binary metrics on the kept population, PPE Section VI-A):

@@ -7,9 +7,8 @@ record ("home -> Sioux Falls | work -> ..."), or a first-person summary
 quoted from the subject ("In their own words: I'm 61, I repair violins
 ...").  QIs are verbless noun or predicate phrases, the connective tissue is
 punctuation; the style-transfer mode writes a CSV-like row.  Vocabulary,
-templates and layouts are disjoint from every other family.  This family
-is the held-out test family: it never trains, calibrates or tunes a model
-and is evaluated once (bench/output_guard/run.py).
+templates and layouts are disjoint from every other family.  It was the
+held-out family of guard v5 (evaluated once) and is a training family since.
 """
 
 from __future__ import annotations
