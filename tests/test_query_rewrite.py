@@ -409,3 +409,13 @@ def test_measurements_and_diagnosis_requests() -> None:
     assert repair("45 yo male ) c/o cough. Which fits? A) gout B) flu") == "45 yo male c/o cough. Which fits? A) gout B) flu"
     assert repair("Which fits? i) gout; ii) flu; iv) asthma").endswith(") gout; ii) flu; iv) asthma")
     assert diagnostic("Most likely dx? 1. gout 2. flu") and diagnostic("Which condition best fits this picture?") and not diagnostic("Which snacks should I pack?")
+
+
+def test_a_span_dropped_with_its_sentence_is_reported_removed_not_generalized() -> None:
+    from click_cli import cli
+
+    question = "My name is Dana Whitfield and I'm going through a divorce. Which side effects of metformin should I watch for?"
+    data = json.loads(CliRunner().invoke(cli, ["rewrite", str(ROOT / "policies" / "clinic"), question, "-f", "json"]).output)
+    assert "Dana" not in data["after"] and "divorce" not in data["after"] and "someone" not in data["after"]
+    outcomes = {span["attribute"]: span["outcome"] for span in data["decision"]["spans"]}
+    assert outcomes["name"] == "removed" and outcomes["relationship_status"] == "removed", outcomes

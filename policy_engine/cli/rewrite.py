@@ -56,4 +56,4 @@ def rewrite(ctx: click.Context, policy_path: Path, question: str, purpose: str |
     click.echo(f"after     {result.text}")
     for decision in result.decisions:
         span = decision.span
-        click.echo(f"  {decision.outcome:<12} {span.attribute:<20} {span.subject:<12} {span.value(question)!r}  ({decision.basis})")
+        click.echo(f"  {result.outcome(decision):<12} {span.attribute:<20} {span.subject:<12} {span.value(question)!r}  ({decision.basis})")

@@ -71,10 +71,17 @@ class RewriteResult:
     decisions: tuple[Decision, ...]
     rewriter: Rewriter
 
+    def outcome(self, decision: Decision) -> str:
+        """What the rewrite did to a span: one the plan generalizes reads "removed" when its clause went and the
+        rewritten text holds no generic phrase for it (the protective rewrite drops whole sentences)."""
+        if decision.outcome == "generalized" and GENERIC.get(decision.span.attribute, "\0") not in self.text:
+            return "removed"
+        return decision.outcome
+
     def section(self, original: str) -> QueryRewriteSection:
         counts: dict[str, dict[str, int]] = {"kept": {}, "removed": {}, "generalized": {}}
         for d in self.decisions:
-            bucket = counts[d.outcome]
+            bucket = counts[self.outcome(d)]
             bucket[d.span.attribute] = bucket.get(d.span.attribute, 0) + 1
         return QueryRewriteSection(
             task=self.task,
@@ -84,7 +91,7 @@ class RewriteResult:
             task_source=self.task_source,
             purpose=self.purpose,
             rule=self.rule,
-            spans=[SpanOutcome(attribute=d.span.attribute, family=d.span.family, subject=d.span.subject, outcome=d.outcome, basis=d.basis) for d in self.decisions],
+            spans=[SpanOutcome(attribute=d.span.attribute, family=d.span.family, subject=d.span.subject, outcome=self.outcome(d), basis=d.basis) for d in self.decisions],
             kept=counts["kept"],
             removed=counts["removed"],
             generalized=counts["generalized"],
