@@ -23,8 +23,13 @@ and drops noise:
 
 :func:`with_cued_names` adds names that a role word or caption marks,
 :func:`with_name_variants` the bare first or last names of people named in
-full elsewhere in the same retrieval, and bare capitalized first names
-("Priya") that NER missed.
+full elsewhere in the same retrieval, and the names
+:mod:`policy_engine.detect.name_shapes` finds by shape ("Priya",
+"R.Krishnaswamy") that NER missed.
+
+The module is over 400 lines because every boundary rule works on the same
+NER spans and shares the same word evidence; split further, each part would
+import the others' private patterns.
 """
 
 from __future__ import annotations
@@ -34,7 +39,8 @@ from collections.abc import Sequence
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
-from policy_engine.detect.lexical import is_common_word, is_first_name, is_plain_word, is_surname
+from policy_engine.detect.lexical import is_common_word, is_first_name, is_plain_word
+from policy_engine.detect.name_shapes import LOWER, NAME_WORD, UPPER, conjoined_names, name_shaped, opens_a_line_or_sentence
 from policy_engine.detect.names import TITLES
 from policy_engine.detect.ner import NamedEntity
 from policy_engine.detect.roles import ROLE_TITLES, cued_names
@@ -62,18 +68,16 @@ _DATE_EDGE_WORDS = frozenset(
 _WORD = re.compile(r"[A-Za-z][A-Za-z'\u2019-]*")
 
 
-_UPPER, _LOWER = "A-ZÀ-ÖØ-Þ", "a-zß-öø-ÿ"
-_NAME_WORD = rf"[{_UPPER}][{_LOWER}]{{2,}}(?:-[{_UPPER}][{_LOWER}]+)?"
 _GAP = r"[^\S\n]+"  # spaces, tabs, no-break spaces: no line break
-_NAME_TOKEN_AFTER = re.compile(rf"{_GAP}(?:(?:[A-Z]\.[ ]?)+|[A-Z][ ]+)?{_NAME_WORD}(?![\w-])")
-_NAME_TOKEN_BEFORE = re.compile(rf"(?:(?<![\w-]){_NAME_WORD}|\b[A-Z]\.(?:[ ]?[A-Z]\.)*)[^\S\n]*$")
+_NAME_TOKEN_AFTER = re.compile(rf"{_GAP}(?:(?:[A-Z]\.[ ]?)+|[A-Z][ ]+)?{NAME_WORD}(?![\w-])")
+_NAME_TOKEN_BEFORE = re.compile(rf"(?:(?<![\w-]){NAME_WORD}|\b[A-Z]\.(?:[ ]?[A-Z]\.)*)[^\S\n]*$")
 #: Initials after a name, ending it ("Praveen C.", "Manohar N", "Abhinav .R").
 _INITIALS_AFTER = re.compile(rf"{_GAP}(?:\.?[A-Z](?:\.[A-Z])*\.?)(?=[^\S\n]*(?:[,;:)]|\n|$|[^\S\n]{{2}}))")
-_LOWER_SURNAME_AFTER = re.compile(rf"{_GAP}([{_LOWER}]{{3,}})(?![\w-])")
+_LOWER_SURNAME_AFTER = re.compile(rf"{_GAP}([{LOWER}]{{3,}})(?![\w-])")
 #: A second name the person goes by ("Abhay Dewan alias Gappy", "Shanthamma @ Shantabai").
-_ALIAS_AFTER = re.compile(rf"{_GAP}(?i:alias|@|a/k/a|aka){_GAP}(?:[A-Z]\.[ ]?)*{_NAME_WORD}(?:[ ]{_NAME_WORD})?")
+_ALIAS_AFTER = re.compile(rf"{_GAP}(?i:alias|@|a/k/a|aka){_GAP}(?:[A-Z]\.[ ]?)*{NAME_WORD}(?:[ ]{NAME_WORD})?")
 #: The rest of a name at the start of the next line ("Mr. Gunjan\n      Arora\n", "Deepali\n Patankar, Advocate").
-_NAME_LINE_AFTER = re.compile(rf"[^\S\n]*\n[^\S\n]*(?P<name>{_NAME_WORD}(?:[ ]{_NAME_WORD})?)(?=[^\S\n]*(?:[,.;)]|\n|$)|[^\S\n]{{2}})")
+_NAME_LINE_AFTER = re.compile(rf"[^\S\n]*\n[^\S\n]*(?P<name>{NAME_WORD}(?:[ ]{NAME_WORD})?)(?=[^\S\n]*(?:[,.;)]|\n|$)|[^\S\n]{{2}})")
 
 
 def _grow_name(text: str, e: NamedEntity) -> NamedEntity:
@@ -129,7 +133,7 @@ def _grow_organization(text: str, e: NamedEntity) -> NamedEntity:
 _INSTITUTION_WORDS = "Court|Tribunal|Bench|Commission|Authority|Board|Council|Corporation|University|Department|Ministry|Directorate|Division"
 _INSTITUTION_END = re.compile(rf"\b(?:{_INSTITUTION_WORDS})$")
 _TAIL_LINK = re.compile(r"[^\S\n]*,?[^\S\n](?:Of|of|At|at|For|for)[^\S\n](?:(?:The|the)[^\S\n])?")
-_TAIL_WORD = re.compile(rf"[^\S\n]?(?:(?:And|and|&)[^\S\n])?(?P<word>[{_UPPER}][\w'.-]*)")
+_TAIL_WORD = re.compile(rf"[^\S\n]?(?:(?:And|and|&)[^\S\n])?(?P<word>[{UPPER}][\w'.-]*)")
 
 
 def _institution_tail(text: str, end: int) -> int:
@@ -222,7 +226,6 @@ _TRAILING_FUNCTION_WORD = re.compile(r"[\s,]+(?i:and|or|the|of|with|alias|by|for
 _NUMBER_LABEL = re.compile(r"\b(?:No|Nos|Number|Ref)\b\.?(?:\s*[\d/.-]+)?$", re.IGNORECASE)
 _LEADING_WORD = re.compile(r"([A-Z][a-z]+)[^\S\n]+(?=[A-Z])")
 _INITIAL = re.compile(r"\b[A-Z]\.")
-_BLANK_LINE = re.compile(r"[ \t]*\n[ \t]*\n\s*")
 
 
 def _is_field_label(text: str, e: NamedEntity) -> bool:
@@ -272,7 +275,7 @@ def _person_pieces(text: str, e: NamedEntity) -> list[NamedEntity]:
             (m := _LEADING_WORD.match(text, start, end))
             and m.end() < end
             and is_plain_word(m.group(1))
-            and _opens_a_line_or_sentence(text, start)
+            and opens_a_line_or_sentence(text, start)
             and not _HONORIFIC_BEFORE.search(text, max(0, start - 8), start)
         ):
             start = m.end()  # "Heard Praveen C.": a sentence-opening verb NER took in
@@ -288,7 +291,7 @@ def _person_pieces(text: str, e: NamedEntity) -> list[NamedEntity]:
         if not any(len(w) > 1 for w in name_words) and not titled:
             continue  # initials alone are no name ("W.P.(C" of a case number); "Mr. X" is
         titled = titled or _INITIAL.search(text, start, end) is not None  # "A. S. Oka": initials mark a name
-        if name_words and all(is_plain_word(w) for w in name_words) and not titled and _opens_a_line_or_sentence(text, start):
+        if name_words and all(is_plain_word(w) for w in name_words) and not titled and opens_a_line_or_sentence(text, start):
             continue
         if line_no and all(is_common_word(w) for w in name_words) and not titled:
             continue  # a label on the next line ("Sandra Okoye\nJob title")
@@ -303,12 +306,6 @@ def _person_pieces(text: str, e: NamedEntity) -> list[NamedEntity]:
             end -= 1
         pieces.append(NamedEntity(PERSON, start, end))
     return pieces
-
-
-def _opens_a_line_or_sentence(text: str, start: int) -> bool:
-    """True at the start of a line, a sentence or a table cell (where capitals are no evidence of a name)."""
-    before = text[max(0, start - 4) : start]
-    return start == 0 or not text[:start].rsplit("\n", 1)[-1].strip(" \t*#->") or re.search(r"[.!?|:]\s*$", before) is not None
 
 
 def _trim_date(text: str, e: NamedEntity) -> NamedEntity | None:
@@ -376,8 +373,9 @@ def with_name_variants(texts: Sequence[str], entities: list[list[NamedEntity]], 
     for text, ents in zip(texts, entities):
         spans = [(m.start(), m.end()) for pattern in patterns if pattern is not None for m in pattern.finditer(text)]
         whole = {(m.start(), m.end()) for m in patterns[0].finditer(text)} if patterns[0] is not None else set()
-        shaped_names, weak_names = _name_shaped(text)
-        first_names = shaped_names + _conjoined_names(text, [*ents, *(NamedEntity(PERSON, a, b) for a, b in shaped_names + weak_names)])
+        shaped_names, weak_names = name_shaped(text)
+        persons = [(x.start, x.end) for x in ents if x.label == PERSON] + shaped_names + weak_names
+        first_names = shaped_names + conjoined_names(text, persons)
         # an organization or place inside a name-shaped span or a full name found as a person is part of a person
         # ("Priya" tagged ORG, "P.R." of "P.R. Venkataraman"); a product or work holding a name-shaped span gives way to it
         shaped = set(first_names) | whole
@@ -402,99 +400,6 @@ def with_name_variants(texts: Sequence[str], entities: list[list[NamedEntity]], 
             added.append(NamedEntity(PERSON, s, e) if overlapping else grown)  # growth never runs into another entity
         out.append(sorted(ents + added, key=lambda x: x.start) if added else ents)
     return out
-
-
-_NAME_SHAPED = re.compile(r"(?<![\w.@-])[^\W\d_]{3,}(?![\w@-]|\.\w)")  # not a part of an e-mail address or domain
-#: Initials before a capitalized word: "R.Krishnaswamy", "G. S. Venkatesh" (not "U.S. Army": the word must be no plain word).
-_INITIALLED = re.compile(rf"(?<![\w.])(?:[A-Z]\.[ ]?){{1,3}}(?P<word>{_NAME_WORD})(?![\w-])")
-#: A first name, a middle initial and a last name: "Ravil G Yefimov", "Teodor W. Lindqvist".
-_MIDDLE_INITIAL = re.compile(rf"(?<![\w.])(?P<first>{_NAME_WORD})[ ][A-Z]\.?[ ](?P<last>{_NAME_WORD})(?![\w-])")
-#: Two capitalized words: a known first name, then a known surname that is no dictionary word ("Lily Nolan").
-_TWO_WORDS = re.compile(rf"(?<![\w.])(?P<first>{_NAME_WORD})[ ](?P<last>{_NAME_WORD})(?![\w-])")
-_CONJOINED_NAME = rf"{_NAME_WORD}(?:[ ]{_NAME_WORD}){{0,2}}"
-_CONJOINED_BEFORE = re.compile(rf"(?<![\w.-])(?P<name>{_CONJOINED_NAME})[ ]+(?:and|&)[ ]+(?:(?:his|her|their)[ ]+[a-z]+[ ]+)?$")
-_CONJOINED_AFTER = re.compile(rf"[ ]+(?:and|&)[ ]+(?P<name>{_CONJOINED_NAME})(?![\w-])")
-#: A neighbour in a list of names, in any case ("silvana, adam, christopher"): kept when it is a known first name.
-_LISTED_BEFORE = re.compile(r"(?<![\w.-])(?P<name>[^\W\d_]{3,})(?:,|,?[ ]+and|[ ]+&)[ ]+$")
-_LISTED_AFTER = re.compile(r"(?:,|,?[ ]+and|[ ]+&)[ ]+(?P<name>[^\W\d_]{3,})(?![\w-])")
-_DETERMINER_BEFORE = re.compile(r"\b(?i:the|a|an|this|that|his|her|their|our|my|your|its|of|in|from|near|outside|around|across|throughout|via)\s+$")
-_CALENDAR_WORDS = frozenset(
-    "january february march april may june july august september october november december monday tuesday wednesday thursday friday saturday sunday".split()
-)
-
-
-def _name_shaped(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-    """Spans that are names by their shape alone: ``(strong, weak)``.
-
-    Strong, outweighing a place or organization NER saw there:
-
-    * a known first name that is no common English word ("Priya", "Luís"),
-      capitalized or, in a post, all in lower case ("emma");
-    * initials before a capitalized word that is no plain word ("R.Krishnaswamy");
-    * a first name, a middle initial and a last name; a known first name and
-      a known surname that is no dictionary word ("Lily Nolan").
-
-    Weak, only where NER found nothing: a known first name that is also a
-    dictionary word ("Scott", "Tanner"), written with a capital inside a
-    sentence, between words that are not capitalized and after no article,
-    possessive or place preposition ("shouted at Scott:", not "the Will",
-    "Bailey Road", "in May", "lives in Reno").
-    """
-    spans, weak = [], []
-    for m in _NAME_SHAPED.finditer(text):
-        word = m.group()
-        if not _written_as_name(word) or not is_first_name(word) or word.lower() in STOP_WORDS:
-            continue
-        if not is_common_word(word):
-            spans.append((m.start(), m.end()))
-        elif word[1:].islower() and word[0].isupper() and (_capitalized_mid_sentence(text, m.start(), m.end()) or _opens_a_sentence_as_its_subject(text, m.start(), m.end())):
-            weak.append((m.start(), m.end()))
-    spans += [(m.start(), m.end()) for m in _INITIALLED.finditer(text) if not is_plain_word(m.group("word"))]
-    spans += [(m.start(), m.end()) for m in _MIDDLE_INITIAL.finditer(text) if not is_plain_word(m.group("first")) and not is_plain_word(m.group("last"))]
-    spans += [
-        (m.start(), m.end())
-        for m in _TWO_WORDS.finditer(text)
-        if is_first_name(m.group("first")) and m.group("first").lower() not in STOP_WORDS and is_surname(m.group("last")) and not is_common_word(m.group("last"))
-    ]
-    return spans, weak
-
-
-def _conjoined_names(text: str, entities: Sequence[NamedEntity]) -> list[tuple[int, int]]:
-    """Names joined to a person NER found: capitalized words that are no plain words ("Asadulla and Rashid",
-    "Janakiammal and her son Somasundaram"), and known first names next to it in a list ("silvana, adam, christopher")."""
-    spans = []
-    for e in entities:
-        if e.label != PERSON:
-            continue
-        for m in (_CONJOINED_BEFORE.search(text, max(0, e.start - 60), e.start), _CONJOINED_AFTER.match(text, e.end)):
-            if m and not any(is_plain_word(w) for w in m.group("name").split()):
-                spans.append(m.span("name"))
-        for m in (_LISTED_BEFORE.search(text, max(0, e.start - 40), e.start), _LISTED_AFTER.match(text, e.end)):
-            if m and is_first_name(m.group("name")) and m.group("name").lower() not in STOP_WORDS:
-                spans.append(m.span("name"))
-    return spans
-
-
-_PERSON_VERB_AFTER = re.compile(r"[^\S\n]+(?:is|was|has|had|says|said|told|lives|lived|works|worked|went|called|wrote|knew|thinks|thought)\b")
-
-
-def _opens_a_sentence_as_its_subject(text: str, start: int, end: int) -> bool:
-    """A first name opening a sentence before a verb people do ("Tanner is a good dude", "Scott said"), not a month."""
-    return _opens_a_line_or_sentence(text, start) and text[start:end].lower() not in _CALENDAR_WORDS and _PERSON_VERB_AFTER.match(text, end) is not None
-
-
-def _capitalized_mid_sentence(text: str, start: int, end: int) -> bool:
-    """A capitalized word set among lower-case words of a running sentence: its capital is evidence."""
-    if _opens_a_line_or_sentence(text, start) or text[start:end].lower() in _CALENDAR_WORDS or _DETERMINER_BEFORE.search(text, max(0, start - 8), start):
-        return False
-    before = re.search(r"(\S+)\s+$", text[max(0, start - 30) : start])
-    after = re.match(r"[^\S\n]+([A-Za-z]\S*)", text[end : end + 30])
-    return before is not None and not before.group(1)[:1].isupper() and not (after and after.group(1)[:1].isupper())
-
-
-def _written_as_name(word: str) -> bool:
-    """Capitalized ("Priya", "Luís"), or all lower case and long enough not to be an abbreviation ("emma" in a post)."""
-    return (word[0].isupper() and word[1:].islower()) or (word.islower() and len(word) >= 4)
 
 
 def _alternation(alternatives: list[str]) -> re.Pattern[str] | None:
