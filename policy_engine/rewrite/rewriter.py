@@ -74,7 +74,8 @@ class RewriteResult:
     def outcome(self, decision: Decision) -> str:
         """What the rewrite did to a span: one the plan generalizes reads "removed" when its clause went and the
         rewritten text holds no generic phrase for it (the protective rewrite drops whole sentences)."""
-        if decision.outcome == "generalized" and GENERIC.get(decision.span.attribute, "\0") not in self.text:
+        phrase = GENERIC.get(decision.span.attribute)
+        if decision.outcome == "generalized" and (phrase is None or phrase not in self.text):
             return "removed"
         return decision.outcome
 
