@@ -74,6 +74,8 @@ _MAX_PARTY = 160
 
 def parties(text: str) -> list[NamedEntity]:
     """The parties of every cause title in ``text``, as ``PERSON`` or ``ORG`` entities, sorted and non-overlapping."""
+    if _ROLE_CASED.search(text) is None:
+        return []  # no role word, no cause title: most texts stop here
     found: list[NamedEntity] = []
     for start, end in _party_blocks(text):
         for item_start, item_end in _items(text, start, end):
