@@ -250,3 +250,62 @@ def test_numeric_dates_of_court_papers(text: str, dates: list[str]) -> None:
     constraint = Constraint(id="dates", statement="Hide dates.")
     found = Analyzer(Policy(metadata=Metadata(name="dates"), constraints=[constraint])).analyze(text, [constraint])
     assert [text[f.start : f.end] for f in found] == dates
+
+
+COUNSEL_AND_BENCH = """For the Appellants            :  Mr.   Harish Venkataraman, Sr. Adv.,
+                                 Mr.  P.  Gokulnathan, Adv.
+For the Respondents           :  Shri K.M Thakkar, Advocate
+
+CORAM  :  R.K.Bose, J.
+"""
+
+
+def test_counsel_after_spaced_titles_and_judges_before_their_postnominal_are_hidden(analyzer: Analyzer) -> None:
+    masked = _hidden(analyzer, COUNSEL_AND_BENCH)
+    for name in ("Mr.   Harish Venkataraman", "P.  Gokulnathan", "K.M Thakkar", "R.K.Bose"):
+        assert not _visible(masked, COUNSEL_AND_BENCH, name), (name, masked)
+    for label in ("For the Appellants", "Sr. Adv.", "Advocate", "CORAM", ", J."):
+        assert label in masked, (label, masked)
+
+
+LABELS_ABOVE = """Appellant:
+Devendra Rao Kulkarni And Ors.
+
+\tVs.
+
+Respondent:
+The Municipal Corporation Of Surat
+
+Date Of Judgment: 12/03/1998
+"""
+
+
+def test_a_party_on_the_line_under_its_role_label_is_hidden(analyzer: Analyzer) -> None:
+    masked = _hidden(analyzer, LABELS_ABOVE)
+    for party in ("Devendra Rao Kulkarni", "Municipal Corporation Of Surat"):
+        assert not _visible(masked, LABELS_ABOVE, party), (party, masked)
+    for label in ("Appellant:", "And Ors.", "Respondent:", "Date Of Judgment"):
+        assert label in masked, (label, masked)
+
+
+KIN_DESCRIPTORS = """2.   Gowramma W/O. Siddappa Naik,
+     Aged 50 Years,
+3.   Mallesha
+     S/o Siddappa Naik,
+4.   Yellamma, daughter of Hanumanthappa,
+"""
+
+
+def test_a_name_before_a_kinship_descriptor_is_hidden(analyzer: Analyzer) -> None:
+    masked = _hidden(analyzer, KIN_DESCRIPTORS)
+    for name in ("Gowramma", "Mallesha", "Yellamma", "Siddappa Naik", "Hanumanthappa"):
+        assert not _visible(masked, KIN_DESCRIPTORS, name), (name, masked)
+    for label in ("W/O.", "S/o", "daughter of", "Aged"):
+        assert label in masked, (label, masked)
+
+
+def test_a_firm_after_messrs_is_hidden_up_to_its_address(analyzer: Analyzer) -> None:
+    text = "M/s. Sundaram Tube Fittings,\n14, Industrial Estate, Ambattur.\n"
+    masked = _hidden(analyzer, text)
+    assert not _visible(masked, text, "Sundaram Tube Fittings"), masked
+    assert masked.startswith("M/s."), masked

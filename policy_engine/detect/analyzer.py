@@ -38,7 +38,7 @@ from policy_engine.detect.allowlist import AllowList
 from policy_engine.detect.category_resolver import CategoryResolver
 from policy_engine.detect.cause_titles import with_parties
 from policy_engine.detect.findings import Finding, Source, resolve_overlaps
-from policy_engine.detect.mentions import clean_entities, still_a_value, with_cued_names, with_name_variants
+from policy_engine.detect.mentions import clean_entities, still_a_value, with_cued_names, with_messrs_firms, with_name_variants
 from policy_engine.detect.names import NameIndex, fold, person_variants, value_key
 from policy_engine.detect.ner import EntityRecognizer, NamedEntity, shared_recognizer
 from policy_engine.detect.roles import assign_roles, qualify
@@ -225,7 +225,10 @@ class Analyzer:
         need_ner = any(p.entity_labels for p in plans)
         entities = [[] for _ in texts]
         if need_ner:
-            entities = [with_cued_names(t, with_parties(t, clean_entities(t, ents))) for t, ents in zip(texts, self._entity_recognizer().entities_many(list(texts)))]
+            entities = [
+                with_messrs_firms(t, with_cued_names(t, with_parties(t, clean_entities(t, ents))))
+                for t, ents in zip(texts, self._entity_recognizer().entities_many(list(texts)))
+            ]
             entities = with_name_variants(texts, entities, [p.name for p in self._private if p.is_person])
         raw = [self._detect(text, ents, plans) for text, ents in zip(texts, entities)]
         keyed = self._qualify(texts, raw, entities)

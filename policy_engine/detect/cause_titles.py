@@ -3,7 +3,8 @@
 A judgment's cause title lists who sued whom, each party written beside or
 above its procedural role: "Ramesh Patil ...Petitioner", "Appellant :-
 Sunita Devi", a caption with "Plaintiff," on the line under the name, a
-numbered list of respondent offices ending in "...Respondents".  NER sees
+numbered list of respondent offices ending in "...Respondents", the
+blocks above and below a "Versus" line.  NER sees
 these as a run of capitalized words, often in capitals or split across
 lines, and misses or splits them; the layout says plainly that the text is
 a party.  This module reads that layout (issue 12, classes 1 and 3: the
@@ -14,7 +15,8 @@ A role label counts only where it is set off as a label: alone on its line
 line, or before a colon.  "The Respondent argued" in prose is no label.
 
 The party is the text the label marks: the rest of the line after a
-leading label; otherwise the line before a trailing label and the lines
+leading label; the lines under a label that ends in a colon ("Respondent:");
+otherwise the line before a trailing label and the lines
 above it up to a separator ("Versus", "- and -", "BETWEEN:", a case-number
 line, a rule or a blank line), continuing over blank lines through a
 numbered list back to its first item.  Each numbered item is one party.
@@ -22,7 +24,8 @@ Descriptors are cut off ("S/o ...", "aged ...", "rep. by ...", "through
 ...", "and others"), a person's name ends at its first comma, and "The" and
 "M/s" are left out.  An item naming an office or a body ("The Deputy
 Commissioner, Dharwad District", "Cascade Freight Lines, Inc.") is an
-organization (``ORG``), anything else a person (``PERSON``).
+organization (``ORG``), and a polity ("State of Rajasthan") a place too;
+anything else is a person (``PERSON``).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from policy_engine.detect.lexical import is_common_word, is_plain_word
 from policy_engine.detect.ner import NamedEntity
 
 _ROLE = (
@@ -52,7 +56,13 @@ _SEPARATOR = re.compile(
     r"^[ \t]*(?:(?i:versus|vs\.?|v\.?|v/s|-*[ \t]*and[ \t]*-*|and:|between:?|with)|[=_*~-]{4,}.*|.*\b(?i:no\.?|nos\.?|number)[ \t]*[-:.]?[ \t]*\d.*"
     r"|.*\b\d+[ \t]+(?i:of)[ \t]+(?:19|20)\d{2}\b.*|.*\b(?i:court|jurisdiction|tribunal)\b.*)[ \t]*$"
 )
-_NUMBERED = re.compile(r"[ \t]*\(?(?P<n>\d{1,2})[.)][ \t]+(?=\S)")
+#: "Versus" on a line of its own, and a header line with both parties spaced out around it ("State      Vs.      Manoj").
+_VERSUS_LINE = re.compile(r"^[ \t.-]*(?i:versus|vs\.?|v/s|v\.)[ \t.-]*$", re.MULTILINE)
+_VERSUS_INLINE = re.compile(r"^[ \t]*(?P<first>\S[^\n]*?)[ \t]{2,}(?i:versus|vs\.?|v/s)[ \t]{2,}(?P<second>\S[^\n]*?)[ \t]*$", re.MULTILINE)
+_RULE = re.compile(r"[ \t]*[=_*~-]{4,}[ \t]*$")
+#: A line led by a field label of up to four words ("Coram :", "Appearance :", "For the Petitioner :"): no party block runs over it.
+_FIELD_LINE = re.compile(r"[ \t]*[A-Za-z][\w'.]*(?:[ \t]+[\w'.]+){0,3}[ \t]*:(?!\d)")
+_NUMBERED = re.compile(r"[ \t]*\(?(?P<n>\d{1,2})[.)](?:[ \t]+(?=\S)|(?=[A-Z]))")  # "2. The Collector", "2.Nagamma"
 _DESCRIPTOR = re.compile(
     r"[ \t,]*(?:\b[SDWRC]/[Oo]\b|\b(?i:son|daughter|wife|widow|husband)[ \t]+of\b|\b(?i:aged?|age:|resident of|residing at|through|thr\.)"
     r"|\b(?i:rep\.|represented)|\bby[ \t]+its\b|\bA[ \t]+company\b|\bhaving[ \t]+its\b|\((?i:by)\b|"
@@ -66,16 +76,19 @@ _OFFICE_WORD = re.compile(
     r"commission|ministry|office|station|division|circle|directorate|dcit|acit|ito)\b"
 )
 _LETTER = re.compile(r"[A-Za-z]")
+_POLITY = re.compile(r"(?:State|Union|Government|Govt\.?|Republic)[ \t]+(?i:of)[ \t]+(?:the[ \t]+)?[A-Z]")
 #: A lower-case word that no name or office title carries ("was", "heard"; not "of", "alias", "van").
 _LOWER_WORD = re.compile(r"(?<![\w.'/-])(?!(?:of|the|and|for|at|in|on|alias|aka|de|da|del|della|di|du|dos|das|van|von|der|den|ten|ter|bin|binti|al|el|la|le)\b)[a-z][a-z]+\b")
-_MAX_BLOCK_LINES = 12
+_MAX_BLOCK_LINES = 12  # lines of one party
+_MAX_LIST_LINES = 120  # lines of a numbered list of parties above its label
 _MAX_PARTY = 160
 
 
 def parties(text: str) -> list[NamedEntity]:
-    """The parties of every cause title in ``text``, as ``PERSON`` or ``ORG`` entities, sorted and non-overlapping."""
-    if _ROLE_CASED.search(text) is None:
-        return []  # no role word, no cause title: most texts stop here
+    """The parties of every cause title in ``text``, as ``PERSON`` or ``ORG`` entities, sorted and non-overlapping;
+    a polity ("State of Rajasthan") is both an organization and a place, so it comes twice, as ``ORG`` and ``GPE``."""
+    if _ROLE_CASED.search(text) is None and _VERSUS_LINE.search(text) is None and _VERSUS_INLINE.search(text) is None:
+        return []  # no role word and no "Versus", no cause title: most texts stop here
     found: list[NamedEntity] = []
     for start, end in _party_blocks(text):
         for item_start, item_end in _items(text, start, end):
@@ -86,7 +99,8 @@ def parties(text: str) -> list[NamedEntity]:
     for e in found:
         if not out or e.start >= out[-1].end:
             out.append(e)
-    return out
+    polities = [NamedEntity("GPE", e.start, e.end) for e in out if e.label == "ORG" and _POLITY.match(text, e.start, e.end)]
+    return sorted(out + polities, key=lambda e: (e.start, e.label))
 
 
 def _is_label(text: str, match: re.Match[str]) -> bool:
@@ -101,9 +115,18 @@ def _party_blocks(text: str) -> Iterator[tuple[int, int]]:
     for m in _TRAILING.finditer(text):
         if _is_label(text, m) and _LETTER.search(m.group("party")) and not _LEADING.search(m.group()):
             yield _block_above(text, lines, m.end("party"), include_own_line=True)
+    for m in _VERSUS_LINE.finditer(text):
+        yield _block_above(text, lines, m.start(), include_own_line=False)
+        yield _block_below(text, lines, m.end())
+    for m in _VERSUS_INLINE.finditer(text):
+        yield m.span("first")
+        yield m.span("second")
     for m in _ALONE.finditer(text):
         if _is_label(text, m):
-            yield _block_above(text, lines, m.start(), include_own_line=False)
+            if m.group().rstrip().endswith(":"):
+                yield _block_below(text, lines, m.end())  # "Respondent:" over its party
+            else:
+                yield _block_above(text, lines, m.start(), include_own_line=False)
 
 
 def _block_above(text: str, lines: list[tuple[int, int]], pos: int, include_own_line: bool) -> tuple[int, int]:
@@ -113,24 +136,44 @@ def _block_above(text: str, lines: list[tuple[int, int]], pos: int, include_own_
     """
     own = next(i for i, (s, e) in enumerate(lines) if s <= pos <= e)
     taken: list[tuple[int, int]] = [(lines[own][0], pos)] if include_own_line else []
-    for start, end in reversed(lines[max(0, own - 2 * _MAX_BLOCK_LINES) : own]):
+    item_lines = len(taken)  # lines of the numbered item being read, bottom up
+    for start, end in reversed(lines[max(0, own - _MAX_LIST_LINES) : own]):
         line = text[start:end]
         if not line.strip():
             top = _NUMBERED.match(text, taken[-1][0]) if taken else None
             if taken and not (top and int(top.group("n")) > 1):
                 break
             continue
-        if _SEPARATOR.match(line) or _ALONE.match(line) or _TRAILING.match(line) or len(taken) == _MAX_BLOCK_LINES:
+        if _SEPARATOR.match(line) or _ALONE.match(line) or _TRAILING.match(line) or _FIELD_LINE.match(line) or item_lines == _MAX_BLOCK_LINES:
             break
         taken.append((start, end))
-        if (n := _NUMBERED.match(line)) and int(n.group("n")) == 1:
-            break
+        item_lines += 1
+        if n := _NUMBERED.match(line):
+            if int(n.group("n")) == 1:
+                break
+            item_lines = 0
     return (taken[-1][0], taken[0][1]) if taken else (pos, pos)
+
+
+def _block_below(text: str, lines: list[tuple[int, int]], pos: int) -> tuple[int, int]:
+    """The lines under a label that ends in a colon, after any blank lines, up to the next blank line, separator or label."""
+    own = next(i for i, (s, e) in enumerate(lines) if s <= pos <= e)
+    taken: list[tuple[int, int]] = []
+    for start, end in lines[own + 1 : own + 1 + _MAX_BLOCK_LINES]:
+        line = text[start:end]
+        if not line.strip() or (not taken and _RULE.match(line)):
+            if taken:
+                break
+            continue
+        if _SEPARATOR.match(line) or _ALONE.match(line) or _TRAILING.match(line) or _LEADING.match(line) or _FIELD_LINE.match(line):
+            break
+        taken.append((start, end))
+    return (taken[0][0], taken[-1][1]) if taken else (pos, pos)
 
 
 def _items(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
     """The numbered items of a block, or the block itself when it has no numbers."""
-    starts = [m.start() for m in re.finditer(r"(?:^|(?<=\s))\(?\d{1,2}[.)][ \t]+(?=[A-Za-z])", text[start:end], re.MULTILINE)]
+    starts = [m.start() for m in re.finditer(r"(?:^|(?<=\s))\(?\d{1,2}[.)](?:[ \t]+(?=[A-Za-z])|(?=[A-Z]))", text[start:end], re.MULTILINE)]
     if not starts or starts[0] != len(text[start:end]) - len(text[start:end].lstrip()):
         starts = [0, *starts]
     bounds = [*starts, end - start]
@@ -159,11 +202,16 @@ def _party(text: str, start: int, end: int) -> NamedEntity | None:
     value = text[start:end]
     if not value or len(value) > _MAX_PARTY or not _LETTER.search(value) or _ROLE_CASED.fullmatch(value.rstrip(".")):
         return None
-    if not any(w[:1].isupper() for w in value.split()):
-        return None
+    if not any(w[:1].isupper() for w in value.split()) or (not office and _common_words_only(value)):
+        return None  # "Public Prosecutor" after "For Respondent :" names counsel's office, not a party
     if text[end - 1] == "." and not re.search(r"\b(?:[A-Z]|(?i:inc|ltd|co|corp|pvt))\.$", value):
         end -= 1
     return NamedEntity("ORG" if office else "PERSON", start, end)
+
+
+def _common_words_only(value: str) -> bool:
+    words = [w for w in re.findall(r"[A-Za-z]+", value) if len(w) > 1]
+    return bool(words) and all(is_common_word(w) for w in words) and any(is_plain_word(w) for w in words)
 
 
 def with_parties(text: str, entities: list[NamedEntity]) -> list[NamedEntity]:

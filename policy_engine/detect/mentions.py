@@ -41,7 +41,7 @@ from spacy.lang.en.stop_words import STOP_WORDS
 
 from policy_engine.detect.lexical import is_common_word, is_first_name, is_plain_word
 from policy_engine.detect.name_shapes import LOWER, NAME_WORD, UPPER, conjoined_names, name_shaped, opens_a_line_or_sentence
-from policy_engine.detect.names import TITLES
+from policy_engine.detect.names import OFFICE_TITLES, TITLES
 from policy_engine.detect.ner import NamedEntity
 from policy_engine.detect.roles import ROLE_TITLES, cued_names
 
@@ -109,8 +109,8 @@ def _grow_name(text: str, e: NamedEntity) -> NamedEntity:
         end = m.end()
     while (m := _NAME_TOKEN_BEFORE.search(text, max(0, start - 24), start)) and m.end() == start and m.start() < start:
         word = m.group().strip()
-        if word[-1] != "." and _is_label_word(word):
-            break
+        if (word[-1] != "." and _is_label_word(word)) or text[max(0, m.start() - 1) : m.start()] == "/":
+            break  # a label word, or the "O." of "W/O."
         start = m.start()
     if m := _COMPANY_SUFFIX.match(text, end):
         end = m.end()
@@ -244,6 +244,9 @@ def _segments(text: str, e: NamedEntity) -> list[tuple[int, int, bool]]:
     offset = e.start
     if (rest := re.match(r"/?[Oo]\b", text[e.end : e.end + 2])) and re.search(r"\b[SDWRC]/?$", text[e.start : e.end]):
         e = NamedEntity(e.label, e.start, e.end + rest.end())  # NER kept part of "R/o" ("Girdhari Lal R/"): cut at all of it
+    if text[max(0, e.start - 1) : e.start] == "/" and (marker := re.match(r"[Oo]\b\.?[ \t]*", text[e.start : e.end])):
+        offset = e.start + marker.end()  # NER began inside "W/O. Siddappa Naik"
+        e = NamedEntity(e.label, offset, e.end)
     for line_no, line in enumerate(text[e.start : e.end].split("\n")):
         cursor = offset
         for cut in _NO_NAME_RUNS_ON.finditer(text, offset, offset + len(line)):
@@ -255,7 +258,7 @@ def _segments(text: str, e: NamedEntity) -> list[tuple[int, int, bool]]:
 
 
 _NO_NAME_RUNS_ON = re.compile(
-    r"\S*\d\S*|\b[SDWRC]/[Oo]\b\.?.*|[(\[].*|[ \t]+(?i:and|&)[ \t]+(?:\d+[ \t]+)?(?i:others|ors|anr|another)\b.*"
+    r"\b\d{1,2}[.)](?=[A-Z][a-z])|\S*\d\S*|\b[SDWRC]/[Oo]\b\.?.*|[(\[].*|[ \t]+(?i:and|&)[ \t]+(?:\d+[ \t]+)?(?i:others|ors|anr|another)\b.*"
 )
 _RESIDENCE_BEFORE = re.compile(r"(?:\b[Rr]/[Oo]\.?|\b(?i:resident of|residing at))[ \t]*$")
 #: Words that set out a cause title or a hearing and are never a name by themselves ("Versus", "Coram", "Appearance").
@@ -322,17 +325,25 @@ def _trim_date(text: str, e: NamedEntity) -> NamedEntity | None:
     return NamedEntity("DATE", start, end) if _CALENDAR.search(text[start:end]) else None
 
 
+def _is_phrase_of_common_words(value: str) -> bool:
+    """Every word a dictionary or function word, and at least one no name either ("Date Of Judgment", not "Will Price")."""
+    words = [w for w in _WORD.findall(value) if w.lower() not in STOP_WORDS]
+    return bool(words) and all(is_common_word(w) for w in words) and any(is_plain_word(w) for w in words)
+
+
 def _is_label_or_heading(text: str, entity: NamedEntity) -> bool:
     """A form label ("Specimen:", "Writ Petition No 17"), a role word ("Respondents"), or a heading / table cell of common words."""
     value = text[entity.start : entity.end]
     words = value.split()
     line_start = entity.start == 0 or not text[: entity.start].rsplit("\n", 1)[-1].strip(" \t*#-|>")
-    if len(words) == 1 and text[entity.end : entity.end + 2].lstrip("*").startswith(":"):
-        return True
+    if text[entity.end : entity.end + 2].lstrip("*").startswith(":") and (len(words) == 1 or _is_phrase_of_common_words(value)):
+        return True  # a field label: "Specimen:", "Date Of Judgment:" (not a speaker, "Will Price:")
     if _NUMBER_LABEL.search(value) and all(is_plain_word(w) for w in _WORD.findall(value)[:-1]):
         return True  # the kind of a number that follows ("Civil Application No", "Account No.")
-    if (named := [w.lower() for w in _WORD.findall(value) if len(w) > 1]) and all(w in ROLE_TITLES or w in TITLES for w in named) and value.isascii():
-        return True  # a party or office named by its role ("Respondents", "Petitioner(s)", "Honourable")
+    named = [w.lower() for w in _WORD.findall(value) if len(w) > 1]
+    labels = [w for w in named if w in ROLE_TITLES or w in TITLES or w in _LAYOUT_WORDS]
+    if labels and all(w in labels or w in STOP_WORDS for w in named) and value.isascii():
+        return True  # a party or office named by its role ("Respondents", "the Plaintiffs/Petitioners :", "CORAM")
     if entity.label != "ORG":
         return False  # place names keep their capitals for a reason; only form labels are dropped
     if len(words) == 1 and line_start and is_common_word(words[0]):
@@ -412,13 +423,40 @@ def _is_name_word(word: str) -> bool:
     return len(word) >= 3 and word[:1].isupper() and word.isalpha() and word.lower() not in TITLES
 
 
+#: A firm after "M/s." or "Messrs", up to the comma, bracket or line end that closes its name ("M/s. Sundaram Tube Fittings,").
+_MESSRS = re.compile(r"\b(?:M/[Ss]|Messrs)\.?[ \t]*(?P<name>[A-Z][\w.&'-]*(?:[ \t]+(?:[A-Z(][\w.&'()-]*|&|and|of|de))*)")
+_FIRM_NAME_TAIL = re.compile(r"(?:[ \t]+(?:&|and|of|de)|[,&(])$")
+
+
+def with_messrs_firms(text: str, entities: list[NamedEntity]) -> list[NamedEntity]:
+    """Add the firms "M/s." or "Messrs" names as organizations; they replace the entities they overlap."""
+    firms = []
+    for m in _MESSRS.finditer(text):
+        start, end = m.span("name")
+        while (tail := _FIRM_NAME_TAIL.search(text, start, end)) is not None:
+            end = tail.start()
+        if end > start and not all(is_plain_word(w) for w in _WORD.findall(text[start:end])):
+            firms.append(NamedEntity("ORG", start, end))
+    if not firms:
+        return entities
+    kept = [e for e in entities if not any(f.start < e.end and e.start < f.end for f in firms)]
+    return sorted(kept + firms, key=lambda e: e.start)
+
+
+def _inside(inner: NamedEntity, outer: NamedEntity) -> bool:
+    return outer.start <= inner.start and inner.end <= outer.end
+
+
 def with_cued_names(text: str, entities: list[NamedEntity]) -> list[NamedEntity]:
     """Add names that follow a role word or title; they replace overlapping non-PERSON entities, except
-    organisations with a legal form (a firm named after people is a firm)."""
+    organisations with a legal form (a firm named after people is a firm), and the PERSON pieces they
+    contain (NER's "Mr" alone before "Mr.   Pratap Chatterjee")."""
     cued = []
     firms = [x for x in entities if x.label == "ORG" and _LEGAL_FORM_END.search(text[x.start : x.end])]
     for s, e in cued_names(text):
-        if all(is_plain_word(w) for w in _WORD.findall(text[s:e])) or any(f.start < e and s < f.end for f in firms) or _FIRM_TAIL.match(text, e):
+        words = [w for w in _WORD.findall(text[s:e]) if w.lower() not in TITLES and w.lower() not in OFFICE_TITLES]  # "Sh", "Advocate General"
+        plain = all(is_plain_word(w) for w in words) and not _INITIAL.search(text, s, e)  # initials mark a name ("A.S.Oka")
+        if plain or any(f.start < e and s < f.end for f in firms) or _FIRM_TAIL.match(text, e):
             continue  # common words, or inside a firm named after people ("Partner, Whitcombe & Reyes LLP")
         if (m := _HONORIFIC_BEFORE.search(text, max(0, s - 8), s)) is not None and "\n" not in text[m.start() : s]:
             s = m.start()
@@ -428,6 +466,6 @@ def with_cued_names(text: str, entities: list[NamedEntity]) -> list[NamedEntity]
     if not cued:
         return entities
     persons = [e for e in entities if e.label == PERSON]
-    new = [c for c in cued if not any(p.start < c.end and c.start < p.end for p in persons)]
-    kept = [e for e in entities if e.label == PERSON or not any(c.start < e.end and e.start < c.end for c in new)]
+    new = [c for c in cued if not any(p.start < c.end and c.start < p.end and not _inside(p, c) for p in persons)]
+    kept = [e for e in entities if not any(c.start < e.end and e.start < c.end and (e.label != PERSON or _inside(e, c)) for c in new)]
     return sorted(kept + new, key=lambda e: e.start)

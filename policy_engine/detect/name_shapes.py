@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from spacy.lang.en.stop_words import STOP_WORDS
 
 from policy_engine.detect.lexical import is_common_word, is_first_name, is_plain_word, is_surname
+from policy_engine.detect.names import OFFICE_TITLES, TITLES
 
 Span = tuple[int, int]
 UPPER, LOWER = "A-ZÀ-ÖØ-Þ", "a-zß-öø-ÿ"
@@ -68,8 +69,8 @@ def name_shaped(text: str) -> tuple[list[Span], list[Span]]:
     spans, weak = [], []
     for m in _NAME_SHAPED.finditer(text):
         word = m.group()
-        if not _written_as_name(word) or not is_first_name(word) or word.lower() in STOP_WORDS:
-            continue
+        if not _written_as_name(word) or not is_first_name(word) or word.lower() in STOP_WORDS or word.lower() in TITLES or word.lower() in OFFICE_TITLES:
+            continue  # "learned single Judge", "the General": a title, not a first name
         if not is_common_word(word):
             spans.append((m.start(), m.end()))
         elif word[1:].islower() and word[0].isupper() and (_capitalized_mid_sentence(text, m.start(), m.end()) or _opens_a_sentence_as_its_subject(text, m.start(), m.end())):

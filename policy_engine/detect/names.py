@@ -28,7 +28,12 @@ from policy_engine.detect.lexical import first_name_gender
 #: Honorifics and role titles written before a name.
 TITLES = frozenset(
     "dr doctor mr mrs ms miss mx prof professor sir dame madam hon honorable judge justice nurse rev reverend "
-    "sgt officer det detective atty attorney counsel patient client mister sri shri smt kumari honourable hon'ble lady lord".split()
+    "sgt officer det detective atty attorney counsel patient client mister sri shri sh smt kumari ku honourable hon'ble lady lord".split()
+)
+#: Offices and ranks, written capitalized after a role word or alone ("Advocate General", "Public Prosecutor", "Judge"): never a name.
+OFFICE_TITLES = frozenset(
+    "general prosecutor secretary registrar commissioner collector magistrate superintendent inspector director manager "
+    "chairman chairperson president treasurer trustee major colonel captain admiral marshal sergeant constable chief judge".split()
 )
 #: Post-nominal letters and generational suffixes written after a name.
 SUFFIXES = frozenset("md do rn np pa phd dds esq jr sr ii iii iv cpa".split())

@@ -119,7 +119,8 @@ _CUE_WORDS = (
     "son|daughter|wife|husband|mother|father|brother|sister|aunt|uncle|cousin|nephew|niece|grandson|granddaughter|"
     "grandmother|grandfather|fianc[ée]e?|boyfriend|girlfriend|(?:full |first |last |given |family )?name|surname"
 )
-_NAME_PART = r"(?:[A-Z]\.[ \t]?){0,3}[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+(?:[-'][A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+)?"
+#: A capitalized name word after up to three initials, with or without their stops ("R.K.Bose", "P.  Gokulnathan", "K.M Thakkar").
+_NAME_PART = r"(?:[A-Z](?:\.[ \t]{0,2}|[ \t]{1,2})){0,3}[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+(?:[-'][A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+)?"
 #: A name its bearer gives, in whatever case a message writes it ("my name is vitoria", "call me Csanád").
 _SELF_NAMED = re.compile(
     r"(?i:\bmy name is|\bmy name's|\bcall me|\bi am called|\bi'm called)[ \t]+"
@@ -132,6 +133,8 @@ _CUES = (
     re.compile(rf"\b(?i:{_CUE_WORDS})\b[\s:*.,\]-]{{0,6}}(?:(?i:late)[\s.]+)?(?P<name>{_NAME})"),  # "Nurse: Shelly Moore", "S/o Late Basappa Patil"
     re.compile(rf"\b(?P<name>{_FULL_NAME})(?=\s*[,(\[]\s*(?i:{_SUBJECT_ID})\b)"),  # "Kimberly Hull (MRN 7306235)"
     re.compile(rf"\b(?P<name>{_FULL_NAME})\s+vs?\.\s+(?P<other>{_FULL_NAME})"),  # case captions "Walsh v. Torres"
+    re.compile(rf"(?<![\w.])(?P<name>{_NAME})[ \t]*,?[ \t]*\n?[ \t]*(?:(?i:[sdwr]/o)\b|(?i:son|daughter|wife|widow|husband)[ \t]+of\b)"),  # "Gowramma W/O. Siddappa"
+    re.compile(rf"(?<![\w.])(?P<name>{_NAME}),[ \t]*(?:J|JJ|Jj|C\.J)\.?(?![\w.])"),  # a judge: "A.S.Oka, J.", "Revati Mohite Dere, JJ"
     _SELF_NAMED,
 )
 
@@ -142,7 +145,9 @@ def cued_names(text: str) -> list[tuple[int, int]]:
     Form labels, chat transcripts and case captions put names where a
     sentence model sees no sentence: a role word or title before the name
     ("Nurse: Shelly Moore", "[Agent Karen"), a subject identifier after it
-    ("Kimberly Hull (MRN ...)") or a caption ("Angelica Walsh v. Jeanne Torres").
+    ("Kimberly Hull (MRN ...)"), a kinship descriptor after it ("Gowramma W/O. Siddappa
+    Naik", "Yellamma, daughter of ..."), a judge's postnominal ("A.S.Oka, J.") or a
+    caption ("Angelica Walsh v. Jeanne Torres").
     """
     spans = []
     for cue in _CUES:
