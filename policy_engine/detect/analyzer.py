@@ -226,7 +226,7 @@ class Analyzer:
         entities = [[] for _ in texts]
         if need_ner:
             entities = [
-                with_messrs_firms(t, with_cued_names(t, with_parties(t, clean_entities(t, ents))))
+                with_messrs_firms(t, with_parties(t, with_cued_names(t, clean_entities(t, ents))))
                 for t, ents in zip(texts, self._entity_recognizer().entities_many(list(texts)))
             ]
             entities = with_name_variants(texts, entities, [p.name for p in self._private if p.is_person])

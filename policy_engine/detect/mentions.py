@@ -132,6 +132,7 @@ def _grow_organization(text: str, e: NamedEntity) -> NamedEntity:
 #: Words that end the name of a court or public body, which its seat or jurisdiction may follow ("High Court Of Kerala At Ernakulam").
 _INSTITUTION_WORDS = "Court|Tribunal|Bench|Commission|Authority|Board|Council|Corporation|University|Department|Ministry|Directorate|Division"
 _INSTITUTION_END = re.compile(rf"\b(?:{_INSTITUTION_WORDS})$")
+_INSTITUTION_WORD = re.compile(rf"\b(?:{_INSTITUTION_WORDS})\b")
 _TAIL_LINK = re.compile(r"[^\S\n]*,?[^\S\n](?:Of|of|At|at|For|for)[^\S\n](?:(?:The|the)[^\S\n])?")
 _TAIL_WORD = re.compile(rf"[^\S\n]?(?:(?:And|and|&)[^\S\n])?(?P<word>[{UPPER}][\w'.-]*)")
 
@@ -184,12 +185,17 @@ def clean_entities(text: str, entities: Sequence[NamedEntity]) -> list[NamedEnti
                 cleaned.append(e)
         elif e.label in _PLACE_OR_ORG_LABELS:
             for piece in _line_pieces(text, _grow_organization(text, e)):
+                if tail := _OF_A_TITLE.search(text, piece.start, piece.end):
+                    piece = NamedEntity(piece.label, piece.start, tail.start())  # "The Court Of Sh. Arun Bhardwaj": a judge follows
                 value = text[piece.start : piece.end]
                 if not (_is_label_or_heading(text, piece) or (e.label == "ORG" and (_MEASUREMENT.fullmatch(value) or _is_field_label(text, piece)))):
                     cleaned.append(piece)
         else:
             cleaned.append(e)
     return cleaned
+
+
+_OF_A_TITLE = re.compile(r"[^\S\n]+(?:Of|of)[^\S\n]+(?:" + "|".join(sorted(TITLES, key=len, reverse=True)) + r")\.?$", re.IGNORECASE)
 
 
 def _line_pieces(text: str, e: NamedEntity) -> list[NamedEntity]:
@@ -258,11 +264,13 @@ def _segments(text: str, e: NamedEntity) -> list[tuple[int, int, bool]]:
 
 
 _NO_NAME_RUNS_ON = re.compile(
-    r"\b\d{1,2}[.)](?=[A-Z][a-z])|\S*\d\S*|\b[SDWRC]/[Oo]\b\.?.*|[(\[].*|[ \t]+(?i:and|&)[ \t]+(?:\d+[ \t]+)?(?i:others|ors|anr|another)\b.*"
+    r"\b\d{1,2}[.)](?=[A-Z][a-z])|\S*\d\S*|[ \t]*\.{2,}.*|\b[SDWRC]/[Oo]\b\.?.*|[(\[].*|[ \t]+(?i:and|&)[ \t]+(?:\d+[ \t]+)?(?i:others|ors|anr|another)\b.*"
 )
 _RESIDENCE_BEFORE = re.compile(r"(?:\b[Rr]/[Oo]\.?|\b(?i:resident of|residing at))[ \t]*$")
-#: Words that set out a cause title or a hearing and are never a name by themselves ("Versus", "Coram", "Appearance").
-_LAYOUT_WORDS = frozenset(["versus", "vs", "v", "coram", "appearance", "appearances", "present", "between", "order", "judgment", "judgement"])
+#: Words that set out a cause title or a hearing and are never a name by themselves ("Versus", "Coram", "Appearance", "Anr", "Adv").
+_LAYOUT_WORDS = frozenset(
+    ["versus", "vs", "v", "coram", "appearance", "appearances", "present", "between", "order", "judgment", "judgement", "anr", "ors", "etc", "adv", "advs", "addl"]
+)
 
 
 def _person_pieces(text: str, e: NamedEntity) -> list[NamedEntity]:
@@ -348,6 +356,12 @@ def _is_label_or_heading(text: str, entity: NamedEntity) -> bool:
         return False  # place names keep their capitals for a reason; only form labels are dropped
     if len(words) == 1 and line_start and is_common_word(words[0]):
         return True
+    if len(named := [w for w in _WORD.findall(value) if w.lower() not in STOP_WORDS]) == 1 and _INSTITUTION_WORD.fullmatch(named[0]):
+        return True  # an institution's kind alone ("the Court", "University") names none
+    line_end = text.find("\n", entity.end)
+    whole_line = line_start and not text[entity.end : len(text) if line_end == -1 else line_end].strip()
+    if whole_line and _is_phrase_of_common_words(value) and not _INSTITUTION_WORD.search(value) and not _LEGAL_FORM_END.search(value):
+        return True  # a heading line of dictionary words ("Date Of Judgment", "Common Order")
     in_cell = line_start or re.search(r"\|\s*$", text[max(0, entity.start - 4) : entity.start]) is not None
     return in_cell and len(words) <= 2 and all(is_plain_word(w) for w in _WORD.findall(value))
 
@@ -454,7 +468,7 @@ def with_cued_names(text: str, entities: list[NamedEntity]) -> list[NamedEntity]
     cued = []
     firms = [x for x in entities if x.label == "ORG" and _LEGAL_FORM_END.search(text[x.start : x.end])]
     for s, e in cued_names(text):
-        words = [w for w in _WORD.findall(text[s:e]) if w.lower() not in TITLES and w.lower() not in OFFICE_TITLES]  # "Sh", "Advocate General"
+        words = [w for w in _WORD.findall(text[s:e]) if w.lower() not in TITLES | OFFICE_TITLES | _LAYOUT_WORDS]  # "Sh", "Advocate General", "Versus"
         plain = all(is_plain_word(w) for w in words) and not _INITIAL.search(text, s, e)  # initials mark a name ("A.S.Oka")
         if plain or any(f.start < e and s < f.end for f in firms) or _FIRM_TAIL.match(text, e):
             continue  # common words, or inside a firm named after people ("Partner, Whitcombe & Reyes LLP")
