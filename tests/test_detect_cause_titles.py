@@ -309,3 +309,30 @@ def test_a_firm_after_messrs_is_hidden_up_to_its_address(analyzer: Analyzer) -> 
     masked = _hidden(analyzer, text)
     assert not _visible(masked, text, "Sundaram Tube Fittings"), masked
     assert masked.startswith("M/s."), masked
+
+
+LIST_UNDER_THE_LABEL = """1. The Village Officer, Kadakkal Village,
+                       ...       Respondents
+
+2. The Superintendent Of Police, Kollam Rural,
+
+3. The Tahsildar, Kottarakkara Taluk.
+
+The petition coming on for admission, the court passed the following order.
+"""
+
+
+def test_a_numbered_list_of_parties_goes_on_under_the_label_of_its_first_item(analyzer: Analyzer) -> None:
+    masked = _hidden(analyzer, LIST_UNDER_THE_LABEL)
+    for party in ("Superintendent Of Police, Kollam Rural", "Tahsildar, Kottarakkara Taluk"):
+        assert not _visible(masked, LIST_UNDER_THE_LABEL, party), (party, masked)
+    assert "The petition coming on for admission, the court passed the following order." in masked, masked
+
+
+def test_versus_on_its_own_line_marks_the_parties_above_and_below(analyzer: Analyzer) -> None:
+    text = "Sessions Case No. 88/2015\n\nIn the matter of :\n\nState\n\n          Versus\n\n1.  Pappu Chauhan,\n    S/o Sh. Mahavir Chauhan,\n    R/o Sultanpuri, Delhi.\n"
+    masked = _hidden(analyzer, text)
+    assert not _visible(masked, text, "Pappu Chauhan"), masked
+    assert not _visible(masked, text, "Mahavir Chauhan"), masked
+    for label in ("Sessions Case No.", "In the matter of :", "Versus", "S/o Sh."):
+        assert label in masked, (label, masked)

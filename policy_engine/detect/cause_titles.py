@@ -115,6 +115,7 @@ def _party_blocks(text: str) -> Iterator[tuple[int, int]]:
     for m in _TRAILING.finditer(text):
         if _is_label(text, m) and _LETTER.search(m.group("party")) and not _LEADING.search(m.group()):
             yield _block_above(text, lines, m.end("party"), include_own_line=True)
+            yield _list_below(text, lines, m.end())
     for m in _VERSUS_LINE.finditer(text):
         yield _block_above(text, lines, m.start(), include_own_line=False)
         yield _block_below(text, lines, m.end())
@@ -127,6 +128,7 @@ def _party_blocks(text: str) -> Iterator[tuple[int, int]]:
                 yield _block_below(text, lines, m.end())  # "Respondent:" over its party
             else:
                 yield _block_above(text, lines, m.start(), include_own_line=False)
+                yield _list_below(text, lines, m.end())
 
 
 def _block_above(text: str, lines: list[tuple[int, int]], pos: int, include_own_line: bool) -> tuple[int, int]:
@@ -167,6 +169,29 @@ def _block_below(text: str, lines: list[tuple[int, int]], pos: int) -> tuple[int
             continue
         if _SEPARATOR.match(line) or _ALONE.match(line) or _TRAILING.match(line) or _LEADING.match(line) or _FIELD_LINE.match(line):
             break
+        taken.append((start, end))
+    return (taken[0][0], taken[-1][1]) if taken else (pos, pos)
+
+
+def _list_below(text: str, lines: list[tuple[int, int]], pos: int) -> tuple[int, int]:
+    """The rest of a numbered list whose first item carries the label ("1. Deputy Tahsildar ...Respondent", then
+    "2. Sub Inspector Of Police,"): the items under the label, numbered from 2 on, up to a separator, another
+    label, or a line after a blank line that starts no item (the paragraph after the list)."""
+    own = next(i for i, (s, e) in enumerate(lines) if s <= pos <= e)
+    taken: list[tuple[int, int]] = []
+    item_lines, after_blank = 0, False
+    for start, end in lines[own + 1 : own + 1 + _MAX_LIST_LINES]:
+        line = text[start:end]
+        if not line.strip():
+            after_blank = True
+            continue
+        numbered = _NUMBERED.match(line)
+        if numbered is None and (not taken or after_blank or item_lines == _MAX_BLOCK_LINES):
+            break
+        if _SEPARATOR.match(line) or _ALONE.match(line) or _TRAILING.match(line) or _FIELD_LINE.match(line) or (numbered and int(numbered.group("n")) < 2):
+            break
+        item_lines = 0 if numbered else item_lines + 1
+        after_blank = False
         taken.append((start, end))
     return (taken[0][0], taken[-1][1]) if taken else (pos, pos)
 

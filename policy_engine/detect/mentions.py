@@ -77,7 +77,7 @@ _LOWER_SURNAME_AFTER = re.compile(rf"{_GAP}([{LOWER}]{{3,}})(?![\w-])")
 #: A second name the person goes by ("Abhay Dewan alias Gappy", "Shanthamma @ Shantabai").
 _ALIAS_AFTER = re.compile(rf"{_GAP}(?i:alias|@|a/k/a|aka){_GAP}(?:[A-Z]\.[ ]?)*{NAME_WORD}(?:[ ]{NAME_WORD})?")
 #: The rest of a name at the start of the next line ("Mr. Gunjan\n      Arora\n", "Deepali\n Patankar, Advocate").
-_NAME_LINE_AFTER = re.compile(rf"[^\S\n]*\n[^\S\n]*(?P<name>{NAME_WORD}(?:[ ]{NAME_WORD})?)(?=[^\S\n]*(?:[,.;)]|\n|$)|[^\S\n]{{2}})")
+_NAME_LINE_AFTER = re.compile(rf"[^\S\n]*\n[^\S\n]*(?P<name>{NAME_WORD}(?:[ ]{NAME_WORD})?)(?=[^\S\n]*(?:[,.;)]|\n|$)|[^\S\n]{{2}}|[ ](?:for|with|and)\b)")
 
 
 def _grow_name(text: str, e: NamedEntity) -> NamedEntity:
@@ -87,9 +87,10 @@ def _grow_name(text: str, e: NamedEntity) -> NamedEntity:
     Prasad", "Bhadoriya" of "O.P.S. Bhadoriya", "Ryan" of "Ryan P Costa"); a
     neighbouring capitalized word that is no common English word, or a run of
     initials, belongs to it.  A name that ends its line continues on the next
-    line only when that line holds nothing but one or two such words (a name
-    wrapped in a preamble or signature block); a label there ("Job title")
-    is a common word and stays out.  Trailing initials and an alias ("alias
+    line only when that line opens with one or two such words ending at
+    punctuation, the line end or "for"/"with"/"and" (a name wrapped in a
+    preamble, a signature block or a list of counsel); a label there ("Job
+    title") is a common word and stays out.  Trailing initials and an alias ("alias
     Gappy", "@ Shantabai") belong to the name too.
     """
     start, end = e.start, e.end
