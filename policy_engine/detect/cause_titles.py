@@ -76,6 +76,7 @@ _OFFICE_WORD = re.compile(
     r"commission|ministry|office|station|division|circle|directorate|dcit|acit|ito)\b"
 )
 _LETTER = re.compile(r"[A-Za-z]")
+_NEXT_LABEL = re.compile(rf"[ \t]+(?:(?i:for)[ \t]+(?:(?i:the)[ \t]+)?)?{_ROLE}\b")
 _POLITY = re.compile(r"(?:State|Union|Government|Govt\.?|Republic)[ \t]+(?i:of)[ \t]+(?:the[ \t]+)?[A-Z]")
 #: A lower-case word that no name or office title carries ("was", "heard"; not "of", "alias", "van").
 _LOWER_WORD = re.compile(r"(?<![\w.'/-])(?!(?:of|the|and|for|at|in|on|alias|aka|de|da|del|della|di|du|dos|das|van|von|der|den|ten|ter|bin|binti|al|el|la|le)\b)[a-z][a-z]+\b")
@@ -213,6 +214,8 @@ def _party(text: str, start: int, end: int) -> NamedEntity | None:
     """The party an item names, descriptors and articles cut off; None when nothing name-like is left."""
     if (d := _DESCRIPTOR.search(text, start, end)) is not None:
         end = d.start()
+    if (label := _NEXT_LABEL.search(text, start, end)) is not None:
+        end = label.start()  # "Mr. Durgesh Kumar For Respondent Nos. 1 & 2 : ...": the next label starts the next entry
     while start < end and (text[start].isspace() or text[start] in ".,:-"):
         start += 1
     if (a := _LEADING_ARTICLE.match(text, start, end)) is not None:

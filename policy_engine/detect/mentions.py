@@ -40,7 +40,7 @@ from collections.abc import Sequence
 from spacy.lang.en.stop_words import STOP_WORDS
 
 from policy_engine.detect.lexical import is_common_word, is_first_name, is_plain_word
-from policy_engine.detect.name_shapes import LOWER, NAME_WORD, UPPER, conjoined_names, name_shaped, opens_a_line_or_sentence
+from policy_engine.detect.name_shapes import LAYOUT_WORDS, LOWER, NAME_WORD, UPPER, conjoined_names, name_shaped, opens_a_line_or_sentence
 from policy_engine.detect.names import OFFICE_TITLES, TITLES
 from policy_engine.detect.ner import NamedEntity
 from policy_engine.detect.roles import ROLE_TITLES, cued_names
@@ -268,10 +268,6 @@ _NO_NAME_RUNS_ON = re.compile(
     r"\b\d{1,2}[.)](?=[A-Z][a-z])|\S*\d\S*|[ \t]*\.{2,}.*|\b[SDWRC]/[Oo]\b\.?.*|[(\[].*|[ \t]+(?i:and|&)[ \t]+(?:\d+[ \t]+)?(?i:others|ors|anr|another)\b.*"
 )
 _RESIDENCE_BEFORE = re.compile(r"(?:\b[Rr]/[Oo]\.?|\b(?i:resident of|residing at))[ \t]*$")
-#: Words that set out a cause title or a hearing and are never a name by themselves ("Versus", "Coram", "Appearance", "Anr", "Adv").
-_LAYOUT_WORDS = frozenset(
-    ["versus", "vs", "v", "coram", "appearance", "appearances", "present", "between", "order", "judgment", "judgement", "anr", "ors", "etc", "adv", "advs", "addl"]
-)
 
 
 def _person_pieces(text: str, e: NamedEntity) -> list[NamedEntity]:
@@ -297,7 +293,7 @@ def _person_pieces(text: str, e: NamedEntity) -> list[NamedEntity]:
         if not words or _STREET_AFTER.match(text, end):
             continue
         name_words = [w for w in words if w.lower().rstrip(".") not in TITLES]
-        if all(w.lower() in STOP_WORDS or w.lower() in _LAYOUT_WORDS for w in name_words):
+        if all(w.lower() in STOP_WORDS or w.lower() in LAYOUT_WORDS for w in name_words):
             continue
         titled = _HONORIFIC_BEFORE.search(text, max(0, start - 8), start) is not None or len(name_words) < len(words)
         if not any(len(w) > 1 for w in name_words) and not titled:
@@ -350,7 +346,7 @@ def _is_label_or_heading(text: str, entity: NamedEntity) -> bool:
     if _NUMBER_LABEL.search(value) and all(is_plain_word(w) for w in _WORD.findall(value)[:-1]):
         return True  # the kind of a number that follows ("Civil Application No", "Account No.")
     named = [w.lower() for w in _WORD.findall(value) if len(w) > 1]
-    labels = [w for w in named if w in ROLE_TITLES or w in TITLES or w in _LAYOUT_WORDS]
+    labels = [w for w in named if w in ROLE_TITLES or w in TITLES or w in LAYOUT_WORDS]
     if labels and all(w in labels or w in STOP_WORDS for w in named) and value.isascii():
         return True  # a party or office named by its role ("Respondents", "the Plaintiffs/Petitioners :", "CORAM")
     if entity.label != "ORG":
@@ -469,7 +465,7 @@ def with_cued_names(text: str, entities: list[NamedEntity]) -> list[NamedEntity]
     cued = []
     firms = [x for x in entities if x.label == "ORG" and _LEGAL_FORM_END.search(text[x.start : x.end])]
     for s, e in cued_names(text):
-        words = [w for w in _WORD.findall(text[s:e]) if w.lower() not in TITLES | OFFICE_TITLES | _LAYOUT_WORDS]  # "Sh", "Advocate General", "Versus"
+        words = [w for w in _WORD.findall(text[s:e]) if w.lower() not in TITLES | OFFICE_TITLES | LAYOUT_WORDS]  # "Sh", "Advocate General", "Versus"
         plain = all(is_plain_word(w) for w in words) and not _INITIAL.search(text, s, e)  # initials mark a name ("A.S.Oka")
         if plain or any(f.start < e and s < f.end for f in firms) or _FIRM_TAIL.match(text, e):
             continue  # common words, or inside a firm named after people ("Partner, Whitcombe & Reyes LLP")

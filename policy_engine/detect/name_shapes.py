@@ -30,6 +30,12 @@ def opens_a_line_or_sentence(text: str, start: int) -> bool:
 
 
 
+#: Words that set out a cause title or a hearing and are never a name by themselves ("Versus", "Coram", "Appearance", "Anr", "Adv").
+LAYOUT_WORDS = frozenset(
+    ["versus", "vs", "v", "coram", "appearance", "appearances", "present", "between", "order", "judgment", "judgement", "anr", "ors", "etc", "adv", "advs", "addl"]
+)
+
+
 _NAME_SHAPED = re.compile(r"(?<![\w.@-])[^\W\d_]{3,}(?![\w@-]|\.\w)")  # not a part of an e-mail address or domain
 #: Initials before a capitalized word: "R.Krishnaswamy", "G. S. Venkatesh" (not "U.S. Army": the word must be no plain word).
 _INITIALLED = re.compile(rf"(?<![\w.])(?:[A-Z]\.[ ]?){{1,3}}(?P<word>{NAME_WORD})(?![\w-])")
@@ -91,8 +97,8 @@ def conjoined_names(text: str, persons: Sequence[Span]) -> list[Span]:
     spans = []
     for start, end in persons:
         for m in (_CONJOINED_BEFORE.search(text, max(0, start - 60), start), _CONJOINED_AFTER.match(text, end)):
-            if m and not any(is_plain_word(w) for w in m.group("name").split()):
-                spans.append(m.span("name"))
+            if m and not any(is_plain_word(w) or w.lower() in LAYOUT_WORDS for w in m.group("name").split()):
+                spans.append(m.span("name"))  # not a list tail: "Mohan Lal & Ors."
         for m in (_LISTED_BEFORE.search(text, max(0, start - 40), start), _LISTED_AFTER.match(text, end)):
             if m and is_first_name(m.group("name")) and m.group("name").lower() not in STOP_WORDS:
                 spans.append(m.span("name"))

@@ -126,7 +126,7 @@ _SELF_NAMED = re.compile(
     r"(?i:\bmy name is|\bmy name's|\bcall me|\bi am called|\bi'm called)[ \t]+"
     r"(?P<name>[^\W\d_]{3,}(?:[ ](?!(?i:and|but|from|here|there|the|so|too|also|now|and)\b)[^\W\d_]{3,})?)"
 )
-_NOT_A_NAME = r"(?!(?:The|This|That|These|Those|He|She|They|We|It|His|Her|Their|Was|Is|Has|Had|Will|Portal|Name|Names|Information|Notes?|Summary|Services?|Record|Records|Request|Line|Signature|Details|Profile|No|Number|ID|Address|Phone|Tel|Mobile|Email|Date|Age|Gender|Sex|Occupation)\b)"
+_NOT_A_NAME = r"(?!(?:The|This|That|These|Those|He|She|They|We|It|His|Her|Their|Was|Is|Has|Had|Will|Portal|Name|Names|Information|Notes?|Summary|Services?|Record|Records|Request|Line|Signature|Details|Profile|No|Nos|Number|ID|Address|Phone|Tel|Mobile|Email|Date|Age|Gender|Sex|Occupation)\b)"
 _NAME = rf"{_NOT_A_NAME}{_NAME_PART}(?:[ \t]+{_NOT_A_NAME}{_NAME_PART}){{0,2}}"
 _FULL_NAME = rf"{_NOT_A_NAME}{_NAME_PART}(?:[ \t]+{_NOT_A_NAME}{_NAME_PART}){{1,2}}"
 _CUES = (
