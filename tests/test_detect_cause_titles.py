@@ -336,3 +336,27 @@ def test_versus_on_its_own_line_marks_the_parties_above_and_below(analyzer: Anal
     assert not _visible(masked, text, "Mahavir Chauhan"), masked
     for label in ("Sessions Case No.", "In the matter of :", "Versus", "S/o Sh."):
         assert label in masked, (label, masked)
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("PW-4 Gangaram deposed that the tractor was parked near the well.", ["Gangaram"]),
+        ("The suggestion put to P.W.11-Revanna that he was an interested witness was denied.", ["Revanna"]),
+        ("Chhotelal D.W. 3 supports the plea of alibi, and so does Motiram [D.W.5].", ["Chhotelal", "Motiram"]),
+        ("The mobile phone was recovered from Selvakumar (A-7) at the bus stand.", ["Selvakumar"]),
+        ("The amount was credited to the account of accused No.4-Farooq Qureshi on that day.", ["Farooq Qureshi"]),
+    ],
+)
+def test_a_witness_or_accused_designation_marks_the_name_beside_it(analyzer: Analyzer, text: str, names: list[str]) -> None:
+    masked = _hidden(analyzer, text)
+    for name in names:
+        assert not _visible(masked, text, name), (name, masked)
+
+
+def test_a_judge_signing_in_capitals_is_hidden_and_the_court_names_no_one(analyzer: Analyzer) -> None:
+    text = "The appeal is dismissed.\n\n(K.T. RAGHUNATHAN, JUDGE)\n\nM.S. DEVARAJ,J\n\nCopy to the SESSIONS JUDGE, Mysuru.\n"
+    masked = _hidden(analyzer, text)
+    for name in ("K.T. RAGHUNATHAN", "M.S. DEVARAJ"):
+        assert not _visible(masked, text, name), (name, masked)
+    assert "SESSIONS JUDGE" in masked and "JUDGE)" in masked, masked

@@ -100,7 +100,7 @@ def conjoined_names(text: str, persons: Sequence[Span]) -> list[Span]:
             if m and not any(is_plain_word(w) or w.lower() in LAYOUT_WORDS for w in m.group("name").split()):
                 spans.append(m.span("name"))  # not a list tail: "Mohan Lal & Ors."
         for m in (_LISTED_BEFORE.search(text, max(0, start - 40), start), _LISTED_AFTER.match(text, end)):
-            if m and is_first_name(m.group("name")) and m.group("name").lower() not in STOP_WORDS:
+            if m and is_first_name(m.group("name")) and m.group("name").lower() not in STOP_WORDS | TITLES | OFFICE_TITLES:
                 spans.append(m.span("name"))
     return spans
 

@@ -129,12 +129,19 @@ _SELF_NAMED = re.compile(
 _NOT_A_NAME = r"(?!(?:The|This|That|These|Those|He|She|They|We|It|His|Her|Their|Was|Is|Has|Had|Will|Portal|Name|Names|Information|Notes?|Summary|Services?|Record|Records|Request|Line|Signature|Details|Profile|No|Nos|Number|ID|Address|Phone|Tel|Mobile|Email|Date|Age|Gender|Sex|Occupation)\b)"
 _NAME = rf"{_NOT_A_NAME}{_NAME_PART}(?:[ \t]+{_NOT_A_NAME}{_NAME_PART}){{0,2}}"
 _FULL_NAME = rf"{_NOT_A_NAME}{_NAME_PART}(?:[ \t]+{_NOT_A_NAME}{_NAME_PART}){{1,2}}"
+#: A name written in capitals, as judges sign: "BADAR DURREZ AHMED", "S.B. SINHA", "C.PRAVEEN KUMAR".
+_CAPITALS_NAME = r"(?:[A-Z]\.[ ]?){0,3}[A-Z]{3,}(?:[ ][A-Z]{2,}){0,3}"
+#: A witness's or an accused's designation in an Indian judgment: "PW-3", "P.W. 18", "D.W.1", "CW-16", "A-12", "accused No.1".
+_WITNESS = r"(?:\b[PDC]\.?[ ]?W\.?[ ]?-?[ ]?\d{1,3}\b|\bA-\d{1,3}\b|\b(?i:accused|respondent|petitioner|appellant|defendant)[ \t]+No\.?[ \t]*\d{1,3}\b)"
 _CUES = (
     re.compile(rf"\b(?i:{_CUE_WORDS})\b[\s:*.,\]-]{{0,6}}(?:(?i:late)[\s.]+)?(?P<name>{_NAME})"),  # "Nurse: Shelly Moore", "S/o Late Basappa Patil"
     re.compile(rf"\b(?P<name>{_FULL_NAME})(?=\s*[,(\[]\s*(?i:{_SUBJECT_ID})\b)"),  # "Kimberly Hull (MRN 7306235)"
     re.compile(rf"\b(?P<name>{_FULL_NAME})\s+vs?\.\s+(?P<other>{_FULL_NAME})"),  # case captions "Walsh v. Torres"
     re.compile(rf"(?<![\w.])(?P<name>{_NAME})[ \t]*,?[ \t]*\n?[ \t]*(?:(?i:[sdwr]/o)\b|(?i:son|daughter|wife|widow|husband)[ \t]+of\b)"),  # "Gowramma W/O. Siddappa"
     re.compile(rf"(?<![\w.])(?P<name>{_NAME}),[ \t]*(?:J|JJ|Jj|C\.J)\.?(?![\w.])"),  # a judge: "A.S.Oka, J.", "Revati Mohite Dere, JJ"
+    re.compile(rf"(?<![\w.])(?P<name>{_CAPITALS_NAME})\)?[ \t]*,?[ \t]*(?:J\b\.?|JUDGE\b)"),  # a judge signs: "(R. BASANT, JUDGE)", "C.PRAVEEN KUMAR,J"
+    re.compile(rf"{_WITNESS}[ \t]*[-:.]?[ \t]*(?P<name>{_NAME})"),  # "PW-3 Babulal", "P.W.18-Venkatesh", "accused No.12-Mohd. Hussain"
+    re.compile(rf"(?<![\w.])(?P<name>{_NAME})[ \t]*[\[(,]?[ \t]*{_WITNESS}"),  # "Ugamchand D.W. 14", "Packiam [D.W.1]", "Vijayan (A-12)"
     _SELF_NAMED,
 )
 
