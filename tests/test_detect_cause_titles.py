@@ -360,3 +360,13 @@ def test_a_judge_signing_in_capitals_is_hidden_and_the_court_names_no_one(analyz
     for name in ("K.T. RAGHUNATHAN", "M.S. DEVARAJ"):
         assert not _visible(masked, text, name), (name, masked)
     assert "SESSIONS JUDGE" in masked and "JUDGE)" in masked, masked
+
+
+def test_a_header_line_names_both_sides_of_vs_and_a_citation_in_a_sentence_names_none(analyzer: Analyzer) -> None:
+    header = "Date of order : 12-02-2016\n\n        State Vs. Raju Prajapati & Anr., Fir No: 211/2014\n"
+    masked = _hidden(analyzer, header)
+    assert not _visible(masked, header, "Raju Prajapati"), masked
+    assert "Fir No:" in masked and "& Anr." in masked, masked
+    sentence = "In Mohan Lal Vs. State of Punjab the court held that the appeal failed.\n"
+    masked = _hidden(analyzer, sentence)
+    assert "the court held that the appeal failed" in masked, masked

@@ -33,6 +33,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from spacy.lang.en.stop_words import STOP_WORDS
+
 from policy_engine.detect.lexical import is_common_word, is_plain_word
 from policy_engine.detect.ner import NamedEntity
 
@@ -58,7 +60,9 @@ _SEPARATOR = re.compile(
 )
 #: "Versus" on a line of its own, and a header line with both parties spaced out around it ("State      Vs.      Manoj").
 _VERSUS_LINE = re.compile(r"^[ \t.-]*(?i:versus|vs\.?|v/s|v\.)[ \t.-]*$", re.MULTILINE)
-_VERSUS_INLINE = re.compile(r"^[ \t]*(?P<first>\S[^\n]*?)[ \t]{2,}(?i:versus|vs\.?|v/s)[ \t]{2,}(?P<second>\S[^\n]*?)[ \t]*$", re.MULTILINE)
+_VERSUS_INLINE = re.compile(
+    r"^[ \t]*(?P<first>\S[^\n]*?)(?:[ \t]{2,}(?i:versus|vs\.?|v/s)[ \t]{2,}|[ \t]+(?:Versus|Vs\.?|V/s)[ \t]+)(?P<second>[A-Z][^\n]*?)[ \t]*$", re.MULTILINE
+)  # a header line "State Vs. Kesar Ali & Anrs., Fir No:93/2010"; a citation writes "v." and sits in a sentence
 _RULE = re.compile(r"[ \t]*[=_*~-]{4,}[ \t]*$")
 #: A line led by a field label of up to four words ("Coram :", "Appearance :", "For the Petitioner :"): no party block runs over it.
 _FIELD_LINE = re.compile(r"[ \t]*[A-Za-z][\w'.]*(?:[ \t]+[\w'.]+){0,3}[ \t]*:(?!\d)")
@@ -66,7 +70,7 @@ _NUMBERED = re.compile(r"[ \t]*\(?(?P<n>\d{1,2})[.)](?:[ \t]+(?=\S)|(?=[A-Z]))")
 _DESCRIPTOR = re.compile(
     r"[ \t,]*(?:\b[SDWRC]/[Oo]\b|\b(?i:son|daughter|wife|widow|husband)[ \t]+of\b|\b(?i:aged?|age:|resident of|residing at|through|thr\.)"
     r"|\b(?i:rep\.|represented)|\bby[ \t]+its\b|\bA[ \t]+company\b|\bhaving[ \t]+its\b|\((?i:by)\b|"
-    r"(?:\b(?i:and)|&)[ \t]*(?i:others|other|ors|anr|another)\b|\bet[ \t]+al\b)",
+    r"(?:\b(?i:and)|&)[ \t]*(?i:others|other|ors|anrs?|another)\b|\bet[ \t]+al\b)",
 )
 _LEADING_ARTICLE = re.compile(r"(?:(?i:the)[ \t]+|M/[Ss]\.?[ \t]*)+")
 _OFFICE_WORD = re.compile(
@@ -121,8 +125,10 @@ def _party_blocks(text: str) -> Iterator[tuple[int, int]]:
         yield _block_above(text, lines, m.start(), include_own_line=False)
         yield _block_below(text, lines, m.end())
     for m in _VERSUS_INLINE.finditer(text):
-        yield m.span("first")
-        yield m.span("second")
+        opener = m.group("first").split()[0].lower()
+        if opener not in STOP_WORDS and _LOWER_WORD.search(m.group("second")) is None:  # not a sentence: "In X Vs. Y the court held"
+            yield m.span("first")
+            yield m.span("second")
     for m in _ALONE.finditer(text):
         if _is_label(text, m):
             if m.group().rstrip().endswith(":"):

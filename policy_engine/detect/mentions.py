@@ -230,6 +230,7 @@ def _line_pieces(text: str, e: NamedEntity) -> list[NamedEntity]:
 _BLANK_LINE = re.compile(r"[ \t]*\n[ \t]*\n\s*")
 _LABEL_COLON = re.compile(r"\s*:-?\s+")
 _TRAILING_FUNCTION_WORD = re.compile(r"[\s,]+(?i:and|or|the|of|with|alias|by|for)$")
+_NUMBER_AFTER = re.compile(r"[ \t]*(?i:no|nos|number)\b\.?[ \t]*[:.-]?[ \t]*\d")
 _NUMBER_LABEL = re.compile(r"\b(?:No|Nos|Number|Ref)\b\.?(?:\s*[\d/.-]+)?$", re.IGNORECASE)
 _LEADING_WORD = re.compile(r"([A-Z][a-z]+)[^\S\n]+(?=[A-Z])")
 _INITIAL = re.compile(r"\b[A-Z]\.")
@@ -299,8 +300,8 @@ def _person_pieces(text: str, e: NamedEntity) -> list[NamedEntity]:
         if not any(len(w) > 1 for w in name_words) and not titled:
             continue  # initials alone are no name ("W.P.(C" of a case number); "Mr. X" is
         titled = titled or _INITIAL.search(text, start, end) is not None  # "A. S. Oka": initials mark a name
-        if name_words and all(is_plain_word(w) for w in name_words) and not titled and opens_a_line_or_sentence(text, start):
-            continue
+        if name_words and all(is_plain_word(w) for w in name_words) and not titled and (opens_a_line_or_sentence(text, start) or _NUMBER_AFTER.match(text, end)):
+            continue  # a heading word, or the kind of a number ("Fir No:93/2010")
         if line_no and all(is_common_word(w) for w in name_words) and not titled:
             continue  # a label on the next line ("Sandra Okoye\nJob title")
         if _RESIDENCE_BEFORE.search(text, max(0, start - 16), start):

@@ -32,7 +32,7 @@ def opens_a_line_or_sentence(text: str, start: int) -> bool:
 
 #: Words that set out a cause title or a hearing and are never a name by themselves ("Versus", "Coram", "Appearance", "Anr", "Adv").
 LAYOUT_WORDS = frozenset(
-    ["versus", "vs", "v", "coram", "appearance", "appearances", "present", "between", "order", "judgment", "judgement", "anr", "ors", "etc", "adv", "advs", "addl"]
+    ["versus", "vs", "v", "coram", "appearance", "appearances", "present", "between", "order", "judgment", "judgement", "anr", "anrs", "ors", "etc", "adv", "advs", "addl"]
 )
 
 
