@@ -436,7 +436,7 @@ def _is_name_word(word: str) -> bool:
 
 
 #: A firm after "M/s." or "Messrs", up to the comma, bracket or line end that closes its name ("M/s. Sundaram Tube Fittings,").
-_MESSRS = re.compile(r"\b(?:M/[Ss]|Messrs)\.?[ \t]*(?P<name>[A-Z][\w.&'-]*(?:[ \t]+(?:[A-Z(][\w.&'()-]*|&|and|of|de))*)")
+_MESSRS = re.compile(r"\b(?:M/[Ss]|Messrs)\.?[ \t]*(?P<name>[A-Z][\w.&'-]*(?:[ \t]+(?:[A-Z(][\w.&'()-]*(?![/\w])|&|and|of|de))*)")
 _FIRM_NAME_TAIL = re.compile(r"(?:[ \t]+(?:&|and|of|de)|[,&(])$")
 
 
