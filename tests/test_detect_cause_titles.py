@@ -370,3 +370,16 @@ def test_a_header_line_names_both_sides_of_vs_and_a_citation_in_a_sentence_names
     sentence = "In Mohan Lal Vs. State of Punjab the court held that the appeal failed.\n"
     masked = _hidden(analyzer, sentence)
     assert "the court held that the appeal failed" in masked, masked
+
+
+def test_labels_with_joined_roles_and_a_trailing_case_reference_mark_their_parties(analyzer: Analyzer) -> None:
+    text = (
+        "Sanjeev Hiremath                  ... Appellant/Orig. Plaintiff\n\n"
+        "1. The Tahsildar, Hubballi Taluk.\n\n"
+        "2. The Assistant Commissioner, Dharwad Sub-Division, Dharwad.\n\n"
+        " .... .... Respondents/Defendants with ==========\n"
+    )
+    masked = _hidden(analyzer, text)
+    for party in ("Tahsildar, Hubballi Taluk", "Assistant Commissioner, Dharwad Sub-Division, Dharwad"):
+        assert not _visible(masked, text, party), (party, masked)
+    assert "Respondents/Defendants with" in masked, masked

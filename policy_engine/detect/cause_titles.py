@@ -40,11 +40,11 @@ from policy_engine.detect.ner import NamedEntity
 
 _ROLE = (
     r"(?:Petitioner|Respondent|Appellant|Applicant|Plaintiff|Defendant|Claimant|Complainant|Accused|Revisionist|"
-    r"Opposite\s+Part(?:y|ies)|Interven[eo]r)(?:s|\s*\(s\)|/s)?"
+    r"Opposite\s+Part(?:y|ies)|Interven[eo]r)(?:s|\s*\(s\)|/s)?(?:/[A-Za-z]{2,14}\.?){0,3}"  # "Respondents/Defendants", "Appellant/Ori."
 )
 _ROLE_CASED = re.compile(rf"(?i:{_ROLE})")
-#: What may close a label's line: a comma or stop, "Versus" opening the other side, a rule.
-_LABEL_END = r"[ \t]*[,.:]?[ \t]*(?:(?i:versus|vs\.?)|[=_-]{3,}[^\n]*)?[ \t]*$"
+#: What may close a label's line: a comma or stop, "Versus" opening the other side, a rule, the case it belongs to ("in W.A.2133/2003", "with ====").
+_LABEL_END = r"[ \t]*[,.:]?[ \t]*(?:(?i:versus|vs\.?)|[=_-]{3,}[^\n]*|(?:in|with)\b[^\n]*)?[ \t]*$"
 #: Dots, dashes or a run of spaces that set a label off from what stands before it.
 _LEADER = r"(?:[ \t]*[.\u2026-]{2,}[ \t]*|[ \t]{2,}(?:[.\u2026-][ \t]+)?)"
 #: A label alone on its line: "...Respondents", "----Appellants", "Plaintiff,", "... ... Petitioner/s Versus".
