@@ -383,3 +383,27 @@ def test_labels_with_joined_roles_and_a_trailing_case_reference_mark_their_parti
     for party in ("Tahsildar, Hubballi Taluk", "Assistant Commissioner, Dharwad Sub-Division, Dharwad"):
         assert not _visible(masked, text, party), (party, masked)
     assert "Respondents/Defendants with" in masked, masked
+
+
+def test_parties_under_between_and_and_labels_are_hidden_without_their_descriptors(analyzer: Analyzer) -> None:
+    text = (
+        "Criminal Appeal No. 1190/2012\n\nBetween:\n\nHanumanthappa Basappa Kolkar\nAge: 41 years, Occ: Driver,\n\n"
+        "... Appellant\n\nAnd :\n\nThe State Of Karnataka\nThrough The Dharwad Town Police\n\n... Respondent\n"
+    )
+    masked = _hidden(analyzer, text)
+    for party in ("Hanumanthappa Basappa Kolkar", "State Of Karnataka"):
+        assert not _visible(masked, text, party), (party, masked)
+    for label in ("Between:", "And :", "Age:", "... Appellant"):
+        assert label in masked, (label, masked)
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Agent: Whose name is on the policy? Caller: Ágota Fehérváry", "Ágota Fehérváry"),
+        ("please loop in radka šťastná before friday", "radka šťastná"),
+    ],
+)
+def test_a_known_first_name_grows_over_an_accented_surname(analyzer: Analyzer, text: str, name: str) -> None:
+    masked = _hidden(analyzer, text)
+    assert not _visible(masked, text, name), masked

@@ -4,7 +4,7 @@ A judgment's cause title lists who sued whom, each party written beside or
 above its procedural role: "Ramesh Patil ...Petitioner", "Appellant :-
 Sunita Devi", a caption with "Plaintiff," on the line under the name, a
 numbered list of respondent offices ending in "...Respondents", the
-blocks above and below a "Versus" line.  NER sees
+blocks above and below a "Versus" line and under "Between:" and "And:".  NER sees
 these as a run of capitalized words, often in capitals or split across
 lines, and misses or splits them; the layout says plainly that the text is
 a party.  This module reads that layout (issue 12, classes 1 and 3: the
@@ -59,9 +59,11 @@ _SEPARATOR = re.compile(
     r"|.*\b\d+[ \t]+(?i:of)[ \t]+(?:19|20)\d{2}\b.*|.*\b(?i:court|jurisdiction|tribunal)\b.*)[ \t]*$"
 )
 #: "Versus" on a line of its own, and a header line with both parties spaced out around it ("State      Vs.      Manoj").
+#: "Between:" and "And:" on lines of their own, each over one side of a cause title.
+_OPENER_LINE = re.compile(r"^[ \t]*(?i:between|and)[ \t]*:[ \t]*$", re.MULTILINE)
 _VERSUS_LINE = re.compile(r"^[ \t.-]*(?i:versus|vs\.?|v/s|v\.)[ \t.-]*$", re.MULTILINE)
 _VERSUS_INLINE = re.compile(
-    r"^[ \t]*(?P<first>\S[^\n]*?)(?:[ \t]{2,}(?i:versus|vs\.?|v/s)[ \t]{2,}|[ \t]+(?:Versus|Vs\.?|V/s)[ \t]+)(?P<second>[A-Z][^\n]*?)[ \t]*$", re.MULTILINE
+    r"^[ \t]*(?P<first>\S[^\n]*?)(?:[ \t]{2,}(?i:versus|vs\.?|v/s)[ \t]{2,}|[ \t]+(?:Versus|Vs\.?|V/s)[ \t]+)(?P<second>(?:\(?\d{1,2}[.)][ \t]+)?[A-Z][^\n]*?)[ \t]*$", re.MULTILINE
 )  # a header line "State Vs. Kesar Ali & Anrs., Fir No:93/2010"; a citation writes "v." and sits in a sentence
 _RULE = re.compile(r"[ \t]*[=_*~-]{4,}[ \t]*$")
 #: A line led by a field label of up to four words ("Coram :", "Appearance :", "For the Petitioner :"): no party block runs over it.
@@ -92,7 +94,7 @@ _MAX_PARTY = 160
 def parties(text: str) -> list[NamedEntity]:
     """The parties of every cause title in ``text``, as ``PERSON`` or ``ORG`` entities, sorted and non-overlapping;
     a polity ("State of Rajasthan") is both an organization and a place, so it comes twice, as ``ORG`` and ``GPE``."""
-    if _ROLE_CASED.search(text) is None and _VERSUS_LINE.search(text) is None and _VERSUS_INLINE.search(text) is None:
+    if not any(p.search(text) for p in (_ROLE_CASED, _VERSUS_LINE, _VERSUS_INLINE, _OPENER_LINE)):
         return []  # no role word and no "Versus", no cause title: most texts stop here
     found: list[NamedEntity] = []
     for start, end in _party_blocks(text):
@@ -121,6 +123,8 @@ def _party_blocks(text: str) -> Iterator[tuple[int, int]]:
         if _is_label(text, m) and _LETTER.search(m.group("party")) and not _LEADING.search(m.group()):
             yield _block_above(text, lines, m.end("party"), include_own_line=True)
             yield _list_below(text, lines, m.end())
+    for m in _OPENER_LINE.finditer(text):
+        yield _block_below(text, lines, m.end())  # "Between:" or "And:" over a party
     for m in _VERSUS_LINE.finditer(text):
         yield _block_above(text, lines, m.start(), include_own_line=False)
         yield _block_below(text, lines, m.end())

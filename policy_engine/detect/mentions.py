@@ -419,6 +419,8 @@ def with_name_variants(texts: Sequence[str], entities: list[list[NamedEntity]], 
             if (m := _HONORIFIC_BEFORE.search(text, max(0, s - 8), s)) is not None and "\n" not in text[m.start() : s]:
                 s = m.start()
             grown = _grow_name(text, NamedEntity(PERSON, s, e))
+            nameless = [x for x in ents if x.label in _NAMELESS_LABELS and grown.start <= x.start and x.end <= grown.end and not (x.start < e and s < x.end)]
+            ents = [x for x in ents if x not in nameless]  # "Ágnes Földesy": the surname NER called a product is grown over
             overlapping = any(x.start < grown.end and grown.start < x.end for x in ents + added)
             added.append(NamedEntity(PERSON, s, e) if overlapping else grown)  # growth never runs into another entity
         out.append(sorted(ents + added, key=lambda x: x.start) if added else ents)

@@ -18,7 +18,7 @@ from policy_engine.detect.lexical import is_common_word, is_first_name, is_plain
 from policy_engine.detect.names import OFFICE_TITLES, TITLES
 
 Span = tuple[int, int]
-UPPER, LOWER = "A-ZÀ-ÖØ-Þ", "a-zß-öø-ÿ"
+UPPER, LOWER = "A-ZÀ-ÖØ-ÞĀ-ž", "a-zß-öø-ÿĀ-ž"  # Latin-1 and Latin Extended-A ("Živković", "žilková")
 #: A capitalized name word of three letters or more ("Okafor", "Jean-Luc").
 NAME_WORD = rf"[{UPPER}][{LOWER}]{{2,}}(?:-[{UPPER}][{LOWER}]+)?"
 
