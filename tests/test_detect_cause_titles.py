@@ -407,3 +407,15 @@ def test_parties_under_between_and_and_labels_are_hidden_without_their_descripto
 def test_a_known_first_name_grows_over_an_accented_surname(analyzer: Analyzer, text: str, name: str) -> None:
     masked = _hidden(analyzer, text)
     assert not _visible(masked, text, name), masked
+
+
+def test_counsel_offices_are_no_parties_and_a_case_kind_is_no_organisation(analyzer: Analyzer) -> None:
+    text = (
+        "1.\tS.B. Civil Writ Petition No.4410/2012\n\tM/s Kota Yarns Ltd. V/s Raj.Textile Board\n\n"
+        "For Respondent  :Public Prosecutor\n\nFor Respondent  :Government Pleader\n"
+    )
+    masked = _hidden(analyzer, text)
+    assert not _visible(masked, text, "Kota Yarns Ltd"), masked
+    assert not _visible(masked, text, "Raj.Textile Board"), masked
+    for visible in ("S.B. Civil Writ Petition No.", "Public Prosecutor", "Government Pleader"):
+        assert visible in masked, (visible, masked)

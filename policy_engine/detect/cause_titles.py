@@ -35,7 +35,8 @@ from collections.abc import Iterator
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
-from policy_engine.detect.lexical import is_common_word, is_plain_word
+from policy_engine.detect.lexical import is_common_word
+from policy_engine.detect.names import OFFICE_TITLES, TITLES
 from policy_engine.detect.ner import NamedEntity
 
 _ROLE = (
@@ -82,6 +83,7 @@ _OFFICE_WORD = re.compile(
     r"commission|ministry|office|station|division|circle|directorate|dcit|acit|ito)\b"
 )
 _LETTER = re.compile(r"[A-Za-z]")
+_FOR_BEFORE = re.compile(r"\b(?i:for)[ \t]+(?:(?i:the)[ \t]+)?$")
 _NEXT_LABEL = re.compile(rf"[ \t]+(?:(?i:for)[ \t]+(?:(?i:the)[ \t]+)?)?{_ROLE}\b")
 _POLITY = re.compile(r"(?:State|Union|Government|Govt\.?|Republic)[ \t]+(?i:of)[ \t]+(?:the[ \t]+)?[A-Z]")
 #: A lower-case word that no name or office title carries ("was", "heard"; not "of", "alias", "van").
@@ -117,8 +119,9 @@ def _is_label(text: str, match: re.Match[str]) -> bool:
 def _party_blocks(text: str) -> Iterator[tuple[int, int]]:
     lines = [(m.start(), m.end()) for m in re.finditer(r"[^\n]*", text) if m.start() == 0 or text[m.start() - 1] == "\n"]
     for m in _LEADING.finditer(text):
-        if _is_label(text, m) and not _ROLE_CASED.fullmatch(m.group("party").strip(" .,")):
-            yield m.start("party"), m.end("party")
+        counsel = _FOR_BEFORE.search(text, max(0, m.start() - 12), m.start()) is not None
+        if _is_label(text, m) and not _ROLE_CASED.fullmatch(m.group("party").strip(" .,")) and not (counsel and _an_office_title(m.group("party"))):
+            yield m.start("party"), m.end("party")  # not counsel's office: "For Respondent : Public Prosecutor"
     for m in _TRAILING.finditer(text):
         if _is_label(text, m) and _LETTER.search(m.group("party")) and not _LEADING.search(m.group()):
             yield _block_above(text, lines, m.end("party"), include_own_line=True)
@@ -240,16 +243,17 @@ def _party(text: str, start: int, end: int) -> NamedEntity | None:
     value = text[start:end]
     if not value or len(value) > _MAX_PARTY or not _LETTER.search(value) or _ROLE_CASED.fullmatch(value.rstrip(".")):
         return None
-    if not any(w[:1].isupper() for w in value.split()) or (not office and _common_words_only(value)):
-        return None  # "Public Prosecutor" after "For Respondent :" names counsel's office, not a party
+    if not any(w[:1].isupper() for w in value.split()):
+        return None
     if text[end - 1] == "." and not re.search(r"\b(?:[A-Z]|(?i:inc|ltd|co|corp|pvt))\.$", value):
         end -= 1
     return NamedEntity("ORG" if office else "PERSON", start, end)
 
 
-def _common_words_only(value: str) -> bool:
-    words = [w for w in re.findall(r"[A-Za-z]+", value) if len(w) > 1]
-    return bool(words) and all(is_common_word(w) for w in words) and any(is_plain_word(w) for w in words)
+def _an_office_title(value: str) -> bool:
+    """Dictionary words naming an office rather than its holder ("Public Prosecutor", "Government Pleader"), not "Raj.Electricity Regulatory"."""
+    words = [w.lower() for w in re.findall(r"[A-Za-z]+", value) if len(w) > 1]
+    return bool(words) and all(is_common_word(w) for w in words) and any(w in OFFICE_TITLES or w in TITLES for w in words)
 
 
 def with_parties(text: str, entities: list[NamedEntity]) -> list[NamedEntity]:

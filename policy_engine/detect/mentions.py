@@ -188,6 +188,10 @@ def clean_entities(text: str, entities: Sequence[NamedEntity]) -> list[NamedEnti
             for piece in _line_pieces(text, _grow_organization(text, e)):
                 if tail := _OF_A_TITLE.search(text, piece.start, piece.end):
                     piece = NamedEntity(piece.label, piece.start, tail.start())  # "The Court Of Sh. Arun Bhardwaj": a judge follows
+                if number := _NUMBERED_KIND.search(text, piece.start, piece.end):
+                    if all(is_plain_word(w) for w in _WORD.findall(text[piece.start : number.start()]) if len(w) > 1):
+                        continue  # "D.B. Civil Writ Petition No.7616/2009": the kind of a case number, then the number
+                    piece = NamedEntity(piece.label, piece.start, number.start())
                 value = text[piece.start : piece.end]
                 if not (_is_label_or_heading(text, piece) or (e.label == "ORG" and (_MEASUREMENT.fullmatch(value) or _is_field_label(text, piece)))):
                     cleaned.append(piece)
@@ -230,6 +234,7 @@ def _line_pieces(text: str, e: NamedEntity) -> list[NamedEntity]:
 _BLANK_LINE = re.compile(r"[ \t]*\n[ \t]*\n\s*")
 _LABEL_COLON = re.compile(r"\s*:-?\s+")
 _TRAILING_FUNCTION_WORD = re.compile(r"[\s,]+(?i:and|or|the|of|with|alias|by|for)$")
+_NUMBERED_KIND = re.compile(r"[ \t]*\b(?:No|Nos)\b\.?[ \t]*\d")
 _NUMBER_AFTER = re.compile(r"[ \t]*(?i:no|nos|number)\b\.?[ \t]*[:.-]?[ \t]*\d")
 _NUMBER_LABEL = re.compile(r"\b(?:No|Nos|Number|Ref)\b\.?(?:\s*[\d/.-]+)?$", re.IGNORECASE)
 _LEADING_WORD = re.compile(r"([A-Z][a-z]+)[^\S\n]+(?=[A-Z])")

@@ -32,7 +32,7 @@ TITLES = frozenset(
 )
 #: Offices and ranks, written capitalized after a role word or alone ("Advocate General", "Public Prosecutor", "Judge"): never a name.
 OFFICE_TITLES = frozenset(
-    "general prosecutor secretary registrar commissioner collector magistrate superintendent inspector director manager "
+    "general prosecutor pleader secretary registrar commissioner collector magistrate superintendent inspector director manager "
     "chairman chairperson president treasurer trustee major colonel captain admiral marshal sergeant constable chief judge".split()
 )
 #: Post-nominal letters and generational suffixes written after a name.
