@@ -419,3 +419,16 @@ def test_counsel_offices_are_no_parties_and_a_case_kind_is_no_organisation(analy
     assert not _visible(masked, text, "Raj.Textile Board"), masked
     for visible in ("S.B. Civil Writ Petition No.", "Public Prosecutor", "Government Pleader"):
         assert visible in masked, (visible, masked)
+
+
+def test_a_numbered_accused_after_a_label_and_kin_in_brackets_are_hidden(analyzer: Analyzer) -> None:
+    text = (
+        "Accused :       1.    Mahadeva @ Kariya ,\n                      S/o Ningaiah,\n\n"
+        "(2) Smt. Roshan Ara          (Mother-in-law)\n(3) Imtiyaz                   (Brother-in-law)\n\n"
+        "                Versus\n\nSh. Harbans Lal (Proprietor)\nM/s Lal Cloth House\n"
+    )
+    masked = _hidden(analyzer, text)
+    for name in ("Mahadeva @ Kariya", "Roshan Ara", "Imtiyaz", "Harbans Lal"):
+        assert not _visible(masked, text, name), (name, masked)
+    for visible in ("(Mother-in-law)", "(Brother-in-law)", "(Proprietor)", "Accused :"):
+        assert visible in masked, (visible, masked)
