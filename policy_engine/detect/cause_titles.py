@@ -22,8 +22,8 @@ line, a rule or a blank line), continuing over blank lines through a
 numbered list back to its first item.  Each numbered item is one party.
 Descriptors are cut off ("S/o ...", "aged ...", "rep. by ...", "through
 ...", "and others"), a person's name ends at its first comma, and "The" and
-"M/s" are left out, and a person's name ends at its first comma, bracket
-or line break.  An item naming an office or a body ("The Deputy
+"M/s" are left out, and a person's name ends at its first comma or
+bracket.  An item naming an office or a body ("The Deputy
 Commissioner, Dharwad District", "Cascade Freight Lines, Inc.") is an
 organization (``ORG``), and a polity ("State of Rajasthan") a place too;
 anything else is a person (``PERSON``).
@@ -84,7 +84,7 @@ _OFFICE_WORD = re.compile(
     r"commission|ministry|office|station|division|circle|directorate|dcit|acit|ito)\b"
 )
 _LETTER = re.compile(r"[A-Za-z]")
-_PERSON_END = re.compile(r"[,(\n]")
+_PERSON_END = re.compile(r"[,(]")
 _FOR_BEFORE = re.compile(r"\b(?i:for)[ \t]+(?:(?i:the)[ \t]+)?$")
 _NEXT_LABEL = re.compile(rf"[ \t]+(?:(?i:for)[ \t]+(?:(?i:the)[ \t]+)?)?{_ROLE}\b")
 _POLITY = re.compile(r"(?:State|Union|Government|Govt\.?|Republic)[ \t]+(?i:of)[ \t]+(?:the[ \t]+)?[A-Z]")
@@ -239,7 +239,7 @@ def _party(text: str, start: int, end: int) -> NamedEntity | None:
         end = lower.start()  # "Accused: Abhay Dewan alias Gappy was heard": the name ends at running prose
     office = _OFFICE_WORD.search(text, start, end) is not None
     if not office and (close := _PERSON_END.search(text, start, end)) is not None:
-        end = close.start()  # a person's name ends at its comma, bracket or line: "Sh. Ismile Khan (Proprietor)"
+        end = close.start()  # a person's name ends at its comma or bracket: "Sh. Ismile Khan (Proprietor)"
     while end > start and (text[end - 1].isspace() or text[end - 1] in ",;:-&"):
         end -= 1
     value = text[start:end]
