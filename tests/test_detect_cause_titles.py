@@ -432,3 +432,16 @@ def test_a_numbered_accused_after_a_label_and_kin_in_brackets_are_hidden(analyze
         assert not _visible(masked, text, name), (name, masked)
     for visible in ("(Mother-in-law)", "(Brother-in-law)", "(Proprietor)", "Accused :"):
         assert visible in masked, (visible, masked)
+
+
+def test_an_address_number_in_a_party_line_is_no_case_number(analyzer: Analyzer) -> None:
+    text = (
+        "     ==========================================\n\n"
+        " Ramlakhan Sahni Son of Bindeshwar Sahni, Resident of Village - Bakhri, Ward No. 07, P.S. - Runnisaidpur, District - Sitamarhi.\n\n"
+        " ... ... Petitioner/s Versus\n1. The State of Bihar through the Chief Secretary, Government of Bihar, Patna.\n\n"
+        " ... ... Respondent/s ========================= Appearance :\n"
+    )
+    masked = _hidden(analyzer, text)
+    for party in ("Ramlakhan Sahni", "State of Bihar"):
+        assert not _visible(masked, text, party), (party, masked)
+    assert "Appearance :" in masked, masked

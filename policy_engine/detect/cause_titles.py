@@ -55,9 +55,11 @@ _ALONE = re.compile(rf"^[ \t.\u2026-]*(?P<role>{_ROLE_CASED.pattern}){_LABEL_END
 _TRAILING = re.compile(rf"^(?P<party>[^\n]*?\S){_LEADER}(?P<role>{_ROLE_CASED.pattern}){_LABEL_END}", re.MULTILINE)
 #: A label before its party: "Appellant :- Sunita Devi", ".........Petitioner(s):   Hemant Katare".
 _LEADING = re.compile(rf"(?P<role>{_ROLE_CASED.pattern})[ \t]*:-?[ \t]*(?P<party>(?:\(?\d{{1,2}}[.)][ \t]*)?\S[^\n]*?)(?=[ \t]{{3,}}\S|[ \t]*$)", re.MULTILINE)
+#: A number is a case number unless an address word stands before it ("Ward No. 02", "House No. 307", "Door No.12").
+_NOT_AN_ADDRESS = "".join(f"(?<!{w} )(?<!{w.title()} )" for w in ("ward", "house", "door", "plot", "flat", "room", "shop", "block", "gali", "survey", "khasra", "khata"))
 #: Lines that close a party block from above.
 _SEPARATOR = re.compile(
-    r"^[ \t]*(?:(?i:versus|vs\.?|v\.?|v/s|-*[ \t]*and[ \t]*-*|and:|between:?|with)|[=_*~-]{4,}.*|.*\b(?i:no\.?|nos\.?|number)[ \t]*[-:.]?[ \t]*\d.*"
+    rf"^[ \t]*(?:(?i:versus|vs\.?|v\.?|v/s|-*[ \t]*and[ \t]*-*|and:|between:?|with)|[=_*~-]{{4,}}.*|.*{_NOT_AN_ADDRESS}\b(?i:no\.?|nos\.?|number)[ \t]*[-:.]?[ \t]*\d.*"
     r"|.*\b\d+[ \t]+(?i:of)[ \t]+(?:19|20)\d{2}\b.*|.*\b(?i:court|jurisdiction|tribunal)\b.*)[ \t]*$"
 )
 #: "Versus" on a line of its own, and a header line with both parties spaced out around it ("State      Vs.      Manoj").
@@ -140,7 +142,7 @@ def _party_blocks(text: str) -> Iterator[tuple[int, int]]:
             yield m.span("second")
     for m in _ALONE.finditer(text):
         if _is_label(text, m):
-            if m.group().rstrip().endswith(":"):
+            if text.startswith(":", m.end("role")) or text[m.end("role") : m.end()].strip() == ":":
                 yield _block_below(text, lines, m.end())  # "Respondent:" over its party
             else:
                 yield _block_above(text, lines, m.start(), include_own_line=False)
