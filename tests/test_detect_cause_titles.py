@@ -445,3 +445,21 @@ def test_an_address_number_in_a_party_line_is_no_case_number(analyzer: Analyzer)
     for party in ("Ramlakhan Sahni", "State of Bihar"):
         assert not _visible(masked, text, party), (party, masked)
     assert "Appearance :" in masked, masked
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Bot: Which surname is the booking under? User: Okonjo-Bassey", "Okonjo-Bassey"),
+        ("Thriller, Drama Directed By:    Teodora Valchanova", "Teodora Valchanova"),
+        ('Radomir: "Where were you?" Marisol: "At the depot."', "Radomir"),
+    ],
+)
+def test_an_answer_to_a_name_question_a_credit_and_a_speaker_label_are_names(analyzer: Analyzer, text: str, name: str) -> None:
+    masked = _hidden(analyzer, text)
+    assert not _visible(masked, text, name), masked
+
+
+def test_a_list_of_drugs_with_colons_is_no_dialogue(analyzer: Analyzer) -> None:
+    text = "Metformin: 500 mg twice daily\nLisinopril: 10 mg daily\nAtorvastatin: 20 mg at night\n"
+    assert _hidden(analyzer, text) == text

@@ -40,6 +40,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from policy_engine.detect.lexical import is_first_name
 from policy_engine.detect.signatures import header_mail_domain, in_signature_block
 from policy_engine.policy.resolution import ROLE_WORDS
 
@@ -126,6 +127,13 @@ _SELF_NAMED = re.compile(
     r"(?i:\bmy name is|\bmy name's|\bcall me|\bi am called|\bi'm called)[ \t]+"
     r"(?P<name>[^\W\d_]{3,}(?:[ ](?!(?i:and|but|from|here|there|the|so|too|also|now|and)\b)[^\W\d_]{3,})?)"
 )
+#: The answer to a question for a name, in a chat: "What's your last name? Baba", "the name on the account? User: Ágnes Földesy".
+_NAME_ANSWER = re.compile(
+    r"(?i:\bname\b[^?\n]{0,30}\?)[ \t]*(?:[A-Za-z]{2,12}:[ \t]*)?(?:(?i:it'?s|it is|sure,?)[ \t]+)?"
+    r"(?P<name>[A-ZÀ-ÖØ-Þ][^\W\d_]+(?:[ ][A-ZÀ-ÖØ-Þ][^\W\d_]+){0,2})"
+)
+#: A credit for a work: "Directed By: Arquímedes Ballesteros", "written by Hana Lindqvist".
+_CREDITED_BY = r"(?i:directed|written|produced|composed|painted|authored|illustrated|narrated|photographed)[ \t]+(?i:by)"
 _NOT_A_NAME = r"(?!(?:The|This|That|These|Those|He|She|They|We|It|His|Her|Their|Was|Is|Has|Had|Will|Portal|Name|Names|Information|Notes?|Summary|Services?|Record|Records|Request|Line|Signature|Details|Profile|No|Nos|Number|ID|Address|Phone|Tel|Mobile|Email|Date|Age|Gender|Sex|Occupation)\b)"
 _NAME = rf"{_NOT_A_NAME}{_NAME_PART}(?:[ \t]+{_NOT_A_NAME}{_NAME_PART}){{0,2}}"
 _FULL_NAME = rf"{_NOT_A_NAME}{_NAME_PART}(?:[ \t]+{_NOT_A_NAME}{_NAME_PART}){{1,2}}"
@@ -144,6 +152,8 @@ _CUES = (
     re.compile(rf"{_WITNESS}[ \t]*[-:.]?[ \t]*(?P<name>{_NAME})"),  # "PW-3 Babulal", "P.W.18-Venkatesh", "accused No.12-Mohd. Hussain"
     re.compile(rf"(?<![\w.])(?P<name>{_NAME})[ \t]*[\[(,]?[ \t]*{_WITNESS}"),  # "Ugamchand D.W. 14", "Packiam [D.W.1]", "Vijayan (A-12)"
     _SELF_NAMED,
+    _NAME_ANSWER,
+    re.compile(rf"\b{_CREDITED_BY}[ \t]*:?[ \t]*(?P<name>{_NAME})"),
 )
 
 
@@ -154,14 +164,29 @@ def cued_names(text: str) -> list[tuple[int, int]]:
     sentence model sees no sentence: a role word or title before the name
     ("Nurse: Shelly Moore", "[Agent Karen"), a subject identifier after it
     ("Kimberly Hull (MRN ...)"), a kinship descriptor after it ("Gowramma W/O. Siddappa
-    Naik", "Yellamma, daughter of ..."), a judge's postnominal ("A.S.Oka, J.") or a
-    caption ("Angelica Walsh v. Jeanne Torres").
+    Naik", "Yellamma, daughter of ..."), a judge's postnominal ("A.S.Oka, J."), a
+    caption ("Angelica Walsh v. Jeanne Torres"), the answer to a question for a name
+    ("What's your last name? Baba"), a credit ("Directed By: Arquímedes Ballesteros")
+    or the speaker labels of a dialogue ("Vsevolod: ... Heather: ...").
     """
     spans = []
     for cue in _CUES:
         for m in cue.finditer(text):
             spans += [m.span(g) for g in ("name", "other") if g in cue.groupindex]
-    return sorted(set(spans))
+    return sorted(set(spans + _speakers(text)))
+
+
+#: A turn in a written dialogue: a capitalized word and a colon opening a line, a sentence or a quote's end.
+_SPEAKER = re.compile(r"(?:^|(?<=[.!?\"\u201d][ \t])|(?<=[.!?\"\u201d]))[ \t]*(?P<name>[A-ZÀ-ÖØ-Þ][^\W\d_]{2,}):[ \t]*(?=\S)", re.MULTILINE)
+
+
+def _speakers(text: str) -> list[tuple[int, int]]:
+    """Speaker labels of a dialogue ("Vsevolod: ... Heather: ..."): two labels or more, one of them a known first name."""
+    turns = list(_SPEAKER.finditer(text))
+    names = {m.group("name") for m in turns}
+    if len(names) < 2 or not any(is_first_name(n) for n in names):
+        return []  # a list of fields or of drugs ("Metformin: 500 mg"), not people talking
+    return [m.span("name") for m in turns]
 
 
 @dataclass(frozen=True)
