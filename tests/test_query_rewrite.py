@@ -419,3 +419,59 @@ def test_a_span_dropped_with_its_sentence_is_reported_removed_not_generalized() 
     assert "Dana" not in data["after"] and "divorce" not in data["after"] and "someone" not in data["after"]
     outcomes = {span["attribute"]: span["outcome"] for span in data["decision"]["spans"]}
     assert outcomes["name"] == "removed" and outcomes["relationship_status"] == "removed", outcomes
+
+
+def test_a_dictated_query_is_split_at_its_spoken_fillers(rewriter: QueryRewriter) -> None:
+    from policy_engine.rewrite.clauses import parse
+
+    query = "could you recommend a few board games for a family night um my brother-in-law is on probation you know my neighbour just got a python like i play the cello every night"
+    sentences = [s.text for s in parse(query).sents]
+    assert sentences[0] == "could you recommend a few board games for a family night", sentences
+    assert any(s.startswith("um my brother-in-law") for s in sentences) and any(s.startswith("like i play the cello") for s in sentences), sentences
+    out = rewriter.rewrite(query).text
+    assert "probation" not in out and "python" not in out and "cello" not in out and "board games for a family night" in out
+    # "like" and "you know" stay ordinary words where the word before makes them so, or no clause follows
+    assert len(list(parse("do you know my dentist would like a card that looks like my old drawings").sents)) == 1
+
+
+def test_a_detected_span_never_runs_into_the_next_unit(rewriter: QueryRewriter) -> None:
+    query = "uh i am allergic to shellfish like i go to a Catholic church every Sunday so what should I pack for a beach picnic"
+    result = rewriter.rewrite(query)
+    assert "shellfish" in result.text and "Catholic" not in result.text and "beach picnic" in result.text
+    kept = [result.decisions[i].span.value(query) for i in range(len(result.decisions)) if result.decisions[i].essential]
+    assert all("like" not in value for value in kept), kept
+
+
+def test_clauses_after_semicolons_are_units_and_a_date_ends_its_sentence() -> None:
+    from policy_engine.rewrite.clauses import parse
+
+    sentences = [s.text.strip() for s in parse("Quelques infos : I sell insurance ; my niece is on Adderall ; I just turned 40. Give me ideas for a quiz night ?").sents]
+    assert any(s.startswith("my niece is on Adderall") for s in sentences), sentences
+    dated = [s.text.strip() for s in parse("My landlord's birthday is on March 4. Please shorten this: 'we are closed today'").sents]
+    assert dated[-1].startswith("Please shorten this"), dated
+    numbered = [s.text.strip() for s in parse("Which is it? 1. flu 2. gout 3. mumps").sents]
+    assert numbered[-1] == "1. flu 2. gout 3. mumps", numbered
+
+
+def test_a_person_named_by_trade_or_role_is_a_third_party(rewriter: QueryRewriter) -> None:
+    from policy_engine.rewrite.subjects import subject_of
+
+    for text in ("The plumber next door is Jehovah's Witness", "our babysitter is on lithium", "my dentist's receptionist is bipolar"):
+        assert subject_of(text, len(text) - 6, len(text)) == "third_party", text
+    for text in ("I work as a night nurse", "I am a cashier"):  # what the user is, not someone else
+        assert subject_of(text, len(text) - 6, len(text)) == "self", text
+    from policy_engine.rewrite.subjects import focal_subject
+
+    request = "What should I ask my dermatologist's nurse and my doctor about this rash?"
+    assert focal_subject(request, 0, len(request)) == "self"  # the people who serve the request are not whom it is about
+    out = rewriter.rewrite("I am vegetarian. The mailman is vegan. Which recipes should I try for a weeknight dinner?").text
+    assert "vegetarian" in out and "vegan" not in out
+
+
+def test_option_labels_after_a_question_keep_their_case(rewriter: QueryRewriter) -> None:
+    from policy_engine.rewrite.clauses import repair
+
+    assert repair("Which is it?  i) gout; ii) flu") == "Which is it? i) gout; ii) flu"
+    assert repair("Which is it? (b) gout (c) flu") == "Which is it? (b) gout (c) flu"
+    out = rewriter.rewrite("Re: Walter Brennan. He loves fly fishing. Which diagnosis fits? i) gout; ii) asthma; iii) sepsis; iv) flu").text
+    assert "Brennan" not in out and "fishing" not in out and "? i) gout; ii) asthma" in out

@@ -30,7 +30,7 @@ from typing import Any, Literal
 from policy_engine.enforcement.base import SpanDetector
 from policy_engine.policy.model import NecessityAction, NecessityRule, Policy
 from policy_engine.policy.vocabulary import vocabulary_for
-from policy_engine.rewrite.clauses import Edit, context_clauses, edit, enclosing, parse, request_sentences, request_text
+from policy_engine.rewrite.clauses import Edit, clipped_end, context_clauses, edit, enclosing, parse, request_sentences, request_text
 from policy_engine.rewrite.learned import shared_essentiality, shared_tagger
 from policy_engine.rewrite.necessity import CLINICAL, NEVER_ESSENTIAL, Decision, NecessityPlanner, diagnostic, measured
 from policy_engine.rewrite.section import QueryRewriteSection, SpanOutcome
@@ -126,7 +126,8 @@ class QueryRewriter:
         prediction = self.classifier.predict(request)
         task, source, rule = self._task(prediction, purpose)
         clauses = context_clauses(doc)
-        spans = [self._measurement(s, query) for s in self.attributes.with_tagged(query, self.attributes.find(query), clauses, shared_tagger())]
+        found = self.attributes.with_tagged(query, self.attributes.find(query), clauses, shared_tagger())
+        spans = [self._measurement(replace(s, end=clipped_end(doc, s.start, s.end)), query) for s in found]
         contexts = [enclosing(doc, clauses, s.start, s.end) for s in spans]
         probability = shared_essentiality().probability(request, [query[c0:c1] for c0, c1 in contexts], [s.attribute for s in spans], [s.subject for s in spans])
         clinical = diagnostic(request)
