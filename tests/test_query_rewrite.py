@@ -216,8 +216,10 @@ def test_cli_shows_before_and_after() -> None:
     assert len(names) == 1 and names[0]["subject"] == "self", names  # the tagger's clause adds no second, third-party name
     human = CliRunner().invoke(cli, ["rewrite", str(ROOT / "policies" / "clinic"), question])
     task_line = human.output.splitlines()[0]
-    confidence = data["decision"]["confidence"]
-    assert task_line.startswith("task      uncertain, best guess") == (confidence < 0.5), task_line  # a weak guess is shown as one
+    confidence, source = data["decision"]["confidence"], data["decision"]["task_source"]
+    # a weak guess the rules run on is shown as one; a fallback (policy default or most protective rule) is named as such
+    assert task_line.startswith("task      uncertain, best guess") == (source == "classifier" and confidence < 0.5), task_line
+    assert f"({source}, confidence" in task_line
 
 
 def test_refusal_when_nothing_verifies(policy: Policy) -> None:
