@@ -477,3 +477,14 @@ def test_option_labels_after_a_question_keep_their_case(rewriter: QueryRewriter)
     assert repair("Which is it? (b) gout (c) flu") == "Which is it? (b) gout (c) flu"
     out = rewriter.rewrite("Re: Walter Brennan. He loves fly fishing. Which diagnosis fits? i) gout; ii) asthma; iii) sepsis; iv) flu").text
     assert "Brennan" not in out and "fishing" not in out and "? i) gout; ii) asthma" in out
+
+
+def test_a_hospital_record_number_is_an_identifier_and_goes(rewriter: QueryRewriter) -> None:
+    query = (
+        "Ward round: 58 F (MRN 40291837) with crushing chest pain and sweating, troponin 2.1 ng/mL\n"
+        "PMH: asthma, hospital number 7710 2934\n"
+        "Most likely dx? 1. myocardial infarction 2. gout 3. asthma"
+    )
+    out = rewriter.rewrite(query).text
+    assert "40291837" not in out and "7710 2934" not in out
+    assert "58 F" in out and "asthma" in out and "troponin 2.1 ng/mL" in out and "1. myocardial infarction 2. gout" in out
