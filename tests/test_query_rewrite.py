@@ -488,3 +488,15 @@ def test_a_hospital_record_number_is_an_identifier_and_goes(rewriter: QueryRewri
     out = rewriter.rewrite(query).text
     assert "40291837" not in out and "7710 2934" not in out
     assert "58 F" in out and "asthma" in out and "troponin 2.1 ng/mL" in out and "1. myocardial infarction 2. gout" in out
+
+
+def test_a_value_re_detected_across_a_joined_line_break_is_no_new_content(rewriter: QueryRewriter) -> None:
+    query = (
+        "Dear Dr Okafor,\n"
+        "Thank you for seeing this 47-year-old woman, admitted with palpitations and muscle weakness. Bloods showed potassium 6.9 mmol/L.\n"
+        "Family history of early heart disease. Regular medication: spironolactone.\n"
+        "On the ward she was knitting a scarf for her grandson Theo.\n"
+        "Which diagnosis explains this? i) hyperkalaemia; ii) gout; iii) asthma; iv) anaemia"
+    )
+    out = rewriter.rewrite(query).text  # joining the lines must not read as a new "L. Family history ..." disclosure
+    assert "Family history of early heart disease" in out and "potassium 6.9 mmol/L" in out and "Theo" not in out

@@ -173,18 +173,21 @@ class QueryRewriter:
         return (self.planner.vocabulary.task_id(rule.task) if rule else None), "most_protective", rule
 
     def _verified(self, text: str, original: str, decisions: list[Decision] | tuple[Decision, ...]) -> bool:
-        """No non-essential value survives in ``text`` and no sensitive value appears that ``original`` lacks."""
+        """No non-essential value survives in ``text`` and no sensitive value appears that ``original`` lacks.
+
+        Compared with whitespace collapsed: the rewrite joins lines, so a value re-detected across a former
+        line break ("mmol/L.\nFamily history of ...") is no new content."""
         if not text.strip():
             return False
-        folded, source = text.casefold(), original.casefold()
-        essential = [d.span.value(original).casefold() for d in decisions if d.essential]
+        folded, source = _folded(text), _folded(original)
+        essential = [_folded(d.span.value(original)) for d in decisions if d.essential]
         for d in decisions:
-            value = d.span.value(original).strip().casefold()
+            value = _folded(d.span.value(original))
             if not d.essential and len(value) >= 2 and value in folded and not any(value in e for e in essential):
                 return False
         generics = [g.casefold() for g in GENERIC.values()]
         for span in self.attributes.find(text):
-            value = span.value(text).casefold()
+            value = _folded(span.value(text))
             if value not in source and not any(value in g for g in generics):
                 return False
         return True
@@ -196,6 +199,11 @@ class QueryRewriter:
         out = complete(self.model, rewrite_prompt(stripped), max_new_tokens=max(32, len(stripped.split()) * 3)).strip()
         return out or None
 
+
+
+def _folded(text: str) -> str:
+    """``text`` case-folded with every run of whitespace as one space."""
+    return " ".join(text.split()).casefold()
 
 
 def _keeps_essentials(text: str, original: str, decisions: tuple[Decision, ...] | list[Decision]) -> bool:
