@@ -216,8 +216,10 @@ def test_cli_shows_before_and_after() -> None:
     assert len(names) == 1 and names[0]["subject"] == "self", names  # the tagger's clause adds no second, third-party name
     human = CliRunner().invoke(cli, ["rewrite", str(ROOT / "policies" / "clinic"), question])
     task_line = human.output.splitlines()[0]
-    confidence = data["decision"]["confidence"]
-    assert task_line.startswith("task      uncertain, best guess") == (confidence < 0.5), task_line  # a weak guess is shown as one
+    confidence, source = data["decision"]["confidence"], data["decision"]["task_source"]
+    # a weak guess the rules run on is shown as one; a fallback (policy default or most protective rule) is named as such
+    assert task_line.startswith("task      uncertain, best guess") == (source == "classifier" and confidence < 0.5), task_line
+    assert f"({source}, confidence" in task_line
 
 
 def test_refusal_when_nothing_verifies(policy: Policy) -> None:
@@ -419,3 +421,82 @@ def test_a_span_dropped_with_its_sentence_is_reported_removed_not_generalized() 
     assert "Dana" not in data["after"] and "divorce" not in data["after"] and "someone" not in data["after"]
     outcomes = {span["attribute"]: span["outcome"] for span in data["decision"]["spans"]}
     assert outcomes["name"] == "removed" and outcomes["relationship_status"] == "removed", outcomes
+
+
+def test_a_dictated_query_is_split_at_its_spoken_fillers(rewriter: QueryRewriter) -> None:
+    from policy_engine.rewrite.clauses import parse
+
+    query = "could you recommend a few board games for a family night um my brother-in-law is on probation you know my neighbour just got a python like i play the cello every night"
+    sentences = [s.text for s in parse(query).sents]
+    assert sentences[0] == "could you recommend a few board games for a family night", sentences
+    assert any(s.startswith("um my brother-in-law") for s in sentences) and any(s.startswith("like i play the cello") for s in sentences), sentences
+    out = rewriter.rewrite(query).text
+    assert "probation" not in out and "python" not in out and "cello" not in out and "board games for a family night" in out
+    # "like" and "you know" stay ordinary words where the word before makes them so, or no clause follows
+    assert len(list(parse("do you know my dentist would like a card that looks like my old drawings").sents)) == 1
+
+
+def test_a_detected_span_never_runs_into_the_next_unit(rewriter: QueryRewriter) -> None:
+    query = "uh i am allergic to shellfish like i go to a Catholic church every Sunday so what should I pack for a beach picnic"
+    result = rewriter.rewrite(query)
+    assert "shellfish" in result.text and "Catholic" not in result.text and "beach picnic" in result.text
+    kept = [result.decisions[i].span.value(query) for i in range(len(result.decisions)) if result.decisions[i].essential]
+    assert all("like" not in value for value in kept), kept
+
+
+def test_clauses_after_semicolons_are_units_and_a_date_ends_its_sentence() -> None:
+    from policy_engine.rewrite.clauses import parse
+
+    sentences = [s.text.strip() for s in parse("Quelques infos : I sell insurance ; my niece is on Adderall ; I just turned 40. Give me ideas for a quiz night ?").sents]
+    assert any(s.startswith("my niece is on Adderall") for s in sentences), sentences
+    dated = [s.text.strip() for s in parse("My landlord's birthday is on March 4. Please shorten this: 'we are closed today'").sents]
+    assert dated[-1].startswith("Please shorten this"), dated
+    numbered = [s.text.strip() for s in parse("Which is it? 1. flu 2. gout 3. mumps").sents]
+    assert numbered[-1] == "1. flu 2. gout 3. mumps", numbered
+
+
+def test_a_person_named_by_trade_or_role_is_a_third_party(rewriter: QueryRewriter) -> None:
+    from policy_engine.rewrite.subjects import subject_of
+
+    for text in ("The plumber next door is Jehovah's Witness", "our babysitter is on lithium", "my dentist's receptionist is bipolar"):
+        assert subject_of(text, len(text) - 6, len(text)) == "third_party", text
+    for text in ("I work as a night nurse", "I am a cashier"):  # what the user is, not someone else
+        assert subject_of(text, len(text) - 6, len(text)) == "self", text
+    from policy_engine.rewrite.subjects import focal_subject
+
+    request = "What should I ask my dermatologist's nurse and my doctor about this rash?"
+    assert focal_subject(request, 0, len(request)) == "self"  # the people who serve the request are not whom it is about
+    out = rewriter.rewrite("I am vegetarian. The mailman is vegan. Which recipes should I try for a weeknight dinner?").text
+    assert "vegetarian" in out and "vegan" not in out
+
+
+def test_option_labels_after_a_question_keep_their_case(rewriter: QueryRewriter) -> None:
+    from policy_engine.rewrite.clauses import repair
+
+    assert repair("Which is it?  i) gout; ii) flu") == "Which is it? i) gout; ii) flu"
+    assert repair("Which is it? (b) gout (c) flu") == "Which is it? (b) gout (c) flu"
+    out = rewriter.rewrite("Re: Walter Brennan. He loves fly fishing. Which diagnosis fits? i) gout; ii) asthma; iii) sepsis; iv) flu").text
+    assert "Brennan" not in out and "fishing" not in out and "? i) gout; ii) asthma" in out
+
+
+def test_a_hospital_record_number_is_an_identifier_and_goes(rewriter: QueryRewriter) -> None:
+    query = (
+        "Ward round: 58 F (MRN 40291837) with crushing chest pain and sweating, troponin 2.1 ng/mL\n"
+        "PMH: asthma, hospital number 7710 2934\n"
+        "Most likely dx? 1. myocardial infarction 2. gout 3. asthma"
+    )
+    out = rewriter.rewrite(query).text
+    assert "40291837" not in out and "7710 2934" not in out
+    assert "58 F" in out and "asthma" in out and "troponin 2.1 ng/mL" in out and "1. myocardial infarction 2. gout" in out
+
+
+def test_a_value_re_detected_across_a_joined_line_break_is_no_new_content(rewriter: QueryRewriter) -> None:
+    query = (
+        "Dear Dr Okafor,\n"
+        "Thank you for seeing this 47-year-old woman, admitted with palpitations and muscle weakness. Bloods showed potassium 6.9 mmol/L.\n"
+        "Family history of early heart disease. Regular medication: spironolactone.\n"
+        "On the ward she was knitting a scarf for her grandson Theo.\n"
+        "Which diagnosis explains this? i) hyperkalaemia; ii) gout; iii) asthma; iv) anaemia"
+    )
+    out = rewriter.rewrite(query).text  # joining the lines must not read as a new "L. Family history ..." disclosure
+    assert "Family history of early heart disease" in out and "potassium 6.9 mmol/L" in out and "Theo" not in out

@@ -1,4 +1,4 @@
-"""Generator family E (held out: committed before any tuning against it, evaluated once at the end).
+"""Generator family E (held out for one report, committed before tuning and evaluated once; now a development family).
 
 Registers none of families A-D produce (``compose``): voice-dictation
 transcripts without punctuation or capitals, with fillers ("um", "uh");

@@ -3,10 +3,12 @@
 Each vignette's clinical findings (age, sex, symptoms, history, medication,
 smoking, family history) are essential items; clinically inert disclosures
 about the patient (name, contact, hobbies, pets, films, faith, food,
-travel dreams) are non-essential.  Five families with disjoint templates
+travel dreams) are non-essential.  Six families with disjoint templates
 (C: a clinician's forum post with abbreviations; D: a SOAP note with vitals
-and labs, or the patient's own first-person portal message; E, held out: a
-discharge-letter excerpt or a nurse's SBAR handover note).
+and labs, or the patient's own first-person portal message; E: a
+discharge-letter excerpt or a nurse's SBAR handover note; F, held out: a
+patient's telehealth intake form, a caregiver's message about a parent, or
+a pharmacist's query about a customer).
 """
 
 from __future__ import annotations
@@ -99,11 +101,13 @@ def _options(rng: random.Random, answer: str, pool: list[str], lower: bool) -> s
 
 
 def medical_sample(family: str, sample_id: str, rng: random.Random, faker: Faker) -> Sample:
-    """One vignette of family ``A``, ``B``, ``C`` or ``D``."""
+    """One vignette of family ``A`` to ``F``."""
     if family == "D":
         return _family_d(sample_id, rng, faker)
     if family == "E":
         return _family_e(sample_id, rng, faker)
+    if family == "F":
+        return _family_f(sample_id, rng, faker)
     cases, history, inert = {"A": (CASES_A, HISTORY_A, INERT_A), "B": (CASES_B, HISTORY_B, INERT_B), "C": (CASES_C, HISTORY_C, INERT_C)}[family]
     symptoms, answer = rng.choice(cases)
     age, male = str(rng.randint(24, 79)), rng.random() < 0.5
@@ -311,3 +315,90 @@ def _family_e(sample_id: str, rng: random.Random, faker: Faker) -> Sample:
         ]
     text = "\n".join(lines)
     return Sample(sample_id, "E", "medical", "multiple_choice_qa", text, items, question)
+
+
+#: Family F: (symptoms, the home-measured or test finding that points to the answer, answer); findings are essential items.
+CASES_F = [
+    (["a drooping eyelid", "double vision late in the day"], "positive ice-pack test", "myasthenia gravis"),
+    (["swollen painful big toe", "redness overnight"], "uric acid 9.8 mg/dL", "acute gout"),
+    (["tingling in the feet", "a sore red tongue"], "vitamin B12 110 pg/mL", "pernicious anemia"),
+    (["sudden painless vision loss in one eye", "a curtain over the vision"], "retinal detachment on the eye scan", "retinal detachment"),
+    (["bone pain", "constipation and confusion"], "calcium 13.1 mg/dL", "hypercalcemia of malignancy"),
+    (["itchy skin", "dark urine and pale stools"], "alkaline phosphatase 640 U/L", "primary biliary cholangitis"),
+]
+HISTORY_F = {"physical_health": ["sleep apnea", "rheumatoid arthritis", "a kidney transplant"], "medications": ["allopurinol", "tacrolimus", "methotrexate"], "smoker": ["a pipe every evening"], "family_history": ["thyroid cancer", "autoimmune disease"]}
+#: Family F inert details: (third-person wording, first-person wording, item).
+INERT_F = {
+    "favorite_hobbies": ("does crossword puzzles every morning", "do crossword puzzles every morning", "crossword puzzles"),
+    "pet_ownership": ("has a budgie named Sunny", "have a budgie named Sunny", "budgie named Sunny"),
+    "movie_prefs": ("loves old James Bond movies", "love old James Bond movies", "James Bond movies"),
+    "religious_beliefs": ("goes to the Greek Orthodox church", "go to the Greek Orthodox church", "Greek Orthodox"),
+    "vacation_prefs": ("wants to visit Lake Como", "want to visit Lake Como", "Lake Como"),
+    "favorite_food": ("is crazy about pecan pie", "am crazy about pecan pie", "pecan pie"),
+}
+
+
+def _slashed(rng: random.Random, answer: str) -> str:
+    pool = [c[-1] for c in CASES_A + CASES_B + CASES_C + CASES_D + CASES_E + CASES_F]
+    choices = rng.sample([d for d in pool if d != answer], 3) + [answer]
+    rng.shuffle(choices)
+    return "Options: " + " / ".join(choices)
+
+
+def _family_f(sample_id: str, rng: random.Random, faker: Faker) -> Sample:
+    """Family F: a patient's telehealth intake form, a caregiver's message about a parent, or a pharmacist's query."""
+    symptoms, finding, answer = rng.choice(CASES_F)
+    age, male = str(rng.randint(24, 88)), rng.random() < 0.5
+    layout = rng.choice(["intake", "caregiver", "pharmacist"])
+    subject = {"intake": "self", "caregiver": "family", "pharmacist": "third_party"}[layout]
+    sex = ("male", "female")[0 if male else 1] if layout == "intake" else ("dad", "mom")[0 if male else 1] if layout == "caregiver" else ("gentleman", "lady")[0 if male else 1]
+    items = [Item(age, "age", subject, True), Item(sex, "gender", subject, True)]
+    items += [Item(s, "physical_health", subject, True) for s in (*symptoms, finding)]
+    kinds = rng.sample(list(HISTORY_F), k=2)
+    facts = {k: rng.choice(HISTORY_F[k]) for k in kinds}
+    items += [Item(v, k, subject, True) for k, v in facts.items()]
+    chosen = rng.sample(list(INERT_F), k=rng.choice([2, 3]))
+    name = faker.name_male() if male else faker.name_female()
+    items.append(Item(name, "name", subject, False))
+    items += [Item(INERT_F[k][2], k, subject, False) for k in chosen]
+    insurance = faker.bothify("Member ID ??#######").upper() if rng.random() < 0.4 else None
+    if insurance:
+        items.append(Item(insurance, "ssn", subject, False))
+    options = _slashed(rng, answer)
+    if layout == "intake":
+        history = {"physical_health": f"Medical history: {facts.get('physical_health', '')}", "medications": f"Current meds: {facts.get('medications', '')}",
+                   "smoker": f"Tobacco: {facts.get('smoker', '')}", "family_history": f"Family history: {facts.get('family_history', '')}"}
+        lines = [
+            "TELEHEALTH INTAKE",
+            f"Patient name: {name}" + (f"   Insurance: {insurance}" if insurance else ""),
+            f"Age / sex: {age} / {sex}",
+            f"Reason for visit: {symptoms[0]} and {symptoms[1]}",
+            f"Home test / recent result: {finding}",
+            *(history[k] for k in kinds),
+            "Anything else we should know: I " + "; I ".join(INERT_F[k][1] for k in chosen),
+            "Question for the doctor: which of these is it most likely to be? " + options,
+        ]
+    elif layout == "caregiver":
+        pronoun = "he" if male else "she"
+        history = {"physical_health": f"{pronoun} has {facts.get('physical_health', '')}", "medications": f"{pronoun} takes {facts.get('medications', '')}",
+                   "smoker": f"{pronoun} smokes {facts.get('smoker', '')}", "family_history": f"there is {facts.get('family_history', '')} in {'his' if male else 'her'} family"}
+        lines = [
+            f"Hi, I look after my {sex} ({name}" + (f", {insurance}" if insurance else "") + f") who is {age}.",
+            f"This week {pronoun} has had {symptoms[0]} and {symptoms[1]}, and the clinic called about {finding}.",
+            "Also " + " and ".join(history[k] for k in kinds) + ".",
+            f"Not medical but {pronoun} " + " and ".join(INERT_F[k][0] for k in chosen) + ".",
+            "What do you think it could be? " + options,
+        ]
+    else:
+        pronoun, possessive = ("he", "his") if male else ("she", "her")
+        history = {"physical_health": f"has {facts.get('physical_health', '')}", "medications": f"fills {facts.get('medications', '')} with us",
+                   "smoker": f"smokes {facts.get('smoker', '')}", "family_history": f"mentions {facts.get('family_history', '')} in the family"}
+        lines = [
+            f"Pharmacist here - a {age} y/o {sex} came to the counter today ({name}" + (f"; {insurance}" if insurance else "") + ").",
+            f"Complaining of {symptoms[0]} plus {symptoms[1]}; {possessive} GP letter mentions {finding}.",
+            f"Profile: {pronoun} " + ", ".join(history[k] for k in kinds) + ".",
+            f"Chatty customer - {pronoun} " + ", ".join(INERT_F[k][0] for k in chosen) + ".",
+            "Should I send them to urgent care, i.e. which is most likely? " + options,
+        ]
+    text = "\n".join(lines)
+    return Sample(sample_id, "F", "medical", "multiple_choice_qa", text, items, lines[-1])

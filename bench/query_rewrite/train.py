@@ -1,4 +1,4 @@
-"""Fit the shipped rewrite models from the training generator families A, B, C and D (held-out family E is never read here).
+"""Fit the shipped rewrite models from the training generator families A to E (held-out family F is never read here).
 
 Writes, into ``policy_engine/rewrite/``:
 
@@ -27,7 +27,7 @@ context clauses, subjects), so training and prediction see the same units.
 Deterministic: fixed generator seeds, float32 MiniLM features, lbfgs / adam
 with ``random_state=0``.  Dev figures are on fresh seeds of A and B.
 
-Usage: ``python bench/query_rewrite/train.py [--general 800] [--medical 150] [--seed 0] [--families A B C D]``
+Usage: ``python bench/query_rewrite/train.py [--general 800] [--medical 150] [--seed 0] [--families A B C D E]``
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ from policy_engine.rewrite.subjects import subject_of
 from policy_engine.rewrite.task import EMBEDDING, MODEL_FILE, features
 
 OUT = Path(__file__).resolve().parents[2] / "policy_engine" / "rewrite"
-TRAINING_FAMILIES = ("A", "B", "C", "D")
+TRAINING_FAMILIES = ("A", "B", "C", "D", "E")
 #: Context sentences that disclose nothing (the tagger's negatives beside the generators' greetings and asides).
 NEUTRAL = [
     "Here is the code I have so far", "Thanks in advance for your help", "The deadline is tight", "I tried this twice already",

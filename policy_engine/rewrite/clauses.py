@@ -72,12 +72,19 @@ _OPENER_TAGS = frozenset({"DT", "PDT", "PRP$", "RB", "RBR", "WP", "WP$", "WRB", 
 #: Words that open a request in the middle of a run-on sentence, after a connector ("... and so anyway could you ...").
 _MID_REQUEST = re.compile(
     r"(?:(?:can|could|would|will)\s+(?:you|u)|please|pls|help me|write|give|tell|suggest|recommend|create|draft|compose|generate|"
-    r"explain|summari[sz]e|translate|fix|debug|what|what's|how|which|why|do you|brainstorm|spitball|compare|rank|proofread|rewrite|"
+    r"explain|summari[sz]e|translate|fix|debug|what|what's|how|which|why|who|where|do you|brainstorm|spitball|compare|rank|proofread|rewrite|"
     r"describe|invent|pretend|let's|tighten|boil|put|come up|design|map out|make this|be my|act as|stay in character)\b",
     re.IGNORECASE,
 )
 #: Connectors a run-on sentence strings its request onto ("and so anyway", "so", "anyway").
 _CONNECTORS = frozenset({"and", "so", "anyway", "anyways", "then"})
+
+#: Spoken fillers ("um", "uh") that separate the statements of a dictated query: a new unit starts at each.
+_FILLERS = frozenset({"um", "umm", "uh", "uhh", "uhm", "er", "erm", "hmm"})
+#: Fillers that are ordinary words elsewhere ("you know", "like"): a boundary only before a new clause.
+_SOFT_FILLERS = (("you", "know"), ("i", "mean"), ("like",))
+#: Words after which "you know" / "like" are not fillers ("do you know ...", "I'd like ...", "would like ...").
+_NOT_AFTER_FILLER = frozenset({"do", "did", "does", "don't", "didn't", "if", "would", "'d", "let", "as", "what", "who", "i", "you", "we", "they", "he", "she", "really", "just", "also", "not", "n't", "to", "feel", "look", "looks", "sound", "sounds", "seem", "seems", "be", "is", "am", "are", "was", "were"})
 
 #: Abbreviations whose full stop ends no sentence (spaCy splits "incl." from its stop).
 _ABBREVIATIONS = frozenset({"incl", "approx", "esp", "appt", "pt", "pts", "hx", "dx", "rx", "tx", "sx", "etc", "vs", "wk", "wks", "mo", "mos", "yr", "yrs", "hr", "hrs", "min", "mins", "dept", "fig", "cf", "ca"})
@@ -93,6 +100,8 @@ def query_sentence_starts(doc: Doc) -> Doc:
     * at a word after ``.``, ``!`` or ``?``, lower-case or not, unless the stop
       ends an abbreviation ("meds incl. sertraline" is one sentence);
     * at the first word of a line (e-mails, bullet lists, sign-offs);
+    * after a semicolon that joins an independent clause ("... ; I take Ozempic every day ; ..."):
+      each statement is a unit of its own;
     * at a parenthesis that holds a sentence of its own (its last word before
       ``)`` is ``.``, ``!`` or ``?``: "... for a retirement gift (fwiw my dad is on statins.)");
     * at a capitalized determiner, pronoun, adverb, conjunction or verb right after
@@ -101,7 +110,10 @@ def query_sentence_starts(doc: Doc) -> Doc:
     * at the connectors ("and so anyway", "so", "and then") a run-on sentence strings a
       request onto after its statements ("basically I am X and my niece Y and so anyway
       could you ..."): the statements and the request become separate units;
-    * never after the full stop of an option number ("1. Saturn 2. Jupiter").
+    * at a spoken filler in a dictated query ("... best for my kids uh my manager's family is ...",
+      "... you know i am allergic to ..."): see :func:`_split_fillers`;
+    * never after the full stop of an option number ("1. Saturn 2. Jupiter"): a number with a stop
+      next to the number before or after it with a stop (a date's day, "on January 13. Make ...", ends a sentence).
     """
     closing = {}
     stack: list[int] = []
@@ -110,6 +122,7 @@ def query_sentence_starts(doc: Doc) -> Doc:
             stack.append(token.i)
         elif token.text == ")" and stack:
             closing[stack.pop()] = token.i
+    numbering = _option_numbers(doc)
     for token in doc[1:]:
         previous = doc[token.i - 1]
         if token.is_space:
@@ -120,11 +133,51 @@ def query_sentence_starts(doc: Doc) -> Doc:
         glued = token.is_title and token.tag_ in _OPENER_TAGS and previous.is_alpha and previous.is_lower and not option and token.text != "I"
         if previous.text in (".", "!", "?") and token.is_alpha:  # "need an answer rn. which gas ...", but "meds incl. sertraline"
             before = doc[token.i - 2] if token.i >= 2 else None
-            token.is_sent_start = not (previous.text == "." and before is not None and (before.lower_ in _ABBREVIATIONS or (before.is_digit and len(before) <= 2)))
-        elif line_start or own_sentence or glued:
+            token.is_sent_start = not (previous.text == "." and before is not None and (before.lower_ in _ABBREVIATIONS or before.i in numbering))
+        elif line_start or own_sentence or glued or (previous.text == ";" and _clause_follows(doc, token.i)):
             token.is_sent_start = True
     _split_run_ons(doc)
+    _split_fillers(doc)
     return doc
+
+
+def _option_numbers(doc: Doc) -> set[int]:
+    """Indices of the numbers of a numbered list ("1. Saturn 2. Jupiter"): one- or two-digit numbers followed by a full stop
+    whose predecessor or successor in the count is also there."""
+    numbered = {int(t.text): t.i for t in doc[:-1] if t.is_digit and len(t) <= 2 and doc[t.i + 1].text == "."}
+    return {i for n, i in numbered.items() if n - 1 in numbered or n + 1 in numbered}
+
+
+def _clause_follows(doc: Doc, i: int) -> bool:
+    """Whether a clause starts at token ``i``: a subject (pronoun, possessive or determiner phrase) then a verb within nine tokens."""
+    if i >= len(doc) or not (doc[i].tag_ in ("PRP", "PRP$", "DT", "EX") or doc[i].lower_ == "i"):
+        return False
+    return any(t.tag_.startswith("VB") or t.tag_ == "MD" for t in doc[i + 1 : i + 10])
+
+
+def _split_fillers(doc: Doc) -> None:
+    """Start a sentence at each spoken filler that follows at least three words of the current sentence.
+
+    "um", "uh", "er" always separate; "you know", "I mean" and "like" only when a
+    clause follows them and the word before does not make them ordinary words
+    ("do you know", "I'd like", "feels like").  Dictated queries have no
+    punctuation, so fillers are the only boundaries between their statements.
+    """
+    since = 0
+    for token in doc:
+        if token.is_sent_start:
+            since = 0
+        if not token.is_alpha:
+            continue
+        words = next((w for w in _SOFT_FILLERS if [t.lower_ for t in doc[token.i : token.i + len(w)]] == list(w)), None)
+        hard = token.lower_ in _FILLERS and token.i + 1 < len(doc) and doc[token.i + 1].is_alpha
+        soft = words is not None and token.i > 0 and doc[token.i - 1].lower_ not in _NOT_AFTER_FILLER and _clause_follows(doc, token.i + len(words))
+        if since >= 3 and (hard or soft):
+            token.is_sent_start = True
+            for t in doc[token.i + 1 : token.i + (len(words) if soft and words else 1) + 1]:
+                t.is_sent_start = False
+            since = 0
+        since += 1
 
 
 def _split_run_ons(doc: Doc) -> None:
@@ -292,6 +345,18 @@ def enclosing(doc: Doc, clauses: list[tuple[int, int]], start: int, end: int) ->
     return 0, len(doc.text)
 
 
+def clipped_end(doc: Doc, start: int, end: int) -> int:
+    """``end`` cut back to the end of the sentence holding ``start``: a detected span never runs into the next
+    unit ("allergic to penicillin | like i am married ..." in a dictated query), so each unit is kept or dropped on its own."""
+    for sentence in doc.sents:
+        if sentence.start_char <= start < sentence.end_char:
+            stop = min(end, sentence.end_char)
+            while stop > start + 1 and doc.text[stop - 1].isspace():
+                stop -= 1
+            return stop
+    return end
+
+
 def _overlaps(a0: int, a1: int, b0: int, b1: int) -> bool:
     return a0 < b1 and b0 < a1
 
@@ -437,9 +502,13 @@ def _unmatched_closers(text: str) -> str:
     return "".join(out)
 
 
+#: An option label opening a sentence ("i) gout", "(b) asthma"): its case is the label's, never re-capitalized.
+_OPENING_LABEL = re.compile(r"^\(?(?:[a-h]|[ivx]{1,4})\)\s")
+
+
 def repair(text: str) -> str:
     """Tidy text after cuts: spaces, punctuation, dangling conjunctions, orphaned brackets, capitals, empty sentences;
-    option numbers ("1. pneumonia") are no sentence ends."""
+    option numbers ("1. pneumonia") are no sentence ends and option labels ("i) gout") keep their case."""
     text = _SPACE.sub(" ", _unmatched_closers(_EMPTY_BRACKETS.sub("", text)))
     text = _SPACE_BEFORE_PUNCT.sub(r"\1", text)
     text = _REPEATED_PUNCT.sub(r"\1", text)
@@ -454,5 +523,5 @@ def repair(text: str) -> str:
         if sentences and _ABBREVIATION_END.search(sentences[-1]) and sentence[:1].islower():
             sentences[-1] += " " + sentence  # "Meds incl. a medication": no capital after an abbreviation
             continue
-        sentences.append(sentence[:1].upper() + sentence[1:])
+        sentences.append(sentence if _OPENING_LABEL.match(sentence) else sentence[:1].upper() + sentence[1:])
     return " ".join(sentences).strip()

@@ -30,7 +30,7 @@ from typing import Any, Literal
 from policy_engine.enforcement.base import SpanDetector
 from policy_engine.policy.model import NecessityAction, NecessityRule, Policy
 from policy_engine.policy.vocabulary import vocabulary_for
-from policy_engine.rewrite.clauses import Edit, context_clauses, edit, enclosing, parse, request_sentences, request_text
+from policy_engine.rewrite.clauses import Edit, clipped_end, context_clauses, edit, enclosing, parse, request_sentences, request_text
 from policy_engine.rewrite.learned import shared_essentiality, shared_tagger
 from policy_engine.rewrite.necessity import CLINICAL, NEVER_ESSENTIAL, Decision, NecessityPlanner, diagnostic, measured
 from policy_engine.rewrite.section import QueryRewriteSection, SpanOutcome
@@ -126,7 +126,8 @@ class QueryRewriter:
         prediction = self.classifier.predict(request)
         task, source, rule = self._task(prediction, purpose)
         clauses = context_clauses(doc)
-        spans = [self._measurement(s, query) for s in self.attributes.with_tagged(query, self.attributes.find(query), clauses, shared_tagger())]
+        found = self.attributes.with_tagged(query, self.attributes.find(query), clauses, shared_tagger())
+        spans = [self._measurement(replace(s, end=clipped_end(doc, s.start, s.end)), query) for s in found]
         contexts = [enclosing(doc, clauses, s.start, s.end) for s in spans]
         probability = shared_essentiality().probability(request, [query[c0:c1] for c0, c1 in contexts], [s.attribute for s in spans], [s.subject for s in spans])
         clinical = diagnostic(request)
@@ -172,18 +173,21 @@ class QueryRewriter:
         return (self.planner.vocabulary.task_id(rule.task) if rule else None), "most_protective", rule
 
     def _verified(self, text: str, original: str, decisions: list[Decision] | tuple[Decision, ...]) -> bool:
-        """No non-essential value survives in ``text`` and no sensitive value appears that ``original`` lacks."""
+        """No non-essential value survives in ``text`` and no sensitive value appears that ``original`` lacks.
+
+        Compared with whitespace collapsed: the rewrite joins lines, so a value re-detected across a former
+        line break ("mmol/L.\nFamily history of ...") is no new content."""
         if not text.strip():
             return False
-        folded, source = text.casefold(), original.casefold()
-        essential = [d.span.value(original).casefold() for d in decisions if d.essential]
+        folded, source = _folded(text), _folded(original)
+        essential = [_folded(d.span.value(original)) for d in decisions if d.essential]
         for d in decisions:
-            value = d.span.value(original).strip().casefold()
+            value = _folded(d.span.value(original))
             if not d.essential and len(value) >= 2 and value in folded and not any(value in e for e in essential):
                 return False
         generics = [g.casefold() for g in GENERIC.values()]
         for span in self.attributes.find(text):
-            value = span.value(text).casefold()
+            value = _folded(span.value(text))
             if value not in source and not any(value in g for g in generics):
                 return False
         return True
@@ -195,6 +199,11 @@ class QueryRewriter:
         out = complete(self.model, rewrite_prompt(stripped), max_new_tokens=max(32, len(stripped.split()) * 3)).strip()
         return out or None
 
+
+
+def _folded(text: str) -> str:
+    """``text`` case-folded with every run of whitespace as one space."""
+    return " ".join(text.split()).casefold()
 
 
 def _keeps_essentials(text: str, original: str, decisions: tuple[Decision, ...] | list[Decision]) -> bool:

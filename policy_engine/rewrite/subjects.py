@@ -30,11 +30,21 @@ _THIRD = (
     r"fellow|member|hire|"
     r"(?:\d+[- ]year[- ]old\s)?(?:man|woman|boy|girl|male|female|gentleman)"
 )
+#: People named by their role or trade ("the dog walker", "my kid's coach", "the mailman"); only after a referring
+#: determiner, never after "a" ("I work as a nurse" says what the user is, it names no one else).
+_ROLE = (
+    r"sitter|babysitter|nanny|cleaner|carrier|courier|driver|plumber|electrician|mechanic|contractor|gardener|landscaper|"
+    r"barber|hairdresser|stylist|waiter|waitress|bartender|barista|cashier|clerk|receptionist|janitor|caretaker|carer|caregiver|"
+    r"tutor|teacher|coach|instructor|trainer|professor|pastor|priest|rabbi|imam|vicar|doctor|dentist|therapist|pharmacist|"
+    r"lawyer|attorney|accountant|realtor|officer|cop|guard|lodger|owner|vendor|mailman|postman|repairman|handyman|doorman|"
+    r"fireman|policeman|salesman|(?<=\s)[\w-]+\swalker"
+)
 _MENTION = re.compile(
     rf"(?P<family>\b{_REL}(?:{_FAMILY})\b)"
     rf"|(?P<friend>\b{_REL}(?:{_FRIEND})\b)"
     rf"|(?P<coworker>\b{_REL}(?:{_COWORKER})\b)"
     rf"|(?P<third_party>\b(?:an?|the|this|that|one|some|another|my|our)\s(?:[\w-]+\s)?(?:{_THIRD})\b|\b(?:someone|somebody)\b)"
+    rf"|(?P<role>\b(?:the|this|that|my|our)\s(?:[\w-]+\s)?(?:{_ROLE})\b|\b[\w-]+'s\s(?:{_ROLE})\b)"
     r"|(?P<self>\b(?:I|I'm|I've|I'd|I'll|Im|me|my|myself|mine)\b)"
     r"|(?P<pronoun>\b(?:he|she|his|her|him|hers|they|them|their)\b)",
     re.IGNORECASE,
@@ -44,13 +54,20 @@ _OWN_NAME = re.compile(r"^(?:my name is|my name's|i'm|i am|call me|i go by)\b", 
 _SENTENCE_END = re.compile(r"[.!?\n]\s")
 
 
-def mentions(text: str, end: int) -> list[tuple[int, Subject | Literal["pronoun"]]]:
-    """Person mentions in ``text[:end]`` as ``(start, kind)``; "I" only counts upper-case."""
+def mentions(text: str, end: int, *, roles: bool = True) -> list[tuple[int, Subject | Literal["pronoun"]]]:
+    """Person mentions in ``text[:end]`` as ``(start, kind)``; "I" only counts upper-case.
+
+    A person named by role or trade ("the dog walker") is a third party; with ``roles`` False such
+    mentions are left out (a request that names "my doctor" is still about the user)."""
     out: list[tuple[int, Subject | Literal["pronoun"]]] = []
     for m in _MENTION.finditer(text, 0, end):
         kind = m.lastgroup
         if kind == "self" and m.group(0).lower() == "i" and m.group(0) != "I":
             continue
+        if kind == "role":
+            if not roles:
+                continue
+            kind = "third_party"
         out.append((m.start(), kind))  # type: ignore[arg-type]
     return out
 
@@ -95,8 +112,9 @@ def subject_of(text: str, start: int, end: int, attribute: str = "") -> Subject:
 
 
 def focal_subject(text: str, start: int, end: int) -> Subject:
-    """Whom the request ``text[start:end]`` is about: its first non-pronoun mention, else the query's first mention, else self."""
-    found = mentions(text, end)
+    """Whom the request ``text[start:end]`` is about: its first non-pronoun mention, else the query's first mention, else self
+    (people named by their role, "my doctor", "the plumber", serve the request; it is not about them)."""
+    found = mentions(text, end, roles=False)
     in_request = [i for i, (pos, _) in enumerate(found) if pos >= start]
     for i in in_request:
         if found[i][1] != "self" or not any(found[j][1] != "self" for j in in_request):
