@@ -21,9 +21,8 @@ above it up to a separator ("Versus", "- and -", "BETWEEN:", a case-number
 line, a rule or a blank line), continuing over blank lines through a
 numbered list back to its first item.  Each numbered item is one party.
 Descriptors are cut off ("S/o ...", "aged ...", "rep. by ...", "through
-...", "and others"), a person's name ends at its first comma, and "The" and
-"M/s" are left out, and a person's name ends at its first comma or
-bracket.  An item naming an office or a body ("The Deputy
+...", "and others"), a person's name ends at its first comma or bracket,
+and "The" and "M/s" are left out.  An item naming an office or a body ("The Deputy
 Commissioner, Dharwad District", "Cascade Freight Lines, Inc.") is an
 organization (``ORG``), and a polity ("State of Rajasthan") a place too;
 anything else is a person (``PERSON``).
@@ -62,9 +61,9 @@ _SEPARATOR = re.compile(
     rf"^[ \t]*(?:(?i:versus|vs\.?|v\.?|v/s|-*[ \t]*and[ \t]*-*|and:|between:?|with)|[=_*~-]{{4,}}.*|.*{_NOT_AN_ADDRESS}\b(?i:no\.?|nos\.?|number)[ \t]*[-:.]?[ \t]*\d.*"
     r"|.*\b\d+[ \t]+(?i:of)[ \t]+(?:19|20)\d{2}\b.*|.*\b(?i:court|jurisdiction|tribunal)\b.*)[ \t]*$"
 )
-#: "Versus" on a line of its own, and a header line with both parties spaced out around it ("State      Vs.      Manoj").
 #: "Between:" and "And:" on lines of their own, each over one side of a cause title.
 _OPENER_LINE = re.compile(r"^[ \t]*(?i:between|and)[ \t]*:[ \t]*$", re.MULTILINE)
+#: "Versus" on a line of its own, and a header line with both parties around it ("State      Vs.      Manoj", "State Vs. Manoj").
 _VERSUS_LINE = re.compile(r"^[ \t.-]*(?i:versus|vs\.?|v/s|v\.)[ \t.-]*$", re.MULTILINE)
 _VERSUS_INLINE = re.compile(
     r"^[ \t]*(?P<first>\S[^\n]*?)(?:[ \t]{2,}(?i:versus|vs\.?|v/s)[ \t]{2,}|[ \t]+(?:Versus|Vs\.?|V/s)[ \t]+)(?P<second>(?:\(?\d{1,2}[.)][ \t]+)?[A-Z][^\n]*?)[ \t]*$", re.MULTILINE
@@ -176,7 +175,8 @@ def _block_above(text: str, lines: list[tuple[int, int]], pos: int, include_own_
 
 
 def _block_below(text: str, lines: list[tuple[int, int]], pos: int) -> tuple[int, int]:
-    """The lines under a label that ends in a colon, after any blank lines, up to the next blank line, separator or label."""
+    """The lines under ``pos`` (a label ending in a colon, "Versus", "Between:"), after blank lines and a rule, up to the
+    next blank line, separator, label or field line."""
     own = next(i for i, (s, e) in enumerate(lines) if s <= pos <= e)
     taken: list[tuple[int, int]] = []
     for start, end in lines[own + 1 : own + 1 + _MAX_BLOCK_LINES]:

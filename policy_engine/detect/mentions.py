@@ -188,7 +188,7 @@ def clean_entities(text: str, entities: Sequence[NamedEntity]) -> list[NamedEnti
             for piece in _line_pieces(text, _grow_organization(text, e)):
                 if tail := _OF_A_TITLE.search(text, piece.start, piece.end):
                     piece = NamedEntity(piece.label, piece.start, tail.start())  # "The Court Of Sh. Arun Bhardwaj": a judge follows
-                if number := _NUMBERED_KIND.search(text, piece.start, piece.end):
+                if number := _NUMBER_OF_A_KIND.search(text, piece.start, piece.end):
                     if all(is_plain_word(w) for w in _WORD.findall(text[piece.start : number.start()]) if len(w) > 1):
                         continue  # "D.B. Civil Writ Petition No.7616/2009": the kind of a case number, then the number
                     piece = NamedEntity(piece.label, piece.start, number.start())
@@ -234,8 +234,8 @@ def _line_pieces(text: str, e: NamedEntity) -> list[NamedEntity]:
 _BLANK_LINE = re.compile(r"[ \t]*\n[ \t]*\n\s*")
 _LABEL_COLON = re.compile(r"\s*:-?\s+")
 _TRAILING_FUNCTION_WORD = re.compile(r"[\s,]+(?i:and|or|the|of|with|alias|by|for)$")
-_NUMBERED_KIND = re.compile(r"[ \t]*\b(?:No|Nos)\b\.?[ \t]*\d")
-_NUMBER_AFTER = re.compile(r"[ \t]*(?i:no|nos|number)\b\.?[ \t]*[:.-]?[ \t]*\d")
+#: "No." and a number: what stands before it is the kind of the number ("Fir No:93/2010", "Writ Petition No.7616/2009").
+_NUMBER_OF_A_KIND = re.compile(r"[ \t]*\b(?i:no|nos|number)\b\.?[ \t]*[:.-]?[ \t]*\d")
 _NUMBER_LABEL = re.compile(r"\b(?:No|Nos|Number|Ref)\b\.?(?:\s*[\d/.-]+)?$", re.IGNORECASE)
 _LEADING_WORD = re.compile(r"([A-Z][a-z]+)[^\S\n]+(?=[A-Z])")
 _INITIAL = re.compile(r"\b[A-Z]\.")
@@ -305,7 +305,7 @@ def _person_pieces(text: str, e: NamedEntity) -> list[NamedEntity]:
         if not any(len(w) > 1 for w in name_words) and not titled:
             continue  # initials alone are no name ("W.P.(C" of a case number); "Mr. X" is
         titled = titled or _INITIAL.search(text, start, end) is not None  # "A. S. Oka": initials mark a name
-        if name_words and all(is_plain_word(w) for w in name_words) and not titled and (opens_a_line_or_sentence(text, start) or _NUMBER_AFTER.match(text, end)):
+        if name_words and all(is_plain_word(w) for w in name_words) and not titled and (opens_a_line_or_sentence(text, start) or _NUMBER_OF_A_KIND.match(text, end)):
             continue  # a heading word, or the kind of a number ("Fir No:93/2010")
         if line_no and all(is_common_word(w) for w in name_words) and not titled:
             continue  # a label on the next line ("Sandra Okoye\nJob title")
