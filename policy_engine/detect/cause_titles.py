@@ -36,6 +36,7 @@ from collections.abc import Iterator
 from spacy.lang.en.stop_words import STOP_WORDS
 
 from policy_engine.detect.lexical import is_common_word
+from policy_engine.detect.mentions import POLITY_OF
 from policy_engine.detect.names import OFFICE_TITLES, TITLES
 from policy_engine.detect.ner import NamedEntity
 
@@ -88,7 +89,7 @@ _LETTER = re.compile(r"[A-Za-z]")
 _PERSON_END = re.compile(r"[,(]")
 _FOR_BEFORE = re.compile(r"\b(?i:for)[ \t]+(?:(?i:the)[ \t]+)?$")
 _NEXT_LABEL = re.compile(rf"[ \t]+(?:(?i:for)[ \t]+(?:(?i:the)[ \t]+)?)?{_ROLE}\b")
-_POLITY = re.compile(r"(?:State|Union|Government|Govt\.?|Republic)[ \t]+(?i:of)[ \t]+(?:the[ \t]+)?[A-Z]")
+_POLITY = re.compile(POLITY_OF + "[A-Z]")
 #: A lower-case word that no name or office title carries ("was", "heard"; not "of", "alias", "van").
 _LOWER_WORD = re.compile(r"(?<![\w.'/-])(?!(?:of|the|and|for|at|in|on|alias|aka|de|da|del|della|di|du|dos|das|van|von|der|den|ten|ter|bin|binti|al|el|la|le)\b)[a-z][a-z]+\b")
 _MAX_BLOCK_LINES = 12  # lines of one party

@@ -155,7 +155,9 @@ def _institution_tail(text: str, end: int) -> int:
     return end
 
 
-_POLITY_BEFORE = re.compile(r"\b(?:State|Union|Government|Govt\.?|Republic|Kingdom|Commonwealth|People)\s+(?i:of)\s+(?:the\s+)?$")
+#: "State of", "Union of", "Government of the": what makes the place after it a polity.
+POLITY_OF = r"\b(?:State|Union|Government|Govt\.?|Republic|Kingdom|Commonwealth|People)\s+(?i:of)\s+(?:(?i:the)\s+)?"
+_POLITY_BEFORE = re.compile(POLITY_OF + "$")
 #: A company's legal form ("LLP", "Ltd.", "GmbH").
 _LEGAL_FORM = r"(?:Limited|Ltd\.?|Inc\.?|LLC|LLP|PLC|GmbH|Corp\.?|Co\.)"
 _COMPANY_SUFFIX = re.compile(r"(?:[^\S\n]+\([A-Z][a-z]+\))?(?:[^\S\n]+(?:Private|Pvt\.?|Public))?[^\S\n]+" + _LEGAL_FORM + r"(?![\w])")
@@ -462,6 +464,10 @@ def with_messrs_firms(text: str, entities: list[NamedEntity]) -> list[NamedEntit
     return sorted(kept + firms, key=lambda e: e.start)
 
 
+#: Titles, offices and layout words: a cued "name" made only of these names no one.
+_NO_NAME_WORDS = TITLES | OFFICE_TITLES | LAYOUT_WORDS
+
+
 def _inside(inner: NamedEntity, outer: NamedEntity) -> bool:
     return outer.start <= inner.start and inner.end <= outer.end
 
@@ -473,7 +479,7 @@ def with_cued_names(text: str, entities: list[NamedEntity]) -> list[NamedEntity]
     cued = []
     firms = [x for x in entities if x.label == "ORG" and _LEGAL_FORM_END.search(text[x.start : x.end])]
     for s, e in cued_names(text):
-        words = [w for w in _WORD.findall(text[s:e]) if w.lower() not in TITLES | OFFICE_TITLES | LAYOUT_WORDS]  # "Sh", "Advocate General", "Versus"
+        words = [w for w in _WORD.findall(text[s:e]) if w.lower() not in _NO_NAME_WORDS]  # "Sh", "Advocate General", "Versus"
         plain = all(is_plain_word(w) for w in words) and not _INITIAL.search(text, s, e)  # initials mark a name ("A.S.Oka")
         if plain or any(f.start < e and s < f.end for f in firms) or _FIRM_TAIL.match(text, e):
             continue  # common words, or inside a firm named after people ("Partner, Whitcombe & Reyes LLP")

@@ -36,6 +36,9 @@ LAYOUT_WORDS = frozenset(
 )
 
 
+#: Function words, titles and offices that Faker also lists as first names ("Will", "Judge", "General").
+_NOT_A_FIRST_NAME = STOP_WORDS | TITLES | OFFICE_TITLES
+
 _NAME_SHAPED = re.compile(r"(?<![\w.@-])[^\W\d_]{3,}(?![\w@-]|\.\w)")  # not a part of an e-mail address or domain
 #: Initials before a capitalized word: "R.Krishnaswamy", "G. S. Venkatesh" (not "U.S. Army": the word must be no plain word).
 _INITIALLED = re.compile(rf"(?<![\w.])(?:[A-Z]\.[ ]?){{1,3}}(?P<word>{NAME_WORD})(?![\w-])")
@@ -75,7 +78,7 @@ def name_shaped(text: str) -> tuple[list[Span], list[Span]]:
     spans, weak = [], []
     for m in _NAME_SHAPED.finditer(text):
         word = m.group()
-        if not _written_as_name(word) or not is_first_name(word) or word.lower() in STOP_WORDS or word.lower() in TITLES or word.lower() in OFFICE_TITLES:
+        if not _written_as_name(word) or not is_first_name(word) or word.lower() in _NOT_A_FIRST_NAME:
             continue  # "learned single Judge", "the General": a title, not a first name
         if not is_common_word(word):
             spans.append((m.start(), m.end()))
@@ -100,7 +103,7 @@ def conjoined_names(text: str, persons: Sequence[Span]) -> list[Span]:
             if m and not any(is_plain_word(w) or w.lower() in LAYOUT_WORDS for w in m.group("name").split()):
                 spans.append(m.span("name"))  # not a list tail: "Mohan Lal & Ors."
         for m in (_LISTED_BEFORE.search(text, max(0, start - 40), start), _LISTED_AFTER.match(text, end)):
-            if m and is_first_name(m.group("name")) and m.group("name").lower() not in STOP_WORDS | TITLES | OFFICE_TITLES:
+            if m and is_first_name(m.group("name")) and m.group("name").lower() not in _NOT_A_FIRST_NAME:
                 spans.append(m.span("name"))
     return spans
 

@@ -177,7 +177,7 @@ def cued_names(text: str) -> list[tuple[int, int]]:
 
 
 #: A turn in a written dialogue: a capitalized word and a colon opening a line, a sentence or a quote's end.
-_SPEAKER = re.compile(r"(?:^|(?<=[.!?\"\u201d][ \t])|(?<=[.!?\"\u201d]))[ \t]*(?P<name>[A-ZÀ-ÖØ-Þ][^\W\d_]{2,}):[ \t]*(?=\S)", re.MULTILINE)
+_SPEAKER = re.compile(r"(?:^|(?<=[.!?\"\u201d]))[ \t]*(?P<name>[A-ZÀ-ÖØ-Þ][^\W\d_]{2,}):[ \t]*(?=\S)", re.MULTILINE)
 
 
 def _speakers(text: str) -> list[tuple[int, int]]:
