@@ -463,3 +463,43 @@ def test_an_answer_to_a_name_question_a_credit_and_a_speaker_label_are_names(ana
 def test_a_list_of_drugs_with_colons_is_no_dialogue(analyzer: Analyzer) -> None:
     text = "Metformin: 500 mg twice daily\nLisinopril: 10 mg daily\nAtorvastatin: 20 mg at night\n"
     assert _hidden(analyzer, text) == text
+
+
+PLACES = [*STATEMENTS, Constraint(id="places", statement="Hide addresses and places.")]
+
+
+def test_a_list_tail_and_a_representing_officer_are_no_part_of_a_state_party(analyzer: Analyzer) -> None:
+    text = (
+        "Petitioner :- Girija Shankar Tripathi\n \nRespondent :- State Of Gujarat And 7 Others\n \n"
+        "And:\n\nThe State of Kerala\nBy the Station House Officer\nTown Police Station\nKollam                ...Respondent\n"
+    )
+    masked = _hidden(analyzer, text)
+    for party in ("Girija Shankar Tripathi", "State Of Gujarat", "State of Kerala"):
+        assert not _visible(masked, text, party), (party, masked)
+    for visible in ("And 7 Others", "By the Station House Officer"):
+        assert visible in masked, (visible, masked)
+
+
+@pytest.mark.parametrize(
+    ("text", "judge", "honorific"),
+    [
+        ("CORAM:\n        * The Hon'Ble Sri Justice P. Raghavanath\n\n   + Criminal Petition No.311 of 2021", "P. Raghavanath", "The Hon'Ble Sri Justice"),
+        ("The Honble Sri Justice T.Venkataramana Sastry        \n\nWrit Petition", "T.Venkataramana Sastry", "The Honble Sri Justice"),
+        ("Coram: Honourable The Chief Justice and Honourable Mr. Justice D. Prabhakaran Oral Judgment", "D. Prabhakaran", "Oral Judgment"),
+    ],
+)
+def test_a_judges_honorifics_and_the_heading_after_the_name_stay_visible(analyzer: Analyzer, text: str, judge: str, honorific: str) -> None:
+    masked = _hidden(analyzer, text)
+    assert not _visible(masked, text, judge), masked
+    assert honorific in masked, masked
+
+
+def test_the_kind_of_a_case_number_is_no_place_organisation_or_person() -> None:
+    analyzer = Analyzer(Policy(metadata=Metadata(name="kinds"), constraints=PLACES))
+    text = (
+        "This Criminal Appeal is filed against the judgment passed by the Sessions Judge, Mysuru in S.C. No.214/2016 "
+        "and confirmed in Crl.A. No.88/2018, arising out of Pcr No.390/2015 on the file of the Civil Judge."
+    )
+    found = {text[f.start : f.end] for f in analyzer.analyze(text, PLACES)}
+    assert not found & {"S.C.", "Crl.A.", "Crl", "Pcr", "S.C", "Crl.A"}, found
+    assert "Mysuru" in found, found

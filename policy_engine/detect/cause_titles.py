@@ -75,8 +75,8 @@ _FIELD_LINE = re.compile(r"[ \t]*[A-Za-z][\w'.]*(?:[ \t]+[\w'.]+){0,3}[ \t]*:(?!
 _NUMBERED = re.compile(r"[ \t]*\(?(?P<n>\d{1,2})[.)](?:[ \t]+(?=\S)|(?=[A-Z]))")  # "2. The Collector", "2.Nagamma"
 _DESCRIPTOR = re.compile(
     r"[ \t,]*(?:\b[SDWRC]/[Oo]\b|\b(?i:son|daughter|wife|widow|husband)[ \t]+of\b|\b(?i:aged?|age:|resident of|residing at|through|thr\.)"
-    r"|\b(?i:rep\.|represented)|\bby[ \t]+its\b|\bA[ \t]+company\b|\bhaving[ \t]+its\b|\((?i:by)\b|"
-    r"(?:\b(?i:and)|&)[ \t]*(?i:others|other|ors|anrs?|another)\b|\bet[ \t]+al\b)",
+    r"|\b(?i:rep\.|represented)|\b(?i:by[ \t]+(?:its|the))\b|\bA[ \t]+company\b|\bhaving[ \t]+its\b|\((?i:by)\b|"
+    r"(?:\b(?i:and)|&)[ \t]*(?:\d+[ \t]+)?(?i:others|other|ors|anrs?|another)\b|\bet[ \t]+al\b)",
 )
 _LEADING_ARTICLE = re.compile(r"(?:(?i:the)[ \t]+|M/[Ss]\.?[ \t]*)+")
 _OFFICE_WORD = re.compile(

@@ -39,7 +39,7 @@ from collections.abc import Sequence
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
-from policy_engine.detect.lexical import is_common_word, is_first_name, is_plain_word
+from policy_engine.detect.lexical import is_common_word, is_first_name, is_plain_word, is_surname
 from policy_engine.detect.name_shapes import LAYOUT_WORDS, LOWER, NAME_WORD, UPPER, conjoined_names, name_shaped, opens_a_line_or_sentence
 from policy_engine.detect.names import OFFICE_TITLES, TITLES
 from policy_engine.detect.ner import NamedEntity
@@ -188,6 +188,10 @@ def clean_entities(text: str, entities: Sequence[NamedEntity]) -> list[NamedEnti
                 cleaned.append(e)
         elif e.label in _PLACE_OR_ORG_LABELS:
             for piece in _line_pieces(text, _grow_organization(text, e)):
+                if tail := _LIST_TAIL_IN.search(text, piece.start, piece.end):
+                    piece = NamedEntity(piece.label, piece.start, tail.start())  # "State Of U.P. And 10 Others"
+                if _names_the_kind_of_a_number(text, piece.start, piece.end):
+                    continue  # "S.C. No.214/2016": a kind of case, not a place or an organisation
                 if tail := _OF_A_TITLE.search(text, piece.start, piece.end):
                     piece = NamedEntity(piece.label, piece.start, tail.start())  # "The Court Of Sh. Arun Bhardwaj": a judge follows
                 if number := _NUMBER_OF_A_KIND.search(text, piece.start, piece.end):
@@ -238,9 +242,23 @@ _LABEL_COLON = re.compile(r"\s*:-?\s+")
 _TRAILING_FUNCTION_WORD = re.compile(r"[\s,]+(?i:and|or|the|of|with|alias|by|for)$")
 #: "No." and a number: what stands before it is the kind of the number ("Fir No:93/2010", "Writ Petition No.7616/2009").
 _NUMBER_OF_A_KIND = re.compile(r"[ \t]*\b(?i:no|nos|number)\b\.?[ \t]*[:.-]?[ \t]*\d")
+#: What may follow the kind of a number up to "No." and the number: ".A. No.88/2018" after "Crl", " No.390/2015" after "Pcr".
+_KIND_BEFORE_NUMBER = re.compile(r"(?:\.[A-Za-z]{1,4})*\.?[ \t]*\b(?i:no|nos|number)\b\.?[ \t]*[:.-]?[ \t]*\d")
 _NUMBER_LABEL = re.compile(r"\b(?:No|Nos|Number|Ref)\b\.?(?:\s*[\d/.-]+)?$", re.IGNORECASE)
 _LEADING_WORD = re.compile(r"([A-Z][a-z]+)[^\S\n]+(?=[A-Z])")
 _INITIAL = re.compile(r"\b[A-Z]\.")
+
+
+def _names_the_kind_of_a_number(text: str, start: int, end: int) -> bool:
+    """Words before "No." and a number that are dictionary words or abbreviations: the kind of a case or
+    document ("S.C. No.214/2016", "Crl.A. No.88/2018", "Pcr No.390/2015"), no place, organisation or person."""
+    words = _WORD.findall(text[start:end])
+    return bool(words) and _KIND_BEFORE_NUMBER.match(text, end) is not None and all(is_plain_word(w) or _is_abbreviation(w) for w in words)
+
+
+def _is_abbreviation(word: str) -> bool:
+    """A word of up to four letters that is no known name ("Crl", "Pcr", "S"; not "Ravi")."""
+    return len(word) <= 4 and not is_first_name(word) and not is_surname(word)
 
 
 def _is_field_label(text: str, e: NamedEntity) -> bool:
@@ -272,9 +290,15 @@ def _segments(text: str, e: NamedEntity) -> list[tuple[int, int, bool]]:
     return [seg for seg in segments if seg[1] > seg[0]]
 
 
-_NO_NAME_RUNS_ON = re.compile(
-    r"\b\d{1,2}[.)](?=[A-Z][a-z])|\S*\d\S*|[ \t]*\.{2,}.*|\b[SDWRC]/[Oo]\b\.?.*|[(\[].*|[ \t]+(?i:and|&)[ \t]+(?:\d+[ \t]+)?(?i:others|ors|anr|another)\b.*"
-)
+#: "And 3 Others", "& Anr.": the rest of a list of parties, never part of one's name.
+_LIST_TAIL = r"[ \t]+(?i:and|&)[ \t]+(?:\d+[ \t]+)?(?i:others|ors|anr|another)\b.*"
+_NO_NAME_RUNS_ON = re.compile(r"\b\d{1,2}[.)](?=[A-Z][a-z])|\S*\d\S*|[ \t]*\.{2,}.*|\b[SDWRC]/[Oo]\b\.?.*|[(\[].*|" + _LIST_TAIL)
+_LIST_TAIL_IN = re.compile(_LIST_TAIL)
+_WORD_BEFORE_APOSTROPHE = re.compile(r"\b[A-Za-z]+['\u2019]$")
+_HONORIFIC_BEFORE_ROLE = re.compile(r"(?:" + "|".join(HONORIFICS) + r")\b\.?[ \t]+(?=(?:" + "|".join(_ROLE_WORDS) + r")\b)", re.IGNORECASE)
+_VOWEL = re.compile(r"[aeiouyAEIOUY]")
+#: Honorifics that belong to a name as "Mr" does ("Smt. Asha", "Kumari Asha"), unlike offices ("Justice").
+_PERSONAL_HONORIFICS = HONORIFICS | frozenset({"sri", "shri", "sh", "smt", "kumari", "kum", "ku"})
 _RESIDENCE_BEFORE = re.compile(r"(?:\b[Rr]/[Oo]\.?|\b(?i:resident of|residing at))[ \t]*$")
 
 
@@ -285,8 +309,8 @@ def _person_pieces(text: str, e: NamedEntity) -> list[NamedEntity]:
             end -= 1
         while start < end and not text[start].isalnum():
             start += 1
-        while (m := _LEADING_ROLE.match(text, start, end)) and m.end() < end:
-            start = m.end()
+        start = _after_leading_roles(text, start, end)
+        end = _before_a_heading(text, start, end)
         while (
             (m := _LEADING_WORD.match(text, start, end))
             and m.end() < end
@@ -304,6 +328,8 @@ def _person_pieces(text: str, e: NamedEntity) -> list[NamedEntity]:
         if all(w.lower() in STOP_WORDS or w.lower() in LAYOUT_WORDS for w in name_words):
             continue
         titled = _HONORIFIC_BEFORE.search(text, max(0, start - 8), start) is not None or len(name_words) < len(words)
+        if all(len(w) > 2 and not _VOWEL.search(w) for w in name_words) or (not titled and _names_the_kind_of_a_number(text, start, end)):
+            continue  # an abbreviation ("Hcgp", "Jmfc"), or the kind of a case number ("Crl.A. No.88/2018")
         if not any(len(w) > 1 for w in name_words) and not titled:
             continue  # initials alone are no name ("W.P.(C" of a case number); "Mr. X" is
         titled = titled or _INITIAL.search(text, start, end) is not None  # "A. S. Oka": initials mark a name
@@ -322,6 +348,36 @@ def _person_pieces(text: str, e: NamedEntity) -> list[NamedEntity]:
             end -= 1
         pieces.append(NamedEntity(PERSON, start, end))
     return pieces
+
+
+def _word_start(text: str, start: int) -> int:
+    """``start`` moved back to the start of its word when a span begins after an apostrophe inside it ("Hon'Ble")."""
+    return m.start() if (m := _WORD_BEFORE_APOSTROPHE.search(text, max(0, start - 8), start)) else start
+
+
+def _after_leading_roles(text: str, start: int, end: int) -> int:
+    """The start of a name after the role words and titles before it ("Hon'Ble Sri Justice K. Lakshman": the judge is
+    K. Lakshman; "Mr. Justice X": X), also when a span begins inside "Hon'Ble"; an honorific alone stays ("Mr. X")."""
+    start = _word_start(text, start)
+    while (m := _LEADING_ROLE.match(text, start, end) or _HONORIFIC_BEFORE_ROLE.match(text, start, end)) and m.end() < end:
+        start = m.end()
+    return start
+
+
+def _before_a_heading(text: str, start: int, end: int) -> int:
+    """The end of a name before a heading it runs into: dictionary words that are no surnames, closing with a layout
+    word, inside the span or just after it ("S. Kumar Oral Judgment", "Vikram Jain C.A.V. Judgment")."""
+    after = _CAPITALIZED_RUN.match(text, end)
+    words = list(_WORD.finditer(text, start, after.end()))
+    if len(words) < 2 or len(words[-1].group()) < 3 or words[-1].group().lower() not in LAYOUT_WORDS:
+        return end  # not the "V" of "København V"
+    first = len(words) - 1
+    while first > 0 and (is_plain_word(w := words[first - 1].group()) or (is_common_word(w) and not is_surname(w))):
+        first -= 1
+    return end if first == 0 else min(end, start + len(text[start : words[first].start()].rstrip()))
+
+
+_CAPITALIZED_RUN = re.compile(r"(?:[ \t]+[A-Z][a-z]+)*")
 
 
 def _trim_date(text: str, e: NamedEntity) -> NamedEntity | None:
@@ -485,9 +541,12 @@ def with_cued_names(text: str, entities: list[NamedEntity]) -> list[NamedEntity]
             continue  # common words, or inside a firm named after people ("Partner, Whitcombe & Reyes LLP")
         if (m := _HONORIFIC_BEFORE.search(text, max(0, s - 8), s)) is not None and "\n" not in text[m.start() : s]:
             s = m.start()
+        name = _after_leading_roles(text, s, e)
+        if any(w.lower() not in _PERSONAL_HONORIFICS for w in _WORD.findall(text[_word_start(text, s) : name])):
+            s = name  # "Hon'Ble Sri Justice P. Raghavanath": an office before the name; "Kumari Asha Rao" keeps her honorific
         grown = _grow_name(text, NamedEntity(PERSON, s, e))  # "Sri: Manohar N", "Dr.Wasia Naveed"
         clash = any(x.start < grown.end and grown.start < x.end and not (x.start < e and s < x.end) for x in entities)
-        cued.append(NamedEntity(PERSON, s, e) if clash else grown)
+        cued.append(NamedEntity(PERSON, s, e) if clash else NamedEntity(PERSON, grown.start, _before_a_heading(text, grown.start, grown.end)))
     if not cued:
         return entities
     persons = [e for e in entities if e.label == PERSON]

@@ -85,7 +85,11 @@ def name_shaped(text: str) -> tuple[list[Span], list[Span]]:
         elif word[1:].islower() and word[0].isupper() and (_capitalized_mid_sentence(text, m.start(), m.end()) or _opens_a_sentence_as_its_subject(text, m.start(), m.end())):
             weak.append((m.start(), m.end()))
     spans += [(m.start(), m.end()) for m in _INITIALLED.finditer(text) if not is_plain_word(m.group("word"))]
-    spans += [(m.start(), m.end()) for m in _MIDDLE_INITIAL.finditer(text) if not is_plain_word(m.group("first")) and not is_plain_word(m.group("last"))]
+    spans += [
+        (m.start(), m.end())
+        for m in _MIDDLE_INITIAL.finditer(text)
+        if not is_plain_word(m.group("first")) and m.group("first").lower() not in _NOT_A_FIRST_NAME and not is_plain_word(m.group("last"))
+    ]  # not "Justice P. Raghavanath": a title before initials
     spans += [
         (m.start(), m.end())
         for m in _TWO_WORDS.finditer(text)

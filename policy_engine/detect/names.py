@@ -28,7 +28,7 @@ from policy_engine.detect.lexical import first_name_gender
 #: Honorifics and role titles written before a name.
 TITLES = frozenset(
     "dr doctor mr mrs ms miss mx prof professor sir dame madam hon honorable judge justice nurse rev reverend "
-    "sgt officer det detective atty attorney counsel patient client mister sri shri sh smt kumari kum ku honourable hon'ble lady lord".split()
+    "sgt officer det detective atty attorney counsel patient client mister sri shri sh smt kumari kum ku honourable hon'ble honble lady lord".split()
 )
 #: Offices and ranks, written capitalized after a role word or alone ("Advocate General", "Public Prosecutor", "Judge"): never a name.
 OFFICE_TITLES = frozenset(
