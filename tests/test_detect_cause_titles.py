@@ -486,6 +486,7 @@ def test_a_list_tail_and_a_representing_officer_are_no_part_of_a_state_party(ana
         ("CORAM:\n        * The Hon'Ble Sri Justice P. Raghavanath\n\n   + Criminal Petition No.311 of 2021", "P. Raghavanath", "The Hon'Ble Sri Justice"),
         ("The Honble Sri Justice T.Venkataramana Sastry        \n\nWrit Petition", "T.Venkataramana Sastry", "The Honble Sri Justice"),
         ("Coram: Honourable The Chief Justice and Honourable Mr. Justice D. Prabhakaran Oral Judgment", "D. Prabhakaran", "Oral Judgment"),
+        ("Mr.R.Selvakumar, Government Advocate For 2nd Respondent : Mr.Tom Varghese", "Tom Varghese", "Government Advocate For 2nd Respondent"),
     ],
 )
 def test_a_judges_honorifics_and_the_heading_after_the_name_stay_visible(analyzer: Analyzer, text: str, judge: str, honorific: str) -> None:
@@ -503,3 +504,16 @@ def test_the_kind_of_a_case_number_is_no_place_organisation_or_person() -> None:
     found = {text[f.start : f.end] for f in analyzer.analyze(text, PLACES)}
     assert not found & {"S.C.", "Crl.A.", "Crl", "Pcr", "S.C", "Crl.A"}, found
     assert "Mysuru" in found, found
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Wembrock knew that the gate had a second lock.", "Wembrock"),
+        ("Tollemy is so funny in that clip.", "Tollemy"),
+    ],
+)
+def test_an_unknown_word_opening_a_sentence_as_the_subject_of_a_human_verb_is_a_name(analyzer: Analyzer, text: str, name: str) -> None:
+    masked = _hidden(analyzer, text)
+    assert not _visible(masked, text, name), masked
+    assert "Everything is" in _hidden(analyzer, "Everything is possible here. This is a battle song."), "sentence openers stay"

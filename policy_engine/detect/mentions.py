@@ -536,7 +536,7 @@ def with_cued_names(text: str, entities: list[NamedEntity]) -> list[NamedEntity]
     firms = [x for x in entities if x.label == "ORG" and _LEGAL_FORM_END.search(text[x.start : x.end])]
     for s, e in cued_names(text):
         words = [w for w in _WORD.findall(text[s:e]) if w.lower() not in _NO_NAME_WORDS]  # "Sh", "Advocate General", "Versus"
-        plain = all(is_plain_word(w) for w in words) and not _INITIAL.search(text, s, e)  # initials mark a name ("A.S.Oka")
+        plain = all(is_plain_word(w) or w.lower() in STOP_WORDS for w in words) and not _INITIAL.search(text, s, e)  # initials mark a name ("A.S.Oka"); "For" none
         if plain or any(f.start < e and s < f.end for f in firms) or _FIRM_TAIL.match(text, e):
             continue  # common words, or inside a firm named after people ("Partner, Whitcombe & Reyes LLP")
         if (m := _HONORIFIC_BEFORE.search(text, max(0, s - 8), s)) is not None and "\n" not in text[m.start() : s]:

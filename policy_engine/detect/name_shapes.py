@@ -78,6 +78,9 @@ def name_shaped(text: str) -> tuple[list[Span], list[Span]]:
     spans, weak = [], []
     for m in _NAME_SHAPED.finditer(text):
         word = m.group()
+        if word[0].isupper() and word[1:].islower() and word.lower() not in STOP_WORDS and not is_common_word(word) and _opens_a_sentence_as_its_subject(text, m.start(), m.end()):
+            weak.append((m.start(), m.end()))  # "Timotea lives on ...", "Womble knew": an unknown word as a sentence's subject
+            continue
         if not _written_as_name(word) or not is_first_name(word) or word.lower() in _NOT_A_FIRST_NAME:
             continue  # "learned single Judge", "the General": a title, not a first name
         if not is_common_word(word):
