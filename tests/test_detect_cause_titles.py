@@ -517,3 +517,29 @@ def test_an_unknown_word_opening_a_sentence_as_the_subject_of_a_human_verb_is_a_
     masked = _hidden(analyzer, text)
     assert not _visible(masked, text, name), masked
     assert "Everything is" in _hidden(analyzer, "Everything is possible here. This is a battle song."), "sentence openers stay"
+
+
+def test_a_case_label_after_a_list_of_counsel_is_no_organisation(analyzer: Analyzer) -> None:
+    text = (
+        "Reserved\n \nCourt No. - 12\n \nCase :- Writ - C No. - 40417 of 2020\n \n"
+        "Petitioner :- Omkar Nath Dwivedi And Another\n \nRespondent :- State Of U.P. And 6 Others\n \n"
+        "Counsel for Petitioner :- Rakesh Chandra Mishra,Alok Kumar Verma\n \n"
+        "Counsel for Respondent :- C.S.C.,R.K. Pandey,Sushil Tandon\n \nWith\n \nCase :- Writ - C No. - 40433 of 2020\n"
+    )
+    masked = _hidden(analyzer, text)
+    for name in ("Omkar Nath Dwivedi", "R.K. Pandey", "Sushil Tandon"):
+        assert not _visible(masked, text, name), (name, masked)
+    assert masked.count("Case :- Writ - C No.") == 2, masked
+
+
+def test_a_proceeding_an_office_and_a_statute_abbreviation_are_no_organisation_or_place() -> None:
+    analyzer = Analyzer(Policy(metadata=Metadata(name="kinds"), constraints=PLACES))
+    text = (
+        "This Criminal Petition is filed under Section 482 of Cr.P.C. praying to quash the order. The Special Leave Petition "
+        "was dismissed. The learned Public Prosecutor and the Magistrate were heard, and the matter went to the Court of Appeal "
+        "and to the U.S. Navy board in Norfolk.\nThe appeal is filed under Section 374(2)\nCr.P.C., praying to set aside the conviction."
+    )
+    found = {text[f.start : f.end] for f in analyzer.analyze(text, PLACES)}
+    for ordinary in ("This Criminal Petition", "The Special Leave Petition", "Special Leave Petition", "Cr", "P.C.", "Cr.P.C.", "Public Prosecutor", "Magistrate"):
+        assert ordinary not in found, (ordinary, found)
+    assert any("Court of Appeal" in f for f in found) and any("Navy" in f for f in found) and "Norfolk" in found, found

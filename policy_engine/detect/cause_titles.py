@@ -35,9 +35,7 @@ from collections.abc import Iterator
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
-from policy_engine.detect.lexical import is_common_word
-from policy_engine.detect.mentions import POLITY_OF
-from policy_engine.detect.names import OFFICE_TITLES, TITLES
+from policy_engine.detect.mentions import POLITY_OF, names_an_office
 from policy_engine.detect.ner import NamedEntity
 
 _ROLE = (
@@ -124,7 +122,7 @@ def _party_blocks(text: str) -> Iterator[tuple[int, int]]:
     lines = [(m.start(), m.end()) for m in re.finditer(r"[^\n]*", text) if m.start() == 0 or text[m.start() - 1] == "\n"]
     for m in _LEADING.finditer(text):
         counsel = _FOR_BEFORE.search(text, max(0, m.start() - 12), m.start()) is not None
-        if _is_label(text, m) and not _ROLE_CASED.fullmatch(m.group("party").strip(" .,")) and not (counsel and _an_office_title(m.group("party"))):
+        if _is_label(text, m) and not _ROLE_CASED.fullmatch(m.group("party").strip(" .,")) and not (counsel and names_an_office(m.group("party"))):
             yield m.start("party"), m.end("party")  # not counsel's office: "For Respondent : Public Prosecutor"
     for m in _TRAILING.finditer(text):
         if _is_label(text, m) and _LETTER.search(m.group("party")) and not _LEADING.search(m.group()):
@@ -253,12 +251,6 @@ def _party(text: str, start: int, end: int) -> NamedEntity | None:
     if text[end - 1] == "." and not re.search(r"\b(?:[A-Z]|(?i:inc|ltd|co|corp|pvt))\.$", value):
         end -= 1
     return NamedEntity("ORG" if office else "PERSON", start, end)
-
-
-def _an_office_title(value: str) -> bool:
-    """Dictionary words naming an office rather than its holder ("Public Prosecutor", "Government Pleader"), not "Raj.Electricity Regulatory"."""
-    words = [w.lower() for w in re.findall(r"[A-Za-z]+", value) if len(w) > 1]
-    return bool(words) and all(is_common_word(w) for w in words) and any(w in OFFICE_TITLES or w in TITLES for w in words)
 
 
 def with_parties(text: str, entities: list[NamedEntity]) -> list[NamedEntity]:

@@ -190,8 +190,8 @@ def clean_entities(text: str, entities: Sequence[NamedEntity]) -> list[NamedEnti
             for piece in _line_pieces(text, _grow_organization(text, e)):
                 if tail := _LIST_TAIL_IN.search(text, piece.start, piece.end):
                     piece = NamedEntity(piece.label, piece.start, tail.start())  # "State Of U.P. And 10 Others"
-                if _names_the_kind_of_a_number(text, piece.start, piece.end):
-                    continue  # "S.C. No.214/2016": a kind of case, not a place or an organisation
+                if _names_the_kind_of_a_number(text, piece.start, piece.end) or _inside_an_abbreviation(text, piece.start, piece.end):
+                    continue  # "S.C. No.214/2016", "Cr" of "Cr.P.C.": a kind of case or a statute, not a place or an organisation
                 if tail := _OF_A_TITLE.search(text, piece.start, piece.end):
                     piece = NamedEntity(piece.label, piece.start, tail.start())  # "The Court Of Sh. Arun Bhardwaj": a judge follows
                 if number := _NUMBER_OF_A_KIND.search(text, piece.start, piece.end):
@@ -225,7 +225,7 @@ def _line_pieces(text: str, e: NamedEntity) -> list[NamedEntity]:
     for part in parts:
         start = text.index(part, offset)
         end = offset = start + len(part)
-        if (m := _LABEL_COLON.search(text, start, end)) and all(is_plain_word(w) for w in _WORD.findall(text[start : m.start()])):
+        if (m := _LABEL_COLON.search(text, start, end)) and all(is_common_word(w) for w in _WORD.findall(text[start : m.start()])):
             start = m.end()
         while start < end and not text[start].isalnum():
             start += 1
@@ -254,6 +254,17 @@ def _names_the_kind_of_a_number(text: str, start: int, end: int) -> bool:
     document ("S.C. No.214/2016", "Crl.A. No.88/2018", "Pcr No.390/2015"), no place, organisation or person."""
     words = _WORD.findall(text[start:end])
     return bool(words) and _KIND_BEFORE_NUMBER.match(text, end) is not None and all(is_plain_word(w) or _is_abbreviation(w) for w in words)
+
+
+def _inside_an_abbreviation(text: str, start: int, end: int) -> bool:
+    """A piece of a dotted abbreviation that goes on around it ("Cr" or "P.C." of "Cr.P.C.")."""
+    token_start = start - len(re.search(r"\S*\Z", text[max(0, start - 12) : start]).group())
+    token_end = end + len(re.match(r"\S*", text[end : end + 12]).group())
+    token = text[token_start:token_end].rstrip(",;:)")
+    return (token_start, token_start + len(token)) != (start, end) and _DOTTED_ABBREVIATION.fullmatch(token) is not None
+
+
+_DOTTED_ABBREVIATION = re.compile(r"(?:[A-Za-z]{1,3}\.){2,}[A-Za-z]{0,3}\.?")
 
 
 def _is_abbreviation(word: str) -> bool:
@@ -400,6 +411,27 @@ def _is_phrase_of_common_words(value: str) -> bool:
     return bool(words) and all(is_common_word(w) for w in words) and any(is_plain_word(w) for w in words)
 
 
+def names_an_office(value: str) -> bool:
+    """Dictionary words naming an office rather than its holder ("Public Prosecutor", "Government Pleader", "Magistrate"),
+    not "Raj.Electricity Regulatory"."""
+    words = [w.lower() for w in _WORD.findall(value) if len(w) > 1]
+    return bool(words) and all(is_common_word(w) or w in TITLES for w in words) and any(w in OFFICE_TITLES or w in TITLES for w in words)
+
+
+#: Nouns naming a kind of legal proceeding ("This Criminal Petition", "Special Leave Petition", "Civil Writ Jurisdiction Case").
+_PROCEEDINGS = frozenset("appeal petition application revision suit case reference complaint litigation proceeding writ review".split())
+
+
+def _names_a_proceeding(value: str) -> bool:
+    """Dictionary words around a kind of proceeding, and no institution ("Court of Appeal" is one)."""
+    words = _WORD.findall(value)
+    return (
+        any(w.lower().removesuffix("s") in _PROCEEDINGS for w in words)
+        and all(is_common_word(w) or w.lower() in STOP_WORDS or len(w) == 1 for w in words)
+        and not _INSTITUTION_WORD.search(value)
+    )
+
+
 def _is_label_or_heading(text: str, entity: NamedEntity) -> bool:
     """A form label ("Specimen:", "Writ Petition No 17"), a role word ("Respondents"), or a heading / table cell of common words."""
     value = text[entity.start : entity.end]
@@ -417,6 +449,8 @@ def _is_label_or_heading(text: str, entity: NamedEntity) -> bool:
         return False  # place names keep their capitals for a reason; only form labels are dropped
     if len(words) == 1 and line_start and is_common_word(words[0]):
         return True
+    if names_an_office(value) or _names_a_proceeding(value):
+        return True  # "Public Prosecutor", "This Criminal Petition": an office or a proceeding, no organisation
     if len(named := [w for w in _WORD.findall(value) if w.lower() not in STOP_WORDS]) == 1 and _INSTITUTION_WORD.fullmatch(named[0]):
         return True  # an institution's kind alone ("the Court", "University") names none
     line_end = text.find("\n", entity.end)
