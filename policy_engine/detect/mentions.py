@@ -415,9 +415,10 @@ def names_an_office(value: str) -> bool:
     """Dictionary words naming an office rather than its holder ("Public Prosecutor", "Government Pleader", "Magistrate"),
     not "Raj.Electricity Regulatory"."""
     words = [w.lower() for w in _WORD.findall(value) if len(w) > 1]
-    return bool(words) and all(is_common_word(w) or w in TITLES for w in words) and any(w in OFFICE_TITLES or w in TITLES for w in words)
+    return bool(words) and all(is_common_word(w) for w in words) and any(w in OFFICE_TITLES or w in TITLES for w in words)
 
 
+_LIST_ITEM_BEFORE = re.compile(r"[ \t]*(?:\(?\d{1,3}[.)][ \t]*)?(?:(?i:the)[ \t]+)?")
 #: Nouns naming a kind of legal proceeding ("This Criminal Petition", "Special Leave Petition", "Civil Writ Jurisdiction Case").
 _PROCEEDINGS = frozenset("appeal petition application revision suit case reference complaint litigation proceeding writ review".split())
 
@@ -449,8 +450,8 @@ def _is_label_or_heading(text: str, entity: NamedEntity) -> bool:
         return False  # place names keep their capitals for a reason; only form labels are dropped
     if len(words) == 1 and line_start and is_common_word(words[0]):
         return True
-    if names_an_office(value) or _names_a_proceeding(value):
-        return True  # "Public Prosecutor", "This Criminal Petition": an office or a proceeding, no organisation
+    if _names_a_proceeding(value) or (names_an_office(value) and not _LIST_ITEM_BEFORE.fullmatch(text[: entity.start].rsplit("\n", 1)[-1])):
+        return True  # "This Criminal Petition", "the learned Public Prosecutor": no organisation; "4. The Registrar," may be a party
     if len(named := [w for w in _WORD.findall(value) if w.lower() not in STOP_WORDS]) == 1 and _INSTITUTION_WORD.fullmatch(named[0]):
         return True  # an institution's kind alone ("the Court", "University") names none
     line_end = text.find("\n", entity.end)
