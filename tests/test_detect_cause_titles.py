@@ -543,3 +543,10 @@ def test_a_proceeding_an_office_and_a_statute_abbreviation_are_no_organisation_o
     for ordinary in ("This Criminal Petition", "The Special Leave Petition", "Special Leave Petition", "Cr", "P.C.", "Cr.P.C.", "Public Prosecutor", "Magistrate"):
         assert ordinary not in found, (ordinary, found)
     assert any("Court of Appeal" in f for f in found) and any("Navy" in f for f in found) and "Norfolk" in found, found
+
+
+def test_a_known_first_name_before_an_unknown_capitalised_word_is_a_name_in_a_headline(analyzer: Analyzer) -> None:
+    text = "UPDATE : Reporting Melissa Trevanion Just Signed A New Deal. We met near Victoria Station."
+    masked = _hidden(analyzer, text)
+    assert not _visible(masked, text, "Melissa Trevanion"), masked
+    assert "Victoria Station" in masked and "Reporting" in masked, masked

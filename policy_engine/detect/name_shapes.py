@@ -45,7 +45,7 @@ _INITIALLED = re.compile(rf"(?<![\w.])(?:[A-Z]\.[ ]?){{1,3}}(?P<word>{NAME_WORD}
 #: A first name, a middle initial and a last name: "Ravil G Yefimov", "Teodor W. Lindqvist".
 _MIDDLE_INITIAL = re.compile(rf"(?<![\w.])(?P<first>{NAME_WORD})[ ][A-Z]\.?[ ](?P<last>{NAME_WORD})(?![\w-])")
 #: Two capitalized words: a known first name, then a known surname that is no dictionary word ("Lily Nolan").
-_TWO_WORDS = re.compile(rf"(?<![\w.])(?P<first>{NAME_WORD})[ ](?P<last>{NAME_WORD})(?![\w-])")
+_TWO_WORDS = re.compile(rf"(?<![\w.])(?=(?P<first>{NAME_WORD})[ ](?P<last>{NAME_WORD})(?![\w-]))")  # overlapping: "Reporting Melissa Trevanion"
 _CONJOINED_NAME = rf"{NAME_WORD}(?:[ ]{NAME_WORD}){{0,2}}"
 _CONJOINED_BEFORE = re.compile(rf"(?<![\w.-])(?P<name>{_CONJOINED_NAME})[ ]+(?:and|&)[ ]+(?:(?:his|her|their)[ ]+[a-z]+[ ]+)?$")
 _CONJOINED_AFTER = re.compile(rf"[ ]+(?:and|&)[ ]+(?P<name>{_CONJOINED_NAME})(?![\w-])")
@@ -94,10 +94,15 @@ def name_shaped(text: str) -> tuple[list[Span], list[Span]]:
         if not is_plain_word(m.group("first")) and m.group("first").lower() not in _NOT_A_FIRST_NAME and not is_plain_word(m.group("last"))
     ]  # not "Justice P. Raghavanath": a title before initials
     spans += [
-        (m.start(), m.end())
+        (m.start(), m.end("last"))
         for m in _TWO_WORDS.finditer(text)
         if is_first_name(m.group("first")) and m.group("first").lower() not in STOP_WORDS and is_surname(m.group("last")) and not is_common_word(m.group("last"))
     ]
+    weak += [
+        (m.start(), m.end("last"))
+        for m in _TWO_WORDS.finditer(text)
+        if is_first_name(m.group("first")) and m.group("first").lower() not in _NOT_A_FIRST_NAME and not is_common_word(m.group("last")) and not is_surname(m.group("last"))
+    ]  # "Lindsay Lohan": a known first name before an unknown capitalized word
     return spans, weak
 
 
