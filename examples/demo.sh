@@ -40,7 +40,10 @@ step "ask: answer from the sanitized context with the local SmolLM2-135M model"
 "$PE" ask bundles/clinic "$QUESTION" --principal demo-nurse --purpose care --model default || [ $? -eq 4 ]
 
 step "ask --dp: a differentially private answer (PEARL), charged to demo-nurse's privacy budget"
-# exit 4 is a refusal (budget spent after many demo runs, or nothing the mechanism could release): shown, not a failure
+# The demo principal's budget (epsilon 4 per 30 days, 1 per answer) would be spent after four demo runs; each run
+# starts it afresh. A real deployment never deletes its ledger.
+rm -f policies/clinic/.policy-engine/clinic-ledger.sqlite
+# exit 4 is a refusal (nothing the mechanism could release): shown, not a failure
 "$PE" ask bundles/clinic "$QUESTION" --principal demo-nurse --purpose care --dp || [ $? -eq 4 ]
 
 step "audit: verify the tamper-evident decision log and export the auditor's report"
