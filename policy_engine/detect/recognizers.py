@@ -118,15 +118,21 @@ class LexiconRecognizer:
 
 @dataclass(frozen=True)
 class CompositeRecognizer:
-    """Several recognizers reported under one name (a lexicon plus a morphological pattern)."""
+    """Several recognizers reported under one name (a lexicon plus a morphological pattern).
+
+    ``not_before`` drops a hit the text right after it turns into a modifier of something else
+    (a job noun naming a service: "the clinic nurse line", "the pharmacist desk").
+    """
 
     name: str
     parts: tuple[PatternRecognizer | LexiconRecognizer, ...]
+    not_before: re.Pattern[str] | None = None
 
     def find(self, text: str) -> Iterator[Hit]:
         for part in self.parts:
             for hit in part.find(text):
-                yield Hit(self.name, hit.start, hit.end, hit.score)
+                if self.not_before is None or not self.not_before.match(text, hit.end):
+                    yield Hit(self.name, hit.start, hit.end, hit.score)
 
 
 Recognizer = PatternRecognizer | LexiconRecognizer | CompositeRecognizer
@@ -457,6 +463,10 @@ _PROFESSION_NOUN = r"(?!(?:exist|assist|insist|persist|resist|consist|checklist|
 # modifier never starts inside a hyphenated word: not "old" of "44-year-old"), or a capitalized head with
 # its field after a comma, as job directories write it ("Engineer, mining"; not a clause such as
 # "operator, reported the spill").
+#: A service or place a job noun names rather than anyone's occupation: "the nurse line", "the pharmacist desk".
+_SERVICE_NOUN_AFTER = re.compile(
+    r"[ \t]+(?:line|lines|desk|station|rota|roster|queue|hotline|helpline|inbox|pager|portal|lounge|room|office|team|notes?)\b", re.IGNORECASE
+)
 _OCCUPATION_PHRASE = PatternRecognizer(
     "occupation",
     (
@@ -476,7 +486,9 @@ def _lexicon_recognizers() -> dict[str, Recognizer]:
             "medical_condition",
             (lexicon_recognizer("medical_condition", lists["medical_condition"], left=_CONDITION_LEFT, right=_CONDITION_RIGHT), _CONDITION_MORPHOLOGY, _INJURY, _ALLERGY),
         ),
-        "occupation": CompositeRecognizer("occupation", (lexicon_recognizer("occupation", lists["occupation"], left=_OCCUPATION_LEFT), _OCCUPATION_PHRASE)),
+        "occupation": CompositeRecognizer(
+            "occupation", (lexicon_recognizer("occupation", lists["occupation"], left=_OCCUPATION_LEFT), _OCCUPATION_PHRASE), not_before=_SERVICE_NOUN_AFTER
+        ),
         "relative": lexicon_recognizer("relative", lists["relative"]),
     }
 
