@@ -9,7 +9,9 @@ Contract of :func:`check_output`:
 * the text is split into sentences (``.``, ``!``, ``?``, ``;`` or a line
   break end one);
 * a sentence is *degenerate* when it repeats an earlier sentence (after
-  case and whitespace folding), when it brings a word n-gram
+  case and whitespace folding) or restates one in other words (at least
+  ``min_words_for_restatement`` words, and the two sentences' word sets
+  overlap by ``restatement_overlap`` or more, Jaccard), when it brings a word n-gram
   (``ngram`` words) to its ``max_ngram_repeats + 1``-th occurrence in the
   text, or when, being at least ``min_words_for_variety`` words long, fewer
   than ``min_variety`` of its words are distinct;
@@ -45,6 +47,8 @@ class LoopCheck:
     min_words_for_variety: int = 12
     min_variety: float = 0.4
     min_kept_words: int = 3
+    min_words_for_restatement: int = 6
+    restatement_overlap: float = 0.75
 
 
 @dataclass(frozen=True)
@@ -71,6 +75,7 @@ def _sentences(text: str) -> list[str]:
 def _first_degenerate(sentences: list[str], limits: LoopCheck) -> tuple[int, str] | None:
     """Index of the first degenerate sentence and why, or ``None``."""
     seen_sentences: set[str] = set()
+    word_sets: list[set[str]] = []
     grams: Counter[tuple[str, ...]] = Counter()
     for index, sentence in enumerate(sentences):
         words = _words(sentence)
@@ -78,6 +83,12 @@ def _first_degenerate(sentences: list[str], limits: LoopCheck) -> tuple[int, str
         if folded and folded in seen_sentences:
             return index, f"sentence {index + 1} repeats an earlier sentence"
         seen_sentences.add(folded)
+        if len(words) >= limits.min_words_for_restatement:
+            vocabulary = set(words)
+            for earlier, seen in enumerate(word_sets):
+                if len(vocabulary & seen) / len(vocabulary | seen) >= limits.restatement_overlap:
+                    return index, f"sentence {index + 1} restates sentence {earlier + 1}"
+            word_sets.append(vocabulary)
         if len(words) >= limits.min_words_for_variety and len(set(words)) / len(words) < limits.min_variety:
             return index, f"sentence {index + 1} repeats its own words"
         for i in range(len(words) - limits.ngram + 1):

@@ -34,6 +34,19 @@ def test_repeated_sentence_is_cut() -> None:
     assert check_output(text).text == "Metformin was prescribed. The dose is a prescribed dose."
 
 
+def test_a_sentence_restating_an_earlier_one_in_other_words_is_cut() -> None:
+    text = (
+        "The resident was given a weekly pill organiser by the community nurse. "
+        "The resident was given a pill organiser weekly by the community nurse and a leaflet. "
+        "Adherence will be reviewed next month."
+    )
+    verdict = check_output(text)
+    assert verdict.degenerate and "restates" in (verdict.reason or "")
+    assert verdict.text == "The resident was given a weekly pill organiser by the community nurse."
+    distinct = "The patient takes metformin 500 mg twice daily. The patient takes lisinopril 10 mg each morning."
+    assert check_output(distinct).text == distinct
+
+
 def test_loop_from_the_start_is_refused() -> None:
     text = "yes yes yes yes yes yes yes yes yes yes yes yes yes yes"
     verdict = check_output(text)
