@@ -20,6 +20,12 @@ and drops noise:
   units ("38.4 C", "mIU/L") is a measurement;
 * dates lose function words at their edges ("between 1 and"), need a year
   or month name, and numeric labels need a digit.
+* court papers: a list tail ("And 10 Others") is cut off a party, the kind
+  of a case number ("S.C. No.214/2016"), a kind of proceeding ("This
+  Criminal Petition"), an office in running text ("the learned Public
+  Prosecutor") and a piece of a dotted abbreviation ("Cr" of "Cr.P.C.") are
+  no organisation or place, and a judge's offices before the name ("Hon'Ble
+  Sri Justice") and a heading after it ("Oral Judgment") stay visible.
 
 :func:`with_cued_names` adds names that a role word or caption marks,
 :func:`with_name_variants` the bare first or last names of people named in
