@@ -3,12 +3,16 @@
 Each vignette's clinical findings (age, sex, symptoms, history, medication,
 smoking, family history) are essential items; clinically inert disclosures
 about the patient (name, contact, hobbies, pets, films, faith, food,
-travel dreams) are non-essential.  Six families with disjoint templates
-(C: a clinician's forum post with abbreviations; D: a SOAP note with vitals
-and labs, or the patient's own first-person portal message; E: a
-discharge-letter excerpt or a nurse's SBAR handover note; F, held out: a
-patient's telehealth intake form, a caregiver's message about a parent, or
-a pharmacist's query about a customer).
+travel dreams, an insurance or member number) are non-essential.  Seven
+families with disjoint templates (C: a clinician's forum post with
+abbreviations; D: a SOAP note with vitals and labs, or the patient's own
+first-person portal message; E: a discharge-letter excerpt or a nurse's
+SBAR handover note; F: a patient's telehealth intake form, a caregiver's
+message about a parent, or a pharmacist's query about a customer; G, held
+out: an EMT student's write-up of a paramedic radio report, a spouse's
+worried forum post, or an occupational-health screening questionnaire
+with numbered answers).  Family G draws its answer options from its own
+pool (``_bracketed``), so the samples of families A-F are unchanged.
 """
 
 from __future__ import annotations
@@ -101,13 +105,15 @@ def _options(rng: random.Random, answer: str, pool: list[str], lower: bool) -> s
 
 
 def medical_sample(family: str, sample_id: str, rng: random.Random, faker: Faker) -> Sample:
-    """One vignette of family ``A`` to ``F``."""
+    """One vignette of family ``A`` to ``G``."""
     if family == "D":
         return _family_d(sample_id, rng, faker)
     if family == "E":
         return _family_e(sample_id, rng, faker)
     if family == "F":
         return _family_f(sample_id, rng, faker)
+    if family == "G":
+        return _family_g(sample_id, rng, faker)
     cases, history, inert = {"A": (CASES_A, HISTORY_A, INERT_A), "B": (CASES_B, HISTORY_B, INERT_B), "C": (CASES_C, HISTORY_C, INERT_C)}[family]
     symptoms, answer = rng.choice(cases)
     age, male = str(rng.randint(24, 79)), rng.random() < 0.5
@@ -402,3 +408,95 @@ def _family_f(sample_id: str, rng: random.Random, faker: Faker) -> Sample:
         ]
     text = "\n".join(lines)
     return Sample(sample_id, "F", "medical", "multiple_choice_qa", text, items, lines[-1])
+
+
+#: Family G: (symptoms, the test or examination finding that points to the answer, answer); findings are essential items.
+CASES_G = [
+    (["jaw pain when chewing", "a tender scalp over the temple"], "ESR 96 mm/hr", "giant cell arteritis"),
+    (["weakness creeping up both legs", "tingling in the fingertips"], "absent ankle reflexes", "Guillain-Barre syndrome"),
+    (["a throbbing headache", "nausea that eases outdoors"], "carboxyhemoglobin 22%", "carbon monoxide poisoning"),
+    (["severe low back pain", "numbness in the saddle area"], "900 mL of retained urine on bladder scan", "cauda equina syndrome"),
+    (["one side of the face drooping", "being unable to close one eye"], "normal strength in all four limbs", "Bell's palsy"),
+    (["dizziness on standing", "salt craving and darkening skin"], "sodium 124 mmol/L with potassium 6.1", "Addisonian crisis"),
+]
+HISTORY_G = {"physical_health": ["polymyalgia rheumatica", "Paget's disease", "a mechanical heart valve"], "medications": ["hydrocortisone", "pregabalin", "tamsulosin"], "smoker": ["about ten roll-ups a day"], "family_history": ["motor neuron disease", "Wilson's disease"]}
+#: Family G inert details: (third-person wording, first-person wording, item).
+INERT_G = {
+    "favorite_hobbies": ("restores vintage motorbikes", "restore vintage motorbikes", "vintage motorbikes"),
+    "pet_ownership": ("has a Dalmatian called Rufus", "have a Dalmatian called Rufus", "Dalmatian called Rufus"),
+    "movie_prefs": ("never misses a Tarantino film", "never miss a Tarantino film", "Tarantino film"),
+    "religious_beliefs": ("sings in the Methodist choir", "sing in the Methodist choir", "Methodist"),
+    "vacation_prefs": ("is booked on a trip to Machu Picchu", "am booked on a trip to Machu Picchu", "Machu Picchu"),
+    "favorite_food": ("makes a mean risotto", "make a mean risotto", "risotto"),
+}
+
+
+def _bracketed(rng: random.Random, answer: str) -> str:
+    """Family G's options, drawn from every family's diagnoses (its own pool: the pools of families A-F are unchanged)."""
+    pool = [c[-1] for c in CASES_A + CASES_B + CASES_C + CASES_D + CASES_E + CASES_F + CASES_G]
+    choices = rng.sample([d for d in pool if d != answer], 3) + [answer]
+    rng.shuffle(choices)
+    return "  ".join(f"[{'abcd'[i]}] {c}" for i, c in enumerate(choices))
+
+
+def _and(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _family_g(sample_id: str, rng: random.Random, faker: Faker) -> Sample:
+    """Family G: a paramedic's radio report of a transfer, a spouse's worried forum post, or an occupational-health questionnaire."""
+    symptoms, finding, answer = rng.choice(CASES_G)
+    age, male = str(rng.randint(26, 84)), rng.random() < 0.5
+    layout = rng.choice(["radio", "spouse", "screening"])
+    subject = {"radio": "third_party", "spouse": "family", "screening": "self"}[layout]
+    sex = {"radio": ("adult male", "adult female"), "spouse": ("husband", "wife"), "screening": ("Male", "Female")}[layout][0 if male else 1]
+    items = [Item(age, "age", subject, True), Item(sex, "gender", subject, True)]
+    items += [Item(s, "physical_health", subject, True) for s in (*symptoms, finding)]
+    kinds = rng.sample(list(HISTORY_G), k=2)
+    facts = {k: rng.choice(HISTORY_G[k]) for k in kinds}
+    items += [Item(v, k, subject, True) for k, v in facts.items()]
+    chosen = rng.sample(list(INERT_G), k=rng.choice([2, 3]))
+    name = faker.name_male() if male else faker.name_female()
+    items.append(Item(name, "name", subject, False))
+    items += [Item(INERT_G[k][2], k, subject, False) for k in chosen]
+    policy = faker.numerify("policy no. ####-####-##") if rng.random() < 0.4 else None
+    if policy:
+        items.append(Item(policy, "ssn", subject, False))
+    options = _bracketed(rng, answer)
+    pronoun, possessive = ("he", "his") if male else ("she", "her")
+    if layout == "radio":
+        history = {"physical_health": f"known {facts.get('physical_health', '')}", "medications": f"on {facts.get('medications', '')}",
+                   "smoker": f"smokes {facts.get('smoker', '')}", "family_history": f"{facts.get('family_history', '')} in the family"}
+        lines = [
+            "EMT student here, writing up today's radio report to quiz myself:",
+            f'"Mercy General, Medic 12, inbound with a {age} y/o {sex}, ETA one-five minutes.',
+            f"Patient complains of {symptoms[0]} and {symptoms[1]}; transfer paperwork from the clinic shows {finding}.",
+            "History: " + ", ".join(history[k] for k in kinds) + ".",
+            f"Patient is {name}" + (f", {policy} on file" if policy else "") + f"; family on scene says {pronoun} " + _and([INERT_G[k][0] for k in chosen]) + '. Medic 12 out."',
+            "Before the receiving doc calls it - what is the most likely diagnosis? " + options,
+        ]
+    elif layout == "spouse":
+        history = {"physical_health": f"{pronoun} has {facts.get('physical_health', '')}", "medications": f"{pronoun} is on {facts.get('medications', '')}",
+                   "smoker": f"{pronoun} smokes {facts.get('smoker', '')}", "family_history": f"{possessive} side of the family has {facts.get('family_history', '')}"}
+        lines = [
+            f"Worried sick about my {sex} - can anyone make sense of this?",
+            f"My {sex} is {age} and for about a week {pronoun} has had {symptoms[0]}, and now {symptoms[1]} too. The urgent care called back about {finding}.",
+            "Background, since people always ask: " + "; ".join(history[k] for k in kinds) + ".",
+            f"Otherwise {pronoun} is totally normal - {pronoun} " + _and([INERT_G[k][0] for k in chosen]) + ".",
+            f"(Yes, {name} knows I am posting this" + (f"; {possessive} insurance is {policy}" if policy else "") + ".)",
+            "Which of these should I be bracing for? " + options,
+        ]
+    else:
+        history = {"physical_health": f"Q5 Ongoing conditions? Yes - {facts.get('physical_health', '')}", "medications": f"Q6 Regular medicines? Yes - {facts.get('medications', '')}",
+                   "smoker": f"Q7 Tobacco use? Yes - {facts.get('smoker', '')}", "family_history": f"Q8 Illness in close family? Yes - {facts.get('family_history', '')}"}
+        lines = [
+            "OCCUPATIONAL HEALTH PRE-PLACEMENT SCREENING (my answers, copied below)",
+            f"Q1 Full name: {name}" + (f"  |  Q1b Staff health {policy}" if policy else ""),
+            f"Q2 Age: {age}  |  Q3 Sex: {sex}",
+            f"Q4 Any symptoms in the last month? Yes - {symptoms[0]}; {symptoms[1]}. GP test: {finding}",
+            *(history[k] for k in sorted(kinds, key=list(history).index)),
+            "Q9 Interests outside work: I " + "; I ".join(INERT_G[k][1] for k in chosen),
+            "Filling this in for my new job got me worried. Which one fits best? " + options,
+        ]
+    text = "\n".join(lines)
+    return Sample(sample_id, "G", "medical", "multiple_choice_qa", text, items, lines[-1])
