@@ -283,7 +283,7 @@ def test_statements_glued_to_the_request_are_separate_units() -> None:
         assert any(s.startswith(statement) for s in sentences), sentences
     assert [s.text for s in request_sentences(parse("Smokes a pack a day; meds incl. sertraline. Which condition fits? A) gout B) flu"))][0] == "Which condition fits?"
     names = [s.text for s in parse("I am Cambodian and I take Zoloft every morning, I love Star Wars.").sents]
-    assert len(names) == 1, names  # capitalized names, nationalities and brands start no sentence
+    assert not any(s.startswith(("Cambodian", "Zoloft", "Star")) for s in names), names  # capitalized names, nationalities and brands start no sentence
 
 
 def test_personal_statement_after_a_task_needing_none_is_removed_even_when_the_tagger_is_unsure(rewriter: QueryRewriter) -> None:
@@ -500,3 +500,49 @@ def test_a_value_re_detected_across_a_joined_line_break_is_no_new_content(rewrit
     )
     out = rewriter.rewrite(query).text  # joining the lines must not read as a new "L. Family history ..." disclosure
     assert "Family history of early heart disease" in out and "potassium 6.9 mmol/L" in out and "Theo" not in out
+
+
+def test_an_unpunctuated_text_message_is_split_into_its_statements(rewriter: QueryRewriter) -> None:
+    from policy_engine.rewrite.clauses import parse, request_text
+
+    query = "hey my landlord plays the bagpipes also i do aqua aerobics bc my aunt is a Mormon can u pls write a Python function that sorts a list of dates i am a Capricorn"
+    sentences = [s.text for s in parse(query).sents]
+    assert any(s.startswith("also i do aqua aerobics") for s in sentences) and any(s.startswith("bc my aunt is a Mormon") for s in sentences), sentences
+    assert request_text(parse(query)) == "can u pls write a Python function that sorts a list of dates", sentences
+    out = rewriter.rewrite(query).text
+    for gone in ("bagpipes", "aqua aerobics", "Mormon", "Capricorn"):
+        assert gone not in out, out
+    assert "write a Python function that sorts a list of dates" in out and not out.rstrip().endswith(("bc", "also")), out
+    # a relative clause, a purpose clause and quoted material are no statements of their own
+    for whole in ("can u pls write a prompt i can give a chatbot for my garden", "pls fix this: 'me and him was late and she were angry'"):
+        assert len(list(parse(whole).sents)) == 1, [s.text for s in parse(whole).sents]
+
+
+def test_a_pasted_chat_takes_the_request_from_the_users_turn_and_drops_emptied_turns_whole(rewriter: QueryRewriter) -> None:
+    from policy_engine.rewrite.clauses import parse, request_sentences
+
+    query = (
+        "[09:12] Agent: Hello, what can I help you with today?\n"
+        "[09:13] me: My downstairs neighbour is going through a bankruptcy\n"
+        "[09:14] me: I collect vintage fountain pens\n"
+        "[09:15] me: Suggest a name for a hiking club?\n"
+        "[09:16] Agent: Sure, give me a second."
+    )
+    requests = [s.text.strip() for s in request_sentences(parse(query))]
+    assert requests == ["[09:15] me: Suggest a name for a hiking club?"], requests  # the agent's question is not the user's request
+    out = rewriter.rewrite(query).text
+    assert "bankruptcy" not in out and "fountain pens" not in out and "hiking club" in out, out
+    assert "[09:13]" not in out and "[09:14]" not in out, out  # no timestamp is left without its turn
+
+
+def test_bracketed_and_dashed_asides_are_units_dropped_whole(rewriter: QueryRewriter) -> None:
+    from policy_engine.rewrite.clauses import parse
+
+    query = "I tutor maths on weekends (my cousin is a Jehovah's Witness) - my flatmate sells timeshares - (I am on sertraline). Anyway, could you draft a packing list for a ski trip?"
+    sentences = [s.text for s in parse(query).sents]
+    assert "(my cousin is a Jehovah's Witness)" in sentences and any(s.startswith("- my flatmate sells timeshares") for s in sentences), sentences
+    out = rewriter.rewrite(query).text
+    assert "Witness" not in out and "timeshares" not in out and "sertraline" not in out and "packing list for a ski trip" in out, out
+    assert "(" not in out and " - " not in out, out  # no orphaned bracket or dash is left behind
+    # a dash inside an unfinished clause is an aside in it, not a boundary
+    assert len(list(parse("My grandfather - he is 91 - has gout").sents)) == 1

@@ -26,6 +26,7 @@ from spacy.tokens import Doc, Span, Token
 from policy_engine.detect.ner import MODEL_NAME
 from policy_engine.rewrite.learned import shared_request_detector
 from policy_engine.rewrite.subjects import mentions
+from policy_engine.rewrite.transcript import content_start, other_speaker, turns, without_prefix
 
 #: Dependency labels whose subtree may be dropped as a unit.
 DROPPABLE = frozenset({"conj", "advcl", "relcl", "acl", "appos", "prep", "ccomp", "parataxis", "npadvmod", "amod", "compound", "nmod", "poss", "dobj", "pobj", "attr", "acomp", "xcomp", "oprd", "dative", "agent", "advmod"})
@@ -103,13 +104,17 @@ def query_sentence_starts(doc: Doc) -> Doc:
     * after a semicolon that joins an independent clause ("... ; I take Ozempic every day ; ..."):
       each statement is a unit of its own;
     * at a parenthesis that holds a sentence of its own (its last word before
-      ``)`` is ``.``, ``!`` or ``?``: "... for a retirement gift (fwiw my dad is on statins.)");
+      ``)`` is ``.``, ``!`` or ``?``: "... for a retirement gift (fwiw my dad is on statins.)"),
+      or a statement with its own subject and verb ("... (My wife is openly bi) ..."), and at the word after it;
+    * at a spaced dash that opens such a statement ("... - I get around with a cochlear implant - ...");
     * at a capitalized determiner, pronoun, adverb, conjunction or verb right after
       a lower-case word ("... answer with the letter Not sure it matters but ..."),
       never at a capitalized noun or adjective (names, nationalities, brands), nor at "I";
     * at the connectors ("and so anyway", "so", "and then") a run-on sentence strings a
       request onto after its statements ("basically I am X and my niece Y and so anyway
       could you ..."): the statements and the request become separate units;
+    * between the statements of an unpunctuated message ("... i have bulimia also the mailman
+      gets treated for PTSD can u pls write ... palindrome i am demisexual"): see :func:`_split_statements`;
     * at a spoken filler in a dictated query ("... best for my kids uh my manager's family is ...",
       "... you know i am allergic to ..."): see :func:`_split_fillers`;
     * never after the full stop of an option number ("1. Saturn 2. Jupiter"): a number with a stop
@@ -128,16 +133,24 @@ def query_sentence_starts(doc: Doc) -> Doc:
         if token.is_space:
             continue
         line_start = previous.is_space and "\n" in previous.text
-        own_sentence = token.text == "(" and token.i in closing and doc[closing[token.i] - 1].text in (".", "!", "?")
+        own_sentence = token.text == "(" and token.i in closing and (doc[closing[token.i] - 1].text in (".", "!", "?") or _statement_at(doc, token.i + 1, modal=True))
+        after_aside = previous.text == ")" and token.is_alpha and any(closing.get(i) == previous.i and doc[i].is_sent_start for i in closing)
+        dash_aside = token.text in _DASHES and previous.whitespace_ and token.whitespace_ and _statement_at(doc, token.i + 1, modal=True) and _clause_before(doc, token.i)
         option = len(token) == 1 and token.i + 1 < len(doc) and doc[token.i + 1].text == ")"
         glued = token.is_title and token.tag_ in _OPENER_TAGS and previous.is_alpha and previous.is_lower and not option and token.text != "I"
-        if previous.text in (".", "!", "?") and token.is_alpha:  # "need an answer rn. which gas ...", but "meds incl. sertraline"
+        if previous.text in (".", "!", "?") and (not token.is_punct or token.text in _OPENING):  # "rn. which gas ...", but "meds incl. sertraline"
             before = doc[token.i - 2] if token.i >= 2 else None
             token.is_sent_start = not (previous.text == "." and before is not None and (before.lower_ in _ABBREVIATIONS or before.i in numbering))
-        elif line_start or own_sentence or glued or (previous.text == ";" and _clause_follows(doc, token.i)):
+        elif line_start or own_sentence or after_aside or dash_aside or glued or (previous.text == ";" and _clause_follows(doc, token.i)):
             token.is_sent_start = True
+            if (own_sentence or dash_aside) and token.i + 1 < len(doc):
+                doc[token.i + 1].is_sent_start = False  # the bracket or dash opens the statement after it
     _split_run_ons(doc)
+    _split_statements(doc)
     _split_fillers(doc)
+    for token in doc[1:]:
+        if token.is_sent_start is None:  # only the boundaries above: the parser splits run-ons mid-clause ("my stepmom has | ADHD")
+            token.is_sent_start = False
     return doc
 
 
@@ -178,6 +191,96 @@ def _split_fillers(doc: Doc) -> None:
                 t.is_sent_start = False
             since = 0
         since += 1
+
+
+#: Words that string one statement onto the next in an unpunctuated message ("... also i have X bc my dad had Y").
+_STATEMENT_CONNECTORS = frozenset({"and", "also", "plus", "bc", "because", "cuz", "cos", "coz"})
+#: Words after which a clause is subordinate, a question or an object, never a statement of its own.
+_SUBORDINATORS = frozenset({
+    "that", "if", "whether", "so", "when", "what", "how", "where", "which", "who", "whom", "why", "as", "since", "than", "until",
+    "while", "before", "after", "and", "or", "but", "to", "like", "said", "says", "think", "thought", "know", "guess", "hope",
+})
+#: Tags of the word a new statement may follow without a connector: the end of a noun phrase, a number or a closing quote.
+_PHRASE_END_TAGS = frozenset({"NN", "NNS", "NNP", "NNPS", "JJ", "CD", "''", "-RRB-", "RB"})
+#: Quoted text ("clean up this: 'me and him was ...'"): never split, it is the request's material.
+_QUOTED = re.compile(r"(?:(?<=[\s:(])|^)(['\"\u2018\u201c])[^\n]+?(?:['\"\u2019\u201d])(?=[\W]|$)")
+_OPENING = frozenset({"(", "[", '"', "\u201c"})
+_DASHES = frozenset({"-", "--", "\u2013", "\u2014"})
+_CLOSING_QUOTES = frozenset({"'", '"', "\u2019", "\u201d"})
+_FINITE = frozenset({"VBZ", "VBD", "VBP"})
+_ADDRESSEE = frozenset({"u", "you", "ya", "yourself"})
+
+
+def _clause_before(doc: Doc, i: int) -> bool:
+    """Whether the current sentence already holds a finite verb before token ``i`` (a dash after it sets off a new statement,
+    not an aside inside an unfinished one: "My dad - he is 80 - has gout")."""
+    j = i - 1
+    while j > 0 and not doc[j].is_sent_start:
+        j -= 1
+    return any(t.tag_ in _FINITE or t.tag_ == "MD" for t in doc[max(j, 0) : i])
+
+
+def _statement_at(doc: Doc, i: int, *, modal: bool) -> bool:
+    """Whether a statement with its own subject starts at token ``i``: a pronoun other than the addressee, a possessive or
+    determiner phrase, "there" or "someone", then a finite verb (or, with ``modal``, a modal) within eight tokens."""
+    if i >= len(doc):
+        return False
+    first = doc[i]
+    if first.lower_ in _ADDRESSEE or not (first.tag_ in ("PRP", "PRP$", "DT", "EX") or first.lower_ in ("i", "someone", "somebody", "everyone", "nobody")):
+        return False
+    for token in doc[i + 1 : i + 9]:
+        if token.is_punct or token.lower_ in _SUBORDINATORS:
+            return False
+        if token.tag_ in _FINITE or (modal and token.tag_ == "MD"):
+            return True
+    return False
+
+
+def _split_statements(doc: Doc) -> None:
+    """Start a sentence at each statement an unpunctuated message strings onto the words before it.
+
+    Texted and chatted queries run their statements and the request together
+    ("hey i smoke X bc my nephew does Y can u pls write ... palindrome i am
+    demisexual").  After at least three words of the current sentence a new
+    one starts
+
+    * at a connector ("and", "also", "bc", "plus") before a clause with its own subject and verb;
+    * at "i" or "my" opening a clause with a finite verb right after the end of a noun phrase, a number or a
+      closing quote ("... a palindrome i am ...", "... 'a performance review' my stepmom just got ..."), but not
+      after a word that makes it a subordinate or relative clause ("so i can", "a prompt i can give");
+    * at a request to the assistant ("can u", "could you", "pls <verb>") right after the end of a noun phrase;
+
+    never inside quoted text (the material a request works on).
+    """
+    quoted = [(m.start(), m.end()) for m in _QUOTED.finditer(doc.text)]
+    since = 0
+    for token in doc:
+        if token.is_sent_start:
+            since = 0
+        if not token.is_alpha or any(q0 < token.idx < q1 for q0, q1 in quoted):
+            continue
+        previous = doc[token.i - 1] if token.i else None
+        if since >= 3 and previous is not None and previous.lower_ not in _SUBORDINATORS:
+            after_phrase = (previous.tag_ in _PHRASE_END_TAGS or previous.text in _CLOSING_QUOTES) and previous.lower_ not in _STATEMENT_CONNECTORS
+            nxt = doc[token.i + 1] if token.i + 1 < len(doc) else None
+            if (
+                (token.lower_ in _STATEMENT_CONNECTORS and _statement_at(doc, token.i + 1, modal=True))
+                or (after_phrase and token.lower_ in ("i", "my") and _statement_at(doc, token.i, modal=False))
+                or (after_phrase and nxt is not None and _asks_assistant(token, nxt))
+            ):
+                token.is_sent_start = True
+                verb = next((t.i for t in doc[token.i + 1 : token.i + 10] if t.tag_ in _FINITE or t.tag_ == "MD"), token.i)
+                for t in doc[token.i + 1 : verb + 2]:  # the statement runs at least to the word after its verb
+                    t.is_sent_start = False
+                since = 0
+        since += token.is_alpha
+
+
+def _asks_assistant(token: Token, following: Token) -> bool:
+    """Whether a request to the assistant opens at ``token`` ("can u ...", "could you ...", "pls write ...")."""
+    if token.lower_ in ("can", "could", "would", "will"):
+        return following.lower_ in ("u", "you")
+    return token.lower_ in ("pls", "plz", "please") and following.tag_ == "VB"
 
 
 def _split_run_ons(doc: Doc) -> None:
@@ -237,7 +340,7 @@ def is_add_on(sentence: str) -> bool:
 
 
 @functools.lru_cache(maxsize=2048)
-def request_flags(sentences: tuple[str, ...], statements: tuple[bool, ...] = ()) -> tuple[bool, ...]:
+def request_flags(sentences: tuple[str, ...], statements: tuple[bool, ...] = (), others: tuple[bool, ...] = ()) -> tuple[bool, ...]:
     """Per sentence, whether it carries the request.
 
     A question or a known opener settles it (a statement of need, "I need a
@@ -251,9 +354,14 @@ def request_flags(sentences: tuple[str, ...], statements: tuple[bool, ...] = ())
     just because it resembles one); a sentence in brackets is an aside, and a
     sentence flagged in ``statements`` (a statement about another person,
     :func:`about_another_person`) is context, not the request, unless every
-    sentence is one or the other.  Add-ons found by rule stay requests.
+    sentence is one or the other.  Add-ons found by rule stay requests.  A
+    sentence flagged in ``others`` (another speaker's turn of a pasted chat,
+    :mod:`policy_engine.rewrite.transcript`) is never the request while the user has a turn.
     """
-    by_rule = tuple(s.rstrip().endswith("?") or bool(_REQUEST_START.match(s)) for s in sentences)
+    if others and all(others):
+        others = ()
+    other = [i < len(others) and others[i] for i in range(len(sentences))]
+    by_rule = tuple(not o and (s.rstrip().endswith("?") or bool(_REQUEST_START.match(without_prefix(s)))) for s, o in zip(sentences, other))
     needs = tuple(_NEED_STATEMENT.match(s) is not None for s in sentences)
     if any(r and not n and not is_add_on(s) for r, n, s in zip(by_rule, needs, sentences)):  # a question or imperative is the request
         by_rule = tuple(r and not n for r, n in zip(by_rule, needs))
@@ -264,7 +372,7 @@ def request_flags(sentences: tuple[str, ...], statements: tuple[bool, ...] = ())
     asides = [_ASIDE.match(s) is not None or (i < len(statements) and statements[i]) for i, s in enumerate(sentences)]
     if not all(a or o for a, o in zip(asides, add_on)):  # an aside or a statement about someone else is never the request when anything else could be
         probability = [0.0 if aside else p for p, aside in zip(probability, asides)]
-    probability = [-1.0 if o else p for p, o in zip(probability, add_on)]
+    probability = [-1.0 if o or elsewhere else p for p, o, elsewhere in zip(probability, add_on, other)]
     best = max(range(len(sentences)), key=probability.__getitem__)
     return tuple(r or p >= REQUEST_AT or i == best for i, (r, p) in enumerate(zip(by_rule, probability)))
 
@@ -286,7 +394,10 @@ def about_another_person(sentence: Span) -> bool:
 def request_sentences(doc: Doc) -> list[Span]:
     """The sentences that carry the request (:func:`request_flags`)."""
     sentences = list(doc.sents)
-    flags = request_flags(tuple(s.text for s in sentences), tuple(about_another_person(s) for s in sentences))
+    chat = turns(doc.text)
+    flags = request_flags(
+        tuple(s.text for s in sentences), tuple(about_another_person(s) for s in sentences), tuple(other_speaker(chat, s.start_char) for s in sentences)
+    )
     return [s for s, flag in zip(sentences, flags) if flag]
 
 
@@ -297,15 +408,15 @@ def request_text(doc: Doc) -> str:
     return " ".join(s.text for s in main)
 
 
-#: Boundaries between the disclosures one context sentence strings together ("..., and my son ...", "...; plus ...",
+#: Boundaries between the disclosures one context sentence strings together ("..., and my son ...", "...; plus ...", brackets,
 #: "... and the tenant upstairs ...", "... and at home ...").
 _CLAUSE_BREAK = re.compile(
-    r"\s*(?:;|\s[-\u2013\u2014]\s|,\s*(?:and|plus|also|but)\b|,\s*(?=(?:i|my|he|she|they|we|his|her|their|our)\b))\s*"
+    r"\s*(?:;|[()]|\s[-\u2013\u2014]\s|,\s*(?:and|plus|also|but)\b|,\s*(?=(?:i|my|he|she|they|we|his|her|their|our)\b))\s*"
     r"|\s+(?:and|plus)\s+(?=(?:i|my|he|she|they|we|his|her|their|our|the|a|an|at|also|money-wise|one|some|everyone|people)\b)"
     r"|\s+and\s+so\s+anyway\b",
     re.IGNORECASE,
 )
-_CLAUSE_EDGE = " \t\n.,;:!?()[]\"'"
+_CLAUSE_EDGE = " \t\n.,;:!?()[]\"'-\u2013\u2014"
 
 
 def context_clauses(doc: Doc) -> list[tuple[int, int]]:
@@ -317,11 +428,13 @@ def context_clauses(doc: Doc) -> list[tuple[int, int]]:
     disclosure tagger reads (:mod:`policy_engine.rewrite.learned`).
     """
     requests = {s.start for s in request_sentences(doc)}
+    chat = turns(doc.text)
     out = []
     for sentence in doc.sents:
         if sentence.start in requests:
             continue
-        text, base, cursor = sentence.text, sentence.start_char, 0
+        base = sentence.start_char
+        text, cursor = sentence.text, content_start(chat, base) - base
         for piece_end, next_start in [(m.start(), m.end()) for m in _CLAUSE_BREAK.finditer(text)] + [(len(text), len(text))]:
             start, end = cursor, piece_end
             while start < end and text[start] in _CLAUSE_EDGE:
@@ -416,6 +529,7 @@ def edit(text: str, edits: list[Edit], keep: list[tuple[int, int]], *, protectiv
         drop.update(range(left, right))
         drop.update(_separators(doc, left, right))
     drop.update(_orphan_bullets(doc, drop))
+    drop.update(_orphan_prefixes(doc, drop))
     return repair(_rebuild(doc, drop, replaced))
 
 
@@ -433,6 +547,17 @@ def _orphan_bullets(doc: Doc, drop: set[int]) -> list[int]:
         line_end = next((t.i for t in doc[token.i + 1 :] if "\n" in t.text), len(doc))
         if following is None or all(i in drop for i in range(following, line_end) if not doc[i].is_space):
             out.append(token.i)
+    return out
+
+
+def _orphan_prefixes(doc: Doc, drop: set[int]) -> list[int]:
+    """The timestamp and speaker label of each chat turn whose content is dropped entirely."""
+    out = []
+    for turn in turns(doc.text):
+        prefix = [t.i for t in doc if turn.start <= t.idx < turn.content]
+        content = [t.i for t in doc if turn.content <= t.idx < turn.end and not t.is_space]
+        if content and all(i in drop for i in content):
+            out.extend(prefix)
     return out
 
 
@@ -472,8 +597,8 @@ _SPACE = re.compile(r"[ \t]+")
 _SPACE_BEFORE_PUNCT = re.compile(r"\s+([,.;:!?])")
 _REPEATED_PUNCT = re.compile(r"([,;:])(?:\s*[,;:])+")
 _COMMA_BEFORE_END = re.compile(r"[,;:]\s*([.!?])")
-_DANGLING_START = re.compile(r"^(?:(?:and|but|or|so|also|plus|because|since|although|though|while)\b[\s,]*|[,;:]\s*)+", re.IGNORECASE)
-_DANGLING_END = re.compile(r"(?:[\s,;:]+(?:and|but|or|so|because|since))+\s*([.!?])$", re.IGNORECASE)
+_DANGLING_START = re.compile(r"^(?:(?:and|but|or|so|also|plus|because|bc|cuz|since|although|though|while)\b[\s,]*|[,;:]\s*)+", re.IGNORECASE)
+_DANGLING_END = re.compile(r"(?:[\s,;:]+(?:and|but|or|so|also|plus|because|bc|cuz|since))+\s*([.!?])$", re.IGNORECASE)
 #: Sentence ends, but not the full stop of an option number ("1. pneumonia 2. asthma").
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])(?<!\b\d\.)\s+|\n+")
 _EMPTY_BRACKETS = re.compile(r"\(\s*\)")
@@ -484,6 +609,23 @@ _ABBREVIATION_END = re.compile(r"(?:^|\s)[a-z]{1,5}\.$")
 
 
 _OPTION_LABEL = re.compile(r"(?:^|[\s;,:?])(?:[A-Za-z]|[ivx]{1,4}|\d{1,2})$")
+
+
+#: A spaced dash with nothing left to set off: before another dash, a bracket, a sentence end or the end of the text.
+_STRAY_DASH = re.compile(r"(?:^|(?<=\s))[-\u2013\u2014](?=\s*(?:[-\u2013\u2014(.!?]|$))|(?<=[.!?)])\s+[-\u2013\u2014](?=\s)")
+
+
+def _unmatched_openers(text: str) -> str:
+    """``text`` without opening brackets whose closing one was cut ("... - (Not gonna lie, ..." -> "... Not gonna lie, ...")."""
+    open_at: list[int] = []
+    unmatched: set[int] = set()
+    for i, char in enumerate(text):
+        if char == "(":
+            open_at.append(i)
+        elif char == ")" and open_at:
+            open_at.pop()
+    unmatched.update(i for i in open_at if not _OPTION_LABEL.search(text, 0, i + 2))
+    return "".join(c for i, c in enumerate(text) if i not in unmatched)
 
 
 def _unmatched_closers(text: str) -> str:
@@ -507,9 +649,10 @@ _OPENING_LABEL = re.compile(r"^\(?(?:[a-h]|[ivx]{1,4})\)\s")
 
 
 def repair(text: str) -> str:
-    """Tidy text after cuts: spaces, punctuation, dangling conjunctions, orphaned brackets, capitals, empty sentences;
+    """Tidy text after cuts: spaces, punctuation, dangling conjunctions, orphaned brackets and dashes, capitals, empty sentences;
     option numbers ("1. pneumonia") are no sentence ends and option labels ("i) gout") keep their case."""
-    text = _SPACE.sub(" ", _unmatched_closers(_EMPTY_BRACKETS.sub("", text)))
+    text = _SPACE.sub(" ", _unmatched_openers(_unmatched_closers(_EMPTY_BRACKETS.sub("", text))))
+    text = _SPACE.sub(" ", _STRAY_DASH.sub("", text))
     text = _SPACE_BEFORE_PUNCT.sub(r"\1", text)
     text = _REPEATED_PUNCT.sub(r"\1", text)
     text = _COMMA_BEFORE_END.sub(r"\1", text)
