@@ -222,17 +222,22 @@ def _clause_before(doc: Doc, i: int) -> bool:
 
 def _statement_at(doc: Doc, i: int, *, modal: bool) -> bool:
     """Whether a statement with its own subject starts at token ``i``: a pronoun other than the addressee, a possessive or
-    determiner phrase, "there" or "someone", then a finite verb (or, with ``modal``, a modal) within eight tokens."""
+    determiner phrase, "there" or "someone", then a finite verb (or, with ``modal``, a modal) within eight tokens that is
+    not followed by another finite verb (then the words are a relative clause of the phrase before them)."""
     if i >= len(doc):
         return False
     first = doc[i]
     if first.lower_ in _ADDRESSEE or not (first.tag_ in ("PRP", "PRP$", "DT", "EX") or first.lower_ in ("i", "someone", "somebody", "everyone", "nobody")):
         return False
+    pronoun = first.tag_ == "PRP" or first.lower_ == "i"
     for token in doc[i + 1 : i + 9]:
         if token.is_punct or token.lower_ in _SUBORDINATORS:
             return False
+        if pronoun and token.tag_ not in _FINITE and token.tag_ not in ("RB", "MD"):  # "I <adverb> <verb>" only
+            return False
         if token.tag_ in _FINITE or (modal and token.tag_ == "MD"):
-            return True
+            following = doc[token.i + 1] if token.i + 1 < len(doc) else None
+            return following is None or following.tag_ not in _FINITE  # "the intern I mentor keeps ...": a relative clause
     return False
 
 
