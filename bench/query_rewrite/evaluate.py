@@ -24,18 +24,21 @@ import argparse
 import json
 import logging
 import statistics
+import sys
 import time
 from pathlib import Path
 
-from bench.query_rewrite.dataset import FAMILY_MODULES, build
-from bench.query_rewrite.metrics import LEXICAL, SEMANTIC, Recoverability, score
-from policy_engine.detect.analyzer import Analyzer
-from policy_engine.detect.ner import MODEL_NAME
-from policy_engine.embedding import load_embedder
-from policy_engine.policy.model import Metadata, Policy
-from policy_engine.rewrite import QueryRefused, QueryRewriter
-from policy_engine.rewrite.kinds import task_kind
-from policy_engine.rewrite.task import EMBEDDING
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a script from a fresh install
+
+from bench.query_rewrite.dataset import FAMILY_MODULES, build  # noqa: E402
+from bench.query_rewrite.metrics import LEXICAL, SEMANTIC, Recoverability, score  # noqa: E402
+from policy_engine.detect.analyzer import Analyzer  # noqa: E402
+from policy_engine.detect.ner import MODEL_NAME  # noqa: E402
+from policy_engine.embedding import load_embedder  # noqa: E402
+from policy_engine.policy.model import Metadata, Policy  # noqa: E402
+from policy_engine.rewrite import QueryRefused, QueryRewriter  # noqa: E402
+from policy_engine.rewrite.kinds import task_kind  # noqa: E402
+from policy_engine.rewrite.task import EMBEDDING  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"
 #: The generator family never used for training or tuning (C, D, E and F were, until they had been reported).

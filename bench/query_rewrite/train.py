@@ -36,6 +36,7 @@ import argparse
 import json
 import random
 import re
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,18 +46,20 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.neural_network import MLPClassifier
 from spacy.tokens import Doc
 
-from bench.query_rewrite import medical
-from bench.query_rewrite.dataset import FAMILY_MODULES, build
-from bench.query_rewrite.render import Sample
-from bench.query_rewrite.skeleton import ATTRIBUTES
-from policy_engine.embedding import Embedder, load_embedder
-from policy_engine.rewrite import clauses as clause_module
-from policy_engine.rewrite import learned
-from policy_engine.rewrite.clauses import context_clauses, enclosing, parse, request_sentences
-from policy_engine.rewrite.kinds import task_kind
-from policy_engine.rewrite.learned import ESSENTIALITY_FILE, NO_DISCLOSURE, REQUEST_FILE, TAGGER_FILE, essentiality_features, tagger_features
-from policy_engine.rewrite.subjects import subject_of
-from policy_engine.rewrite.task import EMBEDDING, MODEL_FILE, features
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a script from a fresh install
+
+from bench.query_rewrite import medical  # noqa: E402
+from bench.query_rewrite.dataset import FAMILY_MODULES, build  # noqa: E402
+from bench.query_rewrite.render import Sample  # noqa: E402
+from bench.query_rewrite.skeleton import ATTRIBUTES  # noqa: E402
+from policy_engine.embedding import Embedder, load_embedder  # noqa: E402
+from policy_engine.rewrite import clauses as clause_module  # noqa: E402
+from policy_engine.rewrite import learned  # noqa: E402
+from policy_engine.rewrite.clauses import context_clauses, enclosing, parse, request_sentences  # noqa: E402
+from policy_engine.rewrite.kinds import task_kind  # noqa: E402
+from policy_engine.rewrite.learned import ESSENTIALITY_FILE, NO_DISCLOSURE, REQUEST_FILE, TAGGER_FILE, essentiality_features, tagger_features  # noqa: E402
+from policy_engine.rewrite.subjects import subject_of  # noqa: E402
+from policy_engine.rewrite.task import EMBEDDING, MODEL_FILE, features  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[2] / "policy_engine" / "rewrite"
 TRAINING_FAMILIES = ("A", "B", "C", "D", "E", "F")
