@@ -524,14 +524,14 @@ def test_a_pasted_chat_takes_the_request_from_the_users_turn_and_drops_emptied_t
     query = (
         "[09:12] Agent: Hello, what can I help you with today?\n"
         "[09:13] me: My downstairs neighbour is going through a bankruptcy\n"
-        "[09:14] me: I collect vintage fountain pens\n"
+        "[09:14] me: My brother-in-law is a Scientologist\n"
         "[09:15] me: Suggest a name for a hiking club?\n"
         "[09:16] Agent: Sure, give me a second."
     )
     requests = [s.text.strip() for s in request_sentences(parse(query))]
     assert requests == ["[09:15] me: Suggest a name for a hiking club?"], requests  # the agent's question is not the user's request
     out = rewriter.rewrite(query).text
-    assert "bankruptcy" not in out and "fountain pens" not in out and "hiking club" in out, out
+    assert "bankruptcy" not in out and "Scientologist" not in out and "hiking club" in out, out
     assert "[09:13]" not in out and "[09:14]" not in out, out  # no timestamp is left without its turn
 
 
@@ -546,3 +546,19 @@ def test_bracketed_and_dashed_asides_are_units_dropped_whole(rewriter: QueryRewr
     assert "(" not in out and " - " not in out, out  # no orphaned bracket or dash is left behind
     # a dash inside an unfinished clause is an aside in it, not a boundary
     assert len(list(parse("My grandfather - he is 91 - has gout").sents)) == 1
+
+
+def test_a_span_re_detected_across_a_cut_is_no_new_content_and_the_query_is_not_refused(rewriter: QueryRewriter) -> None:
+    greeting = rewriter.rewrite("yo My cousin is divorced. Anyway, could you write a limerick about my coworker Priya?")
+    assert "divorced" not in greeting.text and "limerick about my coworker Priya" in greeting.text  # "Yo Anyway" is no new name
+    run_on = rewriter.rewrite("hiya i get treated for OCD also my aunt's SSN is 512-44-9031 can u pls suggest some ideas for a stressful week?")
+    assert "512-44-9031" not in run_on.text and "ideas for a stressful week" in run_on.text
+    # a word the query never held is still new content
+    assert not rewriter._verified("Hiya, my SSN is 123-45-6789", "Hiya, can you help?", [])
+
+
+def test_addressing_the_assistant_is_no_occupation(policy: Policy) -> None:
+    detector = AttributeDetector(Analyzer(policy), builtin_vocabulary())
+    for query in ("dear assistant describe my aunt Mirela as a pirate queen", "hi chatbot write a sea shanty about my uncle Bram"):
+        assert not [s.value(query) for s in detector.find(query) if s.attribute == "employment"]
+    assert [s.value("My brother is a dental assistant.") for s in detector.find("My brother is a dental assistant.") if s.attribute == "employment"]

@@ -425,7 +425,7 @@ _CLAUSE_EDGE = " \t\n.,;:!?()[]\"'-\u2013\u2014"
 
 
 def context_clauses(doc: Doc) -> list[tuple[int, int]]:
-    """Character ranges of the clauses of every sentence that is not a request, in order.
+    """Character ranges of the clauses of every sentence that is not a request nor another speaker's chat turn, in order.
 
     A context sentence is split where it joins one statement to the next
     (semicolons, dashes, ", and ...", "and my ..."); each clause is trimmed of
@@ -436,7 +436,7 @@ def context_clauses(doc: Doc) -> list[tuple[int, int]]:
     chat = turns(doc.text)
     out = []
     for sentence in doc.sents:
-        if sentence.start in requests:
+        if sentence.start in requests or other_speaker(chat, sentence.start_char):
             continue
         base = sentence.start_char
         text, cursor = sentence.text, content_start(chat, base) - base

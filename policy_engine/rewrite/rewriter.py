@@ -24,6 +24,7 @@ One request goes through (Need-to-Know Sections 3, 4.1):
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -175,22 +176,19 @@ class QueryRewriter:
     def _verified(self, text: str, original: str, decisions: list[Decision] | tuple[Decision, ...]) -> bool:
         """No non-essential value survives in ``text`` and no sensitive value appears that ``original`` lacks.
 
-        Compared with whitespace collapsed: the rewrite joins lines, so a value re-detected across a former
-        line break ("mmol/L.\nFamily history of ...") is no new content."""
+        Survival is checked with whitespace collapsed (the rewrite joins lines).  A span detected in ``text`` is new
+        content when it holds a word that neither ``original`` nor a generic phrase holds: a span the detector finds
+        across a cut ("Heyy | Anyway" read as a name, "treated for ADHD | can u") brings nothing new."""
         if not text.strip():
             return False
-        folded, source = _folded(text), _folded(original)
+        folded = _folded(text)
         essential = [_folded(d.span.value(original)) for d in decisions if d.essential]
         for d in decisions:
             value = _folded(d.span.value(original))
             if not d.essential and len(value) >= 2 and value in folded and not any(value in e for e in essential):
                 return False
-        generics = [g.casefold() for g in GENERIC.values()]
-        for span in self.attributes.find(text):
-            value = _folded(span.value(text))
-            if value not in source and not any(value in g for g in generics):
-                return False
-        return True
+        known = _words(original) | _GENERIC_WORDS
+        return all(_words(span.value(text)) <= known for span in self.attributes.find(text))
 
     def _model_rewrite(self, stripped: str) -> str | None:
         from policy_engine.generation import complete
@@ -199,6 +197,17 @@ class QueryRewriter:
         out = complete(self.model, rewrite_prompt(stripped), max_new_tokens=max(32, len(stripped.split()) * 3)).strip()
         return out or None
 
+
+
+_WORD = re.compile(r"\w+")
+
+
+def _words(text: str) -> set[str]:
+    """The case-folded words of ``text``."""
+    return set(_WORD.findall(text.casefold()))
+
+
+_GENERIC_WORDS = frozenset(w for phrase in GENERIC.values() for w in _words(phrase))
 
 
 def _folded(text: str) -> str:

@@ -115,10 +115,16 @@ class AttributeDetector:
                 self._span(a, f.start, f.end, f"detect:{f.category}")
                 for f in found
                 if (a := _attribute_of(f.category, text[f.start : f.end]))
-                and text[f.start : f.end].casefold() not in _ADDRESSEE
+                and not _ADDRESSEE.fullmatch(text[f.start : f.end])
                 and (a != "dates" or _DATE_VALUE.search(text[f.start : f.end]))
             ]
-            spans += [self._span(a, m.start(), m.end(), kind) for a, patterns in _lexicon().items() for p, kind in patterns for m in p.finditer(text) if m.end() > m.start()]
+            spans += [
+                self._span(a, m.start(), m.end(), kind)
+                for a, patterns in _lexicon().items()
+                for p, kind in patterns
+                for m in p.finditer(text)
+                if m.end() > m.start() and not _ADDRESSEE.fullmatch(m.group(0))
+            ]
             merged = _merge([s for s in spans if s is not None], text)
             out.append([replace(s, subject=subject_of(text, s.start, s.end, s.attribute)) for s in merged])
         return out
@@ -179,7 +185,7 @@ _SPECIFIC_CUES = frozenset({"family_history"})
 #: A date attribute names a day ("12 March", "03/14"); "morning", "two days" or "weekends" are no dates of a person.
 _DATE_VALUE = re.compile(r"\d|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b", re.IGNORECASE)
 #: Words that address the assistant itself, not a person's occupation ("Dear assistant,").
-_ADDRESSEE = frozenset({"assistant", "ai assistant", "chatbot", "ai"})
+_ADDRESSEE = re.compile(r"(?:(?:dear|hi|hey|hello|yo|ok|okay)\s+|@)?(?:ai\s+)?(?:assistant|chatbot|ai|bot)", re.IGNORECASE)
 
 
 def _label_rank(span: AttributeSpan) -> tuple[int, int]:
