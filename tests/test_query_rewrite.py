@@ -562,3 +562,15 @@ def test_addressing_the_assistant_is_no_occupation(policy: Policy) -> None:
     for query in ("dear assistant describe my aunt Mirela as a pirate queen", "hi chatbot write a sea shanty about my uncle Bram"):
         assert not [s.value(query) for s in detector.find(query) if s.attribute == "employment"]
     assert [s.value("My brother is a dental assistant.") for s in detector.find("My brother is a dental assistant.") if s.attribute == "employment"]
+
+
+def test_a_person_named_through_another_is_the_possessed_person() -> None:
+    from policy_engine.rewrite.subjects import subject_of
+
+    def about(text: str) -> str:
+        return subject_of(text, len(text) - 5, len(text))
+
+    assert about("My niece's piano teacher is a Rastafarian") == "third_party"
+    assert about("My roommate's mother has lupus") == "third_party"
+    assert about("My aunt's husband had a stroke") == "family"
+    assert about("My husband's passport number is X1234567") == "family"  # a thing, not a person, is possessed

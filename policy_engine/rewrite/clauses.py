@@ -200,8 +200,8 @@ _SUBORDINATORS = frozenset({
     "that", "if", "whether", "so", "when", "what", "how", "where", "which", "who", "whom", "why", "as", "since", "than", "until",
     "while", "before", "after", "and", "or", "but", "to", "like", "said", "says", "think", "thought", "know", "guess", "hope",
 })
-#: Tags of the word a new statement may follow without a connector: the end of a noun phrase, a number or a closing quote.
-_PHRASE_END_TAGS = frozenset({"NN", "NNS", "NNP", "NNPS", "JJ", "CD", "''", "-RRB-", "RB"})
+#: Tags of words that leave a phrase open (a preposition, determiner, verb, conjunction ...): no statement starts right after one.
+_OPEN_ENDED_TAGS = frozenset({"IN", "DT", "PDT", "TO", "MD", "VB", "VBZ", "VBD", "VBP", "VBG", "VBN", "CC", "WDT", "WP", "WP$", "WRB", "PRP$", "EX", "POS", "``", "HYPH", ","})
 #: Quoted text ("clean up this: 'me and him was ...'"): never split, it is the request's material.
 _QUOTED = re.compile(r"(?:(?<=[\s:(])|^)(['\"\u2018\u201c])[^\n]+?(?:['\"\u2019\u201d])(?=[\W]|$)")
 _OPENING = frozenset({"(", "[", '"', "\u201c"})
@@ -250,10 +250,10 @@ def _split_statements(doc: Doc) -> None:
     one starts
 
     * at a connector ("and", "also", "bc", "plus") before a clause with its own subject and verb;
-    * at "i" or "my" opening a clause with a finite verb right after the end of a noun phrase, a number or a
-      closing quote ("... a palindrome i am ...", "... 'a performance review' my stepmom just got ..."), but not
+    * at "i" or "my" opening a clause with a finite verb right after a word that closes a phrase (a noun, a number,
+      an address, a closing quote; not a preposition, determiner, verb or conjunction) ("... a palindrome i am ...", "... 'a performance review' my stepmom just got ..."), but not
       after a word that makes it a subordinate or relative clause ("so i can", "a prompt i can give");
-    * at a request to the assistant ("can u", "could you", "pls <verb>") right after the end of a noun phrase;
+    * at a request to the assistant ("can u", "could you", "pls <verb>") right after a word that closes a phrase;
 
     never inside quoted text (the material a request works on).
     """
@@ -266,7 +266,7 @@ def _split_statements(doc: Doc) -> None:
             continue
         previous = doc[token.i - 1] if token.i else None
         if since >= 3 and previous is not None and previous.lower_ not in _SUBORDINATORS:
-            after_phrase = (previous.tag_ in _PHRASE_END_TAGS or previous.text in _CLOSING_QUOTES) and previous.lower_ not in _STATEMENT_CONNECTORS
+            after_phrase = (previous.tag_ not in _OPEN_ENDED_TAGS or previous.text in _CLOSING_QUOTES) and previous.lower_ not in _STATEMENT_CONNECTORS
             nxt = doc[token.i + 1] if token.i + 1 < len(doc) else None
             if (
                 (token.lower_ in _STATEMENT_CONNECTORS and _statement_at(doc, token.i + 1, modal=True))

@@ -49,6 +49,10 @@ _MENTION = re.compile(
     r"|(?P<pronoun>\b(?:he|she|his|her|him|hers|they|them|their)\b)",
     re.IGNORECASE,
 )
+#: A person named through another ("my kid's coach", "my friend's mom", "my grandpa's dad"): the possessed person.
+_POSSESSED = re.compile(
+    rf"['\u2019]s\s(?:[\w-]+\s)?(?:(?P<kin>{_FAMILY})|{_FRIEND}|{_COWORKER}|{_THIRD}|{_ROLE})\b", re.IGNORECASE
+)
 _MODIFIER = re.compile(r"\b(?:from|at|in|on|of|near|across|behind)\s+$", re.IGNORECASE)
 _OWN_NAME = re.compile(r"^(?:my name is|my name's|i'm|i am|call me|i go by)\b", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.!?\n]\s")
@@ -57,6 +61,8 @@ _SENTENCE_END = re.compile(r"[.!?\n]\s")
 def mentions(text: str, end: int, *, roles: bool = True) -> list[tuple[int, Subject | Literal["pronoun"]]]:
     """Person mentions in ``text[:end]`` as ``(start, kind)``; "I" only counts upper-case.
 
+    A person named through another is the possessed person: "my grandpa's dad" is family, "my kid's coach"
+    or "my friend's mom" a third party.
     A person named by role or trade ("the dog walker") is a third party; with ``roles`` False such
     mentions are left out (a request that names "my doctor" is still about the user)."""
     out: list[tuple[int, Subject | Literal["pronoun"]]] = []
@@ -68,6 +74,9 @@ def mentions(text: str, end: int, *, roles: bool = True) -> list[tuple[int, Subj
             if not roles:
                 continue
             kind = "third_party"
+        possessed = _POSSESSED.match(text, m.end()) if kind in ("family", "friend", "coworker") else None
+        if possessed is not None:  # kin of kin is family; anyone else named through a person is a third party
+            kind = "family" if kind == "family" and possessed.group("kin") else "third_party"
         out.append((m.start(), kind))  # type: ignore[arg-type]
     return out
 
