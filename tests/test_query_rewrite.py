@@ -574,3 +574,11 @@ def test_a_person_named_through_another_is_the_possessed_person() -> None:
     assert about("My roommate's mother has lupus") == "third_party"
     assert about("My aunt's husband had a stroke") == "family"
     assert about("My husband's passport number is X1234567") == "family"  # a thing, not a person, is possessed
+
+
+def test_a_texted_lower_case_i_is_the_user_but_an_option_label_is_not() -> None:
+    from policy_engine.rewrite.subjects import mentions, subject_of
+
+    text = "write a toast for my uncle Jorge uh i am Maltese by background"
+    assert subject_of(text, text.index("i am"), len(text)) == "self"
+    assert all(kind != "self" for _, kind in mentions("Which fits? i) gout ii) lupus", 30))

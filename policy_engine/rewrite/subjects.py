@@ -53,13 +53,15 @@ _MENTION = re.compile(
 _POSSESSED = re.compile(
     rf"['\u2019]s\s(?:[\w-]+\s)?(?:(?P<kin>{_FAMILY})|{_FRIEND}|{_COWORKER}|{_THIRD}|{_ROLE})\b", re.IGNORECASE
 )
+#: A lower-case "i" that is the pronoun of a texted message ("i am", "i just got"), not an option label ("i) gout").
+_TEXTED_I = re.compile(r"\s+(?:am|was|have|had|do|did|get|got|go|need|take|use|live|work|love|like|can|could|will|would|just|really|also|only|never|always|recently|still)\b", re.IGNORECASE)
 _MODIFIER = re.compile(r"\b(?:from|at|in|on|of|near|across|behind)\s+$", re.IGNORECASE)
 _OWN_NAME = re.compile(r"^(?:my name is|my name's|i'm|i am|call me|i go by)\b", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.!?\n]\s")
 
 
 def mentions(text: str, end: int, *, roles: bool = True) -> list[tuple[int, Subject | Literal["pronoun"]]]:
-    """Person mentions in ``text[:end]`` as ``(start, kind)``; "I" only counts upper-case.
+    """Person mentions in ``text[:end]`` as ``(start, kind)``; "I" counts lower-case only before a verb or adverb ("i am").
 
     A person named through another is the possessed person: "my grandpa's dad" is family, "my kid's coach"
     or "my friend's mom" a third party.
@@ -68,7 +70,7 @@ def mentions(text: str, end: int, *, roles: bool = True) -> list[tuple[int, Subj
     out: list[tuple[int, Subject | Literal["pronoun"]]] = []
     for m in _MENTION.finditer(text, 0, end):
         kind = m.lastgroup
-        if kind == "self" and m.group(0).lower() == "i" and m.group(0) != "I":
+        if kind == "self" and m.group(0) == "i" and not _TEXTED_I.match(text, m.end()):
             continue
         if kind == "role":
             if not roles:
