@@ -3,16 +3,20 @@
 Each vignette's clinical findings (age, sex, symptoms, history, medication,
 smoking, family history) are essential items; clinically inert disclosures
 about the patient (name, contact, hobbies, pets, films, faith, food,
-travel dreams, an insurance or member number) are non-essential.  Seven
+travel dreams, an insurance or member number) are non-essential.  Eight
 families with disjoint templates (C: a clinician's forum post with
 abbreviations; D: a SOAP note with vitals and labs, or the patient's own
 first-person portal message; E: a discharge-letter excerpt or a nurse's
 SBAR handover note; F: a patient's telehealth intake form, a caregiver's
-message about a parent, or a pharmacist's query about a customer; G, held
-out: an EMT student's write-up of a paramedic radio report, a spouse's
-worried forum post, or an occupational-health screening questionnaire
-with numbered answers).  Family G draws its answer options from its own
-pool (``_bracketed``), so the samples of families A-F are unchanged.
+message about a parent, or a pharmacist's query about a customer; G: an
+EMT student's write-up of a paramedic radio report, a spouse's worried
+forum post, or an occupational-health screening questionnaire with
+numbered answers; H, held out: a patient's dated symptom diary ("Mon:",
+"Tue:"), a medical student's oral case presentation ("This is ...
+presenting with ..."), or a grandchild's transcribed voice message about a
+grandparent).  Families G and H draw their answer options from their own
+pools (``_bracketed``, ``_roman``), so the samples of earlier families are
+unchanged.
 """
 
 from __future__ import annotations
@@ -105,7 +109,7 @@ def _options(rng: random.Random, answer: str, pool: list[str], lower: bool) -> s
 
 
 def medical_sample(family: str, sample_id: str, rng: random.Random, faker: Faker) -> Sample:
-    """One vignette of family ``A`` to ``G``."""
+    """One vignette of family ``A`` to ``H``."""
     if family == "D":
         return _family_d(sample_id, rng, faker)
     if family == "E":
@@ -114,6 +118,8 @@ def medical_sample(family: str, sample_id: str, rng: random.Random, faker: Faker
         return _family_f(sample_id, rng, faker)
     if family == "G":
         return _family_g(sample_id, rng, faker)
+    if family == "H":
+        return _family_h(sample_id, rng, faker)
     cases, history, inert = {"A": (CASES_A, HISTORY_A, INERT_A), "B": (CASES_B, HISTORY_B, INERT_B), "C": (CASES_C, HISTORY_C, INERT_C)}[family]
     symptoms, answer = rng.choice(cases)
     age, male = str(rng.randint(24, 79)), rng.random() < 0.5
@@ -500,3 +506,93 @@ def _family_g(sample_id: str, rng: random.Random, faker: Faker) -> Sample:
         ]
     text = "\n".join(lines)
     return Sample(sample_id, "G", "medical", "multiple_choice_qa", text, items, lines[-1])
+
+
+#: Family H: (symptoms, the test or examination finding that points to the answer, answer); findings are essential items.
+CASES_H = [
+    (["sudden pain in one eye with halos around lights", "vomiting"], "eye pressure 52 mmHg", "acute angle-closure glaucoma"),
+    (["fever and a hot swollen knee", "being unable to put weight on the leg"], "cloudy joint fluid with 80,000 white cells", "septic arthritis"),
+    (["breathlessness that is worse lying flat", "pink frothy sputum"], "crackles up to both lung apices", "acute pulmonary edema"),
+    (["a painless lump in the neck", "soaking the sheets at night"], "Reed-Sternberg cells on the biopsy", "Hodgkin lymphoma"),
+    (["crampy pain and a swollen belly", "passing no stool or wind for two days"], "air-fluid levels on the abdominal X-ray", "small bowel obstruction"),
+    (["shaking and a racing heart after a skipped meal", "sweating and muddled speech"], "fingerstick glucose 2.1 mmol/L", "hypoglycemia"),
+]
+HISTORY_H = {"physical_health": ["a hiatus hernia", "diverticular disease", "osteoporosis"], "medications": ["digoxin", "alendronate", "donepezil"], "smoker": ["pipe tobacco daily since the army"], "family_history": ["Lynch syndrome", "familial hypercholesterolaemia"]}
+#: Family H inert details: (third-person wording, first-person wording, item).
+INERT_H = {
+    "favorite_hobbies": ("grows prize-winning dahlias", "grow prize-winning dahlias", "prize-winning dahlias"),
+    "pet_ownership": ("has a tortoiseshell cat called Pickle", "have a tortoiseshell cat called Pickle", "tortoiseshell cat called Pickle"),
+    "movie_prefs": ("rewatches every Columbo episode", "rewatch every Columbo episode", "Columbo"),
+    "religious_beliefs": ("volunteers at the Salvation Army citadel", "volunteer at the Salvation Army citadel", "Salvation Army"),
+    "vacation_prefs": ("is saving for a cruise down the Danube", "am saving for a cruise down the Danube", "cruise down the Danube"),
+    "favorite_food": ("bakes Welsh cakes every Sunday", "bake Welsh cakes every Sunday", "Welsh cakes"),
+}
+
+
+def _roman(rng: random.Random, answer: str) -> str:
+    """Family H's options, drawn from every family's diagnoses (its own pool: the pools of families A-G are unchanged)."""
+    pool = [c[-1] for c in CASES_A + CASES_B + CASES_C + CASES_D + CASES_E + CASES_F + CASES_G + CASES_H]
+    choices = rng.sample([d for d in pool if d != answer], 3) + [answer]
+    rng.shuffle(choices)
+    return " ".join(f"({n}) {c}" for n, c in zip(("i", "ii", "iii", "iv"), choices))
+
+
+def _family_h(sample_id: str, rng: random.Random, faker: Faker) -> Sample:
+    """Family H: a patient's dated symptom diary, a medical student's oral case presentation, or a grandchild's voice message."""
+    symptoms, finding, answer = rng.choice(CASES_H)
+    age, male = str(rng.randint(25, 89)), rng.random() < 0.5
+    layout = rng.choice(["diary", "presentation", "voicemail"])
+    subject = {"diary": "self", "presentation": "third_party", "voicemail": "family"}[layout]
+    sex = {"diary": ("man", "woman"), "presentation": ("male", "female"), "voicemail": ("grandad", "nan")}[layout][0 if male else 1]
+    items = [Item(age, "age", subject, True), Item(sex, "gender", subject, True)]
+    items += [Item(s, "physical_health", subject, True) for s in (*symptoms, finding)]
+    kinds = rng.sample(list(HISTORY_H), k=2)
+    facts = {k: rng.choice(HISTORY_H[k]) for k in kinds}
+    items += [Item(v, k, subject, True) for k, v in facts.items()]
+    chosen = rng.sample(list(INERT_H), k=rng.choice([2, 3]))
+    name = faker.name_male() if male else faker.name_female()
+    items.append(Item(name, "name", subject, False))
+    items += [Item(INERT_H[k][2], k, subject, False) for k in chosen]
+    number = "hospital no. " + faker.bothify("??######").upper() if rng.random() < 0.4 else None
+    if number:
+        items.append(Item(number, "ssn", subject, False))
+    options = _roman(rng, answer)
+    pronoun, possessive = ("he", "his") if male else ("she", "her")
+    if layout == "diary":
+        history = {"physical_health": f"I have {facts.get('physical_health', '')}", "medications": f"I take {facts.get('medications', '')}",
+                   "smoker": f"I smoke {facts.get('smoker', '')}", "family_history": f"{facts.get('family_history', '')} runs in my family"}
+        lines = [
+            f"My symptom diary ({name}" + (f", {number}" if number else "") + ") - started it because the GP asked",
+            f"Background: I am a {age}-year-old {sex}; " + "; ".join(history[k] for k in kinds) + ".",
+            f"Mon: woke up with {symptoms[0]}. Put it down to a bad night.",
+            f"Tue: still there, and now {symptoms[1]} too.",
+            "Wed: kept busy to take my mind off it - I " + "; I ".join(INERT_H[k][1] for k in chosen) + ", so life goes on.",
+            f"Thu: the walk-in centre did a quick check: {finding}.",
+            "Fri: reading this back, which of these is it most likely to be? " + options,
+        ]
+    elif layout == "presentation":
+        history = {"physical_health": f"{pronoun} has {facts.get('physical_health', '')}", "medications": f"{pronoun} takes {facts.get('medications', '')}",
+                   "smoker": f"{pronoun} smokes {facts.get('smoker', '')}", "family_history": f"there is {facts.get('family_history', '')} in {possessive} family"}
+        lines = [
+            "Practising my case presentation for tomorrow's ward round:",
+            f"This is {name}, a {age}-year-old {sex} presenting with {symptoms[0]} and {symptoms[1]}, which started three days ago.",
+            "In terms of past history, " + " and ".join(history[k] for k in kinds) + ".",
+            f"Socially, {pronoun} " + _and([INERT_H[k][0] for k in chosen]) + (f"; {possessive} {number} is on the notes" if number else "") + ".",
+            f"On examination and initial tests, the key finding is {finding}.",
+            "If the consultant asks for my leading diagnosis, which should I give? " + options,
+        ]
+    else:
+        history = {"physical_health": f"{pronoun} has {facts.get('physical_health', '')}", "medications": f"{pronoun} is on {facts.get('medications', '')}",
+                   "smoker": f"{pronoun} still smokes {facts.get('smoker', '')}", "family_history": f"{facts.get('family_history', '')} is in {possessive} side of the family"}
+        lines = [
+            "[Voice message, transcribed automatically]",
+            f"Hiya, it's me again, calling about my {sex}.",
+            f"So my {sex} is {age} now, right, and since the weekend {pronoun} has had {symptoms[0]} and then {symptoms[1]}.",
+            f"The practice nurse rang about the results: {finding}.",
+            "And you know " + " and ".join(history[k] for k in kinds) + ".",
+            f"Otherwise {pronoun} is the same as ever, {pronoun} " + _and([INERT_H[k][0] for k in chosen]) + ".",
+            f"On the forms {pronoun} is {name}" + (f", {number}" if number else "") + ".",
+            "Anyway, which of these do you reckon it is? " + options,
+        ]
+    text = "\n".join(lines)
+    return Sample(sample_id, "H", "medical", "multiple_choice_qa", text, items, lines[-1])

@@ -1,4 +1,4 @@
-"""Fit the shipped rewrite models from the training generator families A to F (held-out family G is never read here).
+"""Fit the shipped rewrite models from the training generator families A to G (held-out family H is never read here).
 
 Writes, into ``policy_engine/rewrite/``:
 
@@ -62,7 +62,7 @@ from policy_engine.rewrite.subjects import subject_of  # noqa: E402
 from policy_engine.rewrite.task import EMBEDDING, MODEL_FILE, features  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[2] / "policy_engine" / "rewrite"
-TRAINING_FAMILIES = ("A", "B", "C", "D", "E", "F")
+TRAINING_FAMILIES = ("A", "B", "C", "D", "E", "F", "G")
 #: Context sentences that disclose nothing (the tagger's negatives beside the generators' greetings and asides).
 NEUTRAL = [
     "Here is the code I have so far", "Thanks in advance for your help", "The deadline is tight", "I tried this twice already",
