@@ -582,3 +582,29 @@ def test_a_texted_lower_case_i_is_the_user_but_an_option_label_is_not() -> None:
     text = "write a toast for my uncle Jorge uh i am Maltese by background"
     assert subject_of(text, text.index("i am"), len(text)) == "self"
     assert all(kind != "self" for _, kind in mentions("Which fits? i) gout ii) lupus", 30))
+
+
+def test_a_courtesy_closer_is_no_request_and_kindly_opens_one(rewriter: QueryRewriter) -> None:
+    from policy_engine.rewrite.clauses import parse, request_text
+
+    query = "Dear team,\nMy brother-in-law is a Jain.\nKindly draft a packing list for a week of hill trekking.\nPlease revert at the earliest. Thanking you."
+    assert request_text(parse(query)).startswith("Kindly draft a packing list"), request_text(parse(query))
+    out = rewriter.rewrite(query).text
+    assert "packing list for a week of hill trekking" in out and "Jain" not in out, out
+    # "like" before a clause that ends on its verb compares, it is no filler
+    assert len(list(parse("could you advise me on talking to my team like a mentor would?").sents)) == 1
+
+
+def test_a_handle_the_request_is_put_to_is_no_person_and_an_eponym_is_no_name(policy: Policy) -> None:
+    detector = AttributeDetector(Analyzer(policy), builtin_vocabulary())
+    names = lambda q: [s.value(q) for s in detector.find(q) if s.attribute == "name"]  # noqa: E731
+    assert names("hey @wordsmith_ai can you fix the commas in my essay?") == []
+    assert names("My neighbour has Hashimoto's disease.") == []
+    assert names("Could you write a poem for my neighbour Hashimoto?") == ["Hashimoto"]
+
+
+def test_a_line_left_without_words_goes_with_its_markers(rewriter: QueryRewriter) -> None:
+    query = "Long story, bear with me (1/3)\nMy landlord is a Scientologist. (2/3)\n@AskBot could you recommend a beginner sourdough recipe? #LifeUpdate (3/3)"
+    out = rewriter.rewrite(query).text
+    assert "Scientologist" not in out and "sourdough recipe" in out, out
+    assert "(2/3)" not in out and "(3/3)" in out, out

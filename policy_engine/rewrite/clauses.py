@@ -38,8 +38,14 @@ _REQUEST_START = re.compile(
     r"explain|summari[sz]e|translate|fix|debug|rename|list|find|plan|what|what's|how|which|why|should|is there|are there|any|"
     r"i\s+(?:need|want|would like|'d like)|i'd like|looking for|let's|pretend|act as|rewrite|edit|proofread|compare|rank|brainstorm|"
     r"come up|design|build|convert|describe|outline|prepare|put together|draw up|answer|choose|pick|select|do you|role-?play|"
-    r"be my|invent|spitball|tighten|boil|put|map out|stay in character)\b",
+    r"be my|invent|spitball|tighten|boil|put|map out|stay in character|kindly|(?:i\s+)?request\s+you)\b",
     re.IGNORECASE,
+)
+#: A courtesy line that closes a message ("Please revert back at the earliest.", "Kindly reply soon. Thanking you."): no request.
+_CLOSER = re.compile(
+    r"^\s*(?:(?:please|pls|kindly)\s+(?:do\s+)?(?:revert|reply|respond|get back|write back|let me know|advise)\b[^?]{0,60}"
+    r"|(?:thanks|thank you|thanking you|regards|cheers)\b[^?]{0,40})$",
+    re.IGNORECASE | re.DOTALL,
 )
 
 
@@ -168,6 +174,12 @@ def _clause_follows(doc: Doc, i: int) -> bool:
     return any(t.tag_.startswith("VB") or t.tag_ == "MD" for t in doc[i + 1 : i + 10])
 
 
+def _ends_on_its_verb(doc: Doc, i: int) -> bool:
+    """Whether the clause at ``i`` stops right after its first verb ("like a friend would?"): a comparison, not a new statement."""
+    verb = next((t for t in doc[i + 1 : i + 10] if t.tag_.startswith("VB") or t.tag_ == "MD"), None)
+    return verb is not None and (verb.i + 1 >= len(doc) or doc[verb.i + 1].is_punct or doc[verb.i + 1].is_space)
+
+
 def _split_fillers(doc: Doc) -> None:
     """Start a sentence at each spoken filler that follows at least three words of the current sentence.
 
@@ -184,7 +196,13 @@ def _split_fillers(doc: Doc) -> None:
             continue
         words = next((w for w in _SOFT_FILLERS if [t.lower_ for t in doc[token.i : token.i + len(w)]] == list(w)), None)
         hard = token.lower_ in _FILLERS and token.i + 1 < len(doc) and doc[token.i + 1].is_alpha
-        soft = words is not None and token.i > 0 and doc[token.i - 1].lower_ not in _NOT_AFTER_FILLER and _clause_follows(doc, token.i + len(words))
+        soft = (
+            words is not None
+            and token.i > 0
+            and doc[token.i - 1].lower_ not in _NOT_AFTER_FILLER
+            and _clause_follows(doc, token.i + len(words))
+            and not _ends_on_its_verb(doc, token.i + len(words))
+        )
         if since >= 3 and (hard or soft):
             token.is_sent_start = True
             for t in doc[token.i + 1 : token.i + (len(words) if soft and words else 1) + 1]:
@@ -361,11 +379,13 @@ def request_flags(sentences: tuple[str, ...], statements: tuple[bool, ...] = (),
     :func:`about_another_person`) is context, not the request, unless every
     sentence is one or the other.  Add-ons found by rule stay requests.  A
     sentence flagged in ``others`` (another speaker's turn of a pasted chat,
-    :mod:`policy_engine.rewrite.transcript`) is never the request while the user has a turn.
+    :mod:`policy_engine.rewrite.transcript`) is never the request while the user has a turn, and
+    neither is a courtesy line closing the message ("Please revert back at the earliest.").
     """
     if others and all(others):
         others = ()
     other = [i < len(others) and others[i] for i in range(len(sentences))]
+    other = [o or _CLOSER.match(s) is not None for s, o in zip(sentences, other)]
     by_rule = tuple(not o and (s.rstrip().endswith("?") or bool(_REQUEST_START.match(without_prefix(s)))) for s, o in zip(sentences, other))
     needs = tuple(_NEED_STATEMENT.match(s) is not None for s in sentences)
     if any(r and not n and not is_add_on(s) for r, n, s in zip(by_rule, needs, sentences)):  # a question or imperative is the request
@@ -535,6 +555,7 @@ def edit(text: str, edits: list[Edit], keep: list[tuple[int, int]], *, protectiv
         drop.update(_separators(doc, left, right))
     drop.update(_orphan_bullets(doc, drop))
     drop.update(_orphan_prefixes(doc, drop))
+    drop.update(_emptied_lines(doc, drop))
     return repair(_rebuild(doc, drop, replaced))
 
 
@@ -552,6 +573,21 @@ def _orphan_bullets(doc: Doc, drop: set[int]) -> list[int]:
         line_end = next((t.i for t in doc[token.i + 1 :] if "\n" in t.text), len(doc))
         if following is None or all(i in drop for i in range(following, line_end) if not doc[i].is_space):
             out.append(token.i)
+    return out
+
+
+def _emptied_lines(doc: Doc, drop: set[int]) -> list[int]:
+    """Every token of a line whose words are all dropped: its markers ("(2/5)", "3/", "+", "#tag") go with them."""
+    out: list[int] = []
+    line: list[int] = []
+    for token in [*doc, None]:
+        if token is None or "\n" in token.text:
+            words = [i for i in line if doc[i].is_alpha and not (i > 0 and doc[i - 1].text == "#")]  # hashtags are markers
+            if words and all(i in drop for i in words):
+                out.extend(line)
+            line = []
+        elif not token.is_space:
+            line.append(token.i)
     return out
 
 

@@ -116,6 +116,7 @@ class AttributeDetector:
                 for f in found
                 if (a := _attribute_of(f.category, text[f.start : f.end]))
                 and not _ADDRESSEE.fullmatch(text[f.start : f.end])
+                and not (a == "name" and (_addresses_assistant(text, f.start, f.end) or _EPONYM.match(text, f.end)))
                 and (a != "dates" or _DATE_VALUE.search(text[f.start : f.end]))
             ]
             spans += [
@@ -186,6 +187,18 @@ _SPECIFIC_CUES = frozenset({"family_history"})
 _DATE_VALUE = re.compile(r"\d|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b", re.IGNORECASE)
 #: Words that address the assistant itself, not a person's occupation ("Dear assistant,").
 _ADDRESSEE = re.compile(r"(?:(?:dear|hi|hey|hello|yo|ok|okay)\s+|@)?(?:ai\s+)?(?:assistant|chatbot|ai|bot)", re.IGNORECASE)
+
+
+#: A handle the request is addressed to ("@HelperBot could you ...", "hey @the_ai, can you ..."): the assistant, no person.
+_ASKED = re.compile(r"[\s,:]*(?:can|could|would|will|please|pls|kindly|help|tell|write|give|make|suggest|explain)\b", re.IGNORECASE)
+#: A disease named after a person ("Raynaud's disease", "Bell's palsy"): a condition, not a name.
+_EPONYM = re.compile(r"['\u2019]s?\s+(?:disease|syndrome|palsy|phenomenon|sign|anomaly|ulcer|lymphoma|sarcoma|disorder)\b", re.IGNORECASE)
+
+
+def _addresses_assistant(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is an @handle (the "@" may lie just before it) that the request right after it is put to."""
+    handle = text[start - 1 : end] if start > 0 and text[start - 1] == "@" else text[start:end]
+    return handle.startswith("@") and _ASKED.match(text, end) is not None
 
 
 def _label_rank(span: AttributeSpan) -> tuple[int, int]:
