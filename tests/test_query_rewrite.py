@@ -608,3 +608,16 @@ def test_a_line_left_without_words_goes_with_its_markers(rewriter: QueryRewriter
     out = rewriter.rewrite(query).text
     assert "Scientologist" not in out and "sourdough recipe" in out, out
     assert "(2/3)" not in out and "(3/3)" in out, out
+
+
+def test_a_labelled_or_addressed_request_is_found_and_hashtags_are_no_names(rewriter: QueryRewriter, policy: Policy) -> None:
+    from policy_engine.rewrite.clauses import parse, request_text
+
+    labelled = "Long week. My flatmate is a Rosicrucian. I work nights at a bakery.\nTL;DR: suggest a few board games for two players"
+    assert request_text(parse(labelled)).startswith("TL;DR: suggest a few board games"), request_text(parse(labelled))
+    assert "Rosicrucian" not in rewriter.rewrite(labelled).text
+    addressed = "My uncle is a Rosicrucian. (1/2)\n@PaperBot please write a regex that matches dates! (2/2)"
+    assert request_text(parse(addressed)).startswith("@PaperBot please write a regex"), request_text(parse(addressed))
+    detector = AttributeDetector(Analyzer(policy), builtin_vocabulary())
+    tagged = "I practise yoga daily. #SundayReset #Maureen"
+    assert not [s for s in detector.find(tagged) if s.attribute == "name"]

@@ -33,8 +33,10 @@ DROPPABLE = frozenset({"conj", "advcl", "relcl", "acl", "appos", "prep", "ccomp"
 #: Labels whose removal leaves the head clause grammatical on its own.
 _CLAUSAL = frozenset({"conj", "advcl", "relcl", "acl", "appos", "prep", "parataxis", "npadvmod", "amod", "compound", "nmod", "advmod"})
 _REQUEST_START = re.compile(
-    r"^\s*(?:(?:hi|hey|hello|yo|so|and|anyway|anyways|then|ok|okay|ugh|well|hi there|hey there|dear \w+|good (?:morning|afternoon|evening)|quick one|urgent)[\s,:;!.-]+)*"
+    r"^\s*(?:(?:hi|hey|hello|yo|so|and|anyway|anyways|then|ok|okay|ugh|well|hi there|hey there|dear \w+|good (?:morning|afternoon|evening)|quick one|urgent|@\w+)[\s,:;!.-]+)*"
+    r"(?:(?:tl;?dr|question|request|q|the ask|my ask|ask|what i need|[a-z][\w' ]{0,20}?)\s*:\s*)?"  # a label: "TL;DR: ...", "need a hand: ..."
     r"(?:(?:can|could|would|will)\s+(?:you|u)|please|pls|help|write|give|tell|suggest|recommend|make|create|draft|compose|generate|"
+    r"guide|advise|share|prepare|correct|assist|"
     r"explain|summari[sz]e|translate|fix|debug|rename|list|find|plan|what|what's|how|which|why|should|is there|are there|any|"
     r"i\s+(?:need|want|would like|'d like)|i'd like|looking for|let's|pretend|act as|rewrite|edit|proofread|compare|rank|brainstorm|"
     r"come up|design|build|convert|describe|outline|prepare|put together|draw up|answer|choose|pick|select|do you|role-?play|"
@@ -641,6 +643,8 @@ _COMMA_BEFORE_END = re.compile(r"[,;:]\s*([.!?])")
 _DANGLING_START = re.compile(r"^(?:(?:and|but|or|so|also|plus|because|bc|cuz|since|although|though|while)\b[\s,]*|[,;:]\s*)+", re.IGNORECASE)
 _DANGLING_END = re.compile(r"(?:[\s,;:]+(?:and|but|or|so|also|plus|because|bc|cuz|since))+\s*([.!?])$", re.IGNORECASE)
 #: Sentence ends, but not the full stop of an option number ("1. pneumonia 2. asthma").
+#: Words that only open or link statements ("oh and btw", "+ also"): a line left with nothing else is dropped.
+_DISCOURSE = frozenset({"oh", "and", "btw", "also", "so", "well", "anyway", "plus", "fyi", "ps", "ok", "okay", "like", "um", "uh"})
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])(?<!\b\d\.)\s+|\n+")
 _EMPTY_BRACKETS = re.compile(r"\(\s*\)")
 #: "a a certain age": an article left before a generic phrase that brings its own.
@@ -702,7 +706,8 @@ def repair(text: str) -> str:
     for raw in _SENTENCE_BREAK.split(text):
         sentence = _DANGLING_START.sub("", raw.strip())
         sentence = _DANGLING_END.sub(r"\1", sentence)
-        if sum(1 for w in re.findall(r"[A-Za-z0-9']+", sentence)) < 2:
+        words = re.findall(r"[A-Za-z0-9']+", sentence)
+        if len(words) < 2 or all(w.lower() in _DISCOURSE for w in words):
             continue
         if sentences and _ABBREVIATION_END.search(sentences[-1]) and sentence[:1].islower():
             sentences[-1] += " " + sentence  # "Meds incl. a medication": no capital after an abbreviation

@@ -116,7 +116,7 @@ class AttributeDetector:
                 for f in found
                 if (a := _attribute_of(f.category, text[f.start : f.end]))
                 and not _ADDRESSEE.fullmatch(text[f.start : f.end])
-                and not (a == "name" and (_addresses_assistant(text, f.start, f.end) or _EPONYM.match(text, f.end)))
+                and not (a == "name" and (_addresses_assistant(text, f.start, f.end) or _EPONYM.match(text, f.end) or text[f.start - 1 : f.start] == "#"))
                 and (a != "dates" or _DATE_VALUE.search(text[f.start : f.end]))
             ]
             spans += [
