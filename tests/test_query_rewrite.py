@@ -621,3 +621,16 @@ def test_a_labelled_or_addressed_request_is_found_and_hashtags_are_no_names(rewr
     detector = AttributeDetector(Analyzer(policy), builtin_vocabulary())
     tagged = "I practise yoga daily. #SundayReset #Maureen"
     assert not [s for s in detector.find(tagged) if s.attribute == "name"]
+
+
+def test_a_diagnosis_asked_about_a_presented_patient_keeps_the_patients_findings(rewriter: QueryRewriter) -> None:
+    query = (
+        "Practising my case presentation for tomorrow's ward round:\n"
+        "This is Odile Marchetti, a 47-year-old female presenting with fever and a stiff neck, which started yesterday.\n"
+        "In terms of past history, she has asthma.\nSocially, she plays the accordion in a folk band.\n"
+        "If the consultant asks for my leading diagnosis, which should I give? (i) meningitis (ii) gout (iii) migraine (iv) appendicitis"
+    )
+    out = rewriter.rewrite(query).text
+    for finding in ("47-year-old female", "fever and a stiff neck", "asthma", "(i) meningitis"):
+        assert finding in out, out
+    assert "Odile" not in out and "accordion" not in out, out

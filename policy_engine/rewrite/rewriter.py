@@ -134,6 +134,8 @@ class QueryRewriter:
         clinical = diagnostic(request)
         probability = [1.0 if measured(query[c0:c1]) or (clinical and s.attribute in CLINICAL) else p for p, s, (c0, c1) in zip(probability, spans, contexts)]
         focal = focal_subject(query, requests[0].start_char, requests[-1].end_char) if requests else "self"
+        if clinical and any(s.attribute in CLINICAL and s.subject == "third_party" for s in spans):
+            focal = "third_party"  # a diagnosis is asked about the patient whose findings are given ("my leading diagnosis" for a case)
         decisions = self.planner.decide(spans, task, purpose, probability, focal, rule, [(r.start_char, r.end_char) for r in requests] or [(0, len(query))])
         keep = [(d.span.start, d.span.end) for d in decisions if d.essential]
         edits = [
