@@ -228,7 +228,7 @@ _OPENING = frozenset({"(", "[", '"', "\u201c"})
 _DASHES = frozenset({"-", "--", "\u2013", "\u2014"})
 _CLOSING_QUOTES = frozenset({"'", '"', "\u2019", "\u201d"})
 _FINITE = frozenset({"VBZ", "VBD", "VBP"})
-_ADDRESSEE = frozenset({"u", "you", "ya", "yourself"})
+_ADDRESSEE_PRONOUNS = frozenset({"u", "you", "ya", "yourself"})
 
 
 def _clause_before(doc: Doc, i: int) -> bool:
@@ -247,7 +247,7 @@ def _statement_at(doc: Doc, i: int, *, modal: bool) -> bool:
     if i >= len(doc):
         return False
     first = doc[i]
-    if first.lower_ in _ADDRESSEE or not (first.tag_ in ("PRP", "PRP$", "DT", "EX") or first.lower_ in ("i", "someone", "somebody", "everyone", "nobody")):
+    if first.lower_ in _ADDRESSEE_PRONOUNS or not (first.tag_ in ("PRP", "PRP$", "DT", "EX") or first.lower_ in ("i", "someone", "somebody", "everyone", "nobody")):
         return False
     pronoun = first.tag_ == "PRP" or first.lower_ == "i"
     for token in doc[i + 1 : i + 9]:
@@ -386,8 +386,7 @@ def request_flags(sentences: tuple[str, ...], statements: tuple[bool, ...] = (),
     """
     if others and all(others):
         others = ()
-    other = [i < len(others) and others[i] for i in range(len(sentences))]
-    other = [o or _CLOSER.match(s) is not None for s, o in zip(sentences, other)]
+    other = [(i < len(others) and others[i]) or _CLOSER.match(s) is not None for i, s in enumerate(sentences)]
     by_rule = tuple(not o and (s.rstrip().endswith("?") or bool(_REQUEST_START.match(without_prefix(s)))) for s, o in zip(sentences, other))
     needs = tuple(_NEED_STATEMENT.match(s) is not None for s in sentences)
     if any(r and not n and not is_add_on(s) for r, n, s in zip(by_rule, needs, sentences)):  # a question or imperative is the request
@@ -555,36 +554,19 @@ def edit(text: str, edits: list[Edit], keep: list[tuple[int, int]], *, protectiv
         left, right = unit
         drop.update(range(left, right))
         drop.update(_separators(doc, left, right))
-    drop.update(_orphan_bullets(doc, drop))
-    drop.update(_orphan_prefixes(doc, drop))
     drop.update(_emptied_lines(doc, drop))
     return repair(_rebuild(doc, drop, replaced))
 
 
-_BULLETS = frozenset({"-", "*", "\u2022", "\u2013"})
-
-
-def _orphan_bullets(doc: Doc, drop: set[int]) -> list[int]:
-    """Bullet markers at a line start whose item text is dropped entirely (no "- - -" debris is left)."""
-    out = []
-    for token in doc:
-        if token.text not in _BULLETS or not (token.i == 0 or "\n" in doc[token.i - 1].text):
-            continue
-        item = [t.i for t in doc[token.i + 1 :] if not t.is_space][:1]
-        following = item[0] if item else None
-        line_end = next((t.i for t in doc[token.i + 1 :] if "\n" in t.text), len(doc))
-        if following is None or all(i in drop for i in range(following, line_end) if not doc[i].is_space):
-            out.append(token.i)
-    return out
-
-
 def _emptied_lines(doc: Doc, drop: set[int]) -> list[int]:
-    """Every token of a line whose words are all dropped: its markers ("(2/5)", "3/", "+", "#tag") go with them."""
+    """Every token of a line whose words are all dropped: its markers go with them (a bullet, "(2/5)", "3/",
+    "#tag", a chat turn's "[14:02] me:" prefix), so no debris is left behind."""
+    prefixes = [(t.start, t.content) for t in turns(doc.text)]
     out: list[int] = []
     line: list[int] = []
     for token in [*doc, None]:
         if token is None or "\n" in token.text:
-            words = [i for i in line if doc[i].is_alpha and not (i > 0 and doc[i - 1].text == "#")]  # hashtags are markers
+            words = [i for i in line if doc[i].is_alpha and not _marker(doc, i, prefixes)]
             if words and all(i in drop for i in words):
                 out.extend(line)
             line = []
@@ -593,15 +575,9 @@ def _emptied_lines(doc: Doc, drop: set[int]) -> list[int]:
     return out
 
 
-def _orphan_prefixes(doc: Doc, drop: set[int]) -> list[int]:
-    """The timestamp and speaker label of each chat turn whose content is dropped entirely."""
-    out = []
-    for turn in turns(doc.text):
-        prefix = [t.i for t in doc if turn.start <= t.idx < turn.content]
-        content = [t.i for t in doc if turn.content <= t.idx < turn.end and not t.is_space]
-        if content and all(i in drop for i in content):
-            out.extend(prefix)
-    return out
+def _marker(doc: Doc, i: int, prefixes: list[tuple[int, int]]) -> bool:
+    """Whether word ``i`` only marks its line: a hashtag, or part of a chat turn's timestamp and speaker label."""
+    return (i > 0 and doc[i - 1].text == "#") or any(p0 <= doc[i].idx < p1 for p0, p1 in prefixes)
 
 
 def _separators(doc: Doc, left: int, right: int) -> list[int]:
@@ -642,9 +618,9 @@ _REPEATED_PUNCT = re.compile(r"([,;:])(?:\s*[,;:])+")
 _COMMA_BEFORE_END = re.compile(r"[,;:]\s*([.!?])")
 _DANGLING_START = re.compile(r"^(?:(?:and|but|or|so|also|plus|because|bc|cuz|since|although|though|while)\b[\s,]*|[,;:]\s*)+", re.IGNORECASE)
 _DANGLING_END = re.compile(r"(?:[\s,;:]+(?:and|but|or|so|also|plus|because|bc|cuz|since))+\s*([.!?])$", re.IGNORECASE)
-#: Sentence ends, but not the full stop of an option number ("1. pneumonia 2. asthma").
 #: Words that only open or link statements ("oh and btw", "+ also"): a line left with nothing else is dropped.
 _DISCOURSE = frozenset({"oh", "and", "btw", "also", "so", "well", "anyway", "plus", "fyi", "ps", "ok", "okay", "like", "um", "uh"})
+#: Sentence ends, but not the full stop of an option number ("1. pneumonia 2. asthma").
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])(?<!\b\d\.)\s+|\n+")
 _EMPTY_BRACKETS = re.compile(r"\(\s*\)")
 #: "a a certain age": an article left before a generic phrase that brings its own.
@@ -663,13 +639,12 @@ _STRAY_DASH = re.compile(r"(?:^|(?<=\s))[-\u2013\u2014](?=\s*(?:[-\u2013\u2014(.
 def _unmatched_openers(text: str) -> str:
     """``text`` without opening brackets whose closing one was cut ("... - (Not gonna lie, ..." -> "... Not gonna lie, ...")."""
     open_at: list[int] = []
-    unmatched: set[int] = set()
     for i, char in enumerate(text):
         if char == "(":
             open_at.append(i)
         elif char == ")" and open_at:
             open_at.pop()
-    unmatched.update(i for i in open_at if not _OPTION_LABEL.search(text, 0, i + 2))
+    unmatched = {i for i in open_at if not _OPTION_LABEL.search(text, 0, i + 2)}
     return "".join(c for i, c in enumerate(text) if i not in unmatched)
 
 

@@ -116,7 +116,7 @@ class AttributeDetector:
                 for f in found
                 if (a := _attribute_of(f.category, text[f.start : f.end]))
                 and not _ADDRESSEE.fullmatch(text[f.start : f.end])
-                and not (a == "name" and (_addresses_assistant(text, f.start, f.end) or _EPONYM.match(text, f.end) or text[f.start - 1 : f.start] == "#"))
+                and not (a == "name" and _no_person(text, f.start, f.end))
                 and (a != "dates" or _DATE_VALUE.search(text[f.start : f.end]))
             ]
             spans += [
@@ -195,10 +195,13 @@ _ASKED = re.compile(r"[\s,:]*(?:can|could|would|will|please|pls|kindly|help|tell
 _EPONYM = re.compile(r"['\u2019]s?\s+(?:disease|syndrome|palsy|phenomenon|sign|anomaly|ulcer|lymphoma|sarcoma|disorder)\b", re.IGNORECASE)
 
 
-def _addresses_assistant(text: str, start: int, end: int) -> bool:
-    """Whether ``text[start:end]`` is an @handle (the "@" may lie just before it) that the request right after it is put to."""
-    handle = text[start - 1 : end] if start > 0 and text[start - 1] == "@" else text[start:end]
-    return handle.startswith("@") and _ASKED.match(text, end) is not None
+def _no_person(text: str, start: int, end: int) -> bool:
+    """Whether a name found at ``text[start:end]`` names no one: an @handle the request right after it is put to (the
+    "@" may lie just before it), the eponym of a disease ("Raynaud's disease"), or a hashtag."""
+    marked = text[start - 1 : end] if start > 0 and text[start - 1] in "@#" else text[start:end]
+    if marked.startswith("#"):
+        return True
+    return (marked.startswith("@") and _ASKED.match(text, end) is not None) or _EPONYM.match(text, end) is not None
 
 
 def _label_rank(span: AttributeSpan) -> tuple[int, int]:
