@@ -3,7 +3,7 @@
 Each vignette's clinical findings (age, sex, symptoms, history, medication,
 smoking, family history) are essential items; clinically inert disclosures
 about the patient (name, contact, hobbies, pets, films, faith, food,
-travel dreams, an insurance or member number) are non-essential.  Eight
+travel dreams, an insurance or member number) are non-essential.  Nine
 families with disjoint templates (C: a clinician's forum post with
 abbreviations; D: a SOAP note with vitals and labs, or the patient's own
 first-person portal message; E: a discharge-letter excerpt or a nurse's
@@ -11,12 +11,14 @@ SBAR handover note; F: a patient's telehealth intake form, a caregiver's
 message about a parent, or a pharmacist's query about a customer; G: an
 EMT student's write-up of a paramedic radio report, a spouse's worried
 forum post, or an occupational-health screening questionnaire with
-numbered answers; H, held out: a patient's dated symptom diary ("Mon:",
+numbered answers; H: a patient's dated symptom diary ("Mon:",
 "Tue:"), a medical student's oral case presentation ("This is ...
 presenting with ..."), or a grandchild's transcribed voice message about a
-grandparent).  Families G and H draw their answer options from their own
-pools (``_bracketed``, ``_roman``), so the samples of earlier families are
-unchanged.
+grandparent; I, held out: a parent's message quoting a school nurse's note
+home, a health-app export pasted with a question, or a sports club
+first-aider's incident report).  Families G, H and I draw their answer
+options from their own pools (``_bracketed``, ``_roman``,
+``_spoken_options``), so the samples of earlier families are unchanged.
 """
 
 from __future__ import annotations
@@ -109,7 +111,7 @@ def _options(rng: random.Random, answer: str, pool: list[str], lower: bool) -> s
 
 
 def medical_sample(family: str, sample_id: str, rng: random.Random, faker: Faker) -> Sample:
-    """One vignette of family ``A`` to ``H``."""
+    """One vignette of family ``A`` to ``I``."""
     if family == "D":
         return _family_d(sample_id, rng, faker)
     if family == "E":
@@ -120,6 +122,8 @@ def medical_sample(family: str, sample_id: str, rng: random.Random, faker: Faker
         return _family_g(sample_id, rng, faker)
     if family == "H":
         return _family_h(sample_id, rng, faker)
+    if family == "I":
+        return _family_i(sample_id, rng, faker)
     cases, history, inert = {"A": (CASES_A, HISTORY_A, INERT_A), "B": (CASES_B, HISTORY_B, INERT_B), "C": (CASES_C, HISTORY_C, INERT_C)}[family]
     symptoms, answer = rng.choice(cases)
     age, male = str(rng.randint(24, 79)), rng.random() < 0.5
@@ -596,3 +600,100 @@ def _family_h(sample_id: str, rng: random.Random, faker: Faker) -> Sample:
         ]
     text = "\n".join(lines)
     return Sample(sample_id, "H", "medical", "multiple_choice_qa", text, items, lines[-1])
+
+
+#: Family I: (symptoms, the test or examination finding that points to the answer, answer); findings are essential items.
+CASES_I = [
+    (["a purple rash that does not fade under a glass", "fever with cold hands and feet"], "platelets 45 x10^9/L", "meningococcal septicemia"),
+    (["sudden bursts of a racing heart", "a faint during exercise"], "a delta wave on the ECG", "Wolff-Parkinson-White syndrome"),
+    (["tiredness and pale skin", "bruises that appear from nowhere"], "blasts on the blood film", "acute leukemia"),
+    (["puffy swelling in front of both ears", "pain when chewing"], "raised serum amylase", "mumps"),
+    (["a spreading bullseye rash", "aching joints after a camping trip"], "positive Borrelia antibodies", "Lyme disease"),
+    (["bloating and loose pale stools", "weight loss"], "positive tissue transglutaminase antibodies", "coeliac disease"),
+]
+HISTORY_I = {"physical_health": ["eczema", "juvenile arthritis", "a repaired hole in the heart"], "medications": ["montelukast", "mesalazine", "isotretinoin"], "smoker": ["a disposable vape most days"], "family_history": ["haemophilia", "thalassaemia"]}
+#: Family I inert details: (third-person wording, first-person wording, item).
+INERT_I = {
+    "favorite_hobbies": ("plays the trombone in a brass band", "play the trombone in a brass band", "trombone"),
+    "pet_ownership": ("has a ferret called Noodle", "have a ferret called Noodle", "ferret called Noodle"),
+    "movie_prefs": ("has seen every Aardman film twice", "have seen every Aardman film twice", "Aardman"),
+    "religious_beliefs": ("helps out at the Hare Krishna temple", "help out at the Hare Krishna temple", "Hare Krishna"),
+    "vacation_prefs": ("is counting down to a trip to Disneyland Paris", "am counting down to a trip to Disneyland Paris", "Disneyland Paris"),
+    "favorite_food": ("would eat mango sticky rice every day", "would eat mango sticky rice every day", "mango sticky rice"),
+}
+
+
+def _spoken_options(rng: random.Random, answer: str) -> str:
+    """Family I's options as a spoken question ("Is it x, y, z or w?"), drawn from every family's diagnoses (its own pool:
+    the pools of families A-H are unchanged)."""
+    pool = [c[-1] for c in CASES_A + CASES_B + CASES_C + CASES_D + CASES_E + CASES_F + CASES_G + CASES_H + CASES_I]
+    choices = rng.sample([d for d in pool if d != answer], 3) + [answer]
+    rng.shuffle(choices)
+    return "Is it " + ", ".join(choices[:3]) + " or " + choices[3] + "?"
+
+
+def _family_i(sample_id: str, rng: random.Random, faker: Faker) -> Sample:
+    """Family I: a parent's message around a school nurse's note, a health-app export pasted with a question, or a
+    sports club first-aider's incident report."""
+    symptoms, finding, answer = rng.choice(CASES_I)
+    layout = rng.choice(["school", "app", "incident"])
+    age = str({"school": rng.randint(11, 17), "app": rng.randint(19, 78), "incident": rng.randint(16, 64)}[layout])
+    male = rng.random() < 0.5
+    subject = {"school": "family", "app": "self", "incident": "third_party"}[layout]
+    sex = {"school": ("son", "daughter"), "app": ("male", "female"), "incident": ("M", "F")}[layout][0 if male else 1]
+    items = [Item(age, "age", subject, True), Item(sex, "gender", subject, True)]
+    items += [Item(s, "physical_health", subject, True) for s in (*symptoms, finding)]
+    kinds = rng.sample(list(HISTORY_I), k=2)
+    facts = {k: rng.choice(HISTORY_I[k]) for k in kinds}
+    items += [Item(v, k, subject, True) for k, v in facts.items()]
+    chosen = rng.sample(list(INERT_I), k=rng.choice([2, 3]))
+    name = faker.name_male() if male else faker.name_female()
+    items.append(Item(name, "name", subject, False))
+    items += [Item(INERT_I[k][2], k, subject, False) for k in chosen]
+    label = {"school": "student no.", "app": "account ID", "incident": "membership no."}[layout]
+    number = f"{label} {faker.numerify('#######')}" if rng.random() < 0.4 else None
+    if number:
+        items.append(Item(number, "ssn", subject, False))
+    options = _spoken_options(rng, answer)
+    pronoun, possessive = ("he", "his") if male else ("she", "her")
+    order = sorted(kinds, key=list(HISTORY_I).index)
+    if layout == "school":
+        history = {"physical_health": f"{pronoun} has {facts.get('physical_health', '')}", "medications": f"{pronoun} takes {facts.get('medications', '')}",
+                   "smoker": f"I found out {pronoun} uses {facts.get('smoker', '')}", "family_history": f"there is {facts.get('family_history', '')} on my side of the family"}
+        lines = [
+            f"The school nurse sent my {sex} home today with this note, copied word for word:",
+            f'"Dear parent/carer, {name}' + (f" ({number})" if number else "") + f" came to the medical room this afternoon complaining of {symptoms[0]} and {symptoms[1]}.",
+            f"We noted {finding} on the letter from last week's clinic visit that {pronoun} had in {possessive} bag. Please arrange for your child to be seen by a doctor today. School Nurse\"",
+            f"For what it's worth, {pronoun} is {age}, and " + " and ".join(history[k] for k in order) + ".",
+            f"Otherwise {pronoun} is a normal teenager - {pronoun} " + _and([INERT_I[k][0] for k in chosen]) + ".",
+            "While we wait for the GP to call back: " + options,
+        ]
+    elif layout == "app":
+        history = {"physical_health": f"Conditions: {facts.get('physical_health', '')}", "medications": f"Medications: {facts.get('medications', '')}",
+                   "smoker": f"Smoking/vaping: {facts.get('smoker', '')}", "family_history": f"Family history: {facts.get('family_history', '')}"}
+        lines = [
+            "Pasting the export from my health app, since the doctor's is closed until Monday:",
+            "=== Health summary export ===",
+            f"Profile: {name}" + (f" | {number}" if number else "") + f" | age {age} | sex {sex}",
+            *(history[k] for k in order),
+            f"Symptom log (last 7 days): {symptoms[0]}; {symptoms[1]}",
+            f"Attached lab result: {finding}",
+            "Notes: I " + "; I ".join(INERT_I[k][1] for k in chosen),
+            "=== end of export ===",
+            "Reading all that together, what is most likely going on? " + options,
+        ]
+    else:
+        history = {"physical_health": f"known {facts.get('physical_health', '')}", "medications": f"takes {facts.get('medications', '')}",
+                   "smoker": f"uses {facts.get('smoker', '')}", "family_history": f"says {facts.get('family_history', '')} runs in the family"}
+        lines = [
+            "Club first-aider here. Copying my incident report from Saturday, because I keep wondering what it was:",
+            "INCIDENT REPORT - Riverside Athletic Club",
+            f"Injured/ill person: {name}" + (f", {number}" if number else "") + f"; age {age}; sex {sex}",
+            f"What happened: reported {symptoms[0]} and {symptoms[1]} during training",
+            "Relevant history given: " + ", ".join(history[k] for k in order),
+            f"Follow-up: hospital later confirmed {finding}",
+            f"Other: teammates say {pronoun} " + _and([INERT_I[k][0] for k in chosen]),
+            "For my own learning - " + options[:1].lower() + options[1:],
+        ]
+    text = "\n".join(lines)
+    return Sample(sample_id, "I", "medical", "multiple_choice_qa", text, items, lines[-1])

@@ -1,4 +1,4 @@
-"""Fit the shipped rewrite models from the training generator families A to F (held-out family H is never read here).
+"""Fit the shipped rewrite models from the training generator families A to F (held-out family I is never read here).
 
 Writes, into ``policy_engine/rewrite/``:
 
