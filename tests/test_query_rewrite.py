@@ -281,7 +281,7 @@ def test_statements_glued_to_the_request_are_separate_units() -> None:
     for query, statement in cases.items():
         sentences = [s.text.strip() for s in parse(query).sents]
         assert any(s.startswith(statement) for s in sentences), sentences
-    assert [s.text for s in request_sentences(parse("Smokes a pack a day; meds incl. sertraline. Which condition fits? A) gout B) flu"))][0] == "Which condition fits?"
+    assert [s.text for s in request_sentences(parse("Smokes a pack a day; meds incl. sertraline. Which condition fits? A) gout B) flu"))][0] == "Which condition fits? A) gout B) flu"
     names = [s.text for s in parse("I am Cambodian and I take Zoloft every morning, I love Star Wars.").sents]
     assert not any(s.startswith(("Cambodian", "Zoloft", "Star")) for s in names), names  # capitalized names, nationalities and brands start no sentence
 
@@ -634,3 +634,62 @@ def test_a_diagnosis_asked_about_a_presented_patient_keeps_the_patients_findings
     for finding in ("47-year-old female", "fever and a stiff neck", "asthma", "(i) meningitis"):
         assert finding in out, out
     assert "Odile" not in out and "accordion" not in out, out
+
+
+def test_questions_the_message_answers_itself_are_no_request() -> None:
+    from policy_engine.rewrite.clauses import parse, request_text
+
+    query = (
+        "Q: Who is writing?\nA: A night-shift baker who has had psoriasis since school.\n"
+        "Q: What's going on?\nA: My cousin Teodor owes the bank a small fortune.\n"
+        "Q: And the favour?\nA: Simply this - sketch a weekly menu for a family of four on a budget."
+    )
+    assert request_text(parse(query)).endswith("sketch a weekly menu for a family of four on a budget.")
+
+
+def test_a_question_of_function_words_leaves_the_task_to_the_sentence_that_names_it(rewriter: QueryRewriter) -> None:
+    from policy_engine.rewrite.clauses import parse, request_text
+
+    query = "Dear helpdesk,\nMy flatmate Lorcan has been in rehab for gambling.\nWhat should I do about it all? I was hoping you could recommend three board games for a rainy weekend.\n- Soggy in Sligo"
+    assert request_text(parse(query)).startswith("I was hoping you could recommend three board games")
+    result = rewriter.rewrite(query)
+    assert "gambling" not in result.text and "Lorcan" not in result.text
+    assert "recommend three board games for a rainy weekend" in result.text
+
+
+def test_a_postscript_with_no_request_before_it_is_the_request() -> None:
+    from policy_engine.rewrite.clauses import parse, request_text
+
+    letter = "Hello from the coast!\nI have honestly been shattered lately.\nMy landlord is on dialysis now.\nLove to all.\nPS - could you list five easy houseplants for a dark flat?"
+    assert request_text(parse(letter)) == "PS - could you list five easy houseplants for a dark flat?"
+    second = "Could you list five easy houseplants for a dark flat? P.S. what is the capital of Chile?"
+    assert request_text(parse(second)) == "Could you list five easy houseplants for a dark flat?"
+
+
+def test_answer_options_are_the_requests_material_and_name_a_diagnosis(rewriter: QueryRewriter) -> None:
+    query = (
+        "Voicemail from my 71-year-old uncle Desmond: for two days he's had a pounding headache and jaw pain when chewing, "
+        "and the surgery rang to say his ESR came back at 96. He keeps racing pigeons and lives on Quarry Lane. "
+        "Which of these do you think it is? (i) temporal arteritis (ii) migraine (iii) sinusitis (iv) tension headache"
+    )
+    result = rewriter.rewrite(query)
+    for finding in ("pounding headache", "jaw pain when chewing", "ESR came back at 96", "71-year-old"):
+        assert finding in result.text, result.text
+    assert "(i) temporal arteritis (ii) migraine (iii) sinusitis (iv) tension headache" in result.text
+    assert "Desmond" not in result.text and "Quarry Lane" not in result.text
+
+
+def test_a_disclosure_after_the_last_answer_option_is_still_removed(rewriter: QueryRewriter) -> None:
+    result = rewriter.rewrite("Which river is longest? 1) Thames 2) Nile 3) Rhine 4) Danube Just so you know, I am in recovery from bulimia.")
+    assert "bulimia" not in result.text
+    assert "Which river is longest? 1) Thames 2) Nile 3) Rhine 4) Danube" in result.text
+
+
+def test_a_person_named_by_role_discloses_no_occupation(rewriter: QueryRewriter) -> None:
+    query = (
+        "My daughter is 9 and since Friday she has had a barking cough and a hoarse voice. "
+        "The school nurse phoned about her: stridor when she cries. What's the most likely diagnosis?"
+    )
+    result = rewriter.rewrite(query)
+    assert "stridor when she cries" in result.text, result.text
+    assert not any(d.span.attribute == "employment" for d in result.decisions)

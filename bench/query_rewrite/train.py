@@ -213,7 +213,7 @@ def main() -> None:
     # the other models read the requests this detector finds; it reads them through the run's embedding cache
     request_detector = learned.RequestDetector(detector.coef_[0].astype(np.float32), float(detector.intercept_[0]), embedder)
     clause_module.shared_request_detector = lambda: request_detector
-    clause_module.request_flags.cache_clear()
+    clause_module.request_roles.cache_clear()
     train, dev = gather(train_docs, value_pools(args.families)), gather(dev_docs)
 
     task_model = LogisticRegression(C=4.0, max_iter=3000).fit(features(train.requests, embedder), train.tasks)

@@ -15,11 +15,14 @@ and re-punctuated.  Uses the full spaCy pipeline of the engine's model
 from __future__ import annotations
 
 import functools
+import operator
 import re
 import threading
 from dataclasses import dataclass
+from typing import Literal
 
 import spacy
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
@@ -33,14 +36,15 @@ DROPPABLE = frozenset({"conj", "advcl", "relcl", "acl", "appos", "prep", "ccomp"
 #: Labels whose removal leaves the head clause grammatical on its own.
 _CLAUSAL = frozenset({"conj", "advcl", "relcl", "acl", "appos", "prep", "parataxis", "npadvmod", "amod", "compound", "nmod", "advmod"})
 _REQUEST_START = re.compile(
-    r"^\s*(?:(?:hi|hey|hello|yo|so|and|anyway|anyways|then|ok|okay|ugh|well|hi there|hey there|dear \w+|good (?:morning|afternoon|evening)|quick one|urgent|@\w+)[\s,:;!.-]+)*"
+    r"^\s*(?:(?:hi|hey|hello|yo|so|and|anyway|anyways|then|ok|okay|ugh|well|hi there|hey there|dear \w+|good (?:morning|afternoon|evening)|quick one|urgent|@\w+|p\.?\s?s\.?)[\s,:;!.-]+)*"
     r"(?:(?:tl;?dr|question|request|q|the ask|my ask|ask|what i need|[a-z][\w' ]{0,20}?)\s*:\s*)?"  # a label: "TL;DR: ...", "need a hand: ..."
     r"(?:(?:can|could|would|will)\s+(?:you|u)|please|pls|help|write|give|tell|suggest|recommend|make|create|draft|compose|generate|"
     r"guide|advise|share|prepare|correct|assist|"
     r"explain|summari[sz]e|translate|fix|debug|rename|list|find|plan|what|what's|how|which|why|should|is there|are there|any|"
     r"i\s+(?:need|want|would like|'d like)|i'd like|looking for|let's|pretend|act as|rewrite|edit|proofread|compare|rank|brainstorm|"
     r"come up|design|build|convert|describe|outline|prepare|put together|draw up|answer|choose|pick|select|do you|role-?play|"
-    r"be my|invent|spitball|tighten|boil|put|map out|stay in character|kindly|(?:i\s+)?request\s+you)\b",
+    r"be my|invent|spitball|tighten|boil|put|map out|stay in character|kindly|(?:i\s+)?request\s+you|"
+    r"(?:i\s+(?:was|am)\s+|i'm\s+)?(?:hoping|wondering)\b[^.?!\n]{0,20}?\b(?:you|u)\s+(?:could|can|would|might))\b",
     re.IGNORECASE,
 )
 #: A courtesy line that closes a message ("Please revert back at the earliest.", "Kindly reply soon. Thanking you."): no request.
@@ -136,17 +140,24 @@ def query_sentence_starts(doc: Doc) -> Doc:
         elif token.text == ")" and stack:
             closing[stack.pop()] = token.i
     numbering = _option_numbers(doc)
+    in_options = False
     for token in doc[1:]:
         previous = doc[token.i - 1]
         if token.is_space:
             continue
         line_start = previous.is_space and "\n" in previous.text
-        own_sentence = token.text == "(" and token.i in closing and (doc[closing[token.i] - 1].text in (".", "!", "?") or _statement_at(doc, token.i + 1, modal=True))
+        own_sentence = token.text == "(" and token.i in closing and not _option_label(doc, token.i) and (doc[closing[token.i] - 1].text in (".", "!", "?") or _statement_at(doc, token.i + 1, modal=True))
         after_aside = previous.text == ")" and token.is_alpha and any(closing.get(i) == previous.i and doc[i].is_sent_start for i in closing)
         dash_aside = token.text in _DASHES and previous.whitespace_ and token.whitespace_ and _statement_at(doc, token.i + 1, modal=True) and _clause_before(doc, token.i)
-        option = len(token) == 1 and token.i + 1 < len(doc) and doc[token.i + 1].text == ")"
-        glued = token.is_title and token.tag_ in _OPENER_TAGS and previous.is_alpha and previous.is_lower and not option and token.text != "I"
-        if previous.text in (".", "!", "?") and (not token.is_punct or token.text in _OPENING):  # "rn. which gas ...", but "meds incl. sertraline"
+        option = _option_label(doc, token.i)
+        if line_start or token.is_sent_start:
+            in_options = False
+        after_word = previous.is_alpha and previous.is_lower or in_options and (previous.is_alpha or previous.like_num)  # "... 4) Uranus Just so you know"
+        glued = token.is_title and token.tag_ in _OPENER_TAGS and after_word and not option and token.text != "I"
+        if previous.text == "?" and option:
+            token.is_sent_start = False  # "which is it? (i) gout (ii) ...": the options belong to their question
+            in_options = True
+        elif previous.text in (".", "!", "?") and (not token.is_punct or token.text in _OPENING):  # "rn. which gas ...", but "meds incl. sertraline"
             before = doc[token.i - 2] if token.i >= 2 else None
             token.is_sent_start = not (previous.text == "." and before is not None and (before.lower_ in _ABBREVIATIONS or before.i in numbering))
         elif line_start or own_sentence or after_aside or dash_aside or glued or (previous.text == ";" and _clause_follows(doc, token.i)):
@@ -160,6 +171,34 @@ def query_sentence_starts(doc: Doc) -> Doc:
         if token.is_sent_start is None:  # only the boundaries above: the parser splits run-ons mid-clause ("my stepmom has | ADHD")
             token.is_sent_start = False
     return doc
+
+
+#: The letter, digit or roman numeral of an answer option's label ("a)", "(iv)", "B)").
+_OPTION_MARK = re.compile(r"^(?:[a-hA-H1-9]|i{1,3}|iv|vi{0,3}|I{1,3}|IV|VI{0,3})$")
+
+
+def _option_label(doc: Doc, i: int) -> bool:
+    """Whether an answer option's label ("a)", "(iv)") starts at token ``i``."""
+    if doc[i].text == "(":
+        i += 1
+    return i + 1 < len(doc) and _OPTION_MARK.match(doc[i].text) is not None and doc[i + 1].text == ")"
+
+
+_LINE = re.compile(r"[^\n]+")
+_LABEL_IN_LINE = re.compile(r"(?:^|[\s?:;,])(\(?(?:[a-hA-H1-9]|i{1,3}|iv|vi{0,3}|I{1,3}|IV|VI{0,3})\))\s")
+
+
+def answer_options(text: str) -> list[tuple[int, int]]:
+    """Character ranges of the answer options in ``text`` ("(i) gout (ii) asthma", "a) 186 b) 206"): each from after its
+    label to the next label or the end of the line, on lines with at least two labels.  An option is the request's
+    material, never the user's disclosure."""
+    ranges = []
+    for line in _LINE.finditer(text):
+        labels = list(_LABEL_IN_LINE.finditer(line.group()))
+        if len(labels) >= 2:
+            ends = [m.start(1) for m in labels[1:]] + [len(line.group())]
+            ranges += [(line.start() + m.end(), line.start() + end) for m, end in zip(labels, ends)]
+    return ranges
 
 
 def _option_numbers(doc: Doc) -> set[int]:
@@ -350,7 +389,7 @@ _ASIDE = re.compile(r"^\s*\(.*\)\W*$", re.DOTALL)
 
 #: A second request tacked on after the main one ("Also, unrelated: ...", "Oh and one more thing - ...", "And separately, ...").
 _ADD_ON = re.compile(
-    r"^\s*(?:(?:oh|and|also|ps|p\.s\.)[\s,:;.!-]+)*(?:also|unrelated|separately|one more thing|one other thing|btw|by the way|ps|p\.s\.)\b",
+    r"^\s*(?:(?:oh|and|also|ps|p\.s\.)[\s,:;.!-]+)*(?:also|unrelated|separately|one more thing|one other thing|btw|by the way|ps|p\.s\.?)(?!\w)",
     re.IGNORECASE,
 )
 
@@ -364,43 +403,87 @@ def is_add_on(sentence: str) -> bool:
     return _ADD_ON.match(sentence) is not None
 
 
+#: What a request sentence is: the main request, or a weak one (an add-on after it, or a question that names no task).
+Role = Literal["main", "add_on"]
+
+
 @functools.lru_cache(maxsize=2048)
-def request_flags(sentences: tuple[str, ...], statements: tuple[bool, ...] = (), others: tuple[bool, ...] = ()) -> tuple[bool, ...]:
-    """Per sentence, whether it carries the request.
+def request_roles(sentences: tuple[str, ...], statements: tuple[bool, ...] = (), others: tuple[bool, ...] = ()) -> tuple[Role | None, ...]:
+    """Per sentence, whether it carries the request, and as what (None: context).
 
     A question or a known opener settles it (a statement of need, "I need a
-    walker to get around town", only when no question or imperative is there),
-    unless the only sentences that
-    read as a request that way are add-ons (:func:`is_add_on`): the main
-    request is then still to be found.  Only then does the learned request
-    detector decide, among the other sentences: the sentences it gives at
-    least ``REQUEST_AT``, else the single most probable one (it never
-    overrides the rules, so a context sentence is not taken for the request
-    just because it resembles one); a sentence in brackets is an aside, and a
-    sentence flagged in ``statements`` (a statement about another person,
-    :func:`about_another_person`) is context, not the request, unless every
-    sentence is one or the other.  Add-ons found by rule stay requests.  A
-    sentence flagged in ``others`` (another speaker's turn of a pasted chat,
-    :mod:`policy_engine.rewrite.transcript`) is never the request while the user has a turn, and
-    neither is a courtesy line closing the message ("Please revert back at the earliest.").
+    walker to get around town", only when no question or imperative is there).
+    Two kinds of such sentences are weak, requests only when no other is found
+    that way: an add-on (:func:`is_add_on`) tacked on after a main request
+    ("Also, unrelated: ...", "P.S. ..." after a question; a postscript with no
+    request before it is the main request, where "also" or "one more thing"
+    says another request is there to be found), and a question with no content
+    word (:func:`_vague`: "What should I do about this?"), which leaves the
+    task to the sentence that names it.  A question the message answers
+    itself (a "Q: ..." line followed by an "A: ..." line) is no request.
+
+    With no main request found by rule, the learned request detector decides
+    among the other sentences: the sentences it gives at least
+    ``REQUEST_AT``, and, unless a vague question already asks, the single most
+    probable one (it never overrides the rules, so a context sentence is not
+    taken for the request just because it resembles one); a sentence in
+    brackets is an aside, and a sentence flagged in ``statements`` (a
+    statement about another person, :func:`about_another_person`) is context,
+    not the request, unless every sentence is one or the other.  A sentence
+    flagged in ``others`` (another speaker's turn of a pasted chat,
+    :mod:`policy_engine.rewrite.transcript`) is never the request while the
+    user has a turn, and neither is a courtesy line closing the message
+    ("Please revert back at the earliest.").
     """
     if others and all(others):
         others = ()
-    other = [(i < len(others) and others[i]) or _CLOSER.match(s) is not None for i, s in enumerate(sentences)]
-    by_rule = tuple(not o and (s.rstrip().endswith("?") or bool(_REQUEST_START.match(without_prefix(s)))) for s, o in zip(sentences, other))
+    answered = [_question(s) and i + 1 < len(sentences) and _ANSWER.match(sentences[i + 1]) is not None for i, s in enumerate(sentences)]
+    other = [(i < len(others) and others[i]) or answered[i] or _CLOSER.match(s) is not None for i, s in enumerate(sentences)]
+    by_rule = tuple(not o and (_question(s) or bool(_REQUEST_START.match(without_prefix(s)))) for s, o in zip(sentences, other))
     needs = tuple(_NEED_STATEMENT.match(s) is not None for s in sentences)
-    if any(r and not n and not is_add_on(s) for r, n, s in zip(by_rule, needs, sentences)):  # a question or imperative is the request
+    vague = tuple(r and _vague(s) for r, s in zip(by_rule, sentences))
+    asking = [r and not n and not v and not is_add_on(s) for r, n, v, s in zip(by_rule, needs, vague, sentences)]  # a question or imperative
+    add_on = tuple(is_add_on(s) and (not _POSTSCRIPT.match(s) or any(asking[:i])) for i, s in enumerate(sentences))
+    if any(r and not n and not a for r, n, a in zip(by_rule, needs, add_on)):  # a question or imperative is the request
         by_rule = tuple(r and not n for r, n in zip(by_rule, needs))
-    add_on = tuple(is_add_on(s) for s in sentences)
-    if any(r and not a for r, a in zip(by_rule, add_on)) or not sentences or all(add_on):
-        return by_rule
-    probability = shared_request_detector().probability([s.strip() for s in sentences])
+    if any(r and not a and not v for r, a, v in zip(by_rule, add_on, vague)):
+        return tuple(("add_on" if a else "main") if r and not v else None for r, a, v in zip(by_rule, add_on, vague))
+    if not sentences or all(add_on):
+        return tuple("main" if r else None for r in by_rule)
+    probability = shared_request_detector().probability([_LABEL.sub("", without_prefix(s)).strip() for s in sentences])
     asides = [_ASIDE.match(s) is not None or (i < len(statements) and statements[i]) for i, s in enumerate(sentences)]
     if not all(a or o for a, o in zip(asides, add_on)):  # an aside or a statement about someone else is never the request when anything else could be
         probability = [0.0 if aside else p for p, aside in zip(probability, asides)]
-    probability = [-1.0 if o or elsewhere else p for p, o, elsewhere in zip(probability, add_on, other)]
-    best = max(range(len(sentences)), key=probability.__getitem__)
-    return tuple(r or p >= REQUEST_AT or i == best for i, (r, p) in enumerate(zip(by_rule, probability)))
+    probability = [-1.0 if weak or elsewhere else p for p, weak, elsewhere in zip(probability, map(operator.or_, add_on, vague), other)]
+    best = -1 if any(vague) else max(range(len(sentences)), key=probability.__getitem__)
+    found = [p >= REQUEST_AT or i == best for i, p in enumerate(probability)]
+    return tuple("main" if f else ("add_on" if any(found) else "main") if r else None for r, f in zip(by_rule, found))
+
+
+#: A question mark ending a sentence or the question before its answer options ("which is it? (i) gout (ii) ...").
+_QUESTION_END = re.compile(r"\?\s*(?:\(?(?:[a-hA-H1-9]|i{1,3}|iv)\)\s.*)?$", re.DOTALL)
+
+
+def _question(sentence: str) -> bool:
+    """Whether ``sentence`` asks a question: it ends with a question mark, or with answer options after one."""
+    return _QUESTION_END.search(sentence.rstrip()) is not None
+
+
+#: The label of an answer in a question-and-answer layout ("Q: What do I want?" / "A: ...").
+_ANSWER = re.compile(r"^\s*a\s*[:.)-]\s", re.IGNORECASE)
+#: A postscript's mark ("P.S.", "PS -", "P.P.S."): it places a sentence after the sign-off, it does not say a request came before.
+_POSTSCRIPT = re.compile(r"^\s*p\.?\s?(?:p\.?\s?)?s\b", re.IGNORECASE)
+#: A short line label ("Q:", "A:") before a sentence.
+_LABEL = re.compile(r"^\s*\w{1,3}\s*:")
+#: Words and ordinary punctuation only (no code, numbers or symbols, which are a request's material).
+_PLAIN_WORDS = re.compile(r"[A-Za-z' ,;.!?\u2019-]+")
+
+
+def _vague(sentence: str) -> bool:
+    """Whether ``sentence`` is a question of function words only ("What should I do about this?", "Thoughts?" is not):
+    it asks for something another sentence has to name."""
+    body = _LABEL.sub("", without_prefix(sentence)).strip()
+    return body.endswith("?") and _PLAIN_WORDS.fullmatch(body) is not None and all(w in ENGLISH_STOP_WORDS for w in re.findall(r"[a-z']+", body.lower()))
 
 
 def about_another_person(sentence: Span) -> bool:
@@ -418,20 +501,23 @@ def about_another_person(sentence: Span) -> bool:
 
 
 def request_sentences(doc: Doc) -> list[Span]:
-    """The sentences that carry the request (:func:`request_flags`)."""
-    sentences = list(doc.sents)
-    chat = turns(doc.text)
-    flags = request_flags(
-        tuple(s.text for s in sentences), tuple(about_another_person(s) for s in sentences), tuple(other_speaker(chat, s.start_char) for s in sentences)
-    )
-    return [s for s, flag in zip(sentences, flags) if flag]
+    """The sentences that carry the request, main or add-on (:func:`request_roles`)."""
+    return [s for s, _ in _requests(doc)]
 
 
 def request_text(doc: Doc) -> str:
-    """The request sentence(s) of a parsed query, joined, add-ons left out when a main request is there: what the task classifier reads."""
-    sentences = request_sentences(doc)
-    main = [s for s in sentences if not is_add_on(s.text)] or sentences
-    return " ".join(s.text for s in main)
+    """The main request sentence(s) of a parsed query, joined: what the task classifier reads."""
+    requests = _requests(doc)
+    return " ".join(s.text for s, role in requests if role == "main") or " ".join(s.text for s, _ in requests)
+
+
+def _requests(doc: Doc) -> list[tuple[Span, Role]]:
+    sentences = list(doc.sents)
+    chat = turns(doc.text)
+    roles = request_roles(
+        tuple(s.text for s in sentences), tuple(about_another_person(s) for s in sentences), tuple(other_speaker(chat, s.start_char) for s in sentences)
+    )
+    return [(s, role) for s, role in zip(sentences, roles) if role is not None]
 
 
 #: Boundaries between the disclosures one context sentence strings together ("..., and my son ...", "...; plus ...", brackets,
@@ -482,6 +568,20 @@ def enclosing(doc: Doc, clauses: list[tuple[int, int]], start: int, end: int) ->
         if sentence.start_char <= start < sentence.end_char:
             return sentence.start_char, sentence.end_char
     return 0, len(doc.text)
+
+
+#: Verbs that predicate an occupation of their subject ("is a nurse", "works as a nurse").
+_PREDICATING = frozenset({"be", "become", "work", "remain", "train", "retire", "start"})
+
+
+def role_mention(doc: Doc, start: int, end: int) -> bool:
+    """Whether the occupation at ``doc.text[start:end]`` only names who acted or was acted on ("The practice nurse rang",
+    "I called the GP"): a person mentioned by role, whose employment the query does not disclose."""
+    span = doc.char_span(start, end, alignment_mode="expand")
+    if span is None:
+        return False
+    root = span.root
+    return root.dep_ in ("nsubj", "nsubjpass", "dobj") and root.head.lemma_ not in _PREDICATING
 
 
 def clipped_end(doc: Doc, start: int, end: int) -> int:

@@ -52,6 +52,8 @@ _MEASUREMENT = re.compile(
 _DIAGNOSTIC = re.compile(r"\b(?:diagnos\w*|dx|most likely|which condition|fits? best|differential)\b", re.IGNORECASE)
 #: The attributes a diagnosis rests on (the clinical findings about the patient).
 CLINICAL = frozenset({"age", "gender", "physical_health", "mental_health", "medications", "allergies", "family_history", "smoker", "disabilities"})
+#: The attributes that name a condition: answer options of these make a question a request for a diagnosis.
+CONDITIONS = frozenset({"physical_health", "mental_health"})
 
 
 def diagnostic(request: str) -> bool:

@@ -31,9 +31,20 @@ from typing import Any, Literal
 from policy_engine.enforcement.base import SpanDetector
 from policy_engine.policy.model import NecessityAction, NecessityRule, Policy
 from policy_engine.policy.vocabulary import vocabulary_for
-from policy_engine.rewrite.clauses import Edit, clipped_end, context_clauses, edit, enclosing, parse, request_sentences, request_text
+from policy_engine.rewrite.clauses import (
+    Edit,
+    answer_options,
+    clipped_end,
+    context_clauses,
+    edit,
+    enclosing,
+    parse,
+    request_sentences,
+    request_text,
+    role_mention,
+)
 from policy_engine.rewrite.learned import shared_essentiality, shared_tagger
-from policy_engine.rewrite.necessity import CLINICAL, NEVER_ESSENTIAL, Decision, NecessityPlanner, diagnostic, measured
+from policy_engine.rewrite.necessity import CLINICAL, CONDITIONS, NEVER_ESSENTIAL, Decision, NecessityPlanner, diagnostic, measured
 from policy_engine.rewrite.section import QueryRewriteSection, SpanOutcome
 from policy_engine.rewrite.spans import AttributeDetector, AttributeSpan
 from policy_engine.rewrite.subjects import focal_subject
@@ -127,11 +138,15 @@ class QueryRewriter:
         prediction = self.classifier.predict(request)
         task, source, rule = self._task(prediction, purpose)
         clauses = context_clauses(doc)
-        found = self.attributes.with_tagged(query, self.attributes.find(query), clauses, shared_tagger())
+        options = [(r.start_char + o0, r.start_char + o1) for r in requests for o0, o1 in answer_options(r.text)]
+        found = self.attributes.find(query)
+        offered = [s for s in found if any(o0 <= s.start <= o0 + 1 and s.end <= o1 for o0, o1 in options)]  # an answer option: the request's material
+        found = [s for s in found if s not in offered and not (s.attribute == "employment" and role_mention(doc, s.start, s.end))]
+        found = self.attributes.with_tagged(query, found, clauses, shared_tagger())
         spans = [self._measurement(replace(s, end=clipped_end(doc, s.start, s.end)), query) for s in found]
         contexts = [enclosing(doc, clauses, s.start, s.end) for s in spans]
         probability = shared_essentiality().probability(request, [query[c0:c1] for c0, c1 in contexts], [s.attribute for s in spans], [s.subject for s in spans])
-        clinical = diagnostic(request)
+        clinical = diagnostic(request) or any(s.attribute in CONDITIONS for s in offered)  # "which of these is it? (i) gout (ii) ..."
         probability = [1.0 if measured(query[c0:c1]) or (clinical and s.attribute in CLINICAL) else p for p, s, (c0, c1) in zip(probability, spans, contexts)]
         focal = focal_subject(query, requests[0].start_char, requests[-1].end_char) if requests else "self"
         if clinical and any(s.attribute in CLINICAL and s.subject == "third_party" for s in spans):
