@@ -693,3 +693,14 @@ def test_a_person_named_by_role_discloses_no_occupation(rewriter: QueryRewriter)
     result = rewriter.rewrite(query)
     assert "stridor when she cries" in result.text, result.text
     assert not any(d.span.attribute == "employment" for d in result.decisions)
+
+
+def test_lines_stay_lines_and_a_heading_left_without_its_section_goes(rewriter: QueryRewriter) -> None:
+    query = (
+        "# Before you answer\n## Background\nMy cousin Brendan is on methadone.\n### Where I live\nI live at 14 Ferry Road.\n"
+        "## The ask\nCould you write a one-page checklist for repotting a cactus?"
+    )
+    result = rewriter.rewrite(query)
+    assert result.text.splitlines()[-2:] == ["## The ask", "Could you write a one-page checklist for repotting a cactus?"], result.text
+    assert "methadone" not in result.text and "Ferry Road" not in result.text
+    assert "Where I live" not in result.text  # its section lost its only line

@@ -770,15 +770,21 @@ _OPENING_LABEL = re.compile(r"^\(?(?:[a-h]|[ivx]{1,4})\)\s")
 
 def repair(text: str) -> str:
     """Tidy text after cuts: spaces, punctuation, dangling conjunctions, orphaned brackets and dashes, capitals, empty sentences;
-    option numbers ("1. pneumonia") are no sentence ends and option labels ("i) gout") keep their case."""
+    option numbers ("1. pneumonia") are no sentence ends and option labels ("i) gout") keep their case.  Lines stay lines
+    (a letter stays a letter); a line left with no sentence goes, and so does a markdown heading left with no section."""
     text = _SPACE.sub(" ", _unmatched_openers(_unmatched_closers(_EMPTY_BRACKETS.sub("", text))))
     text = _SPACE.sub(" ", _STRAY_DASH.sub("", text))
     text = _SPACE_BEFORE_PUNCT.sub(r"\1", text)
     text = _REPEATED_PUNCT.sub(r"\1", text)
     text = _COMMA_BEFORE_END.sub(r"\1", text)
     text = _DOUBLE_ARTICLE.sub("", text)
+    lines = [" ".join(sentences) for line in text.split("\n") if (sentences := _repaired_sentences(line))]
+    return "\n".join(line for i, line in enumerate(lines) if not _empty_section(lines, i)).strip()
+
+
+def _repaired_sentences(line: str) -> list[str]:
     sentences: list[str] = []
-    for raw in _SENTENCE_BREAK.split(text):
+    for raw in _SENTENCE_BREAK.split(line):
         sentence = _DANGLING_START.sub("", raw.strip())
         sentence = _DANGLING_END.sub(r"\1", sentence)
         words = re.findall(r"[A-Za-z0-9']+", sentence)
@@ -788,4 +794,18 @@ def repair(text: str) -> str:
             sentences[-1] += " " + sentence  # "Meds incl. a medication": no capital after an abbreviation
             continue
         sentences.append(sentence if _OPENING_LABEL.match(sentence) else sentence[:1].upper() + sentence[1:])
-    return " ".join(sentences).strip()
+    return sentences
+
+
+#: A markdown heading ("## Context"): its level is the number of hashes.
+_HEADING = re.compile(r"^(#{1,6})\s")
+
+
+def _empty_section(lines: list[str], i: int) -> bool:
+    """Whether line ``i`` is a markdown heading whose section holds nothing: the next line is a heading of the same or a
+    higher level, or there is none."""
+    heading = _HEADING.match(lines[i])
+    if heading is None:
+        return False
+    following = _HEADING.match(lines[i + 1]) if i + 1 < len(lines) else None
+    return i + 1 == len(lines) or (following is not None and len(following.group(1)) <= len(heading.group(1)))
