@@ -38,6 +38,8 @@ the raw trace is confidential.
 
 from __future__ import annotations
 
+import functools
+import inspect
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -51,6 +53,16 @@ from policy_engine.dp.progress import report
 from policy_engine.model_runtime import ModelHandle, render_chat
 
 __all__ = ["DecodingResult", "EnsembleDecoder", "EnsembleState", "StepDistribution"]
+
+@functools.cache
+def _forward_parameters(model_type: type) -> frozenset[str]:
+    return frozenset(inspect.signature(model_type.forward).parameters)
+
+
+def _cache_keyword(model: torch.nn.Module) -> str:
+    """The key-value cache argument of the model's forward: ``cache`` from transformers 5.x, ``past_key_values`` before."""
+    return "cache" if "cache" in _forward_parameters(type(model)) else "past_key_values"
+
 
 ANSWER_INSTRUCTION = "Answer the user's question helpfully and concisely."
 
@@ -143,11 +155,11 @@ class EnsembleState:
             input_ids=ids,
             attention_mask=self._mask,
             position_ids=positions,
-            past_key_values=self._cache,
             use_cache=True,
             logits_to_keep=1,
+            **{_cache_keyword(self.handle.model): self._cache},
         )
-        self._cache = output.past_key_values
+        self._cache = output.cache if "cache" in output else output.past_key_values
         return torch.log_softmax(output.logits[:, -1, :].double(), dim=-1)
 
     @property
