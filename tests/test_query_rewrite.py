@@ -704,3 +704,8 @@ def test_lines_stay_lines_and_a_heading_left_without_its_section_goes(rewriter: 
     assert result.text.splitlines()[-2:] == ["## The ask", "Could you write a one-page checklist for repotting a cactus?"], result.text
     assert "methadone" not in result.text and "Ferry Road" not in result.text
     assert "Where I live" not in result.text  # its section lost its only line
+
+
+def test_a_removed_value_inside_a_longer_kept_word_does_not_refuse_the_query(rewriter: QueryRewriter) -> None:
+    result = rewriter.rewrite("My nephew turns six on Fri 6 Mar. Can you summarise the plot of Hamlet in two sentences?")
+    assert result.text == "Can you summarise the plot of Hamlet in two sentences?", result.text

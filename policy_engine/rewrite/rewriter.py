@@ -202,7 +202,7 @@ class QueryRewriter:
         essential = [_folded(d.span.value(original)) for d in decisions if d.essential]
         for d in decisions:
             value = _folded(d.span.value(original))
-            if not d.essential and len(value) >= 2 and value in folded and not any(value in e for e in essential):
+            if not d.essential and len(value) >= 2 and _contains(folded, value) and not any(_contains(e, value) for e in essential):
                 return False
         known = _words(original) | _GENERIC_WORDS
         return all(_words(span.value(text)) <= known for span in self.attributes.find(text))
@@ -230,6 +230,11 @@ _GENERIC_WORDS = frozenset(w for phrase in GENERIC.values() for w in _words(phra
 def _folded(text: str) -> str:
     """``text`` case-folded with every run of whitespace as one space."""
     return " ".join(text.split()).casefold()
+
+
+def _contains(text: str, value: str) -> bool:
+    """Whether ``value`` occurs in ``text`` as whole words ("mar" is not in "summarise")."""
+    return re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text) is not None
 
 
 def _keeps_essentials(text: str, original: str, decisions: tuple[Decision, ...] | list[Decision]) -> bool:
