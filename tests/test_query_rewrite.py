@@ -709,3 +709,10 @@ def test_lines_stay_lines_and_a_heading_left_without_its_section_goes(rewriter: 
 def test_a_removed_value_inside_a_longer_kept_word_does_not_refuse_the_query(rewriter: QueryRewriter) -> None:
     result = rewriter.rewrite("My nephew turns six on Fri 6 Mar. Can you summarise the plot of Hamlet in two sentences?")
     assert result.text == "Can you summarise the plot of Hamlet in two sentences?", result.text
+
+
+def test_a_capitalized_word_naming_a_kind_of_thing_is_no_person(rewriter: QueryRewriter) -> None:
+    result = rewriter.rewrite("I only watch Tamil action films and my sister is on Zoloft. Could you suggest a film night theme for my birthday?")
+    assert "Tamil action films" in result.text and "someone" not in result.text, result.text
+    assert "Zoloft" not in result.text
+    assert "films. Could you" in result.text  # the cut clause's full stop still ends the sentence

@@ -584,6 +584,20 @@ def role_mention(doc: Doc, start: int, end: int) -> bool:
     return root.dep_ in ("nsubj", "nsubjpass", "dobj") and root.head.lemma_ not in _PREDICATING
 
 
+#: Nouns for a group of people: a name modifying one is a surname ("the Smith family").
+_PEOPLE = frozenset({"family", "families", "household", "clan", "kids", "children", "twins", "siblings", "brothers", "sisters", "parents", "couple"})
+
+
+def names_a_kind(doc: Doc, start: int, end: int) -> bool:
+    """Whether the name found at ``doc.text[start:end]`` modifies a common noun that is no group of people ("Tamil action
+    films", "Korean thrillers"): it names a kind of thing, not a person."""
+    span = doc.char_span(start, end, alignment_mode="expand")
+    if span is None:
+        return False
+    head = span.root.head
+    return span.root.dep_ in ("compound", "amod") and head.i >= span.end and head.pos_ == "NOUN" and head.lower_ not in _PEOPLE
+
+
 def clipped_end(doc: Doc, start: int, end: int) -> int:
     """``end`` cut back to the end of the sentence holding ``start``: a detected span never runs into the next
     unit ("allergic to penicillin | like i am married ..." in a dictated query), so each unit is kept or dropped on its own."""
@@ -654,8 +668,23 @@ def edit(text: str, edits: list[Edit], keep: list[tuple[int, int]], *, protectiv
         left, right = unit
         drop.update(range(left, right))
         drop.update(_separators(doc, left, right))
+    drop -= _kept_sentence_ends(doc, drop)
     drop.update(_emptied_lines(doc, drop))
     return repair(_rebuild(doc, drop, replaced))
+
+
+def _kept_sentence_ends(doc: Doc, drop: set[int]) -> set[int]:
+    """The cut full stops, question and exclamation marks that still end a sentence: the last word kept before one, on
+    its line, has no mark of its own ("I watch Tamil films and my sister is on Zoloft." -> "I watch Tamil films.")."""
+    ends = set()
+    for sentence in doc.sents:
+        last = next((t for t in reversed(sentence) if not t.is_space), None)
+        if last is None or last.i not in drop or last.text not in (".", "!", "?"):
+            continue
+        before = next((t for t in reversed(doc[: last.i]) if t.i not in drop and not t.is_space), None)
+        if before is not None and (before.is_alpha or before.like_num) and "\n" not in doc.text[before.idx : last.idx]:
+            ends.add(last.i)
+    return ends
 
 
 def _emptied_lines(doc: Doc, drop: set[int]) -> list[int]:

@@ -38,6 +38,7 @@ from policy_engine.rewrite.clauses import (
     context_clauses,
     edit,
     enclosing,
+    names_a_kind,
     parse,
     request_sentences,
     request_text,
@@ -141,7 +142,12 @@ class QueryRewriter:
         options = [(r.start_char + o0, r.start_char + o1) for r in requests for o0, o1 in answer_options(r.text)]
         found = self.attributes.find(query)
         offered = [s for s in found if any(o0 <= s.start <= o0 + 1 and s.end <= o1 for o0, o1 in options)]  # an answer option: the request's material
-        found = [s for s in found if s not in offered and not (s.attribute == "employment" and role_mention(doc, s.start, s.end))]
+        found = [
+            s for s in found
+            if s not in offered
+            and not (s.attribute == "employment" and role_mention(doc, s.start, s.end))
+            and not (s.attribute == "name" and names_a_kind(doc, s.start, s.end))
+        ]
         found = self.attributes.with_tagged(query, found, clauses, shared_tagger())
         spans = [self._measurement(replace(s, end=clipped_end(doc, s.start, s.end)), query) for s in found]
         contexts = [enclosing(doc, clauses, s.start, s.end) for s in spans]
