@@ -1,7 +1,7 @@
 """Query-rewrite benchmark: SLR / NE / EA of the need-to-know rewriter, Presidio and no rewrite, in one run.
 
 Builds the reverse-synthesised benchmark (``dataset.py``) for one generator
-family (I by default: held out, never used for training or tuning), general
+family (J by default: held out, never used for training or tuning), general
 and medical splits, and runs on the same queries:
 
 * ``no_rewrite``: the query as written;
@@ -14,8 +14,8 @@ and medical splits, and runs on the same queries:
 Reports SLR, NE, EA (``metrics.py``), task-classification accuracy, refusals
 and per-query latency (single process, models loaded before timing).
 
-Usage: ``python bench/query_rewrite/evaluate.py [--family I] [--general 400] [--medical 200] [--seed 7]``
-writes ``bench/results/query_rewrite_family_{A,B,C,D,E,F,G,H,I}.json`` and ``.md``.
+Usage: ``python bench/query_rewrite/evaluate.py [--family J] [--general 400] [--medical 200] [--seed 7]``
+writes ``bench/results/query_rewrite_family_{A,B,C,D,E,F,G,H,I,J}.json`` and ``.md``.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from policy_engine.rewrite.task import EMBEDDING  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"
 #: The generator family never used for training or tuning (C, D, E, F, G and H were, until they had been reported).
-HELD_OUT = "I"
+HELD_OUT = "J"
 
 
 def presidio() -> callable:

@@ -3,7 +3,7 @@
 Each vignette's clinical findings (age, sex, symptoms, history, medication,
 smoking, family history) are essential items; clinically inert disclosures
 about the patient (name, contact, hobbies, pets, films, faith, food,
-travel dreams, an insurance or member number) are non-essential.  Nine
+travel dreams, an insurance or member number) are non-essential.  Ten
 families with disjoint templates (C: a clinician's forum post with
 abbreviations; D: a SOAP note with vitals and labs, or the patient's own
 first-person portal message; E: a discharge-letter excerpt or a nurse's
@@ -14,11 +14,14 @@ forum post, or an occupational-health screening questionnaire with
 numbered answers; H: a patient's dated symptom diary ("Mon:",
 "Tue:"), a medical student's oral case presentation ("This is ...
 presenting with ..."), or a grandchild's transcribed voice message about a
-grandparent; I, held out: a parent's message quoting a school nurse's note
+grandparent; I: a parent's message quoting a school nurse's note
 home, a health-app export pasted with a question, or a sports club
-first-aider's incident report).  Families G, H and I draw their answer
-options from their own pools (``_bracketed``, ``_roman``,
-``_spoken_options``), so the samples of earlier families are unchanged.
+first-aider's incident report; J, held out: a community interpreter's
+write-up of a consultation as dialogue, a friend's group-chat messages
+pasted in, or the transcript of a symptom-checker chatbot that gave up).
+Families G, H, I and J draw their answer options from their own pools
+(``_bracketed``, ``_roman``, ``_spoken_options``, ``_piped``), so the
+samples of earlier families are unchanged.
 """
 
 from __future__ import annotations
@@ -111,7 +114,7 @@ def _options(rng: random.Random, answer: str, pool: list[str], lower: bool) -> s
 
 
 def medical_sample(family: str, sample_id: str, rng: random.Random, faker: Faker) -> Sample:
-    """One vignette of family ``A`` to ``I``."""
+    """One vignette of family ``A`` to ``J``."""
     if family == "D":
         return _family_d(sample_id, rng, faker)
     if family == "E":
@@ -124,6 +127,8 @@ def medical_sample(family: str, sample_id: str, rng: random.Random, faker: Faker
         return _family_h(sample_id, rng, faker)
     if family == "I":
         return _family_i(sample_id, rng, faker)
+    if family == "J":
+        return _family_j(sample_id, rng, faker)
     cases, history, inert = {"A": (CASES_A, HISTORY_A, INERT_A), "B": (CASES_B, HISTORY_B, INERT_B), "C": (CASES_C, HISTORY_C, INERT_C)}[family]
     symptoms, answer = rng.choice(cases)
     age, male = str(rng.randint(24, 79)), rng.random() < 0.5
@@ -697,3 +702,109 @@ def _family_i(sample_id: str, rng: random.Random, faker: Faker) -> Sample:
         ]
     text = "\n".join(lines)
     return Sample(sample_id, "I", "medical", "multiple_choice_qa", text, items, lines[-1])
+
+
+#: Family J: (symptoms, the test or examination finding that points to the answer, answer); findings are essential items.
+CASES_J = [
+    (["a rounder face and weight gain around the middle", "purple stretch marks on the belly"], "high late-night salivary cortisol", "Cushing syndrome"),
+    (["a dry cough that won't settle", "tender red lumps on both shins"], "swollen lymph nodes around both lungs on the CT", "sarcoidosis"),
+    (["a burning stripe of pain around one side of the chest", "a blistering rash two days later"], "VZV PCR positive from a blister swab", "herpes zoster"),
+    (["a bronze tint to the skin", "aching knuckles"], "ferritin 2,400 ug/L with transferrin saturation 78%", "hereditary hemochromatosis"),
+    (["an unquenchable thirst", "huge amounts of pale urine"], "urine osmolality 90 mOsm/kg after water deprivation", "diabetes insipidus"),
+    (["painful swollen joints", "a butterfly-shaped rash across the cheeks"], "positive anti-dsDNA antibodies", "systemic lupus erythematosus"),
+]
+HISTORY_J = {"physical_health": ["sickle cell trait", "no spleen after a car crash", "chronic sinusitis"], "medications": ["levetiracetam", "carbimazole", "bisoprolol"], "smoker": ["a shisha pipe most weekends"], "family_history": ["early-onset dementia", "myotonic dystrophy"]}
+#: Family J inert details: (third-person wording, first-person wording, item).
+INERT_J = {
+    "favorite_hobbies": ("plays in a Sunday pickleball league", "play in a Sunday pickleball league", "pickleball"),
+    "pet_ownership": ("keeps two rabbits called Salt and Pepper", "keep two rabbits called Salt and Pepper", "two rabbits called Salt and Pepper"),
+    "movie_prefs": ("watches every Studio Ghibli film", "watch every Studio Ghibli film", "Studio Ghibli"),
+    "religious_beliefs": ("sings in the gospel choir at a Pentecostal church", "sing in the gospel choir at a Pentecostal church", "Pentecostal"),
+    "vacation_prefs": ("is saving up to see the northern lights in Tromso", "am saving up to see the northern lights in Tromso", "northern lights in Tromso"),
+    "favorite_food": ("makes chicken katsu curry every Friday", "make chicken katsu curry every Friday", "chicken katsu curry"),
+}
+
+
+def _piped(rng: random.Random, answer: str) -> str:
+    """Family J's options separated by pipes, drawn from every family's diagnoses (its own pool: the pools of families
+    A-I are unchanged)."""
+    pool = [c[-1] for c in CASES_A + CASES_B + CASES_C + CASES_D + CASES_E + CASES_F + CASES_G + CASES_H + CASES_I + CASES_J]
+    choices = rng.sample([d for d in pool if d != answer], 3) + [answer]
+    rng.shuffle(choices)
+    return " | ".join(choices)
+
+
+def _family_j(sample_id: str, rng: random.Random, faker: Faker) -> Sample:
+    """Family J: a community interpreter's write-up of a consultation as dialogue, a friend's group-chat messages pasted
+    in, or the transcript of a symptom-checker chatbot that gave up."""
+    symptoms, finding, answer = rng.choice(CASES_J)
+    layout = rng.choice(["interpreter", "groupchat", "chatbot"])
+    age = str({"interpreter": rng.randint(55, 88), "groupchat": rng.randint(21, 45), "chatbot": rng.randint(18, 70)}[layout])
+    male = rng.random() < 0.5
+    subject = {"interpreter": "third_party", "groupchat": "friend", "chatbot": "self"}[layout]
+    sex = {"interpreter": ("grandfather", "grandmother"), "groupchat": ("guy", "girl"), "chatbot": ("male", "female")}[layout][0 if male else 1]
+    items = [Item(age, "age", subject, True), Item(sex, "gender", subject, True)]
+    items += [Item(s, "physical_health", subject, True) for s in (*symptoms, finding)]
+    kinds = rng.sample(list(HISTORY_J), k=2)
+    facts = {k: rng.choice(HISTORY_J[k]) for k in kinds}
+    items += [Item(v, k, subject, True) for k, v in facts.items()]
+    chosen = rng.sample(list(INERT_J), k=rng.choice([2, 3]))
+    name = faker.name_male() if male else faker.name_female()
+    items.append(Item(name, "name", subject, False))
+    items += [Item(INERT_J[k][2], k, subject, False) for k in chosen]
+    number = None
+    if layout != "groupchat" and rng.random() < 0.4:
+        number = ("clinic ref " if layout == "interpreter" else "member ID ") + faker.bothify("??-######").upper()
+        items.append(Item(number, "ssn", subject, False))
+    options = _piped(rng, answer)
+    order = sorted(kinds, key=list(HISTORY_J).index)
+    article = "an" if age.startswith("8") or age in ("11", "18") else "a"
+    history = {"physical_health": f"I have {facts.get('physical_health', '')}", "medications": f"I'm on {facts.get('medications', '')}",
+               "smoker": f"I smoke {facts.get('smoker', '')}", "family_history": f"{facts.get('family_history', '')} runs in my family"}
+    if layout == "interpreter":
+        lines = [
+            "I volunteer as an interpreter at a community clinic. Writing up this morning's consultation from my notes because it stuck with me:",
+            f"Patient: {name}" + (f" ({number})" if number else "") + f", {article} {age}-year-old {sex}",
+            "Doctor: What brings you in today?",
+            f"Patient (through me): For about a week I've had {symptoms[0]}, and now {symptoms[1]}.",
+            "Doctor: Any illnesses, regular medicines, smoking, anything in the family?",
+            "Patient (through me): " + " and ".join(history[k] for k in order) + ".",
+            "Patient (through me, while we waited): I " + _and([INERT_J[k][1] for k in chosen]) + ".",
+            f"Doctor (reading the results): {finding}.",
+            "The doctor didn't say what she suspected. Which of these would it most likely be? " + options,
+        ]
+    elif layout == "groupchat":
+        lines = [
+            f"Pasting some messages from our group chat. My friend is {article} {age}-year-old {sex} and I'm a bit worried:",
+            f"{name}: ugh still feeling rubbish. {symptoms[0]} since Sunday and now {symptoms[1]}",
+            "Me: omg have you seen anyone??",
+            f"{name}: urgent care did some tests. they said {finding}",
+            f"{name}: and before anyone asks, " + " and ".join(history[k] for k in order),
+            "Me: what did they say it is?",
+            f"{name}: waiting for a callback. distract me pls",
+            f"{name}: this week I " + _and([INERT_J[k][1] for k in chosen]) + " so at least that's normal",
+            "None of us are medical. Which of these sounds most like it? " + options,
+        ]
+    else:
+        lines = [
+            "I tried one of those symptom-checker bots and it gave up on me, so here's the transcript:",
+            "Bot: Hi! What's your name?",
+            f"Me: {name}",
+            "Bot: How old are you?",
+            f"Me: {age}",
+            "Bot: What sex were you assigned at birth?",
+            f"Me: {sex}",
+            "Bot: What symptoms are you having?",
+            f"Me: {symptoms[0]}, and {symptoms[1]}",
+            "Bot: Do you have any test results?",
+            f"Me: yes, {finding}",
+            "Bot: Any medical conditions, medicines, smoking or family history?",
+            "Me: " + "; ".join(history[k] for k in order),
+            *(["Bot: Please enter your insurance member ID (optional).", f"Me: {number}"] if number else []),
+            "Bot: Anything else you'd like to tell me?",
+            "Me: not medical really, I " + "; I ".join(INERT_J[k][1] for k in chosen),
+            "Bot: Sorry, I can't assess this. Please contact a healthcare professional.",
+            "So you tell me: which of these is it most likely to be? " + options,
+        ]
+    text = "\n".join(lines)
+    return Sample(sample_id, "J", "medical", "multiple_choice_qa", text, items, lines[-1])
