@@ -716,3 +716,27 @@ def test_a_capitalized_word_naming_a_kind_of_thing_is_no_person(rewriter: QueryR
     assert "Tamil action films" in result.text and "someone" not in result.text, result.text
     assert "Zoloft" not in result.text
     assert "films. Could you" in result.text  # the cut clause's full stop still ends the sentence
+
+
+def test_a_field_label_in_markdown_emphasis_still_opens_the_request(rewriter: QueryRewriter) -> None:
+    query = (
+        "**Background:** My stepdad Oswin has gout.\n**Request:** Translate 'where is the ferry terminal' into Greek.\n"
+        "**Expected:** short and plain, nothing fancy.\n**Priority:** low"
+    )
+    result = rewriter.rewrite(query)
+    assert "Translate 'where is the ferry terminal' into Greek." in result.text, result.text
+    assert "gout" not in result.text and "Oswin" not in result.text
+
+
+def test_a_whole_clause_the_parse_hangs_on_the_root_is_dropped_not_generalized(rewriter: QueryRewriter) -> None:
+    query = "Could you explain the basics of a spring cleaning plan? A few facts first: I cook arepas whenever possible; my lodger reacts badly to celery."
+    result = rewriter.rewrite(query)
+    assert "celery" not in result.text and "an allergy" not in result.text, result.text
+    assert not any(d.span.attribute == "employment" for d in result.decisions)  # "I cook" is no occupation
+
+
+def test_an_account_or_membership_number_goes_with_its_cue_words(rewriter: QueryRewriter) -> None:
+    query = "Club member, membership no. 5529031, age 61, collapsed with crushing chest pain at practice. What is the most likely diagnosis?"
+    result = rewriter.rewrite(query)
+    assert "5529031" not in result.text and "membership" not in result.text, result.text
+    assert "crushing chest pain" in result.text and "61" in result.text

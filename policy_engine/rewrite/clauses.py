@@ -103,6 +103,10 @@ _NOT_AFTER_FILLER = frozenset({"do", "did", "does", "don't", "didn't", "if", "wo
 _ABBREVIATIONS = frozenset({"incl", "approx", "esp", "appt", "pt", "pts", "hx", "dx", "rx", "tx", "sx", "etc", "vs", "wk", "wks", "mo", "mos", "yr", "yrs", "hr", "hrs", "min", "mins", "dept", "fig", "cf", "ca"})
 
 
+#: Abbreviations whose full stop ends no sentence when a number follows ("membership no. 5529031", "ref. 7731").
+_NUMBER_ABBREVIATIONS = frozenset({"no", "nos", "ref", "tel", "acct", "ext"})
+
+
 @Language.component("query_sentence_starts")
 def query_sentence_starts(doc: Doc) -> Doc:
     """Mark sentence starts the parser misses in typed queries (it respects them; runs after the tagger).
@@ -159,7 +163,8 @@ def query_sentence_starts(doc: Doc) -> Doc:
             in_options = True
         elif previous.text in (".", "!", "?") and (not token.is_punct or token.text in _OPENING):  # "rn. which gas ...", but "meds incl. sertraline"
             before = doc[token.i - 2] if token.i >= 2 else None
-            token.is_sent_start = not (previous.text == "." and before is not None and (before.lower_ in _ABBREVIATIONS or before.i in numbering))
+            numbered = before is not None and before.lower_ in _NUMBER_ABBREVIATIONS and any(c.isdigit() for c in token.text)  # "no. 5529031"
+            token.is_sent_start = not (previous.text == "." and before is not None and (before.lower_ in _ABBREVIATIONS or before.i in numbering or numbered))
         elif line_start or own_sentence or after_aside or dash_aside or glued or (previous.text == ";" and _clause_follows(doc, token.i)):
             token.is_sent_start = True
             if (own_sentence or dash_aside) and token.i + 1 < len(doc):
@@ -439,7 +444,7 @@ def request_roles(sentences: tuple[str, ...], statements: tuple[bool, ...] = (),
         others = ()
     answered = [_question(s) and i + 1 < len(sentences) and _ANSWER.match(sentences[i + 1]) is not None for i, s in enumerate(sentences)]
     other = [(i < len(others) and others[i]) or answered[i] or _CLOSER.match(s) is not None for i, s in enumerate(sentences)]
-    by_rule = tuple(not o and (_question(s) or bool(_REQUEST_START.match(without_prefix(s)))) for s, o in zip(sentences, other))
+    by_rule = tuple(not o and (_question(s) or bool(_REQUEST_START.match(_plain(s)))) for s, o in zip(sentences, other))
     needs = tuple(_NEED_STATEMENT.match(s) is not None for s in sentences)
     vague = tuple(r and _vague(s) for r, s in zip(by_rule, sentences))
     asking = [r and not n and not v and not is_add_on(s) for r, n, v, s in zip(by_rule, needs, vague, sentences)]  # a question or imperative
@@ -450,7 +455,7 @@ def request_roles(sentences: tuple[str, ...], statements: tuple[bool, ...] = (),
         return tuple(("add_on" if a else "main") if r and not v else None for r, a, v in zip(by_rule, add_on, vague))
     if not sentences or all(add_on):
         return tuple("main" if r else None for r in by_rule)
-    probability = shared_request_detector().probability([_LABEL.sub("", without_prefix(s)).strip() for s in sentences])
+    probability = shared_request_detector().probability([_LABEL.sub("", _plain(s)).strip() for s in sentences])
     asides = [_ASIDE.match(s) is not None or (i < len(statements) and statements[i]) for i, s in enumerate(sentences)]
     if not all(a or o for a, o in zip(asides, add_on)):  # an aside or a statement about someone else is never the request when anything else could be
         probability = [0.0 if aside else p for p, aside in zip(probability, asides)]
@@ -471,6 +476,15 @@ def _question(sentence: str) -> bool:
 
 #: The label of an answer in a question-and-answer layout ("Q: What do I want?" / "A: ...").
 _ANSWER = re.compile(r"^\s*a\s*[:.)-]\s", re.IGNORECASE)
+#: Markdown emphasis marks ("**Request:**", "_note_").
+_EMPHASIS = re.compile(r"\*{1,3}|(?<!\w)_{1,3}|_{1,3}(?!\w)")
+
+
+def _plain(sentence: str) -> str:
+    """``sentence`` as its words read: without a chat turn's prefix and without markdown emphasis ("**Request:** Translate ...")."""
+    return _EMPHASIS.sub("", without_prefix(sentence))
+
+
 #: A postscript's mark ("P.S.", "PS -", "P.P.S."): it places a sentence after the sign-off, it does not say a request came before.
 _POSTSCRIPT = re.compile(r"^\s*p\.?\s?(?:p\.?\s?)?s\b", re.IGNORECASE)
 #: A short line label ("Q:", "A:") before a sentence.
@@ -482,7 +496,7 @@ _PLAIN_WORDS = re.compile(r"[A-Za-z' ,;.!?\u2019-]+")
 def _vague(sentence: str) -> bool:
     """Whether ``sentence`` is a question of function words only ("What should I do about this?", "Thoughts?" is not):
     it asks for something another sentence has to name."""
-    body = _LABEL.sub("", without_prefix(sentence)).strip()
+    body = _LABEL.sub("", _plain(sentence)).strip()
     return body.endswith("?") and _PLAIN_WORDS.fullmatch(body) is not None and all(w in ENGLISH_STOP_WORDS for w in re.findall(r"[a-z']+", body.lower()))
 
 
@@ -574,14 +588,14 @@ def enclosing(doc: Doc, clauses: list[tuple[int, int]], start: int, end: int) ->
 _PREDICATING = frozenset({"be", "become", "work", "remain", "train", "retire", "start"})
 
 
-def role_mention(doc: Doc, start: int, end: int) -> bool:
-    """Whether the occupation at ``doc.text[start:end]`` only names who acted or was acted on ("The practice nurse rang",
-    "I called the GP"): a person mentioned by role, whose employment the query does not disclose."""
+def no_occupation(doc: Doc, start: int, end: int) -> bool:
+    """Whether the occupation found at ``doc.text[start:end]`` discloses no one's job: it is a verb ("I cook arepas"), or it
+    only names who acted or was acted on ("The practice nurse rang", "I called the GP"), a person mentioned by role."""
     span = doc.char_span(start, end, alignment_mode="expand")
     if span is None:
         return False
     root = span.root
-    return root.dep_ in ("nsubj", "nsubjpass", "dobj") and root.head.lemma_ not in _PREDICATING
+    return root.pos_ == "VERB" or (root.dep_ in ("nsubj", "nsubjpass", "dobj") and root.head.lemma_ not in _PREDICATING)
 
 
 #: Nouns for a group of people: a name modifying one is a surname ("the Smith family").
@@ -647,6 +661,7 @@ def edit(text: str, edits: list[Edit], keep: list[tuple[int, int]], *, protectiv
         return text
     doc = parse(text)
     requests = {s.start for s in request_sentences(doc)}
+    clauses = set(context_clauses(doc))
     drop: set[int] = set()
     replaced: dict[int, tuple[int, str]] = {}  # first token -> (end token, replacement)
     for e in edits:
@@ -662,10 +677,12 @@ def edit(text: str, edits: list[Edit], keep: list[tuple[int, int]], *, protectiv
         core = [t for t in tokens if t.lower_ not in _INTRODUCERS] or tokens  # "named John": the unit is John's
         head = min(core, key=lambda t: sum(1 for _ in t.ancestors))
         unit = None if protective or (request and e.replacement is not None) else _unit(head, sentence, keep, request, e.tight)
+        if unit is None and not protective and not request and (e.start, e.end) in clauses:
+            unit = (tokens[0].i, tokens[-1].i + 1)  # a whole clause the parse hangs on the sentence's root ("...; my aunt reacts to celery")
         if unit is None:
             replaced[tokens[0].i] = (tokens[-1].i + 1, e.replacement or "something")
             continue
-        left, right = unit
+        left, right = min(unit[0], tokens[0].i), max(unit[1], tokens[-1].i + 1)  # the unit always takes the whole span
         drop.update(range(left, right))
         drop.update(_separators(doc, left, right))
     drop -= _kept_sentence_ends(doc, drop)

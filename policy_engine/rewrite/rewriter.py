@@ -39,10 +39,10 @@ from policy_engine.rewrite.clauses import (
     edit,
     enclosing,
     names_a_kind,
+    no_occupation,
     parse,
     request_sentences,
     request_text,
-    role_mention,
 )
 from policy_engine.rewrite.learned import shared_essentiality, shared_tagger
 from policy_engine.rewrite.necessity import CLINICAL, CONDITIONS, NEVER_ESSENTIAL, Decision, NecessityPlanner, diagnostic, measured
@@ -145,7 +145,7 @@ class QueryRewriter:
         found = [
             s for s in found
             if s not in offered
-            and not (s.attribute == "employment" and role_mention(doc, s.start, s.end))
+            and not (s.attribute == "employment" and no_occupation(doc, s.start, s.end))
             and not (s.attribute == "name" and names_a_kind(doc, s.start, s.end))
         ]
         found = self.attributes.with_tagged(query, found, clauses, shared_tagger())

@@ -29,6 +29,7 @@ from importlib import resources
 
 from ruamel.yaml import YAML
 
+from policy_engine.detect.identifiers import ID_CUES
 from policy_engine.enforcement.base import SpanDetector
 from policy_engine.policy.model import Constraint, DetectorHints
 from policy_engine.policy.vocabulary import Vocabulary
@@ -49,6 +50,7 @@ CATEGORY_ATTRIBUTE: dict[str, str | None] = {
     "date_of_birth": "dates",
     "age": "age",
     "government_id": None,
+    "identifier": None,
     "medical_condition": None,
     "medication": "medications",
     "financial_amount": "financial_situation",
@@ -112,7 +114,7 @@ class AttributeDetector:
         out = []
         for text, found in zip(texts, findings):
             spans = [
-                self._span(a, f.start, f.end, f"detect:{f.category}")
+                self._span(a, _with_cue(text, f.start) if f.category in _IDENTIFIERS else f.start, f.end, f"detect:{f.category}")
                 for f in found
                 if (a := _attribute_of(f.category, text[f.start : f.end]))
                 and not _ADDRESSEE.fullmatch(text[f.start : f.end])
@@ -165,12 +167,23 @@ def _is_complement(text: str, clause: AttributeSpan, name: AttributeSpan) -> boo
     return bool(_COPULA_BEFORE.search(text, clause.start, name.start)) and not text[name.end : clause.end].strip(" .,;:!?)")
 
 
+#: Detection categories of identifiers: their cue words ("account ID", "membership no.") go with the number.
+_IDENTIFIERS = frozenset({"government_id", "identifier"})
+_CUE_BEFORE = re.compile(rf"(?i:(?:\b(?:{ID_CUES})\b\.?[ \t]*){{1,3}})[:#]?[ \t]*$")
+
+
+def _with_cue(text: str, start: int) -> int:
+    """``start`` moved back over the cue words right before an identifier ("account ID 4625744")."""
+    cue = _CUE_BEFORE.search(text, max(0, start - 40), start)
+    return cue.start() if cue else start
+
+
 def _attribute_of(category: str, value: str) -> str | None:
     if category in CATEGORY_ATTRIBUTE and CATEGORY_ATTRIBUTE[category] is not None:
         return CATEGORY_ATTRIBUTE[category]
     if category == "contact":
         return "email" if "@" in value else "phone_number"
-    if category == "government_id":
+    if category in ("government_id", "identifier"):  # an account, membership or record number is an identifier like these
         return "ssn" if _SSN.search(value) else "driver_license"
     if category == "medical_condition":
         return "mental_health" if any(p.search(value) for p, _ in _lexicon()["mental_health"]) else "physical_health"
