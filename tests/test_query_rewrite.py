@@ -740,3 +740,23 @@ def test_an_account_or_membership_number_goes_with_its_cue_words(rewriter: Query
     result = rewriter.rewrite(query)
     assert "5529031" not in result.text and "membership" not in result.text, result.text
     assert "crushing chest pain" in result.text and "61" in result.text
+
+
+def test_a_question_putting_a_name_to_it_asks_for_a_diagnosis(rewriter: QueryRewriter) -> None:
+    query = (
+        "My daughter is 11 and since the weekend she has had nosebleeds that will not stop.\n"
+        "She bruises easily, and there is von Willebrand disease on her dad's side. She collects vintage stamps.\n"
+        "Is it leukaemia, a bleeding disorder or just the heat?"
+    )
+    result = rewriter.rewrite(query)
+    for finding in ("nosebleeds that will not stop", "bruises easily", "von Willebrand disease"):
+        assert finding in result.text, result.text
+    assert "stamps" not in result.text
+
+
+def test_a_cut_statements_full_stop_replaces_the_comma_left_hanging() -> None:
+    from policy_engine.rewrite.clauses import Edit, edit
+
+    text = "She is 11, bruises easily, and there is von Willebrand disease on her dad's side.\nIs it leukaemia or the heat?"
+    start = text.index("there is")
+    assert edit(text, [Edit(start, text.index(" side.") + 5)], []).splitlines()[0] == "She is 11, bruises easily."

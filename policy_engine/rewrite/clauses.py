@@ -685,23 +685,30 @@ def edit(text: str, edits: list[Edit], keep: list[tuple[int, int]], *, protectiv
         left, right = min(unit[0], tokens[0].i), max(unit[1], tokens[-1].i + 1)  # the unit always takes the whole span
         drop.update(range(left, right))
         drop.update(_separators(doc, left, right))
-    drop -= _kept_sentence_ends(doc, drop)
+    ends, commas = _kept_sentence_ends(doc, drop)
+    drop = (drop - ends - {t.i for t in doc if t.is_space and "\n" in t.text}) | commas  # line breaks stay; repair drops emptied lines
     drop.update(_emptied_lines(doc, drop))
     return repair(_rebuild(doc, drop, replaced))
 
 
-def _kept_sentence_ends(doc: Doc, drop: set[int]) -> set[int]:
-    """The cut full stops, question and exclamation marks that still end a sentence: the last word kept before one, on
-    its line, has no mark of its own ("I watch Tamil films and my sister is on Zoloft." -> "I watch Tamil films.")."""
-    ends = set()
+def _kept_sentence_ends(doc: Doc, drop: set[int]) -> tuple[set[int], set[int]]:
+    """The cut full stops, question and exclamation marks that still end a sentence, and the commas they replace: the last
+    token kept before one, on its line, is a word ("I watch Tamil films and my sister is on Zoloft." -> "I watch Tamil
+    films.") or a comma left hanging ("She is 11, bruises easily, and there is ... ." -> "She is 11, bruises easily.")."""
+    ends, commas = set(), set()
     for sentence in doc.sents:
         last = next((t for t in reversed(sentence) if not t.is_space), None)
         if last is None or last.i not in drop or last.text not in (".", "!", "?"):
             continue
         before = next((t for t in reversed(doc[: last.i]) if t.i not in drop and not t.is_space), None)
-        if before is not None and (before.is_alpha or before.like_num) and "\n" not in doc.text[before.idx : last.idx]:
+        if before is None or "\n" in doc.text[before.idx : last.idx]:
+            continue
+        if before.text in (",", ";", ":"):
+            commas.add(before.i)
             ends.add(last.i)
-    return ends
+        elif before.is_alpha or before.like_num:
+            ends.add(last.i)
+    return ends, commas
 
 
 def _emptied_lines(doc: Doc, drop: set[int]) -> list[int]:
@@ -751,7 +758,7 @@ def _rebuild(doc: Doc, drop: set[int], replaced: dict[int, tuple[int, str]]) -> 
         else:
             after_cut, i = True, i + 1
             continue
-        if after_cut and pieces and pieces[-1][-1:].isalnum() and piece[:1].isalnum():
+        if after_cut and pieces and (pieces[-1][-1:].isalnum() or pieces[-1][-1:] in ".!?") and piece[:1].isalnum():
             pieces.append(" ")
         pieces.append(piece)
         after_cut = False

@@ -56,9 +56,15 @@ CLINICAL = frozenset({"age", "gender", "physical_health", "mental_health", "medi
 CONDITIONS = frozenset({"physical_health", "mental_health"})
 
 
-def diagnostic(request: str) -> bool:
-    """Whether ``request`` asks for a diagnosis: the patient's clinical findings then bear on it."""
-    return _DIAGNOSTIC.search(request) is not None
+#: A question that puts a name to what is going on ("Is it ...?", "Could this be ...?").
+_NAMING = re.compile(r"\b(?:is|could|might|would|can)\s+(?:it|this|that|he|she|they)\s+(?:be\s+)?", re.IGNORECASE)
+
+
+def diagnostic(request: str, conditions_asked: int = 0) -> bool:
+    """Whether ``request`` asks for a diagnosis: by name ("most likely dx?"), or by putting a name to what is going on
+    with ``conditions_asked`` conditions named in it ("Is it leukaemia or a bleeding disorder?").  The patient's clinical
+    findings then bear on it."""
+    return _DIAGNOSTIC.search(request) is not None or (conditions_asked > 0 and _NAMING.search(request) is not None)
 
 
 def measured(text: str) -> bool:

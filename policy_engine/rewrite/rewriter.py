@@ -152,7 +152,8 @@ class QueryRewriter:
         spans = [self._measurement(replace(s, end=clipped_end(doc, s.start, s.end)), query) for s in found]
         contexts = [enclosing(doc, clauses, s.start, s.end) for s in spans]
         probability = shared_essentiality().probability(request, [query[c0:c1] for c0, c1 in contexts], [s.attribute for s in spans], [s.subject for s in spans])
-        clinical = diagnostic(request) or any(s.attribute in CONDITIONS for s in offered)  # "which of these is it? (i) gout (ii) ..."
+        asked = sum(s.attribute in CONDITIONS and any(r.start_char <= s.start < r.end_char for r in requests) for s in found)
+        clinical = diagnostic(request, asked) or any(s.attribute in CONDITIONS for s in offered)  # "which is it? (i) gout (ii) ..."
         probability = [1.0 if measured(query[c0:c1]) or (clinical and s.attribute in CLINICAL) else p for p, s, (c0, c1) in zip(probability, spans, contexts)]
         focal = focal_subject(query, requests[0].start_char, requests[-1].end_char) if requests else "self"
         if clinical and any(s.attribute in CLINICAL and s.subject == "third_party" for s in spans):
