@@ -28,6 +28,8 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from spacy.tokens import Doc, Span
+
 from policy_engine.enforcement.base import SpanDetector
 from policy_engine.policy.model import NecessityAction, NecessityRule, Policy
 from policy_engine.policy.vocabulary import vocabulary_for
@@ -139,16 +141,7 @@ class QueryRewriter:
         prediction = self.classifier.predict(request)
         task, source, rule = self._task(prediction, purpose)
         clauses = context_clauses(doc)
-        options = [(r.start_char + o0, r.start_char + o1) for r in requests for o0, o1 in answer_options(r.text)]
-        found = self.attributes.find(query)
-        offered = [s for s in found if any(o0 <= s.start <= o0 + 1 and s.end <= o1 for o0, o1 in options)]  # an answer option: the request's material
-        found = [
-            s for s in found
-            if s not in offered
-            and not (s.attribute == "employment" and no_occupation(doc, s.start, s.end))
-            and not (s.attribute == "name" and names_a_kind(doc, s.start, s.end))
-        ]
-        found = self.attributes.with_tagged(query, found, clauses, shared_tagger())
+        found, offered = self._disclosures(query, doc, requests, clauses)
         spans = [self._measurement(replace(s, end=clipped_end(doc, s.start, s.end)), query) for s in found]
         contexts = [enclosing(doc, clauses, s.start, s.end) for s in spans]
         probability = shared_essentiality().probability(request, [query[c0:c1] for c0, c1 in contexts], [s.attribute for s in spans], [s.subject for s in spans])
@@ -178,6 +171,21 @@ class QueryRewriter:
             return RewriteResult(protective, rewriter="protective", **result)  # type: ignore[arg-type]
         raise QueryRefused("no rewrite of the query passed verification; the query is refused")
 
+    def _disclosures(self, query: str, doc: Doc, requests: list[Span], clauses: list[tuple[int, int]]) -> tuple[list[AttributeSpan], list[AttributeSpan]]:
+        """The attribute spans of ``query`` (detected and tagged), and apart from them the ones that start an answer option
+        of the request (its material, never edited).  An occupation that is a verb or only names who acted ("the nurse
+        rang") and a name that modifies a common noun ("Tamil action films") disclose nothing."""
+        options = [(r.start_char + o0, r.start_char + o1) for r in requests for o0, o1 in answer_options(r.text)]
+        found = self.attributes.find(query)
+        offered = [s for s in found if any(o0 <= s.start <= o0 + 1 and s.end <= o1 for o0, o1 in options)]
+        found = [
+            s for s in found
+            if s not in offered
+            and not (s.attribute == "employment" and no_occupation(doc, s.start, s.end))
+            and not (s.attribute == "name" and names_a_kind(doc, s.start, s.end))
+        ]
+        return self.attributes.with_tagged(query, found, clauses, shared_tagger()), offered
+
     def _measurement(self, span: AttributeSpan, query: str) -> AttributeSpan:
         """A contact or identifier span that is a clinical measurement ("BP 212/124" read as a phone number) is a health finding."""
         if span.attribute in NEVER_ESSENTIAL and measured(span.value(query)):
@@ -200,7 +208,7 @@ class QueryRewriter:
     def _verified(self, text: str, original: str, decisions: list[Decision] | tuple[Decision, ...]) -> bool:
         """No non-essential value survives in ``text`` and no sensitive value appears that ``original`` lacks.
 
-        Survival is checked with whitespace collapsed (the rewrite joins lines).  A span detected in ``text`` is new
+        Survival is checked as whole words with whitespace collapsed (a cut may join lines).  A span detected in ``text`` is new
         content when it holds a word that neither ``original`` nor a generic phrase holds: a span the detector finds
         across a cut ("Heyy | Anyway" read as a name, "treated for ADHD | can u") brings nothing new."""
         if not text.strip():
