@@ -760,3 +760,14 @@ def test_a_cut_statements_full_stop_replaces_the_comma_left_hanging() -> None:
     text = "She is 11, bruises easily, and there is von Willebrand disease on her dad's side.\nIs it leukaemia or the heat?"
     start = text.index("there is")
     assert edit(text, [Edit(start, text.index(" side.") + 5)], []).splitlines()[0] == "She is 11, bruises easily."
+
+
+def test_a_value_that_goes_goes_everywhere_and_a_shouted_line_label_is_no_name(rewriter: QueryRewriter) -> None:
+    query = (
+        "Title: quick one\nA regular at my cafe named Wendy still smokes kretek cigarettes.\n"
+        "EDIT: Wendy says she will quit.\nEDIT 2: can you summarise how the stock market works in simple terms?"
+    )
+    result = rewriter.rewrite(query)
+    assert "Wendy" not in result.text and "kretek" not in result.text, result.text
+    assert "EDIT 2: can you summarise how the stock market works in simple terms?" in result.text
+    assert not any(d.span.attribute == "name" and d.span.value(query) == "EDIT" for d in result.decisions)

@@ -56,7 +56,7 @@ __all__ = ["DecodingResult", "EnsembleDecoder", "EnsembleState", "StepDistributi
 
 @functools.cache
 def _forward_parameters(model_type: type) -> frozenset[str]:
-    return frozenset(inspect.signature(model_type.forward).parameters)
+    return frozenset(inspect.signature(getattr(model_type, "forward", model_type.__call__)).parameters)
 
 
 def _cache_keyword(model: torch.nn.Module) -> str:

@@ -154,9 +154,10 @@ class QueryRewriter:
         decisions = self.planner.decide(spans, task, purpose, probability, focal, rule, [(r.start_char, r.end_char) for r in requests] or [(0, len(query))])
         keep = [(d.span.start, d.span.end) for d in decisions if d.essential]
         edits = [
-            Edit(d.span.start, d.span.end, GENERIC[d.span.attribute] if d.action is NecessityAction.GENERALIZE else None, tight=d.span.attribute == "name")
+            Edit(start, end, GENERIC[d.span.attribute] if d.action is NecessityAction.GENERALIZE else None, tight=d.span.attribute == "name")
             for d in decisions
             if not d.essential
+            for start, end in _occurrences(query, d.span, spans)
         ]
         result = dict(prediction=prediction, task=task, task_source=source, purpose=purpose, rule=rule.task if rule else None, decisions=tuple(decisions))
         text = edit(query, edits, keep)
@@ -245,6 +246,18 @@ _GENERIC_WORDS = frozenset(w for phrase in GENERIC.values() for w in _words(phra
 def _folded(text: str) -> str:
     """``text`` case-folded with every run of whitespace as one space."""
     return " ".join(text.split()).casefold()
+
+
+def _occurrences(query: str, span: AttributeSpan, spans: list[AttributeSpan]) -> list[tuple[int, int]]:
+    """``span`` and every other whole-word occurrence of its value that no detected span covers ("Wendy" named twice,
+    found once): a value that goes, goes everywhere."""
+    value = span.value(query)
+    again = [
+        (m.start(), m.end())
+        for m in re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", query)
+        if m.start() != span.start and not any(s.start < m.end() and m.start() < s.end for s in spans)
+    ]
+    return [(span.start, span.end), *again]
 
 
 def _contains(text: str, value: str) -> bool:
