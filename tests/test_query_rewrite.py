@@ -771,3 +771,17 @@ def test_a_value_that_goes_goes_everywhere_and_a_shouted_line_label_is_no_name(r
     assert "Wendy" not in result.text and "kretek" not in result.text, result.text
     assert "EDIT 2: can you summarise how the stock market works in simple terms?" in result.text
     assert not any(d.span.attribute == "name" and d.span.value(query) == "EDIT" for d in result.decisions)
+
+
+def test_a_shouted_label_opens_no_request_and_an_occupation_modifying_a_noun_is_none(rewriter: QueryRewriter) -> None:
+    from policy_engine.rewrite.clauses import parse, request_text
+
+    query = (
+        "Title: advice wanted\nI am paying off a student loan in default.\n"
+        "EDIT: forgot to mention that my benefits card number is 31-7730218-4.\n"
+        "So asking you here: could you make this sound more polite: 'send me the rota now'"
+    )
+    assert not request_text(parse(query)).startswith("EDIT"), request_text(parse(query))
+    result = rewriter.rewrite(query)
+    assert "31-7730218-4" not in result.text, result.text
+    assert not any(d.span.attribute == "employment" for d in result.decisions)

@@ -29,7 +29,7 @@ from spacy.tokens import Doc, Span, Token
 from policy_engine.detect.ner import MODEL_NAME
 from policy_engine.rewrite.learned import shared_request_detector
 from policy_engine.rewrite.subjects import mentions
-from policy_engine.rewrite.transcript import content_start, other_speaker, turns, without_prefix
+from policy_engine.rewrite.transcript import SHOUTED_LABEL, content_start, other_speaker, turns, without_prefix
 
 #: Dependency labels whose subtree may be dropped as a unit.
 DROPPABLE = frozenset({"conj", "advcl", "relcl", "acl", "appos", "prep", "ccomp", "parataxis", "npadvmod", "amod", "compound", "nmod", "poss", "dobj", "pobj", "attr", "acomp", "xcomp", "oprd", "dative", "agent", "advmod"})
@@ -481,8 +481,11 @@ _EMPHASIS = re.compile(r"\*{1,3}|(?<!\w)_{1,3}|_{1,3}(?!\w)")
 
 
 def _plain(sentence: str) -> str:
-    """``sentence`` as its words read: without a chat turn's prefix and without markdown emphasis ("**Request:** Translate ...")."""
-    return _EMPHASIS.sub("", without_prefix(sentence))
+    """``sentence`` as its words read: without a chat turn's prefix, markdown emphasis ("**Request:** Translate ...") and a
+    shouted label ("EDIT: to clarify, ..." is no request to edit)."""
+    plain = _EMPHASIS.sub("", without_prefix(sentence))
+    label = SHOUTED_LABEL.match(plain)
+    return plain[label.end() :] if label else plain
 
 
 #: A postscript's mark ("P.S.", "PS -", "P.P.S."): it places a sentence after the sign-off, it does not say a request came before.
@@ -589,13 +592,15 @@ _PREDICATING = frozenset({"be", "become", "work", "remain", "train", "retire", "
 
 
 def no_occupation(doc: Doc, start: int, end: int) -> bool:
-    """Whether the occupation found at ``doc.text[start:end]`` discloses no one's job: it is a verb ("I cook arepas"), or it
-    only names who acted or was acted on ("The practice nurse rang", "I called the GP"), a person mentioned by role."""
+    """Whether the occupation found at ``doc.text[start:end]`` discloses no one's job: it is a verb ("I cook arepas"), it
+    modifies a noun ("a student loan"), or it only names who acted or was acted on ("The practice nurse rang", "I called the
+    GP"), a person mentioned by role."""
     span = doc.char_span(start, end, alignment_mode="expand")
     if span is None:
         return False
     root = span.root
-    return root.pos_ == "VERB" or (root.dep_ in ("nsubj", "nsubjpass", "dobj") and root.head.lemma_ not in _PREDICATING)
+    modifier = root.dep_ == "compound" and root.head.i >= span.end and root.head.pos_ == "NOUN"  # "a student loan", "the nurse line"
+    return root.pos_ == "VERB" or modifier or (root.dep_ in ("nsubj", "nsubjpass", "dobj") and root.head.lemma_ not in _PREDICATING)
 
 
 #: Nouns for a group of people: a name modifying one is a surname ("the Smith family").

@@ -35,6 +35,7 @@ from policy_engine.policy.model import Constraint, DetectorHints
 from policy_engine.policy.vocabulary import Vocabulary
 from policy_engine.rewrite.learned import DisclosureTagger
 from policy_engine.rewrite.subjects import Subject, mentions, subject_of
+from policy_engine.rewrite.transcript import SHOUTED_LABEL
 
 #: Tagger probability from which a clause counts as disclosing something (low: a flagged clause that
 #: discloses nothing costs at most some context the request does not need; chosen on family B with
@@ -208,16 +209,12 @@ _ASKED = re.compile(r"[\s,:]*(?:can|could|would|will|please|pls|kindly|help|tell
 _EPONYM = re.compile(r"['\u2019]s?\s+(?:disease|syndrome|palsy|phenomenon|sign|anomaly|ulcer|lymphoma|sarcoma|disorder)\b", re.IGNORECASE)
 
 
-#: A shouted label opening a line ("EDIT:", "UPDATE 2:", "NB:").
-_LINE_LABEL = re.compile(r"[A-Z]{2,}(?:[ \t]+\d+)?[ \t]*:")
-
-
 def _no_person(text: str, start: int, end: int) -> bool:
     """Whether a name found at ``text[start:end]`` names no one: an @handle the request right after it is put to (the
     "@" may lie just before it), the eponym of a disease ("Raynaud's disease"), a hashtag, or a shouted label opening a
     line ("EDIT:")."""
     marked = text[start - 1 : end] if start > 0 and text[start - 1] in "@#" else text[start:end]
-    if marked.startswith("#") or (_LINE_LABEL.match(text, start) and text.rfind("\n", 0, start) + 1 == start):
+    if marked.startswith("#") or (SHOUTED_LABEL.match(text, start) and text.rfind("\n", 0, start) + 1 == start):
         return True
     return (marked.startswith("@") and _ASKED.match(text, end) is not None) or _EPONYM.match(text, end) is not None
 

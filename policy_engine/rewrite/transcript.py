@@ -19,6 +19,8 @@ _TURN = re.compile(
     r"[ \t]*(?:-[ \t]*)?(?P<speaker>[A-Za-z][\w.' -]{0,30}?)[ \t]*:[ \t]*",
     re.IGNORECASE | re.MULTILINE,
 )
+#: A shouted label opening a line or sentence ("EDIT:", "UPDATE 2:", "NB:"): layout, like a speaker label; no name, no request word.
+SHOUTED_LABEL = re.compile(r"[ \t]*[A-Z]{2,}(?:[ \t]+\d+)?[ \t]*:[ \t]*")
 #: Speaker labels that name the user who pasted the transcript.
 _USER_LABELS = frozenset({"me", "i", "myself", "user", "customer", "client", "you"})
 
