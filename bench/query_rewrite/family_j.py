@@ -1,4 +1,4 @@
-"""Generator family J (held out: committed before any tuning against it, evaluated once at the end).
+"""Generator family J (held out for one report, committed before tuning and evaluated once; now a development family).
 
 Registers none of families A-I produce (``compose``), one per style:
 
