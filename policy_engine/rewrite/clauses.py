@@ -179,7 +179,8 @@ def query_sentence_starts(doc: Doc) -> Doc:
 
 
 #: The letter, digit or roman numeral of an answer option's label ("a)", "(iv)", "B)").
-_OPTION_MARK = re.compile(r"^(?:[a-hA-H1-9]|i{1,3}|iv|vi{0,3}|I{1,3}|IV|VI{0,3})$")
+_MARK = r"(?:[a-hA-H1-9]|i{1,3}|iv|vi{0,3}|I{1,3}|IV|VI{0,3})"
+_OPTION_MARK = re.compile(rf"^{_MARK}$")
 
 
 def _option_label(doc: Doc, i: int) -> bool:
@@ -190,7 +191,7 @@ def _option_label(doc: Doc, i: int) -> bool:
 
 
 _LINE = re.compile(r"[^\n]+")
-_LABEL_IN_LINE = re.compile(r"(?:^|[\s?:;,])(\(?(?:[a-hA-H1-9]|i{1,3}|iv|vi{0,3}|I{1,3}|IV|VI{0,3})\))\s")
+_LABEL_IN_LINE = re.compile(rf"(?:^|[\s?:;,])(\(?{_MARK}\))\s")
 
 
 def answer_options(text: str) -> list[tuple[int, int]]:
@@ -466,7 +467,7 @@ def request_roles(sentences: tuple[str, ...], statements: tuple[bool, ...] = (),
 
 
 #: A question mark ending a sentence or the question before its answer options ("which is it? (i) gout (ii) ...").
-_QUESTION_END = re.compile(r"\?\s*(?:\(?(?:[a-hA-H1-9]|i{1,3}|iv)\)\s.*)?$", re.DOTALL)
+_QUESTION_END = re.compile(rf"\?\s*(?:\(?{_MARK}\)\s.*)?$", re.DOTALL)
 
 
 def _question(sentence: str) -> bool:
