@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sys
 import threading
-from typing import Protocol, TextIO
+from typing import TYPE_CHECKING, Protocol, TextIO
 
 from audit.chain import ChainPosition, encode_batch
 from audit.keys import KeyRing, load_keyring
@@ -24,6 +24,9 @@ from audit.masking import mask_record
 from audit.records import DecisionRecord
 from audit.settings import AuditSettingsLike
 from audit.sqlite_log import SQLiteDecisionLog
+
+if TYPE_CHECKING:
+    from policy_engine.policy.model import Policy
 
 
 class AuditSink(Protocol):
@@ -99,3 +102,10 @@ def open_sink(settings: AuditSettingsLike, keyring: KeyRing | None = None) -> Au
     if settings.sink not in sinks:
         raise ValueError(f"unknown audit sink {settings.sink!r}: use one of {', '.join(sinks)}")
     return sinks[settings.sink](settings, keyring)
+
+
+def open_policy_sink(policy: Policy) -> AuditSink:
+    """The audit sink ``policy.audit`` names, with its log path resolved against the policy's directory (created)."""
+    log = policy.resolve_path(policy.audit.log)
+    log.parent.mkdir(parents=True, exist_ok=True)
+    return open_sink(policy.audit.model_copy(update={"log": str(log)}))

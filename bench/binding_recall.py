@@ -32,8 +32,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from policy_engine import load_policy  # noqa: E402
-from policy_engine.bundle import Bundle, BundleError, compile_bundle  # noqa: E402
-from policy_engine.retrieval import STRATEGIES  # noqa: E402
+from policy_engine.bundle.reader import Bundle, BundleError, compile_bundle  # noqa: E402
+from policy_engine.bundle.retrieval import STRATEGIES  # noqa: E402
 
 KS = (1, 3, 5, 10)
 

@@ -26,9 +26,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from policy_engine.bundle import Bundle  # noqa: E402
-from policy_engine.dp.progress import listening  # noqa: E402
-from policy_engine.runtime import Engine  # noqa: E402
+from enforcers.dp_decoding.progress import listening  # noqa: E402
+from policy_engine.bundle.reader import Bundle  # noqa: E402
+from policy_engine.engine.runtime import Engine  # noqa: E402
 
 QUESTIONS = (
     "Which medication and dose was the patient with type 2 diabetes prescribed?",

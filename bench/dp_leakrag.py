@@ -37,11 +37,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from audit.ledger import BudgetLedger  # noqa: E402
 from bench.leakrag_data import ATTACK, Record, build  # noqa: E402
-from policy_engine.dp.api import generate_private  # noqa: E402
-from policy_engine.dp.config import DPDecodingSettings, DPSettings  # noqa: E402
-from policy_engine.dp.decoder import subset_messages  # noqa: E402
-from policy_engine.dp.partition import RetrievedDocument  # noqa: E402
-from policy_engine.model_runtime import default_model_dir, load_model, render_chat  # noqa: E402
+from enforcers.dp_decoding.api import generate_private  # noqa: E402
+from enforcers.dp_decoding.config import DPDecodingSettings, DPSettings  # noqa: E402
+from enforcers.dp_decoding.decoder import subset_messages  # noqa: E402
+from enforcers.dp_decoding.partition import RetrievedDocument  # noqa: E402
+from policy_engine.llm.runtime import default_model_dir, load_model, render_chat  # noqa: E402
 
 METHODS = {"NoRefill": "none", "RandomRefill": "random", "PEARL": "pearl"}
 

@@ -28,11 +28,11 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.leakrag_data import ATTACK, build  # noqa: E402
-from policy_engine.dp.accounting import PrivacyAccountant  # noqa: E402
-from policy_engine.dp.config import DPDecodingSettings  # noqa: E402
-from policy_engine.dp.decoder import EnsembleDecoder, EnsembleState, subset_messages  # noqa: E402
-from policy_engine.dp.partition import RetrievedDocument, partition_documents, partition_key_from_secret  # noqa: E402
-from policy_engine.model_runtime import default_model_dir, load_model, render_chat  # noqa: E402
+from enforcers.dp_decoding.accounting import PrivacyAccountant  # noqa: E402
+from enforcers.dp_decoding.config import DPDecodingSettings  # noqa: E402
+from enforcers.dp_decoding.decoder import EnsembleDecoder, EnsembleState, subset_messages  # noqa: E402
+from enforcers.dp_decoding.partition import RetrievedDocument, partition_documents, partition_key_from_secret  # noqa: E402
+from policy_engine.llm.runtime import default_model_dir, load_model, render_chat  # noqa: E402
 
 
 def _retrieved(records, example) -> list[RetrievedDocument]:

@@ -35,10 +35,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from policy_engine.corpus import chunk_corpus, ingest  # noqa: E402
+from policy_engine.bundle.corpus import chunk_corpus, ingest  # noqa: E402
+from policy_engine.engine.runtime import Engine  # noqa: E402
 from policy_engine.policy.loader import load_policy  # noqa: E402
 from policy_engine.policy.model import RedactionMode  # noqa: E402
-from policy_engine.runtime import Engine  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results"
@@ -125,7 +125,7 @@ def main() -> None:
     result: dict = {"command": "python bench/fluency.py" + (f" --perplexity {args.perplexity}" if args.perplexity != 40 else ""), "corpora": {}}
     handle = None
     if args.perplexity:
-        from policy_engine.model_runtime import load_default_model
+        from policy_engine.llm.runtime import load_default_model
 
         handle = load_default_model()
     all_defects: list[dict] = []

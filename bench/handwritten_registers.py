@@ -111,7 +111,7 @@ def load_registers(root: Path = FIXTURES) -> list[Register]:
 def run_register(register: Register) -> RegisterRun:
     """Protect the register's document under its policy with the real engine."""
     from policy_engine import load_policy
-    from policy_engine.runtime import Engine
+    from policy_engine.engine.runtime import Engine
 
     policy = load_policy(register.directory / "policy.yaml")
     engine = Engine.for_policy(policy, audit=False)

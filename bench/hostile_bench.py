@@ -82,7 +82,7 @@ def bench_compile(work: Path) -> dict:
     result = run_child(
         """
         import time
-        from policy_engine.bundle import compile_bundle
+        from policy_engine.bundle.reader import compile_bundle
         t0 = time.perf_counter()
         report = compile_bundle("policy/policy.yaml", "bundle")
         RESULT = {"seconds": time.perf_counter() - t0, "counts": report.manifest["counts"],

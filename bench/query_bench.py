@@ -31,12 +31,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from policy_engine import load_policy  # noqa: E402
-from policy_engine.binding import Binding, bind_constraints  # noqa: E402
-from policy_engine.bundle import Bundle  # noqa: E402
-from policy_engine.corpus import Chunk  # noqa: E402
-from policy_engine.embedding import load_embedder, normalize  # noqa: E402
-from policy_engine.graph import build_policy_graph  # noqa: E402
-from policy_engine.index import SEARCH_THREADS, VectorIndex  # noqa: E402
+from policy_engine.bundle.binding import Binding, bind_constraints  # noqa: E402
+from policy_engine.bundle.corpus import Chunk  # noqa: E402
+from policy_engine.bundle.index import SEARCH_THREADS, VectorIndex  # noqa: E402
+from policy_engine.bundle.policy_graph import build_policy_graph  # noqa: E402
+from policy_engine.bundle.reader import Bundle  # noqa: E402
+from policy_engine.nlp.embedding import load_embedder, normalize  # noqa: E402
 from policy_engine.policy.model import BindingSettings, IndexSettings  # noqa: E402
 
 DIM = 384

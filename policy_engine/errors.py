@@ -4,7 +4,7 @@ Every error the library raises on purpose derives from
 :class:`PolicyEngineError`, so a caller can catch one type.  The specific
 errors stay where their subject lives (``PolicyError`` in
 :mod:`policy_engine.diagnostics`, ``AuditError`` in :mod:`audit.errors`,
-``BundleError`` in :mod:`policy_engine.bundle` ...); only the errors that more
+``BundleError`` in :mod:`policy_engine.bundle.reader` ...); only the errors that more
 than one package raises or catches are defined here.  This module imports
 nothing from the project, so every layer may import it.
 """
@@ -24,6 +24,6 @@ class BudgetExhausted(PolicyEngineError):
     """A privacy budget cannot pay for the request: the ledger scope's window or an accountant's target is spent.
 
     Raised by the budget ledger (:mod:`audit.ledger`), the PEARL accountant
-    (:mod:`policy_engine.dp.accounting`) and the ``dp_decoding`` enforcer; the
+    (:mod:`enforcers.dp_decoding.accounting`) and the ``dp_decoding`` enforcer; the
     pipeline turns it into a refusal, never a non-private answer.
     """

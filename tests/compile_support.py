@@ -20,7 +20,7 @@ def copy_fixture(target: Path) -> Path:
 @functools.lru_cache(maxsize=1)
 def compiled_fixture() -> tuple[Path, Path, object]:
     """``(policy_file, bundle_dir, CompileReport)`` of the fixture, compiled once into a temporary directory."""
-    from policy_engine.bundle import compile_bundle
+    from policy_engine.bundle.reader import compile_bundle
 
     root = Path(tempfile.mkdtemp(prefix="pe-compile-"))
     atexit.register(shutil.rmtree, root, ignore_errors=True)

@@ -13,10 +13,10 @@ from click.testing import CliRunner
 from compile_support import compiled_fixture, copy_fixture
 
 from click_cli import cli
-from policy_engine.bundle import Bundle, BundleError, compile_bundle, content_digest
-from policy_engine.corpus import CorpusError
+from policy_engine.bundle.corpus import CorpusError
+from policy_engine.bundle.reader import Bundle, BundleError, compile_bundle, content_digest
 from policy_engine.diagnostics import PolicyError
-from policy_engine.embedding import resolve_precision
+from policy_engine.nlp.embedding import resolve_precision
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -94,10 +94,10 @@ def test_binding_recall_on_fixture(fixture_bundle) -> None:
 def test_binding_recall_on_example_corpora(name: str) -> None:
     """Explicit binding recall on the example corpora (library pieces, no summary tree or KG: fast)."""
     from policy_engine import load_policy
-    from policy_engine.binding import bind_constraints, explicit_reasons
-    from policy_engine.corpus import chunk_corpus, ingest
-    from policy_engine.embedding import load_embedder
-    from policy_engine.index import VectorIndex
+    from policy_engine.bundle.binding import bind_constraints, explicit_reasons
+    from policy_engine.bundle.corpus import chunk_corpus, ingest
+    from policy_engine.bundle.index import VectorIndex
+    from policy_engine.nlp.embedding import load_embedder
 
     policy = load_policy(ROOT / "policies" / name)
     chunks = chunk_corpus(ingest(policy.corpus, policy.root_dir).documents, policy.corpus.chunking)

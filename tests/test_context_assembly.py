@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from policy_engine.context_assembly import assemble, parse_chunk_id, render_context
-from policy_engine.corpus import Document, chunk_document
+from policy_engine.bundle.corpus import Document, chunk_document
+from policy_engine.engine.context_assembly import assemble, parse_chunk_id, render_context
 from policy_engine.policy.model import ChunkingSettings
 
 TEXT = " ".join(f"Sentence number {i} of the visit note says something plain." for i in range(60))

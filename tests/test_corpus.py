@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from policy_engine.corpus import CorpusError, Document, chunk_document, chunk_id, ingest
+from policy_engine.bundle.corpus import CorpusError, Document, chunk_document, chunk_id, ingest
 from policy_engine.policy.model import ChunkingSettings, CorpusSettings
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from tiny_lm import build_tiny_model
 
-from policy_engine.degeneration import DegenerateOutput, check_output, guarded
-from policy_engine.generation import Decoding, complete, raw_completion
-from policy_engine.model_runtime import load_model
-from policy_engine.prompts import Prompt
+from policy_engine.llm.degeneration import DegenerateOutput, check_output, guarded
+from policy_engine.llm.generation import Decoding, complete, raw_completion
+from policy_engine.llm.prompts import Prompt
+from policy_engine.llm.runtime import load_model
 
 LOOP = (
     "The patient with type 2 diabetes was prescribed a medication a prescribed dose with meals; "
@@ -91,7 +91,7 @@ def test_loop_controls_change_greedy_output(tiny) -> None:
 
 
 def test_a_sentence_cut_by_the_length_limit_is_dropped_unless_it_is_all_there_is():
-    from policy_engine.degeneration import without_cut_sentence
+    from policy_engine.llm.degeneration import without_cut_sentence
 
     assert without_cut_sentence("The dose was lowered. IgE is a type of immune response that") == "The dose was lowered."
     assert without_cut_sentence("The dose was lowered.") == "The dose was lowered."

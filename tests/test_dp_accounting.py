@@ -8,7 +8,7 @@ import pytest
 from dp_accounting import dp_event
 from dp_accounting.rdp import rdp_privacy_accountant
 
-from policy_engine.dp.accounting import (
+from enforcers.dp_decoding.accounting import (
     PrivacyAccountant,
     epsilon_for_rho,
     exponential_epsilon_for,
@@ -16,8 +16,8 @@ from policy_engine.dp.accounting import (
     pure_dp_rho,
     rho_for_epsilon,
 )
-from policy_engine.dp.api import plan_budget
-from policy_engine.dp.config import BudgetSplit, DPDecodingSettings
+from enforcers.dp_decoding.api import plan_budget
+from enforcers.dp_decoding.config import BudgetSplit, DPDecodingSettings
 from policy_engine.errors import BudgetExhausted
 
 

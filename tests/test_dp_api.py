@@ -9,10 +9,10 @@ import pytest
 from tiny_lm import build_tiny_model
 
 from audit.ledger import BudgetLedger
-from policy_engine.dp.api import generate_private
-from policy_engine.dp.config import DPDecodingSettings, DPSettings, settings_from_policy
-from policy_engine.dp.partition import RetrievedDocument
-from policy_engine.model_runtime import ModelHandle, load_model
+from enforcers.dp_decoding.api import generate_private
+from enforcers.dp_decoding.config import DPDecodingSettings, DPSettings, settings_from_policy
+from enforcers.dp_decoding.partition import RetrievedDocument
+from policy_engine.llm.runtime import ModelHandle, load_model
 
 DOCS = [
     RetrievedDocument("a", "the patient has fever and cough . call the clinic"),
@@ -121,7 +121,7 @@ def test_default_answer_budget_is_an_eighth_of_the_window():
 
 
 def test_enforcer_answers_in_the_pipeline_and_refuses_when_exhausted(handle, ledger):
-    from enforcers.dp_decoding import DPDecodingEnforcer
+    from enforcers.dp_decoding.enforcer import DPDecodingEnforcer
     from policy_engine.enforcement.base import EnforcementContext, EnforcementPipeline, Passage, Stage
 
     settings = DPSettings(epsilon=2.0, decoding=replace(DECODING, refill="none"), answer_epsilon=2.0)  # one answer spends the window
@@ -150,7 +150,7 @@ def test_real_smollm2_private_answer(tmp_path):
     sentence stage is covered on the tiny model); a short draft could
     otherwise be redacted away entirely.
     """
-    from policy_engine.model_runtime import pull_default_model
+    from policy_engine.llm.runtime import pull_default_model
 
     handle = load_model(pull_default_model())
     ledger = BudgetLedger(tmp_path / "budget.sqlite")

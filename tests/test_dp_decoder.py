@@ -9,12 +9,12 @@ import pytest
 import torch
 from tiny_lm import build_tiny_model
 
-from policy_engine.dp.accounting import PrivacyAccountant, exponential_mechanism_rho
-from policy_engine.dp.config import DPDecodingSettings
-from policy_engine.dp.decoder import EnsembleDecoder
-from policy_engine.dp.noise import noise_generator
-from policy_engine.dp.partition import RetrievedDocument, partition_documents, partition_key_from_secret
-from policy_engine.model_runtime import load_model, render_chat
+from enforcers.dp_decoding.accounting import PrivacyAccountant, exponential_mechanism_rho
+from enforcers.dp_decoding.config import DPDecodingSettings
+from enforcers.dp_decoding.decoder import EnsembleDecoder
+from enforcers.dp_decoding.noise import noise_generator
+from enforcers.dp_decoding.partition import RetrievedDocument, partition_documents, partition_key_from_secret
+from policy_engine.llm.runtime import load_model, render_chat
 
 QUERY = "what is the fee ?"
 KEY = partition_key_from_secret(b"test-partition")
@@ -110,7 +110,7 @@ def test_batched_kv_cache_matches_single_sequence_forward(handle, worlds):
 
 
 def _messages(parts):
-    from policy_engine.dp.decoder import base_messages, subset_messages
+    from enforcers.dp_decoding.decoder import base_messages, subset_messages
 
     return [subset_messages(QUERY, p) for p in parts] + [base_messages(QUERY)]
 
@@ -167,7 +167,7 @@ def test_end_of_sequence_is_no_candidate_before_min_new_tokens(handle, worlds):
 
 
 def test_progress_listeners_get_one_count_per_sampled_token_and_never_break_decoding(handle, worlds):
-    from policy_engine.dp.progress import listening
+    from enforcers.dp_decoding.progress import listening
 
     counts: list[tuple[int, int]] = []
 

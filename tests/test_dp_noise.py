@@ -14,17 +14,17 @@ from tiny_lm import build_tiny_model
 from audit.ledger import BudgetLedger
 from audit.log import read_records
 from click_cli import cli
-from enforcers.dp_decoding import DPDecodingEnforcer
+from enforcers.dp_decoding.api import generate_private
+from enforcers.dp_decoding.config import DPDecodingSettings, DPSettings
+from enforcers.dp_decoding.enforcer import DPDecodingEnforcer
+from enforcers.dp_decoding.noise import InsecureNoiseWarning
+from enforcers.dp_decoding.partition import RetrievedDocument
 from policy_engine import lint, load_policy
-from policy_engine.compiler import compile_bundle
+from policy_engine.bundle.compiler import compile_bundle
 from policy_engine.diagnostics import ExitCode
-from policy_engine.dp.api import generate_private
-from policy_engine.dp.config import DPDecodingSettings, DPSettings
-from policy_engine.dp.noise import InsecureNoiseWarning
-from policy_engine.dp.partition import RetrievedDocument
 from policy_engine.enforcement.base import EnforcementContext, Passage
-from policy_engine.model_runtime import load_model
-from policy_engine.runtime import Engine, EngineError
+from policy_engine.engine.runtime import Engine, EngineError
+from policy_engine.llm.runtime import load_model
 
 DOCS = [
     RetrievedDocument("a", "the patient has fever and cough . call the clinic"),

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from policy_engine.dp.partition import (
+from enforcers.dp_decoding.partition import (
     RetrievedDocument,
     assign_subset,
     fresh_partition_key,

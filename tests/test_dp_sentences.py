@@ -8,11 +8,11 @@ import pytest
 import torch
 from tiny_lm import build_tiny_model
 
-from policy_engine.dp.accounting import PrivacyAccountant
-from policy_engine.dp.keywords import candidate_keywords, document_votes, release_keywords
-from policy_engine.dp.partition import RetrievedDocument
-from policy_engine.dp.refill import SENTENCE_MASK, assemble, clean_refill
-from policy_engine.dp.sentences import (
+from enforcers.dp_decoding.accounting import PrivacyAccountant
+from enforcers.dp_decoding.keywords import candidate_keywords, document_votes, release_keywords
+from enforcers.dp_decoding.partition import RetrievedDocument
+from enforcers.dp_decoding.refill import SENTENCE_MASK, assemble, clean_refill
+from enforcers.dp_decoding.sentences import (
     Sentence,
     SentenceSelection,
     refill_rather_than_empty,
@@ -21,8 +21,8 @@ from policy_engine.dp.sentences import (
     select_random,
     select_sparse_vector,
 )
-from policy_engine.model_runtime import load_model
-from policy_engine.prompts import refill_prompt
+from policy_engine.llm.prompts import refill_prompt
+from policy_engine.llm.runtime import load_model
 
 
 @pytest.fixture(scope="module")

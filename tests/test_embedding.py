@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from policy_engine.corpus import ingest
-from policy_engine.embedding import CachedEmbedder, EmbeddingCache, EmbeddingModelError, load_embedder, native_bf16, resolve_model, resolve_precision
+from policy_engine.bundle.corpus import ingest
+from policy_engine.nlp.embedding import CachedEmbedder, EmbeddingCache, EmbeddingModelError, load_embedder, native_bf16, resolve_model, resolve_precision
 from policy_engine.policy.loader import load_policy
 from policy_engine.policy.model import EmbeddingSettings
 

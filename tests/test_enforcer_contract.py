@@ -32,9 +32,9 @@ from audit.log import read_records
 from policy_engine.detect.analyzer import Analyzer
 from policy_engine.enforcement.base import WITHHELD_TEXT, EnforcementContext, EnforcementPipeline, Passage, Stage
 from policy_engine.enforcement.registry import EngineParts, register_enforcer, registered, unregister_enforcer
-from policy_engine.model_runtime import load_model
+from policy_engine.engine.runtime import Engine
+from policy_engine.llm.runtime import load_model
 from policy_engine.policy.model import Constraint, Policy
-from policy_engine.runtime import Engine
 
 CLEAN = Path(__file__).parent / "fixtures" / "clean_policy"
 RAW_VALUES = ("Jane Marie Doe", "04/12/1961", "jane.doe@example.org")

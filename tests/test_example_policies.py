@@ -204,8 +204,8 @@ def test_generator_is_deterministic(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_ground_truth_offsets_hold_on_the_engine_ingested_text(name: str) -> None:
-    """The corpus as compile reads it (policy_engine.corpus) is the text the offsets refer to."""
-    from policy_engine.corpus import ingest
+    """The corpus as compile reads it (policy_engine.bundle.corpus) is the text the offsets refer to."""
+    from policy_engine.bundle.corpus import ingest
 
     policy = load_policy(ROOT / "policies" / name)
     report = ingest(policy.corpus, policy.root_dir, strict=True)

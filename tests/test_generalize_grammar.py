@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from enforcers.redaction import RedactionEnforcer
+from enforcers.redaction.enforcer import RedactionEnforcer
 from policy_engine.detect.analyzer import Analyzer
 from policy_engine.enforcement.base import EnforcementContext, Passage
 from policy_engine.policy.model import Constraint, DetectorHints, EnforcementSettings, Metadata, Policy, RedactionMode
@@ -114,7 +114,7 @@ def test_the_same_entity_is_generalized_the_same_way_across_chunks() -> None:
     [(16, "her", "in her teens"), (84, "his", "in his eighties"), (47, "their", "in their forties"), (7, "her", "under 13")],
 )
 def test_age_phrases(age: int, pronoun: str, expected: str) -> None:
-    from policy_engine.generalization.phrasing import age_phrase
+    from policy_engine.enforcement.generalization.phrasing import age_phrase
 
     assert age_phrase(age, pronoun) == expected
 

@@ -58,7 +58,7 @@ def run_capped(code: str, cwd: Path, cap_mb: int = 1024, timeout: float = 60) ->
 
 
 def test_long_token_zip_and_png_are_skipped_by_name_not_fatal(tmp_path: Path) -> None:
-    from policy_engine.bundle import compile_bundle
+    from policy_engine.bundle.reader import compile_bundle
 
     policy = copy_fixture(tmp_path / "policy")
     corpus = policy.parent / "corpus"
@@ -75,7 +75,7 @@ def test_long_token_zip_and_png_are_skipped_by_name_not_fatal(tmp_path: Path) ->
 
 
 def test_spacy_parse_never_sees_more_than_max_length() -> None:
-    from policy_engine.knowledge_graph import extract_chunks, load_spacy
+    from policy_engine.bundle.knowledge_graph import extract_chunks, load_spacy
 
     limit = load_spacy().max_length
     text = ("Maria Lopez visited Boston. " * 10) + "y" * (limit + 10)
@@ -166,7 +166,7 @@ def test_include_outside_the_repo_is_refused_without_printing_it(tmp_path: Path,
 
 
 def test_base_exception_in_an_enforcer_denies_and_is_recorded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from policy_engine.runtime import Engine
+    from policy_engine.engine.runtime import Engine
 
     monkeypatch.setenv("POLICY_ENGINE_AUDIT_KEY", "test-key")
 
@@ -198,8 +198,8 @@ def test_base_exception_in_an_enforcer_denies_and_is_recorded(tmp_path: Path, mo
 
 
 def test_summary_sentences_keep_emails_and_titles_whole() -> None:
+    from policy_engine.bundle.raptor import ExtractiveSummarizer
     from policy_engine.detect.analyzer import Analyzer
-    from policy_engine.raptor import ExtractiveSummarizer
 
     texts = [
         "Her email is ottilie.brown@example.com and she asked for a callback. Dr. Alvarez ordered a blood test on Monday.",
@@ -243,7 +243,7 @@ def test_verify_without_a_key_says_signatures_were_not_checked(tmp_path: Path, m
 
 
 def test_ids_are_masked_in_the_audit_record_and_redacted_in_output(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from policy_engine.runtime import Engine
+    from policy_engine.engine.runtime import Engine
 
     monkeypatch.setenv("POLICY_ENGINE_AUDIT_KEY", "test-key")
     policy = Policy(

@@ -136,8 +136,8 @@ corpus_names = st.sampled_from(["a.md", "b.txt", "c.jsonl", "d.png", "e.zip", "f
 
 CORPUS_CHILD = """
 import json
-from policy_engine.corpus import ingest, chunk_corpus
-from policy_engine.knowledge_graph import extract_chunks
+from policy_engine.bundle.corpus import ingest, chunk_corpus
+from policy_engine.bundle.knowledge_graph import extract_chunks
 from policy_engine.policy.model import CorpusSettings
 report = ingest(CorpusSettings(paths=["docs", "../outside-docs", "/etc/hostname"]), ".")
 chunks = chunk_corpus(report.documents, CorpusSettings().chunking)

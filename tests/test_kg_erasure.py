@@ -10,23 +10,23 @@ import networkx as nx
 import pytest
 from click.testing import CliRunner
 
-import policy_engine.erasure.mentions as mentions_module
-from enforcers.kg_erasure import KGErasureEnforcer
-from policy_engine import load_policy
-from policy_engine.detect.analyzer import Analyzer
-from policy_engine.enforcement.base import EnforcementContext, Passage
-from policy_engine.enforcement.registry import EngineParts, registered
-from policy_engine.entities import normalize_entity
-from policy_engine.erasure.connections import (
+import enforcers.kg_erasure.mentions as mentions_module
+from enforcers.kg_erasure.connections import (
     PROTECTED,
     build_graph,
     connected,
     minimum_cut,
 )
-from policy_engine.erasure.eraser import Eraser
-from policy_engine.erasure.mentions import ExtractionError, parse_texts
+from enforcers.kg_erasure.enforcer import KGErasureEnforcer
+from enforcers.kg_erasure.eraser import Eraser
+from enforcers.kg_erasure.mentions import ExtractionError, parse_texts
+from policy_engine import load_policy
+from policy_engine.detect.analyzer import Analyzer
+from policy_engine.enforcement.base import EnforcementContext, Passage
+from policy_engine.enforcement.registry import EngineParts, registered
+from policy_engine.engine.runtime import Engine
+from policy_engine.nlp.entities import normalize_entity
 from policy_engine.policy.model import PrivateKnowledge
-from policy_engine.runtime import Engine
 
 ROOT = Path(__file__).resolve().parents[1]
 CLINIC_DOCS = [ROOT / "examples/clinic/docs/clinic-049.md", ROOT / "examples/clinic/docs/clinic-050.txt"]
@@ -225,8 +225,8 @@ class _SentencePerLine:
 def test_model_paraphrase_is_kept_only_when_re_extraction_accepts_it(tmp_path) -> None:
     from tiny_lm import build_tiny_model
 
-    from policy_engine.generation import ModelParaphraser
-    from policy_engine.model_runtime import load_model
+    from policy_engine.llm.generation import ModelParaphraser
+    from policy_engine.llm.runtime import load_model
 
     knowledge = PrivateKnowledge(private=[("Jane Doe", "lives_at", "12 Elm Road")], public=[("Jane Doe", "lives_with", "Tom Reyes")])
     context = EnforcementContext(passages=tuple(Passage.of(cid, text) for cid, text in FIGURE_1), constraints=())

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from policy_engine.knowledge_graph import ExtractionCache, KnowledgeGraph, build_knowledge_graph, extract_chunks, extract_doc, link_forms, load_spacy
+from policy_engine.bundle.knowledge_graph import ExtractionCache, KnowledgeGraph, build_knowledge_graph, extract_chunks, extract_doc, link_forms, load_spacy
 from policy_engine.policy.model import PrivateKnowledge
 
 

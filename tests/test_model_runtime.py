@@ -10,8 +10,8 @@ import pytest
 import torch
 from tiny_lm import build_tiny_model
 
-from policy_engine import model_runtime
-from policy_engine.model_runtime import (
+from policy_engine.llm import runtime as model_runtime
+from policy_engine.llm.runtime import (
     ModelNotAvailable,
     default_model_dir,
     load_model,

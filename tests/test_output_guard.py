@@ -15,7 +15,18 @@ from click.testing import CliRunner
 import policy_engine
 from audit.log import read_records
 from click_cli import cli
-from enforcers.output_guard import OutputGuardEnforcer
+from enforcers.output_guard import store
+from enforcers.output_guard.axes import K_PRIOR, Label
+from enforcers.output_guard.density import KernelScorer
+from enforcers.output_guard.detector import Verdict
+from enforcers.output_guard.enforcer import OutputGuardEnforcer
+from enforcers.output_guard.families import appositive, clausal, email, letter, nominal, relative, structured
+from enforcers.output_guard.model import GuardModel
+from enforcers.output_guard.qi_spans import QIProfile, QISpan
+from enforcers.output_guard.reviews import open_queue
+from enforcers.output_guard.service import _cleared
+from enforcers.output_guard.synth import TRAIN_FAMILIES, CorpusSize, generate
+from enforcers.output_guard.validate import DirectIdentifierValidator
 from policy_engine.detect.analyzer import Analyzer
 from policy_engine.enforcement.base import (
     EnforcementContext,
@@ -24,17 +35,6 @@ from policy_engine.enforcement.base import (
     Stage,
 )
 from policy_engine.enforcement.registry import EngineParts
-from policy_engine.guard import store
-from policy_engine.guard.axes import K_PRIOR, Label
-from policy_engine.guard.density import KernelScorer
-from policy_engine.guard.detector import Verdict
-from policy_engine.guard.families import appositive, clausal, email, letter, nominal, relative, structured
-from policy_engine.guard.model import GuardModel
-from policy_engine.guard.qi_spans import QIProfile, QISpan
-from policy_engine.guard.reviews import open_queue
-from policy_engine.guard.service import _cleared
-from policy_engine.guard.synth import TRAIN_FAMILIES, CorpusSize, generate
-from policy_engine.guard.validate import DirectIdentifierValidator
 
 POLICY = """\
 apiVersion: policy-engine.dev/v1

@@ -7,9 +7,9 @@ import hashlib
 import numpy as np
 import pytest
 
-from policy_engine.embedding import load_embedder, normalize
+from policy_engine.bundle.raptor import ExtractiveSummarizer, build_summary_tree, candidate_cluster_counts, cluster, soft_members
+from policy_engine.nlp.embedding import load_embedder, normalize
 from policy_engine.policy.model import EmbeddingSettings, SummaryTreeSettings
-from policy_engine.raptor import ExtractiveSummarizer, build_summary_tree, candidate_cluster_counts, cluster, soft_members
 
 TOPICS = {
     "cardiology": "The cardiologist reviewed the echocardiogram of patient {i}. Blood pressure was {bp} over 80. A beta blocker was started for the arrhythmia.",

@@ -8,12 +8,12 @@ from collections.abc import Sequence
 
 import pytest
 
-from enforcers.redaction import RedactionEnforcer
+from enforcers.redaction.enforcer import RedactionEnforcer
 from policy_engine.detect.analyzer import Analyzer
 from policy_engine.detect.findings import Finding, Source
 from policy_engine.enforcement.base import EnforcementContext, Passage
-from policy_engine.generalization.operators import generalize
-from policy_engine.placeholders import merge_findings
+from policy_engine.enforcement.generalization.operators import generalize
+from policy_engine.enforcement.placeholders import merge_findings
 from policy_engine.policy.model import Constraint, EnforcementSettings, Metadata, Policy, RedactionMode
 from policy_engine.policy.vocabulary import vocabulary_for
 
@@ -191,8 +191,8 @@ def test_a_protected_word_that_also_stands_unprotected_does_not_fail_verificatio
     """A dose's "daily" is protected, the spacer cleaned "daily" is not: the generalization still verifies."""
     from pathlib import Path
 
+    from policy_engine.engine.runtime import Engine
     from policy_engine.policy.loader import load_policy
-    from policy_engine.runtime import Engine
 
     engine = Engine.for_policy(load_policy(Path(__file__).resolve().parents[1] / "policies/clinic/policy.yaml"), audit=False)
     text = "Active list reviewed. Vitamin D3 1000 IU daily; omeprazole 20 mg daily before breakfast; the spacer is cleaned daily."
@@ -204,8 +204,8 @@ def test_a_protected_word_that_also_stands_unprotected_does_not_fail_verificatio
 
 
 def test_a_value_counts_as_standing_outside_only_as_a_whole_word() -> None:
-    from enforcers.redaction import _distinctive_values
-    from policy_engine.placeholders import Span
+    from enforcers.redaction.enforcer import _distinctive_values
+    from policy_engine.enforcement.placeholders import Span
 
     text = "Ann paid the Annual fee daily; her dose is 5 mg daily."
     ann, daily = Span(0, 3, None), Span(48, 53, None)  # type: ignore[arg-type]

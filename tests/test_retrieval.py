@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from compile_support import compiled_fixture
 
-from policy_engine.bundle import Bundle
+from policy_engine.bundle.reader import Bundle
+from policy_engine.bundle.retrieval import STRATEGIES, rank, strategy_scores
 from policy_engine.policy.model import Constraint
-from policy_engine.retrieval import STRATEGIES, rank, strategy_scores
 
 # constraints c1..c3, query q, retrieved chunks v1 (score 0.8) and v2 (score 0.6), all unit vectors in 2-D
 C = np.array([[1.0, 0.0], [0.0, 1.0], [0.6, 0.8]], dtype=np.float32)

@@ -11,11 +11,11 @@ from click.testing import CliRunner
 from tiny_lm import build_tiny_model
 
 from click_cli import cli
-from policy_engine.bundle import compile_bundle
+from policy_engine.bundle.reader import compile_bundle
 from policy_engine.enforcement import registry
 from policy_engine.enforcement.base import EnforcementContext, Stage
 from policy_engine.enforcement.registry import EngineParts
-from policy_engine.runtime import Engine, build_pipeline
+from policy_engine.engine.runtime import Engine, build_pipeline
 
 pytestmark = pytest.mark.slow
 
@@ -182,7 +182,7 @@ def test_answer_stage_sees_only_sanitized_chunks_and_the_query(bundle: Path, mon
 def test_engine_open_refuses_a_bundle_whose_ordered_enforcer_is_not_installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Compiled where kg_erasure was installed, opened where it is not: refused at open, PE162 at the name, no CLI output served."""
     import policy_engine
-    from policy_engine.runtime import EngineError
+    from policy_engine.engine.runtime import EngineError
 
     root = tmp_path / "policy"
     (root / "docs").mkdir(parents=True)

@@ -9,7 +9,7 @@ from tiny_lm import build_tiny_model
 
 from audit.ledger import BudgetLedger
 from policy_engine import load_policy
-from policy_engine.runtime import Engine
+from policy_engine.engine.runtime import Engine
 
 CLEAN = Path(__file__).parent / "fixtures" / "clean_policy"
 
@@ -45,7 +45,7 @@ def test_dp_answer_is_charged_to_the_principal_and_refused_when_spent(tmp_path, 
 
 
 def test_dp_enforcer_needs_a_dp_section(tmp_path, tiny_model):
-    from policy_engine.runtime import EngineError
+    from policy_engine.engine.runtime import EngineError
 
     policy = _policy(tmp_path, tiny_model).model_copy(update={"differential_privacy": None})
     with pytest.raises(EngineError, match="differential_privacy"):

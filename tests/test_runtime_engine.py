@@ -16,6 +16,8 @@ from audit.records import Outcome
 from policy_engine.detect.analyzer import Analyzer
 from policy_engine.detect.findings import Finding
 from policy_engine.enforcement import registry
+from policy_engine.engine.runtime import Engine, EngineError
+from policy_engine.llm.prompts import Prompt, SanitizedContext, answer_prompt
 from policy_engine.policy.model import (
     AuditSettings,
     Constraint,
@@ -26,8 +28,6 @@ from policy_engine.policy.model import (
     PrivateKnowledge,
     RedactionMode,
 )
-from policy_engine.prompts import Prompt, SanitizedContext, answer_prompt
-from policy_engine.runtime import Engine, EngineError
 
 PATIENTS = Constraint(id="patient-names", statement="Hide the names of patients.")
 DOB = Constraint(id="dob", statement="Do not reveal dates of birth.")
@@ -292,7 +292,7 @@ def test_constraints_left_out_by_the_ranking_are_still_enforced_by_default(tmp_p
             )
 
     from policy_engine import load_policy
-    from policy_engine.runtime import Engine
+    from policy_engine.engine.runtime import Engine
 
     policy = load_policy(Path(__file__).parent / "fixtures" / "clean_policy")
     policy = policy.model_copy(update={"audit": policy.audit.model_copy(update={"log": str(tmp_path / "audit.jsonl"), "ledger": str(tmp_path / "l.sqlite")})})

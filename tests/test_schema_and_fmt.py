@@ -12,7 +12,7 @@ from ruamel.yaml import YAML
 
 from click_cli import cli
 from policy_engine.policy.fmt import canonical_text
-from policy_engine.schema import stale_schemas
+from policy_engine.policy.schema import stale_schemas
 
 ROOT = Path(__file__).parent.parent
 CLEAN = Path(__file__).parent / "fixtures" / "clean_policy"

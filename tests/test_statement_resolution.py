@@ -16,10 +16,10 @@ from policy_engine import lint, load_policy
 from policy_engine.detect.analyzer import Analyzer
 from policy_engine.detect.category_resolver import CategoryResolver
 from policy_engine.detect.recognizers import registry
+from policy_engine.engine.runtime import Engine, EngineError
 from policy_engine.policy.model import Constraint, Metadata, Policy
 from policy_engine.policy.resolution import Polarity
 from policy_engine.policy.vocabulary import builtin_vocabulary
-from policy_engine.runtime import Engine, EngineError
 
 
 @pytest.fixture(scope="module")

@@ -2,7 +2,7 @@
 
 Built with a fixed seed: a 2-layer Llama with a 64-word vocabulary and a
 word-level tokenizer carrying a chat template, so it goes through the same
-``policy_engine.model_runtime.load_model`` path as real models.
+``policy_engine.llm.runtime.load_model`` path as real models.
 """
 
 from __future__ import annotations

@@ -19,11 +19,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from enforcers.kg_erasure.connections import build_graph, connected  # noqa: E402
+from enforcers.kg_erasure.eraser import Eraser  # noqa: E402
+from enforcers.kg_erasure.mentions import parse_texts  # noqa: E402
 from policy_engine import load_policy  # noqa: E402
-from policy_engine.erasure.connections import build_graph, connected  # noqa: E402
-from policy_engine.erasure.eraser import Eraser  # noqa: E402
-from policy_engine.erasure.mentions import parse_texts  # noqa: E402
-from policy_engine.runtime import Engine  # noqa: E402
+from policy_engine.engine.runtime import Engine  # noqa: E402
 
 DECLARED = {"clinic": ("clinic-049", "clinic-050"), "bank": ("bank-049", "bank-050"), "lawfirm": ("lawfirm-049", "lawfirm-050")}
 

@@ -27,8 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 import dataset
 import metrics
 
-from policy_engine.erasure.eraser import Eraser
-from policy_engine.knowledge_graph import load_spacy
+from enforcers.kg_erasure.eraser import Eraser
+from policy_engine.bundle.knowledge_graph import load_spacy
 from policy_engine.policy.model import PrivateKnowledge
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"
@@ -76,14 +76,14 @@ def score_case(case: dict[str, Any], rewritten: list[str]) -> dict[str, Any]:
 
 
 def ask(model: Any, question: str, docs: list[str]) -> str:
-    from policy_engine.generation import complete
-    from policy_engine.prompts import SanitizedContext, answer_prompt
+    from policy_engine.llm.generation import complete
+    from policy_engine.llm.prompts import SanitizedContext, answer_prompt
 
     return complete(model, answer_prompt(question, SanitizedContext("\n\n".join(d for d in docs if d))), max_new_tokens=32)
 
 
 def qa(cases: list[dict[str, Any]], rewrites: dict[str, dict[str, list[str]]], n: int, seed: int) -> dict[str, Any]:
-    from policy_engine.model_runtime import default_model_dir, load_model
+    from policy_engine.llm.runtime import default_model_dir, load_model
 
     model = load_model(default_model_dir())
     rng = random.Random(seed)

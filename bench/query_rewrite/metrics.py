@@ -25,7 +25,7 @@ from collections.abc import Sequence
 import numpy as np
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-from policy_engine.embedding import Embedder
+from policy_engine.nlp.embedding import Embedder
 
 LEXICAL = 0.8
 SEMANTIC = 0.85

@@ -2,20 +2,20 @@
 
 Families C to J were each held out for one report before they became development families.
 
-Writes, into ``policy_engine/rewrite/``:
+Writes, into ``enforcers/query_rewrite/``:
 
 * ``request_model.npz``: the request detector
-  (:class:`policy_engine.rewrite.learned.RequestDetector`), on every spaCy
+  (:class:`enforcers.query_rewrite.learned.RequestDetector`), on every spaCy
   sentence, labelled a request when most of its words come from the rendered
   request; fitted first, since the other models read the request it finds;
-* ``task_model.npz``: the task classifier (:mod:`policy_engine.rewrite.task`),
+* ``task_model.npz``: the task classifier (:mod:`enforcers.query_rewrite.task`),
   on the request sentence(s) of every sample;
 * ``disclosure_model.npz``: the disclosure tagger
-  (:class:`policy_engine.rewrite.learned.DisclosureTagger`), on every context
+  (:class:`enforcers.query_rewrite.learned.DisclosureTagger`), on every context
   clause, labelled by the attribute of the benchmark item it holds (``none``
   when it holds none), plus the hand-written neutral sentences below;
 * ``essentiality_model.npz``: the essentiality model
-  (:class:`policy_engine.rewrite.learned.EssentialityModel`), one row per
+  (:class:`enforcers.query_rewrite.learned.EssentialityModel`), one row per
   benchmark item: its context clause, attribute and subject, labelled by the
   skeleton's essential flag.
 
@@ -54,14 +54,14 @@ from bench.query_rewrite import medical  # noqa: E402
 from bench.query_rewrite.dataset import FAMILY_MODULES, build  # noqa: E402
 from bench.query_rewrite.render import Sample  # noqa: E402
 from bench.query_rewrite.skeleton import ATTRIBUTES  # noqa: E402
-from policy_engine.embedding import Embedder, load_embedder  # noqa: E402
-from policy_engine.rewrite import clauses as clause_module  # noqa: E402
-from policy_engine.rewrite import learned  # noqa: E402
-from policy_engine.rewrite.clauses import context_clauses, enclosing, parse, request_sentences  # noqa: E402
-from policy_engine.rewrite.kinds import task_kind  # noqa: E402
-from policy_engine.rewrite.learned import ESSENTIALITY_FILE, NO_DISCLOSURE, REQUEST_FILE, TAGGER_FILE, essentiality_features, tagger_features  # noqa: E402
-from policy_engine.rewrite.subjects import subject_of  # noqa: E402
-from policy_engine.rewrite.task import EMBEDDING, MODEL_FILE, features  # noqa: E402
+from enforcers.query_rewrite import clauses as clause_module  # noqa: E402
+from enforcers.query_rewrite import learned  # noqa: E402
+from enforcers.query_rewrite.clauses import context_clauses, enclosing, parse, request_sentences  # noqa: E402
+from enforcers.query_rewrite.kinds import task_kind  # noqa: E402
+from enforcers.query_rewrite.learned import ESSENTIALITY_FILE, NO_DISCLOSURE, REQUEST_FILE, TAGGER_FILE, essentiality_features, tagger_features  # noqa: E402
+from enforcers.query_rewrite.subjects import subject_of  # noqa: E402
+from enforcers.query_rewrite.task import EMBEDDING, MODEL_FILE, features  # noqa: E402
+from policy_engine.nlp.embedding import Embedder, load_embedder  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[2] / "policy_engine" / "rewrite"
 #: Families the learned models may be fitted on (every development family; the held-out family never), and those the

@@ -44,9 +44,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from policy_engine.detect.analyzer import Analyzer  # noqa: E402
+from policy_engine.engine.runtime import Engine  # noqa: E402
+from policy_engine.llm.prompts import Prompt, SanitizedContext, answer_prompt, monolithic_prompt  # noqa: E402
 from policy_engine.policy.model import Constraint, EnforcementSettings, Metadata, Policy, RedactionMode  # noqa: E402
-from policy_engine.prompts import Prompt, SanitizedContext, answer_prompt, monolithic_prompt  # noqa: E402
-from policy_engine.runtime import Engine  # noqa: E402
 from rcqa.attacks import ALL_ATTACKS, DOCUMENT_ATTACKS, QUERY_ATTACKS, Attack  # noqa: E402
 from rcqa.dataset import TOPICS, Article, generate  # noqa: E402
 from rcqa.metrics import Completeness, leaked_values, privacy_score  # noqa: E402
@@ -232,9 +232,9 @@ def evaluate_smollm2(articles: list[Article], contexts: Contexts, completeness: 
     check cut or refused, ``degenerate_returned`` answers that still loop
     after it (the target is 0), ``refused`` completions withheld as loops.
     """
-    from policy_engine.degeneration import check_output
-    from policy_engine.generation import Decoding, answer_length, checked_completion
-    from policy_engine.model_runtime import load_default_model
+    from policy_engine.llm.degeneration import check_output
+    from policy_engine.llm.generation import Decoding, answer_length, checked_completion
+    from policy_engine.llm.runtime import load_default_model
 
     handle = load_default_model()
     sample = sample_questions(articles, share, seed)
@@ -286,7 +286,7 @@ def evaluate_smollm2(articles: list[Article], contexts: Contexts, completeness: 
 
 def summarize_answers_log(path: Path) -> str:
     """Markdown summary of a SmolLM2 answers log (``--answers-log``), also of a run stopped part-way."""
-    from policy_engine.degeneration import check_output
+    from policy_engine.llm.degeneration import check_output
 
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     table = summarize(rows, SMOLLM2_STRATEGIES)["table"]

@@ -57,7 +57,7 @@ def compile_command(policy_path: Path, out_dir: Path | None, strict: bool, fmt: 
 
     Exit codes: 0 built, 1 bad input or tool error, 3 policy errors.
     """
-    from policy_engine.bundle import compile_bundle
+    from policy_engine.bundle.reader import compile_bundle
 
     progress = _StageProgress()
     try:
@@ -97,7 +97,7 @@ def inspect_command(bundle_path: Path, fmt: str) -> None:
     Example:
       policy-engine inspect bundles/clinic --format json
     """
-    from policy_engine.bundle import Bundle
+    from policy_engine.bundle.reader import Bundle
 
     summary = Bundle.open(bundle_path).summary()
     if fmt == "json":
@@ -137,7 +137,7 @@ def query_command(bundle_path: Path, question: str, top_k: int | None, strategy:
     Example:
       policy-engine query bundles/clinic "Which medication was prescribed?" -k 5 --strategy mean
     """
-    from policy_engine.bundle import Bundle
+    from policy_engine.bundle.reader import Bundle
 
     bundle = Bundle.open(bundle_path)
     retrieved = bundle.retrieve(question, top_k)

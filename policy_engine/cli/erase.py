@@ -7,9 +7,9 @@ from pathlib import Path
 import click
 
 import policy_engine
+from enforcers.kg_erasure.eraser import Eraser
+from enforcers.kg_erasure.section import KGErasureSection
 from policy_engine.cli.common import echo_json, format_option, handle_errors, output_options
-from policy_engine.erasure.eraser import Eraser
-from policy_engine.erasure.section import KGErasureSection
 
 
 def erasure_rows(section: KGErasureSection) -> list[tuple[str, str, str, str]]:

@@ -11,8 +11,8 @@ from typing import Any
 import click
 
 import policy_engine
+from enforcers.output_guard.review_queue import ReviewItem
 from policy_engine.cli.common import format_option, handle_errors
-from policy_engine.guard.review_queue import ReviewItem
 
 _POLICY = click.argument("policy_path", metavar="POLICY", type=click.Path(exists=True, path_type=Path))
 _FORMAT = format_option()
@@ -50,7 +50,7 @@ def guard_train(policy_path: Path) -> None:
     Example:
       policy-engine guard train policies/bank/policy.yaml
     """
-    from policy_engine.guard.store import train_and_save
+    from enforcers.output_guard.store import train_and_save
 
     started = time.perf_counter()
     model, target = train_and_save(_policy(policy_path))
@@ -72,10 +72,10 @@ def guard_check(policy_path: Path, answer: str, fmt: str) -> None:
     Example:
       policy-engine guard check policies/lawfirm/policy.yaml "Courts weigh the child's best interests."
     """
+    from enforcers.output_guard.reviews import open_queue
+    from enforcers.output_guard.service import OutputGuard
+    from enforcers.output_guard.store import load_or_train
     from policy_engine.detect.analyzer import Analyzer
-    from policy_engine.guard.reviews import open_queue
-    from policy_engine.guard.service import OutputGuard
-    from policy_engine.guard.store import load_or_train
     from policy_engine.policy.vocabulary import vocabulary_for
 
     policy = _policy(policy_path)
@@ -110,9 +110,9 @@ def guard_eval(policy_path: Path, records: int) -> None:
     Example:
       policy-engine guard eval policies/clinic/policy.yaml --records 100
     """
-    from policy_engine.guard.evaluate import held_out_check
-    from policy_engine.guard.store import load_or_train
-    from policy_engine.guard.synth import CorpusSize
+    from enforcers.output_guard.evaluate import held_out_check
+    from enforcers.output_guard.store import load_or_train
+    from enforcers.output_guard.synth import CorpusSize
 
     model, _ = load_or_train(_policy(policy_path))
     click.echo(json.dumps(held_out_check(model, CorpusSize(records, records, records), seed=991), indent=2))
@@ -157,7 +157,7 @@ def review_list(policy_path: Path, status: str) -> None:
     Example:
       policy-engine review list policies/clinic --status all
     """
-    from policy_engine.guard.reviews import open_queue
+    from enforcers.output_guard.reviews import open_queue
 
     items = open_queue(policy_engine.load_policy(policy_path)).list(None if status == "all" else status)  # type: ignore[arg-type]
     for item in items:
@@ -177,7 +177,7 @@ def review_show(policy_path: Path, item_id: str) -> None:
     Example:
       policy-engine review show policies/clinic 3f2a9c0d41b7e815
     """
-    from policy_engine.guard.reviews import open_queue
+    from enforcers.output_guard.reviews import open_queue
 
     item = open_queue(policy_engine.load_policy(policy_path)).get(item_id)
     click.echo(_summary(item))
@@ -194,7 +194,7 @@ def _resolve_command(verb: str, status: str) -> Any:
     @click.option("--note", help="Why (kept in the queue, not in the audit log).")
     @handle_errors
     def command(policy_path: Path, item_id: str, reviewer: str, note: str | None) -> None:
-        from policy_engine.guard.reviews import resolve
+        from enforcers.output_guard.reviews import resolve
 
         item, decision_id = resolve(policy_engine.load_policy(policy_path), item_id, status, reviewer, note)  # type: ignore[arg-type]
         click.echo(f"{item.item_id} {status} by {reviewer}; audit record {decision_id}")

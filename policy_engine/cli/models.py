@@ -37,7 +37,7 @@ def models_pull(target: Path | None) -> None:
       policy-engine models pull
       POLICY_ENGINE_MODEL_DIR=/srv/models/smollm2 policy-engine models pull
     """
-    from policy_engine.model_runtime import default_model_dir, pull_default_model
+    from policy_engine.llm.runtime import default_model_dir, pull_default_model
 
     present = ((target.expanduser() if target else default_model_dir()) / "config.json").is_file()
     if not is_quiet():
@@ -57,7 +57,7 @@ def models_list() -> None:
     Example:
       policy-engine models list
     """
-    from policy_engine.model_runtime import default_model_dir, list_cached_models
+    from policy_engine.llm.runtime import default_model_dir, list_cached_models
 
     default = default_model_dir()
     status = "present" if (default / "config.json").is_file() else "missing (run `policy-engine models pull`)"

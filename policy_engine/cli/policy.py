@@ -134,7 +134,7 @@ def schema_export(ctx: click.Context, out_dir: Path, check: bool) -> None:
       policy-engine schema export                  # writes schemas/*.schema.json
       policy-engine schema export --check          # CI: fail when schemas drift
     """
-    from policy_engine.schema import export_schemas, stale_schemas
+    from policy_engine.policy.schema import export_schemas, stale_schemas
 
     if check:
         stale = stale_schemas(out_dir)

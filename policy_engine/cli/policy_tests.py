@@ -79,7 +79,7 @@ def diff_command(ctx: click.Context, old: str, new: str, fmt: str, allow_exposur
     Exit codes: 0 nothing newly exposed (or --allow-exposure), 1 bad input or tool error, 3 something is newly exposed.
     """
     from policy_engine import load_policy
-    from policy_engine.policydiff import diff_policies, resolve_policy_argument
+    from policy_engine.policytest.diff import diff_policies, resolve_policy_argument
 
     with tempfile.TemporaryDirectory(prefix="policy-engine-diff-") as workdir:
         old_path = resolve_policy_argument(old, Path(workdir) / "old")
@@ -110,7 +110,7 @@ def init_command(directory: Path, name: str | None, owner: str, action: str | No
     Example:
       policy-engine init my-policy && cd my-policy && policy-engine test .
     """
-    from policy_engine.scaffold import DEFAULT_ACTION, ScaffoldError, init_policy_repo
+    from policy_engine.policytest.scaffold import DEFAULT_ACTION, ScaffoldError, init_policy_repo
 
     chosen = name or directory.resolve().name.lower()
     try:

@@ -7,9 +7,9 @@ from pathlib import Path
 import click
 
 import policy_engine
+from enforcers.query_rewrite.rewriter import QueryRefused, rewrite_query
 from policy_engine.cli.common import echo_json, format_option, handle_errors, output_options
 from policy_engine.diagnostics import ExitCode
-from policy_engine.rewrite import QueryRefused, rewrite_query
 
 #: Below this classifier confidence the task is shown as a guess (the rewrite itself does not depend on the display).
 UNSURE_BELOW = 0.5

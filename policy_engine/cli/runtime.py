@@ -31,7 +31,7 @@ def runtime_options(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _open_engine(bundle_path: Path, mode: str | None, no_audit: bool, **options: Any) -> Any:
-    from policy_engine.runtime import Engine
+    from policy_engine.engine.runtime import Engine
 
     return Engine.open(bundle_path, audit=not no_audit, redaction_mode=RedactionMode(mode) if mode else None, **options)
 
@@ -93,7 +93,7 @@ def _decoding_progress(enabled: bool) -> Iterator[None]:
         return
     from tqdm import tqdm
 
-    from policy_engine.dp.progress import listening
+    from enforcers.dp_decoding.progress import listening
 
     with tqdm(desc="private answer", unit="token", file=sys.stderr, leave=False) as bar:
 

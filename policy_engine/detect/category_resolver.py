@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from policy_engine.embedding import Embedder, load_embedder
+from policy_engine.nlp.embedding import Embedder, load_embedder
 from policy_engine.policy.model import Constraint, Policy
 from policy_engine.policy.resolution import CategoryMatch, Resolution, resolve_constraint
 from policy_engine.policy.vocabulary import Vocabulary, vocabulary_for

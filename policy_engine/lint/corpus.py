@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from policy_engine.bundle import Bundle
-from policy_engine.compiler import compile_bundle
+from policy_engine.bundle.compiler import compile_bundle
+from policy_engine.bundle.reader import Bundle
 from policy_engine.diagnostics import Diagnostic
 from policy_engine.policy.loader import LoadedPolicy
 

@@ -1,6 +1,6 @@
 """Corpus checks for ``lint --corpus``: the same ingestion checks compile runs, without compiling.
 
-Every file or record :func:`policy_engine.corpus.ingest` would skip becomes a
+Every file or record :func:`policy_engine.bundle.corpus.ingest` would skip becomes a
 PE163 warning positioned at the policy's ``corpus.paths``, naming the file and
 the reason, so a pull request sees what compile will leave out.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from policy_engine.corpus import ingest
+from policy_engine.bundle.corpus import ingest
 from policy_engine.diagnostics import Diagnostic
 from policy_engine.policy.loader import LoadedPolicy
 

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import networkx as nx
 
 from policy_engine.diagnostics import Diagnostic
-from policy_engine.entities import normalize_entity, same_entity
+from policy_engine.nlp.entities import normalize_entity, same_entity
 from policy_engine.policy.loader import LoadedPolicy
 from policy_engine.policy.model import Triple
 from policy_engine.policy.vocabulary import Vocabulary

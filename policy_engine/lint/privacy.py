@@ -5,7 +5,7 @@ exponential-mechanism step is epsilon^2/8-zCDP (bounded range), T steps
 compose to rho = T * epsilon^2 / 8, and rho-zCDP implies
 (rho + 2 * sqrt(rho * ln(1/delta)), delta)-DP.
 
-This closed form is deliberately not :mod:`policy_engine.dp.accounting`:
+This closed form is deliberately not :mod:`enforcers.dp_decoding.accounting`:
 that module converts through dp-accounting's RDP accountant (tighter, but
 importing it costs seconds, too slow for a linter).  The closed form is an
 upper bound on the accountant's epsilon, so lint can only be stricter than
@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
-from policy_engine.answer_timing import REFERENCE_COST, SAFETY, required_seconds
+from enforcers.dp_decoding.timing import REFERENCE_COST, SAFETY, required_seconds
 from policy_engine.diagnostics import Diagnostic
 from policy_engine.policy.loader import LoadedPolicy
 from policy_engine.policy.vocabulary import Vocabulary
@@ -27,7 +27,7 @@ from policy_engine.policy.vocabulary import Vocabulary
 MIN_STEP_EPSILON = 0.01
 #: The share of the window budget one answer may spend before lint warns (PE146).
 MAX_ANSWER_SHARE = 0.25
-#: Unset ``answer_epsilon`` defaults to this share of ``epsilon`` (see policy_engine.dp.config).
+#: Unset ``answer_epsilon`` defaults to this share of ``epsilon`` (see enforcers.dp_decoding.config).
 DEFAULT_ANSWER_SHARE = 1 / 8
 
 

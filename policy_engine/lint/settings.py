@@ -2,7 +2,7 @@
 
 PE162 checks ``enforcement.order`` against the enforcers installed in this
 engine (the registry: built-in ``enforcers/`` modules and entry points), the
-same check :class:`policy_engine.runtime.Engine` makes when it opens, so a
+same check :class:`policy_engine.engine.runtime.Engine` makes when it opens, so a
 policy that lints clean is one the engine will serve.
 """
 

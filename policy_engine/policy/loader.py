@@ -205,7 +205,7 @@ def _discover(paths: list[Path]) -> tuple[list[Path], list[Path], list[Diagnosti
 
 def _policy_test_diagnostics(data: dict, positions: PositionMap) -> list[Diagnostic]:
     """Positioned diagnostics for a ``kind: PolicyTest`` file (empty when it is valid)."""
-    from policy_engine.policytest.model import PolicyTestFile
+    from policy_engine.policy.expectations import PolicyTestFile
 
     try:
         PolicyTestFile.model_validate(data)

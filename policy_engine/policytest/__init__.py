@@ -6,7 +6,7 @@ what must come back; :func:`run_policy_tests` runs them through the real
 engine and reports per case and per constraint (coverage).
 """
 
-from policy_engine.policytest.model import Expectation, PolicyTestCase, PolicyTestFile
+from policy_engine.policy.expectations import Expectation, PolicyTestCase, PolicyTestFile
 from policy_engine.policytest.runner import CaseResult, TestRun, run_policy_tests
 
 __all__ = ["CaseResult", "Expectation", "PolicyTestCase", "PolicyTestFile", "TestRun", "run_policy_tests"]

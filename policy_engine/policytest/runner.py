@@ -1,7 +1,7 @@
 """Running policy tests through the real engine, and coverage per constraint.
 
 Each test file names its policy; the policy is loaded once and served by one
-:class:`~policy_engine.runtime.Engine` (no audit writes: tests are not
+:class:`~policy_engine.engine.runtime.Engine` (no audit writes: tests are not
 decisions).  A case's passages go through
 :meth:`Engine.protect_passages`; a question goes through
 :meth:`Engine.protect` on the compiled bundle given with ``bundle``.
@@ -23,10 +23,10 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from policy_engine.diagnostics import Diagnostic, PolicyError, SourceSpan
+from policy_engine.policy.expectations import PolicyTestCase, PolicyTestFile
 from policy_engine.policy.loader import validation_diagnostics
 from policy_engine.policy.model import Policy
 from policy_engine.policy.yaml_source import PositionMap, parse_yaml, read_text_file
-from policy_engine.policytest.model import PolicyTestCase, PolicyTestFile
 
 #: File names the runner collects under a directory.
 TEST_FILE_GLOB = "*_test.yaml"
@@ -112,7 +112,7 @@ class _PolicyUnderTest:
     """One policy, its engine (no audit) and the coverage its cases build up."""
 
     def __init__(self, policy: Policy, bundle: Path | None) -> None:
-        from policy_engine.runtime import Engine
+        from policy_engine.engine.runtime import Engine
 
         self.policy = policy
         self.engine = Engine.open(bundle, audit=False) if bundle is not None else Engine.for_policy(policy, audit=False)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from policy_engine.corpus import JSONL_SUFFIXES, TEXT_SUFFIXES
+from policy_engine.bundle.corpus import JSONL_SUFFIXES, TEXT_SUFFIXES
 
 InputKind = Literal["directory", "jsonl", "parquet"]
 

@@ -21,8 +21,7 @@ from pathlib import Path
 
 from audit.log import read_records
 from audit.records import DecisionRecord
-from audit.sinks import AuditSink
-from policy_engine.decisions import open_policy_sink
+from audit.sinks import AuditSink, open_policy_sink
 from policy_engine.scale.documents import SourceDocument, input_kind, read_documents, write_documents
 from policy_engine.scale.engines import Batch, run_local, run_ray
 from policy_engine.scale.state import DocumentResult, JobState

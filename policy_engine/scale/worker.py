@@ -27,7 +27,7 @@ class SanitizeWorker:
 
     def __init__(self, policy_path: str) -> None:
         from policy_engine import load_policy
-        from policy_engine.runtime import Engine
+        from policy_engine.engine.runtime import Engine
 
         self.engine = Engine.for_policy(load_policy(Path(policy_path)), audit=False)
 

@@ -1,0 +1,265 @@
+"""Document-level DP ensemble decoding (PEARL Algorithm 1, lines 1-12).
+
+At every step the M subset-conditioned sequences and the no-context base
+sequence advance as one batched forward pass over left-padded prompts with a
+shared KV cache.  The next token is drawn by the exponential mechanism.
+
+Sensitivity derivation
+----------------------
+Let ``l_i(v) = log softmax(logits_i)(v)`` be subset i's log-probability of
+token v and ``c_i(v) = max(l_i(v), -C)`` its clipped value, so
+``c_i(v) in [-C, 0]``.  The utility is the ensemble average
+``u(D, v) = (1/M) sum_i c_i(v)``.
+
+Adding or removing one document changes exactly one subset (keyed-hash
+partition), hence exactly one term of the average: for every v,
+``u(D, v) - u(D', v) = (c_j(v) - c'_j(v)) / M in [-C/M, C/M]``.  The change
+ranges over an interval of width ``2C/M`` (the range sensitivity).  Sampling
+
+    P(v) ∝ p_base(v) * exp(epsilon_step * u(D, v) * M / (2C))
+
+over the candidate set is epsilon_step-bounded-range: the log-ratio of the
+probabilities of v and v' under D vs D' differs by at most
+``epsilon_step * M / (2C) * 2C / M = epsilon_step``.  It is therefore
+epsilon_step-DP and epsilon_step**2/8-zCDP.  The base measure ``p_base`` and
+the candidate set (the ``candidates`` most likely tokens of the no-context
+model) depend only on the query and the already released prefix, never on
+the documents, so they cost nothing; at small epsilon the decoder falls back
+to the public base model instead of to uniform noise.
+
+Confidence gap
+--------------
+``CG_t = (1/M) sum_i clip(H(p_base) - H(p_i), -B, B)`` with B = ``cg_clip``.
+Per subset, not of the averaged distribution, so one document moves
+``CG_t`` by at most ``2B/M``.  It is computed from the non-private
+distributions and is only used through the accounted sentence selection;
+the raw trace is confidential.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import torch
+
+from enforcers.dp_decoding.accounting import PrivacyAccountant, exponential_mechanism_rho
+from enforcers.dp_decoding.config import DPDecodingSettings
+from enforcers.dp_decoding.mechanisms import exponential_scores
+from enforcers.dp_decoding.partition import RetrievedDocument
+from enforcers.dp_decoding.progress import report
+from policy_engine.llm.runtime import ModelHandle, render_chat
+
+__all__ = ["DecodingResult", "EnsembleDecoder", "EnsembleState", "StepDistribution"]
+
+@functools.cache
+def _forward_parameters(model_type: type) -> frozenset[str]:
+    return frozenset(inspect.signature(getattr(model_type, "forward", model_type.__call__)).parameters)
+
+
+def _cache_keyword(model: torch.nn.Module) -> str:
+    """The key-value cache argument of the model's forward: ``cache`` from transformers 5.x, ``past_key_values`` before."""
+    return "cache" if "cache" in _forward_parameters(type(model)) else "past_key_values"
+
+
+ANSWER_INSTRUCTION = "Answer the user's question helpfully and concisely."
+
+#: Model tokens of document context one partition's prompt may hold.  Each step attends over
+#: every prompt, so this bounds the per-token cost; it depends on the partition's own documents
+#: only, so the sensitivity analysis above is unchanged.
+PARTITION_PROMPT_TOKENS = 384
+
+
+def bounded_context(tokenizer, text: str, limit: int = PARTITION_PROMPT_TOKENS) -> str:  # type: ignore[no-untyped-def]
+    """``text`` cut to at most ``limit`` tokens, at the last sentence end inside the limit when there is one."""
+    ids = tokenizer(text, add_special_tokens=False)["input_ids"]
+    if len(ids) <= limit:
+        return text
+    head = tokenizer.decode(ids[:limit], skip_special_tokens=True)
+    end = max(head.rfind(". "), head.rfind(".\n"))
+    return head[: end + 1] if end > len(head) // 2 else head
+
+
+def subset_messages(query: str, documents: Sequence[RetrievedDocument], tokenizer=None) -> list[dict[str, str]]:  # type: ignore[no-untyped-def]
+    """Chat messages for one context-conditioned sequence (empty subset: query only).
+
+    With a ``tokenizer``, the document context is bounded to :data:`PARTITION_PROMPT_TOKENS`.
+    """
+    if documents:
+        context = "\n\n".join(f"[{i + 1}] {d.text}" for i, d in enumerate(documents))
+        if tokenizer is not None:
+            context = bounded_context(tokenizer, context)
+        system = f"{ANSWER_INSTRUCTION} Use these documents:\n\n{context}"
+    else:
+        system = ANSWER_INSTRUCTION
+    return [{"role": "system", "content": system}, {"role": "user", "content": query}]
+
+
+def base_messages(query: str) -> list[dict[str, str]]:
+    """Chat messages for the no-context (public) base sequence."""
+    return subset_messages(query, [])
+
+
+@dataclass(frozen=True)
+class StepDistribution:
+    """The private next-token distribution of one step and its confidence gap."""
+
+    candidates: torch.Tensor  # token ids, shape (K,)
+    probabilities: torch.Tensor  # float64, shape (K,), sums to 1
+    confidence_gap: float
+
+
+@dataclass
+class DecodingResult:
+    """Output of the DP decoder.
+
+    ``cg_trace`` holds CG_t per generated token (confidential, see module
+    docstring); ``stop_reason`` is ``"eos"``, ``"max_tokens"`` or ``"budget"``.
+    """
+
+    token_ids: list[int]
+    text: str
+    cg_trace: list[float]
+    stop_reason: str
+    epsilon_step: float
+    steps: int
+
+
+class EnsembleState:
+    """KV-cached batch of M subset sequences plus the base sequence (last row)."""
+
+    def __init__(self, handle: ModelHandle, prompts: Sequence[Sequence[int]], settings: DPDecodingSettings):
+        self.handle = handle
+        self.settings = settings
+        self.subsets = len(prompts) - 1
+        pad_id = handle.tokenizer.pad_token_id
+        if pad_id is None:
+            pad_id = next(iter(handle.eos_token_ids), 0)
+        width = max(len(p) for p in prompts)
+        ids = torch.full((len(prompts), width), pad_id, dtype=torch.long)
+        mask = torch.zeros((len(prompts), width), dtype=torch.long)
+        for row, prompt in enumerate(prompts):
+            ids[row, width - len(prompt):] = torch.tensor(prompt, dtype=torch.long)
+            mask[row, width - len(prompt):] = 1
+        self._mask = mask.to(handle.device)
+        positions = (self._mask.cumsum(-1) - 1).clamp_min(0)
+        self._next_position = positions[:, -1:] + 1
+        self._cache = None
+        self._logprobs = self._forward(ids.to(handle.device), positions)
+
+    @torch.inference_mode()
+    def _forward(self, ids: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:
+        output = self.handle.model(
+            input_ids=ids,
+            attention_mask=self._mask,
+            position_ids=positions,
+            use_cache=True,
+            logits_to_keep=1,
+            **{_cache_keyword(self.handle.model): self._cache},
+        )
+        self._cache = output.cache if "cache" in output else output.past_key_values
+        return torch.log_softmax(output.logits[:, -1, :].double(), dim=-1)
+
+    @property
+    def next_token_logprobs(self) -> torch.Tensor:
+        """Log-probabilities of the next token, one row per sequence (base last)."""
+        return self._logprobs
+
+    def distribution(self, epsilon_step: float, exclude: Sequence[int] = ()) -> StepDistribution:
+        """Exponential-mechanism distribution over the public candidate set.
+
+        ``exclude`` (e.g. end-of-sequence before ``min_new_tokens``) is left out
+        of the candidates; the choice depends only on public information (the
+        number of tokens released so far), so it costs no privacy.
+        """
+        clip = self.settings.clip
+        base = self._logprobs[-1]
+        if exclude:
+            base = base.clone()
+            base[list(exclude)] = float("-inf")
+        subsets = self._logprobs[:-1]
+        k = min(self.settings.candidates, int(torch.isfinite(base).sum()))
+        base_top = torch.topk(base, k)
+        candidates = base_top.indices
+        utility = subsets[:, candidates].clamp_min(-clip).mean(dim=0)
+        scores = exponential_scores(
+            utility,
+            epsilon_step,
+            range_sensitivity=2.0 * clip / self.subsets,
+            base_log_measure=base_top.values,
+        )
+        probabilities = torch.softmax(scores, dim=-1)
+        return StepDistribution(candidates.cpu(), probabilities.cpu(), self._confidence_gap())
+
+    def _confidence_gap(self) -> float:
+        entropies = -(self._logprobs.exp() * self._logprobs).nan_to_num().sum(dim=-1)
+        gaps = (entropies[-1] - entropies[:-1]).clamp(-self.settings.cg_clip, self.settings.cg_clip)
+        return float(gaps.mean())
+
+    def advance(self, token_id: int) -> None:
+        """Append the released token to every sequence and run one batched step."""
+        rows = self._mask.shape[0]
+        ids = torch.full((rows, 1), token_id, dtype=torch.long, device=self._mask.device)
+        self._mask = torch.cat([self._mask, torch.ones_like(ids)], dim=-1)
+        positions = self._next_position
+        self._next_position = positions + 1
+        self._logprobs = self._forward(ids, positions)
+
+
+class EnsembleDecoder:
+    """PEARL's DP ensemble decoder over one model handle."""
+
+    def __init__(self, handle: ModelHandle, settings: DPDecodingSettings) -> None:
+        self.handle = handle
+        self.settings = settings
+
+    def start(self, query: str, parts: Sequence[Sequence[RetrievedDocument]]) -> EnsembleState:
+        """Prefill the M subset prompts and the base prompt in one batch."""
+        if len(parts) != self.settings.subsets:
+            raise ValueError(f"expected {self.settings.subsets} subsets, got {len(parts)}")
+        prompts = [render_chat(self.handle, subset_messages(query, p, self.handle.tokenizer)) for p in parts]
+        prompts.append(render_chat(self.handle, base_messages(query)))
+        return EnsembleState(self.handle, prompts, self.settings)
+
+    def generate(
+        self,
+        query: str,
+        parts: Sequence[Sequence[RetrievedDocument]],
+        epsilon_step: float,
+        accountant: PrivacyAccountant,
+        generator: torch.Generator,
+        rho_ceiling: float | None = None,
+    ) -> DecodingResult:
+        """Sample up to ``max_new_tokens`` tokens, charging ``accountant`` per token.
+
+        Stops at end-of-sequence, at the length limit, or when the next step
+        would push the accountant past ``rho_ceiling`` (the generation's share).
+        """
+        state = self.start(query, parts)
+        eos = self.handle.eos_token_ids
+        step_rho = exponential_mechanism_rho(epsilon_step)
+        tokens: list[int] = []
+        trace: list[float] = []
+        stop_reason = "max_tokens"
+        steps = 0
+        for _ in range(self.settings.max_new_tokens):
+            if not accountant.can_afford(step_rho, rho_ceiling):
+                stop_reason = "budget"
+                break
+            step = state.distribution(epsilon_step, exclude=tuple(eos) if len(tokens) < self.settings.min_new_tokens else ())
+            choice = int(torch.multinomial(step.probabilities, 1, generator=generator).item())
+            accountant.charge_exponential(epsilon_step)
+            steps += 1
+            report(steps, self.settings.max_new_tokens)
+            token = int(step.candidates[choice])
+            if token in eos:
+                stop_reason = "eos"
+                break
+            tokens.append(token)
+            trace.append(step.confidence_gap)
+            if len(tokens) < self.settings.max_new_tokens:
+                state.advance(token)
+        text = self.handle.tokenizer.decode(tokens, skip_special_tokens=True)
+        return DecodingResult(tokens, text, trace, stop_reason, epsilon_step, steps=steps)

@@ -1,0 +1,120 @@
+"""Deterministic clause-level rewriting (the default erasure of Eraser4RAG's task, Section 2).
+
+An :class:`Edit` replaces a char range of a text: a mention by a generic
+description ("a residential address", "a medical condition"), or a clause by
+nothing.  :func:`apply_edits` applies a set of edits at once (a dropped
+clause swallows replacements inside it) and tidies the punctuation and
+spacing the removal leaves behind.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from enforcers.kg_erasure.mentions import Sentence
+
+#: Generic descriptions by keywords of the relation that leads to the erased tail.
+_BY_RELATION: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("live", "address", "reside", "home"), "a residential address"),
+    (("diagnos", "condition", "suffer", "disease", "illness", "treated_for"), "a medical condition"),
+    (("take", "prescri", "medicat", "drug"), "a medication"),
+    (("earn", "income", "salary", "demand", "owe", "paid", "amount"), "an amount"),
+    (("account",), "an account"),
+    (("client_in", "matter", "case"), "a matter"),
+    (("born", "birth"), "a date"),
+    (("married", "spouse", "partner_of", "sibling", "child", "parent", "harass", "lives_with", "related"), "another person"),
+    (("works", "employ"), "an employer"),
+)
+#: Generic descriptions by NER label of the erased entity.
+_BY_LABEL = {
+    "PERSON": "a person", "ORG": "an organization", "GPE": "a place", "LOC": "a place", "FAC": "an address",
+    "NORP": "a group", "DATE": "a date", "MONEY": "an amount", "CARDINAL": "a number", "PRODUCT": "a product",
+    "EVENT": "an event", "LAW": "a law", "WORK_OF_ART": "a work",
+}
+
+
+def describe(relation: str | None, label: str | None, form: str = "") -> str:
+    """The generic description replacing an erased entity: by relation, else by label, else by shape."""
+    rel = (relation or "").casefold()
+    for keys, text in _BY_RELATION:
+        if any(k in rel for k in keys):
+            return text
+    if label in _BY_LABEL:
+        return _BY_LABEL[label]
+    if re.fullmatch(r"[\d\s.\-/]+", form or ""):
+        return "a number"
+    if re.search(r"\d", form or "") and re.search(r"[a-z]", form or "", re.IGNORECASE):
+        return "an address" if re.match(r"\d+\s+\w", form) else "an identifier"
+    return "an undisclosed detail"
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace ``text[start:end]`` by ``replacement`` (empty: remove)."""
+
+    start: int
+    end: int
+    replacement: str = ""
+
+
+def clause_edits(sentence: Sentence, clause: int) -> list[Edit]:
+    """Edits removing one clause; removing the root clause removes the whole sentence."""
+    if clause == 0 or len(sentence.clauses) == 1:
+        return [Edit(sentence.start, sentence.end)]
+    return [Edit(s, e) for s, e in sentence.clauses[clause]]
+
+
+def apply_edits(text: str, edits: Iterable[Edit]) -> str:
+    """``text`` with ``edits`` applied (removals win over overlapping replacements), then tidied."""
+    removals = sorted((e for e in edits if not e.replacement), key=lambda e: e.start)
+    merged: list[Edit] = []
+    for e in removals:
+        if merged and e.start <= merged[-1].end:
+            merged[-1] = Edit(merged[-1].start, max(merged[-1].end, e.end))
+        else:
+            merged.append(e)
+    replacements = [e for e in edits if e.replacement and not any(r.start <= e.start and e.end <= r.end for r in merged)]
+    chosen = sorted(merged + _non_overlapping(replacements), key=lambda e: e.start)
+    out, cursor = [], 0
+    for e in chosen:
+        out.append(text[cursor : e.start])
+        replacement = e.replacement
+        if replacement and _starts_sentence(text, e.start):
+            replacement = replacement[0].upper() + replacement[1:]
+        out.append(replacement)
+        cursor = e.end
+    out.append(text[cursor:])
+    return tidy("".join(out)) if chosen else text
+
+
+def _non_overlapping(edits: list[Edit]) -> list[Edit]:
+    kept: list[Edit] = []
+    for e in sorted(edits, key=lambda e: (e.start, -e.end)):
+        if not kept or e.start >= kept[-1].end:
+            kept.append(e)
+    return kept
+
+
+def _starts_sentence(text: str, at: int) -> bool:
+    before = text[:at].rstrip(" \t")
+    return not before or before[-1] in ".!?\n"
+
+
+_TIDY = (
+    (re.compile(r"[ \t]+([,.;:!?)])"), r"\1"),
+    (re.compile(r"\(\s*\)"), ""),
+    (re.compile(r",(\s*[,.;])"), r"\1"),
+    (re.compile(r"^[ \t]*[,;]\s*", re.MULTILINE), ""),
+    (re.compile(r"[ \t]{2,}"), " "),
+    (re.compile(r"(?<=[.!?])(?=[A-Z])"), " "),
+    (re.compile(r"\b(and|or|but|while|because|which|who)\s*([.;])", re.IGNORECASE), r"\2"),
+)
+
+
+def tidy(text: str) -> str:
+    """Remove the doubled spaces, stray commas and dangling conjunctions a removal leaves."""
+    for pattern, repl in _TIDY:
+        text = pattern.sub(repl, text)
+    return text.strip(" \t")

@@ -1,0 +1,83 @@
+"""The ``output_guard`` answer-stage enforcer: direct identifiers and QI clusters in answers (PPE).
+
+Thin adapter from :class:`enforcers.output_guard.service.OutputGuard` to the
+pipeline: the answer is replaced by what the guard releases (redacted or
+generalized text), or withheld with ``context.refused("denied" | "abstained", reason)``;
+an abstained answer goes to the review queue (the only place its text is
+kept).  The typed section (scores, action, operating point, model version;
+no text) goes to ``context.with_section("output_guard", ...)``.  Any error
+propagates, and the pipeline withholds the answer (fail closed).
+
+The model is loaded once per engine in :meth:`from_parts` from where
+``policy-engine guard train POLICY`` saved it (:mod:`enforcers.output_guard.store`).
+Training is never done inside a request: without a saved model the guard
+refuses every answer (``denied``) and says which command trains it.  A
+policy without ``quasi_identifiers`` builds an idle guard without loading
+anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from enforcers.output_guard.review_queue import ReviewQueue, queue_path
+from enforcers.output_guard.service import OutputGuard
+from policy_engine.enforcement.base import EnforcementContext, Stage
+from policy_engine.enforcement.registry import EngineParts, register_enforcer
+from policy_engine.policy.model import Policy
+from policy_engine.policy.vocabulary import vocabulary_for
+
+
+@register_enforcer
+@dataclass(frozen=True)
+class OutputGuardEnforcer:
+    """Checks every answer; ``guard`` is ``None`` when the policy has no quasi_identifiers section."""
+
+    guard: OutputGuard | None
+    queue: ReviewQueue | None
+    policy_name: str
+    untrained: str | None = None  # why answers are refused: the policy needs a guard and none was trained
+
+    name = "output_guard"
+    version = "1"
+    stage = Stage.ANSWER
+
+    @classmethod
+    def has_work(cls, policy: Policy) -> bool:
+        return policy.quasi_identifiers is not None
+
+    @classmethod
+    def from_parts(cls, parts: EngineParts) -> OutputGuardEnforcer:
+        policy = parts.policy
+        if policy.quasi_identifiers is None:
+            return cls(None, None, policy.metadata.name)
+        from enforcers.output_guard.store import guard_domain, load_saved
+
+        model = load_saved(policy)
+        if model is None:
+            reason = f"output_guard: no trained model for the {guard_domain(policy)} domain; run `policy-engine guard train {policy.root_dir}`"
+            return cls(None, None, policy.metadata.name, untrained=reason)
+        guard = OutputGuard(model, policy.quasi_identifiers, parts.detector, policy.constraints, dict(vocabulary_for(policy.vocabulary).categories))
+        queue = ReviewQueue(queue_path(Path(parts.resolve(policy.audit.ledger))))
+        return cls(guard, queue, policy.metadata.name)
+
+    def apply(self, context: EnforcementContext) -> EnforcementContext:
+        if context.answer is None:
+            return context
+        if self.untrained is not None:
+            return context.refused("denied", self.untrained)
+        if self.guard is None:
+            return context
+        outcome = self.guard.check(context.answer)
+        section = outcome.section
+        if section.action == "abstained":
+            assert self.queue is not None
+            item = self.queue.add(self.policy_name, context.answer, section.model_dump(), principal=context.principal)
+            section = section.model_copy(update={"review_item": item})
+        result = context.with_section(self.name, section).noted(
+            f"output_guard: {section.action} (verdict {section.verdict}, QI classes {len(section.qi_classes)}/{section.max_per_subject}, model {section.model_version})"
+        )
+        if outcome.released:
+            return result.evolve(answer=outcome.text)
+        return result.refused("abstained" if section.action == "abstained" else "denied", f"output_guard: {outcome.reason}")

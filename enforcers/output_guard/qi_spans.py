@@ -1,0 +1,111 @@
+"""Transparent QI-count check: QI spans by class, per referenced subject (PPE Sections III-D, IV-B).
+
+:func:`find_qi_spans` finds spans of the eight QI classes of a domain with
+the project's own recognizers (occupation, relative, medical condition,
+medication lexicons) plus patterns for ages, places, employers and the
+domain-specific classes.  A span counts toward a *referenced subject* only
+in a sentence that points at one individual (a singular role noun, a
+personal pronoun, "a 52-year-old ..."); cohort sentences ("adults aged
+50-70", "patients with ...") count toward nobody.  :func:`qi_profile` says
+how many distinct classes the subject carries: more than the policy's
+``max_per_subject`` is a QI cluster, and the spans show an officer why.
+This is a rule, independent of the learned detector, and of the synthetic
+generators' vocabularies.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from enforcers.output_guard.axes import DOMAIN_CLASSES, qi_classes
+from policy_engine.detect.recognizers import recognizer
+
+_SENTENCE = re.compile(r"[^.!?;\n]+[.!?;]?")
+_SINGULAR = re.compile(
+    r"\b(?:she|he|her|his|him|herself|himself|my client|the (?:patient|client|claimant|defendant|plaintiff|account holder|individual|person|woman|man|household|litigant|member|applicant|employee)"
+    r"|this (?:patient|client|person|individual|woman|man|account|case|litigant|household)|our (?:patient|client)|(?:a|an) [\w -]{0,30}?(?:individual|person|woman|man|patient|client|investor|litigant)"
+    r"|\d{1,3}[- ]year[- ]old)\b",
+    re.IGNORECASE,
+)
+_COHORT = re.compile(r"\b(?:adults|people|patients|clients|residents|workers|retirees|households|investors|families|individuals|population|cohort|surveys?|samples?|anyone|everyone|most|many)\b", re.IGNORECASE)
+
+_CLASS_PATTERNS: dict[str, str] = {
+    "AGE": r"(?<![-\d])\d{1,3}[- ]years?[- ]old\b|\b[Aa]t \d{2},|\b(?:aged|age) \d{1,3}\b|\bin (?:her|his|their) (?:early |mid |late )?(?:twenties|thirties|forties|fifties|sixties|seventies|eighties|[2-9]0s)\b|\bturned [a-z]+(?:-[a-z]+)?\b",
+    "LOCATION": r"\b(?:from|in|near|lives in|moved to|calls|resident of|stayed in|home in) (?P<v>[A-Z][a-z]+(?: [A-Z][a-z]+)?)\b",
+    "AFFILIATION": r"\b(?:employed (?:by|at)|works? (?:for|at)|on the payroll of|member of|enrolled at) (?P<v>(?:the )?[A-Z][\w&.]*(?: [A-Z&][\w&.]*)*)|\bworks for (?P<w>[a-z][\w -]{3,40})",
+    "CASE_DISPOSITION": r"\b(?:settled|dismissed|acquitted|convicted|sentenc\w+|plea deal|verdict|jury award|appeal was (?:denied|granted)|on probation|lost at trial|won at trial)\b",
+    "PROCEDURAL_ROLE": r"\b(?:is|was|as|named as|acting as|serving as|listed as) (?:the |a |an )?(?:key )?(?:plaintiff|defendant|co-defendant|witness|appellant|appellee|executor|guardian(?: ad litem)?|respondent|petitioner|prosecution witness)\b|\bsubpoenaed\b",
+    "MATTER_TYPE": r"\b(?:custody|divorce|wrongful termination|DUI|shoplifting|asylum|patent infringement|boundary|will contest|contesting a will|eviction|bankruptcy|malpractice)\b",
+    "ASSET_CLASS": r"\b(?:municipal bonds|rental (?:duplexes|properties|units)|bitcoin|crypto\w*|vineyard|bullion|gold|farmland|stock position|food trucks|stake in)\b",
+    "INCOME_BAND": r"\b(?:earns?|salary|income|pension|wage|commission|benefits?) [^.]{0,30}?\$?\d[\d,.]*(?: (?:million|thousand))?|\$\d[\d,]* (?:a|per) (?:year|month)\b|\bseven-figure\b|\btop income bracket\b",
+    "TRANSACTIONS": r"\b(?:wired|withdrew|transferred|moved|cashed out|sold the|bought|missed \w+ (?:mortgage )?payments|took out cash|(?:took|took out) a \$?[\d,]+ (?:loan|401\(k\) loan))\b",
+    "VISIT_PATTERN": r"\b(?:visits?|seen|sees|admitted|hospitali[sz]ed|came to|comes in)\b[^.]{0,40}?\b(?:every|each|weekly|monthly|daily|times|twice|since|last|Tuesday|Thursday|Sunday|weekend|night|ER|emergency|urgent care)\b",
+}
+_RECOGNIZED = {"OCCUPATION": "occupation", "FAMILY": "relative", "CONDITION": "medical_condition", "TREATMENT": "medication"}
+_FAMILY_EXTRA = re.compile(r"\b(?:widow(?:er)?|divorced|grandchildren|grandkids|twins?|teenagers?|children|daughters?|sons?|spouse|(?:mother|father|parent) of)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class QISpan:
+    """One QI span: its class, offsets in the answer, and whether it is bound to a referenced subject."""
+
+    qi_class: str
+    start: int
+    end: int
+    subject: bool
+
+
+@dataclass(frozen=True)
+class QIProfile:
+    """Distinct QI classes bound to the referenced subject, against ``max_per_subject``."""
+
+    classes: tuple[str, ...]
+    max_per_subject: int
+
+    @property
+    def exceeded(self) -> bool:
+        return len(self.classes) > self.max_per_subject
+
+
+@cache
+def _compiled(qi_class: str) -> re.Pattern[str]:
+    return re.compile(_CLASS_PATTERNS[qi_class])
+
+
+def _class_spans(text: str, qi_class: str) -> list[tuple[int, int]]:
+    if qi_class in _RECOGNIZED:
+        spans = [(h.start, h.end) for h in recognizer(_RECOGNIZED[qi_class]).find(text)]
+        if qi_class == "FAMILY":
+            spans += [m.span() for m in _FAMILY_EXTRA.finditer(text)]
+        return spans
+    return [_value_span(m) for m in _compiled(qi_class).finditer(text)]
+
+
+def _value_span(match: re.Match[str]) -> tuple[int, int]:
+    """The span of the value group when the pattern has one ("lives in Dayton" -> "Dayton"), else the match."""
+    for group, value in match.groupdict().items():
+        if value is not None:
+            return match.span(group)
+    return match.span()
+
+
+def find_qi_spans(text: str, domain: str, classes: tuple[str, ...] | None = None) -> list[QISpan]:
+    """QI spans of ``classes`` (default: the domain's eight), in text order, non-overlapping per class."""
+    wanted = classes or (qi_classes(domain) if domain in DOMAIN_CLASSES else qi_classes("medical")[:5])
+    sentences = [(m.start(), m.end(), bool(_SINGULAR.search(m.group())) and not _COHORT.search(m.group())) for m in _SENTENCE.finditer(text)]
+    found: list[QISpan] = []
+    for qi_class in wanted:
+        last_end = -1
+        for start, end in sorted(_class_spans(text, qi_class)):
+            if start < last_end:
+                continue
+            bound = any(s <= start < e and singular for s, e, singular in sentences)
+            found.append(QISpan(qi_class, start, end, bound))
+            last_end = end
+    return sorted(found, key=lambda s: (s.start, s.qi_class))
+
+
+def qi_profile(spans: list[QISpan], max_per_subject: int) -> QIProfile:
+    return QIProfile(tuple(sorted({s.qi_class for s in spans if s.subject})), max_per_subject)

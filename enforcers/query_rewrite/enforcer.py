@@ -1,0 +1,54 @@
+"""Need-to-Know query rewriting as a query-stage enforcer (runs before retrieval and before any model).
+
+The context's ``query`` is replaced by its need-to-know rewrite
+(:mod:`enforcers.query_rewrite`), so retrieval and every later stage see only
+the rewrite.  The decision record gets the ``query_rewrite`` section (task,
+confidence, spans kept / removed / generalized by attribute; never values)
+and a note with counts only.  Any failure raises: the pipeline fails closed
+and the query is refused, never forwarded as it was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from enforcers.query_rewrite.rewriter import QueryRewriter
+from policy_engine.enforcement.base import EnforcementContext, Stage
+from policy_engine.enforcement.registry import EngineParts, register_enforcer
+from policy_engine.policy.model import Policy
+
+
+class MissingQuery(ValueError):
+    """The query stage was run without a query."""
+
+
+@register_enforcer
+@dataclass(frozen=True)
+class QueryRewriteEnforcer:
+    """The ``query_rewrite`` enforcer: forwards only what the task needs (Need-to-Know Sections 3, 4.1)."""
+
+    rewriter: QueryRewriter
+
+    name = "query_rewrite"
+    version = "1"
+    stage = Stage.QUERY
+
+    @classmethod
+    def has_work(cls, policy: Policy) -> bool:
+        """Work exists when the policy states necessity rules (built-in defaults alone are opt-in via ``enforcement.order``)."""
+        return bool(policy.necessity.rules)
+
+    @classmethod
+    def from_parts(cls, parts: EngineParts) -> QueryRewriteEnforcer:
+        return cls(QueryRewriter(parts.policy, parts.detector, model=parts.model))
+
+    def apply(self, context: EnforcementContext) -> EnforcementContext:
+        if context.query is None:
+            raise MissingQuery("query_rewrite runs at the query stage and needs the query")
+        result = self.rewriter.rewrite(context.query, context.purpose)
+        section = result.section(context.query)
+        note = (
+            f"query_rewrite: task {section.task or 'none'} ({section.task_source}, confidence {section.confidence:.2f}); "
+            f"kept {sum(section.kept.values())}, removed {sum(section.removed.values())}, generalized {sum(section.generalized.values())} span(s)"
+        )
+        return context.evolve(query=result.text).noted(note).with_section(self.name, section)

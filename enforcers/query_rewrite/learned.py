@@ -1,0 +1,166 @@
+"""Learned disclosure tagging and essentiality (Need-to-Know Sections 3 and 4.1, generalising beyond lexicons).
+
+Three small models over the MiniLM embedding (float32, the task classifier's
+encoder), fitted by ``bench/query_rewrite/train.py`` on the training
+generator families and shipped as ``.npz`` package data:
+
+* :class:`RequestDetector` gives the probability that a sentence is the
+  request (what the user asks for) rather than context: a logistic
+  regression over the task classifier's features, so imperatives and
+  questions no hand-written opener list names ("Devise a plan ...") count;
+* :class:`DisclosureTagger` reads one context clause
+  (:func:`enforcers.query_rewrite.clauses.context_clauses`) and gives the
+  attribute it discloses, or ``none``: a multinomial logistic regression over
+  the clause embedding plus hashed character 2-4-grams (robust to typos and
+  to wordings no lexicon lists: "my stepdad identifies as male").
+* :class:`EssentialityModel` gives the probability that a disclosure is
+  essential to the request: a one-hidden-layer network over the request
+  embedding, the clause embedding, their element-wise product, the
+  attribute and the subject.  It replaces a table of request cue words, so a
+  request worded as "dx" or "work-up" reaches the clinical findings too.
+
+Both are pure numpy at prediction time; scikit-learn is only used for the
+stateless hashing of character n-grams.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from dataclasses import dataclass
+from importlib import resources
+
+import numpy as np
+from sklearn.feature_extraction.text import HashingVectorizer
+
+from enforcers.query_rewrite.subjects import SUBJECTS
+from enforcers.query_rewrite.task import EMBEDDING, LEXICAL_FEATURES, features
+from policy_engine.nlp.embedding import Embedder, load_embedder
+
+REQUEST_FILE = "request_model.npz"
+TAGGER_FILE = "disclosure_model.npz"
+ESSENTIALITY_FILE = "essentiality_model.npz"
+CHAR_FEATURES = 2**12
+#: The tagger's "discloses nothing" class.
+NO_DISCLOSURE = "none"
+
+
+@functools.lru_cache(maxsize=1)
+def _char_hasher() -> HashingVectorizer:
+    return HashingVectorizer(n_features=CHAR_FEATURES, analyzer="char_wb", ngram_range=(2, 4), alternate_sign=False, binary=True, norm="l2", lowercase=True)
+
+
+def tagger_features(clauses: list[str], embedder: Embedder) -> np.ndarray:
+    """``[embedding | hashed character n-grams]`` per clause (float32)."""
+    return np.hstack([embedder.embed(clauses), _char_hasher().transform(clauses).toarray().astype(np.float32)])
+
+
+def essentiality_features(requests: np.ndarray, clauses: np.ndarray, attributes: list[str], subjects: list[str], attribute_order: list[str]) -> np.ndarray:
+    """``[request | clause | request * clause | one-hot attribute | one-hot subject]`` from embedded rows."""
+    attribute_index = {a: i for i, a in enumerate(attribute_order)}
+    one_hot = np.zeros((len(attributes), len(attribute_order) + len(SUBJECTS)), dtype=np.float32)
+    for row, (attribute, subject) in enumerate(zip(attributes, subjects)):
+        if attribute in attribute_index:
+            one_hot[row, attribute_index[attribute]] = 1.0
+        one_hot[row, len(attribute_order) + SUBJECTS.index(subject)] = 1.0  # type: ignore[arg-type]
+    return np.hstack([requests, clauses, requests * clauses, one_hot]).astype(np.float32)
+
+
+def _load(name: str) -> dict[str, np.ndarray]:
+    with resources.files("enforcers.query_rewrite").joinpath(name).open("rb") as handle:
+        data = np.load(handle, allow_pickle=False)
+        return {key: data[key] for key in data.files}
+
+
+class RequestDetector:
+    """P(a sentence is the request); thread-safe."""
+
+    def __init__(self, coef: np.ndarray, intercept: float, embedder: Embedder) -> None:
+        if coef.shape != (embedder.dim + LEXICAL_FEATURES,):
+            raise ValueError(f"request model has shape {coef.shape}, expected ({embedder.dim + LEXICAL_FEATURES},)")
+        self.coef, self.intercept, self.embedder = coef, intercept, embedder
+
+    def probability(self, sentences: list[str]) -> list[float]:
+        if not sentences:
+            return []
+        return [float(p) for p in 1.0 / (1.0 + np.exp(-(features(sentences, self.embedder) @ self.coef + self.intercept)))]
+
+
+@dataclass(frozen=True)
+class Tag:
+    """The attribute a clause most probably discloses and the probability that it discloses anything."""
+
+    attribute: str
+    disclosure: float
+
+
+class DisclosureTagger:
+    """Attribute (or ``none``) of context clauses; thread-safe."""
+
+    def __init__(self, classes: list[str], coef: np.ndarray, intercept: np.ndarray, embedder: Embedder) -> None:
+        if coef.shape != (len(classes), embedder.dim + CHAR_FEATURES) or NO_DISCLOSURE not in classes:
+            raise ValueError(f"disclosure model has shape {coef.shape} and classes {classes}; expected ({len(classes)}, {embedder.dim + CHAR_FEATURES}) with {NO_DISCLOSURE!r}")
+        self.classes, self.coef, self.intercept, self.embedder = classes, coef, intercept, embedder
+
+    def tag(self, clauses: list[str]) -> list[Tag]:
+        if not clauses:
+            return []
+        logits = tagger_features(clauses, self.embedder) @ self.coef.T + self.intercept
+        probs = np.exp(logits - logits.max(axis=1, keepdims=True))
+        probs /= probs.sum(axis=1, keepdims=True)
+        none = self.classes.index(NO_DISCLOSURE)
+        out = []
+        for p in probs:
+            p_attr = p.copy()
+            p_attr[none] = -1.0
+            out.append(Tag(self.classes[int(p_attr.argmax())], float(1.0 - p[none])))
+        return out
+
+
+class EssentialityModel:
+    """P(essential | request, clause, attribute, subject); thread-safe."""
+
+    def __init__(self, attributes: list[str], hidden_w: np.ndarray, hidden_b: np.ndarray, out_w: np.ndarray, out_b: float, embedder: Embedder) -> None:
+        width = 3 * embedder.dim + len(attributes) + len(SUBJECTS)
+        if hidden_w.shape[0] != width or out_w.shape != (hidden_w.shape[1],):
+            raise ValueError(f"essentiality model has shapes {hidden_w.shape}/{out_w.shape}; expected input width {width}")
+        self.attributes, self.hidden_w, self.hidden_b, self.out_w, self.out_b, self.embedder = attributes, hidden_w, hidden_b, out_w, out_b, embedder
+
+    def probability(self, request: str, clauses: list[str], attributes: list[str], subjects: list[str]) -> list[float]:
+        """One probability per (clause, attribute, subject), all for the same ``request``."""
+        if not clauses:
+            return []
+        vectors = self.embedder.embed([request, *clauses])
+        x = essentiality_features(np.repeat(vectors[:1], len(clauses), axis=0), vectors[1:], attributes, subjects, self.attributes)
+        hidden = np.maximum(x @ self.hidden_w + self.hidden_b, 0.0)
+        return [float(p) for p in 1.0 / (1.0 + np.exp(-(hidden @ self.out_w + self.out_b)))]
+
+
+_lock = threading.Lock()
+
+
+@functools.lru_cache(maxsize=1)
+def shared_request_detector() -> RequestDetector:
+    """The shipped request detector, loaded once per process."""
+    with _lock:
+        data = _load(REQUEST_FILE)
+        return RequestDetector(data["coef"].astype(np.float32), float(data["intercept"]), load_embedder(EMBEDDING))
+
+
+@functools.lru_cache(maxsize=1)
+def shared_tagger() -> DisclosureTagger:
+    """The shipped disclosure tagger, loaded once per process."""
+    with _lock:
+        data = _load(TAGGER_FILE)
+        return DisclosureTagger([str(c) for c in data["classes"]], data["coef"].astype(np.float32), data["intercept"].astype(np.float32), load_embedder(EMBEDDING))
+
+
+@functools.lru_cache(maxsize=1)
+def shared_essentiality() -> EssentialityModel:
+    """The shipped essentiality model, loaded once per process."""
+    with _lock:
+        data = _load(ESSENTIALITY_FILE)
+        return EssentialityModel(
+            [str(a) for a in data["attributes"]], data["hidden_w"].astype(np.float32), data["hidden_b"].astype(np.float32),
+            data["out_w"].astype(np.float32), float(data["out_b"]), load_embedder(EMBEDDING),
+        )

@@ -1,0 +1,250 @@
+"""Sensitive attribute spans of a query: the 30 attributes in 6 families (Need-to-Know, Table 8).
+
+Two sources, merged:
+
+* the engine's detectors (:class:`policy_engine.detect.Analyzer`, or any
+  :class:`~policy_engine.enforcement.base.SpanDetector`) run over built-in
+  constraints, one per detection category, whose findings map onto
+  attributes (``person_name`` -> ``name``, ``contact`` -> ``email`` or
+  ``phone_number``, ``medical_condition`` -> ``physical_health`` ...);
+* lexical detectors for what those categories lack (mental health, allergies,
+  beliefs, orientation, lifestyle preferences, finances, legal matters,
+  relationships, where a person lives), read from ``attributes.yaml``.
+
+Overlapping spans are merged into one, labelled by the longer.  Each span
+then gets the subject it is about (:mod:`enforcers.query_rewrite.subjects`).
+:meth:`AttributeDetector.with_tagged` adds, for the query being rewritten,
+the context clauses the learned disclosure tagger reads as disclosures where
+neither source found an attribute (wordings and typos no lexicon lists).
+Spans carry offsets only; callers slice the query when they need the value.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from importlib import resources
+
+from ruamel.yaml import YAML
+
+from enforcers.query_rewrite.learned import DisclosureTagger
+from enforcers.query_rewrite.subjects import Subject, mentions, subject_of
+from enforcers.query_rewrite.transcript import SHOUTED_LABEL
+from policy_engine.detect.identifiers import ID_CUES
+from policy_engine.enforcement.base import SpanDetector
+from policy_engine.policy.model import Constraint, DetectorHints
+from policy_engine.policy.vocabulary import Vocabulary
+
+#: Tagger probability from which a clause counts as disclosing something (low: a flagged clause that
+#: discloses nothing costs at most some context the request does not need; chosen on family B with
+#: models fitted on family A alone, from 0.5 / 0.3 / 0.15).
+DISCLOSURE_AT = 0.15
+
+#: Detection category -> attribute it evidences (None: decided from the value, see ``_attribute_of``).
+CATEGORY_ATTRIBUTE: dict[str, str | None] = {
+    "person_name": "name",
+    "contact": None,
+    "address": "address",
+    "date": "dates",
+    "date_of_birth": "dates",
+    "age": "age",
+    "government_id": None,
+    "identifier": None,
+    "medical_condition": None,
+    "medication": "medications",
+    "financial_amount": "financial_situation",
+    "occupation": "employment",
+}
+
+_SSN = re.compile(r"\b\d{3}-\d{2}-\d{4}\b|\b(?:ssn|social security)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class AttributeSpan:
+    """``query[start:end]`` discloses ``attribute`` (of ``family``) about ``subject``."""
+
+    attribute: str
+    family: str
+    start: int
+    end: int
+    subject: Subject = "self"
+    source: str = ""
+
+    def value(self, text: str) -> str:
+        return text[self.start : self.end]
+
+
+@functools.lru_cache(maxsize=1)
+def _lexicon() -> dict[str, tuple[tuple[re.Pattern[str], str], ...]]:
+    """Compiled lexical detectors per attribute, each with its source: ``term`` (one alternation) or ``cue`` (a pattern)."""
+    raw = YAML(typ="safe").load(resources.files("enforcers.query_rewrite").joinpath("attributes.yaml").read_text(encoding="utf-8"))
+    out: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = {}
+    for attribute, spec in raw.items():
+        patterns = [(re.compile(p, re.IGNORECASE), "cue") for p in spec.get("patterns") or ()]
+        terms = sorted(spec.get("terms") or (), key=len, reverse=True)
+        if terms:
+            alternation = "|".join(re.escape(t).replace(r"\ ", r"\s+") for t in terms)
+            patterns.append((re.compile(rf"(?<![\w-])(?:{alternation})(?:e?s)?(?![\w-])", re.IGNORECASE), "term"))
+        out[attribute] = tuple(patterns)
+    return out
+
+
+def _detection_constraints() -> tuple[Constraint, ...]:
+    return tuple(
+        Constraint(id=f"query-rewrite-{category}", statement=f"Withhold {category.replace('_', ' ')} from delegated queries", detect=DetectorHints(categories=[category]))
+        for category in CATEGORY_ATTRIBUTE
+    )
+
+
+class AttributeDetector:
+    """Finds attribute spans in a query with the engine's detector plus the lexical detectors.  Thread-safe."""
+
+    def __init__(self, detector: SpanDetector, vocabulary: Vocabulary) -> None:
+        self.detector = detector
+        self.family_of = {a: family for family, attrs in vocabulary.attribute_families.items() for a in attrs}
+        self._constraints = _detection_constraints()
+
+    def find(self, text: str) -> list[AttributeSpan]:
+        """Non-overlapping attribute spans of ``text``, in order, each with its subject."""
+        return self.find_many([text])[0]
+
+    def find_many(self, texts: Sequence[str]) -> list[list[AttributeSpan]]:
+        findings = self.detector.analyze_many(list(texts), self._constraints) if texts else []
+        out = []
+        for text, found in zip(texts, findings):
+            spans = [
+                self._span(a, _with_cue(text, f.start) if f.category in _IDENTIFIERS else f.start, f.end, f"detect:{f.category}")
+                for f in found
+                if (a := _attribute_of(f.category, text[f.start : f.end]))
+                and not _ADDRESSEE.fullmatch(text[f.start : f.end])
+                and not (a == "name" and _no_person(text, f.start, f.end))
+                and (a != "dates" or _DATE_VALUE.search(text[f.start : f.end]))
+            ]
+            spans += [
+                self._span(a, m.start(), m.end(), kind)
+                for a, patterns in _lexicon().items()
+                for p, kind in patterns
+                for m in p.finditer(text)
+                if m.end() > m.start() and not _ADDRESSEE.fullmatch(m.group(0))
+            ]
+            merged = _merge([s for s in spans if s is not None], text)
+            out.append([replace(s, subject=subject_of(text, s.start, s.end, s.attribute)) for s in merged])
+        return out
+
+    def with_tagged(self, text: str, spans: list[AttributeSpan], clauses: list[tuple[int, int]], tagger: DisclosureTagger) -> list[AttributeSpan]:
+        """``spans`` plus one span per clause of ``clauses`` that the tagger reads as a disclosure and no span
+        (other than a name) already covers, unless a span of the tagged attribute lies in it ("My name is
+        Dana Whitfield" is one name); the clause span is about the clause's subject.
+
+        Every open clause that speaks of a person ("(fwiw kiwi gives me a bad reaction)", "the new hire
+        is saving up for Costa Rica") counts as a disclosure of the tagger's most probable attribute,
+        however unsure the tagger is that it discloses anything: what a person says about someone is
+        personal, and the necessity decision, not the tagger's confidence, settles whether it goes."""
+        open_clauses = [(c0, c1) for c0, c1 in clauses if not any(c0 < s.end and s.start < c1 and s.attribute != "name" for s in spans)]
+        tags = tagger.tag([text[c0:c1] for c0, c1 in open_clauses])
+        tagged = [
+            replace(span, subject=subject_of(text, c0, c1, tag.attribute))
+            for (c0, c1), tag in zip(open_clauses, tags)
+            if (tag.disclosure >= DISCLOSURE_AT or mentions(text[c0:c1], c1 - c0))
+            and not any(c0 < s.end and s.start < c1 and s.attribute == tag.attribute for s in spans)  # already found there
+            and (span := self._span(tag.attribute, c0, c1, "tagger")) is not None
+        ]
+        # "I am Unitarian": a capitalized complement the name detector took for a person is what the clause discloses
+        spans = [s for s in spans if not (s.attribute == "name" and any(t.start <= s.start and s.end <= t.end and _is_complement(text, t, s) for t in tagged))]
+        return sorted(spans + tagged, key=lambda s: (s.start, -s.end))
+
+    def _span(self, attribute: str, start: int, end: int, source: str) -> AttributeSpan | None:
+        family = self.family_of.get(attribute)
+        return AttributeSpan(attribute, family, start, end, source=source) if family else None
+
+
+_COPULA_BEFORE = re.compile(r"\b(?:am|is|are|was|were|be|been)\s+(?:a\s+|an\s+|devout\s+|strictly\s+)?$|'m\s+$", re.IGNORECASE)
+
+
+def _is_complement(text: str, clause: AttributeSpan, name: AttributeSpan) -> bool:
+    """Whether ``name`` ends ``clause`` right after a copula ("my cousin is Mennonite"), i.e. is what is said, not who."""
+    return bool(_COPULA_BEFORE.search(text, clause.start, name.start)) and not text[name.end : clause.end].strip(" .,;:!?)")
+
+
+#: Detection categories of identifiers: their cue words ("account ID", "membership no.") go with the number.
+_IDENTIFIERS = frozenset({"government_id", "identifier"})
+_CUE_BEFORE = re.compile(rf"(?i:(?:\b(?:{ID_CUES})\b\.?[ \t]*){{1,3}})[:#]?[ \t]*$")
+
+
+def _with_cue(text: str, start: int) -> int:
+    """``start`` moved back over the cue words right before an identifier ("account ID 4625744")."""
+    cue = _CUE_BEFORE.search(text, max(0, start - 40), start)
+    return cue.start() if cue else start
+
+
+def _attribute_of(category: str, value: str) -> str | None:
+    if category in CATEGORY_ATTRIBUTE and CATEGORY_ATTRIBUTE[category] is not None:
+        return CATEGORY_ATTRIBUTE[category]
+    if category == "contact":
+        return "email" if "@" in value else "phone_number"
+    if category in ("government_id", "identifier"):  # an account, membership or record number is an identifier like these
+        return "ssn" if _SSN.search(value) else "driver_license"
+    if category == "medical_condition":
+        return "mental_health" if any(p.search(value) for p, _ in _lexicon()["mental_health"]) else "physical_health"
+    return None
+
+
+#: Which source labels a merged span: a named value (term) over a detector category over a cue phrase.
+_LABEL_PRIORITY = {"term": 2, "cue": 0}
+
+
+#: Cue phrases more specific than any term inside them ("my father had colon cancer" is family history).
+_SPECIFIC_CUES = frozenset({"family_history"})
+#: A date attribute names a day ("12 March", "03/14"); "morning", "two days" or "weekends" are no dates of a person.
+_DATE_VALUE = re.compile(r"\d|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b", re.IGNORECASE)
+#: Words that address the assistant itself, not a person's occupation ("Dear assistant,").
+_ADDRESSEE = re.compile(r"(?:(?:dear|hi|hey|hello|yo|ok|okay)\s+|@)?(?:ai\s+)?(?:assistant|chatbot|ai|bot)", re.IGNORECASE)
+
+
+#: A handle the request is addressed to ("@HelperBot could you ...", "hey @the_ai, can you ..."): the assistant, no person.
+_ASKED = re.compile(r"[\s,:]*(?:can|could|would|will|please|pls|kindly|help|tell|write|give|make|suggest|explain)\b", re.IGNORECASE)
+#: A disease named after a person ("Raynaud's disease", "Bell's palsy"): a condition, not a name.
+_EPONYM = re.compile(r"['\u2019]s?\s+(?:disease|syndrome|palsy|phenomenon|sign|anomaly|ulcer|lymphoma|sarcoma|disorder)\b", re.IGNORECASE)
+
+
+def _no_person(text: str, start: int, end: int) -> bool:
+    """Whether a name found at ``text[start:end]`` names no one: an @handle the request right after it is put to (the
+    "@" may lie just before it), the eponym of a disease ("Raynaud's disease"), a hashtag, or a shouted label opening a
+    line ("EDIT:")."""
+    marked = text[start - 1 : end] if start > 0 and text[start - 1] in "@#" else text[start:end]
+    if marked.startswith("#") or (SHOUTED_LABEL.match(text, start) and text.rfind("\n", 0, start) + 1 == start):
+        return True
+    return (marked.startswith("@") and _ASKED.match(text, end) is not None) or _EPONYM.match(text, end) is not None
+
+
+def _label_rank(span: AttributeSpan) -> tuple[int, int]:
+    priority = 3 if span.attribute in _SPECIFIC_CUES else _LABEL_PRIORITY.get(span.source, 1)
+    return (priority, span.end - span.start)
+
+
+def _merge(spans: list[AttributeSpan], text: str) -> list[AttributeSpan]:
+    """Union overlapping spans (trimmed of surrounding spaces and punctuation).
+
+    The union is labelled by its most specific part: a lexicon term ("depression")
+    over a detector category over a cue phrase ("diagnosed with ..."), then the longest.
+    """
+    trimmed = []
+    for s in spans:
+        start, end = s.start, s.end
+        while start < end and not text[start].isalnum():
+            start += 1
+        while end > start and not text[end - 1].isalnum():
+            end -= 1
+        if end > start:
+            trimmed.append(replace(s, start=start, end=end))
+    out: list[AttributeSpan] = []
+    for s in sorted(trimmed, key=lambda s: (s.start, -s.end)):
+        if out and s.start < out[-1].end:
+            last = out[-1]
+            label = max((last, s), key=_label_rank)
+            out[-1] = replace(label, start=last.start, end=max(last.end, s.end))
+        else:
+            out.append(s)
+    return out

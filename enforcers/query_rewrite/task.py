@@ -1,0 +1,99 @@
+"""Task classification into the 20 task types (Need-to-Know, Appendix C, Table 7).
+
+A multinomial logistic regression over two feature blocks of the request
+sentence(s): the all-MiniLM-L6-v2 embedding (meaning) and hashed, binary
+word uni- and bigrams (the verbs and objects that name a task: "translate",
+"rename ... files", "a poem").  The fitted coefficients ship as
+``task_model.npz`` beside this module; ``bench/query_rewrite/train.py``
+regenerates them deterministically from the training generator family.
+Prediction is a matrix product and a softmax: scikit-learn is only used for
+the stateless hashing of the lexical block.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+from sklearn.feature_extraction.text import HashingVectorizer
+
+from enforcers.query_rewrite.kinds import task_kind
+from policy_engine.nlp.embedding import Embedder, load_embedder
+from policy_engine.policy.model import EmbeddingSettings
+
+MODEL_FILE = "task_model.npz"
+#: The encoder the model was fitted on: MiniLM in float32 (bf16 would shift the features it was trained on).
+EMBEDDING = EmbeddingSettings(precision="float32")
+LEXICAL_FEATURES = 2**11
+
+
+@functools.lru_cache(maxsize=1)
+def _hasher() -> HashingVectorizer:
+    return HashingVectorizer(n_features=LEXICAL_FEATURES, ngram_range=(1, 2), alternate_sign=False, binary=True, norm="l2", lowercase=True)
+
+
+def features(requests: list[str], embedder: Embedder) -> np.ndarray:
+    """Feature rows for request texts: ``[embedding | hashed n-grams]`` (float32)."""
+    dense = embedder.embed(requests)
+    lexical = _hasher().transform(requests).toarray().astype(np.float32)
+    return np.hstack([dense, lexical])
+
+
+@dataclass(frozen=True)
+class TaskPrediction:
+    """The most probable task, its probability (the classifier's confidence), and the
+    probability of its kind (none / addressed / domain: all the built-in defaults depend on)."""
+
+    task: str
+    confidence: float
+    kind_confidence: float
+
+
+class TaskClassifier:
+    """Linear task classifier; ``predict`` is thread-safe."""
+
+    def __init__(self, classes: list[str], coef: np.ndarray, intercept: np.ndarray, embedder: Embedder) -> None:
+        if coef.shape != (len(classes), embedder.dim + LEXICAL_FEATURES):
+            raise ValueError(f"task model has shape {coef.shape}, expected ({len(classes)}, {embedder.dim + LEXICAL_FEATURES})")
+        self.classes = classes
+        self.coef = coef
+        self.intercept = intercept
+        self.embedder = embedder
+
+    @classmethod
+    def load(cls, path: str | Path | None = None, embedder: Embedder | None = None) -> TaskClassifier:
+        """The shipped model (or ``path``), over the default MiniLM embedder."""
+        source = Path(path) if path is not None else resources.files("enforcers.query_rewrite").joinpath(MODEL_FILE)
+        with source.open("rb") as handle:  # type: ignore[union-attr]
+            data = np.load(handle, allow_pickle=False)
+            classes, coef, intercept = [str(c) for c in data["classes"]], data["coef"].astype(np.float32), data["intercept"].astype(np.float32)
+        return cls(classes, coef, intercept, embedder or load_embedder(EMBEDDING))
+
+    def predict_many(self, requests: list[str]) -> list[TaskPrediction]:
+        logits = features(requests, self.embedder) @ self.coef.T + self.intercept
+        logits -= logits.max(axis=1, keepdims=True)
+        probs = np.exp(logits)
+        probs /= probs.sum(axis=1, keepdims=True)
+        best = probs.argmax(axis=1)
+        kinds = np.array([task_kind(c) for c in self.classes])
+        return [TaskPrediction(self.classes[i], float(p[i]), float(p[kinds == kinds[i]].sum())) for i, p in zip(best, probs)]
+
+    def predict(self, request: str) -> TaskPrediction:
+        return self.predict_many([request])[0]
+
+
+_shared: TaskClassifier | None = None
+_shared_lock = threading.Lock()
+
+
+def shared_classifier() -> TaskClassifier:
+    """The shipped classifier, loaded once per process."""
+    global _shared
+    with _shared_lock:
+        if _shared is None:
+            _shared = TaskClassifier.load()
+        return _shared
