@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import enum
 import functools
+import importlib
 import json
 import os
 import sys
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 import click
 
-import policy_engine
 from policy_engine.diagnostics import ExitCode, PolicyError
 
 __all__ = [
@@ -124,8 +125,65 @@ def echo_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
 
 
+@dataclass(frozen=True)
+class LazyCommand:
+    """A command the root group imports only when it runs: ``target`` is ``"module:attribute"``.
+
+    ``summary`` is the line ``policy-engine --help`` lists, so listing the
+    commands imports none of them (tests/test_cli_startup.py checks that each
+    summary opens the command's own help text).
+    """
+
+    target: str
+    summary: str
+
+    def load(self) -> click.Command:
+        module, _, attribute = self.target.partition(":")
+        command = getattr(importlib.import_module(module), attribute)
+        if not isinstance(command, click.Command):
+            raise TypeError(f"{self.target} is not a click command")
+        return command
+
+
 class PolicyEngineCLI(click.Group):
-    """Root group whose usage errors exit 1, keeping 2 for 'warnings only'."""
+    """Root group: usage errors exit 1 (2 stays 'warnings only'), and commands load lazily.
+
+    A command module imports only when its command runs (or its own
+    ``--help`` is asked for), so ``policy-engine --help`` and a command that
+    needs no model never pay for loading one.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy_commands: dict[str, LazyCommand] = {}
+
+    def add_lazy_command(self, name: str, target: str, summary: str) -> None:
+        """Register ``name`` to import ``target`` (``"module:attribute"``) when it is first used."""
+        self.lazy_commands[name] = LazyCommand(target, summary)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy_commands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in self.lazy_commands:
+            self.add_command(self.lazy_commands[cmd_name].load(), cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list of ``--help``, from the lazy summaries (no command module is imported)."""
+        rows = []
+        for name in self.list_commands(ctx):
+            if name in self.lazy_commands and name not in self.commands:
+                summary = self.lazy_commands[name].summary
+            else:
+                command = self.commands[name]
+                if command.hidden:
+                    continue
+                summary = command.get_short_help_str(formatter.width - 6 - len(name))
+            rows.append((name, summary))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
     def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
         try:
@@ -140,7 +198,7 @@ class PolicyEngineCLI(click.Group):
 
 
 @click.group(cls=PolicyEngineCLI, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
-@click.version_option(policy_engine.__version__, "-V", "--version", prog_name="policy-engine")
+@click.version_option(None, "-V", "--version", package_name="policy-engine", prog_name="policy-engine")
 @click.option("-q", "--quiet", is_flag=True, help="Print only findings and errors, no summaries.")
 @click.option("-v", "--verbose", is_flag=True, help="More detail; full tracebacks on internal errors.")
 @click.pass_context

@@ -7,7 +7,6 @@ from pathlib import Path
 import click
 
 import policy_engine
-from enforcers.query_rewrite.rewriter import QueryRefused, rewrite_query
 from policy_engine.cli.common import echo_json, format_option, handle_errors, output_options
 from policy_engine.diagnostics import ExitCode
 
@@ -39,6 +38,8 @@ def rewrite(ctx: click.Context, policy_path: Path, question: str, purpose: str |
     Example:
       policy-engine rewrite policies/clinic "I'm allergic to peanuts. What snacks should I pack for a hike?"
     """
+    from enforcers.query_rewrite.rewriter import QueryRefused, rewrite_query
+
     policy = policy_engine.load_policy(policy_path)
     try:
         result = rewrite_query(question, policy, purpose=purpose)
