@@ -17,19 +17,18 @@ from __future__ import annotations
 import functools
 import operator
 import re
-import threading
 from dataclasses import dataclass
 from typing import Literal
 
-import spacy
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
-from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
 from enforcers.query_rewrite.learned import shared_request_detector
 from enforcers.query_rewrite.subjects import mentions
 from enforcers.query_rewrite.transcript import SHOUTED_LABEL, content_start, other_speaker, turns, without_prefix
-from policy_engine.nlp.pipeline import MODEL_NAME
+from policy_engine.nlp.pipeline import SYNTAX
+from policy_engine.nlp.pipeline import parse as parse_texts
+from policy_engine.nlp.sentences import sentences as split_sentences
 
 #: Dependency labels whose subtree may be dropped as a unit.
 DROPPABLE = frozenset({"conj", "advcl", "relcl", "acl", "appos", "prep", "ccomp", "parataxis", "npadvmod", "amod", "compound", "nmod", "poss", "dobj", "pobj", "attr", "acomp", "xcomp", "oprd", "dative", "agent", "advmod"})
@@ -72,11 +71,6 @@ class Edit:
 #: Words that only introduce the unit after them ("a man named ...").
 _INTRODUCERS = frozenset({"named", "called", "nicknamed", "aka"})
 
-_parser: Language | None = None
-_parser_lock = threading.Lock()
-_parse_lock = threading.Lock()
-
-
 #: Tags of the capitalized words that open a statement glued to the previous one ("... letter Not sure it matters");
 #: nouns and adjectives are left out (names, nationalities and brand names stand capitalized mid-sentence).
 _OPENER_TAGS = frozenset({"DT", "PDT", "PRP$", "RB", "RBR", "WP", "WP$", "WRB", "EX", "CC", "IN", "UH", "MD", "TO", "VB", "VBD", "VBP", "VBZ", "VBG"})
@@ -107,7 +101,6 @@ _ABBREVIATIONS = frozenset({"incl", "approx", "esp", "appt", "pt", "pts", "hx", 
 _NUMBER_ABBREVIATIONS = frozenset({"no", "nos", "ref", "tel", "acct", "ext"})
 
 
-@Language.component("query_sentence_starts")
 def query_sentence_starts(doc: Doc) -> Doc:
     """Mark sentence starts the parser misses in typed queries (it respects them; runs after the tagger).
 
@@ -371,19 +364,9 @@ def _split_run_ons(doc: Doc) -> None:
                 t.is_sent_start = False
 
 
-def parser() -> Language:
-    """The engine's spaCy model with its parser and :func:`query_sentence_starts` (loaded on first call only)."""
-    global _parser
-    with _parser_lock:
-        if _parser is None:
-            _parser = spacy.load(MODEL_NAME, exclude=["ner"])
-            _parser.add_pipe("query_sentence_starts", before="parser")
-        return _parser
-
-
 def parse(text: str) -> Doc:
-    with _parse_lock:
-        return parser()(text)
+    """The syntax of ``text`` from the process's pipeline, with :func:`query_sentence_starts` set before the parser."""
+    return parse_texts([text], components=SYNTAX, prepare=("parser", query_sentence_starts))[0]
 
 
 #: Request-detector probability from which a sentence counts as the request.
@@ -779,8 +762,6 @@ _DANGLING_START = re.compile(r"^(?:(?:and|but|or|so|also|plus|because|bc|cuz|sin
 _DANGLING_END = re.compile(r"(?:[\s,;:]+(?:and|but|or|so|also|plus|because|bc|cuz|since))+\s*([.!?])$", re.IGNORECASE)
 #: Words that only open or link statements ("oh and btw", "+ also"): a line left with nothing else is dropped.
 _DISCOURSE = frozenset({"oh", "and", "btw", "also", "so", "well", "anyway", "plus", "fyi", "ps", "ok", "okay", "like", "um", "uh"})
-#: Sentence ends, but not the full stop of an option number ("1. pneumonia 2. asthma").
-_SENTENCE_BREAK = re.compile(r"(?<=[.!?])(?<!\b\d\.)\s+|\n+")
 _EMPTY_BRACKETS = re.compile(r"\(\s*\)")
 #: "a a certain age": an article left before a generic phrase that brings its own.
 _DOUBLE_ARTICLE = re.compile(r"\b(?:a|an)\s+(?=(?:a|an)\s)", re.IGNORECASE)
@@ -843,7 +824,7 @@ def repair(text: str) -> str:
 
 def _repaired_sentences(line: str) -> list[str]:
     sentences: list[str] = []
-    for raw in _SENTENCE_BREAK.split(line):
+    for raw in split_sentences(line, lines="break", abbreviations=False, option_numbers=True):  # "1. pneumonia 2. asthma" is one
         sentence = _DANGLING_START.sub("", raw.strip())
         sentence = _DANGLING_END.sub(r"\1", sentence)
         words = re.findall(r"[A-Za-z0-9']+", sentence)
