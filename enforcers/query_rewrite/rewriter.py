@@ -13,7 +13,7 @@ One request goes through (Need-to-Know Sections 3, 4.1):
 3. each span is judged essential or not (:mod:`enforcers.query_rewrite.necessity`),
    by the policy's rules, else by the learned essentiality of its clause to the request;
 4. non-essential spans are removed with their clause or generalized in place
-   (:mod:`enforcers.query_rewrite.clauses`); a local model may then smooth the
+   (:mod:`enforcers.query_rewrite.cuts`, :mod:`enforcers.query_rewrite.repair`); a local model may then smooth the
    stripped text (``model.use_for: [rewrite]``);
 5. the output is **verified** by detecting again: no non-essential value may
    survive and no sensitive value may appear that the query did not hold.
