@@ -269,7 +269,8 @@ def test_undetected_wording_is_removed_when_the_task_does_not_need_it(rewriter: 
 
 
 def test_statements_glued_to_the_request_are_separate_units() -> None:
-    from enforcers.query_rewrite.clauses import parse, request_sentences
+    from enforcers.query_rewrite.request_roles import request_sentences
+    from enforcers.query_rewrite.sentence_starts import parse
 
     cases = {
         "Which gas do plants absorb? a) oxygen b) helium -- answer w/ the letter Not sure it matters but I use a cochlear implant.": "Not sure it matters",
@@ -303,7 +304,7 @@ def test_a_person_named_inside_a_modifier_is_not_the_subject() -> None:
 
 
 def test_repair_leaves_no_double_article_glued_words_or_capital_after_an_abbreviation() -> None:
-    from enforcers.query_rewrite.clauses import Edit, edit
+    from enforcers.query_rewrite.cuts import Edit, edit
 
     text = "Saw a case today: Mary Garrett, a 76-year-old lady, w/ fevers x3 days. Meds incl. apixaban; FHx of lung cancer. Which fits best?"
     out = edit(text, [Edit(text.index("Mary"), text.index("Mary") + 12, "someone"), Edit(text.index("76"), text.index("76") + 16, "a certain age")], [])
@@ -338,7 +339,8 @@ def test_a_capitalized_belief_after_a_copula_is_not_taken_for_a_name(rewriter: Q
 
 
 def test_a_statement_about_someone_else_is_never_taken_for_the_request() -> None:
-    from enforcers.query_rewrite.clauses import parse, request_sentences
+    from enforcers.query_rewrite.request_roles import request_sentences
+    from enforcers.query_rewrite.sentence_starts import parse
 
     query = "hiya! The guy who delivers our mail looks after a pair of ferrets. this SQL throws a syntax error and idk why: SELECT name FROM users WHERE id = = 3"
     assert [s.text for s in request_sentences(parse(query))] == ["this SQL throws a syntax error and idk why: SELECT name FROM users WHERE id = = 3"]
@@ -359,7 +361,8 @@ def test_what_the_request_itself_names_is_kept(rewriter: QueryRewriter) -> None:
 
 
 def test_a_run_on_request_is_split_from_the_statements_strung_before_it(rewriter: QueryRewriter) -> None:
-    from enforcers.query_rewrite.clauses import parse, request_text
+    from enforcers.query_rewrite.request_roles import request_text
+    from enforcers.query_rewrite.sentence_starts import parse
 
     query = "basically my cousin is on Lexapro and the caretaker at my building keeps a tortoise and so anyway could you write a Python function that reverses a string?"
     assert request_text(parse(query)).endswith("could you write a Python function that reverses a string?")
@@ -369,7 +372,8 @@ def test_a_run_on_request_is_split_from_the_statements_strung_before_it(rewriter
 
 
 def test_the_main_request_is_found_when_only_a_tacked_on_add_on_reads_as_one() -> None:
-    from enforcers.query_rewrite.clauses import is_add_on, parse, request_sentences, request_text
+    from enforcers.query_rewrite.request_roles import is_add_on, request_sentences, request_text
+    from enforcers.query_rewrite.sentence_starts import parse
 
     query = "My landlord plays the oboe. spitball some ideas for a budget wedding in the spring Also, unrelated: how many grams are in an ounce?"
     doc = parse(query)
@@ -405,7 +409,7 @@ def test_measurements_and_diagnosis_requests() -> None:
 
     assert measured("O: SpO2 89% on room air") and measured("lipase 1,900 U/L") and measured("BP 212/124") and measured("glucose 612 mg/dL")
     assert not measured("I owe $60k in tax debt") and not measured("I swim 2 hours a day") and not measured("call me at 555.123.4567")
-    from enforcers.query_rewrite.clauses import repair
+    from enforcers.query_rewrite.repair import repair
 
     assert repair("45 yo male ) c/o cough. Which fits? A) gout B) flu") == "45 yo male c/o cough. Which fits? A) gout B) flu"
     assert repair("Which fits? i) gout; ii) flu; iv) asthma").endswith(") gout; ii) flu; iv) asthma")
@@ -423,7 +427,7 @@ def test_a_span_dropped_with_its_sentence_is_reported_removed_not_generalized() 
 
 
 def test_a_dictated_query_is_split_at_its_spoken_fillers(rewriter: QueryRewriter) -> None:
-    from enforcers.query_rewrite.clauses import parse
+    from enforcers.query_rewrite.sentence_starts import parse
 
     query = "could you recommend a few board games for a family night um my brother-in-law is on probation you know my neighbour just got a python like i play the cello every night"
     sentences = [s.text for s in parse(query).sents]
@@ -444,7 +448,7 @@ def test_a_detected_span_never_runs_into_the_next_unit(rewriter: QueryRewriter) 
 
 
 def test_clauses_after_semicolons_are_units_and_a_date_ends_its_sentence() -> None:
-    from enforcers.query_rewrite.clauses import parse
+    from enforcers.query_rewrite.sentence_starts import parse
 
     sentences = [s.text.strip() for s in parse("Quelques infos : I sell insurance ; my niece is on Adderall ; I just turned 40. Give me ideas for a quiz night ?").sents]
     assert any(s.startswith("my niece is on Adderall") for s in sentences), sentences
@@ -470,7 +474,7 @@ def test_a_person_named_by_trade_or_role_is_a_third_party(rewriter: QueryRewrite
 
 
 def test_option_labels_after_a_question_keep_their_case(rewriter: QueryRewriter) -> None:
-    from enforcers.query_rewrite.clauses import repair
+    from enforcers.query_rewrite.repair import repair
 
     assert repair("Which is it?  i) gout; ii) flu") == "Which is it? i) gout; ii) flu"
     assert repair("Which is it? (b) gout (c) flu") == "Which is it? (b) gout (c) flu"
@@ -502,7 +506,8 @@ def test_a_value_re_detected_across_a_joined_line_break_is_no_new_content(rewrit
 
 
 def test_an_unpunctuated_text_message_is_split_into_its_statements(rewriter: QueryRewriter) -> None:
-    from enforcers.query_rewrite.clauses import parse, request_text
+    from enforcers.query_rewrite.request_roles import request_text
+    from enforcers.query_rewrite.sentence_starts import parse
 
     query = "hey my landlord plays the bagpipes also i do aqua aerobics bc my aunt is a Mormon can u pls write a Python function that sorts a list of dates i am a Capricorn"
     sentences = [s.text for s in parse(query).sents]
@@ -518,7 +523,8 @@ def test_an_unpunctuated_text_message_is_split_into_its_statements(rewriter: Que
 
 
 def test_a_pasted_chat_takes_the_request_from_the_users_turn_and_drops_emptied_turns_whole(rewriter: QueryRewriter) -> None:
-    from enforcers.query_rewrite.clauses import parse, request_sentences
+    from enforcers.query_rewrite.request_roles import request_sentences
+    from enforcers.query_rewrite.sentence_starts import parse
 
     query = (
         "[09:12] Agent: Hello, what can I help you with today?\n"
@@ -535,7 +541,7 @@ def test_a_pasted_chat_takes_the_request_from_the_users_turn_and_drops_emptied_t
 
 
 def test_bracketed_and_dashed_asides_are_units_dropped_whole(rewriter: QueryRewriter) -> None:
-    from enforcers.query_rewrite.clauses import parse
+    from enforcers.query_rewrite.sentence_starts import parse
 
     query = "I tutor maths on weekends (my cousin is a Jehovah's Witness) - my flatmate sells timeshares - (I am on sertraline). Anyway, could you draft a packing list for a ski trip?"
     sentences = [s.text for s in parse(query).sents]
@@ -584,7 +590,8 @@ def test_a_texted_lower_case_i_is_the_user_but_an_option_label_is_not() -> None:
 
 
 def test_a_courtesy_closer_is_no_request_and_kindly_opens_one(rewriter: QueryRewriter) -> None:
-    from enforcers.query_rewrite.clauses import parse, request_text
+    from enforcers.query_rewrite.request_roles import request_text
+    from enforcers.query_rewrite.sentence_starts import parse
 
     query = "Dear team,\nMy brother-in-law is a Jain.\nKindly draft a packing list for a week of hill trekking.\nPlease revert at the earliest. Thanking you."
     assert request_text(parse(query)).startswith("Kindly draft a packing list"), request_text(parse(query))
@@ -610,7 +617,8 @@ def test_a_line_left_without_words_goes_with_its_markers(rewriter: QueryRewriter
 
 
 def test_a_labelled_or_addressed_request_is_found_and_hashtags_are_no_names(rewriter: QueryRewriter, policy: Policy) -> None:
-    from enforcers.query_rewrite.clauses import parse, request_text
+    from enforcers.query_rewrite.request_roles import request_text
+    from enforcers.query_rewrite.sentence_starts import parse
 
     labelled = "Long week. My flatmate is a Rosicrucian. I work nights at a bakery.\nTL;DR: suggest a few board games for two players"
     assert request_text(parse(labelled)).startswith("TL;DR: suggest a few board games"), request_text(parse(labelled))
@@ -636,7 +644,8 @@ def test_a_diagnosis_asked_about_a_presented_patient_keeps_the_patients_findings
 
 
 def test_questions_the_message_answers_itself_are_no_request() -> None:
-    from enforcers.query_rewrite.clauses import parse, request_text
+    from enforcers.query_rewrite.request_roles import request_text
+    from enforcers.query_rewrite.sentence_starts import parse
 
     query = (
         "Q: Who is writing?\nA: A night-shift baker who has had psoriasis since school.\n"
@@ -647,7 +656,8 @@ def test_questions_the_message_answers_itself_are_no_request() -> None:
 
 
 def test_a_question_of_function_words_leaves_the_task_to_the_sentence_that_names_it(rewriter: QueryRewriter) -> None:
-    from enforcers.query_rewrite.clauses import parse, request_text
+    from enforcers.query_rewrite.request_roles import request_text
+    from enforcers.query_rewrite.sentence_starts import parse
 
     query = "Dear helpdesk,\nMy flatmate Lorcan has been in rehab for gambling.\nWhat should I do about it all? I was hoping you could recommend three board games for a rainy weekend.\n- Soggy in Sligo"
     assert request_text(parse(query)).startswith("I was hoping you could recommend three board games")
@@ -657,7 +667,8 @@ def test_a_question_of_function_words_leaves_the_task_to_the_sentence_that_names
 
 
 def test_a_postscript_with_no_request_before_it_is_the_request() -> None:
-    from enforcers.query_rewrite.clauses import parse, request_text
+    from enforcers.query_rewrite.request_roles import request_text
+    from enforcers.query_rewrite.sentence_starts import parse
 
     letter = "Hello from the coast!\nI have honestly been shattered lately.\nMy landlord is on dialysis now.\nLove to all.\nPS - could you list five easy houseplants for a dark flat?"
     assert request_text(parse(letter)) == "PS - could you list five easy houseplants for a dark flat?"
@@ -754,7 +765,7 @@ def test_a_question_putting_a_name_to_it_asks_for_a_diagnosis(rewriter: QueryRew
 
 
 def test_a_cut_statements_full_stop_replaces_the_comma_left_hanging() -> None:
-    from enforcers.query_rewrite.clauses import Edit, edit
+    from enforcers.query_rewrite.cuts import Edit, edit
 
     text = "She is 11, bruises easily, and there is von Willebrand disease on her dad's side.\nIs it leukaemia or the heat?"
     start = text.index("there is")
@@ -773,7 +784,8 @@ def test_a_value_that_goes_goes_everywhere_and_a_shouted_line_label_is_no_name(r
 
 
 def test_a_shouted_label_opens_no_request_and_an_occupation_modifying_a_noun_is_none(rewriter: QueryRewriter) -> None:
-    from enforcers.query_rewrite.clauses import parse, request_text
+    from enforcers.query_rewrite.request_roles import request_text
+    from enforcers.query_rewrite.sentence_starts import parse
 
     query = (
         "Title: advice wanted\nI am paying off a student loan in default.\n"

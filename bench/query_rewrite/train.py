@@ -54,11 +54,13 @@ from bench.query_rewrite import medical  # noqa: E402
 from bench.query_rewrite.dataset import FAMILY_MODULES, build  # noqa: E402
 from bench.query_rewrite.render import Sample  # noqa: E402
 from bench.query_rewrite.skeleton import ATTRIBUTES  # noqa: E402
-from enforcers.query_rewrite import clauses as clause_module  # noqa: E402
 from enforcers.query_rewrite import learned  # noqa: E402
-from enforcers.query_rewrite.clauses import context_clauses, enclosing, parse, request_sentences  # noqa: E402
+from enforcers.query_rewrite import request_roles as request_roles_module  # noqa: E402
+from enforcers.query_rewrite.cuts import context_clauses, enclosing  # noqa: E402
 from enforcers.query_rewrite.kinds import task_kind  # noqa: E402
 from enforcers.query_rewrite.learned import ESSENTIALITY_FILE, NO_DISCLOSURE, REQUEST_FILE, TAGGER_FILE, essentiality_features, tagger_features  # noqa: E402
+from enforcers.query_rewrite.request_roles import request_sentences  # noqa: E402
+from enforcers.query_rewrite.sentence_starts import parse  # noqa: E402
 from enforcers.query_rewrite.subjects import subject_of  # noqa: E402
 from enforcers.query_rewrite.task import EMBEDDING, MODEL_FILE, features  # noqa: E402
 from policy_engine.nlp.embedding import Embedder, load_embedder  # noqa: E402
@@ -216,8 +218,8 @@ def main() -> None:
     np.savez_compressed(OUT / REQUEST_FILE, coef=detector.coef_[0].astype(np.float32), intercept=np.float32(detector.intercept_[0]))
     # the other models read the requests this detector finds; it reads them through the run's embedding cache
     request_detector = learned.RequestDetector(detector.coef_[0].astype(np.float32), float(detector.intercept_[0]), embedder)
-    clause_module.shared_request_detector = lambda: request_detector
-    clause_module.request_roles.cache_clear()
+    request_roles_module.shared_request_detector = lambda: request_detector
+    request_roles_module.request_roles.cache_clear()
     train, dev = gather(train_docs, value_pools(args.families)), gather(dev_docs)
 
     task_model = LogisticRegression(C=4.0, max_iter=3000).fit(features(train.requests, embedder), train.tasks)

@@ -48,7 +48,7 @@ def partition_secret(policy: Policy) -> bytes | None:
 
 def warm_up(model: ModelHandle, settings: DPSettings) -> StepCost:
     """Cold-start work done at engine start, outside the timed enforcer call: the sentence
-    splitter loads and the decoder's batched steps are timed (:func:`enforcers.dp_decoding.timing.measure`).
+    splitter's abbreviation table loads and the decoder's batched steps are timed (:func:`enforcers.dp_decoding.timing.measure`).
 
     The timing runs on a worker thread, as requests do (the pipeline's): OpenMP thread counts are
     per thread, and the serving thread's may differ (FAISS sets its own to one), so a timing taken
@@ -57,9 +57,9 @@ def warm_up(model: ModelHandle, settings: DPSettings) -> StepCost:
     from concurrent.futures import ThreadPoolExecutor
 
     from enforcers.dp_decoding.timing import measure
-    from policy_engine.nlp.sentences import sentencizer
+    from policy_engine.nlp.sentences import sentence_spans
 
-    sentencizer()
+    sentence_spans("Warm up. Done.")
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="dp-warm-up") as worker:
         return worker.submit(measure, model, settings.decoding.subsets).result()
 

@@ -15,7 +15,7 @@ from policy_engine.llm.degeneration import DegenerateOutput
 from policy_engine.llm.generation import complete
 from policy_engine.llm.prompts import refill_prompt
 from policy_engine.llm.runtime import ModelHandle
-from policy_engine.nlp.sentences import sentencizer
+from policy_engine.nlp.sentences import sentences
 
 __all__ = ["SENTENCE_MASK", "assemble", "clean_refill", "refill_sentence"]
 
@@ -30,8 +30,8 @@ def clean_refill(text: str) -> str:
     stop after a word or two; such output is discarded, which leaves the
     masked sentence redacted rather than filled with noise.
     """
-    sentences = [s.text.strip() for s in sentencizer()(text.strip()).sents if s.text.strip()]
-    first = sentences[0] if sentences else ""
+    found = sentences(text.strip())
+    first = found[0] if found else ""
     if SENTENCE_MASK.strip("[]") in first or first.lower().startswith(_PROMPT_ECHOES) or len(first.split()) < 3:
         return ""
     return first

@@ -24,7 +24,7 @@ import torch
 
 from enforcers.dp_decoding.accounting import PrivacyAccountant
 from enforcers.dp_decoding.mechanisms import gumbel_top_k, sparse_vector
-from policy_engine.nlp.sentences import sentencizer
+from policy_engine.nlp.sentences import sentence_spans
 
 __all__ = [
     "Sentence",
@@ -78,15 +78,15 @@ def segment(tokenizer, token_ids: Sequence[int], token_cgs: Sequence[float]) -> 
     the closest sentence before it, for trailing whitespace).
     """
     text = tokenizer.decode(list(token_ids), skip_special_tokens=True)
-    spans = [span for span in sentencizer()(text).sents if span.text.strip()]
+    spans = sentence_spans(text)
     if not spans:
         return []
-    begins = [span.start_char for span in spans]
+    begins = [start for start, _ in spans]
     cgs: list[list[float]] = [[] for _ in spans]
     for i, cg in enumerate(token_cgs):
         last_char = len(tokenizer.decode(list(token_ids[: i + 1]), skip_special_tokens=True)) - 1
         cgs[max(0, bisect.bisect_right(begins, last_char) - 1)].append(cg)
-    return [Sentence(i, span.text.strip(), tuple(c)) for i, (span, c) in enumerate(zip(spans, cgs))]
+    return [Sentence(i, text[start:end], tuple(c)) for i, ((start, end), c) in enumerate(zip(spans, cgs))]
 
 
 def _range_sensitivity(cg_clip: float, subsets: int) -> float:

@@ -21,8 +21,8 @@ from functools import cache
 
 from enforcers.output_guard.axes import DOMAIN_CLASSES, qi_classes
 from policy_engine.detect.recognizers import recognizer
+from policy_engine.nlp.sentences import sentence_spans
 
-_SENTENCE = re.compile(r"[^.!?;\n]+[.!?;]?")
 _SINGULAR = re.compile(
     r"\b(?:she|he|her|his|him|herself|himself|my client|the (?:patient|client|claimant|defendant|plaintiff|account holder|individual|person|woman|man|household|litigant|member|applicant|employee)"
     r"|this (?:patient|client|person|individual|woman|man|account|case|litigant|household)|our (?:patient|client)|(?:a|an) [\w -]{0,30}?(?:individual|person|woman|man|patient|client|investor|litigant)"
@@ -94,7 +94,8 @@ def _value_span(match: re.Match[str]) -> tuple[int, int]:
 def find_qi_spans(text: str, domain: str, classes: tuple[str, ...] | None = None) -> list[QISpan]:
     """QI spans of ``classes`` (default: the domain's eight), in text order, non-overlapping per class."""
     wanted = classes or (qi_classes(domain) if domain in DOMAIN_CLASSES else qi_classes("medical")[:5])
-    sentences = [(m.start(), m.end(), bool(_SINGULAR.search(m.group())) and not _COHORT.search(m.group())) for m in _SENTENCE.finditer(text)]
+    spans = sentence_spans(text, ends=".!?;", spaced=False, lines="break", abbreviations=False)
+    sentences = [(s, e, bool(_SINGULAR.search(text, s, e)) and not _COHORT.search(text, s, e)) for s, e in spans]
     found: list[QISpan] = []
     for qi_class in wanted:
         last_end = -1

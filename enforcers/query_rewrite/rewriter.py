@@ -13,7 +13,7 @@ One request goes through (Need-to-Know Sections 3, 4.1):
 3. each span is judged essential or not (:mod:`enforcers.query_rewrite.necessity`),
    by the policy's rules, else by the learned essentiality of its clause to the request;
 4. non-essential spans are removed with their clause or generalized in place
-   (:mod:`enforcers.query_rewrite.clauses`); a local model may then smooth the
+   (:mod:`enforcers.query_rewrite.cuts`, :mod:`enforcers.query_rewrite.repair`); a local model may then smooth the
    stripped text (``model.use_for: [rewrite]``);
 5. the output is **verified** by detecting again: no non-essential value may
    survive and no sensitive value may appear that the query did not hold.
@@ -30,22 +30,12 @@ from typing import Any, Literal
 
 from spacy.tokens import Doc, Span
 
-from enforcers.query_rewrite.clauses import (
-    Edit,
-    answer_options,
-    clipped_end,
-    context_clauses,
-    edit,
-    enclosing,
-    names_a_kind,
-    no_occupation,
-    parse,
-    request_sentences,
-    request_text,
-)
+from enforcers.query_rewrite.cuts import Edit, clipped_end, context_clauses, edit, enclosing, names_a_kind, no_occupation
 from enforcers.query_rewrite.learned import shared_essentiality, shared_tagger
 from enforcers.query_rewrite.necessity import CLINICAL, CONDITIONS, NEVER_ESSENTIAL, Decision, NecessityPlanner, diagnostic, measured
+from enforcers.query_rewrite.request_roles import request_sentences, request_text
 from enforcers.query_rewrite.section import QueryRewriteSection, SpanOutcome
+from enforcers.query_rewrite.sentence_starts import answer_options, parse
 from enforcers.query_rewrite.spans import AttributeDetector, AttributeSpan
 from enforcers.query_rewrite.subjects import focal_subject
 from enforcers.query_rewrite.task import TaskClassifier, TaskPrediction, shared_classifier

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from policy_engine.nlp.sentences import sentence_spans
+
 Subject = Literal["self", "family", "friend", "coworker", "third_party"]
 SUBJECTS: tuple[Subject, ...] = ("self", "family", "friend", "coworker", "third_party")
 
@@ -57,7 +59,6 @@ _POSSESSED = re.compile(
 _TEXTED_I = re.compile(r"\s+(?:am|was|have|had|do|did|get|got|go|need|take|use|live|work|love|like|can|could|will|would|just|really|also|only|never|always|recently|still)\b", re.IGNORECASE)
 _MODIFIER = re.compile(r"\b(?:from|at|in|on|of|near|across|behind)\s+$", re.IGNORECASE)
 _OWN_NAME = re.compile(r"^(?:my name is|my name's|i'm|i am|call me|i go by)\b", re.IGNORECASE)
-_SENTENCE_END = re.compile(r"[.!?\n]\s")
 
 
 def mentions(text: str, end: int, *, roles: bool = True) -> list[tuple[int, Subject | Literal["pronoun"]]]:
@@ -84,7 +85,8 @@ def mentions(text: str, end: int, *, roles: bool = True) -> list[tuple[int, Subj
 
 
 def _sentence_start(text: str, position: int) -> int:
-    starts = [m.end() for m in _SENTENCE_END.finditer(text, 0, position)]
+    """Where the sentence holding ``position`` starts (a blank line ends a sentence too)."""
+    starts = [start for start, _ in sentence_spans(text, lines="paragraph", abbreviations=False) if start <= position]
     return starts[-1] if starts else 0
 
 

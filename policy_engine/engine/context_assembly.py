@@ -25,11 +25,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from policy_engine.nlp.sentences import sentence_spans
+
 __all__ = ["AssembledPassage", "assemble", "parse_chunk_id", "render_context"]
 
 _CHUNK_ID = re.compile(r"^(?P<doc>.+)#(?P<start>\d+)-(?P<end>\d+)$")
 _TOKEN = re.compile(r"\w+|[^\w\s]")
-_SENTENCE_END = re.compile(r"[.!?](?=\s)|\n\n")
 
 
 @dataclass(frozen=True)
@@ -71,8 +72,8 @@ def _tokens(text: str) -> int:
 def _cut(text: str, budget: int) -> str:
     """The longest prefix of ``text`` ending a sentence within ``budget`` tokens ("" if none)."""
     best = ""
-    for match in _SENTENCE_END.finditer(text):
-        prefix = text[: match.end()]
+    for _, end in sentence_spans(text, lines="paragraph", abbreviations=False):
+        prefix = text[:end]
         if _tokens(prefix) > budget:
             break
         best = prefix

@@ -28,9 +28,10 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from policy_engine.nlp.sentences import sentence_spans
+
 __all__ = ["DegenerateOutput", "LoopCheck", "Verdict", "check_output", "guarded", "without_cut_sentence"]
 
-_SENTENCE = re.compile(r"[^.!?;\n]+(?:[.!?;]+|\n+|$)")
 _WORD = re.compile(r"[\w\[\]'-]+")
 
 
@@ -68,8 +69,9 @@ def _words(text: str) -> list[str]:
     return [w.casefold() for w in _WORD.findall(text)]
 
 
-def _sentences(text: str) -> list[str]:
-    return [m.group(0) for m in _SENTENCE.finditer(text) if m.group(0).strip()]
+def _sentence_spans(text: str) -> list[tuple[int, int]]:
+    """Sentences as a looping model writes them: any run of ``.!?;`` or a line break ends one, spaces or not."""
+    return sentence_spans(text, ends=".!?;", spaced=False, lines="break", abbreviations=False)
 
 
 def _first_degenerate(sentences: list[str], limits: LoopCheck) -> tuple[int, str] | None:
@@ -101,15 +103,16 @@ def _first_degenerate(sentences: list[str], limits: LoopCheck) -> tuple[int, str
 
 def check_output(text: str, limits: LoopCheck = LoopCheck()) -> Verdict:
     """Cut ``text`` at its last good sentence, or refuse it (see the module contract)."""
-    sentences = _sentences(text.strip())
-    found = _first_degenerate(sentences, limits)
+    text = text.strip()
+    spans = _sentence_spans(text)
+    found = _first_degenerate([text[start:end] for start, end in spans], limits)
     if found is None:
-        return Verdict(text.strip(), degenerate=False)
+        return Verdict(text, degenerate=False)
     index, reason = found
-    kept = sentences[:index]
-    if len(kept) > 1 and not re.search(r"[.!?]\s*$", kept[-1]):
+    kept = spans[:index]
+    if len(kept) > 1 and text[kept[-1][1] - 1] not in ".!?":
         kept = kept[:-1]
-    good = "".join(kept).strip().rstrip(";,").strip()
+    good = text[: kept[-1][1]].strip().rstrip(";,").strip() if kept else ""
     if len(_words(good)) < limits.min_kept_words:
         return Verdict("", degenerate=True, reason=f"the model's output loops ({reason}) and nothing usable precedes the loop")
     if good[-1:] not in ".!?":
@@ -119,7 +122,7 @@ def check_output(text: str, limits: LoopCheck = LoopCheck()) -> Verdict:
 
 def without_cut_sentence(text: str) -> str:
     """``text`` without a last sentence that a length limit cut off (kept when it is all there is)."""
-    ends = [m.end() for m in re.finditer(r"[.!?](?=\s|$)", text)]
+    ends = [end for _, end in sentence_spans(text, abbreviations=False) if text[end - 1] in ".!?"]
     return text[: ends[-1]] if ends and ends[-1] < len(text.rstrip()) else text
 
 

