@@ -246,7 +246,7 @@ def test_a_signed_witness_stays_a_witness(analyzer: Analyzer) -> None:
 
 
 def test_a_full_name_found_again_is_one_mention_or_falls_back_to_its_parts() -> None:
-    from policy_engine.detect.mentions import with_name_variants
+    from policy_engine.detect.context_names import with_name_variants
     from policy_engine.detect.ner import NamedEntity
 
     text = "Heard Ravi Menon today.\nCounsel: Ravi Menon,Goa\n\nRavi\nRavi Menon\n"

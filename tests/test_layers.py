@@ -24,6 +24,10 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("tools", ("policy_engine.lint", "policy_engine.policytest", "policy_engine.scale")),
     ("cli", ("policy_engine.cli", "click_cli")),
 )
+#: Top-level folders of a source checkout that are never installed: no runtime module may import them ...
+CHECKOUT_ONLY = ("training", "bench")
+#: ... except these (module path, folder) pairs, inside a function: commands that work from a checkout only.
+LAZY_CHECKOUT_IMPORTS = {("policy_engine/cli/guard.py", "training")}
 #: Names the lazy package face re-exports, and the module each comes from (``from policy_engine import load_policy``).
 FACE = {"lint": "policy_engine.lint", "LintReport": "policy_engine.lint", "load_policy": "policy_engine.policy", "load_repo": "policy_engine.policy"}
 
@@ -45,17 +49,20 @@ def module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-def imported(path: Path) -> list[tuple[str, int]]:
-    """Every absolute module ``path`` imports, with its line (``from policy_engine import X`` resolves X through the face)."""
-    found: list[tuple[str, int]] = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+def imported(path: Path) -> list[tuple[str, int, bool]]:
+    """Every absolute module ``path`` imports, with its line and whether the import sits in a function (``from policy_engine import X`` resolves X through the face)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    in_function = {id(node) for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) for node in ast.walk(f)}
+    found: list[tuple[str, int, bool]] = []
+    for node in ast.walk(tree):
+        lazy = id(node) in in_function
         if isinstance(node, ast.Import):
-            found.extend((alias.name, node.lineno) for alias in node.names)
+            found.extend((alias.name, node.lineno, lazy) for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             if node.module == "policy_engine":
-                found.extend((FACE.get(alias.name, "policy_engine.diagnostics"), node.lineno) for alias in node.names)
+                found.extend((FACE.get(alias.name, "policy_engine.diagnostics"), node.lineno, lazy) for alias in node.names)
             else:
-                found.append((node.module, node.lineno))
+                found.append((node.module, node.lineno, lazy))
     return found
 
 
@@ -74,11 +81,35 @@ def test_no_import_points_up() -> None:
     upward = []
     for path in runtime_modules():
         own = layer_of(module_name(path))
-        for target, line in imported(path):
+        for target, line, _ in imported(path):
             theirs = layer_of(target)
             if theirs is not None and own is not None and theirs > own:
                 upward.append(f"{path.relative_to(ROOT)}:{line}: {LAYERS[own][0]} imports {target} ({LAYERS[theirs][0]})")
     assert upward == []
+
+
+def checkout_imports(path: Path) -> list[tuple[str, int, bool]]:
+    """The imports of :data:`CHECKOUT_ONLY` packages in ``path`` (module, line, inside a function)."""
+    return [(target, line, lazy) for target, line, lazy in imported(path) if target.split(".")[0] in CHECKOUT_ONLY]
+
+
+def test_runtime_never_imports_training_or_bench() -> None:
+    """The installed package runs without the checkout's folders: only the listed commands reach ``training``, inside the command."""
+    found = []
+    for path in runtime_modules():
+        relative = path.relative_to(ROOT).as_posix()
+        for target, line, lazy in checkout_imports(path):
+            if not (lazy and (relative, target.split(".")[0]) in LAZY_CHECKOUT_IMPORTS):
+                found.append(f"{relative}:{line}: imports {target}" + ("" if lazy else " at module level"))
+    assert found == []
+
+
+def test_the_checkout_import_check_sees_imports(tmp_path: Path) -> None:
+    """Guard against a vacuous pass: module-level and function-level imports of ``training`` and ``bench`` are found, others are not."""
+    module = tmp_path / "module.py"
+    module.write_text("import bench.detect\nfrom json import dumps\n\ndef train():\n    from training.output_guard import trainer\n", encoding="utf-8")
+    assert checkout_imports(module) == [("bench.detect", 1, False), ("training.output_guard", 5, True)]
+    assert any(target.startswith("training") for target, _, lazy in checkout_imports(ROOT / "policy_engine" / "cli" / "guard.py") if lazy)
 
 
 @pytest.mark.parametrize(("module", "layer"), [("policy_engine.bundle.compiler", "bundle"), ("enforcers.redaction.enforcer", "enforcers"), ("policy_engine.lint.formats", "tools"), ("audit.log", "audit")])

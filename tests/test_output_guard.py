@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import re
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -16,16 +19,13 @@ import policy_engine
 from audit.log import read_records
 from click_cli import cli
 from enforcers.output_guard import store
-from enforcers.output_guard.axes import K_PRIOR, Label
 from enforcers.output_guard.density import KernelScorer
 from enforcers.output_guard.detector import Verdict
 from enforcers.output_guard.enforcer import OutputGuardEnforcer
-from enforcers.output_guard.families import appositive, clausal, email, letter, nominal, relative, structured
 from enforcers.output_guard.model import GuardModel
 from enforcers.output_guard.qi_spans import QIProfile, QISpan
 from enforcers.output_guard.reviews import open_queue
 from enforcers.output_guard.service import _cleared
-from enforcers.output_guard.synth import TRAIN_FAMILIES, CorpusSize, generate
 from enforcers.output_guard.validate import DirectIdentifierValidator
 from policy_engine.detect.analyzer import Analyzer
 from policy_engine.enforcement.base import (
@@ -35,6 +35,10 @@ from policy_engine.enforcement.base import (
     Stage,
 )
 from policy_engine.enforcement.registry import EngineParts
+from training.output_guard.axes import K_PRIOR, Label
+from training.output_guard.families import appositive, clausal, email, letter, nominal, relative, structured
+from training.output_guard.synth import TRAIN_FAMILIES, CorpusSize, generate
+from training.output_guard.trainer import train_model
 
 POLICY = """\
 apiVersion: policy-engine.dev/v1
@@ -61,6 +65,7 @@ quasi_identifiers:
 """
 CLUSTER = "Regarding the patient: she is 52 years old, works as a welder and lives in Omaha. Blood pressure should be rechecked after any change in medication."
 GENERIC = "Among adults aged 50 to 65, regular exercise lowers blood pressure. Teachers, welders and nurses in many cities benefit alike from annual screening."
+ROOT = Path(__file__).resolve().parents[1]
 OUT_OF_DISTRIBUTION = "for (i = 0; i < n; i++) { sum += a[i] * b[i]; } return sum; // dot product kernel, unrolled x4 on AVX2"
 
 
@@ -76,7 +81,7 @@ def policy_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     directory = tmp_path_factory.mktemp("guarded")
     path = _write_policy(directory)
     policy = policy_engine.load_policy(path)
-    model = GuardModel.train("medical", store.guard_embedder(), size=CorpusSize(180, 180, 120, 30), seed=5)
+    model = train_model("medical", store.guard_embedder(), size=CorpusSize(180, 180, 120, 30), seed=5)
     model.save(store.model_dir(policy, "medical"))
     return path
 
@@ -185,7 +190,7 @@ ORDINARY_CLINIC_ANSWERS = (
 def shipped_enforcer(tmp_path_factory: pytest.TempPathFactory) -> OutputGuardEnforcer:
     """The enforcer over a model trained as ``guard train`` does (default size and seed), not the small test model."""
     policy = policy_engine.load_policy(_write_policy(tmp_path_factory.mktemp("shipped")))
-    GuardModel.train("medical", store.guard_embedder()).save(store.model_dir(policy, "medical"))
+    train_model("medical", store.guard_embedder()).save(store.model_dir(policy, "medical"))
     return OutputGuardEnforcer.from_parts(EngineParts(policy, detector=Analyzer(policy)))
 
 
@@ -262,6 +267,37 @@ def test_policy_without_quasi_identifiers_builds_an_idle_guard(tmp_path: Path) -
     assert idle.apply(context) is context
 
 
+#: What serving a saved model must not load: the training package, the benchmarks, and scikit-learn's fitting estimators.
+TRAINING_ONLY = ("training", "bench", "sklearn.svm", "sklearn.neural_network", "sklearn.mixture", "sklearn.decomposition", "sklearn.model_selection")
+SERVE_AND_LIST_MODULES = """
+import sys
+import policy_engine
+from enforcers.output_guard.enforcer import OutputGuardEnforcer
+from policy_engine.detect.analyzer import Analyzer
+from policy_engine.enforcement.base import EnforcementContext, EnforcementPipeline, Passage, Stage
+from policy_engine.enforcement.registry import EngineParts
+
+policy = policy_engine.load_policy(sys.argv[1])
+enforcer = OutputGuardEnforcer.from_parts(EngineParts(policy, detector=Analyzer(policy)))
+context = EnforcementContext(passages=(Passage.of("c1", "context"),), constraints=(), query="q", answer=sys.argv[2])
+section = EnforcementPipeline([enforcer]).run(Stage.ANSWER, context).context.sections["output_guard"]
+print(section.action)
+print(" ".join(sorted(sys.modules)))
+"""
+
+
+def test_serving_a_saved_model_imports_no_training_code(policy_path: Path) -> None:
+    """A fresh process that loads the saved model and checks an answer imports no generator, fitting or benchmark module."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    run = subprocess.run([sys.executable, "-c", SERVE_AND_LIST_MODULES, str(policy_path), CLUSTER], env=env, capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stderr[-2000:]
+    action, modules = run.stdout.strip().splitlines()[-2:]
+    assert action == "generalized"  # the saved model was loaded and judged the answer, as in the in-process test
+    loaded = modules.split()
+    assert "enforcers.output_guard.model" in loaded
+    assert [m for m in loaded if any(m == prefix or m.startswith(prefix + ".") for prefix in TRAINING_ONLY)] == []
+
+
 def test_saved_model_round_trips(policy_path: Path) -> None:
     policy = policy_engine.load_policy(policy_path)
     model = GuardModel.load(store.model_dir(policy, "medical"), store.guard_embedder())
@@ -270,11 +306,28 @@ def test_saved_model_round_trips(policy_path: Path) -> None:
     sv = model.detector.sigma_s
     assert isinstance(sv, KernelScorer)
     assert sv(fresh).shape == (2,)
-    trained = GuardModel.train("medical", store.guard_embedder(), size=CorpusSize(180, 180, 120, 30), seed=5)
+    trained = train_model("medical", store.guard_embedder(), size=CorpusSize(180, 180, 120, 30), seed=5)
     np.testing.assert_allclose(model.detector.scores(fresh).risk, trained.detector.scores(fresh).risk, rtol=1e-4, atol=1e-6)
 
 
 # ------------------------------------------------------------------------- CLI
+
+
+def test_guard_training_loads_from_the_checkout_when_it_is_not_on_the_import_path(tmp_path: Path) -> None:
+    """``guard train`` from a checkout whose root is not on sys.path (a console script): training/ is found beside enforcers/."""
+    script = (
+        "import sys\n"
+        f"sys.path.insert(0, {str(ROOT)!r})\n"
+        "from policy_engine.cli.guard import _guard_training\n"
+        f"sys.path.remove({str(ROOT)!r})\n"
+        "import importlib.util\n"
+        "assert importlib.util.find_spec('training') is None\n"
+        "print(_guard_training().__file__)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    run = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert Path(run.stdout.strip()) == ROOT / "training" / "output_guard" / "for_policy.py"
 
 
 def test_review_commands_round_trip_and_are_audited(policy_path: Path) -> None:

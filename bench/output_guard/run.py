@@ -3,12 +3,12 @@
 Configurations: v3 (GMM, safe only), v4 (OCSVM, safe + borderline-safe
 augmentation, flags on delta), v5 (v4's one-class pair as the abstain gate,
 a risk classifier flags; the shipped one, trained by the same
-:class:`~enforcers.output_guard.model.DetectorTrainer` as ``guard train``) and
+:class:`~training.output_guard.trainer.DetectorTrainer` as ``guard train``) and
 the supervised MLP baseline of PPE Section VII (abstains on low
 confidence).  Training, calibration and the
 leave-one-family-out abstain gate use only the training pool
-(:data:`~enforcers.output_guard.synth.TRAIN_FAMILIES`); the held-out family
-(:data:`~enforcers.output_guard.synth.HELD_OUT_FAMILY`, "email") is never
+(:data:`~training.output_guard.synth.TRAIN_FAMILIES`); the held-out family
+(:data:`~training.output_guard.synth.HELD_OUT_FAMILY`, "email") is never
 seen before testing.
 
 Pairings (binary metrics on the kept population, PPE Section VI-A):
@@ -41,16 +41,17 @@ from pathlib import Path
 import numpy as np
 from sklearn.neural_network import MLPClassifier
 
-from enforcers.output_guard.axes import DOMAINS, Label
 from enforcers.output_guard.detector import OPERATING_POINTS, DualDetector
-from enforcers.output_guard.evaluate import binary_metrics
+from enforcers.output_guard.domains import DOMAINS
 from enforcers.output_guard.features import FusedFeaturizer
-from enforcers.output_guard.model import DEFAULT_SEED, DEFAULT_SIZE, DetectorTrainer, split, training_pool
-from enforcers.output_guard.ordinary import NAME as ORDINARY
-from enforcers.output_guard.synth import HELD_OUT_FAMILY, TRAIN_FAMILIES, CorpusSize, generate
 from enforcers.output_guard.validate import DirectIdentifierValidator
 from policy_engine.nlp.embedding import CachedEmbedder, EmbeddingCache, load_embedder
 from policy_engine.policy.model import EmbeddingSettings
+from training.output_guard.axes import Label
+from training.output_guard.evaluate import binary_metrics
+from training.output_guard.ordinary import NAME as ORDINARY
+from training.output_guard.synth import HELD_OUT_FAMILY, TRAIN_FAMILIES, CorpusSize, generate
+from training.output_guard.trainer import DEFAULT_SEED, DEFAULT_SIZE, DetectorTrainer, split, training_pool
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "bench" / "results"

@@ -22,15 +22,16 @@ from pathlib import Path
 
 import numpy as np
 
-from enforcers.output_guard.axes import DOMAINS, Label, SyntheticRecord
-from enforcers.output_guard.evaluate import binary_metrics
+from enforcers.output_guard.domains import DOMAINS
 from enforcers.output_guard.features import WEIGHTS
-from enforcers.output_guard.model import DEFAULT_SEED, DEFAULT_SIZE, DetectorTrainer, split, training_pool
-from enforcers.output_guard.risk import ALPHA, HIDDEN
-from enforcers.output_guard.synth import SINGLE_QI
 from enforcers.output_guard.validate import DirectIdentifierValidator
 from policy_engine.nlp.embedding import CachedEmbedder, EmbeddingCache, load_embedder
 from policy_engine.policy.model import EmbeddingSettings
+from training.output_guard.axes import Label, SyntheticRecord
+from training.output_guard.estimators import ALPHA, HIDDEN
+from training.output_guard.evaluate import binary_metrics
+from training.output_guard.synth import SINGLE_QI
+from training.output_guard.trainer import DEFAULT_SEED, DEFAULT_SIZE, DetectorTrainer, split, training_pool
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,13 +1,12 @@
 """The guard's detector: risk score, operating points and abstain gate (PPE Sections V-B to V-D, VII).
 
 Two one-class densities sigma_s (safe + borderline-safe) and sigma_u
-(unsafe) and, in v5, a supervised risk score ``risk(x)`` = P(unsafe)
-(:mod:`enforcers.output_guard.risk`).  The *risk* an answer is flagged on is
-``risk(x)`` when the detector has one (v5) and the one-class discriminator
-``delta(x) = sigma_u(x) - sigma_s(x)`` otherwise (v3/v4, benchmarks).  An
-answer is flagged when its risk exceeds the operating point's tau
-(calibrated on the unsafe holdout; ``boundary`` is the score's natural
-decision boundary, 0.5 for a probability, 0 for delta):
+(unsafe) and a supervised risk score ``risk(x)`` = P(unsafe)
+(:mod:`enforcers.output_guard.risk`).  An answer is flagged when its risk
+exceeds the operating point's tau (calibrated on the unsafe holdout when the
+model is trained; ``boundary`` is the score's natural decision boundary,
+0.5 for a probability; the benchmarks' v3/v4 variants put the one-class
+discriminator ``sigma_u - sigma_s``, boundary 0, in the risk score's place):
 
 * ``conservative``: tau = boundary;
 * ``balanced``: the tau where the within-distribution TPR is 0.90, never
@@ -22,7 +21,7 @@ of the two standardized scores, and it abstains when the margin is below
 ``z``.  ``z`` comes from *reference* margins grouped by generator family:
 for shipped models each training family (and the ordinary-answer pool) is
 scored by a model fitted without it (leave-one-family-out,
-:mod:`enforcers.output_guard.model`), and ``z`` is the smallest of the
+``training/output_guard/trainer.py``), and ``z`` is the smallest of the
 per-family ``abstain_rate`` quantiles, so that *every* generator the model
 did not see is withheld at most at ``abstain_rate`` (a pooled quantile
 would hold only on average, and a new writing style sits in the tail).
@@ -45,8 +44,6 @@ from enforcers.output_guard.density import KernelScorer, Scorer
 from enforcers.output_guard.risk import RiskScorer
 
 OPERATING_POINTS = ("conservative", "balanced", "strict")
-_TARGET_TPR = {"balanced": 0.90, "strict": 0.95}
-DEFAULT_ABSTAIN_RATE = 0.05
 
 
 class Verdict(str, Enum):
@@ -64,18 +61,6 @@ class Calibration:
     reference_margins: tuple[tuple[float, ...], ...]
     abstain_rate: float
     tau: dict[str, float]
-
-    @classmethod
-    def fit(cls, safe_scores: tuple[np.ndarray, np.ndarray], unsafe_scores: tuple[np.ndarray, np.ndarray], unsafe_risk: np.ndarray, boundary: float,
-            abstain_rate: float = DEFAULT_ABSTAIN_RATE) -> Calibration:
-        """From ``(sigma_s, sigma_u)`` of the safe and of the unsafe holdout and the risk of the unsafe holdout; the holdout is the one reference group."""
-        location = (float(np.mean(safe_scores[0])), float(np.mean(unsafe_scores[1])))
-        scale = (float(np.std(safe_scores[0])) or 1.0, float(np.std(unsafe_scores[1])) or 1.0)
-        balanced = min(boundary, float(np.quantile(unsafe_risk, 1.0 - _TARGET_TPR["balanced"])))
-        tau = {"conservative": boundary, "balanced": balanced, "strict": min(balanced, float(np.quantile(unsafe_risk, 1.0 - _TARGET_TPR["strict"])))}
-        calibration = cls(location, scale, (), abstain_rate, tau)
-        margins = np.r_[calibration.margin(*safe_scores), calibration.margin(*unsafe_scores)]
-        return calibration.with_reference([margins])
 
     def margin(self, sigma_s: np.ndarray, sigma_u: np.ndarray) -> np.ndarray:
         """The larger of the two standardized scores: the gate abstains when it is below :attr:`z`."""
@@ -112,24 +97,19 @@ class Scores:
     risk: np.ndarray
     abstain: np.ndarray
 
-    @property
-    def delta(self) -> np.ndarray:
-        return self.sigma_u - self.sigma_s
-
 
 @dataclass(frozen=True)
 class DualDetector:
-    """sigma_s and sigma_u (and, v5, the risk classifier) over fused features, with the calibration that turns scores into verdicts."""
+    """sigma_s, sigma_u and the risk score over fused features, with the calibration that turns scores into verdicts."""
 
     sigma_s: Scorer
     sigma_u: Scorer
     calibration: Calibration
-    risk: RiskScorer | None = None
+    risk: Scorer
 
     def scores(self, features: np.ndarray) -> Scores:
         s, u = self.sigma_s(features), self.sigma_u(features)
-        risk = u - s if self.risk is None else self.risk(features)
-        return Scores(s, u, risk, self.calibration.margin(s, u) < self.calibration.z)
+        return Scores(s, u, self.risk(features), self.calibration.margin(s, u) < self.calibration.z)
 
     def verdicts(self, features: np.ndarray, operating_point: str) -> list[Verdict]:
         scores = self.scores(features)
@@ -140,7 +120,7 @@ class DualDetector:
 
     def save(self, directory: Path, extra: dict[str, object]) -> None:
         """``detector.npz`` (arrays) and ``detector.json`` (calibration, hyper-parameters, ``extra``); OCSVM + risk classifier (v5) only."""
-        if not (isinstance(self.sigma_s, KernelScorer) and isinstance(self.sigma_u, KernelScorer) and self.risk is not None):
+        if not (isinstance(self.sigma_s, KernelScorer) and isinstance(self.sigma_u, KernelScorer) and isinstance(self.risk, RiskScorer)):
             raise TypeError("only v5 detectors (OCSVM gate + risk classifier) are saved (v3/v4 are benchmark configurations)")
         directory.mkdir(parents=True, exist_ok=True)
         arrays = {f"{side}_{name}": getattr(scorer, name) for side, scorer in (("s", self.sigma_s), ("u", self.sigma_u)) for name in ("support", "coef")}

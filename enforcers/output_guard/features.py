@@ -25,7 +25,7 @@ import numpy as np
 from scipy import sparse
 from sklearn.feature_extraction.text import HashingVectorizer
 
-from enforcers.output_guard.axes import qi_classes
+from enforcers.output_guard.domains import qi_classes
 from enforcers.output_guard.qi_spans import QISpan, find_qi_spans
 from policy_engine.nlp.embedding import Embedder, normalize
 

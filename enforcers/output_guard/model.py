@@ -1,151 +1,27 @@
-"""A trained per-domain guard model: featurizer + detector, trained, saved and loaded as one.
-
-Training (PPE Sections IV-V and VII, configuration v5): the records of the
-training generator families plus the ordinary-answer pool
-(:mod:`enforcers.output_guard.ordinary`) are split 80/20 per label and
-family; sigma_s is fitted on safe + borderline-safe training records,
-sigma_u on unsafe ones (OCSVM, nu by 5-fold sweep), and the risk
-classifier on unsafe against safe + borderline-safe
-(:mod:`enforcers.output_guard.risk`); the operating points are calibrated on
-the 20% holdout.  The abstain gate's reference margins come from
-leave-one-family-out: for each family, a detector (same nu, own IDF) is
-fitted on the other families and scores that family's records, so the gate
-is calibrated on generators the detector has not seen
-(:mod:`enforcers.output_guard.detector`).  ``risk=False`` gives v4 (flag on
-the one-class delta) and ``estimator="gmm"`` with ``augment=False`` the v3
-baseline (benchmarks only; neither is ever saved).  Embeddings are computed
-once per text and shared by every fit.
+"""A trained per-domain guard model: featurizer + detector, saved and loaded as one.
 
 A saved model is a directory of ``detector.npz`` + ``detector.json``
 (arrays and JSON only, nothing executable), stamped with a version digest.
+Models are trained (PPE Sections IV-V and VII, configuration v5) by the
+training package of a source checkout (``training/output_guard/trainer.py``,
+``policy-engine guard train``); this module only loads, re-gates and runs them.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import random
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
-from enforcers.output_guard.axes import Label, SyntheticRecord
-from enforcers.output_guard.density import fit_gmm, fit_ocsvm, median_gamma, select_nu
-from enforcers.output_guard.detector import Calibration, DualDetector, Scores, Verdict
+from enforcers.output_guard.detector import DualDetector, Scores, Verdict
 from enforcers.output_guard.features import FusedFeaturizer
-from enforcers.output_guard.ordinary import ordinary_records
 from enforcers.output_guard.qi_spans import QISpan
-from enforcers.output_guard.risk import fit_risk
-from enforcers.output_guard.synth import (
-    TRAIN_FAMILIES,
-    CorpusSize,
-    Validator,
-    generate_pool,
-)
+from enforcers.output_guard.risk import RiskScorer
 from policy_engine.nlp.embedding import Embedder
-
-#: Records drawn per label (split evenly between the training families) when a model is trained from the generator.
-DEFAULT_SIZE = CorpusSize(safe=540, unsafe=540, borderline=360, single_qi=120)
-DEFAULT_SEED = 17
-HOLDOUT = 0.2
-
-
-def training_pool(domain: str, size: CorpusSize, seed: int, validator: Validator | None = None) -> list[SyntheticRecord]:
-    """The training families' records of ``domain`` plus ordinary answers (twice one family's safe share: they are the only operational text)."""
-    records = generate_pool(domain, TRAIN_FAMILIES, size, seed, validator)
-    ordinary = ordinary_records(domain, 2 * size.safe // len(TRAIN_FAMILIES), seed)
-    if validator is not None:
-        ordinary = [r for r, ok in zip(ordinary, validator([r.text for r in ordinary])) if ok]
-    return records + ordinary
-
-
-def split(records: list[SyntheticRecord], seed: int) -> tuple[list[SyntheticRecord], list[SyntheticRecord]]:
-    """A seeded 80/20 train/holdout split within each label and family."""
-    train, holdout = [], []
-    for family in sorted({r.family for r in records}):
-        for label in Label:
-            group = [r for r in records if r.label is label and r.family == family]
-            random.Random(f"{seed}:{family}:{label.value}").shuffle(group)
-            cut = round(len(group) * HOLDOUT)
-            holdout += group[:cut]
-            train += group[cut:]
-    return train, holdout
-
-
-def fit_dual(safe: np.ndarray, unsafe: np.ndarray, holdout_safe: np.ndarray, holdout_unsafe: np.ndarray, estimator: str, seed: int, nu: float | None = None,
-             risk: bool = True) -> tuple[DualDetector, dict[str, object]]:
-    """sigma_s on ``safe``, sigma_u on ``unsafe`` (OCSVM: ``nu`` swept unless given), the risk classifier when ``risk``, calibrated on the holdouts."""
-    if estimator == "ocsvm":
-        info: dict[str, object] = {}
-        if nu is None:
-            nu, sweep = select_nu(safe, unsafe, seed=seed)
-            info["nu_sweep_auroc"] = {str(k): round(v, 4) for k, v in sweep.items()}
-        sigma_s, sigma_u = fit_ocsvm(safe, nu, median_gamma(safe)), fit_ocsvm(unsafe, nu, median_gamma(unsafe))
-        info["nu"] = nu
-    elif estimator == "gmm":
-        sigma_s, sigma_u = fit_gmm(safe, seed=seed), fit_gmm(unsafe, seed=seed)
-        info = {"components": 8}
-    else:
-        raise ValueError(f"unknown estimator {estimator!r} (ocsvm or gmm)")
-    scorer = fit_risk(safe, unsafe, seed) if risk else None
-    unsafe_risk = scorer(holdout_unsafe) if scorer is not None else sigma_u(holdout_unsafe) - sigma_s(holdout_unsafe)
-    calibration = Calibration.fit((sigma_s(holdout_safe), sigma_u(holdout_safe)), (sigma_s(holdout_unsafe), sigma_u(holdout_unsafe)), unsafe_risk, 0.5 if scorer else 0.0)
-    return DualDetector(sigma_s, sigma_u, calibration, scorer), info
-
-
-@dataclass(frozen=True)
-class TrainedDetector:
-    """A featurizer and the dual detector fitted over its features, with the training metadata."""
-
-    featurizer: FusedFeaturizer
-    detector: DualDetector
-    info: dict[str, object]
-
-
-class DetectorTrainer:
-    """Fits featurizer + dual detector on records, embedding each distinct text once."""
-
-    def __init__(self, embedder: Embedder, domain: str, seed: int) -> None:
-        self.embedder, self.domain, self.seed = embedder, domain, seed
-        self._embedded: dict[str, np.ndarray] = {}
-
-    def features(self, featurizer: FusedFeaturizer, records: Sequence[SyntheticRecord], *labels: Label) -> np.ndarray:
-        texts = [r.text for r in records if r.label in labels]
-        missing = list(dict.fromkeys(t for t in texts if t not in self._embedded))
-        if missing:
-            self._embedded.update(zip(missing, self.embedder.embed(missing)))
-        return featurizer.fuse(np.array([self._embedded[t] for t in texts]), texts)
-
-    def fit(self, train: list[SyntheticRecord], holdout: list[SyntheticRecord], estimator: str = "ocsvm", augment: bool = True, nu: float | None = None,
-            risk: bool = True) -> TrainedDetector:
-        """v5 (``risk``), v4 (``augment``: sigma_s also on borderline-safe records) or v3 (safe only) on ``train``, calibrated on ``holdout``."""
-        featurizer = FusedFeaturizer.fit(self.embedder, self.domain, [r.text for r in train])
-        safe_labels = (Label.SAFE, Label.BORDERLINE) if augment else (Label.SAFE,)
-        detector, info = fit_dual(
-            self.features(featurizer, train, *safe_labels), self.features(featurizer, train, Label.UNSAFE),
-            self.features(featurizer, holdout, *safe_labels), self.features(featurizer, holdout, Label.UNSAFE), estimator, self.seed, nu, risk,
-        )
-        return TrainedDetector(featurizer, detector, info)
-
-    def train(self, records: list[SyntheticRecord], estimator: str = "ocsvm", augment: bool = True, risk: bool = True, nu: float | None = None) -> TrainedDetector:
-        """The detector on all families (``nu`` swept unless given), its gate calibrated leave-one-family-out (the holdout's own margins with one family)."""
-        train, holdout = split(records, self.seed)
-        full = self.fit(train, holdout, estimator, augment, nu, risk)
-        families = sorted({r.family for r in records})
-        if len(families) < 2:
-            return full
-        margins = []
-        for family in families:
-            fold = self.fit([r for r in train if r.family != family], [r for r in holdout if r.family != family], estimator, augment, full.info.get("nu"), risk=False)  # type: ignore[arg-type]
-            left_out = [r for r in records if r.family == family]
-            x = self.features(fold.featurizer, left_out, *Label)
-            margins.append(fold.detector.calibration.margin(fold.detector.sigma_s(x), fold.detector.sigma_u(x)))
-        calibration = full.detector.calibration.with_reference(margins)
-        info = {**full.info, "gate_reference": "leave-one-family-out", "families": families}
-        return TrainedDetector(full.featurizer, replace(full.detector, calibration=calibration), info)
 
 
 @dataclass
@@ -158,23 +34,6 @@ class GuardModel:
     version: str
     info: dict[str, object] = field(default_factory=dict)
 
-    @classmethod
-    def train(
-        cls,
-        domain: str,
-        embedder: Embedder,
-        *,
-        size: CorpusSize = DEFAULT_SIZE,
-        seed: int = DEFAULT_SEED,
-        validator: Validator | None = None,
-    ) -> GuardModel:
-        """v5 model of ``domain`` from the training families and ordinary answers (deterministic for fixed ``seed``)."""
-        started = time.perf_counter()
-        records = training_pool(domain, size, seed, validator)
-        trained = DetectorTrainer(embedder, domain, seed).train(records)
-        info = {**trained.info, "records": len(records), "seed": seed, "train_seconds": round(time.perf_counter() - started, 2)}
-        return cls(domain, trained.featurizer, trained.detector, "", info).stamped()
-
     def at_abstain_rate(self, abstain_rate: float) -> GuardModel:
         """This model with its abstain gate re-derived for ``abstain_rate`` (a policy's ``operating_point.abstain_rate``)."""
         return replace(self, detector=replace(self.detector, calibration=self.detector.calibration.at_rate(abstain_rate)))
@@ -183,7 +42,7 @@ class GuardModel:
         """This model with ``version`` set to a digest of its parameters."""
         calibration = self.detector.calibration
         h = hashlib.sha256(json.dumps([calibration.tau, calibration.reference_margins], sort_keys=True).encode())
-        risk = self.detector.risk.arrays().values() if self.detector.risk is not None else ()
+        risk = self.detector.risk.arrays().values() if isinstance(self.detector.risk, RiskScorer) else ()
         for array in (self.detector.sigma_s.support, self.detector.sigma_u.support, *risk, *self.featurizer.state().values()):  # type: ignore[attr-defined]
             h.update(np.ascontiguousarray(array).tobytes())
         self.version = f"v5-{self.domain}-{h.hexdigest()[:12]}"

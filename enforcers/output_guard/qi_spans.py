@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from enforcers.output_guard.axes import DOMAIN_CLASSES, qi_classes
+from enforcers.output_guard.domains import DOMAIN_CLASSES, qi_classes
 from policy_engine.detect.recognizers import recognizer
 from policy_engine.nlp.sentences import sentence_spans
 

@@ -7,11 +7,12 @@ both for what each is good at: this classifier decides *flag or not*, the
 dual one-class model (:mod:`enforcers.output_guard.density`) only decides
 *abstain* (out of distribution).
 
-The score is the mean probability of :data:`MEMBERS` networks (one ReLU
+The score is the mean probability of several networks (one ReLU
 hidden layer, logistic output) fitted with different seeds, which steadies
 it on writing styles none of them saw.  The networks are kept as stacked
 plain arrays, each scored with two matrix products, equal to
-scikit-learn's ``predict_proba``; a saved model holds arrays only.
+scikit-learn's ``predict_proba``; a saved model holds arrays only.  The
+networks are fitted by the training package (``training/output_guard/estimators.py``).
 """
 
 from __future__ import annotations
@@ -19,13 +20,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.neural_network import MLPClassifier
-
-HIDDEN = 64
-#: L2 penalty: strong enough that the score does not hinge on one generator's surface wording
-#: (chosen by leave-one-training-family-out AUROC, bench/output_guard/tune.py).
-ALPHA = 1.0
-MEMBERS = 5
 
 
 @dataclass(frozen=True)
@@ -50,19 +44,3 @@ class RiskScorer:
     @classmethod
     def from_arrays(cls, arrays: dict[str, np.ndarray]) -> RiskScorer:
         return cls(*(np.asarray(arrays[f"risk_{k}"], dtype=np.float32) for k in ("w1", "b1", "w2", "b2")))
-
-
-def fit_risk(negative: np.ndarray, positive: np.ndarray, seed: int) -> RiskScorer:
-    """The classifier of ``positive`` (unsafe) against ``negative`` (safe and borderline-safe) rows, classes weighted equally; seeds ``seed`` .. ``seed + MEMBERS - 1``."""
-    x = np.vstack([negative, positive])
-    y = np.r_[np.zeros(len(negative)), np.ones(len(positive))]
-    # class balance by duplication (MLPClassifier takes no sample weights)
-    minority, majority = sorted((len(negative), len(positive)))
-    if minority and majority > minority:
-        small = 0 if len(negative) < len(positive) else 1
-        extra = np.random.default_rng(seed).choice(np.flatnonzero(y == small), majority - minority, replace=True)
-        x, y = np.vstack([x, x[extra]]), np.r_[y, y[extra]]
-    members = [MLPClassifier(hidden_layer_sizes=(HIDDEN,), alpha=ALPHA, max_iter=400, random_state=seed + m).fit(x, y) for m in range(MEMBERS)]
-    stacked = [np.stack([mlp.coefs_[0] for mlp in members]), np.stack([mlp.intercepts_[0] for mlp in members]),
-               np.stack([mlp.coefs_[1] for mlp in members]), np.stack([mlp.intercepts_[1] for mlp in members])]
-    return RiskScorer(*(np.asarray(a, dtype=np.float32) for a in stacked))

@@ -1,11 +1,9 @@
 """Where a policy's guard models live, and loading them once per process.
 
 A policy's models are saved under ``<policy dir>/.policy-engine/guard/<domain>/``
-by ``policy-engine guard train POLICY``, trained deterministically from the
-training generator family (fixed seed, so every machine gets the same model).
-An engine only loads a saved model (:func:`load_saved`); the ``guard check``
-and ``guard eval`` commands train one first when it is missing
-(:func:`load_or_train`).
+by ``policy-engine guard train POLICY`` (the training package of a source
+checkout, ``training/output_guard/for_policy.py``).  An engine only loads a
+saved model (:func:`load_saved`); nothing here trains one.
 """
 
 from __future__ import annotations
@@ -13,9 +11,8 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from enforcers.output_guard.axes import DOMAINS
+from enforcers.output_guard.domains import DOMAINS
 from enforcers.output_guard.model import GuardModel
-from enforcers.output_guard.validate import DirectIdentifierValidator
 from policy_engine.nlp.embedding import Embedder, load_embedder
 from policy_engine.policy.model import EmbeddingSettings, Policy
 
@@ -55,15 +52,6 @@ def guard_embedder() -> Embedder:
     return load_embedder(GUARD_EMBEDDING)
 
 
-def train_and_save(policy: Policy, embedder: Embedder | None = None) -> tuple[GuardModel, Path]:
-    """Train the policy's domain model from the generator (validated records) and save it."""
-    domain = guard_domain(policy)
-    model = GuardModel.train(domain, embedder or guard_embedder(), validator=DirectIdentifierValidator())
-    target = model_dir(policy, domain)
-    model.save(target)
-    return model, target
-
-
 def load_saved(policy: Policy, embedder: Embedder | None = None) -> GuardModel | None:
     """The policy's saved model, loaded once per process; ``None`` when none was trained (``guard train``)."""
     directory = model_dir(policy, guard_domain(policy))
@@ -79,13 +67,3 @@ def load_saved(policy: Policy, embedder: Embedder | None = None) -> GuardModel |
                 raise GuardModelError(f"guard model in {directory} is unreadable ({exc}); retrain it with `policy-engine guard train`") from exc
         return _LOADED[key]
 
-
-def load_or_train(policy: Policy, embedder: Embedder | None = None) -> tuple[GuardModel, bool]:
-    """The policy's model, trained and saved first when there is none; ``True`` when it had to be trained now."""
-    model = load_saved(policy, embedder)
-    if model is not None:
-        return model, False
-    train_and_save(policy, embedder)
-    saved = load_saved(policy, embedder)
-    assert saved is not None, "a model was just saved"
-    return saved, True

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import json
+import sys
 import time
 from datetime import datetime, timezone
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import click
 
+import enforcers
 import policy_engine
 from enforcers.output_guard.review_queue import ReviewItem
 from policy_engine.cli.common import format_option, handle_errors
@@ -23,6 +28,27 @@ def _policy(path: Path) -> Any:
     if policy.quasi_identifiers is None:
         raise click.ClickException(f"{path}: the policy has no quasi_identifiers section; add one (domain, classes, max_per_subject) to use the output guard")
     return policy
+
+
+def _guard_training() -> ModuleType:
+    """``training.output_guard.for_policy``, from the source checkout the running ``enforcers`` package lives in.
+
+    ``training/`` is never installed (an installed wheel has none): when it is not on
+    the import path it is loaded from beside ``enforcers/``; a ClickException naming
+    what to do when there is no checkout.
+    """
+    try:
+        return importlib.import_module("training.output_guard.for_policy")
+    except ModuleNotFoundError as exc:
+        if exc.name != "training":
+            raise
+    package = Path(enforcers.__file__).resolve().parents[1] / "training"
+    spec = importlib.util.spec_from_file_location("training", package / "__init__.py", submodule_search_locations=[str(package)])
+    if not (package / "__init__.py").is_file() or spec is None or spec.loader is None:
+        raise click.ClickException("training a guard model needs a source checkout of policy-engine (training/ is not installed): run this command from a clone")
+    sys.modules["training"] = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(sys.modules["training"])
+    return importlib.import_module("training.output_guard.for_policy")
 
 
 @click.group("guard")
@@ -45,15 +71,14 @@ def guard_train(policy_path: Path) -> None:
 
     Writes POLICY_DIR/.policy-engine/guard/<domain>/ (arrays and JSON only).
     Deterministic: the same code gives the same model on every machine.
+    Needs a source checkout (the training code is not installed).
 
     \b
     Example:
       policy-engine guard train policies/bank/policy.yaml
     """
-    from enforcers.output_guard.store import train_and_save
-
     started = time.perf_counter()
-    model, target = train_and_save(_policy(policy_path))
+    model, target = _guard_training().train_and_save(_policy(policy_path))
     click.echo(f"trained {model.version} ({model.info['records']} records, nu={model.info['nu']}) in {time.perf_counter() - started:.1f} s -> {target}")
 
 
@@ -67,6 +92,7 @@ def guard_check(policy_path: Path, answer: str, fmt: str) -> None:
 
     Prints the action (pass, redacted, generalized, refused, abstained), the
     released text if any, and why.  An abstained answer is put in the review queue.
+    Without a saved model, one is trained first (source checkout only).
 
     \b
     Example:
@@ -74,12 +100,12 @@ def guard_check(policy_path: Path, answer: str, fmt: str) -> None:
     """
     from enforcers.output_guard.reviews import open_queue
     from enforcers.output_guard.service import OutputGuard
-    from enforcers.output_guard.store import load_or_train
+    from enforcers.output_guard.store import load_saved
     from policy_engine.detect.analyzer import Analyzer
     from policy_engine.policy.vocabulary import vocabulary_for
 
     policy = _policy(policy_path)
-    model, _ = load_or_train(policy)
+    model = load_saved(policy) or _guard_training().load_or_train(policy)[0]
     guard = OutputGuard(model, policy.quasi_identifiers, Analyzer(policy), policy.constraints, dict(vocabulary_for(policy.vocabulary).categories))
     outcome = guard.check(answer)
     section = outcome.section
@@ -104,17 +130,18 @@ def guard_eval(policy_path: Path, records: int) -> None:
     """Check the policy's model on the held-out generator family (AUROC, FPR95, abstain rate).
 
     The full tables (v3 vs v4, MLP, all pairings, latency) come from
-    bench/output_guard/run.py.
+    bench/output_guard/run.py.  Needs a source checkout (the held-out family is training code);
+    without a saved model, one is trained first.
 
     \b
     Example:
       policy-engine guard eval policies/clinic/policy.yaml --records 100
     """
-    from enforcers.output_guard.evaluate import held_out_check
-    from enforcers.output_guard.store import load_or_train
-    from enforcers.output_guard.synth import CorpusSize
+    trainer = _guard_training()
+    from training.output_guard.evaluate import held_out_check
+    from training.output_guard.synth import CorpusSize
 
-    model, _ = load_or_train(_policy(policy_path))
+    model, _ = trainer.load_or_train(_policy(policy_path))
     click.echo(json.dumps(held_out_check(model, CorpusSize(records, records, records), seed=991), indent=2))
 
 

@@ -37,8 +37,9 @@ from policy_engine.detect import recognizers as recognizer_registry
 from policy_engine.detect.allowlist import AllowList
 from policy_engine.detect.category_resolver import CategoryResolver
 from policy_engine.detect.cause_titles import with_parties
+from policy_engine.detect.context_names import with_cued_names, with_messrs_firms, with_name_variants
 from policy_engine.detect.findings import Finding, Source, resolve_overlaps
-from policy_engine.detect.mentions import clean_entities, still_a_value, with_cued_names, with_messrs_firms, with_name_variants
+from policy_engine.detect.mentions import clean_entities, still_a_value
 from policy_engine.detect.names import NameIndex, fold, person_variants, value_key
 from policy_engine.detect.ner import EntityRecognizer, NamedEntity, shared_recognizer
 from policy_engine.detect.roles import assign_roles, qualify

@@ -35,7 +35,8 @@ from collections.abc import Iterator
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
-from policy_engine.detect.mentions import POLITY_OF, names_an_office
+from policy_engine.detect.entity_bounds import POLITY_OF
+from policy_engine.detect.mentions import names_an_office
 from policy_engine.detect.ner import NamedEntity
 
 _ROLE = (

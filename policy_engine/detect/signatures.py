@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from policy_engine.detect.recognizers import JOB_HEADS
+from policy_engine.detect.lexicon_recognizers import JOB_HEADS
 
 _VALEDICTION = re.compile(
     r"(?i)^[ \t>]*(?:yours\s(?:sincerely|faithfully|truly)|(?:kind|best|warm|warmest|many)\s(?:regards|wishes|thanks)|regards|best|cheers"

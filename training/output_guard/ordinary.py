@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import random
 
-from enforcers.output_guard.axes import Label, SyntheticRecord
-from enforcers.output_guard.seeds import SEED_FACTS
+from training.output_guard.axes import Label, SyntheticRecord
+from training.output_guard.seeds import SEED_FACTS
 
 NAME = "ordinary"
 

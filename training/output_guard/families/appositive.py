@@ -4,7 +4,7 @@ Sentence structure: the subject is described by one long noun phrase
 ("a 61-year-old electrician from Reno, employed at Harbor Shipyard, father
 of four"), by a field list ("age 61; trade: electrician; town: Reno"), or
 by a question-and-answer exchange.  Vocabulary, templates and sentence
-structures are disjoint from :mod:`enforcers.output_guard.families.clausal`;
+structures are disjoint from :mod:`training.output_guard.families.clausal`;
 this family is held out for the cross-generator and borderline stress tests.
 """
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import random
 
-from enforcers.output_guard.families.base import Person
-from enforcers.output_guard.seeds import SEED_FACTS
+from training.output_guard.families.base import Person
+from training.output_guard.seeds import SEED_FACTS
 
 name = "appositive"
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import random
 
-from enforcers.output_guard.families.base import Person, SentenceTable, sentence_fragment
-from enforcers.output_guard.seeds import SEED_FACTS
+from training.output_guard.families.base import Person, SentenceTable, sentence_fragment
+from training.output_guard.seeds import SEED_FACTS
 
 name = "nominal"
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 from sklearn.metrics import roc_auc_score, roc_curve
 
-from enforcers.output_guard.axes import Label
 from enforcers.output_guard.model import GuardModel
-from enforcers.output_guard.synth import HELD_OUT_FAMILY, CorpusSize, Validator, generate
+from training.output_guard.axes import Label
+from training.output_guard.synth import HELD_OUT_FAMILY, CorpusSize, Validator, generate
 
 
 def fpr_at_tpr(y: np.ndarray, score: np.ndarray, tpr: float) -> float:

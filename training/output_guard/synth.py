@@ -1,7 +1,7 @@
 """Axis-stratified synthetic corpus for the QI guard (PPE Section IV).
 
 :func:`generate` draws records of one domain from one generator family:
-unsafe records sample ``k`` QI classes (prior :data:`~enforcers.output_guard.axes.K_PRIOR`),
+unsafe records sample ``k`` QI classes (prior :data:`~training.output_guard.axes.K_PRIOR`),
 a framing, a placement and an adversarial mode, each axis cycled in a
 stratified order so every level is covered evenly; safe records are public
 educational text; borderline-safe records cycle through the five subtypes.
@@ -16,7 +16,8 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from enforcers.output_guard.axes import (
+from enforcers.output_guard.domains import qi_classes
+from training.output_guard.axes import (
     ADVERSARIAL_MODES,
     BORDERLINE_SUBTYPES,
     FRAMINGS,
@@ -24,10 +25,9 @@ from enforcers.output_guard.axes import (
     PLACEMENTS,
     Label,
     SyntheticRecord,
-    qi_classes,
 )
-from enforcers.output_guard.families import appositive, clausal, email, letter, nominal, relative, structured
-from enforcers.output_guard.families.base import Family, Person
+from training.output_guard.families import appositive, clausal, email, letter, nominal, relative, structured
+from training.output_guard.families.base import Family, Person
 
 #: Generator families by name; "clausal", "appositive", "letter", "nominal", "relative" and "structured" form the training
 #: pool ("relative" and "structured" were earlier held-out families; each became a training family once evaluated), "email"

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import random
 
-from enforcers.output_guard.families.base import Person, number_words
-from enforcers.output_guard.seeds import SEED_FACTS
+from training.output_guard.families.base import Person, number_words
+from training.output_guard.seeds import SEED_FACTS
 
 name = "structured"
 

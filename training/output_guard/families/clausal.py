@@ -4,15 +4,15 @@ Sentence structure: a framing sentence names the subject ("The patient
 ..."), each QI is a separate predicate ("is 52 years old", "works as a
 machinist", "lives in Dayton"), joined into compound sentences.  Its
 vocabulary (cities, jobs, employers, conditions, asset classes...) is
-disjoint from :mod:`enforcers.output_guard.families.appositive`.
+disjoint from :mod:`training.output_guard.families.appositive`.
 """
 
 from __future__ import annotations
 
 import random
 
-from enforcers.output_guard.families.base import Person, number_words
-from enforcers.output_guard.seeds import SEED_FACTS
+from training.output_guard.families.base import Person, number_words
+from training.output_guard.seeds import SEED_FACTS
 
 name = "clausal"
 

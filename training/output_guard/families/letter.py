@@ -3,8 +3,8 @@
 Sentence structure: a salutation and sign-off frame the text; each QI is
 its own sentence with the attribute fronted ("By trade she is a glazier.",
 "Her home is in Flagstaff."), seed statements sit between them.  Vocabulary
-and templates are disjoint from :mod:`enforcers.output_guard.families.clausal`
-and :mod:`enforcers.output_guard.families.appositive`; with "clausal" it forms
+and templates are disjoint from :mod:`training.output_guard.families.clausal`
+and :mod:`training.output_guard.families.appositive`; with "clausal" it forms
 the training pool, "appositive" stays held out.
 """
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import random
 
-from enforcers.output_guard.families.base import Person, SentenceTable, number_words, sentence_fragment
-from enforcers.output_guard.seeds import SEED_FACTS
+from training.output_guard.families.base import Person, SentenceTable, number_words, sentence_fragment
+from training.output_guard.seeds import SEED_FACTS
 
 name = "letter"
 

@@ -5,7 +5,8 @@ are populated (``k`` of the domain's eight, ``k`` in {2, 3, 4} with prior
 0.45/0.35/0.20), the framing (discourse register), the placement of the QI
 cluster, and the adversarial mode.  Safe records are public educational
 text; borderline-safe records keep the case voice and drop every QI (five
-subtypes, sampled uniformly).
+subtypes, sampled uniformly).  The QI classes of each domain are the
+runtime's (:mod:`enforcers.output_guard.domains`).
 """
 
 from __future__ import annotations
@@ -13,13 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
-DOMAINS = ("medical", "finance", "law")
-SHARED_CLASSES = ("AGE", "OCCUPATION", "LOCATION", "AFFILIATION", "FAMILY")
-DOMAIN_CLASSES = {
-    "medical": ("CONDITION", "TREATMENT", "VISIT_PATTERN"),
-    "finance": ("ASSET_CLASS", "INCOME_BAND", "TRANSACTIONS"),
-    "law": ("MATTER_TYPE", "PROCEDURAL_ROLE", "CASE_DISPOSITION"),
-}
 FRAMINGS = ("CASE_VOICE", "IMPLICIT_CASE", "REFERRAL", "FIRST_PERSON", "NARRATIVE", "SUMMARY")
 PLACEMENTS = ("FRAME_OPENING", "MID_ANSWER", "CLOSING", "DISTRIBUTED")
 ADVERSARIAL_MODES = ("NONE", "INDIRECT_QI", "DISTRACTOR_PADDED", "STYLE_TRANSFER")
@@ -32,11 +26,6 @@ BORDERLINE_SUBTYPES = (
 )
 #: Prior over the number of QIs in an unsafe record (PPE Section IV-B).
 K_PRIOR = {2: 0.45, 3: 0.35, 4: 0.20}
-
-
-def qi_classes(domain: str) -> tuple[str, ...]:
-    """The eight QI classes of ``domain`` (PPE Table II)."""
-    return SHARED_CLASSES + DOMAIN_CLASSES[domain]
 
 
 class Label(str, Enum):
