@@ -2,7 +2,7 @@
 
 Runs the real engine (MiniLM statement resolution, spaCy NER, recognizers)
 on each register of ``tests/fixtures/handwritten``; see
-``bench/handwritten_registers.py`` for the scoring.  A value group whose
+``tests/handwritten_support.py`` for the scoring.  A value group whose
 ``expectations.yaml`` entry carries ``xfail`` is a known detection gap,
 marked ``xfail(strict=True)`` with its reason: the gap stays visible in
 every run until it is closed.
@@ -11,14 +11,9 @@ every run until it is closed.
 from __future__ import annotations
 
 import functools
-import sys
-from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench.handwritten_registers import RegisterRun, load_registers, run_register
+from handwritten_support import RegisterRun, load_registers, run_register
 
 REGISTERS = {r.name: r for r in load_registers()}
 
