@@ -46,11 +46,12 @@ from enforcers.query_rewrite.clauses import (
 from enforcers.query_rewrite.learned import shared_essentiality, shared_tagger
 from enforcers.query_rewrite.necessity import CLINICAL, CONDITIONS, NEVER_ESSENTIAL, Decision, NecessityPlanner, diagnostic, measured
 from enforcers.query_rewrite.section import QueryRewriteSection, SpanOutcome
+from enforcers.query_rewrite.settings import NecessityAction, NecessityRule
 from enforcers.query_rewrite.spans import AttributeDetector, AttributeSpan
 from enforcers.query_rewrite.subjects import focal_subject
 from enforcers.query_rewrite.task import TaskClassifier, TaskPrediction, shared_classifier
 from policy_engine.enforcement.base import SpanDetector
-from policy_engine.policy.model import NecessityAction, NecessityRule, Policy
+from policy_engine.policy.model import Policy
 from policy_engine.policy.vocabulary import vocabulary_for
 
 #: What a generalized span reads as, per attribute (no value survives).
