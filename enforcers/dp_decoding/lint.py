@@ -125,5 +125,5 @@ def _answer_time(lp: LoadedPolicy, dp: DifferentialPrivacySettings, base: tuple)
         )
 
 
-#: The rules :mod:`policy_engine.lint.rules` discovers in this module.
+#: The rules :mod:`policy_engine.lint.registry` discovers in this module.
 RULES = (check,)

@@ -78,5 +78,5 @@ def check(lp: LoadedPolicy, vocab: Vocabulary) -> Iterator[Diagnostic]:
             )
 
 
-#: The rules :mod:`policy_engine.lint.rules` discovers in this module.
+#: The rules :mod:`policy_engine.lint.registry` discovers in this module.
 RULES = (check,)

@@ -33,5 +33,5 @@ def check(lp: LoadedPolicy, vocab: Vocabulary) -> Iterator[Diagnostic]:
             yield Diagnostic("PE132", f"{names} listed as both essential and non-essential for '{rule.task}'", lp.span(base + ("non_essential",)))
 
 
-#: The rules :mod:`policy_engine.lint.rules` discovers in this module.
+#: The rules :mod:`policy_engine.lint.registry` discovers in this module.
 RULES = (check,)

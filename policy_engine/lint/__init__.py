@@ -9,7 +9,7 @@ Usage::
     report.exit_code(fail_level="error")   # 0 clean, 2 warnings (when failing on warnings), 3 errors
 
 A rule is ``check(loaded_policy, vocabulary)`` yielding
-:class:`~policy_engine.diagnostics.Diagnostic`; :func:`policy_engine.lint.rules.rules`
+:class:`~policy_engine.diagnostics.Diagnostic`; :func:`policy_engine.lint.registry.rules`
 lists them in the order they run: the policy layer's own, then the ones each
 enforcer package keeps in its ``lint.py``.
 """
@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from policy_engine.diagnostics import Diagnostic, ExitCode, Severity
-from policy_engine.lint.rules import rules
+from policy_engine.lint.registry import rules
 from policy_engine.policy.loader import LoadedPolicy, load_repo
 from policy_engine.policy.vocabulary import vocabulary_for
 from policy_engine.policy.yaml_source import DEFAULT_MAX_FILE_BYTES
@@ -49,7 +49,7 @@ class LintReport:
 
 
 def lint_loaded(policies: Iterable[LoadedPolicy]) -> list[Diagnostic]:
-    """Run every registered rule (:func:`policy_engine.lint.rules.rules`) over already-loaded policies."""
+    """Run every registered rule (:func:`policy_engine.lint.registry.rules`) over already-loaded policies."""
     out: list[Diagnostic] = []
     for lp in policies:
         vocab = vocabulary_for(lp.policy.vocabulary)
