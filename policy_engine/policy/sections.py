@@ -14,7 +14,9 @@ after a section is then validated against the enforcer's own model, with
 positions, and ``schemas/policy.schema.json`` describes it.
 
 Section models derive from :class:`StrictModel` (unknown keys are errors,
-values are immutable).  The policy layer imports no enforcer statically:
+values are immutable).  A ``settings.py`` is imported while the policy model
+is being built, so it may import this module and pydantic but not
+:mod:`policy_engine.policy.model`.  The policy layer imports no enforcer statically:
 discovery goes by module name through :mod:`importlib`, as the enforcer
 registry does.
 """
