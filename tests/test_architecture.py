@@ -36,15 +36,15 @@ def test_nothing_outside_the_cli_package_imports_it() -> None:
     assert any(n.startswith("policy_engine.cli") for n in _imports(ROOT / "click_cli.py")), "click_cli.py is the one importer"
 
 
-def test_only_the_cli_and_lint_name_an_enforcer() -> None:
-    """The engine finds enforcers through the registry; only a command (and lint's DP timing rule) names one's body."""
-    allowed = ("cli", "lint")
+def test_only_the_cli_names_an_enforcer() -> None:
+    """The engine finds enforcers, their sections and their lint rules through registries; only a command names an enforcer's body."""
+    allowed = ("cli",)
     offenders = [
         str(path.relative_to(ROOT))
         for path in _modules("policy_engine")
         if path.relative_to(ROOT).parts[1] not in allowed and any(n == "enforcers" or n.startswith("enforcers.") for n in _imports(path))
     ]
-    assert offenders == [], "policy_engine discovers enforcers through policy_engine.enforcement.registry only"
+    assert offenders == [], "policy_engine discovers enforcers by module name (enforcement.registry, policy.sections, lint.registry)"
 
 
 def test_the_checks_see_real_imports() -> None:
@@ -53,26 +53,47 @@ def test_the_checks_see_real_imports() -> None:
     assert "policy_engine.cli.common" in _imports(ROOT / "policy_engine" / "cli" / "runtime.py")
 
 
-def test_the_walkthrough_enforcer_in_docs_runs_as_written() -> None:
-    """docs/architecture.md's example enforcer, executed verbatim, registers and runs through the pipeline."""
-    import re
-    import types
+WALKTHROUGH_POLICY = """apiVersion: policy-engine.dev/v1
+kind: PrivacyPolicy
+metadata: {name: walkthrough}
+enforcement: {order: [redaction, digit_mask]}
+digit_mask:
+  min_digits: 3
+"""
 
-    from policy_engine.enforcement.base import EnforcementContext, EnforcementPipeline, Passage, Stage
-    from policy_engine.enforcement.registry import registered, unregister_enforcer
+WALKTHROUGH_SCRIPT = """
+import json
+from policy_engine.enforcement.base import EnforcementContext, EnforcementPipeline, Passage, Stage
+from policy_engine.enforcement.registry import EngineParts, registered
+from policy_engine.lint import lint
+
+report = lint(["policy.yaml"])
+policy = report.policies[0].policy
+enforcer = registered()["digit_mask"].from_parts(EngineParts(policy=policy, detector=None))
+context = EnforcementContext(passages=(Passage.of("c1", "account 12345678 closed in 1999"),), constraints=())
+result = EnforcementPipeline([enforcer]).run(Stage.CONTEXT, context)
+print(json.dumps({
+    "diagnostics": [[d.code, d.span.line, d.span.col] for d in report.diagnostics],
+    "text": result.context.passages[0].text, "masked": result.context.sections["digit_mask"].masked,
+    "failure": None if result.failure is None else result.failure.reason,
+}))
+"""
+
+
+def test_the_walkthrough_package_in_docs_runs_as_written(tmp_path: Path) -> None:
+    """docs/architecture.md's settings.py, enforcer.py and lint.py, installed verbatim as a package: section, lint rule and enforcer work."""
+    import re
+
+    from tests.enforcer_package_support import install_package, run_with_package
 
     text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
-    source = next(block for block in re.findall(r"```python\n(.*?)```", text, re.S) if "@register_enforcer" in block)
-    module = types.ModuleType("digit_mask_example")
-    try:
-        exec(compile("\n".join(line[3:] for line in source.splitlines()), "docs/architecture.md", "exec"), module.__dict__)  # the block is indented 3
-        enforcer = registered()["digit_mask"].from_parts(None)
-        context = EnforcementContext(passages=(Passage.of("c1", "account 12345678 closed"),), constraints=())
-        result = EnforcementPipeline([enforcer]).run(Stage.CONTEXT, context)
-        assert result.failure is None and result.context.passages[0].text == "account [DIGITS] closed"
-        assert result.context.sections["digit_mask"].masked == 1
-    finally:
-        unregister_enforcer("digit_mask")
+    files = dict(re.findall(r"```python\n# enforcers/digit_mask/(\w+\.py)\n(.*?)```", text, re.S))
+    assert sorted(files) == ["enforcer.py", "lint.py", "settings.py"]
+    install_package(tmp_path, "digit_mask", files, entry_name="digit_mask")
+    (tmp_path / "policy.yaml").write_text(WALKTHROUGH_POLICY, encoding="utf-8")
+    out = run_with_package(tmp_path, WALKTHROUGH_SCRIPT)
+    assert out["diagnostics"] == [["PE990", 6, 15]]
+    assert out["failure"] is None and out["text"] == "account [DIGITS] closed in [DIGITS]" and out["masked"] == 2
 
 
 def test_one_exception_root_and_one_budget_exhausted_error() -> None:

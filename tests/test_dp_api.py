@@ -102,7 +102,7 @@ def test_scopes_follow_the_policy_setting(handle, ledger):
 
 
 def test_settings_from_the_policy_model():
-    from policy_engine.policy.model import DifferentialPrivacySettings
+    from enforcers.dp_decoding.settings import DifferentialPrivacySettings
 
     section = DifferentialPrivacySettings.model_validate(
         {"epsilon": 6, "delta": 1e-6, "scope": "policy", "window": "7d",

@@ -10,12 +10,13 @@ from click.testing import CliRunner
 
 from enforcers.query_rewrite.enforcer import QueryRewriteEnforcer
 from enforcers.query_rewrite.rewriter import GENERIC, QueryRefused, QueryRewriter
+from enforcers.query_rewrite.settings import NecessityRule, NecessitySettings
 from enforcers.query_rewrite.spans import AttributeDetector
 from policy_engine.detect.analyzer import Analyzer
 from policy_engine.enforcement.base import EnforcementContext, EnforcementPipeline, Stage
 from policy_engine.enforcement.registry import EngineParts, registered
 from policy_engine.engine.runtime import Engine
-from policy_engine.policy.model import Metadata, NecessityRule, NecessitySettings, Policy
+from policy_engine.policy.model import Metadata, Policy
 from policy_engine.policy.vocabulary import builtin_vocabulary
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -37,15 +37,11 @@ from enforcers.output_guard.detector import Verdict
 from enforcers.output_guard.generalization import Generalized, generalize_spans
 from enforcers.output_guard.model import GuardModel
 from enforcers.output_guard.qi_spans import QIProfile, QISpan, find_qi_spans, qi_profile
+from enforcers.output_guard.settings import QuasiIdentifierSettings
 from enforcers.output_guard.validate import DIRECT_IDENTIFIER_CATEGORIES
 from policy_engine.enforcement.base import SpanDetector
 from policy_engine.enforcement.placeholders import PlaceholderBook, merge_findings
-from policy_engine.policy.model import (
-    CategoryDefinition,
-    Constraint,
-    ConstraintSeverity,
-    QuasiIdentifierSettings,
-)
+from policy_engine.policy.model import CategoryDefinition, Constraint, ConstraintSeverity
 
 #: Finding categories Layer 1 acts on: direct identifiers (and street addresses, which point at one household).
 LAYER1_CATEGORIES = frozenset(DIRECT_IDENTIFIER_CATEGORIES) | {"address"}

@@ -35,9 +35,10 @@ import re
 from dataclasses import dataclass
 
 from enforcers.query_rewrite.kinds import task_kind
+from enforcers.query_rewrite.settings import NecessityAction, NecessityRule
 from enforcers.query_rewrite.spans import AttributeSpan
 from enforcers.query_rewrite.subjects import Subject
-from policy_engine.policy.model import NecessityAction, NecessityRule, Policy
+from policy_engine.policy.model import Policy
 from policy_engine.policy.vocabulary import Vocabulary
 
 #: A vital sign or lab value: a number with a clinical unit, a blood pressure, or a named vital / lab with a number.

@@ -36,11 +36,12 @@ from enforcers.query_rewrite.necessity import CLINICAL, CONDITIONS, NEVER_ESSENT
 from enforcers.query_rewrite.request_roles import request_sentences, request_text
 from enforcers.query_rewrite.section import QueryRewriteSection, SpanOutcome
 from enforcers.query_rewrite.sentence_starts import answer_options, parse
+from enforcers.query_rewrite.settings import NecessityAction, NecessityRule
 from enforcers.query_rewrite.spans import AttributeDetector, AttributeSpan
 from enforcers.query_rewrite.subjects import focal_subject
 from enforcers.query_rewrite.task import TaskClassifier, TaskPrediction, shared_classifier
 from policy_engine.enforcement.base import SpanDetector
-from policy_engine.policy.model import NecessityAction, NecessityRule, Policy
+from policy_engine.policy.model import Policy
 from policy_engine.policy.vocabulary import vocabulary_for
 
 #: What a generalized span reads as, per attribute (no value survives).

@@ -27,11 +27,7 @@ from typing import Any, Protocol, TypeVar
 from policy_engine.enforcement.base import Enforcer, Paraphraser, SpanDetector, Stage
 from policy_engine.errors import PolicyEngineError
 from policy_engine.policy.model import Policy, RedactionMode
-
-#: Entry-point group through which installed packages contribute enforcers.
-ENTRY_POINT_GROUP = "policy_engine.enforcers"
-#: The package whose modules are the built-in enforcers.
-BUILTIN_PACKAGE = "enforcers"
+from policy_engine.policy.sections import BUILTIN_PACKAGE, ENTRY_POINT_GROUP
 
 
 class RegistryError(PolicyEngineError, RuntimeError):

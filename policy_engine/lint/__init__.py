@@ -8,25 +8,24 @@ Usage::
         print(d.span, d.code, d.message)
     report.exit_code(fail_level="error")   # 0 clean, 2 warnings (when failing on warnings), 3 errors
 
-Each rule module exposes ``check(loaded_policy, vocabulary)`` yielding
-:class:`~policy_engine.diagnostics.Diagnostic`; :data:`RULES` lists them in the
-order they run.
+A rule is ``check(loaded_policy, vocabulary)`` yielding
+:class:`~policy_engine.diagnostics.Diagnostic`; :func:`policy_engine.lint.registry.rules`
+lists them in the order they run: the policy layer's own, then the ones each
+enforcer package keeps in its ``lint.py``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from policy_engine.diagnostics import Diagnostic, ExitCode, Severity
-from policy_engine.lint import allowlist, constraints, knowledge, necessity, privacy, quasi, settings
+from policy_engine.lint.registry import rules
 from policy_engine.policy.loader import LoadedPolicy, load_repo
-from policy_engine.policy.vocabulary import Vocabulary, vocabulary_for
+from policy_engine.policy.vocabulary import vocabulary_for
 from policy_engine.policy.yaml_source import DEFAULT_MAX_FILE_BYTES
 
-Rule = Callable[[LoadedPolicy, Vocabulary], Iterator[Diagnostic]]
-RULES: tuple[Rule, ...] = (constraints.check, allowlist.check, knowledge.check, necessity.check, privacy.check, quasi.check, settings.check)
 
 @dataclass
 class LintReport:
@@ -49,12 +48,12 @@ class LintReport:
         return ExitCode.OK
 
 
-def lint_loaded(policies: Iterable[LoadedPolicy], rules: tuple[Rule, ...] = RULES) -> list[Diagnostic]:
-    """Run the semantic rules over already-loaded policies."""
+def lint_loaded(policies: Iterable[LoadedPolicy]) -> list[Diagnostic]:
+    """Run every registered rule (:func:`policy_engine.lint.registry.rules`) over already-loaded policies."""
     out: list[Diagnostic] = []
     for lp in policies:
         vocab = vocabulary_for(lp.policy.vocabulary)
-        for rule in rules:
+        for rule in rules():
             out.extend(rule(lp, vocab))
     return out
 

@@ -8,43 +8,40 @@ A policy file is a YAML document::
     include: [constraints.yaml, statements.md]
     constraints: [...]             # SD-RAG Section III: natural-language constraints
     private_knowledge: {...}       # Eraser4RAG Section 2: private/public triples
-    necessity: {...}               # Need-to-Know Sections 1 and 3: CI rules per task
-    quasi_identifiers: {...}       # PPE Sections III, IV-B: QI cluster guard
-    differential_privacy: {...}    # PEARL Sections 2, 4: DP decoding budget
     corpus: {...}                  # what compile reads and how it builds the bundle
     audit: {...}                   # where decisions are logged, what is masked
     enforcement: {...}             # enforcer order and failure behaviour
+    necessity: {...}               # an enforcer's own section (enforcers/query_rewrite/settings.py)
 
-Structural rules (types, allowed keys, enum values) are enforced here;
-semantic rules that relate several values (inferable triples, unknown task
-types, budgets that cannot cover a generation) are lint rules in
-:mod:`policy_engine.lint` so that they are reported with codes and positions
-rather than as generic validation errors.
+This module declares the sections the policy layer itself reads (the ones
+compile, detection and the engine use: constraints, private knowledge,
+corpus, audit, enforcement, model, vocabulary).  A section only one enforcer
+reads (``necessity``, ``quasi_identifiers``, ``differential_privacy``) is
+declared by that enforcer's ``settings.py`` and added to
+:class:`PolicyDocument` and :class:`Policy` here, one field per
+:class:`~policy_engine.policy.sections.Section`, when this module is imported.
 
-Size: ~400 lines of declarations on purpose: the whole policy language in one module
-is the schema's single source of truth.
+Structural rules (types, allowed keys, enum values) are enforced by the
+models; semantic rules that relate several values are lint rules
+(:mod:`policy_engine.lint`, and each enforcer's ``lint.py``) so that they are
+reported with codes and positions rather than as generic validation errors.
 """
 
 from __future__ import annotations
 
-import re
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import Field, create_model
+
+from policy_engine.policy.sections import StrictModel, sections
 
 API_VERSION = "policy-engine.dev/v1"
 SUPPORTED_API_VERSIONS = (API_VERSION,)
 
 Identifier = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9._-]*$", max_length=128)]
 NonEmpty = Annotated[str, Field(min_length=1)]
-
-
-class StrictModel(BaseModel):
-    """Base for policy sections: unknown keys are errors, values are immutable."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
 
 # --------------------------------------------------------------- constraints
@@ -121,130 +118,6 @@ class PrivateKnowledge(StrictModel):
     def private_triples(self) -> list[Triple]:
         """All private triples, standalone entities expanded to self-loops."""
         return list(self.private) + [(e, e, e) for e in self.entities]
-
-
-# ----------------------------------------------------------------- necessity
-
-
-class NecessityAction(str, Enum):
-    REMOVE = "remove"
-    GENERALIZE = "generalize"
-
-
-class NecessityRule(StrictModel):
-    """Contextual-integrity rule for one task type (Need-to-Know Section 3).
-
-    ``essential`` attributes (or attribute families) are forwarded because the
-    task needs them; ``non_essential`` ones are removed or generalized.  With
-    ``purposes`` the rule applies only to requests made for one of them.
-    """
-
-    task: str
-    essential: list[str] = Field(default_factory=list)
-    non_essential: list[str] = Field(default_factory=list)
-    action: NecessityAction = NecessityAction.GENERALIZE
-    purposes: list[str] = Field(default_factory=list, description="Request purposes the rule applies to; empty = every purpose.")
-
-
-class NecessitySettings(StrictModel):
-    default_action: NecessityAction = NecessityAction.GENERALIZE
-    default_task: str | None = Field(default=None, description="Task assumed when the query's task is classified below min_confidence.")
-    min_confidence: float = Field(default=0.3, ge=0, le=1, description="Task-classifier confidence below which default_task (or the most protective rule) applies.")
-    rules: list[NecessityRule] = Field(default_factory=list)
-
-
-# --------------------------------------------------------- quasi-identifiers
-
-
-class OperatingPoint(StrictModel):
-    """Decision threshold and abstain gate of the QI guard (PPE Sections V-C, V-D).
-
-    ``preset`` picks the trained output guard's decision threshold on
-    delta = sigma_u - sigma_s: ``conservative`` flags when sigma_u > sigma_s,
-    ``balanced`` at 90% and ``strict`` at 95% within-distribution TPR.
-    ``abstain_rate`` sets the abstain gate: the share of answers from a
-    generator the model was not trained on that are withheld for review
-    (calibrated leave-one-generator-family-out when the model is trained;
-    re-derived from the saved reference margins when the guard is built).
-    """
-
-    preset: Literal["conservative", "balanced", "strict"] = "balanced"
-    abstain_rate: float = 0.05
-
-
-class QuasiIdentifierSettings(StrictModel):
-    """Quasi-identifier cluster guard settings (PPE Sections III, IV-B)."""
-
-    domain: Literal["medical", "finance", "law", "general"] = "general"
-    classes: list[str] = Field(default_factory=lambda: ["AGE", "OCCUPATION", "LOCATION", "AFFILIATION", "FAMILY"])
-    max_per_subject: int = Field(default=2, ge=1)
-    operating_point: OperatingPoint = Field(default_factory=OperatingPoint)
-
-
-# ----------------------------------------------------- differential privacy
-
-_WINDOW = re.compile(r"^(\d+)\s*([smhdw])$")
-_WINDOW_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
-
-
-class BudgetSplit(StrictModel):
-    """Fractions of the policy's epsilon spent on each PEARL stage."""
-
-    generation: float = 0.7
-    selection: float = 0.15
-    refill: float = 0.15
-
-
-class DPDecodingSettings(StrictModel):
-    """Settings of the DP ensemble decoder (PEARL Algorithm 1, Section 4)."""
-
-    subsets: int = Field(default=4, ge=1, description="M, number of disjoint document subsets.")
-    clip: float = Field(default=5.0, gt=0, description="C, per-subset log-probabilities are clipped to [-C, 0].")
-    max_new_tokens: int = Field(default=64, ge=1)
-    candidates: int = Field(default=64, ge=1, description="Tokens sampled from: the no-context model's top candidates (public).")
-    cg_clip: float = Field(default=4.0, gt=0, description="B, bound on each subset's confidence-gap contribution.")
-    svt_thresholds: tuple[float, float] = Field(default=(1.0, -1.0), description="Sparse-vector thresholds (PII, hallucination).")
-    refill_max_new_tokens: int = Field(default=48, ge=1)
-    step_epsilon: float | None = Field(default=None, description="Per-token budget; solved from epsilon when unset.")
-    refill: Literal["pearl", "random", "none"] = "pearl"
-    selection: Literal["topk", "svt"] = "topk"
-    pii_sentences: int = Field(default=1, ge=0)
-    refill_sentences: int = Field(default=1, ge=0)
-    keywords: int = Field(default=5, ge=0)
-    seed: int | None = Field(
-        default=None,
-        description="Never set: a fixed seed makes the DP noise predictable and voids the guarantee "
-        "(lint PE149; the engine refuses to serve such a policy). Every request draws fresh secure noise.",
-    )
-    budget_split: BudgetSplit = Field(default_factory=BudgetSplit)
-
-
-class DifferentialPrivacySettings(StrictModel):
-    """Document-level (epsilon, delta) budget and DP decoding (PEARL Sections 2, 4)."""
-
-    epsilon: float
-    delta: float = 1e-5
-    scope: Literal["principal", "policy", "document_set"] = "principal"
-    window: str = "30d"
-    documents: int | None = Field(default=None, ge=1, description="N, protected documents; delta must stay below 1/N.")
-    answer_epsilon: float | None = Field(default=None, description="Epsilon one answer may spend; unset = epsilon/8 (lint warns above epsilon/4).")
-    answer_delta: float | None = Field(default=None, description="Delta one answer may spend; unset = the same share of delta as answer_epsilon of epsilon.")
-    decoding: DPDecodingSettings = Field(default_factory=DPDecodingSettings)
-
-    @field_validator("window")
-    @classmethod
-    def _window_format(cls, value: str) -> str:
-        if value != "none" and not _WINDOW.match(value.strip()):
-            raise ValueError("window must be a duration like '30d', '12h', '1w', or 'none'")
-        return value.strip()
-
-    @property
-    def window_seconds(self) -> float | None:
-        """Length of one budget window in seconds; ``None`` means the budget never resets."""
-        if self.window == "none":
-            return None
-        number, unit = _WINDOW.match(self.window).groups()  # type: ignore[union-attr]
-        return float(int(number) * _WINDOW_SECONDS[unit])
 
 
 # -------------------------------------------------------------------- corpus
@@ -403,8 +276,8 @@ class Metadata(StrictModel):
     labels: dict[str, str] = Field(default_factory=dict)
 
 
-class PolicyDocument(StrictModel):
-    """One YAML file of a policy repo, as written (before includes are merged)."""
+class PolicyDocumentCore(StrictModel):
+    """The sections of one policy file that the policy layer declares (see :class:`PolicyDocument`)."""
 
     api_version: str = Field(alias="apiVersion")
     kind: Literal["PrivacyPolicy", "PolicyFragment"]
@@ -413,31 +286,19 @@ class PolicyDocument(StrictModel):
     vocabulary: VocabularyExtension | None = None
     constraints: list[Constraint] = Field(default_factory=list)
     private_knowledge: PrivateKnowledge | None = None
-    necessity: NecessitySettings | None = None
-    quasi_identifiers: QuasiIdentifierSettings | None = None
-    differential_privacy: DifferentialPrivacySettings | None = None
     corpus: CorpusSettings | None = None
     audit: AuditSettings | None = None
     enforcement: EnforcementSettings | None = None
     model: ModelSettings | None = None
 
 
-class Policy(StrictModel):
-    """A whole policy: its root document merged with everything it includes.
-
-    List sections (constraints, triples, necessity rules, vocabulary entries)
-    are concatenated in include order; single-valued sections come from the
-    one file that defines them.  ``revision`` is a content digest of the
-    canonical JSON form, so two checkouts of the same policy agree on it.
-    """
+class PolicyCore(StrictModel):
+    """The sections of a whole policy that the policy layer declares (see :class:`Policy`)."""
 
     api_version: str = Field(default=API_VERSION, alias="apiVersion")
     metadata: Metadata
     constraints: list[Constraint] = Field(default_factory=list)
     private_knowledge: PrivateKnowledge = Field(default_factory=PrivateKnowledge)
-    necessity: NecessitySettings = Field(default_factory=NecessitySettings)
-    quasi_identifiers: QuasiIdentifierSettings | None = None
-    differential_privacy: DifferentialPrivacySettings | None = None
     corpus: CorpusSettings = Field(default_factory=CorpusSettings)
     audit: AuditSettings = Field(default_factory=AuditSettings)
     enforcement: EnforcementSettings = Field(default_factory=EnforcementSettings)
@@ -457,3 +318,38 @@ class Policy(StrictModel):
             if c.id == constraint_id:
                 return c
         raise KeyError(constraint_id)
+
+
+def _section_fields(document: bool) -> dict[str, Any]:
+    """One pydantic field per enforcer-owned section: optional in a file; in a policy, ``None`` or an empty model."""
+    fields: dict[str, Any] = {}
+    for section in sections().values():
+        if document or section.default == "none":
+            fields[section.name] = (section.model | None, None)
+        else:
+            fields[section.name] = (section.model, Field(default_factory=section.model))
+    return fields
+
+
+PolicyDocument = create_model(
+    "PolicyDocument",
+    __base__=PolicyDocumentCore,
+    __module__=__name__,
+    __doc__="One YAML file of a policy repo, as written (before includes are merged).",
+    **_section_fields(document=True),
+)
+
+Policy = create_model(
+    "Policy",
+    __base__=PolicyCore,
+    __module__=__name__,
+    __doc__="""A whole policy: its root document merged with everything it includes.
+
+    List sections (constraints, triples, necessity rules, vocabulary entries)
+    are concatenated in include order; single-valued sections come from the
+    one file that defines them.  ``revision`` is a content digest of the
+    canonical JSON form, so two checkouts of the same policy agree on it.
+    Enforcer-owned sections are attributes like the others (``policy.differential_privacy``).
+    """,
+    **_section_fields(document=False),
+)

@@ -31,3 +31,7 @@ def check(lp: LoadedPolicy, vocab: Vocabulary) -> Iterator[Diagnostic]:
         if both:
             names = ", ".join(sorted(both))
             yield Diagnostic("PE132", f"{names} listed as both essential and non-essential for '{rule.task}'", lp.span(base + ("non_essential",)))
+
+
+#: The rules :mod:`policy_engine.lint.registry` discovers in this module.
+RULES = (check,)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
+from enforcers.dp_decoding.settings import DifferentialPrivacySettings
 from enforcers.dp_decoding.timing import REFERENCE_COST, SAFETY, required_seconds
 from policy_engine.diagnostics import Diagnostic
 from policy_engine.policy.loader import LoadedPolicy
@@ -99,7 +100,7 @@ def check(lp: LoadedPolicy, vocab: Vocabulary) -> Iterator[Diagnostic]:
             )
 
 
-def _answer_share(lp: LoadedPolicy, dp, base: tuple) -> Iterator[Diagnostic]:  # type: ignore[no-untyped-def]
+def _answer_share(lp: LoadedPolicy, dp: DifferentialPrivacySettings, base: tuple) -> Iterator[Diagnostic]:
     """PE146: one answer may spend more than :data:`MAX_ANSWER_SHARE` of the window budget."""
     answer = dp.answer_epsilon if dp.answer_epsilon is not None else dp.epsilon * DEFAULT_ANSWER_SHARE
     if 0 < answer <= dp.epsilon and answer / dp.epsilon > MAX_ANSWER_SHARE:
@@ -111,7 +112,7 @@ def _answer_share(lp: LoadedPolicy, dp, base: tuple) -> Iterator[Diagnostic]:  #
         )
 
 
-def _answer_time(lp: LoadedPolicy, dp, base: tuple) -> Iterator[Diagnostic]:  # type: ignore[no-untyped-def]
+def _answer_time(lp: LoadedPolicy, dp: DifferentialPrivacySettings, base: tuple) -> Iterator[Diagnostic]:
     """PE145: the policy's timeout is below what a DP answer of ``max_new_tokens`` needs at the reference cost."""
     need = required_seconds(dp.decoding, REFERENCE_COST)
     timeout = lp.policy.enforcement.timeout_s
@@ -122,3 +123,7 @@ def _answer_time(lp: LoadedPolicy, dp, base: tuple) -> Iterator[Diagnostic]:  # 
             f"{REFERENCE_COST.ensemble_step_s:g} s per token on a 2-core CPU (set at least {SAFETY * need:.0f} s, or fewer tokens)",
             lp.span(("enforcement", "timeout_s")) if ("enforcement", "timeout_s") in lp.source_map else lp.span(base + ("decoding", "max_new_tokens")),
         )
+
+
+#: The rules :mod:`policy_engine.lint.registry` discovers in this module.
+RULES = (check,)

@@ -32,3 +32,7 @@ def check(lp: LoadedPolicy, vocab: Vocabulary) -> Iterator[Diagnostic]:
             f"operating_point.abstain_rate is {rate}; it must lie in (0, 0.5]",
             lp.span(base + ("operating_point", "abstain_rate")),
         )
+
+
+#: The rules :mod:`policy_engine.lint.registry` discovers in this module.
+RULES = (check,)

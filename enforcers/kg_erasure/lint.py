@@ -76,3 +76,7 @@ def check(lp: LoadedPolicy, vocab: Vocabulary) -> Iterator[Diagnostic]:
                 f"public triple [{h}, {r}, {t}] is implied by private triples connecting '{h}' and '{t}'",
                 lp.span(("private_knowledge", "public", i)),
             )
+
+
+#: The rules :mod:`policy_engine.lint.registry` discovers in this module.
+RULES = (check,)
