@@ -16,6 +16,7 @@ from pathlib import Path
 from enforcers.output_guard.axes import DOMAINS
 from enforcers.output_guard.model import GuardModel
 from enforcers.output_guard.validate import DirectIdentifierValidator
+from policy_engine.errors import PolicyEngineError
 from policy_engine.nlp.embedding import Embedder, load_embedder
 from policy_engine.policy.model import EmbeddingSettings, Policy
 
@@ -26,7 +27,7 @@ _LOADED: dict[tuple[str, float], GuardModel] = {}
 _LOCK = threading.Lock()
 
 
-class GuardModelError(ValueError):
+class GuardModelError(PolicyEngineError, ValueError):
     """The policy's output guard cannot get a model (unsupported domain, unreadable files)."""
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import spacy
 from spacy.language import Language
 
+from policy_engine.errors import PolicyEngineError
 from policy_engine.nlp.pipeline import MODEL_NAME
 from policy_engine.nlp.text_windows import window_size, windows
 
@@ -67,7 +68,7 @@ _shared: EntityRecognizer | None = None
 _shared_lock = threading.Lock()
 
 
-class ModelNotInstalledError(RuntimeError):
+class ModelNotInstalledError(PolicyEngineError, RuntimeError):
     """The requested spaCy model is neither an installed package nor vendored by an installed extra."""
 
 

@@ -28,13 +28,15 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from policy_engine.errors import PolicyEngineError
+
 __all__ = ["DegenerateOutput", "LoopCheck", "Verdict", "check_output", "guarded", "without_cut_sentence"]
 
 _SENTENCE = re.compile(r"[^.!?;\n]+(?:[.!?;]+|\n+|$)")
 _WORD = re.compile(r"[\w\[\]'-]+")
 
 
-class DegenerateOutput(RuntimeError):
+class DegenerateOutput(PolicyEngineError, RuntimeError):
     """Model output that loops with nothing usable before the loop; the message is the reason."""
 
 
