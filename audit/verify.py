@@ -2,8 +2,8 @@
 
 :func:`verify_log` checks every entry's hash, the links between entries,
 every checkpoint signature and the signed head anchor, and names the first
-broken record; it reads a consistent snapshot of a live log under a shared
-lock, and hashes large logs in worker processes. :func:`repair` truncates a
+broken record; it reads a consistent snapshot of a live log (taken under the
+writers' lock), and hashes large logs in worker processes. :func:`repair` truncates a
 torn tail or re-anchors the head after a crash, and refuses anything else.
 """
 
@@ -35,7 +35,8 @@ from audit.chain import (
 )
 from audit.errors import LogCorruptError
 from audit.keys import KeyRing
-from audit.log import FileLock, Head, LogFiles, iter_line_chunks, iter_raw_lines
+from audit.log import iter_line_chunks, iter_raw_lines
+from audit.segments import Head, LogFiles, locked
 
 PARALLEL_VERIFY_BYTES = 64 * 1024 * 1024
 
@@ -123,7 +124,7 @@ class _Snapshot:
 
 @contextmanager
 def _snapshot(files: LogFiles, fallback: Path, *, lock: bool) -> Iterator[_Snapshot]:
-    """Open the head and segments while holding the writers' lock shared (when ``lock``).
+    """Open the head and segments while holding the writers' lock (when ``lock``), released before any hashing.
 
     Open descriptors survive a later rotation (rename), and the recorded sizes
     exclude anything appended after the snapshot, so a live log verifies
@@ -132,7 +133,7 @@ def _snapshot(files: LogFiles, fallback: Path, *, lock: bool) -> Iterator[_Snaps
     lock_fd = os.open(files.lock, os.O_RDONLY) if lock and files.lock.exists() else -1
     opened: list[tuple[Path, BinaryIO | None, int]] = []
     try:
-        with FileLock(lock_fd, shared=True) if lock_fd >= 0 else nullcontext():
+        with locked(lock_fd) if lock_fd >= 0 else nullcontext():
             try:
                 head, head_error = files.read_head(), None
             except LogCorruptError as exc:
@@ -272,7 +273,8 @@ def verify_log(path: str | os.PathLike[str], keyring: KeyRing, *, partial: bool 
     same for any number of workers.
 
     Safe on a live log: a consistent snapshot is taken under the writers'
-    lock (shared) and entries appended afterwards are not examined.
+    lock (held only to open the files) and entries appended afterwards are
+    not examined.
     ``partial=True`` accepts a chain that starts after seq 0 and a missing
     head (an archived or copied segment); truncation of trailing entries
     cannot be detected then.
@@ -362,7 +364,7 @@ def repair(path: str | os.PathLike[str], keyring: KeyRing, *, reanchor: bool = F
         raise LogCorruptError(f"{files.active}: no such log; check the path")
     lock_fd = os.open(files.lock, os.O_RDWR | os.O_CREAT, 0o640)
     try:
-        with FileLock(lock_fd):
+        with locked(lock_fd):
             truncated = 0
             report = _verify_locked(path, files, keyring)
             if report.problem and report.problem.kind == "torn-tail" and report.torn_offset is not None:

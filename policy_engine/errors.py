@@ -1,11 +1,13 @@
 """The exception root of policy-engine and the errors shared across packages.
 
 Every error the library raises on purpose derives from
-:class:`PolicyEngineError`, so a caller can catch one type.  The specific
-errors stay where their subject lives (``PolicyError`` in
-:mod:`policy_engine.diagnostics`, ``AuditError`` in :mod:`audit.errors`,
-``BundleError`` in :mod:`policy_engine.bundle.reader` ...); only the errors that more
-than one package raises or catches are defined here.  This module imports
+:class:`PolicyEngineError` (beside the builtin base it always had, e.g.
+``ValueError``), so a caller can catch one type; warning categories are not
+errors and stay outside it.  The specific errors stay where their subject
+lives (``PolicyError`` in :mod:`policy_engine.diagnostics`, ``AuditError`` in
+:mod:`audit.errors`, ``BundleError`` in :mod:`policy_engine.bundle.manifest`
+...); only the errors that more than one package raises or catches are
+defined here.  This module imports
 nothing from the project, so every layer may import it.
 """
 

@@ -124,7 +124,7 @@ def test_init_scaffolds_a_repo_that_passes_pre_commit(tmp_path: Path) -> None:
 
 
 def test_the_github_action_steps_run_on_a_scaffolded_repo(tmp_path: Path) -> None:
-    """Every `run` step of action.yml except the PyPI install and the PR comment, as the runner would execute it."""
+    """Every `run` step of action.yml except the PyPI installs and the PR comment, as the runner would execute it."""
     repo = _scaffold(tmp_path)
     _git(repo, "commit", "-q", "-m", "policy")
     base = subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
@@ -137,7 +137,7 @@ def test_the_github_action_steps_run_on_a_scaffolded_repo(tmp_path: Path) -> Non
     summary = tmp_path / "summary.md"
     outcomes = {}
     for step in action["runs"]["steps"]:
-        if "run" not in step or step["id"] in ("install", "comment"):
+        if "run" not in step or step["id"] in ("install", "install-engine", "comment"):
             continue
         script = re.sub(r"\$\{\{\s*inputs\.([\w-]+)\s*\}\}", lambda m: inputs[m.group(1)], step["run"])
         assert "${{" not in script, f"step {step['id']} uses an expression the test does not provide"

@@ -56,6 +56,7 @@ from enforcers.kg_erasure.section import (
     SummaryDecision,
     entity_ref,
 )
+from policy_engine.errors import PolicyEngineError
 from policy_engine.nlp.entities import normalize_entity
 from policy_engine.policy.model import PrivateKnowledge
 
@@ -63,7 +64,7 @@ OnConflict = Literal["erase", "withhold"]
 SUMMARY_PREFIX = "summary:"
 
 
-class ErasureIncomplete(RuntimeError):
+class ErasureIncomplete(PolicyEngineError, RuntimeError):
     """Private knowledge was still present after the last round; the request must fail closed."""
 
 

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from policy_engine.bundle.knowledge_graph import MAX_AMBIGUOUS_LINKS, link_forms, load_spacy
+from policy_engine.errors import PolicyEngineError
 from policy_engine.nlp.entities import normalize_entity, same_entity
 
 #: NER labels whose spans are graph entities even when the policy does not name them.
@@ -45,7 +46,7 @@ _POSSESSIVE = re.compile(r"(?:'s|’s|'|’)$")
 _DIGITS = re.compile(r"\d")
 
 
-class ExtractionError(RuntimeError):
+class ExtractionError(PolicyEngineError, RuntimeError):
     """The text could not be parsed; the enforcer fails closed on it."""
 
 

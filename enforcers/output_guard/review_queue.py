@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from policy_engine.errors import PolicyEngineError
+
 Status = Literal["pending", "approved", "rejected"]
 
 _SCHEMA = """
@@ -53,7 +55,7 @@ class ReviewItem:
     note: str | None
 
 
-class ReviewQueueError(ValueError):
+class ReviewQueueError(PolicyEngineError, ValueError):
     """No such item, or it is already resolved."""
 
 

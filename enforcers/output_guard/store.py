@@ -13,6 +13,7 @@ from pathlib import Path
 
 from enforcers.output_guard.domains import DOMAINS
 from enforcers.output_guard.model import GuardModel
+from policy_engine.errors import PolicyEngineError
 from policy_engine.nlp.embedding import Embedder, load_embedder
 from policy_engine.policy.model import EmbeddingSettings, Policy
 
@@ -23,7 +24,7 @@ _LOADED: dict[tuple[str, float], GuardModel] = {}
 _LOCK = threading.Lock()
 
 
-class GuardModelError(ValueError):
+class GuardModelError(PolicyEngineError, ValueError):
     """The policy's output guard cannot get a model (unsupported domain, unreadable files)."""
 
 

@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from enforcers.query_rewrite.rewriter import QueryRewriter
 from policy_engine.enforcement.base import EnforcementContext, Stage
 from policy_engine.enforcement.registry import EngineParts, register_enforcer
+from policy_engine.errors import PolicyEngineError
 from policy_engine.policy.model import Policy
 
 
-class MissingQuery(ValueError):
+class MissingQuery(PolicyEngineError, ValueError):
     """The query stage was run without a query."""
 
 

@@ -41,6 +41,7 @@ from enforcers.query_rewrite.spans import AttributeDetector, AttributeSpan
 from enforcers.query_rewrite.subjects import focal_subject
 from enforcers.query_rewrite.task import TaskClassifier, TaskPrediction, shared_classifier
 from policy_engine.enforcement.base import SpanDetector
+from policy_engine.errors import PolicyEngineError
 from policy_engine.policy.model import Policy
 from policy_engine.policy.vocabulary import vocabulary_for
 
@@ -60,7 +61,7 @@ Rewriter = Literal["deterministic", "model", "protective"]
 TaskSource = Literal["classifier", "default_task", "most_protective"]
 
 
-class QueryRefused(RuntimeError):
+class QueryRefused(PolicyEngineError, RuntimeError):
     """No rewrite of the query passed verification: the query is refused (the message holds no query text)."""
 
 

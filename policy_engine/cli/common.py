@@ -114,6 +114,8 @@ def handle_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
             if is_verbose():
                 raise
             click.echo(f"error: {exc}", err=True)
+            if isinstance(exc, ModuleNotFoundError) and (exc.name or "").partition(".")[0] not in ("policy_engine", "enforcers", "audit"):
+                click.echo("  this needs the engine (the slim install lints only): pip install 'policy-engine[engine]'", err=True)
             click.echo("  (run with --verbose for the full traceback)", err=True)
             ctx.exit(ExitCode.TOOL)
 

@@ -24,8 +24,8 @@ from policy_engine.lint.formats import FORMATS as LINT_FORMATS
 )
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write the report to a file instead of stdout.")
 @click.option("--max-file-bytes", type=click.IntRange(min=1), default=8 * 1024 * 1024, show_default=True, help="Refuse policy files larger than this.")
-@click.option("--bundle", "bundles", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path), help="Also report dead constraints (PE161) against this compiled bundle (repeatable).")
-@click.option("--corpus", "with_corpus", is_flag=True, help="Check each policy's corpus files as compile would (PE163 for every file it would skip), then compile into bundles/<name> (incremental) and report dead constraints (PE161).")
+@click.option("--bundle", "bundles", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path), help="Also report dead constraints (PE161) against this compiled bundle (repeatable; needs the engine extra).")
+@click.option("--corpus", "with_corpus", is_flag=True, help="Check each policy's corpus files as compile would (PE163 for every file it would skip), then compile into bundles/<name> (incremental) and report dead constraints (PE161); needs the engine extra.")
 @output_options
 @click.pass_context
 @handle_errors

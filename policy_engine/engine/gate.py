@@ -23,6 +23,7 @@ from pathlib import Path
 from audit.records import ConstraintOutcome
 from policy_engine.detect.coverage import describe, undetectable
 from policy_engine.diagnostics import SourceSpan
+from policy_engine.errors import PolicyEngineError
 from policy_engine.policy.loader import load_repo
 from policy_engine.policy.model import Constraint, Policy
 from policy_engine.policy.resolution import Polarity, enforceable, resolve_constraint
@@ -35,7 +36,7 @@ _FIX = (
 )
 
 
-class UnresolvedStatementError(ValueError):
+class UnresolvedStatementError(PolicyEngineError, ValueError):
     """The policy has statements the engine cannot enforce and that are not marked advisory."""
 
 

@@ -83,7 +83,7 @@ def _default_detector(policy: Policy) -> SpanDetector:
     try:
         from policy_engine.detect.analyzer import Analyzer
     except ImportError as exc:  # pragma: no cover - only while the detection layer is missing
-        raise EngineError(f"the detection layer is not available ({exc}); reinstall policy-engine") from exc
+        raise EngineError(f"the detection layer is not available ({exc}); install the engine: pip install 'policy-engine[engine]'") from exc
     return Analyzer(policy)
 
 

@@ -28,6 +28,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from policy_engine.errors import PolicyEngineError
 from policy_engine.nlp.sentences import sentence_spans
 
 __all__ = ["DegenerateOutput", "LoopCheck", "Verdict", "check_output", "guarded", "without_cut_sentence"]
@@ -35,7 +36,7 @@ __all__ = ["DegenerateOutput", "LoopCheck", "Verdict", "check_output", "guarded"
 _WORD = re.compile(r"[\w\[\]'-]+")
 
 
-class DegenerateOutput(RuntimeError):
+class DegenerateOutput(PolicyEngineError, RuntimeError):
     """Model output that loops with nothing usable before the loop; the message is the reason."""
 
 

@@ -14,6 +14,8 @@ from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
+from policy_engine.errors import PolicyEngineError
+
 #: The composite action a scaffolded workflow calls (this repository's action.yml).
 DEFAULT_ACTION = "policy-engine/policy-engine@v0.1.0"
 
@@ -28,7 +30,7 @@ _FILES = {
 }
 
 
-class ScaffoldError(ValueError):
+class ScaffoldError(PolicyEngineError, ValueError):
     """The target cannot be scaffolded (a file exists, or the name is unusable); the message says what to do."""
 
 
