@@ -83,3 +83,13 @@ def test_a_session_is_per_request() -> None:
     assert first.parsed == 1 and recognizer.texts == [text]  # the second call found the parse in the session
     assert second.analyze(text, CONSTRAINTS) == analyzer.analyze(text, CONSTRAINTS) == whole
     assert second.parsed == 1 and recognizer.texts == [text, text, text]  # a new session (and the analyzer itself) parse afresh
+
+
+def test_a_text_repeated_in_one_call_is_parsed_once() -> None:
+    """Ids of chunks of one document read the same (``docs/a.md`` three times): one parse serves them all."""
+    recognizer = CountingRecognizer(shared_recognizer())
+    analyzer = _analyzer(recognizer)
+    text = PASSAGES[1][1]
+    first, second = analyzer.analyze_many([text, text], CONSTRAINTS)
+    assert first == second == analyzer.analyze(text, CONSTRAINTS) and first
+    assert recognizer.texts == [text, text]  # once for the pair, once for the single call

@@ -34,7 +34,6 @@ import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Protocol
 
 from policy_engine.detect import recognizers as recognizer_registry
 from policy_engine.detect.allowlist import AllowList
@@ -222,7 +221,7 @@ class Analyzer:
         Use this for the chunks of one retrieved context, so that "Jane" in
         one chunk and "Jane Marie Doe" in another get the same key.
         """
-        return self._analyze_many(texts, constraints, self._entity_recognizer)
+        return self.session().analyze_many(texts, constraints)  # a one-call session: a text repeated in ``texts`` is parsed once
 
     def session(self) -> AnalysisSession:
         """A view of this analyzer for one request: each distinct text goes through NER at most once.
@@ -233,8 +232,8 @@ class Analyzer:
         """
         return AnalysisSession(self)
 
-    def _analyze_many(self, texts: Sequence[str], constraints: Sequence[Constraint], recognizer: Callable[[], _EntitySource]) -> list[list[Finding]]:
-        """:meth:`analyze_many` with the raw entities taken from ``recognizer()`` (called only when a plan needs NER)."""
+    def _analyze_many(self, texts: Sequence[str], constraints: Sequence[Constraint], session: AnalysisSession) -> list[list[Finding]]:
+        """:meth:`analyze_many` with the raw entities taken from ``session`` (asked only when a plan needs NER)."""
         plans = [p for p in (self.plan(c) for c in constraints) if p.active]
         if not plans or not texts:
             return [[] for _ in texts]
@@ -243,7 +242,7 @@ class Analyzer:
         if need_ner:
             entities = [
                 with_messrs_firms(t, with_parties(t, with_cued_names(t, clean_entities(t, ents))))
-                for t, ents in zip(texts, recognizer().entities_many(list(texts)))
+                for t, ents in zip(texts, session.entities_many(list(texts)))
             ]
             entities = with_name_variants(texts, entities, [p.name for p in self._private if p.is_person])
         raw = [self._detect(text, ents, plans) for text, ents in zip(texts, entities)]
@@ -306,10 +305,6 @@ class Analyzer:
         return out
 
 
-class _EntitySource(Protocol):
-    def entities_many(self, texts: Sequence[str]) -> list[list[NamedEntity]]: ...
-
-
 class AnalysisSession:
     """An :class:`Analyzer` with a memo of spaCy entities per text, for the calls of one request.
 
@@ -329,7 +324,7 @@ class AnalysisSession:
 
     def analyze_many(self, texts: Sequence[str], constraints: Sequence[Constraint]) -> list[list[Finding]]:
         """Findings per text, as :meth:`Analyzer.analyze_many`, with NER memoized per text."""
-        return self.analyzer._analyze_many(texts, constraints, lambda: self)
+        return self.analyzer._analyze_many(texts, constraints, self)
 
     def entities_many(self, texts: Sequence[str]) -> list[list[NamedEntity]]:
         """Raw entities per text: from the memo, the texts not yet seen parsed in one batch."""
