@@ -35,9 +35,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from policy_engine import load_policy  # noqa: E402
+from policy_engine.bundle.compiler import compile_bundle, peak_rss_mb  # noqa: E402
 from policy_engine.bundle.corpus import Document, chunk_document, ingest  # noqa: E402
 from policy_engine.bundle.knowledge_graph import parse_workers  # noqa: E402
-from policy_engine.bundle.reader import compile_bundle, peak_rss_mb  # noqa: E402
 
 SENTENCE = re.compile(r"[^.!?\n]+[.!?]")
 

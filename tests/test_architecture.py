@@ -49,7 +49,7 @@ def test_only_the_cli_names_an_enforcer() -> None:
 
 def test_the_checks_see_real_imports() -> None:
     """Guard against a vacuous pass: the walker finds the imports that do exist."""
-    assert "policy_engine.enforcement.placeholders" in _imports(ROOT / "enforcers" / "redaction" / "enforcer.py")
+    assert "policy_engine.enforcement.placeholders" in _imports(ROOT / "enforcers" / "redaction" / "redactor.py")
     assert "policy_engine.cli.common" in _imports(ROOT / "policy_engine" / "cli" / "runtime.py")
 
 

@@ -204,7 +204,7 @@ def test_a_protected_word_that_also_stands_unprotected_does_not_fail_verificatio
 
 
 def test_a_value_counts_as_standing_outside_only_as_a_whole_word() -> None:
-    from enforcers.redaction.enforcer import _distinctive_values
+    from enforcers.redaction.redactor import _distinctive_values
     from policy_engine.enforcement.placeholders import Span
 
     text = "Ann paid the Annual fee daily; her dose is 5 mg daily."

@@ -96,6 +96,7 @@ class DPDecodingEnforcer:
     name = "dp_decoding"
     version = "2"
     stage = Stage.ANSWER
+    writes_answer = True  # the DP decoder is the answer's generator: the engine drafts no non-private answer to discard
 
     @classmethod
     def has_work(cls, policy: Policy) -> bool:

@@ -18,11 +18,14 @@ lost (:meth:`Eraser.accepts`), else the deterministic rewrite stands.
 from __future__ import annotations
 
 import dataclasses
+from typing import TYPE_CHECKING
 
-from enforcers.kg_erasure.eraser import Eraser, SummarySource
 from policy_engine.enforcement.base import WITHHELD_TEXT, EnforcementContext, Paraphraser, Stage
 from policy_engine.enforcement.registry import EngineParts, register_enforcer
 from policy_engine.policy.model import Policy, PrivateKnowledge
+
+if TYPE_CHECKING:  # the eraser (spaCy parsing, networkx) loads when an engine builds this enforcer, not at discovery
+    from enforcers.kg_erasure.eraser import SummarySource
 
 
 @register_enforcer
@@ -34,6 +37,8 @@ class KGErasureEnforcer:
     stage = Stage.CONTEXT
 
     def __init__(self, knowledge: PrivateKnowledge, summaries: SummarySource | None = None, paraphraser: Paraphraser | None = None) -> None:
+        from enforcers.kg_erasure.eraser import Eraser
+
         self.eraser = Eraser(knowledge, summaries=summaries, version=self.version)
         self.paraphraser = paraphraser
 

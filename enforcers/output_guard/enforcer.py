@@ -20,13 +20,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from enforcers.output_guard.review_queue import ReviewQueue, queue_path
-from enforcers.output_guard.service import OutputGuard
 from policy_engine.enforcement.base import EnforcementContext, Stage
 from policy_engine.enforcement.registry import EngineParts, register_enforcer
 from policy_engine.policy.model import Policy
-from policy_engine.policy.vocabulary import vocabulary_for
+
+if TYPE_CHECKING:  # the guard's body (detector, spaCy, scikit-learn) loads when an engine builds it, not at discovery
+    from enforcers.output_guard.review_queue import ReviewQueue
+    from enforcers.output_guard.service import OutputGuard
 
 
 @register_enforcer
@@ -52,7 +54,10 @@ class OutputGuardEnforcer:
         policy = parts.policy
         if policy.quasi_identifiers is None:
             return cls(None, None, policy.metadata.name)
+        from enforcers.output_guard.review_queue import ReviewQueue, queue_path
+        from enforcers.output_guard.service import OutputGuard
         from enforcers.output_guard.store import guard_domain, load_saved
+        from policy_engine.policy.vocabulary import vocabulary_for
 
         model = load_saved(policy)
         if model is None:

@@ -11,12 +11,15 @@ and the query is refused, never forwarded as it was.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from enforcers.query_rewrite.rewriter import QueryRewriter
 from policy_engine.enforcement.base import EnforcementContext, Stage
 from policy_engine.enforcement.registry import EngineParts, register_enforcer
 from policy_engine.errors import PolicyEngineError
 from policy_engine.policy.model import Policy
+
+if TYPE_CHECKING:  # the rewriter (learned models, embedder) loads when an engine builds this enforcer, not at discovery
+    from enforcers.query_rewrite.rewriter import QueryRewriter
 
 
 class MissingQuery(PolicyEngineError, ValueError):
@@ -41,6 +44,8 @@ class QueryRewriteEnforcer:
 
     @classmethod
     def from_parts(cls, parts: EngineParts) -> QueryRewriteEnforcer:
+        from enforcers.query_rewrite.rewriter import QueryRewriter
+
         return cls(QueryRewriter(parts.policy, parts.detector, model=parts.model))
 
     def apply(self, context: EnforcementContext) -> EnforcementContext:

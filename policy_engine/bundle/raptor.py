@@ -2,18 +2,22 @@
 
 One level of the tree is built from the nodes of the level below:
 
-1. reduce their embeddings with UMAP (cosine metric, fixed ``random_state``);
-2. fit Gaussian mixtures with 1..``max_clusters`` components (a grid, see
-   :func:`candidate_cluster_counts`) and keep the one with the lowest BIC;
+1. reduce their embeddings with UMAP (cosine metric, fixed ``random_state``), or PCA on small levels;
+2. fit Gaussian mixtures (diagonal covariances after PCA) with 1..``max_clusters``
+   components (a grid, see :func:`candidate_cluster_counts`) and keep the one with the lowest BIC;
 3. soft-assign every node to each cluster whose posterior probability is at
    least ``threshold`` (and always to its most likely cluster);
 4. summarize each cluster's texts and embed the summaries.
 
 This repeats on the summaries until ``depth`` levels exist, a level collapses
-to one node, or clustering stops reducing the node count.  Inputs too small
-for UMAP (fewer than :data:`MIN_UMAP_POINTS` nodes) are reduced with PCA,
-inputs below :data:`MIN_CLUSTER_POINTS` form a single cluster; identical embeddings
-form one cluster as well.  Seeds are fixed, so a build is reproducible.
+to one node, or clustering stops reducing the node count.  Levels of fewer
+than :data:`MIN_UMAP_POINTS` nodes are reduced with PCA instead of UMAP: UMAP's
+first call in a process compiles its numba kernels (~10 s on a 2-core machine,
+plus ~3 s to import it), a fixed cost that dwarfs the clustering of a small
+level (PCA takes milliseconds there), while on large levels its non-linear
+neighbourhoods cluster better and the cost is amortized.  Inputs below
+:data:`MIN_CLUSTER_POINTS` form a single cluster; identical embeddings form one
+cluster as well.  Seeds are fixed, so a build is reproducible.
 
 Summaries are extractive by default: the cluster's sentences most similar
 (TF-IDF cosine) to the cluster as a whole, in source order; no model, fully
@@ -34,7 +38,7 @@ from policy_engine.nlp.sentences import sentences as split_sentences
 from policy_engine.policy.model import SummaryTreeSettings
 
 MIN_CLUSTER_POINTS = 4
-MIN_UMAP_POINTS = 12
+MIN_UMAP_POINTS = 1000  # below this many nodes a level is reduced with PCA (see the module docstring)
 UMAP_EPOCHS = 200
 EXACT_NEIGHBOURS_MAX = 4096  # below this UMAP computes exact neighbours (as UMAP itself does)
 _DEGENERATE_SPREAD = 1e-6
@@ -134,7 +138,7 @@ class SummaryTree:
 
 
 def reduce_dimensions(vectors: np.ndarray, settings: SummaryTreeSettings) -> np.ndarray:
-    """UMAP projection to ``umap_dim`` dimensions; PCA when there are too few points for UMAP's neighbour graph."""
+    """Projection to ``umap_dim`` dimensions: PCA below :data:`MIN_UMAP_POINTS` points, UMAP (cosine) from there on."""
     n = len(vectors)
     if n < MIN_UMAP_POINTS:
         from sklearn.decomposition import PCA
@@ -178,7 +182,7 @@ def candidate_cluster_counts(n: int, max_clusters: int) -> list[int]:
 
 
 def cluster(vectors: np.ndarray, settings: SummaryTreeSettings) -> list[list[int]]:
-    """Soft clusters (lists of row indices) of ``vectors``: GMM chosen by BIC after UMAP.
+    """Soft clusters (lists of row indices) of ``vectors``: GMM chosen by BIC after UMAP (or PCA, see :func:`reduce_dimensions`).
 
     Every row belongs to at least one cluster; clusters are returned in a
     deterministic order and empty ones are dropped.
@@ -190,10 +194,13 @@ def cluster(vectors: np.ndarray, settings: SummaryTreeSettings) -> list[list[int
     from threadpoolctl import threadpool_limits
 
     reduced = reduce_dimensions(vectors, settings)
+    # PCA axes are uncorrelated, so a small level's mixtures are diagonal: with full covariances BIC's
+    # parameter penalty (d(d+3)/2 per component) leaves a ~100-node level only two or three clusters
+    covariance = "diag" if n < MIN_UMAP_POINTS else "full"
     best, best_bic = None, np.inf
     with threadpool_limits(1):  # tiny matrices: multi-threaded BLAS only adds contention (13x slower measured)
         for k in candidate_cluster_counts(n, settings.max_clusters):
-            gmm = GaussianMixture(n_components=k, random_state=settings.seed, reg_covar=1e-4, tol=1e-3).fit(reduced)
+            gmm = GaussianMixture(n_components=k, covariance_type=covariance, random_state=settings.seed, reg_covar=1e-4, tol=1e-3).fit(reduced)
             bic = gmm.bic(reduced)
             if bic < best_bic:
                 best, best_bic = gmm, bic

@@ -23,7 +23,9 @@ so uncertainty errs on the side of hiding), overlaps are resolved, and every
 finding gets an entity key shared by all surface forms of its entity.
 
 An ``Analyzer`` is immutable after construction except for a lock-guarded
-plan cache; one instance serves concurrent requests.
+plan cache; one instance serves concurrent requests.  :meth:`Analyzer.session`
+gives one request a view that parses each distinct text once, however many
+constraint batches and re-checks ask about it.
 """
 
 from __future__ import annotations
@@ -220,6 +222,19 @@ class Analyzer:
         Use this for the chunks of one retrieved context, so that "Jane" in
         one chunk and "Jane Marie Doe" in another get the same key.
         """
+        return self.session().analyze_many(texts, constraints)  # a one-call session: a text repeated in ``texts`` is parsed once
+
+    def session(self) -> AnalysisSession:
+        """A view of this analyzer for one request: each distinct text goes through NER at most once.
+
+        Open one per request and use it for every detector call of that request
+        (constraint batches, re-checks of rewritten text); its findings are the
+        analyzer's own, since NER depends on nothing but the text.
+        """
+        return AnalysisSession(self)
+
+    def _analyze_many(self, texts: Sequence[str], constraints: Sequence[Constraint], session: AnalysisSession) -> list[list[Finding]]:
+        """:meth:`analyze_many` with the raw entities taken from ``session`` (asked only when a plan needs NER)."""
         plans = [p for p in (self.plan(c) for c in constraints) if p.active]
         if not plans or not texts:
             return [[] for _ in texts]
@@ -228,7 +243,7 @@ class Analyzer:
         if need_ner:
             entities = [
                 with_messrs_firms(t, with_parties(t, with_cued_names(t, clean_entities(t, ents))))
-                for t, ents in zip(texts, self._entity_recognizer().entities_many(list(texts)))
+                for t, ents in zip(texts, session.entities_many(list(texts)))
             ]
             entities = with_name_variants(texts, entities, [p.name for p in self._private if p.is_person])
         raw = [self._detect(text, ents, plans) for text, ents in zip(texts, entities)]
@@ -289,6 +304,38 @@ class Analyzer:
                     qualified.append(Finding(f.constraint_id, f.category, f.start, f.end, f.source, f.score, None, key, f.detector))
             out.append(qualified)
         return out
+
+
+class AnalysisSession:
+    """An :class:`Analyzer` with a memo of spaCy entities per text, for the calls of one request.
+
+    ``analyze_many`` returns exactly what the analyzer's returns; a text seen
+    before in this session is not parsed again.  Thread-safe; the memo holds
+    raw entity offsets and the texts as keys, so drop the session with the request.
+    """
+
+    def __init__(self, analyzer: Analyzer) -> None:
+        self.analyzer = analyzer
+        self._entities: dict[str, tuple[NamedEntity, ...]] = {}
+        self._lock = threading.Lock()
+        self.parsed = 0  # distinct texts sent to NER so far
+
+    def analyze(self, text: str, constraints: Sequence[Constraint]) -> list[Finding]:
+        return self.analyze_many([text], constraints)[0]
+
+    def analyze_many(self, texts: Sequence[str], constraints: Sequence[Constraint]) -> list[list[Finding]]:
+        """Findings per text, as :meth:`Analyzer.analyze_many`, with NER memoized per text."""
+        return self.analyzer._analyze_many(texts, constraints, self)
+
+    def entities_many(self, texts: Sequence[str]) -> list[list[NamedEntity]]:
+        """Raw entities per text: from the memo, the texts not yet seen parsed in one batch."""
+        with self._lock:
+            missing = [t for t in dict.fromkeys(texts) if t not in self._entities]
+            if missing:
+                for text, found in zip(missing, self.analyzer._entity_recognizer().entities_many(missing)):
+                    self._entities[text] = tuple(found)
+                self.parsed += len(missing)
+            return [list(self._entities[t]) for t in texts]
 
 
 def _targeted(finding: Finding, roles: frozenset[str], in_force: frozenset[str]) -> Finding | None:

@@ -128,7 +128,7 @@ class Engine:
         self.audit_sink = audit_sink
         self.prompt_observer = prompt_observer
         self.bundle_digest = bundle_digest
-        self.answers = answer_model is not None or (policy.model.path is not None and "answer" in policy.model.use_for)
+        answers = answer_model is not None or (policy.model.path is not None and "answer" in policy.model.use_for)
         self.model = self._load_model(answer_model) if answer_model is not None or (policy.model.path and set(policy.model.use_for) & {"answer", "paraphrase", "rewrite"}) else None
         paraphraser = (
             ModelParaphraser(self.model, observer=prompt_observer)
@@ -138,6 +138,8 @@ class Engine:
         parts = EngineParts(policy, self.detector, paraphraser, redaction_mode, self.model)
         self.plan = build_pipeline(parts, allow_missing_enforcers=allow_missing_enforcers)
         self.pipeline = self.plan.pipeline
+        # an answer-stage enforcer that writes the answer itself (dp_decoding) is the generator: no draft to discard
+        self.drafts = answers and not any(getattr(e, "writes_answer", False) for e in self.pipeline.enforcers if e.stage is Stage.ANSWER)
 
     # ------------------------------------------------------------ constructors
 
@@ -286,7 +288,8 @@ class Engine:
         """Answer ``query`` from an already protected context (never from unredacted text); records nothing.
 
         Answer-stage enforcers (output guard, DP decoding) then see the query,
-        the sanitized chunks (as their "original") and the draft answer; any
+        the sanitized chunks (as their "original") and the draft answer (none
+        when one of them writes the answer itself, as DP decoding does); any
         failure among them withholds the answer, and a refusal they decide
         (:attr:`EnforcementContext.refusal`) withholds it with its outcome.
         Also returns a SystemExit/KeyboardInterrupt an enforcer raised, to
@@ -296,7 +299,7 @@ class Engine:
             return AskResult(answer=None, answered_by=None, protected=protected, outcome=Outcome.denied), None
         query = protected.query if protected.query is not None else query  # the rewritten question, when query_rewrite ran
         text, answered_by = None, None
-        if self.model is not None and self.answers:
+        if self.model is not None and self.drafts:
             prompt = answer_prompt(query, protected.sanitized)
             self._observe(prompt)
             try:

@@ -11,7 +11,7 @@ Each operator is named in ``vocab/categories.yaml`` (``generalization``) and
 maps the span's text (and the role the detector found, if any) to a
 replacement, or to ``None`` when it cannot generalize safely; the caller then
 falls back to the category's placeholder.  Operators never echo the value's
-identifying part (the verifier in :mod:`enforcers.redaction.enforcer` checks that).
+identifying part (the verifier in :mod:`enforcers.redaction.redactor` checks that).
 """
 
 from __future__ import annotations
