@@ -37,7 +37,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from audit.records import ConstraintOutcome, DecisionRecord, Outcome
 from audit.records import RetrievedChunk as AuditChunk
@@ -50,6 +50,7 @@ from policy_engine.engine.decisions import denied_copy, finish_record, record_an
 from policy_engine.engine.gate import ResolutionGate, UnresolvedStatementError
 from policy_engine.engine.id_redaction import with_shown_ids
 from policy_engine.engine.results import AskResult, ProtectResult, SanitizedChunk
+from policy_engine.engine.retriever import RetrieverLike
 from policy_engine.errors import EngineError
 from policy_engine.llm.degeneration import DegenerateOutput
 from policy_engine.llm.generation import ModelParaphraser, PromptObserver, answer_length, complete
@@ -57,26 +58,6 @@ from policy_engine.llm.prompts import Prompt, answer_prompt
 from policy_engine.policy.model import Constraint, Policy, RedactionMode
 
 __all__ = ["AskResult", "Engine", "EngineError", "PipelinePlan", "ProtectResult", "SanitizedChunk", "build_pipeline"]
-
-
-class ChunkLike(Protocol):
-    chunk_id: str
-    text: str
-
-
-class RetrievedLike(Protocol):
-    chunk: ChunkLike
-    score: float
-
-
-class RetrieverLike(Protocol):
-    """What the engine needs from a compiled bundle (``policy_engine.bundle.reader.Bundle``)."""
-
-    policy: Policy
-
-    def retrieve(self, query: str, k: int | None = None) -> Sequence[RetrievedLike]: ...
-
-    def rank_constraints(self, query: str, retrieved: Sequence[RetrievedLike]) -> Any: ...
 
 
 def _default_detector(policy: Policy) -> SpanDetector:
