@@ -79,9 +79,12 @@ def test_no_color_and_tty_rules():
 
 
 def _commands(group, path=()):
+    """Every leaf command, loading lazily registered ones as ``policy-engine <name> --help`` would."""
     import click
 
-    for name, command in group.commands.items():
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
         if isinstance(command, click.Group):
             yield from _commands(command, path + (name,))
         else:
