@@ -66,3 +66,16 @@ def test_a_lazy_command_runs() -> None:
 
     result = CliRunner().invoke(main, ["vocab", "--help"])
     assert result.exit_code == 0 and "vocabular" in result.output
+
+
+def test_a_command_whose_module_needs_a_missing_library_says_what_to_install() -> None:
+    """A slim install lacks the engine's libraries: the command names the extra instead of a traceback."""
+    from click.testing import CliRunner
+
+    from policy_engine.cli.common import PolicyEngineCLI
+
+    group = PolicyEngineCLI(name="probe")
+    group.add_lazy_command("needs", "policy_engine_probe_missing_library:command", "Needs a library that is not installed.")
+    result = CliRunner().invoke(group, ["needs"], standalone_mode=False)
+    assert result.exit_code != 0 or result.exception is not None
+    assert "policy-engine[engine]" in str(result.exception) or "policy-engine[engine]" in result.output

@@ -114,12 +114,20 @@ def handle_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
             if is_verbose():
                 raise
             click.echo(f"error: {exc}", err=True)
-            if isinstance(exc, ModuleNotFoundError) and (exc.name or "").partition(".")[0] not in ("policy_engine", "enforcers", "audit"):
-                click.echo("  this needs the engine (the slim install lints only): pip install 'policy-engine[engine]'", err=True)
+            hint = missing_engine_hint(exc)
+            if hint:
+                click.echo(f"  {hint}", err=True)
             click.echo("  (run with --verbose for the full traceback)", err=True)
             ctx.exit(ExitCode.TOOL)
 
     return wrapper
+
+
+def missing_engine_hint(exc: BaseException) -> str | None:
+    """The install advice for a third-party module missing from a slim install (None for any other error)."""
+    if isinstance(exc, ModuleNotFoundError) and (exc.name or "").partition(".")[0] not in ("policy_engine", "enforcers", "audit"):
+        return "this needs the engine (the slim install lints only): pip install 'policy-engine[engine]'"
+    return None
 
 
 def echo_json(data: Any) -> None:
@@ -168,7 +176,14 @@ class PolicyEngineCLI(click.Group):
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in self.commands and cmd_name in self.lazy_commands:
-            self.add_command(self.lazy_commands[cmd_name].load(), cmd_name)
+            try:
+                command = self.lazy_commands[cmd_name].load()
+            except ModuleNotFoundError as exc:
+                hint = missing_engine_hint(exc)
+                if hint is None:
+                    raise
+                raise click.ClickException(f"{cmd_name}: {exc}; {hint}") from exc
+            self.add_command(command, cmd_name)
         return super().get_command(ctx, cmd_name)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
