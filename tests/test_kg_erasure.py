@@ -164,13 +164,12 @@ def test_summary_is_resummarized_from_erased_children_or_withheld_without_its_tr
     assert [(s.chunk_id, s.action) for s in blind.section.summaries] == [("summary:L1:0", "withheld")]
 
 
-class _BrokenPipeline:
-    def pipe(self, texts, **_):
-        raise MemoryError("parser crashed")
+def _broken_parse(texts, **_):
+    raise MemoryError("parser crashed")
 
 
 def test_extraction_failure_fails_closed(monkeypatch) -> None:
-    monkeypatch.setattr(mentions_module, "load_spacy", lambda: _BrokenPipeline())
+    monkeypatch.setattr(mentions_module, "parse", _broken_parse)
     with pytest.raises(ExtractionError):
         Eraser(PrivateKnowledge(entities=["Antonio Jackson"])).erase([("c", "Antonio Jackson left.")])
     policy = _clinic_policy()

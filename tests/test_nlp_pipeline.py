@@ -106,3 +106,33 @@ def test_options_of_the_one_splitter() -> None:
     assert sentences("a. b; c\nd", ends=".;", spaced=False, lines="break", abbreviations=False) == ["a.", "b;", "c", "d"]
     assert sentences("one\ntwo\n\nthree", lines="paragraph") == ["one\ntwo", "three"]
     assert sentence_spans("  Hi there.  Bye. ") == [(2, 11), (13, 17)]
+
+
+def test_each_text_is_parsed_once_and_callers_get_private_copies() -> None:
+    from policy_engine.nlp import pipeline as nlp_pipeline
+    from policy_engine.nlp.pipeline import SYNTAX, parse
+
+    text = "Dr. Amara Osei saw the patient in Leeds on Tuesday. She prescribed metformin."
+    full = parse([text])[0]
+    assert [e.text for e in full.ents]
+    runs: list[int] = []
+    original = nlp_pipeline.pipe
+
+    def counting_pipe(texts, **kwargs):
+        texts = list(texts)
+        runs.append(len(texts))
+        return original(texts, **kwargs)
+
+    nlp_pipeline.pipe = counting_pipe
+    try:
+        syntax = parse([text], components=SYNTAX)[0]  # the leading part of the full run: served from it
+        again = parse([text])[0]
+    finally:
+        nlp_pipeline.pipe = original
+    assert runs == []
+    fresh = list(original([text], components=SYNTAX))[0]
+    assert [(t.text, t.tag_, t.dep_, t.head.i, t.lemma_) for t in syntax] == [(t.text, t.tag_, t.dep_, t.head.i, t.lemma_) for t in fresh]
+    assert not syntax.has_annotation("ENT_IOB") and list(syntax.ents) == []
+    assert [e.text for e in again.ents] == [e.text for e in full.ents]
+    again.set_ents([], default="outside")  # a caller's change never reaches the next caller
+    assert [e.text for e in parse([text])[0].ents] == [e.text for e in full.ents]

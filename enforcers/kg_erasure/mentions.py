@@ -1,7 +1,7 @@
 """Per-request parsing and entity linking (Eraser4RAG Section 4.3, extended).
 
 Every text of one request is parsed once with the shared spaCy pipeline
-(:func:`policy_engine.bundle.knowledge_graph.load_spacy`).  A *mention* is a char
+(:func:`policy_engine.nlp.pipeline.parse`, all components).  A *mention* is a char
 span that names an entity:
 
 * a literal occurrence of an entity the policy names (case-insensitive; for
@@ -30,9 +30,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from policy_engine.bundle.knowledge_graph import MAX_AMBIGUOUS_LINKS, link_forms, load_spacy
+from policy_engine.bundle.knowledge_graph import MAX_AMBIGUOUS_LINKS, link_forms
 from policy_engine.errors import PolicyEngineError
 from policy_engine.nlp.entities import normalize_entity, same_entity
+from policy_engine.nlp.pipeline import parse
 
 #: NER labels whose spans are graph entities even when the policy does not name them.
 ENTITY_LABELS = frozenset({"PERSON", "ORG", "GPE", "LOC", "FAC", "NORP", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW"})
@@ -196,7 +197,7 @@ def parse_texts(texts: Sequence[str], policy_entities: Sequence[str], aliases: S
     policy_forms = frozenset(f for f in (normalize_entity(e) for e in policy_entities) if f)
     patterns = {f: _literal_pattern(f) for f in policy_forms | {normalize_entity(a) for a in aliases}}
     try:
-        docs = list(load_spacy().pipe(texts))
+        docs = parse(texts)
         raw = [_raw_mentions(doc, patterns) for doc in docs]
     except Exception as exc:
         raise ExtractionError(f"entity extraction failed ({type(exc).__name__})") from exc

