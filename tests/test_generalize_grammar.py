@@ -12,6 +12,7 @@ import re
 import pytest
 
 from enforcers.redaction.enforcer import RedactionEnforcer
+from enforcers.redaction.redactor import Redactor
 from policy_engine.detect.analyzer import Analyzer
 from policy_engine.enforcement.base import EnforcementContext, Passage
 from policy_engine.policy.model import Constraint, DetectorHints, EnforcementSettings, Metadata, Policy, RedactionMode
@@ -38,7 +39,7 @@ def _policy() -> Policy:
 
 @functools.lru_cache(maxsize=1)
 def _enforcer() -> RedactionEnforcer:
-    return RedactionEnforcer(Analyzer(_policy()), vocabulary_for(None).categories)
+    return RedactionEnforcer(Redactor(Analyzer(_policy()), vocabulary_for(None).categories))
 
 
 def protect(*texts: str) -> list[str]:

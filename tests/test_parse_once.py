@@ -6,6 +6,7 @@ import threading
 from collections.abc import Sequence
 
 from enforcers.redaction.enforcer import RedactionEnforcer
+from enforcers.redaction.redactor import Redactor
 from policy_engine.detect.analyzer import Analyzer
 from policy_engine.detect.findings import Finding
 from policy_engine.detect.ner import EntityRecognizer, NamedEntity, shared_recognizer
@@ -50,7 +51,7 @@ class WithoutSession:
 
 
 def _redact(detector: object) -> EnforcementContext:
-    enforcer = RedactionEnforcer(detector, vocabulary_for(None).categories, batch_size=1)  # type: ignore[arg-type]
+    enforcer = RedactionEnforcer(Redactor(detector, vocabulary_for(None).categories, batch_size=1))  # type: ignore[arg-type]
     return enforcer.apply(EnforcementContext(passages=tuple(Passage.of(i, t) for i, t in PASSAGES), constraints=CONSTRAINTS))
 
 

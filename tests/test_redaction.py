@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import pytest
 
 from enforcers.redaction.enforcer import RedactionEnforcer
+from enforcers.redaction.redactor import Redactor
 from policy_engine.detect.analyzer import Analyzer
 from policy_engine.detect.findings import Finding, Source
 from policy_engine.enforcement.base import EnforcementContext, Passage
@@ -58,7 +59,7 @@ class RecordingAnalyzer:
 
 
 def _redact(*constraints: Constraint, passages=VISIT, mode: RedactionMode | None = None, batch_size: int = 4, detector=None):
-    enforcer = RedactionEnforcer(detector or _analyzer(), vocabulary_for(None).categories, mode=mode, batch_size=batch_size)
+    enforcer = RedactionEnforcer(Redactor(detector or _analyzer(), vocabulary_for(None).categories, mode=mode, batch_size=batch_size))
     context = EnforcementContext(passages=tuple(Passage.of(i, t) for i, t in passages), constraints=tuple(constraints))
     return enforcer.apply(context)
 
@@ -152,7 +153,7 @@ def test_periphrastic_falls_back_to_extractive_when_verifier_finds_a_survivor() 
 
 def test_withheld_passages_are_left_alone_and_redactions_hold_no_raw_values() -> None:
     passages = (Passage.of("w#0", "Patient Jane Doe"), Passage("w#1", "Patient Ann Roe", "[WITHHELD]", withheld=True))
-    out = RedactionEnforcer(_analyzer(), vocabulary_for(None).categories).apply(EnforcementContext(passages=passages, constraints=(PATIENTS,)))
+    out = RedactionEnforcer(Redactor(_analyzer(), vocabulary_for(None).categories)).apply(EnforcementContext(passages=passages, constraints=(PATIENTS,)))
     assert out.passages[1].text == "[WITHHELD]"
     assert all("Jane" not in repr(r) and "Doe" not in repr(r) for r in out.redactions)
 

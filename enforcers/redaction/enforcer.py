@@ -8,12 +8,11 @@ the registry discovers it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from policy_engine.enforcement.base import EnforcementContext, Paraphraser, SpanDetector, Stage
+from policy_engine.enforcement.base import EnforcementContext, Stage
 from policy_engine.enforcement.registry import EngineParts, register_enforcer
-from policy_engine.policy.model import CategoryDefinition, Policy, RedactionMode
+from policy_engine.policy.model import Policy
 
 if TYPE_CHECKING:
     from enforcers.redaction.redactor import Redactor
@@ -23,28 +22,17 @@ if TYPE_CHECKING:
 class RedactionEnforcer:
     """The ``redaction`` enforcer: extractive and periphrastic redaction of passages.
 
-    ``mode`` forces one mode for every constraint; by default each constraint's
-    own ``redaction`` field decides.  ``batch_size`` constraints are detected
-    per detector call (SD-RAG applies constraints in batches); each passage is
-    parsed once per request whatever the number of batches (see :mod:`enforcers.redaction.redactor`).
+    It applies its :class:`~enforcers.redaction.redactor.Redactor` (which holds
+    the modes, the constraint batches and the one parse per passage) to the
+    context; :meth:`from_parts` builds that redactor from an engine's parts.
     """
 
     name = "redaction"
     version = "1"
     stage = Stage.CONTEXT
 
-    def __init__(
-        self,
-        detector: SpanDetector,
-        categories: Mapping[str, CategoryDefinition],
-        *,
-        mode: RedactionMode | None = None,
-        batch_size: int = 4,
-        paraphraser: Paraphraser | None = None,
-    ) -> None:
-        from enforcers.redaction.redactor import Redactor
-
-        self.redactor: Redactor = Redactor(detector, categories, mode=mode, batch_size=batch_size, paraphraser=paraphraser)
+    def __init__(self, redactor: Redactor) -> None:
+        self.redactor = redactor
 
     @classmethod
     def has_work(cls, policy: Policy) -> bool:
@@ -53,10 +41,11 @@ class RedactionEnforcer:
 
     @classmethod
     def from_parts(cls, parts: EngineParts) -> RedactionEnforcer:
+        from enforcers.redaction.redactor import Redactor
         from policy_engine.policy.vocabulary import vocabulary_for
 
         categories = vocabulary_for(parts.policy.vocabulary).categories
-        return cls(parts.detector, categories, mode=parts.redaction_mode, paraphraser=parts.paraphraser)
+        return cls(Redactor(parts.detector, categories, mode=parts.redaction_mode, paraphraser=parts.paraphraser))
 
     def apply(self, context: EnforcementContext) -> EnforcementContext:
         return self.redactor.apply(context)
