@@ -87,12 +87,12 @@ def test_ask_without_model_prints_the_sanitized_context(bundle: Path) -> None:
     assert "[PATIENT_NAME_1]" in result.stdout and "Jane" not in result.stdout
 
 
-def test_ask_with_local_model_answers(bundle: Path, tmp_path: Path) -> None:
-    model = build_tiny_model(tmp_path / "tiny")
+def test_ask_with_local_model_withholds_an_answer_the_context_does_not_support(bundle: Path, tmp_path: Path) -> None:
+    model = build_tiny_model(tmp_path / "tiny")  # random weights: its words are not in the context
     result = _run("ask", str(bundle), QUESTION, "--no-audit", "--model", str(model), "-f", "json")
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 4, result.output  # a refusal, as `ask --help` says
     data = json.loads(result.stdout)
-    assert data["answer"] is not None and data["answered_by"] == str(model.resolve())
+    assert data["answer"] is None and data["outcome"] == "abstained" and data["refusal"].startswith("grounding: no sentence")
     assert "Jane" not in data["context"]
 
 

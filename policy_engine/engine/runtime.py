@@ -68,6 +68,15 @@ def _default_detector(policy: Policy) -> SpanDetector:
     return Analyzer(policy)
 
 
+def answer_order(order: Sequence[str], extra_enforcers: Sequence[str] = ()) -> list[str]:
+    """The enforcement order an engine runs: the policy's ``order``, then ``extra_enforcers`` (e.g. ``ask --dp``'s
+    ``dp_decoding``) and ``grounding`` (every released answer is checked against its context), both before ``output_guard``."""
+    order = list(order)
+    last = order.index("output_guard") if "output_guard" in order else len(order)
+    order[last:last] = [n for n in (*extra_enforcers, "grounding") if n not in order]
+    return order
+
+
 class Engine:
     """Protects retrieved context for one policy; thread-safe, open once per process.
 
@@ -93,10 +102,8 @@ class Engine:
         answer_model: str | Path | None = None,
         extra_enforcers: Sequence[str] = (),
     ) -> None:
-        if extra_enforcers:  # e.g. ``ask --dp``: enforcers this engine runs beyond the policy's order, before output_guard
-            order = list(policy.enforcement.order)
-            last = order.index("output_guard") if "output_guard" in order else len(order)
-            order[last:last] = [n for n in extra_enforcers if n not in order]
+        order = answer_order(policy.enforcement.order, extra_enforcers)
+        if order != list(policy.enforcement.order):
             policy = policy.model_copy(update={"enforcement": policy.enforcement.model_copy(update={"order": order})})
         require_installed(policy, allow_missing_enforcers=allow_missing_enforcers)  # refuse before loading any model
         self.policy = policy

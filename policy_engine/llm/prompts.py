@@ -91,7 +91,7 @@ def paraphrase_prompt(constraints: Sequence[Constraint], text: str) -> Prompt:
     return Prompt("paraphrase", messages, holds_query=False, holds_unfiltered_data=True)
 
 
-_ANSWER_SYSTEM = (
+ANSWER_SYSTEM = (
     "Answer the question in one to three sentences, using only the context. Some details of the "
     "context were withheld on purpose. A bracketed placeholder such as [PATIENT_NAME_1] stands for "
     "one withheld value (the same placeholder is the same value): write it exactly as it is. "
@@ -106,7 +106,7 @@ def answer_prompt(query: str, context: SanitizedContext) -> Prompt:
     if not isinstance(context, SanitizedContext):
         raise TypeError("answer_prompt needs a SanitizedContext from the enforcement pipeline, not raw text")
     messages = (
-        {"role": "system", "content": _ANSWER_SYSTEM},
+        {"role": "system", "content": ANSWER_SYSTEM},
         {"role": "user", "content": f"Context:\n{context.text}\n\nQuestion: {query}"},
     )
     return Prompt("answer", messages, holds_query=True, holds_unfiltered_data=False)

@@ -1,0 +1,78 @@
+"""The ``grounding`` answer-stage enforcer: cut what the protected context does not support.
+
+Runs on every answer an engine releases, plain or private: the engine places
+it after the enforcers that write the answer (``dp_decoding``) and before
+``output_guard``, whether or not ``enforcement.order`` names it.  Unsupported
+sentences (:func:`enforcers.grounding.support.ground`) are cut; an answer with
+no supported sentence is withheld as ``abstained`` with the reason.  The
+decision-record section counts sentences and names the kinds of unsupported
+content, never the words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from pydantic import BaseModel, ConfigDict
+
+from policy_engine.enforcement.base import EnforcementContext, Stage
+from policy_engine.enforcement.registry import EngineParts, register_enforcer
+from policy_engine.policy.model import Policy
+
+if TYPE_CHECKING:
+    from policy_engine.nlp.embedding import Embedder
+
+
+class GroundingSection(BaseModel):
+    """The ``grounding`` section of a decision record: sentences judged, kept, and the kinds found unsupported."""
+
+    model_config = ConfigDict(frozen=True)
+
+    sentences: int
+    kept: int
+    unsupported_kinds: dict[str, int]
+
+
+@register_enforcer
+@dataclass(frozen=True)
+class GroundingEnforcer:
+    """Keeps the sentences of ``context.answer`` that the passages or the question support."""
+
+    embedder: Embedder
+
+    name = "grounding"
+    version = "1"
+    stage = Stage.ANSWER
+
+    @classmethod
+    def has_work(cls, policy: Policy) -> bool:
+        """Every answer is checked; the engine adds this enforcer itself."""
+        return True
+
+    @classmethod
+    def from_parts(cls, parts: EngineParts) -> GroundingEnforcer:
+        from policy_engine.nlp.embedding import load_embedder
+
+        return cls(load_embedder(parts.policy.corpus.embedding, parts.policy.root_dir))
+
+    def apply(self, context: EnforcementContext) -> EnforcementContext:
+        if context.answer is None:
+            return context
+        from enforcers.grounding.support import ground
+        from policy_engine.llm.prompts import ANSWER_SYSTEM
+
+        evidence = [p.text for p in context.passages if not p.withheld] + ([context.query] if context.query else [])
+        judged = ground(context.answer, evidence, self.embedder, ANSWER_SYSTEM)
+        kinds: dict[str, int] = {}
+        for sentence in judged.cut:
+            for kind in sentence.unsupported:
+                kinds[kind] = kinds.get(kind, 0) + 1
+        section = GroundingSection(sentences=len(judged.sentences), kept=len(judged.sentences) - len(judged.cut), unsupported_kinds=kinds)
+        context = context.with_section(self.name, section)
+        if not judged.cut:
+            return context
+        what = ", ".join(f"{kind} ({n})" for kind, n in sorted(kinds.items()))
+        if section.kept == 0:
+            return context.refused("abstained", f"grounding: no sentence of the answer is supported by the protected context or the question (unsupported: {what})")
+        return context.evolve(answer=judged.text).noted(f"grounding: cut {len(judged.cut)} of {section.sentences} sentence(s) the context does not support (unsupported: {what})")

@@ -1,0 +1,170 @@
+"""Which sentences of an answer the protected context supports (the body of the ``grounding`` enforcer).
+
+A released answer may only state what the sanitized context or the question
+says (PEARL pairs leakage with utility; an answer of invented facts has
+neither).  Each sentence of the answer is checked against the *evidence*: the
+sanitized passages, the question, and the instructions the answer model was
+given (so "the context does not say" is not an invention).  With the shared
+language pipeline, a sentence is **unsupported** when it states
+
+* a number or date absent from the evidence (``number``),
+* a name (proper noun or named entity) absent from the evidence (``name``),
+* a placeholder such as ``[PATIENT_NAME_2]`` the context never showed (``placeholder``), or
+* content the evidence lacks: at least :data:`MAX_NOVEL_TERMS` nouns or
+  adjectives, or at least :data:`MAX_NOVEL_SHARE` of them, that neither occur
+  in the evidence (text or lemma) nor have a near-synonym there, judged by the
+  shared embedder at :data:`SYNONYM_COSINE` (``content``).
+
+Verbs, function words and generalizations the context holds ("in her
+fifties", "a prescribed medication") count as supported.  The thresholds were
+set on the hand-written pairs of ``tests/fixtures/grounding_pairs.json``
+(written before this module) and are asserted there.  Kinds are reported,
+never the words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from policy_engine.nlp.embedding import Embedder
+from policy_engine.nlp.pipeline import parse
+from policy_engine.nlp.sentences import sentence_spans
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Token
+
+#: Novel nouns/adjectives that make a sentence unsupported on their own.
+MAX_NOVEL_TERMS = 2
+#: The share of a sentence's nouns/adjectives that, when novel, makes it unsupported.
+MAX_NOVEL_SHARE = 0.5
+#: Cosine (shared embedder, single words) at which an evidence word stands for a novel one ("unwell" ~ "ill").
+SYNONYM_COSINE = 0.7
+
+_PLACEHOLDER = re.compile(r"\[[A-Z][A-Z0-9_]*_\d+\]")
+_TERM_POS = frozenset({"NOUN", "ADJ"})
+_NAME_POS = frozenset({"PROPN"})
+_DATE_LABELS = frozenset({"DATE", "TIME", "CARDINAL", "QUANTITY", "MONEY", "PERCENT"})
+
+
+@dataclass(frozen=True)
+class SentenceSupport:
+    """One sentence of the answer (``start``/``end`` offsets) and why it is unsupported (kinds; empty when supported)."""
+
+    start: int
+    end: int
+    unsupported: tuple[str, ...]
+
+    @property
+    def supported(self) -> bool:
+        return not self.unsupported
+
+
+@dataclass(frozen=True)
+class Grounding:
+    """The answer's sentences judged; :attr:`text` keeps the supported ones in their order and spacing."""
+
+    answer: str
+    sentences: tuple[SentenceSupport, ...]
+
+    @property
+    def text(self) -> str:
+        kept = [self.answer[s.start : s.end] for s in self.sentences if s.supported]
+        return " ".join(kept)
+
+    @property
+    def cut(self) -> tuple[SentenceSupport, ...]:
+        return tuple(s for s in self.sentences if not s.supported)
+
+
+def _number(text: str) -> str:
+    """A number's comparable form: digits and decimal point, thousands separators dropped ("240,000" = "240000")."""
+    return text.replace(",", "").strip(".").lower()
+
+
+def _is_number(token: Token) -> bool:
+    return token.like_num or any(ch.isdigit() for ch in token.text)
+
+
+class Evidence:
+    """What an answer may state: the words, lemmas, numbers and placeholders of the evidence texts.
+
+    ``instructions`` (what the answer model was told) add words only: the
+    placeholder or number of an instruction's example is no evidence.
+    """
+
+    def __init__(self, texts: Sequence[str], instructions: str = "") -> None:
+        docs = parse([t for t in texts if t.strip()])
+        self.words: set[str] = {w for token in parse([instructions])[0] for w in (token.text.lower(), token.lemma_.lower())} if instructions else set()
+        self.numbers: set[str] = set()
+        self.placeholders: set[str] = set()
+        terms: set[str] = set()
+        for doc in docs:
+            self.placeholders.update(_PLACEHOLDER.findall(doc.text))
+            for token in doc:
+                lower = token.text.lower()
+                self.words.update((lower, token.lemma_.lower()))
+                if _is_number(token):
+                    self.numbers.add(_number(token.text))
+                elif token.pos_ in _TERM_POS | _NAME_POS and token.is_alpha and not token.is_stop:
+                    terms.add(token.lemma_.lower())
+        self.terms = sorted(terms)
+
+    def knows(self, token: Token) -> bool:
+        return token.text.lower() in self.words or token.lemma_.lower() in self.words
+
+
+def _kinds(doc: Doc, start: int, end: int, evidence: Evidence) -> tuple[set[str], list[str], int]:
+    """Kinds found novel in the sentence ``[start, end)`` of ``doc``, its novel terms, and its term count."""
+    kinds: set[str] = set()
+    if any(p not in evidence.placeholders for p in _PLACEHOLDER.findall(doc.text[start:end])):
+        kinds.add("placeholder")
+    inside = {i for m in _PLACEHOLDER.finditer(doc.text[start:end]) for i in range(start + m.start(), start + m.end())}
+    novel_terms: list[str] = []
+    terms = 0
+    for token in doc:
+        if not (start <= token.idx < end) or token.idx in inside or token.is_punct or token.is_space:
+            continue
+        if _is_number(token):
+            if _number(token.text) not in evidence.numbers and token.text.lower() not in evidence.words:
+                kinds.add("number")
+        elif (token.pos_ in _NAME_POS or (token.ent_type_ and token.ent_type_ not in _DATE_LABELS)) and token.is_alpha:
+            if not evidence.knows(token) and not token.is_stop:
+                kinds.add("name")
+        elif token.pos_ in _TERM_POS and token.is_alpha and not token.is_stop:
+            terms += 1
+            if not evidence.knows(token):
+                novel_terms.append(token.lemma_.lower())
+    return kinds, novel_terms, terms
+
+
+def _without_synonyms(novel: set[str], evidence: Evidence, embedder: Embedder) -> set[str]:
+    """The novel terms that no evidence term stands for (cosine of the single words >= :data:`SYNONYM_COSINE`)."""
+    if not novel or not evidence.terms:
+        return novel
+    asked = sorted(novel)
+    vectors = embedder.embed([*asked, *evidence.terms])
+    similarity = vectors[: len(asked)] @ vectors[len(asked) :].T
+    return {term for term, best in zip(asked, np.max(similarity, axis=1)) if best < SYNONYM_COSINE}
+
+
+def ground(answer: str, evidence_texts: Sequence[str], embedder: Embedder, instructions: str = "") -> Grounding:
+    """Judge each sentence of ``answer`` against ``evidence_texts`` (passages, question) and the model's ``instructions``."""
+    evidence = Evidence(evidence_texts, instructions)
+    spans = sentence_spans(answer)
+    if not spans:
+        return Grounding(answer, ())
+    doc = parse([answer])[0]
+    judged = [(start, end, *_kinds(doc, start, end, evidence)) for start, end in spans]
+    unmatched = _without_synonyms({t for *_, novel, _ in judged for t in novel}, evidence, embedder)
+    sentences = []
+    for start, end, kinds, novel, terms in judged:
+        still_novel = [t for t in novel if t in unmatched]
+        if len(still_novel) >= MAX_NOVEL_TERMS or (terms and len(still_novel) / terms >= MAX_NOVEL_SHARE):
+            kinds = kinds | {"content"}
+        sentences.append(SentenceSupport(start, end, tuple(sorted(kinds))))
+    return Grounding(answer, tuple(sentences))
