@@ -29,7 +29,7 @@ def _audit_keyring(policy_path: Path | None, key_file: Path | None) -> Any:
 def _existing_logs(paths: tuple[Path, ...]) -> list[Path]:
     missing = [p for p in paths if not p.exists() and not p.with_name(p.name + ".head").exists()]
     if missing:
-        raise click.UsageError(f"no such log: {', '.join(map(str, missing))}; pass the decision log path (e.g. .policy-engine/audit/decisions.jsonl)")
+        raise click.BadParameter(f"no such log: {', '.join(map(str, missing))}; pass the decision log path (e.g. .policy-engine/audit/decisions.jsonl)", param_hint="LOGS")
     return list(paths)
 
 
@@ -248,7 +248,7 @@ def audit_report(ctx: click.Context, logs: tuple[Path, ...], fmt: str, output: P
         keyring = _audit_keyring(policy_path, key_file)
         verification = [verify_path(p, keyring).to_dict() for p in paths]
     if ledger_path is not None and not ledger_path.exists():
-        raise click.UsageError(f"no such ledger: {ledger_path}")
+        raise click.BadParameter(f"no such ledger: {ledger_path}; pass the policy's budget ledger (audit.ledger, e.g. .policy-engine/ledger.sqlite) or leave --ledger out", param_hint="--ledger")
     ledger = BudgetLedger(ledger_path) if ledger_path else None
     constraints = [(c.id, c.severity.value) for c in policy_engine.load_policy(policy_path).constraints] if policy_path else None
     report = build_report((record for _, record in iter_decisions(paths)), sources=[str(p) for p in paths], ledger=ledger, verification=verification, constraints=constraints)
