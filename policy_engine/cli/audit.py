@@ -53,6 +53,7 @@ def _record_line(entry: Any, record: Any) -> str:
     return (
         f"{entry.seq:>8} {record.timestamp:%Y-%m-%dT%H:%M:%SZ} {record.outcome.value:<9} "
         f"{record.principal or '-':<16} {record.decision_id} {policy} redactions={len(record.redactions)}"
+        + (f" epsilon={record.privacy.epsilon_spent:.6g} scope={record.privacy.scope}" if record.privacy is not None else "")
     )
 
 

@@ -49,7 +49,7 @@ from policy_engine.enforcement.plan import PipelinePlan, build_pipeline, require
 from policy_engine.enforcement.registry import EngineParts
 from policy_engine.engine.bounds import check_passages, check_request
 from policy_engine.engine.context_assembly import assemble, render_context
-from policy_engine.engine.decisions import denied_copy, finish_record, record_answer, record_stage, stamp
+from policy_engine.engine.decisions import add_answer_latency, denied_copy, finish_record, record_answer, record_stage, stamp
 from policy_engine.engine.gate import ResolutionGate, UnresolvedStatementError
 from policy_engine.engine.id_redaction import with_shown_ids
 from policy_engine.engine.results import AskResult, ProtectResult, SanitizedChunk
@@ -278,6 +278,14 @@ class Engine:
         return self._record_question(protected, *self._answer(query, protected))
 
     def _answer(self, query: str, protected: ProtectResult) -> tuple[AskResult, BaseException | None]:
+        """:meth:`_answer_stage`, its latency added to the record (``answer``, and to ``total``, so the breakdown sums)."""
+        started = time.perf_counter()
+        try:
+            return self._answer_stage(query, protected)
+        finally:
+            add_answer_latency(protected.decision, (time.perf_counter() - started) * 1000.0)
+
+    def _answer_stage(self, query: str, protected: ProtectResult) -> tuple[AskResult, BaseException | None]:
         """Answer ``query`` from an already protected context (never from unredacted text); records nothing.
 
         Answer-stage enforcers (output guard, DP decoding) then see the query,
