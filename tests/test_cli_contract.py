@@ -113,6 +113,9 @@ def test_audit_logs_and_ledgers_that_do_not_exist(tmp_path: Path) -> None:
     log = tmp_path / "decisions.jsonl"
     log.write_text("")
     assert_bad_input(run("audit", "report", str(log), "--no-verify", "--ledger", str(tmp_path / "ledger.sqlite")), "no such ledger", "--ledger")
+    (tmp_path / "ledger.sqlite").write_text("not a database, just text\n")
+    assert_bad_input(run("audit", "report", str(log), "--no-verify", "--ledger", str(tmp_path / "ledger.sqlite")), f"{tmp_path / 'ledger.sqlite'} is not a privacy-budget ledger")
+    assert (tmp_path / "ledger.sqlite").read_text() == "not a database, just text\n"
 
 
 def test_init_never_overwrites_and_says_so(tmp_path: Path) -> None:
