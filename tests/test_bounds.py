@@ -9,7 +9,12 @@ withheld with its own decision record.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
+import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -126,3 +131,55 @@ def test_sanitize_records_a_document_it_cannot_read(tmp_path: Path) -> None:
     assert len(records) == 2 and all(r.labels["job"] == "sanitize" and r.policy_name == "mini-clinic" for r in records)
     (unreadable,) = [r for r in records if r.outcome.value == "denied"]
     assert "not UTF-8" in (unreadable.error or "") and unreadable.principal == "policy-engine-sanitize"
+
+
+def _children(pid: int) -> set[int]:
+    """Processes whose parent is ``pid`` (from /proc)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table from /proc")
+def test_sanitize_workers_end_with_a_killed_driver(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for index in range(40):
+        (corpus / f"note-{index:02d}.txt").write_text(f"Tom Becker (note {index}) lives in Springfield and was seen for asthma.\n")
+    policy = tmp_path / "policy"
+    policy.mkdir()
+    (policy / "policy.yaml").write_text((FIXTURE / "policy.yaml").read_text() + "audit: {log: audit/decisions.jsonl}\n")
+    command = [sys.executable, "-m", "click_cli", "sanitize", str(policy), "--input", str(corpus), "--output", str(tmp_path / "out"), "--workers", "2", "--batch-size", "1"]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    driver = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 300
+        workers: set[int] = set()
+        while time.monotonic() < deadline and driver.poll() is None and not (tmp_path / "out" / ".policy-engine" / "sanitize.sqlite").exists():
+            workers |= _children(driver.pid)
+            time.sleep(0.2)
+        workers |= _children(driver.pid)
+        assert driver.poll() is None and workers, "the run was to be killed while its workers ran"
+        driver.kill()  # SIGKILL to the driver alone: no cleanup runs in it
+        driver.wait()
+        deadline = time.monotonic() + 10
+        while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not any(_alive(pid) for pid in workers), "pool workers outlived their driver"
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(driver.pid, signal.SIGKILL)

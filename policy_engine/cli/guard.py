@@ -97,8 +97,10 @@ def guard_train(policy_path: Path) -> None:
     Example:
       policy-engine guard train policies/bank/policy.yaml
     """
+    policy = _policy(policy_path)
+    click.echo(f"training the {policy.quasi_identifiers.domain} output guard model from the synthetic generator (a few minutes on 2 cores; deterministic)...", err=True)
     started = time.perf_counter()
-    model, target = _guard_training().train_and_save(_policy(policy_path))
+    model, target = _guard_training().train_and_save(policy)
     click.echo(f"trained {model.version} ({model.info['records']} records, nu={model.info['nu']}) in {time.perf_counter() - started:.1f} s -> {target}")
 
 
