@@ -243,8 +243,10 @@ def main(ctx: click.Context, quiet: bool, verbose: bool) -> None:
       policy-engine fmt --check policies/
       policy-engine schema export
 
-    Exit codes: 0 ok, 1 tool/usage error, 2 warnings (with --fail-level
-    warning), 3 policy errors.
+    Exit codes: 0 ok, 1 tool/usage error (bad input included: one Error
+    line names it and the fix), 2 warnings (with --fail-level warning), 3
+    policy errors, 4 refused (protect/ask denied or withheld, rewrite found
+    no safe rewrite).
     """
     ctx.ensure_object(dict)
     ctx.obj["quiet"] = ctx.obj.get("quiet") or quiet
