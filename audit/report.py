@@ -24,6 +24,7 @@ from pydantic import BaseModel, Field
 from audit.charts import horizontal_bars, stacked_columns
 from audit.coverage import ConstraintCoverage, CoverageCounter
 from audit.ledger import BudgetLedger
+from audit.reconcile import BUDGET_LEGEND, LedgerCharge, ledger_charges, reconciled_cell
 from audit.records import DecisionRecord, Outcome
 
 FORMATS = ("html", "json", "csv", "md")
@@ -64,6 +65,9 @@ class BudgetRow(BaseModel):
     epsilon_total: float | None = None
     epsilon_remaining: float | None = None
     delta_remaining: float | None = None
+    ledger_epsilon: float | None = None  # what the ledger charged the scope (audit.reconcile), beside the records' sum
+    ledger_entries: int | None = None
+    reconciled: bool | None = None  # None without a ledger
 
 
 class RevisionRow(BaseModel):
@@ -104,6 +108,14 @@ class AuditReport(BaseModel):
     revisions: list[RevisionRow]
     stages: list[StageLatency]
     verification: list[dict[str, Any]] = Field(default_factory=list)
+
+
+def _optional(value: float | None) -> str:
+    return "-" if value is None else f"{value:.6g}"
+
+
+def _reconciled(row: BudgetRow) -> str:
+    return reconciled_cell(row.reconciled, row.ledger_epsilon, row.epsilon_spent)
 
 
 def _bucket_format(start: datetime | None, end: datetime | None) -> tuple[str, str]:
@@ -210,14 +222,15 @@ def build_report(
         for scope, row in budget.items()
     }
     if ledger is not None:
-        for scope in ledger.scopes():
-            state = ledger.remaining(scope)
+        charges = ledger_charges(ledger)
+        for scope in sorted({*ledger.scopes(), *charges}):
             row = budget_rows.setdefault(scope, BudgetRow(scope=scope, principals=[], decisions=0, epsilon_spent=0.0, delta_spent=0.0))
-            row.epsilon_total, row.epsilon_remaining, row.delta_remaining = (
-                state.epsilon_total,
-                state.epsilon_remaining,
-                state.delta_remaining,
-            )
+            if scope in ledger.scopes():
+                state = ledger.remaining(scope)
+                row.epsilon_total, row.epsilon_remaining, row.delta_remaining = state.epsilon_total, state.epsilon_remaining, state.delta_remaining
+            charge = charges.get(scope, LedgerCharge(scope, 0.0, 0.0, 0))
+            row.ledger_epsilon, row.ledger_entries = charge.epsilon, charge.entries
+            row.reconciled = not charge.differs_from(row.epsilon_spent, row.delta_spent)
 
     return AuditReport(
         generated_at=datetime.now(timezone.utc),
@@ -282,6 +295,9 @@ def render_csv(report: AuditReport) -> str:
         writer.writerow(["budget", row.scope, "delta_spent", row.delta_spent])
         if row.epsilon_remaining is not None:
             writer.writerow(["budget", row.scope, "epsilon_remaining", row.epsilon_remaining])
+        if row.ledger_epsilon is not None:
+            writer.writerow(["budget", row.scope, "ledger_epsilon_charged", row.ledger_epsilon])
+            writer.writerow(["budget", row.scope, "reconciled", row.reconciled])
     for row in report.revisions:
         writer.writerow(["revisions", f"{row.policy_name}@{row.policy_revision}", row.bundle_digest or "", row.decisions])
     for row in report.stages:
@@ -294,6 +310,7 @@ def _environment() -> Environment:
     env = Environment(loader=PackageLoader("audit", "templates"), autoescape=select_autoescape(["html", "j2"]))
     env.filters["ts"] = lambda value: value.strftime("%Y-%m-%d %H:%M:%S UTC") if value else "-"
     env.filters["num"] = lambda value: "-" if value is None else f"{value:,.6g}"
+    env.filters["reconciled"] = _reconciled
     return env
 
 
@@ -312,7 +329,7 @@ def render_html(report: AuditReport) -> str:
             [(row.scope, row.epsilon_spent) for row in report.budget[:20]], title="Epsilon spent per scope", colour="#00838f"
         ),
     }
-    return _environment().get_template("report.html.j2").render(report=report, charts=charts)
+    return _environment().get_template("report.html.j2").render(report=report, charts=charts, budget_legend=BUDGET_LEGEND)
 
 
 def _cell(value: object) -> str:
@@ -355,12 +372,14 @@ def render_markdown(report: AuditReport) -> str:
         f"| {r.timestamp:%Y-%m-%d %H:%M:%S} | {_cell(r.decision_id)} | {_cell(r.principal or '-')} | {r.outcome.value} | {_cell('; '.join(r.reasons) or r.error or '-')} |"
         for r in report.exceptions
     ]
-    lines += ["", "## Privacy budget per scope", "", "| Scope | Principals | Decisions | Epsilon spent | Delta spent | Epsilon remaining |", "|---|---|---|---|---|---|"]
+    lines += ["", "## Privacy budget per scope", "", "| Scope | Principals | Decisions | Epsilon spent (records) | Delta spent | Epsilon charged (ledger) | Epsilon remaining | Reconciled |", "|---|---|---|---|---|---|---|---|"]
     lines += [
         f"| {_cell(b.scope)} | {_cell(', '.join(b.principals) or '-')} | {b.decisions} | {b.epsilon_spent:.6g} | {b.delta_spent:.3g} | "
-        f"{'-' if b.epsilon_remaining is None else f'{b.epsilon_remaining:.6g}'} |"
+        f"{_optional(b.ledger_epsilon)} | {_optional(b.epsilon_remaining)} | {_reconciled(b)} |"
         for b in report.budget
     ]
+    if report.budget:
+        lines += ["", BUDGET_LEGEND]
     lines += ["", "## Policy revisions in force", "", "| Policy | Revision | Bundle | First seen | Last seen | Decisions |", "|---|---|---|---|---|---|"]
     lines += [
         f"| {_cell(r.policy_name or '-')} | {_cell(r.policy_revision or '-')} | {_cell(r.bundle_digest or '-')} | {r.first_seen:%Y-%m-%d %H:%M} | {r.last_seen:%Y-%m-%d %H:%M} | {r.decisions} |"

@@ -235,10 +235,17 @@ def _verify_chain(
             number += len(lines)
             if remainder:
                 last = index == len(snapshot.segments) - 1
+                seq = verifier.position.seq if verifier.position else 0
+                if last and head is not None and seq < head.seq:  # the head anchored this entry whole: cut later, not a crash
+                    report.problem = Problem("truncated", seq, Location(str(segment), number, offset), (
+                        f"the entry the head anchors as seq {seq} is cut short after byte {offset} ({len(remainder)} bytes left): "
+                        "the log was truncated after the entry was written, not by a crash; repair cannot restore it (restore the log from a copy)"
+                    ))
+                    break
                 report.torn_offset = offset if last else None
                 report.problem = Problem(
                     "torn-tail" if last else "malformed",
-                    verifier.position.seq if verifier.position else 0,
+                    seq,
                     Location(str(segment), number, offset),
                     f"{len(remainder)} bytes of an incomplete entry at byte {offset} (a writer crashed mid-write); "
                     + ("`policy-engine audit repair` truncates it" if last else "a rotated segment must end with a newline"),

@@ -63,7 +63,7 @@ def test_repair_truncates_a_torn_tail(log: Path) -> None:
     with open(log, "ab") as handle:
         handle.write(b'{"prev":"0123')
     torn = run("audit", "verify", str(log))
-    assert torn.exit_code == 3 and "torn-tail" in torn.output
+    assert torn.exit_code == 3 and "torn-tail" in torn.output and "`policy-engine audit repair` truncates it" in torn.output  # the advice repair then follows
     repaired = run("audit", "repair", str(log))
     assert repaired.exit_code == 0, repaired.output
     assert "truncated 13 torn bytes" in repaired.output

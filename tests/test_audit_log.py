@@ -105,12 +105,16 @@ def test_truncating_whole_records_is_detected_by_the_head(log_path: Path) -> Non
     assert "47..49" in report.problem.message
 
 
-def test_truncating_mid_record_is_a_torn_tail(log_path: Path) -> None:
+def test_cutting_an_anchored_entry_short_is_truncation_and_verify_and_repair_agree(log_path: Path) -> None:
+    """A crash tears only bytes after the head's anchor; an entry the head anchored was cut later, which repair must not hide."""
     data = log_path.read_bytes()
     log_path.write_bytes(data[:-100])
     report = verify_log(log_path, keyring())
-    assert report.problem.kind == "torn-tail"
-    assert report.problem.seq == RECORDS - 1
+    assert report.problem.kind == "truncated" and report.problem.seq == RECORDS - 1
+    assert "not by a crash" in report.problem.message and "audit repair" not in report.problem.message
+    with pytest.raises(LogCorruptError, match="refusing to repair.*not by a crash"):
+        repair(log_path, keyring())
+    assert log_path.read_bytes() == data[:-100], "a refused repair changes nothing"
 
 
 def test_rebuilt_chain_without_the_key_fails_at_the_next_checkpoint(tmp_path: Path) -> None:

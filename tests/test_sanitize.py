@@ -91,10 +91,12 @@ def test_local_sanitize_withholds_poisoned_documents_and_is_idempotent(policy: P
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["policy"] == "sanitize-test" and manifest["documents"] == 8 and len(manifest["withheld"]) == 2
     records = [r for _, r in read_records([_log(policy)])]
-    assert len(records) == 6 and all(r.labels["job"] == "sanitize" for r in records)
+    assert len(records) == 8 and all(r.labels["job"] == "sanitize" for r in records), "one record per document, withheld ones included"
+    refused = sorted(r.error or "" for r in records if r.outcome.value == "denied")
+    assert len(refused) == 2 and "not UTF-8" in refused[0] and "unsupported file type" in refused[1]
     again = sanitize_corpus(policy, corpus, out, engine="local", workers=1)
     assert again.skipped == 6 and again.sanitized == 0 and again.output_digest == report.output_digest
-    assert len(list(read_records([_log(policy)]))) == 6, "a rerun writes no second record"
+    assert len(list(read_records([_log(policy)]))) == 8, "a rerun writes no second record"
     verified = CliRunner().invoke(cli, ["audit", "verify", str(_log(policy))], obj={})
     assert verified.exit_code == 0, verified.output
 
@@ -106,7 +108,7 @@ def test_ray_engine_matches_the_local_engine(policy: Path, corpus: Path, tmp_pat
     assert _outputs(tmp_path / "ray") == _outputs(tmp_path / "local")
     assert ray_run.output_digest == local.output_digest and ray_run.withheld == local.withheld
     records = [r for _, r in read_records([_log(policy)])]
-    assert len(records) == 12  # one per document per run, written by the driver
+    assert len(records) == 16  # one per document per run (withheld ones included), written by the driver
     verified = CliRunner().invoke(cli, ["audit", "verify", str(_log(policy))], obj={})
     assert verified.exit_code == 0, verified.output
 

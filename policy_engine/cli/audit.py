@@ -29,8 +29,24 @@ def _audit_keyring(policy_path: Path | None, key_file: Path | None) -> Any:
 def _existing_logs(paths: tuple[Path, ...]) -> list[Path]:
     missing = [p for p in paths if not p.exists() and not p.with_name(p.name + ".head").exists()]
     if missing:
-        raise click.UsageError(f"no such log: {', '.join(map(str, missing))}; pass the decision log path (e.g. .policy-engine/audit/decisions.jsonl)")
+        raise click.BadParameter(f"no such log: {', '.join(map(str, missing))}; pass the decision log path (e.g. .policy-engine/audit/decisions.jsonl)", param_hint="LOGS")
     return list(paths)
+
+
+def _open_ledger(path: Path) -> Any:
+    """The budget ledger at ``path``, or a one-line usage error naming the file when it is missing or not a ledger."""
+    import sqlite3
+
+    from audit.ledger import BudgetLedger
+
+    if not path.exists():
+        raise click.BadParameter(f"no such ledger: {path}; pass the policy's budget ledger (audit.ledger, e.g. .policy-engine/ledger.sqlite) or leave --ledger out", param_hint="--ledger")
+    try:
+        ledger = BudgetLedger(path)
+        ledger.scopes()
+    except sqlite3.DatabaseError as exc:
+        raise click.BadParameter(f"{path} is not a privacy-budget ledger ({exc}); pass the policy's audit.ledger file", param_hint="--ledger") from None
+    return ledger
 
 
 def _parse_time(_ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
@@ -53,6 +69,7 @@ def _record_line(entry: Any, record: Any) -> str:
     return (
         f"{entry.seq:>8} {record.timestamp:%Y-%m-%dT%H:%M:%SZ} {record.outcome.value:<9} "
         f"{record.principal or '-':<16} {record.decision_id} {policy} redactions={len(record.redactions)}"
+        + (f" epsilon={record.privacy.epsilon_spent:.6g} scope={record.privacy.scope}" if record.privacy is not None else "")
     )
 
 
@@ -238,7 +255,6 @@ def audit_report(ctx: click.Context, logs: tuple[Path, ...], fmt: str, output: P
 
     Exit codes: 0 written, 1 usage or tool error, 3 written but a log failed verification.
     """
-    from audit.ledger import BudgetLedger
     from audit.report import build_report, render
     from audit.sources import iter_decisions, verify_path
 
@@ -247,9 +263,7 @@ def audit_report(ctx: click.Context, logs: tuple[Path, ...], fmt: str, output: P
     if verify:
         keyring = _audit_keyring(policy_path, key_file)
         verification = [verify_path(p, keyring).to_dict() for p in paths]
-    if ledger_path is not None and not ledger_path.exists():
-        raise click.UsageError(f"no such ledger: {ledger_path}")
-    ledger = BudgetLedger(ledger_path) if ledger_path else None
+    ledger = _open_ledger(ledger_path) if ledger_path else None
     constraints = [(c.id, c.severity.value) for c in policy_engine.load_policy(policy_path).constraints] if policy_path else None
     report = build_report((record for _, record in iter_decisions(paths)), sources=[str(p) for p in paths], ledger=ledger, verification=verification, constraints=constraints)
     text = render(report, fmt)

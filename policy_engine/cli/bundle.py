@@ -9,6 +9,7 @@ from typing import Any, get_args
 import click
 
 from policy_engine.cli.common import choice, echo_json, format_option, handle_errors, is_quiet, output_options
+from policy_engine.cli.inputs import BundleDir, ExistingPath, question_argument
 from policy_engine.policy.model import RetrievalSettings
 
 #: The constraint ranking strategies a policy may name (``corpus.retrieval.ranking``).
@@ -37,7 +38,7 @@ class _StageProgress:
 
 
 @click.command("compile")
-@click.argument("policy_path", type=click.Path(exists=True, path_type=Path))
+@click.argument("policy_path", type=ExistingPath())
 @click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), help="Bundle directory (default: bundles/<policy-name>).")
 @click.option("--strict", is_flag=True, help="Refuse the whole compile on the first bad corpus input instead of skipping it.")
 @format_option()
@@ -86,7 +87,7 @@ def compile_command(policy_path: Path, out_dir: Path | None, strict: bool, fmt: 
 
 
 @click.command("inspect")
-@click.argument("bundle_path", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("bundle_path", type=BundleDir())
 @format_option()
 @output_options
 @handle_errors
@@ -119,8 +120,8 @@ def inspect_command(bundle_path: Path, fmt: str) -> None:
 
 
 @click.command("query")
-@click.argument("bundle_path", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.argument("question")
+@click.argument("bundle_path", type=BundleDir())
+@question_argument()
 @click.option("-k", "--top-k", type=click.IntRange(min=1), help="Chunks to retrieve (default: corpus.retrieval.top_k).")
 @click.option("--strategy", type=choice(RANKING_STRATEGIES), help="Constraint ranking strategy (default: corpus.retrieval.ranking).")
 @format_option()

@@ -22,6 +22,7 @@ from typing import Any
 import click
 
 from policy_engine.diagnostics import ExitCode, PolicyError
+from policy_engine.engine.bounds import InputRejected
 
 __all__ = [
     "ExitCode",
@@ -95,7 +96,7 @@ def output_options(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def handle_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Map library exceptions to exit codes; tracebacks only with --verbose."""
+    """Map library exceptions to exit codes: policy errors 3, rejected input 1 (one line), anything else 1; tracebacks only with --verbose."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -105,6 +106,8 @@ def handle_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
         except PolicyError as exc:
             report_policy_error(exc)
             ctx.exit(ExitCode.POLICY)
+        except InputRejected as exc:  # bad input the library refused: one line, exit 1
+            raise click.ClickException(str(exc)) from None
         except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise
         except KeyboardInterrupt:
@@ -158,6 +161,10 @@ class LazyCommand:
 class PolicyEngineCLI(click.Group):
     """Root group: usage errors exit 1 (2 stays 'warnings only'), and commands load lazily.
 
+    A bad argument value (:class:`click.BadParameter`) prints one line,
+    ``Error: Invalid value for 'X': <what is wrong; what to do>``; other usage
+    errors (a missing argument, an unknown option) also show the usage line.
+
     A command module imports only when its command runs (or its own
     ``--help`` is asked for), so ``policy-engine --help`` and a command that
     needs no model never pay for loading one.
@@ -205,6 +212,9 @@ class PolicyEngineCLI(click.Group):
     def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
         try:
             rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.BadParameter as exc:  # a wrong value: the one line naming it and the fix, no usage banner
+            click.echo(f"Error: {exc.format_message()}", err=True)
+            sys.exit(ExitCode.TOOL)
         except click.ClickException as exc:
             exc.show()
             sys.exit(ExitCode.TOOL)
@@ -233,8 +243,10 @@ def main(ctx: click.Context, quiet: bool, verbose: bool) -> None:
       policy-engine fmt --check policies/
       policy-engine schema export
 
-    Exit codes: 0 ok, 1 tool/usage error, 2 warnings (with --fail-level
-    warning), 3 policy errors.
+    Exit codes: 0 ok, 1 tool/usage error (bad input included: one Error
+    line names it and the fix), 2 warnings (with --fail-level warning), 3
+    policy errors, 4 refused (protect/ask denied or withheld, rewrite found
+    no safe rewrite).
     """
     ctx.ensure_object(dict)
     ctx.obj["quiet"] = ctx.obj.get("quiet") or quiet

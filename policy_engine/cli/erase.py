@@ -10,6 +10,7 @@ import policy_engine
 from enforcers.kg_erasure.eraser import Eraser
 from enforcers.kg_erasure.section import KGErasureSection
 from policy_engine.cli.common import echo_json, format_option, handle_errors, output_options
+from policy_engine.cli.inputs import ExistingPath, read_text_file
 
 
 def erasure_rows(section: KGErasureSection) -> list[tuple[str, str, str, str]]:
@@ -26,8 +27,8 @@ def erasure_rows(section: KGErasureSection) -> list[tuple[str, str, str, str]]:
 
 
 @click.command("erase")
-@click.argument("policy_path", metavar="POLICY", type=click.Path(exists=True, path_type=Path))
-@click.argument("files", metavar="FILE...", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("policy_path", metavar="POLICY", type=ExistingPath())
+@click.argument("files", metavar="FILE...", nargs=-1, required=True, type=ExistingPath(dir_okay=False))
 @format_option()
 @output_options
 @handle_errors
@@ -44,7 +45,7 @@ def erase_command(policy_path: Path, files: tuple[Path, ...], fmt: str) -> None:
       policy-engine erase policies/clinic examples/clinic/docs/clinic-049.md examples/clinic/docs/clinic-050.txt
     """
     policy = policy_engine.load_policy(policy_path)
-    items = [(str(f), f.read_text(encoding="utf-8")) for f in files]
+    items = [(str(f), read_text_file(f)) for f in files]
     result = Eraser(policy.private_knowledge).erase(items)
     if fmt == "json":
         echo_json({"files": dict(zip((i for i, _ in items), result.texts)), "kg_erasure": result.section.model_dump(mode="json")})

@@ -9,6 +9,7 @@ import click
 
 import policy_engine
 from policy_engine.cli.common import ExitCode, choice, echo_json, format_option, handle_errors, output_options
+from policy_engine.cli.inputs import ExistingPath
 from policy_engine.policy.vocabulary import Vocabulary, vocabulary_for
 
 
@@ -44,7 +45,7 @@ VOCABULARIES: dict[str, Callable[[Vocabulary], Iterator[str]]] = {
 
 @click.command()
 @click.argument("kind", type=choice(VOCABULARIES))
-@click.option("--policy", "policy_path", type=click.Path(exists=True, path_type=Path), help="Include this policy's vocabulary extensions.")
+@click.option("--policy", "policy_path", type=ExistingPath(), help="Include this policy's vocabulary extensions.")
 @handle_errors
 def vocab(kind: str, policy_path: Path | None) -> None:
     """List the built-in vocabularies policies refer to.
@@ -65,7 +66,7 @@ def vocab(kind: str, policy_path: Path | None) -> None:
 
 
 @click.command()
-@click.argument("policy_path", type=click.Path(exists=True, path_type=Path))
+@click.argument("policy_path", type=ExistingPath())
 @format_option(("text", "json"), default="text")
 @click.option("--strict", is_flag=True, help="Exit 2 when any constraint has a warning (low confidence, not enforced).")
 @output_options

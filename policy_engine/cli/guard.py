@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import json
+import sqlite3
 import sys
 import time
 from datetime import datetime, timezone
@@ -18,8 +20,9 @@ import enforcers
 import policy_engine
 from enforcers.output_guard.review_queue import ReviewItem
 from policy_engine.cli.common import format_option, handle_errors
+from policy_engine.cli.inputs import ExistingPath
 
-_POLICY = click.argument("policy_path", metavar="POLICY", type=click.Path(exists=True, path_type=Path))
+_POLICY = click.argument("policy_path", metavar="POLICY", type=ExistingPath())
 _FORMAT = format_option()
 
 
@@ -51,6 +54,23 @@ def _guard_training() -> ModuleType:
     return importlib.import_module("training.output_guard.for_policy")
 
 
+def queue_errors(fn: Any) -> Any:
+    """A review queue that SQLite cannot read is exit 1 with its path and the fix, not a bare "file is not a database"."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except sqlite3.DatabaseError as exc:
+            from enforcers.output_guard.review_queue import queue_path
+
+            policy = policy_engine.load_policy(kwargs["policy_path"])
+            path = queue_path(policy.resolve_path(policy.audit.ledger))
+            raise click.ClickException(f"{path}: the review queue cannot be read ({exc}); move the file aside to start an empty queue") from None
+
+    return wrapper
+
+
 @click.group("guard")
 def guard_group() -> None:
     """Output guard: QI-cluster detection on answers (PPE).
@@ -77,8 +97,10 @@ def guard_train(policy_path: Path) -> None:
     Example:
       policy-engine guard train policies/bank/policy.yaml
     """
+    policy = _policy(policy_path)
+    click.echo(f"training the {policy.quasi_identifiers.domain} output guard model from the synthetic generator (a few minutes on 2 cores; deterministic)...", err=True)
     started = time.perf_counter()
-    model, target = _guard_training().train_and_save(_policy(policy_path))
+    model, target = _guard_training().train_and_save(policy)
     click.echo(f"trained {model.version} ({model.info['records']} records, nu={model.info['nu']}) in {time.perf_counter() - started:.1f} s -> {target}")
 
 
@@ -87,12 +109,16 @@ def guard_train(policy_path: Path) -> None:
 @click.argument("answer")
 @_FORMAT
 @handle_errors
+@queue_errors
 def guard_check(policy_path: Path, answer: str, fmt: str) -> None:
     """Run the output guard on ANSWER (an answer produced elsewhere), as an engine would.
 
     Prints the action (pass, redacted, generalized, refused, abstained), the
     released text if any, and why.  An abstained answer is put in the review queue.
-    Without a saved model, one is trained first (source checkout only).
+    Uses the policy domain's saved model and never trains one: without it the
+    command stops and names the `guard train` command to run (minutes, once).
+    Exit codes: 0 checked, 1 bad input (an empty ANSWER), no model or tool
+    error, 3 the policy does not load.
 
     \b
     Example:
@@ -100,12 +126,16 @@ def guard_check(policy_path: Path, answer: str, fmt: str) -> None:
     """
     from enforcers.output_guard.reviews import open_queue
     from enforcers.output_guard.service import OutputGuard
-    from enforcers.output_guard.store import load_saved
+    from enforcers.output_guard.store import guard_domain, load_saved, model_dir
     from policy_engine.detect.analyzer import Analyzer
     from policy_engine.policy.vocabulary import vocabulary_for
 
+    if not answer.strip():
+        raise click.BadParameter("the answer is empty; pass the answer text to check, in quotes", param_hint="ANSWER")
     policy = _policy(policy_path)
-    model = load_saved(policy) or _guard_training().load_or_train(policy)[0]
+    model = load_saved(policy)
+    if model is None:
+        raise click.ClickException(f"no output guard model for {policy_path} (looked in {model_dir(policy, guard_domain(policy))}); train it once with `policy-engine guard train {policy_path}` (a few minutes, source checkout), then rerun")
     guard = OutputGuard(model, policy.quasi_identifiers, Analyzer(policy), policy.constraints, dict(vocabulary_for(policy.vocabulary).categories))
     outcome = guard.check(answer)
     section = outcome.section
@@ -177,6 +207,7 @@ def review_group() -> None:
 @_POLICY
 @click.option("--status", type=click.Choice(["pending", "approved", "rejected", "all"]), default="pending", show_default=True)
 @handle_errors
+@queue_errors
 def review_list(policy_path: Path, status: str) -> None:
     """List review items (scores and QI classes; no answer text).
 
@@ -197,6 +228,7 @@ def review_list(policy_path: Path, status: str) -> None:
 @_POLICY
 @click.argument("item_id")
 @handle_errors
+@queue_errors
 def review_show(policy_path: Path, item_id: str) -> None:
     """Show one item: the withheld answer, its scores and its QI spans.
 
@@ -220,6 +252,7 @@ def _resolve_command(verb: str, status: str) -> Any:
     @click.option("--reviewer", required=True, help="Who resolves the item (recorded as the audit record's principal).")
     @click.option("--note", help="Why (kept in the queue, not in the audit log).")
     @handle_errors
+    @queue_errors
     def command(policy_path: Path, item_id: str, reviewer: str, note: str | None) -> None:
         from enforcers.output_guard.reviews import resolve
 

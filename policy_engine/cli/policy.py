@@ -8,12 +8,13 @@ import click
 
 import policy_engine
 from policy_engine.cli.common import ExitCode, choice, format_option, handle_errors, is_quiet, is_verbose, output_options, report_policy_error, use_colour
+from policy_engine.cli.inputs import BundleDir, ExistingPath
 from policy_engine.diagnostics import Severity
 from policy_engine.lint.formats import FORMATS as LINT_FORMATS
 
 
 @click.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, required=True, type=ExistingPath())
 @format_option(LINT_FORMATS, help="Output format: human text, JSON, SARIF 2.1.0, JUnit XML or GitHub workflow annotations.")
 @click.option(
     "--fail-level",
@@ -24,7 +25,7 @@ from policy_engine.lint.formats import FORMATS as LINT_FORMATS
 )
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write the report to a file instead of stdout.")
 @click.option("--max-file-bytes", type=click.IntRange(min=1), default=8 * 1024 * 1024, show_default=True, help="Refuse policy files larger than this.")
-@click.option("--bundle", "bundles", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path), help="Also report dead constraints (PE161) against this compiled bundle (repeatable; needs the engine extra).")
+@click.option("--bundle", "bundles", multiple=True, type=BundleDir(), help="Also report dead constraints (PE161) against this compiled bundle (repeatable; needs the engine extra).")
 @click.option("--corpus", "with_corpus", is_flag=True, help="Check each policy's corpus files as compile would (PE163 for every file it would skip), then compile into bundles/<name> (incremental) and report dead constraints (PE161); needs the engine extra.")
 @output_options
 @click.pass_context
@@ -73,7 +74,7 @@ def lint(ctx: click.Context, paths: tuple[Path, ...], fmt: str, fail_level: str,
 
 
 @click.command("fmt")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.argument("paths", nargs=-1, required=True, type=ExistingPath())
 @click.option("--check", "mode", flag_value="check", default=True, help="Report files that are not canonical (default).")
 @click.option("--write", "mode", flag_value="write", help="Rewrite files in canonical form.")
 @click.option("--diff", is_flag=True, help="With --check, show a unified diff of the changes.")

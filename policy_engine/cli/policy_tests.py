@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+import subprocess
 import tempfile
 from pathlib import Path
 
 import click
 
 from policy_engine.cli.common import echo_json, format_option, handle_errors, output_options
+from policy_engine.cli.inputs import BundleDir, ExistingPath, missing_path_message
 from policy_engine.diagnostics import ExitCode
 from policy_engine.policytest.report import FORMATS as TEST_FORMATS
 
 
 @click.command("test")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
-@click.option("--bundle", type=click.Path(exists=True, file_okay=False, path_type=Path), help="Compiled bundle for cases that ask a question of the corpus.")
+@click.argument("paths", nargs=-1, required=True, type=ExistingPath())
+@click.option("--bundle", type=BundleDir(), help="Compiled bundle for cases that ask a question of the corpus.")
 @format_option(TEST_FORMATS)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write the report to this file instead of stdout.")
 @click.option("--min-coverage", type=click.FloatRange(0, 100), help="Fail when fewer than this percentage of constraints are exercised by a case.")
@@ -55,6 +57,33 @@ def test_command(ctx: click.Context, paths: tuple[Path, ...], bundle: Path | Non
     ctx.exit(ExitCode.OK if run.passed and not below else ExitCode.POLICY)
 
 
+def _policy_argument(argument: str, workdir: Path, hint: str) -> Path:
+    """``diff``'s OLD or NEW as a local path, or a usage error naming the argument, the bad part and the fix.
+
+    A path that does not exist, a revision git does not know, a path missing at
+    that revision, or a revision outside a git repository: never git's command
+    line, nor the temporary directory a revision is extracted into.
+    """
+    from policy_engine.policytest.diff import resolve_policy_argument
+
+    if Path(argument).exists():
+        return Path(argument)
+    if ":" not in argument:
+        raise click.BadParameter(f"{missing_path_message(Path(argument))} (or give a git revision as REV:PATH, e.g. origin/main:{argument})", param_hint=hint)
+    revision, _, inner = argument.partition(":")
+    try:
+        resolved = resolve_policy_argument(argument, workdir)
+    except subprocess.CalledProcessError as exc:
+        said = (exc.stderr.decode(errors="replace") if isinstance(exc.stderr, bytes) else exc.stderr or "").strip().splitlines()
+        reason = said[0] if said else f"git exited {exc.returncode}"
+        raise click.BadParameter(f"{argument}: git cannot read revision {revision!r} ({reason}); use REV:PATH with a branch, tag or commit of this repository", param_hint=hint) from None
+    except ValueError:
+        raise click.BadParameter(f"{argument}: {inner} is outside the git repository of the current directory; run diff from inside the repository", param_hint=hint) from None
+    if not resolved.exists():
+        raise click.BadParameter(f"{argument}: {inner} does not exist at revision {revision}; check the path (`git ls-tree --name-only {revision} {Path(inner).parent}/`)", param_hint=hint)
+    return resolved
+
+
 @click.command("diff")
 @click.argument("old")
 @click.argument("new")
@@ -79,11 +108,11 @@ def diff_command(ctx: click.Context, old: str, new: str, fmt: str, allow_exposur
     Exit codes: 0 nothing newly exposed (or --allow-exposure), 1 bad input or tool error, 3 something is newly exposed.
     """
     from policy_engine import load_policy
-    from policy_engine.policytest.diff import diff_policies, resolve_policy_argument
+    from policy_engine.policytest.diff import diff_policies
 
     with tempfile.TemporaryDirectory(prefix="policy-engine-diff-") as workdir:
-        old_path = resolve_policy_argument(old, Path(workdir) / "old")
-        new_path = resolve_policy_argument(new, Path(workdir) / "new")
+        old_path = _policy_argument(old, Path(workdir) / "old", "OLD")
+        new_path = _policy_argument(new, Path(workdir) / "new", "NEW")
         result = diff_policies(load_policy(old_path), load_policy(new_path), old_label=old, new_label=new)
     if fmt == "json":
         echo_json(result.to_dict())
@@ -116,7 +145,7 @@ def init_command(directory: Path, name: str | None, owner: str, action: str | No
     try:
         scaffold = init_policy_repo(directory, chosen, owner=owner, action=action or DEFAULT_ACTION)
     except ScaffoldError as exc:
-        raise click.UsageError(str(exc)) from exc
+        raise click.BadParameter(str(exc), param_hint="DIRECTORY") from None
     for path in scaffold.written:
         click.echo(f"wrote {path}")
     click.echo(f"next: cd {directory} && policy-engine lint . && policy-engine test .  (then `git init && pre-commit install`)")

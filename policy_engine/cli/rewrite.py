@@ -8,6 +8,7 @@ import click
 
 import policy_engine
 from policy_engine.cli.common import echo_json, format_option, handle_errors, output_options
+from policy_engine.cli.inputs import ExistingPath, label_option, question_argument
 from policy_engine.diagnostics import ExitCode
 
 #: Below this classifier confidence the task is shown as a guess (the rewrite itself does not depend on the display).
@@ -15,9 +16,9 @@ UNSURE_BELOW = 0.5
 
 
 @click.command("rewrite")
-@click.argument("policy_path", type=click.Path(exists=True, path_type=Path))
-@click.argument("question")
-@click.option("--purpose", default=None, help="Purpose of the request (necessity rules may be purpose-specific).")
+@click.argument("policy_path", type=ExistingPath())
+@question_argument()
+@label_option("purpose", "Purpose of the request (necessity rules may be purpose-specific).")
 @format_option()
 @output_options
 @click.pass_context

@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from policy_engine.cli.common import choice, echo_json, format_option, handle_errors, is_quiet, output_options
+from policy_engine.cli.inputs import BundleDir, label_option, question_argument
 from policy_engine.diagnostics import ExitCode
 from policy_engine.policy.model import RedactionMode
 
@@ -18,10 +19,10 @@ from policy_engine.policy.model import RedactionMode
 def runtime_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     """Options shared by ``protect`` and ``ask``."""
     for option in reversed([
-        click.argument("bundle_path", type=click.Path(exists=True, file_okay=False, path_type=Path)),
-        click.argument("question"),
-        click.option("--principal", help="Who is asking (recorded in the decision log)."),
-        click.option("--purpose", help="Why they are asking (recorded in the decision log)."),
+        click.argument("bundle_path", type=BundleDir()),
+        question_argument(),
+        label_option("principal", "Who is asking (recorded in the decision log; one line, at most 200 characters)."),
+        label_option("purpose", "Why they are asking (recorded in the decision log; one line, at most 200 characters)."),
         click.option("--mode", type=choice(RedactionMode), help="Force one redaction mode for every constraint (default: each constraint's own)."),
         click.option("--no-audit", is_flag=True, help="Do not write a decision record (testing only)."),
         format_option(),
@@ -75,7 +76,11 @@ def protect_command(bundle_path: Path, question: str, principal: str | None, pur
       policy-engine protect bundles/clinic "Why was the patient admitted?"
       policy-engine protect bundles/clinic "..." --principal nurse-7 --purpose care -f json
 
-    Exit codes: 0 done (including a fail-closed denial, reported on stderr), 1 bad input or tool error.
+    Exit codes: 0 the context was printed, 1 bad input (an empty or
+    oversized question, a principal or purpose that is not one short line, a
+    path that is not a bundle) or tool error, 4 the request was denied (fail
+    closed: a query-stage enforcer refused the question or an enforcer failed;
+    no context is printed, the reason is on stderr).
     """
     result = _open_engine(bundle_path, mode, no_audit).protect(question, principal=principal, purpose=purpose)
     _echo_notes(result)
@@ -83,6 +88,8 @@ def protect_command(bundle_path: Path, question: str, principal: str | None, pur
         echo_json(result.to_dict())
     else:
         _echo_protect_human(result, is_quiet())
+    if result.denied:
+        click.get_current_context().exit(ExitCode.REFUSED)
 
 
 @contextmanager
@@ -129,9 +136,10 @@ def ask_command(bundle_path: Path, question: str, principal: str | None, purpose
       policy-engine ask bundles/clinic "Why was the patient admitted?" --model default
       policy-engine ask bundles/clinic "Why was the patient admitted?" --dp --principal nurse-7
 
-    Exit codes: 0 answered (or the context printed), 1 bad input or tool
-    error, 4 the answer was refused (outcome denied or abstained: budget
-    exhausted, an answer-stage enforcer failed or found no safe answer).
+    Exit codes: 0 answered (or the context printed), 1 bad input (as for
+    protect) or tool error, 4 refused (outcome denied or abstained: the
+    request was denied before answering, the budget is exhausted, an
+    answer-stage enforcer failed or found no safe answer).
     """
     if dp and not principal:
         raise click.UsageError("--dp needs --principal: the privacy budget is charged to someone")
@@ -157,5 +165,5 @@ def ask_command(bundle_path: Path, question: str, principal: str | None, purpose
         spend = asked.privacy
         left = f"; {spend.epsilon_remaining:.3g} remains in this window" if spend.epsilon_remaining is not None else ""
         click.echo(f"(privacy budget {spend.scope}: epsilon {spend.epsilon_spent:.3g} spent{left})", err=True)
-    if asked.refused:
+    if asked.refused or result.denied:
         click.get_current_context().exit(ExitCode.REFUSED)

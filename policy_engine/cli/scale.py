@@ -8,12 +8,13 @@ from pathlib import Path
 import click
 
 from policy_engine.cli.common import echo_json, format_option, handle_errors, output_options
+from policy_engine.cli.inputs import ExistingPath
 from policy_engine.scale.engines import ENGINES
 
 
 @click.command("sanitize")
-@click.argument("policy_path", type=click.Path(exists=True, path_type=Path))
-@click.option("--input", "source", required=True, type=click.Path(exists=True, path_type=Path), help="A directory of text files, a .jsonl file (id, text) or a .parquet file (id, text).")
+@click.argument("policy_path", type=ExistingPath())
+@click.option("--input", "source", required=True, type=ExistingPath(), help="A directory of text files, a .jsonl file (id, text) or a .parquet file (id, text).")
 @click.option("--output", required=True, type=click.Path(file_okay=False, path_type=Path), help="Directory for the sanitized corpus, manifest.json and the job state.")
 @click.option("--engine", type=click.Choice(ENGINES), default="local", show_default=True, help="Where the work runs: local processes or Ray Data.")
 @click.option("--workers", type=click.IntRange(1), default=max(1, min(4, os.cpu_count() or 1)), show_default="min(4, cores)", help="Worker processes (local) or actors (ray).")

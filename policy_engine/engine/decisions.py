@@ -83,6 +83,14 @@ def record_answer(record: DecisionRecord, *, outcome: Outcome, refusal: str | No
     record.outcome = outcome
 
 
+def add_answer_latency(record: DecisionRecord, ms: float) -> None:
+    """The answer stage's wall time (drafting and answer-stage enforcers, a timed-out one included) as ``answer``, added to ``total``.
+
+    ``total`` is then the whole question, so no stage of the breakdown exceeds it.
+    """
+    record.stages = {**record.stages, "answer": ms, "total": record.stages.get("total", 0.0) + ms}
+
+
 def denied_copy(record: DecisionRecord, reason: str) -> DecisionRecord:
     """``record`` turned into a denial that releases nothing (after a failed audit write)."""
     return record.model_copy(update={"outcome": Outcome.denied, "error": reason, "redactions": [], "input": {}})

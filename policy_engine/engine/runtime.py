@@ -14,8 +14,10 @@ hold the user's query.  Per request, :meth:`Engine.protect`
    constraints applied and not applied with reasons, the decision record and
    the outcome.
 
-Any failure on the way (retrieval, an enforcer, the audit write) denies the
-request: no context is returned.  :meth:`Engine.ask` additionally answers
+A question, passage, principal or purpose over the limits of
+:mod:`policy_engine.engine.bounds` raises ``InputRejected`` before anything
+runs or is recorded.  Any failure on the way (retrieval, an enforcer, the
+audit write) denies the request: no context is returned.  :meth:`Engine.ask` additionally answers
 with the local model when the policy configures one for ``answer``; one
 question is one decision record, the answer stage a section of it.
 
@@ -45,8 +47,9 @@ from audit.sinks import open_policy_sink
 from policy_engine.enforcement.base import EnforcementContext, Passage, PipelineResult, SpanDetector, Stage
 from policy_engine.enforcement.plan import PipelinePlan, build_pipeline, require_installed
 from policy_engine.enforcement.registry import EngineParts
+from policy_engine.engine.bounds import check_passages, check_request
 from policy_engine.engine.context_assembly import assemble, render_context
-from policy_engine.engine.decisions import denied_copy, finish_record, record_answer, record_stage, stamp
+from policy_engine.engine.decisions import add_answer_latency, denied_copy, finish_record, record_answer, record_stage, stamp
 from policy_engine.engine.gate import ResolutionGate, UnresolvedStatementError
 from policy_engine.engine.id_redaction import with_shown_ids
 from policy_engine.engine.results import AskResult, ProtectResult, SanitizedChunk
@@ -181,6 +184,7 @@ class Engine:
         """
         if self.retriever is None:
             raise EngineError("this engine has no corpus: open a compiled bundle with Engine.open, or call protect_passages")
+        check_request(query, principal, purpose)  # InputRejected before anything runs or is recorded
         started = time.perf_counter()
         record = DecisionRecord(outcome=Outcome.denied, principal=principal, purpose=purpose, trace_id=trace_id)
         query_stage = self.pipeline.run(
@@ -246,11 +250,12 @@ class Engine:
         trace_id: str | None,
         write: bool,
     ) -> ProtectResult:
+        check_request(query, principal, purpose)
         started = time.perf_counter()
         record = DecisionRecord(outcome=Outcome.denied, principal=principal, purpose=purpose, trace_id=trace_id)
         chosen = tuple(self.policy.constraints if constraints is None else constraints)
         applied = [ConstraintOutcome(constraint_id=c.id, applied=True, reason="given by the caller") for c in chosen]
-        items = tuple(Passage.of(chunk_id, text) for chunk_id, text in passages)
+        items = tuple(Passage.of(chunk_id, text) for chunk_id, text in check_passages(passages))
         return self._enforce(record, query, items, chosen, applied, [], {}, started, write=write)
 
     def ask(self, query: str, *, principal: str | None = None, purpose: str | None = None, trace_id: str | None = None) -> AskResult:
@@ -273,6 +278,14 @@ class Engine:
         return self._record_question(protected, *self._answer(query, protected))
 
     def _answer(self, query: str, protected: ProtectResult) -> tuple[AskResult, BaseException | None]:
+        """:meth:`_answer_stage`, its latency added to the record (``answer``, and to ``total``, so the breakdown sums)."""
+        started = time.perf_counter()
+        try:
+            return self._answer_stage(query, protected)
+        finally:
+            add_answer_latency(protected.decision, (time.perf_counter() - started) * 1000.0)
+
+    def _answer_stage(self, query: str, protected: ProtectResult) -> tuple[AskResult, BaseException | None]:
         """Answer ``query`` from an already protected context (never from unredacted text); records nothing.
 
         Answer-stage enforcers (output guard, DP decoding) then see the query,

@@ -6,7 +6,8 @@ they complete, loading the policy's engine once per worker:
 
 * ``local``: :class:`concurrent.futures.ProcessPoolExecutor` (spawned
   processes, so no model state is shared through fork), at most two batches
-  in flight per worker (backpressure);
+  in flight per worker (backpressure); each worker exits when its driver
+  dies, however it died (a watchdog thread sees it re-parented);
 * ``ray``: ``ray.data.from_items(...).map_batches(SanitizeWorker, concurrency=N)``,
   an actor pool of N workers with one CPU each, streamed back to the driver
   (Ray Data's streaming executor applies backpressure).  The cluster is
@@ -19,6 +20,8 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import threading
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
@@ -32,8 +35,16 @@ ENGINES = ("local", "ray")
 _worker: SanitizeWorker | None = None
 
 
-def _init_local_worker(policy_path: str) -> None:
+def _end_with_driver(driver: int, every_s: float = 0.5) -> None:
+    """Exit this worker process once ``driver`` is no longer its parent (the driver died, even by SIGKILL)."""
+    while os.getppid() == driver:
+        time.sleep(every_s)
+    os._exit(1)
+
+
+def _init_local_worker(policy_path: str, driver: int) -> None:
     global _worker
+    threading.Thread(target=_end_with_driver, args=(driver,), name="end-with-driver", daemon=True).start()
     _worker = SanitizeWorker(policy_path)
 
 
@@ -45,7 +56,7 @@ def _sanitize_in_worker(batch: Batch) -> Batch:
 def run_local(policy_path: str, batches: Iterable[Batch], workers: int) -> Iterator[list[DocumentResult]]:
     """Sanitize ``batches`` on ``workers`` local processes."""
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_local_worker, initargs=(policy_path,)) as pool:
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_local_worker, initargs=(policy_path, os.getpid())) as pool:
         pending: set[Future[Batch]] = set()
         for batch in batches:
             pending.add(pool.submit(_sanitize_in_worker, batch))

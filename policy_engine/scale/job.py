@@ -8,7 +8,9 @@ never touch the log or the privacy-budget ledger), (3) marks them recorded.
 At the end it writes the sanitized corpus in the input's shape (withheld
 documents left out) and ``manifest.json``: policy name and revision, engine,
 counts, every withheld or unreadable document with its reason, and a digest
-of the output.  Running it again is idempotent.
+of the output.  Every document gets one decision record, withheld and
+unreadable ones included.  Running it again is idempotent (no second record
+for a document already handled under the same revision and content).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from audit.records import DecisionRecord
 from audit.sinks import AuditSink, open_policy_sink
 from policy_engine.scale.documents import SourceDocument, input_kind, read_documents, write_documents
 from policy_engine.scale.engines import Batch, run_local, run_ray
-from policy_engine.scale.state import DocumentResult, JobState
+from policy_engine.scale.state import JobState, withheld
 
 STATE_DIR = ".policy-engine"
 
@@ -80,9 +82,9 @@ def sanitize_corpus(
     report = SanitizeReport(policy.metadata.name, revision, engine, workers)
     documents = list(read_documents(source))
     report.total = len(documents)
-    unreadable = [DocumentResult(d.doc_id, d.digest, "withheld", None, d.problem, None, None) for d in documents if d.problem]
-    state.save(revision, unreadable)
     finished = state.finished(revision)
+    unreadable = [withheld(d.doc_id, d.digest, d.problem, policy_name=policy.metadata.name, revision=policy.revision or None) for d in documents if d.problem and finished.get(d.doc_id) != d.digest]
+    state.save(revision, unreadable)
     todo = [d for d in documents if not d.problem and finished.get(d.doc_id) != d.digest]
     report.skipped = sum(1 for d in documents if not d.problem and finished.get(d.doc_id) == d.digest)
     log = policy.resolve_path(policy.audit.log)

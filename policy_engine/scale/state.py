@@ -43,6 +43,31 @@ class DocumentResult:
     record: str | None
 
 
+#: Who and why every sanitize decision record names.
+SANITIZE_PRINCIPAL, SANITIZE_PURPOSE = "policy-engine-sanitize", "sanitize"
+
+
+def withheld(doc_id: str, digest: str, reason: str, *, policy_name: str, revision: str | None) -> DocumentResult:
+    """A document left out of the output, with its own decision record (outcome denied, ``reason`` as the error).
+
+    Every document ``sanitize`` sees gets one record: the ones it cannot read
+    or whose enforcement raised as much as the ones an engine decided on.
+    """
+    from audit.records import DecisionRecord, Outcome, RetrievedChunk
+
+    record = DecisionRecord(
+        outcome=Outcome.denied,
+        principal=SANITIZE_PRINCIPAL,
+        purpose=SANITIZE_PURPOSE,
+        policy_name=policy_name,
+        policy_revision=revision,
+        retrieved=[RetrievedChunk(chunk_id=doc_id)],
+        error=reason,
+        labels={"job": "sanitize", "document_digest": digest},
+    )
+    return DocumentResult(doc_id, digest, "withheld", None, reason, record.decision_id, record.model_dump_json())
+
+
 class JobState:
     """Per-document progress of a sanitize job."""
 

@@ -6,7 +6,7 @@ context-stage enforcers (redaction, knowledge-graph erasure) to each
 document through :meth:`Engine.protect_passages`.  It never writes to the
 audit log or the privacy-budget ledger: it returns each document's decision
 record for the driver to write.  A document whose enforcement fails or is
-denied is withheld (fail closed), with the reason.
+denied is withheld (fail closed), with the reason, and has a record too.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from policy_engine.scale.state import DocumentResult
+from policy_engine.scale.state import SANITIZE_PRINCIPAL, SANITIZE_PURPOSE, DocumentResult, withheld
 
 #: Columns of a batch handed to a worker, and of the batch it returns.
 INPUT_COLUMNS = ("doc_id", "digest", "text")
@@ -33,9 +33,10 @@ class SanitizeWorker:
 
     def sanitize(self, doc_id: str, digest: str, text: str) -> DocumentResult:
         try:
-            result = self.engine.protect_passages([(doc_id, text)], principal="policy-engine-sanitize", purpose="sanitize")
+            result = self.engine.protect_passages([(doc_id, text)], principal=SANITIZE_PRINCIPAL, purpose=SANITIZE_PURPOSE)
         except Exception as exc:  # noqa: BLE001 - a failing document is withheld, never released
-            return DocumentResult(doc_id, digest, "withheld", None, f"enforcement failed ({type(exc).__name__})", None, None)
+            policy = self.engine.policy
+            return withheld(doc_id, digest, f"enforcement failed ({type(exc).__name__}: {exc})", policy_name=policy.metadata.name, revision=policy.revision or None)
         record = result.decision
         record.labels = {**record.labels, "job": "sanitize", "document_digest": digest}
         chunks = result.chunks
