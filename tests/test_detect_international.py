@@ -15,7 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from policy_engine import lint, load_policy
 from policy_engine.detect import Analyzer
+from policy_engine.detect.explain import explain_policy
+from policy_engine.engine.runtime import Engine
 from policy_engine.policy.model import Constraint, Metadata, Policy
 
 CASES = json.loads((Path(__file__).parent / "fixtures" / "international" / "regression.json").read_text(encoding="utf-8"))["cases"]
@@ -56,3 +59,37 @@ def test_every_value_a_plain_statement_names_is_hidden(analyzer: Analyzer, case:
 def test_no_ordinary_word_is_hidden(analyzer: Analyzer, case: dict) -> None:
     covered = _covered(analyzer, case)
     assert [k for k in case["kept"] if _touched(covered, case["text"], k)] == []
+
+
+# ------------------------------------------------------------ kinds no detector covers
+
+
+def _statements_policy(tmp_path: Path, statement: str) -> Path:
+    (tmp_path / "statements.md").write_text(f"# Tenants\n\n- {statement} {{#tenant-ids}}\n", encoding="utf-8")
+    (tmp_path / "policy.yaml").write_text(
+        "apiVersion: policy-engine.dev/v1\nkind: PrivacyPolicy\nmetadata: {name: tenants}\ninclude: [statements.md]\n", encoding="utf-8"
+    )
+    return tmp_path / "policy.yaml"
+
+
+def test_lint_warns_at_the_position_of_an_identifier_kind_no_detector_covers(tmp_path: Path) -> None:
+    path = _statements_policy(tmp_path, "Do not reveal tenants' PPS numbers or Glorbex numbers")
+    warnings = [d for d in lint([path]).diagnostics if d.code == "PE116"]
+    assert len(warnings) == 1
+    line = (tmp_path / "statements.md").read_text(encoding="utf-8").splitlines()[warnings[0].span.line - 1]
+    assert line[warnings[0].span.col - 1 :].startswith("Glorbex numbers")
+    assert "'Glorbex numbers'" in warnings[0].message and "closest known kinds" in warnings[0].message
+
+
+@pytest.mark.parametrize("statement", [case["statement"] for case in CASES])
+def test_lint_knows_every_kind_the_regression_statements_name(tmp_path: Path, statement: str) -> None:
+    assert [d.message for d in lint([_statements_policy(tmp_path, statement)]).diagnostics if d.code == "PE116"] == []
+
+
+def test_protect_hides_the_known_kind_and_never_reports_the_unknown_one_applied(tmp_path: Path) -> None:
+    policy = load_policy(_statements_policy(tmp_path, "Do not reveal tenants' PPS numbers or Glorbex numbers"))
+    assert any("Glorbex numbers" in w for e in explain_policy(policy) for w in e.warnings)
+    result = Engine.for_policy(policy, audit=False).protect_passages([("c1", "Her PPS number is 6433435F and her Glorbex number is QX-77.")])
+    assert "6433435F" not in result.context
+    [outcome] = [o for o in result.applied if o.constraint_id == "tenant-ids"]
+    assert "NOT enforced for 'Glorbex numbers'" in outcome.reason
