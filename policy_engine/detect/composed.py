@@ -39,6 +39,7 @@ from dataclasses import dataclass
 
 from policy_engine.detect import clinical, facts, identifiers, temporal
 from policy_engine.detect.checksums import nhs_number_valid
+from policy_engine.detect.listed_ids import ListedIdentifiers
 from policy_engine.detect.national_numbers import NationalNumberRecognizer
 from policy_engine.detect.recognizers import (
     CompositeRecognizer,
@@ -52,13 +53,14 @@ _HEALTH_CONTEXT = re.compile(r"\b(?:nhs|hospital|patient|gp|clinic|health|medica
 
 
 def _generic_identifier(name: str) -> CompositeRecognizer:
-    """The cue-word identifier, further identifiers listed after one ("Nos. 46122/2018, 15243/2019"), a strongly
+    """The cue-word identifier, further identifiers listed after one ("Nos. 46122/2018 and 15243/2019"), a strongly
     shaped identifier a few words after its cue, and the value of a form field or table cell labelled as one."""
     return CompositeRecognizer(
         name,
         (
             _pattern(name, identifiers.IDENTIFIER, score=0.8, contextual=(identifiers.LISTED_ID,), context=_ID_CONTEXT),
             _pattern(name, identifiers.IDENTIFIER_LATER, identifiers.FIELD_ID, score=0.8, validate=identifiers.identifier_shape_valid),
+            ListedIdentifiers(name),
         ),
     )
 

@@ -219,6 +219,10 @@ IDENTIFIER_RECOGNIZERS: tuple[Recognizer, ...] = (
         (
             re.compile(r"(?:[$€£¥]|\b(?:USD|EUR|GBP)\s?)\d{1,3}(?:,\d{3})*(?:\.\d{1,2})?(?:\s?(?:million|billion|thousand|[MmKk])\b)?|(?:[$€£¥])\d+(?:\.\d{1,2})?"),
             re.compile(r"\b\d{1,3}(?:,\d{3})*(?:\.\d{1,2})?\s(?:dollars|USD|EUR|euros?|pounds|GBP)\b"),
+            # any ISO 4217 code (three capitals) written before or after an amount with thousands separators or cents:
+            # "SEK 775,000", "CHF 1,250.50", "40,000 DKK"
+            re.compile(r"\b[A-Z]{3}\s?(?:\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+\.\d{2})(?:\s(?:million|billion|thousand)\b)?(?![\d/-])"),
+            re.compile(r"(?<![\w/-])\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?\s[A-Z]{3}\b(?![\w-])"),
         ),
         score=0.85,
     ),
