@@ -93,3 +93,12 @@ def test_protect_hides_the_known_kind_and_never_reports_the_unknown_one_applied(
     assert "6433435F" not in result.context
     [outcome] = [o for o in result.applied if o.constraint_id == "tenant-ids"]
     assert "NOT enforced for 'Glorbex numbers'" in outcome.reason
+
+
+def test_phone_formats_follow_the_regions_the_analyzer_is_given() -> None:
+    phones = Constraint(id="phones", statement="Hide phone numbers.")
+    text = "The caretaker's number is 087 765 4321 for emergencies."
+    policy = Policy(metadata=Metadata(name="phones"), constraints=[phones])
+    assert [text[f.start : f.end] for f in Analyzer(policy).analyze(text, [phones])] == ["087 765 4321"]
+    assert [text[f.start : f.end] for f in Analyzer(policy, phone_regions=("IE",)).analyze(text, [phones])] == ["087 765 4321"]
+    assert Analyzer(policy, phone_regions=("US", "CA")).analyze(text, [phones]) == []
