@@ -266,7 +266,7 @@ def run_external(args: argparse.Namespace, command: str) -> int:
             "parties/judges/lawyers/witnesses -> PERSON, COURT/ORG -> ORG, CASE_NUMBER -> CODE; statutes, provisions, precedents neutral",
         },
         "split_seed": args.split_seed,
-        "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}",
+        "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, load average {os.getloadavg()[0]:.2f} at start",
     }
     for _, anonymize in tools.values():
         anonymize("Warm-up: Jane Doe visited London on 3 May 2021.\nSpecimen received. Priya called.")

@@ -4,7 +4,8 @@ The library knows every country's numbering plan: which lengths are
 possible, which ranges are assigned (valid), how numbers are grouped when
 written.  :class:`PhoneRecognizer` takes each digit run of telephone shape
 (7 to 15 digits, optionally ``+`` or ``00`` first, grouped by spaces, dots,
-hyphens or an area code in parentheses, optionally an extension) and asks
+hyphens or an area code in parentheses, optionally an extension, never
+cut short before a further digit) and asks
 the library about it, for the regions of :attr:`PhoneRecognizer.regions`
 (a broad default; a policy serving other countries passes its own):
 
@@ -40,12 +41,12 @@ DEFAULT_REGIONS: tuple[str, ...] = (
 )  # fmt: skip
 #: Words that announce a telephone number, also inflected ("called", "texts", "ringing").
 PHONE_CUE = re.compile(
-    r"\b(?:phone|tel|telephone|mobile|cell|fax|call|contact|reach|desk|office|text|whatsapp|ring|landline)(?:e?s|e?d|ing)?\b",
+    r"\b(?:phone|tel|telephone|mobile|cell|fax|call|contact|reach|desk|office|text|whatsapp|ring|landline|messages?\s+to)(?:e?s|e?d|ing)?\b",
     re.IGNORECASE,
 )
 _CANDIDATE = re.compile(
     r"(?<![\w+/.-])(?P<number>(?:\+|00)?(?:\(\d{1,5}\)|\d)(?:[ .-]?(?:\(\d{1,5}\)|\d)){6,16})"
-    r"(?P<ext>[ ]?(?:x|ext\.?|extension)[ ]?\d{1,5})?(?![\w/-])",
+    r"(?P<ext>[ ]?(?:x|ext\.?|extension)[ ]?\d{1,5})?(?![\w/]|-\d|[ .-]?\d)",
     re.IGNORECASE,
 )
 #: An extension on its own (see the module docstring for why this one is hand-written).
