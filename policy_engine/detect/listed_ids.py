@@ -22,6 +22,10 @@ from policy_engine.detect.identifiers import IDENTIFIER
 from policy_engine.detect.recognizers import Hit
 
 _NEXT = re.compile(r"(?:[ \t]*,[ \t]*(?:and[ \t]+|or[ \t]+)?|[ \t]+(?:and|or|to)[ \t]+|[ \t]*&[ \t]*)(?P<value>[A-Z0-9](?:[A-Z0-9./-]*[A-Z0-9])?)(?![\w/-])")
+#: The end of an identifier-shaped value followed by a list connector: where a list may go on.
+_AFTER_VALUE = re.compile(r"(?<=[A-Z0-9])(?=[ \t]*,[ \t]*(?:and[ \t]+|or[ \t]+)?[A-Z0-9]|[ \t]+(?:and|or|to)[ \t]+[A-Z0-9]|[ \t]*&[ \t]*[A-Z0-9])")
+#: How far before a list connector its cue and first value may start.
+_LOOK_BACK = 80
 _PLURAL_CUE_LIST = re.compile(r"(?i:\b(?:nos|numbers)\b\.?)[ \t]*(?P<value>\d{2,7})(?![\w/-])")
 
 
@@ -44,9 +48,12 @@ class ListedIdentifiers:
     score: float = 0.8
 
     def find(self, text: str) -> Iterator[Hit]:
-        for first in IDENTIFIER.finditer(text):
-            for start, end in _continuation(text, first.end(), _shape(first.group("value"))):
-                yield Hit(self.name, start, end, self.score)
+        for step in _AFTER_VALUE.finditer(text):  # only where a list goes on after a value is a cue looked for
+            end = step.start()
+            first = next((m for m in IDENTIFIER.finditer(text, max(0, end - _LOOK_BACK), end) if m.end() == end), None)
+            if first is not None:
+                for start, stop in _continuation(text, end, _shape(first.group("value"))):
+                    yield Hit(self.name, start, stop, self.score)
         for first in _PLURAL_CUE_LIST.finditer(text):
             rest = list(_continuation(text, first.end(), "9"))
             if rest:

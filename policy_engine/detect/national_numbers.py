@@ -19,6 +19,7 @@ here are also what lint knows as identifier kinds (:mod:`policy_engine.detect.ki
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -73,15 +74,40 @@ KINDS: tuple[NationalNumber, ...] = (
 GENERIC_CUES = ("national id", "national identity", "identity number", "id number", "personal number", "tax id", "tax number", "taxpayer")
 
 
-def _cue_pattern() -> re.Pattern[str]:
-    acronyms = sorted({c for k in KINDS for c in k.cues if c.isupper() or (c[:1].isupper() and any(ch.isupper() for ch in c[1:]))}, key=len, reverse=True)
-    phrases = sorted({c for k in KINDS for c in k.cues if c not in acronyms} | set(GENERIC_CUES), key=len, reverse=True)
-    return re.compile(
-        r"(?<![\w-])(?:" + "|".join(map(re.escape, acronyms)) + r"|(?i:" + "|".join(map(re.escape, phrases)) + r"))(?:s|'s)?(?![\w-])"
-    )
+def _is_acronym(cue: str) -> bool:
+    return cue.isupper() or (cue[:1].isupper() and any(ch.isupper() for ch in cue[1:]))
 
 
-_CUE = _cue_pattern()
+def _cue_index() -> dict[str, re.Pattern[str]]:
+    """Cues by their first word (acronyms as written, other cues lower-cased): one anchored pattern per first word.
+
+    Looking up each word of a text in this index is much cheaper than running one alternation of all cues at
+    every position.
+    """
+    by_first: dict[str, set[str]] = {}
+    for cue in {c for k in KINDS for c in k.cues} | set(GENERIC_CUES):
+        key = re.split(r"[\s-]", cue)[0]
+        by_first.setdefault(key if _is_acronym(cue) else key.lower(), set()).add(cue)
+    index = {}
+    for key, cues in by_first.items():
+        alternatives = "|".join(re.escape(c) if _is_acronym(c) else f"(?i:{re.escape(c)})" for c in sorted(cues, key=len, reverse=True))
+        index[key] = re.compile(rf"(?:{alternatives})(?:s|'s)?(?![\w-])")
+    return index
+
+
+_CUES = _cue_index()
+_WORD_START = re.compile(r"(?<![\w-])[^\W\d_][\w]*")
+
+
+def _cue_ends(text: str) -> Iterator[int]:
+    """The end of every national-number cue in ``text``."""
+    for word in _WORD_START.finditer(text):
+        token = word.group()
+        pattern = _CUES.get(token) or _CUES.get(token.lower())
+        if pattern is not None and (cue := pattern.match(text, word.start())) is not None:
+            yield cue.end()
+
+
 #: Digit groups joined by one separator, up to two letters attached at the end; or one alphanumeric token with a digit.
 _CANDIDATE = re.compile(r"(?<![\w/-])(?:\d+(?:[ ./-]\d+){0,6}(?:[A-Z]{1,2}|[ ][A-Z](?![\w]))?|(?=[A-Z0-9]*\d)[A-Z][A-Z0-9]{5,17})(?![\w/-])")
 #: The cue and the candidate are in one clause: no sentence end between them.
@@ -103,6 +129,20 @@ def _longest_valid(text: str, start: int, end: int) -> tuple[int, int] | None:
     return None
 
 
+@functools.lru_cache(maxsize=64)
+def national_number_spans(text: str) -> tuple[tuple[int, int], ...]:
+    """Spans of national numbers in ``text`` (memoized: the ``ssn`` and ``identifier`` recognizers both ask)."""
+    spans: dict[tuple[int, int], None] = {}
+    for cue_end in _cue_ends(text):
+        window_end = min(len(text), cue_end + CONTEXT_WINDOW)
+        if (stop := _CLAUSE_END.search(text, cue_end, window_end)) is not None:
+            window_end = stop.start() + 1
+        for candidate in _CANDIDATE.finditer(text, cue_end, window_end):
+            if (span := _longest_valid(text, *candidate.span())) is not None:
+                spans[span] = None
+    return tuple(spans)
+
+
 @dataclass(frozen=True)
 class NationalNumberRecognizer:
     """National numbers after a national-number cue, confirmed by their stdnum check (see the module docstring)."""
@@ -111,10 +151,5 @@ class NationalNumberRecognizer:
     score: float = 0.9
 
     def find(self, text: str) -> Iterator[Hit]:
-        for cue in _CUE.finditer(text):
-            window_end = min(len(text), cue.end() + CONTEXT_WINDOW)
-            if (stop := _CLAUSE_END.search(text, cue.end(), window_end)) is not None:
-                window_end = stop.start() + 1
-            for candidate in _CANDIDATE.finditer(text, cue.end(), window_end):
-                if (span := _longest_valid(text, *candidate.span())) is not None:
-                    yield Hit(self.name, span[0], span[1], self.score)
+        for start, end in national_number_spans(text):
+            yield Hit(self.name, start, end, self.score)

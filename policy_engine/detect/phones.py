@@ -27,9 +27,9 @@ registry is built (lint builds the registry without engine dependencies).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from types import ModuleType
 
 from policy_engine.detect.recognizers import CONTEXT_WINDOW, Hit
@@ -64,10 +64,13 @@ def _groups(text: str) -> list[str]:
     return re.findall(r"\d+", text)
 
 
-def phone_number(candidate: str, regions: Sequence[str], cued: bool) -> bool:
-    """Whether ``candidate`` (no extension) is a telephone number by the rules of the module docstring."""
-    lib = _library()
+@lru_cache(maxsize=4096)
+def phone_number(candidate: str, regions: tuple[str, ...], cued: bool) -> bool:
+    """Whether ``candidate`` (no extension) is a telephone number by the rules of the module docstring (memoized)."""
     international = candidate.startswith(("+", "00"))
+    if not (international or cued) and len(_groups(candidate)) < 2:
+        return False  # a bare digit run is a phone number only after a cue
+    lib = _library()
     for region in ("ZZ",) if international else regions:
         try:
             number = lib.parse("+" + candidate[2:] if candidate.startswith("00") else candidate, region)
