@@ -6,6 +6,13 @@ and addresses, each named by a plain policy statement with no ``detect``
 hints (the real resolver, spaCy pipeline and recognizers decide).  Every
 value the statement names must be hidden; the ordinary words and numbers
 listed as ``kept`` must not be touched.
+
+When the set was written (main at b59c2be, before any change to detect/),
+9 of the 14 cases left a value visible: ie-pps (8765432S), ie-eircode-apartment
+(both Eircodes), ca-sin (130 692 544), ca-postal-unit (both postal codes),
+au-tfn-abn (all three numbers), au-address ("Unit 7/42 Smith Street", 3065),
+in-aadhaar-pan (all three numbers), in-pin-flat (560034) and de-steuer-id
+(36 574 261 809); no kept word was hidden.
 """
 
 from __future__ import annotations
@@ -44,12 +51,7 @@ def _touched(covered: set[int], text: str, phrase: str) -> bool:
     return any(i in covered for i in range(start, start + len(phrase)))
 
 
-#: Cases the engine missed when the set was written (before any change to detect/); emptied as they are fixed.
-MISSED_BEFORE: set[str] = set()
-HIDDEN_CASES = [pytest.param(c, id=c["id"], marks=[pytest.mark.xfail(strict=True)] if c["id"] in MISSED_BEFORE else []) for c in CASES]
-
-
-@pytest.mark.parametrize("case", HIDDEN_CASES)
+@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_every_value_a_plain_statement_names_is_hidden(analyzer: Analyzer, case: dict) -> None:
     covered = _covered(analyzer, case)
     assert [v for v in case["hidden"] if _visible(covered, case["text"], v)] == []
