@@ -147,7 +147,7 @@ def role_qualification(samples: list[Sample]) -> dict:
 
 def covered_fraction(start: int, end: int, spans: list[Span]) -> float:
     chars = set()
-    for s, e in spans:
+    for s, e, *_ in spans:
         chars.update(range(max(s, start), min(e, end)))
     return len(chars) / max(1, end - start)
 
@@ -163,7 +163,7 @@ def score(samples: list[Sample], found: list[list[Span]], cover: float) -> dict:
                 bucket[0] += hit
                 bucket[1] += 1
         total += len(spans)
-        true_pos += sum(any(s < e2 and s2 < e for s2, e2, _ in sample.truth) for s, e in spans)
+        true_pos += sum(any(s < e2 and s2 < e for s2, e2, _ in sample.truth) for s, e, *_ in spans)
     all_found = sum(v[0] for v in per_category.values())
     all_total = sum(v[1] for v in per_category.values())
     return {
@@ -266,7 +266,7 @@ def run_external(args: argparse.Namespace, command: str) -> int:
             "parties/judges/lawyers/witnesses -> PERSON, COURT/ORG -> ORG, CASE_NUMBER -> CODE; statutes, provisions, precedents neutral",
         },
         "split_seed": args.split_seed,
-        "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}",
+        "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, load average {os.getloadavg()[0]:.2f} at start",
     }
     for _, anonymize in tools.values():
         anonymize("Warm-up: Jane Doe visited London on 3 May 2021.\nSpecimen received. Priya called.")

@@ -45,9 +45,9 @@ RECALL_COVER = 0.5
 _TOKEN = re.compile(r"\w+")
 
 
-def _covered(spans: Sequence[Span], length: int) -> bytearray:
+def _covered(spans: Sequence[tuple[int, ...]], length: int) -> bytearray:
     mask = bytearray(length)
-    for s, e in spans:
+    for s, e, *_ in spans:
         mask[max(0, s) : min(length, e)] = b"\x01" * (min(length, e) - max(0, s))
     return mask
 
@@ -55,7 +55,7 @@ def _covered(spans: Sequence[Span], length: int) -> bytearray:
 _HONORIFIC = re.compile(r"(?i:\b(?:mr|mrs|ms|miss|dr|prof|sir|shri|sri|smt|justice)\b\.?)\s*$")
 
 
-def _titles_before_people(doc: Doc) -> list[Span]:
+def _titles_before_people(doc: Doc) -> list[tuple[int, int]]:
     """Honorifics written right before an annotated PERSON mention (corpora differ on whether they belong to it)."""
     out = []
     for s, _, cat in doc.spans:
@@ -73,6 +73,7 @@ def score(docs: Sequence[Doc], found: Sequence[Sequence[Span]]) -> dict:
     for corpus, indices in by_corpus.items():
         cats: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # caught, full-token, total
         spans_total = spans_true = unannotated = redacted_unannotated = unannotated_untitled = redacted_untitled = 0
+        by_label: dict[str, int] = defaultdict(int)  # unannotated non-space characters redacted by a span of each tool label
         for i in indices:
             doc, spans = docs[i], found[i]
             mask = _covered(spans, len(doc.text))
@@ -87,7 +88,10 @@ def score(docs: Sequence[Doc], found: Sequence[Sequence[Span]]) -> dict:
                 row[1] += bool(tokens) and all(all(mask[a:b]) for a, b in tokens)
                 row[2] += 1
             spans_total += len(spans)
-            spans_true += sum(any(s < e2 and s2 < e for s2, e2, _ in doc.spans) for s, e in spans)
+            spans_true += sum(any(s < e2 and s2 < e for s2, e2, _ in doc.spans) for s, e, _ in spans)
+            for label in {label for _, _, label in spans}:
+                own = _covered([sp for sp in spans if sp[2] == label], len(doc.text))
+                by_label[label] += sum(1 for pos, ch in enumerate(doc.text) if own[pos] and not annotated[pos] and not ch.isspace())
             titles = _covered(_titles_before_people(doc), len(doc.text))
             for pos, ch in enumerate(doc.text):
                 if not annotated[pos] and not ch.isspace():
@@ -108,6 +112,8 @@ def score(docs: Sequence[Doc], found: Sequence[Sequence[Span]]) -> dict:
             "spans": spans_total,
             "over_redaction": round(redacted_unannotated / max(1, unannotated), 4),
             "over_redaction_titles_neutral": round(redacted_untitled / max(1, unannotated_untitled), 4),
+            "unannotated_chars": unannotated,
+            "over_redaction_by_category": {label: round(n / max(1, unannotated), 4) for label, n in sorted(by_label.items())},
             "per_category": {c: {"recall": round(r[0] / r[2], 4), "full_token": round(r[1] / r[2], 4), "mentions": r[2]} for c, r in sorted(cats.items())},
         }
     return out
@@ -122,7 +128,13 @@ def pooled(per_corpus: dict) -> dict:
             cats[c][1] += r["full_token"] * r["mentions"]
             cats[c][2] += r["mentions"]
     total = sum(r[2] for r in cats.values())
+    unannotated = sum(row["unannotated_chars"] for row in per_corpus.values())
+    redacted: dict[str, float] = defaultdict(float)
+    for row in per_corpus.values():
+        for label, share in row["over_redaction_by_category"].items():
+            redacted[label] += share * row["unannotated_chars"]
     return {
+        "over_redaction_by_category": {label: round(n / max(1, unannotated), 4) for label, n in sorted(redacted.items())},
         "recall": round(sum(r[0] for r in cats.values()) / max(1, total), 4),
         "full_token": round(sum(r[1] for r in cats.values()) / max(1, total), 4),
         "mentions": total,
@@ -194,6 +206,9 @@ def render(result: dict) -> str:
             o = pp["per_category"][cat]
             lines.append(f"| {cat} | {r['mentions']} | {r['recall']:.3f} | {o['recall']:.3f} | {r['full_token']:.3f} | {o['full_token']:.3f} |")
         lines.append(f"| **all** | {pe['mentions']} | **{pe['recall']:.3f}** | **{pp['recall']:.3f}** | {pe['full_token']:.3f} | {pp['full_token']:.3f} |")
+        lines += ["", "Over-redaction per category, all corpora pooled (share of unannotated non-space characters a span of that category covers):", ""]
+        for tool, row in (("engine", pe), ("Presidio", pp)):
+            lines.append(f"- {tool}: " + ", ".join(f"{label} {share:.4f}" for label, share in row["over_redaction_by_category"].items()))
         lines.append("")
     t = result["throughput"]
     lines += [

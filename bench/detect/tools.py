@@ -1,6 +1,7 @@
 """The two tools the detector benchmark compares: the engine's Analyzer and Microsoft Presidio.
 
-Each tool is a pair ``(spans(text) -> [(start, end)], anonymize(text) -> str)``.
+Each tool is a pair ``(spans(text) -> [(start, end, label)], anonymize(text) -> str)``; the label is the
+engine's category or Presidio's entity type, for over-redaction per category.
 Presidio runs with its default recognizers and threshold, its NlpEngine
 configured with the engine's own spaCy model, so both see the same NER.
 """
@@ -14,7 +15,7 @@ from policy_engine.detect import Analyzer
 from policy_engine.detect.ner import MODEL_NAME, EntityRecognizer, load_pipeline, model_location
 from policy_engine.policy.model import Constraint, Metadata, Policy
 
-Span = tuple[int, int]
+Span = tuple[int, int, str]
 Tool = tuple[Callable[[str], list[Span]], Callable[[str], str]]
 
 
@@ -22,7 +23,7 @@ def analyzer_tool(analyzer: Analyzer, constraints: Sequence[Constraint]) -> Tool
     """Spans and placeholder substitution of ``analyzer`` under ``constraints``."""
 
     def spans(text: str) -> list[Span]:
-        return [(f.start, f.end) for f in analyzer.analyze(text, constraints)]
+        return [(f.start, f.end, f.category) for f in analyzer.analyze(text, constraints)]
 
     def anonymize(text: str) -> str:
         out, cursor = [], 0
@@ -59,7 +60,7 @@ def presidio_tool(model: str = MODEL_NAME) -> Tool:
     anonymizer = AnonymizerEngine()
 
     def spans(text: str) -> list[Span]:
-        return [(r.start, r.end) for r in analyzer.analyze(text, language="en")]
+        return [(r.start, r.end, r.entity_type) for r in analyzer.analyze(text, language="en")]
 
     def anonymize(text: str) -> str:
         return anonymizer.anonymize(text=text, analyzer_results=analyzer.analyze(text, language="en")).text

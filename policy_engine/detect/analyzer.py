@@ -44,6 +44,7 @@ from policy_engine.detect.findings import Finding, Source, resolve_overlaps
 from policy_engine.detect.mentions import clean_entities, still_a_value
 from policy_engine.detect.names import NameIndex, fold, person_variants, value_key
 from policy_engine.detect.ner import EntityRecognizer, NamedEntity, shared_recognizer
+from policy_engine.detect.phones import PhoneRecognizer
 from policy_engine.detect.roles import assign_roles, qualify
 from policy_engine.errors import PolicyEngineError
 from policy_engine.policy.model import Constraint, Policy
@@ -124,8 +125,11 @@ class Analyzer:
         resolver: Resolver | None = None,
         entity_recognizer: EntityRecognizer | None = None,
         min_score: float = MIN_SCORE,
+        phone_regions: Sequence[str] | None = None,
     ) -> None:
+        """``phone_regions``: the ISO 3166 regions whose national phone formats count (default :data:`phones.DEFAULT_REGIONS`)."""
         self.policy = policy
+        self._own_recognizers: dict[str, recognizer_registry.Recognizer] = {"phone": PhoneRecognizer("phone", tuple(phone_regions))} if phone_regions else {}
         self.vocabulary: Vocabulary = vocabulary_for(policy.vocabulary)
         self._resolve: Resolver = resolver or CategoryResolver.for_policy(policy).resolve
         self._ner = entity_recognizer
@@ -274,7 +278,8 @@ class Analyzer:
                 found += [Finding(cid, plan.primary_category, m.start(), m.end(), Source.PATTERN, 0.95, None, "", "pattern") for m in pattern.finditer(text) if m.end() > m.start()]
             for name, category in plan.recognizers:
                 if name not in hits_by_recognizer:
-                    hits_by_recognizer[name] = list(recognizer_registry.recognizer(name).find(text))
+                    finder = self._own_recognizers.get(name) or recognizer_registry.recognizer(name)
+                    hits_by_recognizer[name] = list(finder.find(text))
                 found += [Finding(cid, category, h.start, h.end, Source.RECOGNIZER, h.score, None, "", name) for h in hits_by_recognizer[name] if h.score >= self.min_score]
             label_category = dict(plan.entity_labels)
             found += [Finding(cid, label_category[e.label], e.start, e.end, Source.NER, 0.85, None, "", e.label) for e in entities if e.label in label_category]

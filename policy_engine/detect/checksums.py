@@ -1,11 +1,26 @@
-"""Check-digit algorithms of structured identifiers.
+"""Check digits of structured identifiers, from ``python-stdnum``.
 
 A recognizer that matches the *shape* of a card, IBAN or routing number
 confirms it with its check digits before reporting it, which removes most
-false positives (any 16-digit number is not a card number).
+false positives (any 16-digit number is not a card number).  The algorithms
+are python-stdnum's (maintained, with published test vectors for dozens of
+countries); this module only adapts their inputs (separators, lengths) to
+the shapes the recognizers extract.  ``stdnum`` is imported when a value is
+checked, not when the registry is built, so lint (which builds the registry
+to see which detectors exist) stays free of engine dependencies.
 """
 
 from __future__ import annotations
+
+import importlib
+from functools import cache
+from types import ModuleType
+
+
+@cache
+def stdnum_module(name: str) -> ModuleType:
+    """The python-stdnum module ``stdnum.<name>`` (e.g. ``"ie.pps"``, ``"luhn"``)."""
+    return importlib.import_module(f"stdnum.{name}")
 
 
 def digits_of(value: str) -> str:
@@ -14,40 +29,28 @@ def digits_of(value: str) -> str:
 
 
 def luhn_valid(value: str) -> bool:
-    """ISO/IEC 7812 Luhn (mod 10) check of a payment card number (12-19 digits)."""
+    """A payment card number: 12-19 digits passing the ISO/IEC 7812 Luhn check."""
     number = digits_of(value)
-    if not 12 <= len(number) <= 19:
-        return False
-    total = 0
-    for position, char in enumerate(reversed(number)):
-        digit = int(char)
-        if position % 2 == 1:
-            digit = digit * 2 - 9 if digit > 4 else digit * 2
-        total += digit
-    return total % 10 == 0
+    return 12 <= len(number) <= 19 and stdnum_module("luhn").is_valid(number)
 
 
 def iban_valid(value: str) -> bool:
-    """ISO 13616 IBAN check: country code, two check digits, mod 97 == 1."""
-    compact = "".join(value.split()).upper()
-    if not 15 <= len(compact) <= 34 or not compact[:2].isalpha() or not compact[2:4].isdigit() or not compact.isalnum():
-        return False
-    rearranged = compact[4:] + compact[:4]
-    return int("".join(str(int(ch, 36)) for ch in rearranged)) % 97 == 1
+    """An ISO 13616 IBAN (country format and mod-97 check digits)."""
+    return stdnum_module("iban").is_valid(value)
 
 
 def aba_valid(value: str) -> bool:
-    """ABA routing transit number check: weights 3, 7, 1 repeated, sum divisible by 10."""
+    """An ABA routing transit number (nine digits, weights 3-7-1); all zeros is not one."""
     number = digits_of(value)
-    if len(number) != 9 or number == "000000000":
-        return False
-    return sum(weight * int(d) for weight, d in zip((3, 7, 1) * 3, number)) % 10 == 0
+    return number != "000000000" and stdnum_module("us.rtn").is_valid(number)
 
 
 def ssn_plausible(value: str) -> bool:
-    """US SSN structure rules: area not 000, 666 or 9xx; group not 00; serial not 0000."""
+    """A US social security number by SSA's structure rules (area, group and serial, known invalid numbers)."""
     number = digits_of(value)
-    if len(number) != 9:
-        return False
-    area, group, serial = number[:3], number[3:5], number[5:]
-    return area not in ("000", "666") and not area.startswith("9") and group != "00" and serial != "0000"
+    return len(number) == 9 and stdnum_module("us.ssn").is_valid(number)
+
+
+def nhs_number_valid(value: str) -> bool:
+    """An NHS number: ten digits with the modulus-11 check digit."""
+    return stdnum_module("gb.nhs").is_valid(digits_of(value))

@@ -11,11 +11,12 @@ them.
 =================  ===========================================================
 name               added parts
 =================  ===========================================================
-phone              UK and EU numbers
-zip_code           UK postcodes
+zip_code           UK postcodes, Eircodes, Canadian, Australian and Indian codes
 street_address     UK/EU letter-style addresses ("Flat 3, 12 High Street",
-                   "Lange Gasse 22, 1080 Wien")
-ssn                UK National Insurance numbers (national social-security no.)
+                   "Lange Gasse 22, 1080 Wien"), unit designators ("Apt 14")
+ssn                UK National Insurance numbers, and national identity, tax
+                   and social-insurance numbers of many countries after their
+                   cue, checked by python-stdnum (:mod:`national_numbers`)
 mrn                NHS numbers (mod-11) after a health cue
 account_number     bank codes after their name: UK sort codes, BLZ, BSB, BIC/SWIFT
 case_number        the generic cue-word identifier (also a few words after its
@@ -37,6 +38,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from policy_engine.detect import clinical, facts, identifiers, temporal
+from policy_engine.detect.checksums import nhs_number_valid
+from policy_engine.detect.listed_ids import ListedIdentifiers
+from policy_engine.detect.national_numbers import NationalNumberRecognizer
 from policy_engine.detect.recognizers import (
     CompositeRecognizer,
     Hit,
@@ -45,24 +49,20 @@ from policy_engine.detect.recognizers import (
 )
 
 _ID_CONTEXT = re.compile(rf"\b(?:{identifiers.ID_CUES})\b", re.IGNORECASE)
-_PHONE_CONTEXT = re.compile(r"\b(?:" + "|".join(identifiers.PHONE_CUES) + r")\b", re.IGNORECASE)
 _HEALTH_CONTEXT = re.compile(r"\b(?:nhs|hospital|patient|gp|clinic|health|medical)\b", re.IGNORECASE)
 
 
 def _generic_identifier(name: str) -> CompositeRecognizer:
-    """The cue-word identifier, further identifiers listed after one ("Nos. 46122/2018, 15243/2019"), a strongly
+    """The cue-word identifier, further identifiers listed after one ("Nos. 46122/2018 and 15243/2019"), a strongly
     shaped identifier a few words after its cue, and the value of a form field or table cell labelled as one."""
     return CompositeRecognizer(
         name,
         (
             _pattern(name, identifiers.IDENTIFIER, score=0.8, contextual=(identifiers.LISTED_ID,), context=_ID_CONTEXT),
             _pattern(name, identifiers.IDENTIFIER_LATER, identifiers.FIELD_ID, score=0.8, validate=identifiers.identifier_shape_valid),
+            ListedIdentifiers(name),
         ),
     )
-
-
-def _seven_to_fifteen_digits(value: str) -> bool:
-    return 7 <= sum(ch.isdigit() for ch in value) <= 15
 
 
 @dataclass(frozen=True)
@@ -85,17 +85,18 @@ def _pattern(name: str, *patterns: re.Pattern[str], score: float = 0.8, **kwargs
 def _extensions(lexicons: Mapping[str, list[str]]) -> dict[str, tuple[Recognizer, ...]]:
     anatomy = lexicons["anatomy"]
     return {
-        "phone": (
-            _pattern("phone", identifiers.UK_PHONE, identifiers.EU_PHONE, score=0.75),
-            _pattern("phone", identifiers.CUED_PHONE, score=0.75, validate=_seven_to_fifteen_digits, context=_PHONE_CONTEXT, context_required=True),
+        "zip_code": (
+            _pattern(
+                "zip_code", identifiers.UK_POSTCODE, identifiers.EIRCODE, identifiers.CA_POSTCODE, identifiers.AU_POSTCODE,
+                identifiers.IN_PIN, identifiers.LINE_END_POSTCODE, score=0.75,
+            ),
         ),
-        "zip_code": (_pattern("zip_code", identifiers.UK_POSTCODE, identifiers.LINE_END_POSTCODE, score=0.75),),
         "street_address": (
-            _pattern("street_address", identifiers.UK_ADDRESS, identifiers.EU_ADDRESS, score=0.8),
+            _pattern("street_address", identifiers.UK_ADDRESS, identifiers.EU_ADDRESS, identifiers.UNIT, score=0.8),
             _pattern("street_address", identifiers.ADDRESS_BLOCK, score=0.75, validate=identifiers.address_block_valid),
         ),
-        "ssn": (_pattern("ssn", identifiers.NINO, score=0.85, validate=identifiers.nino_valid),),
-        "mrn": (_pattern("mrn", identifiers.NHS_NUMBER, score=0.85, validate=identifiers.nhs_number_valid, context=_HEALTH_CONTEXT, context_required=True),),
+        "ssn": (_pattern("ssn", identifiers.NINO, score=0.85, validate=identifiers.nino_valid), NationalNumberRecognizer("ssn")),
+        "mrn": (_pattern("mrn", identifiers.NHS_NUMBER, score=0.85, validate=nhs_number_valid, context=_HEALTH_CONTEXT, context_required=True),),
         "account_number": (_pattern("account_number", identifiers.BANK_CODE, identifiers.BIC, score=0.85),),
         "case_number": (_generic_identifier("case_number"),),
         "date": (_pattern("date", temporal.DURATION, temporal.ORDINAL_DAY, temporal.YEAR_AFTER_PREPOSITION, temporal.NUMERIC_DATE, score=0.7),),
@@ -123,7 +124,7 @@ def compose(base: Mapping[str, Recognizer], lexicons: Mapping[str, list[str]]) -
         out[name] = CompositeRecognizer(name, (base[name], *parts))
     birth_years = _pattern("date", temporal.YEAR_AFTER_PREPOSITION, score=0.7)
     out["date_of_birth"] = BirthDateRecognizer("date_of_birth", CompositeRecognizer("date", (base["date"], birth_years)))
-    out["identifier"] = _generic_identifier("identifier")
+    out["identifier"] = CompositeRecognizer("identifier", (_generic_identifier("identifier"), NationalNumberRecognizer("identifier")))
     out["url"] = _pattern("url", identifiers.URL, score=0.9)
     out["ip_address"] = _pattern("ip_address", identifiers.IP_ADDRESS, score=0.85)
     demonyms = "|".join(re.escape(w) for w in sorted(lexicons["nationality"], key=len, reverse=True))

@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass
 from policy_engine.detect.analyzer import Analyzer, DetectionPlan
 from policy_engine.detect.category_resolver import LOW_CONFIDENCE
 from policy_engine.detect.coverage import describe, undetectable
+from policy_engine.detect.kinds import describe_uncovered, uncovered_kinds
 from policy_engine.policy.model import Policy
 from policy_engine.policy.vocabulary import Vocabulary
 
@@ -62,6 +63,8 @@ def explain_plan(plan: DetectionPlan, vocabulary: Vocabulary) -> ConstraintExpla
         warnings.append(f"not enforced: {plan.reason}")
     elif res.method == "keywords+embedding" and res.confidence < LOW_CONFIDENCE:
         warnings.append(f"low-confidence resolution ({res.confidence:.2f} < {LOW_CONFIDENCE}); confirm with detect.categories")
+    if not plan.constraint.detect.patterns and (uncovered := uncovered_kinds(plan.constraint.statement, vocabulary)):
+        warnings.append(f"part not enforced: no detector covers {describe_uncovered(uncovered)} (PE116)")
     if res.method in ("embedding", "none") and not plan.constraint.advisory:
         guess = f"; closest by meaning: {', '.join(res.category_ids[:3])}" if res.categories else ""
         warnings.append(

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import re
 
-from policy_engine.detect.checksums import aba_valid, digits_of, iban_valid, luhn_valid, ssn_plausible
+from policy_engine.detect.checksums import aba_valid, iban_valid, luhn_valid, ssn_plausible
 from policy_engine.detect.identifiers import NOT_A_STREET_START
+from policy_engine.detect.phones import PhoneRecognizer
 from policy_engine.detect.recognizers import PatternRecognizer, Recognizer
 
 
@@ -37,12 +38,6 @@ _LAST_FOUR = re.compile(r"\d{4}")
 def _card_number_valid(value: str) -> bool:
     """A full number must pass Luhn; the last four digits after "card ending in" have no check digit."""
     return luhn_valid(value) or bool(_LAST_FOUR.fullmatch(value))
-
-
-def _phone_digits_valid(value: str) -> bool:
-    """E.164 allows at most 15 digits, not counting an extension; a bare extension ("ext. 2083") is valid."""
-    number = re.split(r"x|ext", value, flags=re.IGNORECASE)[0]
-    return not number.strip() or 8 <= len(digits_of(number)) <= 15
 
 
 _MONTH = r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"
@@ -95,18 +90,7 @@ IDENTIFIER_RECOGNIZERS: tuple[Recognizer, ...] = (
         (re.compile(r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b"),),
         score=0.95,
     ),
-    PatternRecognizer(
-        "phone",
-        (
-            re.compile(r"(?<![\w+/.-])(?:\+?1[-.\s]|001[-.\s])?(?:\(\d{3}\)\s?|\d{3}[-.\s])\d{3}[-.\s]\d{4}(?:\s?(?:x|ext\.?)\s?\d{1,5})?(?![\w-])"),
-            re.compile(r"\b(?:ext|extension)\.?\s?\d{2,5}\b", re.IGNORECASE),
-            re.compile(r"(?<![\w+])\+\d{1,3}(?:[\s.-]\(?\d{1,4}\)?){2,5}(?![\w-])"),
-        ),
-        score=0.75,
-        validate=_phone_digits_valid,
-        contextual=(re.compile(r"(?<![\w-])\d{10}(?![\w-])"),),
-        context=_context("phone", "tel", "telephone", "mobile", "cell", "fax", "call", "contact", "reach"),
-    ),
+    PhoneRecognizer("phone"),
     PatternRecognizer("date", (_DATE_RE, _MONTH_YEAR_RE), score=0.8, validate=_month_day_valid),
     PatternRecognizer(
         "date_of_birth",
@@ -135,7 +119,10 @@ IDENTIFIER_RECOGNIZERS: tuple[Recognizer, ...] = (
         "zip_code",
         (
             re.compile(r"(?<=\b[A-Z]{2}\s)\d{5}(?:-\d{4})?\b"),
-            re.compile(r"(?i:\b(?:zip|zip code|zipcode|postal code|postcode)\b)[\s:#]*(?P<value>\d{5}(?:-\d{4})?)\b"),
+            re.compile(
+                r"(?i:\b(?:zip|zip code|zipcode|postal code|postcode|post code|pin code|pincode|pin|eircode|plz|postleitzahl)\b)[\s:#]*"
+                r"(?P<value>\d{5}(?:-\d{4})?|\d{3}\s?\d{3}|\d{4}|[A-Z0-9]{2,4}\s?[A-Z0-9]{3,4})\b"
+            ),
         ),
         score=0.8,
     ),
@@ -232,6 +219,10 @@ IDENTIFIER_RECOGNIZERS: tuple[Recognizer, ...] = (
         (
             re.compile(r"(?:[$€£¥]|\b(?:USD|EUR|GBP)\s?)\d{1,3}(?:,\d{3})*(?:\.\d{1,2})?(?:\s?(?:million|billion|thousand|[MmKk])\b)?|(?:[$€£¥])\d+(?:\.\d{1,2})?"),
             re.compile(r"\b\d{1,3}(?:,\d{3})*(?:\.\d{1,2})?\s(?:dollars|USD|EUR|euros?|pounds|GBP)\b"),
+            # any ISO 4217 code (three capitals) written before or after an amount with thousands separators or cents:
+            # "SEK 775,000", "CHF 1,250.50", "40,000 DKK"
+            re.compile(r"\b[A-Z]{3}\s?(?:\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+\.\d{2})(?:\s(?:million|billion|thousand)\b)?(?![\d/-])"),
+            re.compile(r"(?<![\w/-])\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?\s[A-Z]{3}\b(?![\w-])"),
         ),
         score=0.85,
     ),

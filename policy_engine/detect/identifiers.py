@@ -12,10 +12,10 @@
   "| Employee number | EMP-58821 |");
 * bank codes after their name: UK sort codes, German BLZ, Australian BSB,
   BIC/SWIFT codes;
-* UK and EU telephone numbers (``+44 7700 900123``, ``07700 900123``,
-  ``020 7946 0958``, ``+31 20 123 4567``), UK postcodes, UK National
-  Insurance numbers (prefix rules of HMRC), NHS numbers (modulus-11 check
-  digit), UK/EU letter-style addresses ("Flat 3, 12 High Street",
+* postcodes (UK, Irish Eircodes, Canadian, Australian, Indian PIN codes),
+  unit designators ("Apt 14"), UK National Insurance numbers (prefix
+  rules of HMRC), NHS numbers (shape; the check digit is python-stdnum's),
+  UK/EU letter-style addresses ("Flat 3, 12 High Street",
   "Keizersgracht 123", "Lange Gasse 22, 1080 Wien" with postcode and town),
   web addresses and IP addresses.
 
@@ -30,24 +30,14 @@ from __future__ import annotations
 
 import re
 
-from policy_engine.detect.checksums import digits_of
-
-
-def nhs_number_valid(value: str) -> bool:
-    """NHS numbers: 10 digits, weights 10..2 on the first nine, check digit ``11 - sum mod 11`` (10 invalid, 11 -> 0)."""
-    digits = digits_of(value)
-    if len(digits) != 10:
-        return False
-    check = 11 - sum(int(d) * w for d, w in zip(digits[:9], range(10, 1, -1))) % 11
-    check = 0 if check == 11 else check
-    return check != 10 and check == int(digits[9])
-
-
 _NINO_BAD_PREFIX = frozenset({"BG", "GB", "KN", "NK", "NT", "TN", "ZZ"})
 
 
 def nino_valid(value: str) -> bool:
-    """UK National Insurance number: two prefix letters (not D F I Q U V; second not O), six digits, suffix A-D."""
+    """UK National Insurance number: two prefix letters (not D F I Q U V; second not O), six digits, suffix A-D.
+
+    Hand-written: python-stdnum has no module for it (it carries no check digit, only HMRC's prefix rules).
+    """
     compact = re.sub(r"\s", "", value).upper()
     if not re.fullmatch(r"[A-Z]{2}\d{6}[A-D]?", compact):
         return False
@@ -92,16 +82,20 @@ BANK_CODE = re.compile(
 BIC = re.compile(r"(?i:\b(?:bic|swift)(?:[\s/-]?(?:code|bic))?\b)(?:[\s:#|]|is|was)*(?P<value>[A-Z]{6}[A-Z2-9][A-NP-Z0-9](?:[A-Z0-9]{3})?)\b")
 LISTED_ID = re.compile(r"(?<=[,&]\s)(?P<value>\d{2,}(?:/\d{2,4})+)(?![\w/-])")
 
-UK_PHONE = re.compile(
-    r"(?<![\w+])(?:(?:\+44\s?\(?0?\)?\s?|0044\s?|\(?0)(?:7\d{3}\)?\s?\d{3}\s?\d{3}|[1-3]\d{1,3}\)?\s?\d{3,4}\s?\d{3,4}|800\s?\d{3}\s?\d{3,4}))(?![\w-])"
-)
-EU_PHONE = re.compile(r"(?<![\w+])(?:\+|00)(?:3[0-9]|4[0-9]|35\d|37\d|38\d|42\d)\s?\(?0?\)?\s?\d{1,4}(?:[\s.-]?\d{2,4}){2,4}(?![\w-])")
-#: Any grouped digit sequence; only reported after a telephone cue (see ``composed``).
-CUED_PHONE = re.compile(r"(?<![\w+])\+?\(?\d[\d()\s.-]{5,18}\d(?![\w])")
-PHONE_CUES = ("phone", "tel", "telephone", "mobile", "cell", "fax", "call", "contact", "reach", "desk", "office", "text", "whatsapp", "messages? to", "ring")
 UK_POSTCODE = re.compile(r"\b(?:[A-PR-UWYZ][A-HK-Y]?\d[A-Z\d]?|GIR)\s?\d[ABD-HJLNP-UW-Z]{2}\b")
 #: A 4-6 digit postal code closing an address line after a place name ("Denmark 35018", "Port Whangarei 15896").
 LINE_END_POSTCODE = re.compile(r"(?m)^[ \t>]*[A-Z][^\W\d_]+(?:[ \t][A-Z][^\W\d_]+){0,2}[ \t](?P<value>(?!(?:19|20)\d{2}[ \t]*$)\d{4,6})[ \t]*$")
+#: Postcodes no maintained library in the engine's dependencies recognises (python-stdnum covers only a few EU
+#: countries' postal codes, none of these): Irish Eircodes (routing key, then four characters of the Eircode alphabet
+#: with at least one letter, so "C12 2006" is not one), Canadian postal codes ("K1N 5Y1"), Australian postcodes after
+#: the state ("VIC 3065") and Indian PIN codes after the town that closes an address (", Bengaluru 560034").
+EIRCODE = re.compile(r"\b(?:[AC-FHKNPRTV-Y]\d{2}|D6W)\s?(?=[0-9]*[AC-FHKNPRTV-Y])[0-9AC-FHKNPRTV-Y]{4}\b")
+CA_POSTCODE = re.compile(r"\b[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z]\s?\d[ABCEGHJ-NPRSTV-Z]\d\b")
+AU_POSTCODE = re.compile(r"\b(?:NSW|VIC|QLD|SA|WA|TAS|NT|ACT)\s(?P<value>\d{4})\b")
+IN_PIN = re.compile(r"(?<=,\s)[A-Z][a-z]+(?:\s[A-Z][a-z]+)?\s(?P<value>[1-9]\d{2}\s?\d{3})(?![\w-])")
+#: A unit designator and its number on its own ("Apt 14", "Unit 7/42", "Flat 302", "Suite 200"), capitalised as in an
+#: address line; the street it belongs to is found by the address patterns.
+UNIT = re.compile(r"\b(?:Apt|Apartment|Unit|Flat|Suite|Ste|Wohnung)\.?\s?#?\d{1,5}[A-Za-z]?(?:/\d{1,5}[A-Za-z]?)?\b")
 NINO = re.compile(r"\b[A-CEGHJ-PR-TW-Z]{2}\s?\d{2}\s?\d{2}\s?\d{2}\s?[A-D]\b")
 NHS_NUMBER = re.compile(r"(?<![\w-])\d{3}[\s-]?\d{3}[\s-]?\d{4}(?![\w-])")
 _UK_STREET_WORD = (

@@ -33,6 +33,7 @@ import functools
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import Protocol
 
 #: Score a pattern hit gets when a context word precedes it (capped at 1).
 CONTEXT_BOOST = 0.15
@@ -123,7 +124,7 @@ class CompositeRecognizer:
     """
 
     name: str
-    parts: tuple[PatternRecognizer | LexiconRecognizer, ...]
+    parts: tuple[Recognizer, ...]
     not_before: re.Pattern[str] | None = None
 
     def find(self, text: str) -> Iterator[Hit]:
@@ -133,7 +134,13 @@ class CompositeRecognizer:
                     yield Hit(self.name, hit.start, hit.end, hit.score)
 
 
-Recognizer = PatternRecognizer | LexiconRecognizer | CompositeRecognizer
+class Recognizer(Protocol):
+    """Anything the registry holds: a name and the spans it finds in a text."""
+
+    name: str
+
+    def find(self, text: str) -> Iterator[Hit]: ...
+
 
 _WORD = re.compile(r"[A-Za-z0-9]+(?:['\u2019-][A-Za-z0-9]+)*")
 

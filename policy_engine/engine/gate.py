@@ -10,18 +10,22 @@ advisory statements that resolve to nothing, and statements that read as
 permissions, are reported as *not applied* on every request and never reach
 an enforcer.  So are constraints whose categories no installed detector
 serves (:mod:`policy_engine.detect.coverage`), unless the engine is strict,
-which refuses them as it refuses an enforcer that is not installed.  The test is the lexical resolution lint uses (PE109), so lint
+which refuses them as it refuses an enforcer that is not installed.  A
+statement that also names an identifier kind no detector covers ("PPS
+numbers or Glorbex numbers") is enforced for the rest, and its outcome says
+which part is NOT enforced (:mod:`policy_engine.detect.kinds`, lint PE116).  The test is the lexical resolution lint uses (PE109), so lint
 and the runtime agree on which policies open.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from audit.records import ConstraintOutcome
 from policy_engine.detect.coverage import describe, undetectable
+from policy_engine.detect.kinds import describe_uncovered, uncovered_kinds
 from policy_engine.diagnostics import SourceSpan
 from policy_engine.errors import PolicyEngineError
 from policy_engine.policy.loader import load_repo
@@ -45,6 +49,8 @@ class ResolutionGate:
     """Which constraints of a policy are enforced; the others, with the reason, are reported as not applied."""
 
     not_enforced: dict[str, str]
+    #: Enforced constraints with a part no detector covers (PE116): the part, named in the outcome's reason.
+    partly: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def check(cls, policy: Policy, *, strict: bool = False) -> ResolutionGate:
@@ -73,7 +79,12 @@ class ResolutionGate:
                 not_enforced[constraint.id] = f"statement reads as a {resolution.polarity.value.replace('_', ' ')}; nothing to enforce"
         if refused:
             raise UnresolvedStatementError(_refusal(policy, refused, not_enforced))
-        return cls(not_enforced)
+        partly = {
+            c.id: f"NOT enforced for {describe_uncovered(kinds)}: no detector covers it (PE116)"
+            for c in policy.constraints
+            if c.id not in not_enforced and not c.detect.patterns and (kinds := uncovered_kinds(c.statement, vocab))
+        }
+        return cls(not_enforced, partly)
 
     def enforced(self, constraints: Sequence[Constraint]) -> tuple[Constraint, ...]:
         """The constraints an enforcer acts on."""
@@ -81,7 +92,11 @@ class ResolutionGate:
 
     def partition(self, applied: list[ConstraintOutcome], not_applied: list[ConstraintOutcome]) -> tuple[list[ConstraintOutcome], list[ConstraintOutcome]]:
         """Outcomes with every constraint this gate does not enforce moved to *not applied*, with its reason."""
-        kept = [o for o in applied if o.constraint_id not in self.not_enforced]
+        kept = [
+            o.model_copy(update={"reason": f"{o.reason}; {self.partly[o.constraint_id]}"}) if o.constraint_id in self.partly else o
+            for o in applied
+            if o.constraint_id not in self.not_enforced
+        ]
         moved = [ConstraintOutcome(constraint_id=o.constraint_id, applied=False, reason=self.not_enforced[o.constraint_id], score=o.score) for o in applied if o.constraint_id in self.not_enforced]
         return kept, list(not_applied) + moved
 

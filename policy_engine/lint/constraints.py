@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 from policy_engine.detect.coverage import describe, undetectable
-from policy_engine.diagnostics import Diagnostic, Severity
+from policy_engine.detect.kinds import uncovered_kinds
+from policy_engine.diagnostics import Diagnostic, Severity, SourceSpan
 from policy_engine.policy.loader import LoadedPolicy
 from policy_engine.policy.model import RedactionMode
 from policy_engine.policy.resolution import Polarity, enforceable, resolve_constraint
@@ -39,6 +41,7 @@ def check(lp: LoadedPolicy, vocab: Vocabulary) -> Iterator[Diagnostic]:
         else:
             first_statement[norm] = i
         yield from _detectors(lp, i, vocab)
+        yield from _uncovered(lp, i, vocab)
         resolution = resolve_constraint(c, vocab)
         if resolution.polarity is Polarity.PERMISSION:
             yield Diagnostic("PE106", f"'{c.statement}' permits disclosure instead of restricting it", lp.span(here + ("statement",)))
@@ -79,3 +82,32 @@ def _detectors(lp: LoadedPolicy, i: int, vocab: Vocabulary) -> Iterator[Diagnost
     for j, label in enumerate(hints.entity_types):
         if label not in SPACY_ENTITY_LABELS:
             yield Diagnostic("PE112", f"entity type '{label}' is never produced by the NER pipeline", lp.span(base + ("entity_types", j)))
+
+
+def _uncovered(lp: LoadedPolicy, i: int, vocab: Vocabulary) -> Iterator[Diagnostic]:
+    """PE116 at each identifier kind the statement names that no detector covers (unless the constraint brings patterns)."""
+    constraint = lp.policy.constraints[i]
+    if constraint.detect.patterns:
+        return
+    span = lp.span(("constraints", i, "statement"))
+    for kind in uncovered_kinds(constraint.statement, vocab):
+        yield Diagnostic(
+            "PE116",
+            f"'{kind.phrase}' names an identifier kind no detector covers; values of that kind are not hidden "
+            f"(closest known kinds: {', '.join(kind.closest)})",
+            _within(span, constraint.statement, kind.start),
+        )
+
+
+def _within(span: SourceSpan, statement: str, offset: int) -> SourceSpan:
+    """The position of ``statement[offset:]`` inside the statement's span, when the statement sits on one source line."""
+    word = statement[offset:].split()[0] if statement[offset:].split() else ""
+    try:
+        line = Path(span.file).read_text(encoding="utf-8").splitlines()[span.line - 1]
+    except (OSError, IndexError, UnicodeDecodeError):
+        return span
+    col = line.find(statement[:offset] + word, span.col - 1)
+    if not word or col < 0:
+        return span
+    start = col + offset + 1
+    return SourceSpan(span.file, span.line, start, span.line, start + len(word) - 1)
