@@ -60,21 +60,23 @@ class Edit:
 
 
 def clause_edits(sentence: Sentence, clause: int) -> list[Edit]:
-    """Edits removing one clause; removing the root clause removes the whole sentence."""
-    if clause == 0 or len(sentence.clauses) == 1:
+    """Edits removing one clause; removing the root clause or an argument clause removes the whole sentence."""
+    if clause == 0 or len(sentence.clauses) == 1 or clause in sentence.arguments:
         return [Edit(sentence.start, sentence.end)]
     return [Edit(s, e) for s, e in sentence.clauses[clause]]
 
 
 def apply_edits(text: str, edits: Iterable[Edit]) -> str:
-    """``text`` with ``edits`` applied (removals win over overlapping replacements), then tidied."""
-    removals = sorted((e for e in edits if not e.replacement), key=lambda e: e.start)
+    """``text`` with ``edits`` applied (removals win over overlapping replacements), then tidied.
+
+    A removal enclosed in commas ("X, who lives at Y, said") takes both commas with it."""
     merged: list[Edit] = []
-    for e in removals:
+    for e in sorted((e for e in edits if not e.replacement), key=lambda e: e.start):
         if merged and e.start <= merged[-1].end:
             merged[-1] = Edit(merged[-1].start, max(merged[-1].end, e.end))
         else:
             merged.append(e)
+    merged = [_parenthetical(text, e) for e in merged]
     replacements = [e for e in edits if e.replacement and not any(r.start <= e.start and e.end <= r.end for r in merged)]
     chosen = sorted(merged + _non_overlapping(replacements), key=lambda e: e.start)
     out, cursor = [], 0
@@ -87,6 +89,19 @@ def apply_edits(text: str, edits: Iterable[Edit]) -> str:
         cursor = e.end
     out.append(text[cursor:])
     return tidy("".join(out)) if chosen else text
+
+
+_LEFT_COMMA = re.compile(r",\s*$")
+_RIGHT_COMMA = re.compile(r"^\s*,")
+
+
+def _parenthetical(text: str, e: Edit) -> Edit:
+    left, right = _LEFT_COMMA.search(text[: e.start]), _RIGHT_COMMA.match(text[e.end :])
+    if left and right:
+        return Edit(left.start(), e.end + right.end())
+    if left and text[e.start : e.end].rstrip().endswith(","):
+        return Edit(left.start(), e.end - (len(text[e.start : e.end]) - len(text[e.start : e.end].rstrip())))
+    return e
 
 
 def _non_overlapping(edits: list[Edit]) -> list[Edit]:
