@@ -126,3 +126,43 @@ def test_handwritten_multi_document_set_meets_the_paper_metrics() -> None:
     summary = multi.metrics.summarize(rows)
     assert summary["r_pri"] <= 0.05 and summary["r_pub"] >= 0.90
     assert summary["r_connect"] <= 0.05 and summary["r_remove"] >= 0.99
+
+
+# --------------------------------------------------- 7. the owner's policy section
+
+
+def test_policy_aliases_and_evidence_reach_the_eraser(tmp_path: Path) -> None:
+    from policy_engine import load_policy
+
+    (tmp_path / "policy.yaml").write_text(
+        "apiVersion: policy-engine.dev/v1\nkind: PrivacyPolicy\nmetadata: {name: ward}\n"
+        "private_knowledge:\n  private:\n    - [Samuel Oduya, diagnosed_with, tuberculosis]\n"
+        "kg_erasure:\n  aliases:\n    Samuel Oduya: [Sammy]\n  evidence:\n    tuberculosis: [antibiotics]\n"
+    )
+    policy = load_policy(tmp_path)
+    assert policy.kg_erasure.aliases == {"Samuel Oduya": ["Sammy"]}
+    enforcer = KGErasureEnforcer(policy.private_knowledge, settings=policy.kg_erasure)
+    texts = enforcer.eraser.erase([("w#0-1", "Sammy has tuberculosis. The antibiotics started on Monday. The ward is quiet.")]).texts
+    assert texts == ("The ward is quiet.",)
+
+
+def test_an_unquoted_numeric_entity_gets_a_positioned_quote_hint(tmp_path: Path) -> None:
+    from policy_engine import load_policy
+    from policy_engine.diagnostics import PolicyError
+
+    (tmp_path / "policy.yaml").write_text(
+        "apiVersion: policy-engine.dev/v1\nkind: PrivacyPolicy\nmetadata: {name: cards}\n"
+        "private_knowledge:\n  entities:\n    - 4929118033652207\n"
+    )
+    with pytest.raises(PolicyError) as caught:
+        load_policy(tmp_path)
+    (d,) = caught.value.diagnostics
+    assert d.code == "PE101" and d.span.line == 6 and "quote it" in d.message and "'4929118033652207'" in (d.help or "")
+
+
+def test_pe121_advises_an_owner_who_means_the_triple_public() -> None:
+    from policy_engine.lint import lint
+
+    fixture = Path(__file__).parent / "fixtures" / "broken_policies" / "PE121-public-triple-implied.yaml"
+    (d,) = [d for d in lint([fixture]).diagnostics if d.code == "PE121"]
+    assert "If you mean" in (d.help or "") and "leave it here" in (d.help or "") and d.span.line > 0
