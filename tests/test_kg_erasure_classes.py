@@ -105,6 +105,19 @@ def test_a_parenthetical_clause_goes_with_its_commas() -> None:
     assert out == "Cllr Ines Vidal-Ferrer said the street needs a crossing."
 
 
+def test_a_rewrite_that_breaks_its_sentence_removes_the_sentence() -> None:
+    from enforcers.kg_erasure.rewrite import Edit, apply_edits, checked_edits
+
+    text = "The board met on Monday. The director, Mr Lowe, disclosed gambling debts. Lunch followed."
+    (parsed,), _ = parse_texts([text], ["Peter Lowe"])
+    start = text.index("gambling debts")
+    cut = [Edit(start, start + len("gambling debts"))]
+    assert apply_edits(text, cut) == "The board met on Monday. The director, Mr Lowe, disclosed. Lunch followed."
+    assert apply_edits(text, checked_edits(parsed, cut)) == "The board met on Monday. Lunch followed."
+    keep = [Edit(start, start + len("gambling debts"), "an undisclosed detail")]
+    assert apply_edits(text, checked_edits(parsed, keep)) == "The board met on Monday. The director, Mr Lowe, disclosed an undisclosed detail. Lunch followed."
+
+
 # ------------------------------------------------------------- 5. speakers
 
 
