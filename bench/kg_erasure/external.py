@@ -13,12 +13,15 @@ validation halves (seeded, by thread).
 For each author with a revealing comment in a split, the data owner's
 policy makes ``[author, <relation of a>, <true value>]`` private; the author's
 comments of that split go through :class:`Eraser` as documents the author
-wrote (``speakers``: first-person pronouns name the author) with the
-embedding :class:`SimilarityJudge`.  Its threshold is the largest one whose
-emulation on the development half (sentences whose cosine to the
-verbalized fact reaches it are dropped) leaves at most ``--target`` of the
-revealing comments revealing by the judge below; validation is scored once
-with the real eraser.
+wrote (``speakers``: first-person pronouns name the author), with three
+evidence judges: none (the value named), the embedding
+:class:`SimilarityJudge` and the learned :class:`AttributeJudge` (trained
+on the first half of the development threads by ``attribute_train.py``).
+The similarity threshold is the largest one whose emulation on the
+development half (sentences whose cosine to the verbalized fact reaches it
+are dropped) leaves at most ``--target`` of the revealing comments
+revealing by the classifier judge below, or the lowest swept when none
+does.
 
 Judges of "still reveals" (stated with their limits in the results):
 
@@ -52,7 +55,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from enforcers.kg_erasure.eraser import Eraser
-from enforcers.kg_erasure.evidence import Fact, SimilarityJudge
+from enforcers.kg_erasure.evidence import AttributeJudge, EvidenceJudge, Fact, SimilarityJudge
 from policy_engine.nlp.embedding import load_embedder
 from policy_engine.nlp.sentences import sentences
 from policy_engine.policy.model import EmbeddingSettings, PrivateKnowledge
@@ -164,7 +167,7 @@ def emulate(task: dict[str, Any], comments: list[dict[str, Any]], embed: Embeddi
     return out
 
 
-def erase(task: dict[str, Any], comments: list[dict[str, Any]], judge: SimilarityJudge) -> list[str]:
+def erase(task: dict[str, Any], comments: list[dict[str, Any]], judge: EvidenceJudge | None) -> list[str]:
     fact = task["fact"]
     knowledge = PrivateKnowledge(private=[(task["author"], fact.relation, task["value"])])
     items = [(f"{comments[i]['thread']}/{i}", comments[i]["text"]) for i in task["comments"]]
@@ -218,19 +221,21 @@ def main() -> None:
         sweep[threshold] = score(dev_tasks, parts["dev"], [emulate(t, parts["dev"], embed, threshold) for t in dev_tasks], classifier)
     meeting = [t for t in GRID if (sweep[t]["still_revealing_classifier"] or 0) <= args.target]
     chosen = max(meeting) if meeting else min(GRID)
-    judge = SimilarityJudge(embed.embedder, chosen)
+    judges: dict[str, EvidenceJudge | None] = {"tail only": None, f"similarity {chosen}": SimilarityJudge(embed.embedder, chosen),
+                                               "attributes": AttributeJudge(embed.embedder)}
     report: dict[str, Any] = {"command": "PYTHONPATH=$PWD python bench/kg_erasure/external.py " + " ".join(sys.argv[1:]),
                               "seed": args.seed, "target": args.target, "threads": {s: sorted({c["thread"] for c in p}) for s, p in parts.items()},
                               "threshold": chosen, "dev_sweep_emulated": {str(k): v for k, v in sweep.items()},
                               "classifier_thresholds": {a: round(t, 4) for a, (_, t) in classifier.models.items()}}
-    for name in ("dev", "val"):
+    for name in ("val", "dev"):
         split_tasks = dev_tasks if name == "dev" else tasks(parts["val"], profiles)
-        rewritten = [erase(t, parts[name], judge) for t in split_tasks]
-        report[name] = score(split_tasks, parts[name], rewritten, classifier)
-        report[name]["no_erasure"] = score(split_tasks, parts[name], [[parts[name][i]["text"] for i in t["comments"]] for t in split_tasks], classifier)
-        if name == "val":
-            report["val_examples"] = [{"attribute": t["attribute"], "before": parts[name][t["comments"][0]]["text"][:300], "after": r[0][:300]}
-                                      for t, r in list(zip(split_tasks, rewritten))[:6]]
+        report[name] = {"no erasure": score(split_tasks, parts[name], [[parts[name][i]["text"] for i in t["comments"]] for t in split_tasks], classifier)}
+        for label, judge in judges.items():
+            rewritten = [erase(t, parts[name], judge) for t in split_tasks]
+            report[name][label] = score(split_tasks, parts[name], rewritten, classifier)
+            if name == "val" and label == "attributes":
+                report["val_examples"] = [{"attribute": t["attribute"], "before": parts[name][i]["text"][:300], "after": r[k][:300]}
+                                          for t, r in list(zip(split_tasks, rewritten))[:8] for k, i in enumerate(t["comments"][:2])]
     report["load_average"] = os.getloadavg()
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / "kg_erasure_external.json").write_text(json.dumps(report, indent=2) + "\n")
@@ -242,12 +247,15 @@ def render(report: dict[str, Any]) -> str:
     head = ("| split | method | tasks | revealing comments | still revealing (literal) | still revealing (classifier) | "
             "non-private words kept | words kept in revealing comments |")
     lines = ["# kg_erasure on SynthPAI (erase an author's private attribute across their comments)", "",
+             "Methods: *tail only* = the eraser without an evidence judge (the value named, the speaker's first person); "
+             "*similarity* = with the embedding judge at the swept threshold; *attributes* = with the learned attribute-evidence "
+             "model (trained on the first half of the development threads, bench/kg_erasure/attribute_train.py).", "",
              f"`{report['command']}` (load average {report['load_average'][0]:.2f})", "",
              f"Threads split by thread, seed {report['seed']}: {len(report['threads']['dev'])} development, {len(report['threads']['val'])} validation. "
              f"Similarity threshold chosen on development (emulated eraser, target <= {report['target']} still revealing by the classifier judge): "
              f"**{report['threshold']}**.", "", head, "|---|---|---|---|---|---|---|---|"]
     for name in ("val", "dev"):
-        for method, s in (("no erasure", report[name]["no_erasure"]), ("kg_erasure", report[name])):
+        for method, s in report[name].items():
             lines.append(f"| {name} | {method} | {s['tasks']} | {s['revealing_comments']} | {s['still_revealing_literal']} | "
                          f"{s['still_revealing_classifier']} | {s['non_private_words_kept']} | {s['revealing_comment_words_kept']} |")
     lines += ["", "Judges: *literal* = the true value or one of its words/numbers still present (a floor: most revealing comments never name "

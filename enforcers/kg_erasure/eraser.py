@@ -45,7 +45,7 @@ from enforcers.kg_erasure.connections import (
     is_anchor,
     minimum_cut,
 )
-from enforcers.kg_erasure.evidence import Fact, SimilarityJudge
+from enforcers.kg_erasure.evidence import EvidenceJudge, Fact
 from enforcers.kg_erasure.mentions import (
     EntityIndex,
     ParsedText,
@@ -112,7 +112,7 @@ class Eraser:
 
     def __init__(self, knowledge: PrivateKnowledge, *, on_conflict: OnConflict | None = None, summaries: SummarySource | None = None,
                  version: str = "1", max_rounds: int = 8, aliases: Mapping[str, Sequence[str]] | None = None,
-                 evidence: Mapping[str, Sequence[str]] | None = None, judge: SimilarityJudge | None = None) -> None:
+                 evidence: Mapping[str, Sequence[str]] | None = None, judge: EvidenceJudge | None = None) -> None:
         """``aliases``: further names of an entity (entity -> forms); ``evidence``: terms that imply a private tail
         (tail -> terms); ``judge``: the embedding judge of evidence (none: tail and declared terms only)."""
         self.on_conflict: OnConflict = on_conflict or knowledge.on_conflict
@@ -131,7 +131,7 @@ class Eraser:
         terms = {normalize_entity(t): tuple(normalize_entity(x) for x in xs) for t, xs in (evidence or {}).items()}
         self.facts = [Fact(ref, h, r, t, terms.get(t, ())) for ref, h, r, t in self.pairs]
         self.declared = {normalize_entity(a): normalize_entity(e) for e, forms in (aliases or {}).items() for a in forms}
-        self.aliases = sorted(name_aliases([e for _, e in self.standalone] + [h for _, h, _, _ in self.pairs]))
+        self.aliases = sorted(name_aliases(self.entities))
         self.anchors = frozenset(f for f in map(normalize_entity, self.entities) if is_anchor(f))
 
     # ------------------------------------------------------------------ api
@@ -249,10 +249,11 @@ class Eraser:
                         continue  # step 3 already erased it
                     if not (sentence.mentions_of(fact.tail) or fact.holds_term(text) or close):
                         continue
-                    if self._carries_public(sentence) and sentence.mentions_of(fact.tail):
+                    if self._carries_public(sentence):  # a declared public fact stays; only the tail, if named, goes
                         edits[ti].extend(Edit(m.start, m.end, describe(fact.relation, index.labels.get(fact.tail), fact.tail))
                                          for m in sentence.mentions_of(fact.tail))
-                        log.erased.add((fact.ref, ids[ti], "tail_generalized"))
+                        if sentence.mentions_of(fact.tail):
+                            log.erased.add((fact.ref, ids[ti], "tail_generalized"))
                     else:
                         edits[ti].append(Edit(sentence.start, sentence.end))
                         log.clauses_removed += 1

@@ -9,6 +9,8 @@ Both are optional; every file of a policy may contribute (``merge="concat"``).
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 
 from policy_engine.policy.sections import Section, StrictModel
@@ -23,10 +25,11 @@ class KGErasureSettings(StrictModel):
         default_factory=dict,
         description="Private tail or entity -> terms that imply it about its subject; sentences about the subject holding one are erased.",
     )
-    evidence_similarity: bool = Field(
-        default=False,
-        description="Also erase sentences about the subject that the shared embedder finds close to the private fact "
-        "(threshold calibrated on SynthPAI; see docs/erasure.md).",
+    evidence_judge: Literal["off", "similarity", "attributes"] = Field(
+        default="off",
+        description="Also erase sentences about the subject that a learned judge finds to be evidence of the private fact: "
+        "'similarity' (embedding cosine to the fact) or 'attributes' (a model of sentences revealing a personal attribute; "
+        "trained on SynthPAI). See docs/erasure.md.",
     )
 
 
