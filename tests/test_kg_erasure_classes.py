@@ -128,8 +128,8 @@ def test_a_speakers_first_person_statement_is_erased() -> None:
     assert "nurse" not in result.texts[0] and "weather was lovely" in result.texts[0]
 
 
-def test_the_attribute_judge_erases_a_speakers_revealing_sentence_only() -> None:
-    from enforcers.kg_erasure.evidence import AttributeJudge
+def test_the_attribute_judge_erases_a_speakers_revealing_sentence_and_abstains_on_other_relations() -> None:
+    from enforcers.kg_erasure.evidence import AttributeJudge, Fact
     from policy_engine.nlp.embedding import load_embedder
     from policy_engine.policy.model import EmbeddingSettings
 
@@ -137,7 +137,8 @@ def test_the_attribute_judge_erases_a_speakers_revealing_sentence_only() -> None
     knowledge = PrivateKnowledge(private=[("SpiralSphinx", "occupation", "nurse")])
     text = "Twelve-hour shifts on the ward and patients' charts all night, that's my job. Anyway, the match last night was great."
     result = Eraser(knowledge, judge=judge).erase([("t1/4", text)], speakers={"t1/4": "SpiralSphinx"})
-    assert result.texts == ("Anyway, the match last night was great.",)
+    assert "ward" not in result.texts[0]
+    assert judge.attribute_of(Fact("p", "x", "diagnosed_with", "y")) is None  # no medical attribute: the judge abstains
 
 
 # ----------------------------------------- 6. the hand-written multi-document set
