@@ -261,7 +261,8 @@ def render(report: dict[str, Any]) -> str:
     lines += ["", "Judges: *literal* = the true value or one of its words/numbers still present (a floor: most revealing comments never name "
               "the value); *classifier* = per-attribute logistic regression on the shared embedder trained on development comments, "
               "threshold at cross-validated recall 0.90 (row 'no erasure' shows what it flags before erasure). The classifier shares the "
-              "embedder with the eraser's similarity judge, so the two are not independent: the classifier figure is optimistic. "
+              "embedder with the eraser's judges and, for *attributes*, the same kind of model trained on an overlapping part of the "
+              "development threads (devA), so they are not independent: the classifier figure is optimistic, the literal one a floor. "
               "Revealing = the dataset's own per-comment tag (its first guess scored 1 against the true profile).", ""]
     return "\n".join(lines) + "\n"
 
