@@ -39,6 +39,7 @@ def test_the_built_in_enforcers_declare_their_sections() -> None:
         "differential_privacy": "enforcers.dp_decoding.settings",
         "quasi_identifiers": "enforcers.output_guard.settings",
         "necessity": "enforcers.query_rewrite.settings",
+        "kg_erasure": "enforcers.kg_erasure.settings",
     }
 
 

@@ -9,7 +9,9 @@ rewrites ``Passage.text``; an enforcer after it (``redaction``) works on that
 text.  Its decision-record section is
 :class:`enforcers.kg_erasure.section.KGErasureSection` (ids and hashes only);
 any failure (extraction, an erasure that does not converge) raises, and the
-pipeline fails closed.  When the policy's ``model.use_for`` includes
+pipeline fails closed.  The policy's ``kg_erasure`` section
+(:class:`enforcers.kg_erasure.settings.KGErasureSettings`) adds the owner's
+aliases and evidence terms.  When the policy's ``model.use_for`` includes
 ``paraphrase``, the local model may smooth the erased passages; its output
 is kept only if re-extraction finds nothing to erase and no public triple
 lost (:meth:`Eraser.accepts`), else the deterministic rewrite stands.
@@ -20,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
+from enforcers.kg_erasure.settings import KGErasureSettings
 from policy_engine.enforcement.base import WITHHELD_TEXT, EnforcementContext, Paraphraser, Stage
 from policy_engine.enforcement.registry import EngineParts, register_enforcer
 from policy_engine.policy.model import Policy, PrivateKnowledge
@@ -36,10 +39,19 @@ class KGErasureEnforcer:
     version = "1"
     stage = Stage.CONTEXT
 
-    def __init__(self, knowledge: PrivateKnowledge, summaries: SummarySource | None = None, paraphraser: Paraphraser | None = None) -> None:
+    def __init__(self, knowledge: PrivateKnowledge, summaries: SummarySource | None = None, paraphraser: Paraphraser | None = None,
+                 settings: KGErasureSettings | None = None) -> None:
         from enforcers.kg_erasure.eraser import Eraser
+        from enforcers.kg_erasure.evidence import AttributeJudge, EvidenceJudge, SimilarityJudge
+        from policy_engine.nlp.embedding import load_embedder
+        from policy_engine.policy.model import EmbeddingSettings
 
-        self.eraser = Eraser(knowledge, summaries=summaries, version=self.version)
+        settings = settings or KGErasureSettings()
+        judge: EvidenceJudge | None = None
+        if settings.evidence_judge != "off":
+            embedder = load_embedder(EmbeddingSettings(precision="float32"))
+            judge = SimilarityJudge(embedder) if settings.evidence_judge == "similarity" else AttributeJudge(embedder)
+        self.eraser = Eraser(knowledge, summaries=summaries, version=self.version, aliases=settings.aliases, evidence=settings.evidence, judge=judge)
         self.paraphraser = paraphraser
 
     @classmethod
@@ -48,7 +60,7 @@ class KGErasureEnforcer:
 
     @classmethod
     def from_parts(cls, parts: EngineParts) -> KGErasureEnforcer:
-        return cls(parts.policy.private_knowledge)
+        return cls(parts.policy.private_knowledge, settings=getattr(parts.policy, "kg_erasure", None))
 
     def apply(self, context: EnforcementContext) -> EnforcementContext:
         live = [p for p in context.passages if not p.withheld]

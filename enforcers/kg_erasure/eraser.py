@@ -9,7 +9,13 @@
 3. erase every private triple ``[h, r, t]`` whose head (by name or pronoun)
    and tail are mentioned in one sentence: the tail is replaced by a generic
    description when the sentence also carries a public triple, else the
-   clause holding the tail is dropped (the whole sentence for its root clause);
+   clause holding the tail is dropped (the whole sentence for its root
+   clause, or when the clause is an argument of its sentence);
+3b. erase the fact's *evidence* across the passages of each document that
+   mentions the head (:mod:`.evidence`): sentences about the head that
+   mention the tail, hold an evidence term the owner declared, or that the
+   optional :class:`SimilarityJudge` finds close to the fact go whole (the
+   tail is only generalized where the sentence carries a public triple);
 4. only when 2-3 found nothing: rebuild G' from the rewritten texts and, for
    each private triple whose head and tail are still connected, erase the
    sentences behind a minimum cut (:mod:`.connections`), replacing the
@@ -28,10 +34,11 @@ is given, and withheld otherwise.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
+from enforcers.kg_erasure.animacy import person_probability
 from enforcers.kg_erasure.connections import (
     WHOLE_TEXT,
     build_graph,
@@ -39,6 +46,7 @@ from enforcers.kg_erasure.connections import (
     is_anchor,
     minimum_cut,
 )
+from enforcers.kg_erasure.evidence import EvidenceJudge, Fact
 from enforcers.kg_erasure.mentions import (
     EntityIndex,
     ParsedText,
@@ -46,7 +54,7 @@ from enforcers.kg_erasure.mentions import (
     name_aliases,
     parse_texts,
 )
-from enforcers.kg_erasure.rewrite import Edit, apply_edits, clause_edits, describe
+from enforcers.kg_erasure.rewrite import Edit, apply_edits, checked_edits, clause_edits, describe
 from enforcers.kg_erasure.section import (
     CutConnection,
     ErasedTriple,
@@ -62,6 +70,11 @@ from policy_engine.policy.model import PrivateKnowledge
 
 OnConflict = Literal["erase", "withhold"]
 SUMMARY_PREFIX = "summary:"
+
+
+def document_of(chunk_id: str) -> str:
+    """The document a chunk id ``<doc>#<start>-<end>`` belongs to (the id itself when it has no ``#``)."""
+    return chunk_id.split("#", 1)[0]
 
 
 class ErasureIncomplete(PolicyEngineError, RuntimeError):
@@ -99,8 +112,12 @@ class Eraser:
     """Erases ``knowledge`` from request texts; thread-safe (no state between calls)."""
 
     def __init__(self, knowledge: PrivateKnowledge, *, on_conflict: OnConflict | None = None, summaries: SummarySource | None = None,
-                 version: str = "1", max_rounds: int = 8) -> None:
+                 version: str = "1", max_rounds: int = 8, aliases: Mapping[str, Sequence[str]] | None = None,
+                 evidence: Mapping[str, Sequence[str]] | None = None, judge: EvidenceJudge | None = None) -> None:
+        """``aliases``: further names of an entity (entity -> forms); ``evidence``: terms that imply a private tail
+        (tail -> terms); ``judge``: the embedding judge of evidence (none: tail and declared terms only)."""
         self.on_conflict: OnConflict = on_conflict or knowledge.on_conflict
+        self.judge = judge
         self.summaries = summaries
         self.version = version
         self.max_rounds = max_rounds
@@ -112,20 +129,28 @@ class Eraser:
         for j, (h, _, t) in enumerate(knowledge.public):
             self.public.setdefault(frozenset((normalize_entity(h), normalize_entity(t))), []).append(f"public:{j}")
         self.entities = sorted({x for h, _, t in [*triples, *knowledge.public] for x in (h, t)})
-        self.aliases = sorted(name_aliases([e for _, e in self.standalone]))
+        terms = {normalize_entity(t): tuple(normalize_entity(x) for x in xs) for t, xs in (evidence or {}).items()}
+        self.facts = [Fact(ref, h, r, t, terms.get(t, ())) for ref, h, r, t in self.pairs]
+        self.declared = {normalize_entity(a): normalize_entity(e) for e, forms in (aliases or {}).items() for a in forms}
+        named = [e for e in self.entities if person_probability(normalize_entity(e)) >= 0.5]  # name forms only for persons
+        self.aliases = sorted(name_aliases([e for _, e in self.standalone] + named))
         self.anchors = frozenset(f for f in map(normalize_entity, self.entities) if is_anchor(f))
 
     # ------------------------------------------------------------------ api
 
-    def erase(self, items: Sequence[tuple[str, str]]) -> ErasureResult:
-        """Erase from ``(chunk_id, text)`` pairs; raises on extraction failure or :class:`ErasureIncomplete`."""
+    def erase(self, items: Sequence[tuple[str, str]], speakers: Mapping[str, str] | None = None) -> ErasureResult:
+        """Erase from ``(chunk_id, text)`` pairs; raises on extraction failure or :class:`ErasureIncomplete`.
+
+        Chunks ``<doc>#...`` of one document are read as its consecutive passages; ``speakers`` maps a chunk id
+        to the entity that wrote it (its first-person pronouns name that entity)."""
         ids = [cid for cid, _ in items]
+        by_text = [(speakers or {}).get(cid) for cid in ids]
         texts = [text for _, text in items]
         log = _Log()
         withheld: set[int] = set()
         if self.summaries is not None:
             texts = self._resummarize(ids, texts, log)
-        rounds = self._run(ids, texts, withheld, log)
+        rounds = self._run(ids, texts, withheld, log, by_text)
         if self.summaries is None:
             for i, cid in enumerate(ids):
                 if cid.startswith(SUMMARY_PREFIX) and texts[i] != items[i][1] and i not in withheld:
@@ -148,12 +173,12 @@ class Eraser:
     def accepts(self, reference: Sequence[str], candidate: Sequence[str]) -> bool:
         """Whether ``candidate`` (e.g. a model's paraphrase of the erased ``reference``) passes re-extraction:
         nothing left to erase or cut, and every entity ``reference`` names and public triple it states still there."""
-        parsed, index = parse_texts(list(candidate), self.entities, self.aliases)
-        ids = [str(i) for i in range(len(parsed))]
+        ids = [str(i) for i in range(len(candidate))]
+        parsed, index = self._parse(ids, list(candidate))
         withheld: set[int] = set()
         if any(self._local_edits(ids, parsed, index, _Log())) or any(self._cut_edits(ids, parsed, index, withheld, _Log())) or withheld:
             return False
-        before, _ = parse_texts(list(reference), self.entities, self.aliases)
+        before, _ = self._parse(ids, list(reference))
         return self._knowledge(parsed) >= self._knowledge(before)
 
     def _knowledge(self, parsed: list[ParsedText]) -> set[tuple[int, frozenset[str]]]:
@@ -163,9 +188,13 @@ class Eraser:
 
     # ------------------------------------------------------------ internals
 
-    def _run(self, ids: list[str], texts: list[str], withheld: set[int], log: _Log) -> int:
+    def _parse(self, ids: Sequence[str], texts: Sequence[str], speakers: Sequence[str | None] | None = None) -> tuple[list[ParsedText], EntityIndex]:
+        return parse_texts(texts, self.entities, self.aliases, documents=[document_of(cid) for cid in ids], speakers=speakers,
+                           subjects=[h for _, h, _, _ in self.pairs] + [e for _, e in self.standalone], declared=self.declared)
+
+    def _run(self, ids: list[str], texts: list[str], withheld: set[int], log: _Log, speakers: Sequence[str | None]) -> int:
         for round_no in range(1, self.max_rounds + 1):
-            parsed, index = parse_texts(["" if i in withheld else t for i, t in enumerate(texts)], self.entities, self.aliases)
+            parsed, index = self._parse(ids, ["" if i in withheld else t for i, t in enumerate(texts)], speakers)
             before = len(withheld)
             edits = self._local_edits(ids, parsed, index, log)
             if not any(edits):
@@ -174,7 +203,7 @@ class Eraser:
                 return round_no
             for i, text_edits in enumerate(edits):
                 if text_edits:
-                    texts[i] = apply_edits(texts[i], text_edits)
+                    texts[i] = apply_edits(texts[i], checked_edits(parsed[i], text_edits))
         raise ErasureIncomplete(f"private knowledge still present after {self.max_rounds} rounds")
 
     def _local_edits(self, ids: list[str], parsed: list[ParsedText], index: EntityIndex, log: _Log) -> list[list[Edit]]:
@@ -198,6 +227,39 @@ class Eraser:
                             edits[ti].extend(clause_edits(sentence, clause))
                             log.clauses_removed += 1
                         log.erased.add((ref, ids[ti], "clause_dropped"))
+        for ti, text_edits in enumerate(self._evidence_edits(ids, parsed, index, log)):
+            edits[ti].extend(text_edits)
+        return edits
+
+    def _evidence_edits(self, ids: list[str], parsed: list[ParsedText], index: EntityIndex, log: _Log) -> list[list[Edit]]:
+        """Step 3b: sentences about a private head that state or imply its fact, across the passages of each document."""
+        edits: list[list[Edit]] = [[] for _ in parsed]
+        documents: dict[str, list[int]] = {}
+        for ti, cid in enumerate(ids):
+            documents.setdefault(document_of(cid), []).append(ti)
+        for members in documents.values():
+            present = set().union(*(s.entities() for ti in members for s in parsed[ti].sentences), {parsed[ti].speaker for ti in members})
+            for fact in self.facts:
+                if fact.head not in present:
+                    continue
+                about = [(ti, s) for ti in members for s in parsed[ti].sentences
+                         if fact.head in s.entities() or not (self._carries_public(s) or any(index.labels.get(e) == "PERSON" for e in s.entities()))]
+                texts = [parsed[ti].text[s.start : s.end] for ti, s in about]
+                judged = self.judge.evidence(texts, fact) if self.judge is not None else [False] * len(about)
+                for (ti, sentence), text, close in zip(about, texts, judged):
+                    if fact.head in sentence.entities() and sentence.mentions_of(fact.tail):
+                        continue  # step 3 already erased it
+                    if not (sentence.mentions_of(fact.tail) or fact.holds_term(text) or close):
+                        continue
+                    if self._carries_public(sentence):  # a declared public fact stays; only the tail, if named, goes
+                        edits[ti].extend(Edit(m.start, m.end, describe(fact.relation, index.labels.get(fact.tail), fact.tail))
+                                         for m in sentence.mentions_of(fact.tail))
+                        if sentence.mentions_of(fact.tail):
+                            log.erased.add((fact.ref, ids[ti], "tail_generalized"))
+                    else:
+                        edits[ti].append(Edit(sentence.start, sentence.end))
+                        log.clauses_removed += 1
+                        log.erased.add((fact.ref, ids[ti], "evidence_dropped"))
         return edits
 
     def _carries_public(self, sentence: Sentence) -> bool:

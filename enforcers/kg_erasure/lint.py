@@ -73,8 +73,12 @@ def check(lp: LoadedPolicy, vocab: Vocabulary) -> Iterator[Diagnostic]:
         if key((h, r, t)) not in private_keys and private_graph.connected(h, t):
             yield Diagnostic(
                 "PE121",
-                f"public triple [{h}, {r}, {t}] is implied by private triples connecting '{h}' and '{t}'",
+                f"public triple [{h}, {r}, {t}] can also be inferred from the private triples that join '{h}' and '{t}'",
                 lp.span(("private_knowledge", "public", i)),
+                help=(f"If you mean [{h}, {r}, {t}] to be public, leave it here: it is served, and kg_erasure cuts the private path "
+                      "elsewhere (on_conflict decides when only this triple could be cut). Serving it does tell a reader that "
+                      f"'{h}' and '{t}' are linked; only if that link itself must stay secret, move this triple to `private`. "
+                      "See docs/erasure.md."),
             )
 
 

@@ -4,7 +4,8 @@ An :class:`Edit` replaces a char range of a text: a mention by a generic
 description ("a residential address", "a medical condition"), or a clause by
 nothing.  :func:`apply_edits` applies a set of edits at once (a dropped
 clause swallows replacements inside it) and tidies the punctuation and
-spacing the removal leaves behind.
+spacing the removal leaves behind.  :func:`checked_edits` re-parses every
+partly rewritten sentence and removes it whole when the rewrite broke it.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from enforcers.kg_erasure.mentions import Sentence
+from enforcers.kg_erasure.mentions import ParsedText, Sentence
+from policy_engine.nlp.pipeline import parse
 
 #: Generic descriptions by keywords of the relation that leads to the erased tail.
 _BY_RELATION: tuple[tuple[tuple[str, ...], str], ...] = (
@@ -60,21 +62,23 @@ class Edit:
 
 
 def clause_edits(sentence: Sentence, clause: int) -> list[Edit]:
-    """Edits removing one clause; removing the root clause removes the whole sentence."""
-    if clause == 0 or len(sentence.clauses) == 1:
+    """Edits removing one clause; removing the root clause or an argument clause removes the whole sentence."""
+    if clause == 0 or len(sentence.clauses) == 1 or clause in sentence.arguments:
         return [Edit(sentence.start, sentence.end)]
     return [Edit(s, e) for s, e in sentence.clauses[clause]]
 
 
 def apply_edits(text: str, edits: Iterable[Edit]) -> str:
-    """``text`` with ``edits`` applied (removals win over overlapping replacements), then tidied."""
-    removals = sorted((e for e in edits if not e.replacement), key=lambda e: e.start)
+    """``text`` with ``edits`` applied (removals win over overlapping replacements), then tidied.
+
+    A removal enclosed in commas ("X, who lives at Y, said") takes both commas with it."""
     merged: list[Edit] = []
-    for e in removals:
+    for e in sorted((e for e in edits if not e.replacement), key=lambda e: e.start):
         if merged and e.start <= merged[-1].end:
             merged[-1] = Edit(merged[-1].start, max(merged[-1].end, e.end))
         else:
             merged.append(e)
+    merged = [_parenthetical(text, e) for e in merged]
     replacements = [e for e in edits if e.replacement and not any(r.start <= e.start and e.end <= r.end for r in merged)]
     chosen = sorted(merged + _non_overlapping(replacements), key=lambda e: e.start)
     out, cursor = [], 0
@@ -87,6 +91,19 @@ def apply_edits(text: str, edits: Iterable[Edit]) -> str:
         cursor = e.end
     out.append(text[cursor:])
     return tidy("".join(out)) if chosen else text
+
+
+_LEFT_COMMA = re.compile(r",\s*$")
+_RIGHT_COMMA = re.compile(r"^\s*,")
+
+
+def _parenthetical(text: str, e: Edit) -> Edit:
+    left, right = _LEFT_COMMA.search(text[: e.start]), _RIGHT_COMMA.match(text[e.end :])
+    if left and right:
+        return Edit(left.start(), e.end + right.end())
+    if left and text[e.start : e.end].rstrip().endswith(","):
+        return Edit(left.start(), e.end - (len(text[e.start : e.end]) - len(text[e.start : e.end].rstrip())))
+    return e
 
 
 def _non_overlapping(edits: list[Edit]) -> list[Edit]:
@@ -118,3 +135,37 @@ def tidy(text: str) -> str:
     for pattern, repl in _TIDY:
         text = pattern.sub(repl, text)
     return text.strip(" \t")
+
+
+_SUBJECTS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"})
+_COMPLEMENTS = frozenset({"dobj", "ccomp", "xcomp", "attr", "acomp", "oprd", "dative", "prep", "agent"})
+
+
+def _frame(doc: object) -> tuple[bool, str, bool, bool]:
+    """(root has a subject, root lemma, root has a complement, starts with a relative or conjunction) of a parsed sentence."""
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)  # type: ignore[attr-defined]
+    first = next((t for t in doc if t.is_alpha), None)  # type: ignore[attr-defined]
+    if root is None:
+        return False, "", False, False
+    deps = {c.dep_ for c in root.children}
+    return bool(deps & _SUBJECTS), root.lemma_, bool(deps & _COMPLEMENTS), first is not None and first.tag_ in ("WDT", "WP", "WP$", "CC")
+
+
+def broken(original: object, rewritten: object) -> bool:
+    """Whether a rewrite broke a sentence: it lost its subject, its root lost every complement, or it now opens with a relative/conjunction."""
+    o, r = _frame(original), _frame(rewritten)
+    return (o[0] and not r[0]) or (o[1] == r[1] and o[2] and not r[2]) or (r[3] and not o[3])
+
+
+def checked_edits(text: ParsedText, edits: list[Edit]) -> list[Edit]:
+    """``edits`` plus the removal of every partly rewritten sentence that the rewrite broke (re-parsed with the shared pipeline)."""
+    partial = []
+    for s in text.sentences:
+        inside = [e for e in edits if s.start <= e.start and e.end <= s.end]
+        if inside and not any(e.start <= s.start and s.end <= e.end and not e.replacement for e in edits):
+            partial.append((s, [Edit(e.start - s.start, e.end - s.start, e.replacement) for e in inside]))
+    if not partial:
+        return edits
+    originals = [text.text[s.start : s.end] for s, _ in partial]
+    docs = parse(originals + [apply_edits(o, inside) for o, (_, inside) in zip(originals, partial)])
+    return edits + [Edit(s.start, s.end) for k, (s, _) in enumerate(partial) if broken(docs[k], docs[len(partial) + k])]

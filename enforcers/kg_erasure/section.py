@@ -25,7 +25,7 @@ class _Frozen(BaseModel):
 class ErasedTriple(_Frozen):
     triple: str = Field(description="private:<i>")
     chunk_id: str
-    action: Literal["clause_dropped", "tail_generalized"]
+    action: Literal["clause_dropped", "tail_generalized", "evidence_dropped"]
 
 
 class RemovedEntity(_Frozen):

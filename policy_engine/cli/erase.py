@@ -39,6 +39,7 @@ def erase_command(policy_path: Path, files: tuple[Path, ...], fmt: str) -> None:
     standalone private entities are erased, and connections that would let
     the files together reveal a private fact are cut.  Prints each rewritten
     file and the erasure table (triple ids refer to private_knowledge).
+    What is and is not erased, aliases and evidence terms: docs/erasure.md.
 
     \b
     Example:

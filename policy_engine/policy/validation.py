@@ -87,5 +87,7 @@ def validation_diagnostics(
         else:
             field_name = ".".join(str(p) for p in loc) or "document"
             msg = f"{field_name}: {err['msg']} (got {_short(err.get('input'))})"
-            out.append(Diagnostic("PE101", msg, positions.value(loc)))
+            number = kind == "string_type" and isinstance(err.get("input"), int | float) and not isinstance(err.get("input"), bool)
+            hint = f"quote it: write '{err['input']}' in quotes (YAML reads an unquoted number as a number, dropping leading zeros)" if number else None
+            out.append(Diagnostic("PE101", msg + ("; quote it" if number else ""), positions.value(loc), help=hint))
     return out

@@ -1,0 +1,48 @@
+"""Name animacy for coreference: is a named entity a person? (a learned veto on spaCy's PERSON label)
+
+spaCy's NER labels a company in subject position ("Hartley Freight confirmed
+the meeting") as ``PERSON`` often enough that a pronoun would resolve to it.
+:func:`not_persons` vetoes such entities with a logistic regression over the
+shared sentence embedder's vector of the name, trained on WNUT17's entity
+spans (person vs. location, corporation, group, product, creative work) by
+``bench/kg_erasure/animacy_train.py``.  The veto threshold
+:data:`VETO_BELOW` vetoes 3.8% of WNUT17 development persons and 54% of its
+non-persons (bench/results/kg_erasure_animacy.md).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from policy_engine.nlp.embedding import load_embedder
+from policy_engine.policy.model import EmbeddingSettings
+
+MODEL = Path(__file__).with_name("animacy_model.npz")
+#: Probability of "person" under which a PERSON-labelled name is not a pronoun candidate.
+VETO_BELOW = 0.1
+_LOCK = threading.Lock()
+
+
+@lru_cache(maxsize=1)
+def _weights() -> tuple[np.ndarray, float]:
+    data = np.load(MODEL)
+    return data["coef"].astype(np.float32), float(data["intercept"])
+
+
+@lru_cache(maxsize=4096)
+def person_probability(name: str) -> float:
+    """P(person) of a name under the WNUT17 animacy model."""
+    coef, intercept = _weights()
+    with _LOCK:
+        vector = load_embedder(EmbeddingSettings(precision="float32")).embed([name])[0]
+    return float(1.0 / (1.0 + np.exp(-(vector @ coef + intercept))))
+
+
+def not_persons(names: Iterable[str]) -> frozenset[str]:
+    """The names the model is confident are not persons."""
+    return frozenset(n for n in names if person_probability(n) < VETO_BELOW)

@@ -1,0 +1,126 @@
+"""Evidence of a private fact beyond the sentence that names head and tail (Eraser4RAG Section 2, read at document level).
+
+Eraser4RAG erases a private triple's *expressions*; in documents other
+people write, a fact about a person is also stated without naming them in
+the same sentence ("The X-ray confirmed tuberculosis." after the passage
+naming the patient) and implied without naming the tail ("advised not to
+drive", "on paid leave while ...").  A sentence of a document that mentions
+the head is *about the head* when it mentions the head (by name, pronoun or
+as its speaker), or mentions no person and states no public triple (a
+subject-less statement in a document about the head).  Such a
+sentence is *evidence* of the fact when it
+
+* mentions the tail, or
+* holds one of the data owner's declared evidence terms (the policy's
+  ``kg_erasure.evidence``), or
+* is judged evidence by an optional :class:`EvidenceJudge`:
+  :class:`SimilarityJudge` (cosine to the verbalized fact in the shared
+  sentence embedder's space) or :class:`AttributeJudge` (a learned model of
+  sentences that reveal a personal attribute of their subject: age, sex,
+  home city, birthplace, education, occupation, income, relationship
+  status; trained on SynthPAI development threads by
+  ``bench/kg_erasure/attribute_train.py``), chosen by the policy's
+  ``kg_erasure.evidence_judge``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+from policy_engine.nlp.embedding import Embedder
+
+#: Cosine to the verbalized fact at which a sentence about the head counts as its evidence (the lowest value
+#: ``bench/kg_erasure/external.py`` sweeps on SynthPAI development threads; see bench/results/kg_erasure_external.md).
+DEFAULT_THRESHOLD = 0.1
+ATTRIBUTE_MODEL = Path(__file__).with_name("attribute_model.npz")
+#: What each attribute of the attribute model is, to match a policy relation ("works_as") to it by embedding.
+ATTRIBUTES = {
+    "age": "age, how old a person is", "sex": "sex, gender", "city_country": "lives in a city, home town, residence",
+    "birth_city_country": "born in, birthplace", "education": "education, degree, studied", "occupation": "occupation, works as, job",
+    "income": "income, salary, earns", "income_level": "income level, wealth", "relationship_status": "relationship status, married, single, divorced",
+}
+#: Cosine between a relation and an attribute description at which the relation is taken to name that attribute.
+RELATION_MATCH = 0.35
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A private triple to erase with the evidence terms its owner declared (normalized forms)."""
+
+    ref: str
+    head: str
+    relation: str
+    tail: str
+    terms: tuple[str, ...] = ()
+
+    def verbalized(self) -> str:
+        """The fact as a short statement for the embedder ("diagnosed with: tuberculosis")."""
+        return f"{self.relation.replace('_', ' ')}: {self.tail}"
+
+    def holds_term(self, sentence: str) -> bool:
+        """Whether ``sentence`` contains a declared evidence term (case-insensitive, whole words)."""
+        return any(re.search(r"(?<!\w)" + re.escape(t) + r"(?!\w)", sentence, re.IGNORECASE) for t in self.terms)
+
+
+class EvidenceJudge(Protocol):
+    """Which of ``sentences`` (each about the fact's head) are evidence of ``fact``."""
+
+    def evidence(self, sentences: Sequence[str], fact: Fact) -> list[bool]: ...
+
+
+class SimilarityJudge:
+    """Sentences close to a fact in the shared embedder's space (cosine of L2-normalized vectors >= ``threshold``)."""
+
+    def __init__(self, embedder: Embedder, threshold: float = DEFAULT_THRESHOLD) -> None:
+        self.embedder = embedder
+        self.threshold = threshold
+
+    def scores(self, sentences: Sequence[str], fact: Fact) -> np.ndarray:
+        """Cosine of each sentence to the verbalized fact."""
+        if not sentences:
+            return np.zeros(0, dtype=np.float32)
+        vectors = self.embedder.embed([fact.verbalized(), *sentences])
+        return vectors[1:] @ vectors[0]
+
+    def evidence(self, sentences: Sequence[str], fact: Fact) -> list[bool]:
+        return [bool(s >= self.threshold) for s in self.scores(sentences, fact)]
+
+
+@lru_cache(maxsize=1)
+def _attribute_weights() -> tuple[tuple[str, ...], np.ndarray, np.ndarray, np.ndarray]:
+    data = np.load(ATTRIBUTE_MODEL)
+    return tuple(str(c) for c in data["classes"]), data["coef"], data["intercept"], data["thresholds"]
+
+
+class AttributeJudge:
+    """Sentences that reveal the personal attribute a fact's relation names (per-attribute logistic regression on the embedder)."""
+
+    def __init__(self, embedder: Embedder) -> None:
+        self.embedder = embedder
+        self.classes, self.coef, self.intercept, self.thresholds = _attribute_weights()
+        described = [c for c in self.classes if c in ATTRIBUTES]
+        self._described = described
+        self._descriptions = embedder.embed([ATTRIBUTES[c] for c in described])
+
+    def attribute_of(self, fact: Fact) -> str | None:
+        """The model's attribute the fact's relation names (cosine >= :data:`RELATION_MATCH`), if any."""
+        if not self._described:
+            return None
+        cos = self._descriptions @ self.embedder.embed([fact.relation.replace("_", " ")])[0]
+        best = int(np.argmax(cos))
+        return self._described[best] if cos[best] >= RELATION_MATCH else None
+
+    def evidence(self, sentences: Sequence[str], fact: Fact) -> list[bool]:
+        attribute = self.attribute_of(fact)
+        if attribute is None or not sentences:
+            return [False] * len(sentences)
+        k = self.classes.index(attribute)
+        z = self.embedder.embed(list(sentences)) @ self.coef[k] + self.intercept[k]
+        return [bool(p >= self.thresholds[k]) for p in 1.0 / (1.0 + np.exp(-z))]

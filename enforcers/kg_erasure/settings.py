@@ -1,0 +1,36 @@
+"""The ``kg_erasure`` policy section: what the data owner adds to ``private_knowledge`` (docs/erasure.md).
+
+``aliases`` names further forms of an entity (a nickname, a maiden name, a
+ward or account label) that the parse cannot link on its own; ``evidence``
+names terms that imply a private tail about its subject (a drug that treats
+the condition, a clinic, a consequence such as "advised not to drive").
+Both are optional; every file of a policy may contribute (``merge="concat"``).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from policy_engine.policy.sections import Section, StrictModel
+
+
+class KGErasureSettings(StrictModel):
+    aliases: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="Entity (as written in private_knowledge) -> further names of it, matched wherever they occur and linked to it.",
+    )
+    evidence: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="Private tail or entity -> terms that imply it about its subject; sentences about the subject holding one are erased.",
+    )
+    evidence_judge: Literal["off", "similarity", "attributes"] = Field(
+        default="off",
+        description="Also erase sentences about the subject that a learned judge finds to be evidence of the private fact: "
+        "'similarity' (embedding cosine to the fact) or 'attributes' (a model of sentences revealing a personal attribute; "
+        "trained on SynthPAI). See docs/erasure.md.",
+    )
+
+
+SECTIONS = (Section("kg_erasure", KGErasureSettings, merge="concat", default="empty"),)

@@ -1,0 +1,194 @@
+"""Regression tests per failure class of knowledge-graph erasure on documents other people write (issue 31), through the real parse.
+
+Classes: other name forms of a triple's head; pronouns that must not resolve
+to non-persons; evidence spread over the passages of one document; cuts
+that leave fragments; a speaker's first-person statements; the hand-written
+multi-document set scored with the Eraser4RAG metrics.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from enforcers.kg_erasure.enforcer import KGErasureEnforcer
+from enforcers.kg_erasure.eraser import Eraser
+from enforcers.kg_erasure.mentions import parse_texts
+from policy_engine.enforcement.base import EnforcementContext, Passage
+from policy_engine.policy.model import PrivateKnowledge
+
+BENCH = Path(__file__).resolve().parents[1] / "bench" / "kg_erasure"
+
+
+def _erase(private: list[tuple[str, str, str]], chunks: list[tuple[str, str]], public: list[tuple[str, str, str]] = (), **kwargs) -> list[str]:
+    knowledge = PrivateKnowledge(private=private, public=list(public))
+    return list(Eraser(knowledge, **kwargs).erase(chunks).texts)
+
+
+# ----------------------------------------------------------- 1. name forms
+
+
+@pytest.mark.parametrize(("head", "sentence"), [
+    ("Adaeze Okafor-Lind", "Ms Okafor-Lind has epilepsy."),          # title + hyphenated surname
+    ("Rafael Castell", "R. Castell has tuberculosis."),               # initial + surname
+    ("Mirela Stoica-Barbu", "Ms Stoica has tuberculosis."),           # one part of a hyphenated surname
+    ("Rafael Castell", "Hi Rafael, I hope the tuberculosis treatment is going well."),  # first name alone
+])
+def test_other_name_forms_of_a_triple_head_are_linked_and_the_fact_erased(head: str, sentence: str) -> None:
+    tail = "epilepsy" if "epilepsy" in sentence else "tuberculosis"
+    (text,) = _erase([(head, "diagnosed_with", tail)], [("mail", sentence)])
+    assert tail not in text
+
+
+# ------------------------------------------------------------ 2. pronouns
+
+
+def _pronoun_targets(text: str, entities: list[str], subjects: tuple[str, ...] = ()) -> dict[str, tuple[str, ...]]:
+    (parsed,), _ = parse_texts([text], entities, subjects=subjects)
+    return {text[m.start : m.end]: m.entities for s in parsed.sentences for m in s.mentions if m.pronoun}
+
+
+def test_a_pronoun_never_resolves_to_a_role_a_place_or_a_company() -> None:
+    text = ("Rafael Castell met the line manager at Marlow Hall on Monday. Hartley Freight confirmed the meeting. "
+            "He will be on leave from Friday.")
+    targets = _pronoun_targets(text, ["Rafael Castell", "line manager", "Marlow Hall", "Hartley Freight"])
+    assert targets == {"He": ("rafael castell",)}
+
+
+def test_an_ambiguous_pronoun_also_stands_for_the_document_subject() -> None:
+    text = "Rafael Castell works nights. Joanna Pike has agreed cover. He can be reached at home."
+    assert "rafael castell" in _pronoun_targets(text, ["Rafael Castell", "Joanna Pike"], subjects=("Rafael Castell",))["He"]
+
+
+# --------------------------------------- 3. evidence across the passages of a document
+
+
+LETTER = [
+    ("letter-17#0-120", "Dear Dr Haverty,\nThank you for seeing Mr Oduya, who attended on 2 October with a three-week cough."),
+    ("letter-17#120-260", "He can be reached at 0161 496 0000. The X-ray confirmed tuberculosis. He is on paid leave while the antibiotics run."),
+    ("directory#0-80", "Dr Conor Haverty specializes in tuberculosis at St Brendan's Hospital."),
+]
+
+
+def test_the_tail_in_a_later_passage_of_the_subjects_document_is_erased() -> None:
+    texts = _erase([("Samuel Oduya", "diagnosed_with", "tuberculosis")], LETTER, public=[("Conor Haverty", "specializes_in", "tuberculosis")])
+    assert "tuberculosis" not in texts[1] and "reached at" in texts[1]
+    assert texts[2] == LETTER[2][1]  # another document, another person's public fact
+
+
+def test_declared_evidence_terms_are_erased_with_the_fact() -> None:
+    texts = _erase([("Samuel Oduya", "diagnosed_with", "tuberculosis")], LETTER, evidence={"tuberculosis": ["antibiotics"]})
+    assert "antibiotics" not in texts[1] and "reached at" in texts[1]
+
+
+def test_the_enforcer_erases_across_passages_before_redaction_sees_them() -> None:
+    knowledge = PrivateKnowledge(private=[("Samuel Oduya", "diagnosed_with", "tuberculosis")])
+    context = EnforcementContext(passages=tuple(Passage.of(cid, text) for cid, text in LETTER[:2]), constraints=())
+    erased = KGErasureEnforcer(knowledge).apply(context)
+    assert all("tuberculosis" not in p.text for p in erased.passages)
+
+
+# ------------------------------------------------------------ 4. fragments
+
+
+def test_an_argument_clause_takes_its_sentence_with_it() -> None:
+    text = "Ms Okafor-Lind works at Greenway Pharmacy. Ms Okafor-Lind is worried that her epilepsy will cost her the job."
+    (out,) = _erase([("Adaeze Okafor-Lind", "diagnosed_with", "epilepsy")], [("c", text)])
+    assert out == "Ms Okafor-Lind works at Greenway Pharmacy."
+
+
+def test_a_parenthetical_clause_goes_with_its_commas() -> None:
+    text = "Cllr Ines Vidal-Ferrer, who lives at 12 Quay Lane, said the street needs a crossing."
+    (out,) = _erase([("Ines Vidal-Ferrer", "lives_at", "12 Quay Lane")], [("c", text)])
+    assert out == "Cllr Ines Vidal-Ferrer said the street needs a crossing."
+
+
+def test_a_rewrite_that_breaks_its_sentence_removes_the_sentence() -> None:
+    from enforcers.kg_erasure.rewrite import Edit, apply_edits, checked_edits
+
+    text = "The board met on Monday. The director, Mr Lowe, disclosed gambling debts. Lunch followed."
+    (parsed,), _ = parse_texts([text], ["Peter Lowe"])
+    start = text.index("gambling debts")
+    cut = [Edit(start, start + len("gambling debts"))]
+    assert apply_edits(text, cut) == "The board met on Monday. The director, Mr Lowe, disclosed. Lunch followed."
+    assert apply_edits(text, checked_edits(parsed, cut)) == "The board met on Monday. Lunch followed."
+    keep = [Edit(start, start + len("gambling debts"), "an undisclosed detail")]
+    assert apply_edits(text, checked_edits(parsed, keep)) == "The board met on Monday. The director, Mr Lowe, disclosed an undisclosed detail. Lunch followed."
+
+
+# ------------------------------------------------------------- 5. speakers
+
+
+def test_a_speakers_first_person_statement_is_erased() -> None:
+    knowledge = PrivateKnowledge(private=[("SpiralSphinx", "works_as", "nurse")])
+    result = Eraser(knowledge).erase([("t1/4", "Long week again. I work as a nurse on the night ward. The weather was lovely.")],
+                                     speakers={"t1/4": "SpiralSphinx"})
+    assert "nurse" not in result.texts[0] and "weather was lovely" in result.texts[0]
+
+
+def test_the_attribute_judge_erases_a_speakers_revealing_sentence_and_abstains_on_other_relations() -> None:
+    from enforcers.kg_erasure.evidence import AttributeJudge, Fact
+    from policy_engine.nlp.embedding import load_embedder
+    from policy_engine.policy.model import EmbeddingSettings
+
+    judge = AttributeJudge(load_embedder(EmbeddingSettings(precision="float32")))
+    knowledge = PrivateKnowledge(private=[("SpiralSphinx", "occupation", "nurse")])
+    text = "Twelve-hour shifts on the ward and patients' charts all night, that's my job. Anyway, the match last night was great."
+    result = Eraser(knowledge, judge=judge).erase([("t1/4", text)], speakers={"t1/4": "SpiralSphinx"})
+    assert "ward" not in result.texts[0]
+    assert judge.attribute_of(Fact("p", "x", "diagnosed_with", "y")) is None  # no medical attribute: the judge abstains
+
+
+# ----------------------------------------- 6. the hand-written multi-document set
+
+
+def test_handwritten_multi_document_set_meets_the_paper_metrics() -> None:
+    sys.path.insert(0, str(BENCH))
+    import multi
+
+    rows = [multi.score(case, multi.erase_case(case)) for case in multi.load_cases()]
+    summary = multi.metrics.summarize(rows)
+    assert summary["r_pri"] <= 0.05 and summary["r_pub"] >= 0.90
+    assert summary["r_connect"] <= 0.05 and summary["r_remove"] >= 0.99
+
+
+# --------------------------------------------------- 7. the owner's policy section
+
+
+def test_policy_aliases_and_evidence_reach_the_eraser(tmp_path: Path) -> None:
+    from policy_engine import load_policy
+
+    (tmp_path / "policy.yaml").write_text(
+        "apiVersion: policy-engine.dev/v1\nkind: PrivacyPolicy\nmetadata: {name: ward}\n"
+        "private_knowledge:\n  private:\n    - [Samuel Oduya, diagnosed_with, tuberculosis]\n"
+        "kg_erasure:\n  aliases:\n    Samuel Oduya: [Sammy]\n  evidence:\n    tuberculosis: [antibiotics]\n"
+    )
+    policy = load_policy(tmp_path)
+    assert policy.kg_erasure.aliases == {"Samuel Oduya": ["Sammy"]}
+    enforcer = KGErasureEnforcer(policy.private_knowledge, settings=policy.kg_erasure)
+    texts = enforcer.eraser.erase([("w#0-1", "Sammy has tuberculosis. The antibiotics started on Monday. The ward is quiet.")]).texts
+    assert texts == ("The ward is quiet.",)
+
+
+def test_an_unquoted_numeric_entity_gets_a_positioned_quote_hint(tmp_path: Path) -> None:
+    from policy_engine import load_policy
+    from policy_engine.diagnostics import PolicyError
+
+    (tmp_path / "policy.yaml").write_text(
+        "apiVersion: policy-engine.dev/v1\nkind: PrivacyPolicy\nmetadata: {name: cards}\n"
+        "private_knowledge:\n  entities:\n    - 4929118033652207\n"
+    )
+    with pytest.raises(PolicyError) as caught:
+        load_policy(tmp_path)
+    (d,) = caught.value.diagnostics
+    assert d.code == "PE101" and d.span.line == 6 and "quote it" in d.message and "'4929118033652207'" in (d.help or "")
+
+
+def test_pe121_advises_an_owner_who_means_the_triple_public() -> None:
+    from policy_engine.lint import lint
+
+    fixture = Path(__file__).parent / "fixtures" / "broken_policies" / "PE121-public-triple-implied.yaml"
+    (d,) = [d for d in lint([fixture]).diagnostics if d.code == "PE121"]
+    assert "If you mean" in (d.help or "") and "leave it here" in (d.help or "") and d.span.line > 0
