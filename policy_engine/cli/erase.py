@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 import policy_engine
-from enforcers.kg_erasure.eraser import Eraser
+from enforcers.kg_erasure.enforcer import KGErasureEnforcer
 from enforcers.kg_erasure.section import KGErasureSection
 from policy_engine.cli.common import echo_json, format_option, handle_errors, output_options
 from policy_engine.cli.inputs import ExistingPath, read_text_file
@@ -47,7 +47,7 @@ def erase_command(policy_path: Path, files: tuple[Path, ...], fmt: str) -> None:
     """
     policy = policy_engine.load_policy(policy_path)
     items = [(str(f), read_text_file(f)) for f in files]
-    result = Eraser(policy.private_knowledge).erase(items)
+    result = KGErasureEnforcer(policy.private_knowledge, settings=getattr(policy, "kg_erasure", None)).eraser.erase(items)  # the policy's aliases, evidence and judge
     if fmt == "json":
         echo_json({"files": dict(zip((i for i, _ in items), result.texts)), "kg_erasure": result.section.model_dump(mode="json")})
         return
