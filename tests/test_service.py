@@ -225,3 +225,67 @@ def test_shutdown_closes_the_engines_and_the_log_verifies(served: ServedBundles)
     assert len(list(iter_decisions([log]))) == before + 3
     report = verify_path(log, load_keyring(settings))
     assert report.ok, report.problem
+
+
+def test_a_real_server_drains_in_flight_requests_on_sigterm(tmp_path: Path) -> None:
+    """``policy-engine serve`` under uvicorn on loopback: requests in flight at SIGTERM finish and are recorded; the log holds no raw value."""
+    import os
+    import re
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import httpx
+
+    bundle = compiled_fixture()[1]
+    config = tmp_path / "server.yaml"
+    config.write_text(f"keys:\n  - principal: nurse-7\n    sha256: {hash_key(NURSE_KEY)}\n    purposes: [care]\n", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, str(ROOT / "click_cli.py"), "serve", str(bundle), "--config", str(config), "--port", "0", "--graceful-timeout", "60"]
+    server = subprocess.Popen(command, cwd=ROOT, env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+    lines: list[str] = []
+    try:
+        port = None
+        while port is None:
+            line = server.stderr.readline() if server.stderr else ""
+            assert line, "".join(lines)
+            lines.append(line)
+            found = re.search(r"running on http://127\.0\.0\.1:(\d+)", line)
+            port = int(found.group(1)) if found else None
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 300
+        while httpx.get(f"{base}/readyz").status_code != 200:
+            assert time.monotonic() < deadline, "not ready in 300 s"
+            time.sleep(0.2)
+        records = len(list(iter_decisions([_log_of(bundle)]))) if _log_of(bundle).exists() else 0
+        statuses: list[int] = []
+
+        def call(i: int) -> None:
+            answer = httpx.post(f"{base}/v1/protect", json={"question": f"Is Maria Lopez (555-123-4567) here for asthma, visit {i}?"}, headers=_auth(NURSE_KEY), timeout=120)
+            statuses.append(answer.status_code)
+
+        threads = [threading.Thread(target=call, args=(i,)) for i in range(4)]
+        for t in threads:
+            t.start()
+        time.sleep(0.3)
+        server.send_signal(signal.SIGTERM)
+        for t in threads:
+            t.join()
+        assert server.wait(120) in (0, -signal.SIGTERM)  # uvicorn re-raises the signal once it has shut down
+    finally:
+        if server.poll() is None:
+            server.kill()
+    log_text = "".join(lines) + (server.stderr.read() if server.stderr else "")
+    assert statuses == [200] * 4, (statuses, log_text[-2000:])
+    assert "Waiting for connections to close" in log_text, "SIGTERM came while requests were in flight"
+    assert "engines closed, audit logs flushed" in log_text
+    assert len(list(iter_decisions([_log_of(bundle)]))) == records + 4
+    _assert_no_raw_value([log_text])
+
+
+def _log_of(bundle: Path) -> Path:
+    from policy_engine.bundle.reader import Bundle
+
+    policy = Bundle.open(bundle).policy
+    return policy.resolve_path(policy.audit.log)
