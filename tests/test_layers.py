@@ -22,6 +22,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("enforcers", ("enforcers",)),
     ("engine", ("policy_engine.engine",)),
     ("tools", ("policy_engine.lint", "policy_engine.policytest", "policy_engine.scale")),
+    ("integrations", ("policy_engine.integrations",)),
     ("service", ("policy_engine.service",)),
     ("cli", ("policy_engine.cli", "click_cli")),
 )

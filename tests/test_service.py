@@ -169,25 +169,43 @@ def test_oversized_and_malformed_bodies_never_echo_the_request(served: ServedBun
     _assert_no_raw_value([r.text for r in (large, streamed, malformed, not_json)] + [r.getMessage() for r in caplog.records])
 
 
+def _slow() -> dict[str, object]:
+    """A request that keeps its slot for a while: many passages, never seen before (no parse is reused), to redact."""
+    import uuid
+
+    run = uuid.uuid4().hex[:8]
+    return {"passages": [{"chunk_id": f"c{i}", "text": f"Visit {i} ({run}): Maria Lopez has asthma; her phone is 555-123-4567."} for i in range(200)]}
+
+
+def _gauge(client: TestClient, name: str) -> float:
+    line = next(line for line in client.get("/metrics").text.splitlines() if line.startswith(name + " "))
+    return float(line.split()[1])
+
+
+def _wait_for(condition: object, what: str, timeout: float = 60.0) -> None:
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not condition():  # type: ignore[operator]
+        assert time.monotonic() < deadline, what
+        time.sleep(0.01)
+
+
 @pytest.mark.parametrize(("limits", "refused"), [({"max_in_flight": 1, "max_queued": 0}, 429), ({"max_in_flight": 1, "max_queued": 8, "queue_timeout_s": 0.001}, 503)])
 def test_concurrency_bounds(served: ServedBundles, limits: dict[str, float], refused: int) -> None:
-    """With one slot, concurrent requests beyond it are refused (429 queue full, 503 waited too long); the admitted ones answer."""
-    statuses: list[int] = []
+    """While one request holds the only slot, the next is refused (429 queue full, 503 waited too long); the admitted one answers."""
     with _client(served, _config((NURSE_KEY, "nurse-7", ("care",)), **limits)) as client:
-        start = threading.Barrier(6)
-
-        def call() -> None:
-            start.wait()
-            statuses.append(client.post("/v1/protect", json={"question": "Why was the patient admitted?"}, headers=_auth(NURSE_KEY)).status_code)
-
-        threads = [threading.Thread(target=call) for _ in range(6)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        rejected = client.get("/metrics").text
-    assert set(statuses) == {200, refused}, statuses
-    assert "policy_engine_requests_rejected_total" in rejected
+        first: list[int] = []
+        holder = threading.Thread(target=lambda: first.append(client.post("/v1/protect-passages", json=_slow(), headers=_auth(NURSE_KEY)).status_code))
+        holder.start()
+        _wait_for(lambda: _gauge(client, "policy_engine_requests_in_flight") == 1, "the slow request was admitted")
+        second = client.post("/v1/protect", json={"question": "Why was the patient admitted?"}, headers=_auth(NURSE_KEY))
+        holder.join()
+        metrics = client.get("/metrics").text
+    assert (first, second.status_code) == ([200], refused)
+    assert second.headers["retry-after"] and ("retry later" in second.json()["error"])
+    reason = "queue_full" if refused == 429 else "queue_timeout"
+    assert f'policy_engine_requests_rejected_total{{reason="{reason}"}} 1.0' in metrics
 
 
 def test_rewrite_guard_and_lint(served: ServedBundles) -> None:
@@ -262,13 +280,17 @@ def test_a_real_server_drains_in_flight_requests_on_sigterm(tmp_path: Path) -> N
         statuses: list[int] = []
 
         def call(i: int) -> None:
-            answer = httpx.post(f"{base}/v1/protect", json={"question": f"Is Maria Lopez (555-123-4567) here for asthma, visit {i}?"}, headers=_auth(NURSE_KEY), timeout=120)
+            answer = httpx.post(f"{base}/v1/protect-passages", json=_slow(), headers=_auth(NURSE_KEY), timeout=300)
             statuses.append(answer.status_code)
+
+        def in_flight() -> float:
+            text = httpx.get(f"{base}/metrics").text
+            return float(next(line for line in text.splitlines() if line.startswith("policy_engine_requests_in_flight ")).split()[1])
 
         threads = [threading.Thread(target=call, args=(i,)) for i in range(4)]
         for t in threads:
             t.start()
-        time.sleep(0.3)
+        _wait_for(lambda: in_flight() == 4, "four requests in flight")
         server.send_signal(signal.SIGTERM)
         for t in threads:
             t.join()

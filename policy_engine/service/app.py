@@ -55,6 +55,11 @@ def _error(status: int, message: str, details: list[dict[str, Any]] | None = Non
     return JSONResponse(m.ErrorBody(status=status, error=message, details=details).model_dump(exclude_none=True), status_code=status)
 
 
+def _chunks(result: Any) -> list[dict[str, Any]]:
+    """Each sanitized chunk with its text (what a framework adapter hands on per document)."""
+    return [{"chunk_id": c.chunk_id, "withheld": c.withheld, "text": "" if c.withheld else c.text} for c in result.chunks]
+
+
 def _presented_key(request: Request) -> str | None:
     header = request.headers.get("authorization", "")
     if header.lower().startswith("bearer "):
@@ -118,7 +123,7 @@ def create_app(bundles: ServedBundles, config: ServerConfig, *, owns_bundles: bo
 
     def protect_response(endpoint: str, served: ServedBundle, result: Any) -> m.ProtectResponse:
         app.metrics.decision(endpoint, served.name, result.decision, result.outcome.value, None)
-        return m.ProtectResponse.model_validate(result.to_dict())
+        return m.ProtectResponse.model_validate({**result.to_dict(), "chunks": _chunks(result)})
 
     @app.post("/v1/protect", response_model=m.ProtectResponse)
     def protect(request: Request, body: m.ProtectRequest, key: ApiKey = Depends(caller)) -> m.ProtectResponse:
@@ -149,7 +154,7 @@ def create_app(bundles: ServedBundles, config: ServerConfig, *, owns_bundles: bo
         engine = served.dp_engine() if body.dp else served.engine
         asked = engine.ask(body.question, principal=key.principal, purpose=purpose, trace_id=body.trace_id)
         app.metrics.decision("/v1/ask", served.name, asked.protected.decision, asked.outcome.value, asked.privacy)
-        return m.AskResponse.model_validate(asked.to_dict())
+        return m.AskResponse.model_validate({**asked.to_dict(), "chunks": _chunks(asked.protected)})
 
     @app.post("/v1/rewrite", response_model=m.RewriteResponse)
     def rewrite(request: Request, body: m.RewriteRequest, key: ApiKey = Depends(caller)) -> m.RewriteResponse:

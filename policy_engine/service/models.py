@@ -62,6 +62,7 @@ class LintRequest(BaseModel):
 class ChunkOut(BaseModel):
     chunk_id: str
     withheld: bool
+    text: str = Field(description="The chunk after enforcement (empty when withheld).")
 
 
 class ConstraintOut(BaseModel):
