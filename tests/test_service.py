@@ -231,20 +231,6 @@ def test_checked_in_openapi_schema_matches_the_routes() -> None:
     assert "principal" not in json.dumps(json.loads(checked_in)["components"]["schemas"]["ProtectRequest"])
 
 
-def test_shutdown_closes_the_engines_and_the_log_verifies(served: ServedBundles) -> None:
-    """Last: an app that owns the bundles closes them at shutdown (audit log flushed); every record verifies."""
-    log, settings = _log(served), next(iter(served.bundles.values())).engine.policy.audit
-    before = len(_decisions(served))
-    app: ServiceApp = create_app(served, ROTATING)
-    with TestClient(app) as client:
-        answers = [client.post("/v1/protect", json={"question": f"Visit {i}?"}, headers=_auth(NURSE_KEY)).status_code for i in range(3)]
-    assert answers == [200, 200, 200]
-    assert served.bundles == {} and not served.ready.is_set() and app.admission.draining
-    assert len(list(iter_decisions([log]))) == before + 3
-    report = verify_path(log, load_keyring(settings))
-    assert report.ok, report.problem
-
-
 def test_a_real_server_drains_in_flight_requests_on_sigterm(tmp_path: Path) -> None:
     """``policy-engine serve`` under uvicorn on loopback: requests in flight at SIGTERM finish and are recorded; the log holds no raw value."""
     import os
@@ -311,3 +297,47 @@ def _log_of(bundle: Path) -> Path:
 
     policy = Bundle.open(bundle).policy
     return policy.resolve_path(policy.audit.log)
+
+
+def test_ask_with_dp_is_charged_to_the_keys_principal(tmp_path: Path) -> None:
+    """``/v1/ask`` with ``dp`` on a bundle with a differential_privacy section (tiny local model): the spend is the key's principal's,
+    counted in /metrics, and an exhausted budget is a refusal; without the section, dp is a 409."""
+    from tiny_lm import build_tiny_model
+
+    from policy_engine.bundle.reader import compile_bundle
+    from tests.compile_support import copy_fixture
+
+    policy = copy_fixture(tmp_path / "policy")
+    model = build_tiny_model(tmp_path / "tiny")
+    with policy.open("a", encoding="utf-8") as extra:
+        extra.write(f"differential_privacy: {{epsilon: 1.5, delta: 1.0e-6, documents: 100, answer_epsilon: 1.0}}\nmodel: {{path: {model}}}\nenforcement: {{timeout_s: 120}}\n")
+    compile_bundle(policy, tmp_path / "bundle")
+    bundles = ServedBundles([tmp_path / "bundle"])
+    with TestClient(create_app(bundles, ROTATING)) as client:
+        assert bundles.wait(300), bundles.failure
+        asked = [client.post("/v1/ask", json={"question": "What is the fee?", "dp": True}, headers=_auth(key)).json() for key in (NURSE_KEY, NURSE_NEW_KEY, NURSE_KEY)]
+        metrics = client.get("/metrics").text
+    first, _, third = asked
+    assert first["privacy"]["scope"] == "principal:nurse-7" and 0 < first["privacy"]["epsilon_spent"] <= 1.0
+    assert third["outcome"] == "denied" and third["answer"] is None and "exhausted" in third["refusal"], "one principal, two keys, one budget"
+    assert 'policy_engine_privacy_epsilon_spent_total{bundle="mini-clinic",principal="nurse-7"}' in metrics
+
+
+def test_dp_on_a_policy_without_a_budget_is_a_conflict(served: ServedBundles) -> None:
+    with _client(served) as client:
+        answer = client.post("/v1/ask", json={"question": "Who?", "dp": True}, headers=_auth(NURSE_KEY))
+    assert answer.status_code == 409 and "differential_privacy" in answer.json()["error"]
+
+
+def test_shutdown_closes_the_engines_and_the_log_verifies(served: ServedBundles) -> None:
+    """Last: an app that owns the bundles closes them at shutdown (audit log flushed); every record verifies."""
+    log, settings = _log(served), next(iter(served.bundles.values())).engine.policy.audit
+    before = len(_decisions(served))
+    app: ServiceApp = create_app(served, ROTATING)
+    with TestClient(app) as client:
+        answers = [client.post("/v1/protect", json={"question": f"Visit {i}?"}, headers=_auth(NURSE_KEY)).status_code for i in range(3)]
+    assert answers == [200, 200, 200]
+    assert served.bundles == {} and not served.ready.is_set() and app.admission.draining
+    assert len(list(iter_decisions([log]))) == before + 3
+    report = verify_path(log, load_keyring(settings))
+    assert report.ok, report.problem

@@ -6,9 +6,15 @@ response), on the threadpool (the engine is thread-safe).  A decision that
 denies is still a 200 with ``outcome: denied``: the service answered, the
 policy refused.  HTTP errors are for the caller: 401/403 (authentication,
 recorded in the server log with a key fingerprint, never the key), 404 (no
-such bundle), 413/429/503 (:mod:`policy_engine.service.admission`), 422
+such bundle), 409 (the served policy cannot do what was asked, e.g. ``dp``
+without a ``differential_privacy`` section), 413/429/503 (:mod:`policy_engine.service.admission`), 422
 (a malformed body; the error never echoes the input), 500 (the exception's
 type only).
+
+``/v1/ask`` returns the whole answer, never a stream: the answer-stage
+enforcers (grounding, always on; output_guard and dp_decoding when ordered)
+judge the complete answer before any of it is released, so no enforcer
+configuration allows streaming it.
 
 Shutdown (uvicorn's SIGTERM/SIGINT handling) stops admitting, lets in-flight
 requests finish, then the lifespan closes every engine, which flushes and
@@ -31,6 +37,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from policy_engine.enforcement.base import EnforcementContext, Stage
+from policy_engine.errors import EngineError
 from policy_engine.service import models as m
 from policy_engine.service.admission import Admission, AdmissionMiddleware
 from policy_engine.service.bundles import NotServed, ServedBundle, ServedBundles
@@ -39,7 +46,7 @@ from policy_engine.service.metrics import ServiceMetrics
 
 logger = logging.getLogger("policy_engine.service")
 
-ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": m.ErrorBody} for code in (401, 403, 404, 413, 422, 429, 503)}
+ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": m.ErrorBody} for code in (401, 403, 404, 409, 413, 422, 429, 503)}
 
 
 class ServiceApp(FastAPI):
@@ -100,6 +107,10 @@ def create_app(bundles: ServedBundles, config: ServerConfig, *, owns_bundles: bo
     async def _unauthorized(request: Request, exc: AuthError) -> JSONResponse:
         app.metrics.rejected.labels(f"auth_{exc.status}").inc()
         return _error(exc.status, str(exc))
+
+    @app.exception_handler(EngineError)
+    async def _cannot_serve(_: Request, exc: EngineError) -> JSONResponse:
+        return _error(409, str(exc))  # the served policy cannot do what was asked (e.g. dp without a differential_privacy section)
 
     @app.exception_handler(NotServed)
     async def _not_served(_: Request, exc: NotServed) -> JSONResponse:
@@ -165,8 +176,11 @@ def create_app(bundles: ServedBundles, config: ServerConfig, *, owns_bundles: bo
         section = result.context.sections.get("query_rewrite")
         decision = section.model_dump(mode="json") if section is not None else None
         if result.failure is not None:
-            return m.RewriteResponse(outcome="refused", question=None, reason=result.failure.reason, decision=decision)
-        return m.RewriteResponse(outcome="rewritten", question=result.context.query, reason=None, decision=decision)
+            answer = m.RewriteResponse(outcome="refused", question=None, reason=result.failure.reason, decision=decision)
+        else:
+            answer = m.RewriteResponse(outcome="rewritten", question=result.context.query, reason=None, decision=decision)
+        app.metrics.outcomes.labels("/v1/rewrite", served.name, answer.outcome).inc()
+        return answer
 
     @app.post("/v1/guard", response_model=m.GuardResponse)
     def guard(request: Request, body: m.GuardRequest, key: ApiKey = Depends(caller)) -> m.GuardResponse:
@@ -176,12 +190,15 @@ def create_app(bundles: ServedBundles, config: ServerConfig, *, owns_bundles: bo
         result = served.pipeline_of("output_guard").run(Stage.ANSWER, context)
         section = result.context.sections.get("output_guard")
         dumped = section.model_dump(mode="json") if section is not None else None
+        refusal = result.context.refusal
         if result.failure is not None:
-            return m.GuardResponse(outcome="denied", released=None, reason=result.failure.reason, output_guard=dumped)
-        if result.context.refusal is not None:
-            refusal = result.context.refusal
-            return m.GuardResponse(outcome=refusal.outcome, released=None, reason=refusal.reason, output_guard=dumped)
-        return m.GuardResponse(outcome="released", released=result.context.answer, reason=None, output_guard=dumped)
+            answer = m.GuardResponse(outcome="denied", released=None, reason=result.failure.reason, output_guard=dumped)
+        elif refusal is not None:
+            answer = m.GuardResponse(outcome=refusal.outcome, released=None, reason=refusal.reason, output_guard=dumped)
+        else:
+            answer = m.GuardResponse(outcome="released", released=result.context.answer, reason=None, output_guard=dumped)
+        app.metrics.outcomes.labels("/v1/guard", served.name, answer.outcome).inc()
+        return answer
 
     @app.post("/v1/lint", response_model=m.LintResponse)
     def lint(body: m.LintRequest, _: ApiKey = Depends(caller)) -> m.LintResponse:
