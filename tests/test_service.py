@@ -292,6 +292,20 @@ def test_a_real_server_drains_in_flight_requests_on_sigterm(tmp_path: Path) -> N
     _assert_no_raw_value([log_text])
 
 
+def test_serve_exits_when_a_bundle_does_not_open(tmp_path: Path) -> None:
+    """A server that can never be ready exits 1 (its supervisor sees it) instead of answering 503 forever."""
+    import os
+    import subprocess
+    import sys
+
+    config = tmp_path / "server.yaml"
+    config.write_text("keys: []\n", encoding="utf-8")
+    (tmp_path / "empty").mkdir()
+    command = [sys.executable, str(ROOT / "click_cli.py"), "serve", str(tmp_path / "empty"), "--config", str(config), "--port", "0"]
+    done = subprocess.run(command, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1 and "bundle failed to open" in done.stderr
+
+
 def _log_of(bundle: Path) -> Path:
     from policy_engine.bundle.reader import Bundle
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import sys
+import threading
 from pathlib import Path
 
 import click
@@ -86,10 +87,8 @@ def serve_command(
 
 
 def _run(bundle_paths: tuple[Path, ...], config_path: Path, host: str, port: int, mode: str | None, answer_model: str | None, graceful_timeout: float, log_level: str) -> None:
-    import uvicorn
     from pydantic import ValidationError
 
-    from policy_engine.service.app import create_app
     from policy_engine.service.bundles import ServedBundles
     from policy_engine.service.config import ServerConfig
 
@@ -104,8 +103,19 @@ def _run(bundle_paths: tuple[Path, ...], config_path: Path, host: str, port: int
     if answer_model:
         options["answer_model"] = answer_model
     bundles = ServedBundles(bundle_paths, **options)
+    bundles.open_in_background()  # the engines open while the web stack imports and binds (/readyz says when)
+    import uvicorn
+
+    from policy_engine.service.app import create_app
+
     app = create_app(bundles, config)
     server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=graceful_timeout, lifespan="on"))
+
+    def stop_when_unservable() -> None:  # a server that can never be ready exits, so its supervisor sees it
+        if not bundles.wait():
+            server.should_exit = True
+
+    threading.Thread(target=stop_when_unservable, name="policy-engine-open-watch", daemon=True).start()
     server.run()
     if bundles.failure is not None:
         click.get_current_context().exit(ExitCode.TOOL)
