@@ -7,7 +7,7 @@
    30 clinic questions of bench/startup.py); stops issuing once ``--time-limit`` seconds have passed (the
    count actually sent is reported).  Then SIGTERM (the server drains and closes the engine), and the decision
    log is verified and its new records counted: exactly one per request is the expectation.
-4. The same count and concurrency against Presidio (``AnalyzerEngine`` + ``AnonymizerEngine`` with the engine's
+4. The same count (as many as step 3 sent) and concurrency against Presidio (``AnalyzerEngine`` + ``AnonymizerEngine`` with the engine's
    spaCy model, in-process in a uvicorn FastAPI server started by this script with ``--presidio-server``),
    each request carrying the raw context the bundle retrieves for that question (the text the engine
    redacts), so both servers process the same text; Presidio has no retriever, no policy and no audit log.
@@ -246,7 +246,8 @@ def main() -> None:
 
     contexts = raw_contexts(args.bundle, asked)
     process, base, presidio_ready_s = start([sys.executable, str(Path(__file__).resolve()), "--presidio-server"], work / "presidio.log", "/readyz")
-    theirs = drive(base + "/v1/anonymize", [{"text": contexts[q]} for q in order], {}, args.concurrency, args.time_limit)
+    answered = order[: ours["sent"]]  # as many requests as the engine's server was sent, in the same order
+    theirs = drive(base + "/v1/anonymize", [{"text": contexts[q]} for q in answered], {}, args.concurrency, args.time_limit)
     stop(process)
     print(f"presidio: {theirs}", flush=True)
 
@@ -254,6 +255,7 @@ def main() -> None:
         "command": command_line,
         "bundle": str(args.bundle),
         "requests": args.requests,
+        "time_limit_s": args.time_limit,
         "concurrency": args.concurrency,
         "cpus": os.cpu_count(),
         "startup": startup,
@@ -283,7 +285,7 @@ def render(r: dict) -> str:
         "# Service load test on loopback",
         "",
         f"`{r['command']}` on {r['cpus']} CPUs (shared machine: the 1-minute load average is given before / after each run).",
-        f"{r['requests']} requests per server at concurrency {r['concurrency']}; bundle `{r['bundle']}`.",
+        f"{r['requests']} requests asked per server at concurrency {r['concurrency']}, at most {r['time_limit_s']:g} s each (the count sent is in the table); bundle `{r['bundle']}`.",
         "",
         "| server | requests | errors | p50 ms | p99 ms | requests/s | load avg |",
         "|---|---:|---:|---:|---:|---:|---:|",
