@@ -66,15 +66,16 @@ def start(command: list[str], log: Path, ready_path: str, timeout: float = 600.0
     handle = log.open("wb")
     process = subprocess.Popen(command, cwd=ROOT, env=env(), stdout=handle, stderr=subprocess.STDOUT)
     base = None
-    while time.perf_counter() - started < timeout:
-        if process.poll() is not None:
-            raise RuntimeError(f"{command[:4]} exited {process.returncode}:\n{log.read_text(errors='replace')[-3000:]}")
-        if base is None:
-            found = re.search(r"running on (http://127\.0\.0\.1:\d+)", log.read_text(errors="replace"))
-            base = found.group(1) if found else None
-        elif httpx.get(base + ready_path).status_code == 200:
-            return process, base, time.perf_counter() - started
-        time.sleep(0.05)
+    with httpx.Client() as poller:  # one client: a new one per poll would cost CPU the server is starting with
+        while time.perf_counter() - started < timeout:
+            if process.poll() is not None:
+                raise RuntimeError(f"{command[:4]} exited {process.returncode}:\n{log.read_text(errors='replace')[-3000:]}")
+            if base is None:
+                found = re.search(r"running on (http://127\.0\.0\.1:\d+)", log.read_text(errors="replace"))
+                base = found.group(1) if found else None
+            elif poller.get(base + ready_path).status_code == 200:
+                return process, base, time.perf_counter() - started
+            time.sleep(0.1)
     process.kill()
     raise RuntimeError(f"{command[:4]} not ready in {timeout} s")
 
