@@ -44,6 +44,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "diff": ("policy_engine.cli.policy_tests:diff_command", "Show what changing policy OLD into NEW newly exposes or newly hides on the corpus."),
     "init": ("policy_engine.cli.policy_tests:init_command", "Scaffold a new policy repo in DIRECTORY that passes its own checks."),
     "sanitize": ("policy_engine.cli.scale:sanitize_command", "Sanitize every document of --input into --output under POLICY_PATH."),
+    "serve": ("policy_engine.service.command:serve_command", "Serve BUNDLE... over HTTP: protect, ask, rewrite, guard and lint as a long-running service."),
 }
 
 for _name, (_target, _summary) in COMMANDS.items():

@@ -22,6 +22,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("enforcers", ("enforcers",)),
     ("engine", ("policy_engine.engine",)),
     ("tools", ("policy_engine.lint", "policy_engine.policytest", "policy_engine.scale")),
+    ("integrations", ("policy_engine.integrations",)),
+    ("service", ("policy_engine.service",)),
     ("cli", ("policy_engine.cli", "click_cli")),
 )
 #: Top-level folders of a source checkout that are never installed: no runtime module may import them ...
@@ -112,7 +114,7 @@ def test_the_checkout_import_check_sees_imports(tmp_path: Path) -> None:
     assert any(target.startswith("training") for target, _, lazy in checkout_imports(ROOT / "policy_engine" / "cli" / "guard.py") if lazy)
 
 
-@pytest.mark.parametrize(("module", "layer"), [("policy_engine.bundle.compiler", "bundle"), ("enforcers.redaction.enforcer", "enforcers"), ("policy_engine.lint.formats", "tools"), ("audit.log", "audit")])
+@pytest.mark.parametrize(("module", "layer"), [("policy_engine.bundle.compiler", "bundle"), ("enforcers.redaction.enforcer", "enforcers"), ("policy_engine.lint.formats", "tools"), ("audit.log", "audit"), ("policy_engine.service.app", "service")])
 def test_the_layer_map_reads_real_modules(module: str, layer: str) -> None:
     """Guard against a vacuous pass: real modules land in the layers they should."""
     index = layer_of(module)
