@@ -1,5 +1,5 @@
 # policy-engine developer commands.  `make demo` and `make test` each install
-# what they need into .venv first: the engine extra, dev tools and Ray (torch's
+# what they need into .venv first: the engine extra, dev tools, Ray, the service and the LangChain and LlamaIndex adapters (torch's
 # CPU build is pinned first so pip never pulls a multi-GB CUDA build).  The
 # base install without extras is the slim linter (see README, Set up).
 
@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q torch==2.13.0
-	$(BIN)/python -m pip install -q -e '.[engine,dev,ray]'
+	$(BIN)/python -m pip install -q -e '.[engine,dev,ray,service,langchain,llamaindex]'
 	touch $(STAMP)
 
 install: $(STAMP)
