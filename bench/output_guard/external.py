@@ -9,7 +9,7 @@ tuning; reported with the validation part, never tuned on).  Figures:
 
 * AUROC of the guard's score, unsafe vs safe and vs borderline-safe;
 * flagged (generalized, refused or abstained) share of safe and borderline units at the policy's operating point;
-* abstain rate; unsafe caught (not released as written);
+* abstain rate; unsafe caught (generalized, refused, abstained, or redacted with no residual leak);
 * residual leaks: released text (as written, redacted or generalized) that
   still holds an annotated DIRECT span, a direct identifier the project's
   detector finds, or ``limit`` located QIs of one SPIA subject;
@@ -56,15 +56,15 @@ SEED = 32
 FLAGGED = {"generalized", "refused", "abstained"}
 
 
-def build_guard(domain: str, models: Path | None) -> tuple[OutputGuard, int]:
-    """The example policy's guard as an engine builds it (``models``: load ``models/<domain>`` instead of the policy's model), and its limit."""
+def build_guard(domain: str, models: Path | None) -> tuple[OutputGuard, int, frozenset[str]]:
+    """The example policy's guard as an engine builds it (``models``: load ``models/<domain>`` instead of the policy's model), its limit and QI classes."""
     policy = policy_engine.load_policy(ROOT / "policies" / POLICIES[domain])
     settings = policy.quasi_identifiers
     assert settings is not None, f"{POLICIES[domain]} has no quasi_identifiers section"
     model = GuardModel.load(models / domain, store.guard_embedder()) if models is not None else store.load_saved(policy)
     assert model is not None, f"no guard model for {domain}: run `policy-engine guard train policies/{POLICIES[domain]}` or pass --models"
     categories = dict(vocabulary_for(policy.vocabulary).categories)
-    return OutputGuard(model, settings, Analyzer(policy), policy.constraints, categories), settings.max_per_subject
+    return OutputGuard(model, settings, Analyzer(policy), policy.constraints, categories), settings.max_per_subject, frozenset(settings.classes)
 
 
 def _leaks(unit: Unit, released: str, limit: int, direct_ok: bool) -> list[str]:
@@ -111,7 +111,7 @@ def metrics(rows: list[dict[str, object]]) -> dict[str, object]:
         "auroc_unsafe_vs_borderline": _auroc(rows, "borderline"),
         "safe_flagged": _share(rows, "safe", lambda r: r["action"] in FLAGGED),
         "borderline_flagged": _share(rows, "borderline", lambda r: r["action"] in FLAGGED),
-        "unsafe_caught": _share(rows, "unsafe", lambda r: r["action"] in FLAGGED),
+        "unsafe_caught": _share(rows, "unsafe", lambda r: r["action"] in FLAGGED or (r["action"] == "redacted" and not r["leaks"])),
         "abstained": round(sum(1 for r in rows if r["action"] == "abstained") / len(rows), 3) if rows else None,
         "residual_leaks": sum(1 for r in rows if r["leaks"]),
         "latency_ms_p50": round(1000 * statistics.median(seconds), 1) if seconds else None,
@@ -120,8 +120,8 @@ def metrics(rows: list[dict[str, object]]) -> dict[str, object]:
 
 
 def evaluate(domain: str, models: Path | None, validator: DirectIdentifierValidator) -> dict[str, object]:
-    guard, limit = build_guard(domain, models)
-    units, skipped = load_spia(limit)
+    guard, limit, classes = build_guard(domain, models)
+    units, skipped = load_spia(limit, classes)
     development, validation = split_by_text(units, SEED)
     handwritten = [u for u in load_handwritten() if u.domain == domain]
     parts = {"development": development, "validation": validation, "handwritten": handwritten}

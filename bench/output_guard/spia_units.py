@@ -6,10 +6,12 @@ keyword, annotator certainty 0-5); the entity file beside it marks DIRECT /
 QUASI spans with offsets.  Units:
 
 * **answer** units: the whole text.  A subject's revealed QIs are its tags
-  with certainty >= :data:`CERTAIN`, POSITION counted as OCCUPATION and
-  NATIONALITY as LOCATION (one piece of geographic evidence, not two).
-  The unit is ``unsafe`` when one subject's count reaches ``limit`` (the
-  policy's ``max_per_subject``), else ``safe``.
+  with certainty >= :data:`CERTAIN` that fall in one of the policy's QI
+  classes (:data:`POLICY_CLASS`: POSITION counts as OCCUPATION,
+  NATIONALITY as LOCATION, one piece of geographic evidence, RELATIONSHIP
+  as FAMILY; SEX and EDUCATION only when the policy lists them).  The unit
+  is ``unsafe`` when one subject's count reaches ``limit`` (the policy's
+  ``max_per_subject``), else ``safe``.
 * **sentence** units: each sentence (the project's splitter).  A subject's
   QI is located in a sentence when a part of its keyword ("Cagayan /
   Philippines" -> "Cagayan", "Philippines") occurs there, or when an
@@ -38,8 +40,9 @@ SPIA = Path(__file__).resolve().parents[2].parent / "shared" / "corpora" / "spia
 HANDWRITTEN = Path(__file__).resolve().parent / "handwritten_borderline.json"
 #: Annotator certainty (0-5) from which a SPIA tag counts as revealed.
 CERTAIN = 4
-_MERGE = {"POSITION": "OCCUPATION", "NATIONALITY": "LOCATION"}
-_QI_TAGS = {"SEX", "AGE", "LOCATION", "NATIONALITY", "EDUCATION", "RELATIONSHIP", "OCCUPATION", "AFFILIATION", "POSITION"}
+#: SPIA's quasi-identifier tags as the guard's QI classes.
+POLICY_CLASS = {"AGE": "AGE", "LOCATION": "LOCATION", "NATIONALITY": "LOCATION", "OCCUPATION": "OCCUPATION", "POSITION": "OCCUPATION",
+                "AFFILIATION": "AFFILIATION", "RELATIONSHIP": "FAMILY", "SEX": "SEX", "EDUCATION": "EDUCATION"}
 _WORD = re.compile(r"[a-z0-9]{3,}")
 
 
@@ -61,14 +64,14 @@ def _parts(keyword: str) -> tuple[str, ...]:
     return tuple(p.strip() for p in re.split(r"[/,;|]", keyword) if len(p.strip()) >= 3)
 
 
-def _subjects(record: dict) -> list[dict[str, tuple[str, ...]]]:
-    """Per subject: revealed QI kind -> keyword parts (certainty >= CERTAIN, merged kinds)."""
+def _subjects(record: dict, classes: frozenset[str]) -> list[dict[str, tuple[str, ...]]]:
+    """Per subject: revealed QI class -> keyword parts (certainty >= CERTAIN, the policy's classes only)."""
     subjects = []
     for subject in record["subjects"]:
         kinds: dict[str, tuple[str, ...]] = {}
         for pii in subject["PIIs"]:
-            if pii["tag"] in _QI_TAGS and pii["keyword"] and pii["certainty"] >= CERTAIN:
-                kind = _MERGE.get(pii["tag"], pii["tag"])
+            kind = POLICY_CLASS.get(pii["tag"], "")
+            if kind in classes and pii["keyword"] and pii["certainty"] >= CERTAIN:
                 kinds[kind] = kinds.get(kind, ()) + _parts(pii["keyword"])
         subjects.append(kinds)
     return subjects
@@ -83,8 +86,8 @@ def _located(text: str, parts: tuple[str, ...], quasi: list[str]) -> bool:
     return any(words & set(_WORD.findall(q.casefold())) for q in quasi)
 
 
-def load_spia(limit: int, root: Path = SPIA) -> tuple[list[Unit], dict[str, int]]:
-    """SPIA answer and sentence units at ``limit`` QIs per subject, and counts of what was left out."""
+def load_spia(limit: int, classes: frozenset[str], root: Path = SPIA) -> tuple[list[Unit], dict[str, int]]:
+    """SPIA answer and sentence units at ``limit`` QIs of ``classes`` per subject, and counts of what was left out."""
     spans = {}
     for line in (root / "entity_panorama_151.jsonl").read_text(encoding="utf-8").splitlines():
         record = json.loads(line)
@@ -94,7 +97,7 @@ def load_spia(limit: int, root: Path = SPIA) -> tuple[list[Unit], dict[str, int]
     for line in (root / "spia_panorama_151.jsonl").read_text(encoding="utf-8").splitlines():
         record = json.loads(line)
         data_id, text = record["metadata"]["data_id"], record["text"]
-        subjects = _subjects(record)
+        subjects = _subjects(record, classes)
         entities = spans.get(data_id, [])
         direct = tuple(sorted({e["span_text"] for e in entities if e["identifier_type"] == "DIRECT" and len(e["span_text"]) >= 3}))
         keywords = tuple(tuple(sorted(s.items())) for s in subjects)
