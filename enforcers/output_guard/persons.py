@@ -204,6 +204,8 @@ def _anchor(root: Token, qi_class: str) -> tuple[Token | None, str | None]:
         if qi_class == "OCCUPATION":
             return root, None
         return _classify(possessor)
+    if root.pos_ == "NOUN" and _is_plural(root) and not any(c.dep_ == "nummod" for c in root.children):
+        return None, "aggregate"  # a bare plural is generic ("children under twelve"); "3 kids" counts one family
     first_noun = True
     for token in root.ancestors:
         if token.pos_ in ("NOUN", "PROPN") and first_noun and not (token.dep_ == "conj" and token.head.pos_ == "VERB"):  # "works ... and lives" parsed as a noun

@@ -42,6 +42,7 @@ from enforcers.output_guard.qi_spans import QISpan
 from enforcers.output_guard.scoring import Scorer, Thresholds, features
 from enforcers.output_guard.settings import QuasiIdentifierSettings
 from enforcers.output_guard.validate import DIRECT_IDENTIFIER_CATEGORIES, direct_identifier_constraints
+from policy_engine.detect.lexical import first_name_gender, is_common_word
 from policy_engine.enforcement.base import SpanDetector
 from policy_engine.enforcement.placeholders import PlaceholderBook, merge_findings
 from policy_engine.nlp.pipeline import parse
@@ -52,6 +53,8 @@ LAYER1_CATEGORIES = frozenset(DIRECT_IDENTIFIER_CATEGORIES) | {"address"}
 #: Identifier shapes no policy category describes: codes of letters and 4+ digits, and @handles.
 _SHAPES = {"ID": re.compile(r"\b(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[\w-]*(?:\d[\w-]*){4,}\b"), "HANDLE": re.compile(r"(?<![\w.])@[A-Za-z_][\w.]{2,}")}
 _POSSESSIVE = ("'s", "\u2019s")
+#: Fields of a form, profile or transcript whose value is a person's name or handle.
+_IDENTITY_FIELD = re.compile(r"(?im)(?:\b(?:user\s*name|username|seller(?:\s+name)?|buyer|author|name)\s*:\s*|\A\s*(?=[A-Z][\w.]*\s+:))(?P<v>[^\s|:,;]+)")
 
 Action = Literal["pass", "redacted", "generalized", "refused", "abstained"]
 
@@ -103,12 +106,23 @@ class GuardOutcome:
 
 
 def _unnamed(text: str) -> tuple[str, int]:
-    """``text`` with the person names the parse finds and the detector left replaced by ``[NAME_n]`` (a possessive stays outside).
+    """``text`` with the person names the detector left replaced by ``[NAME_n]`` (a possessive stays outside).
 
-    An entity that runs into a placeholder ("[NAME_1] and Christina Jones") keeps only its runs of proper nouns outside it.
+    Names are the parse's PERSON entities (one that runs into a placeholder, "[NAME_1] and Christina Jones",
+    keeps only its runs of proper nouns outside it), runs of proper nouns opened by a given name of the
+    project's name lexicon that is no dictionary word (the entity recognizer calls "Christina Jones" an
+    organisation), and the values of identity fields ("Seller: James_Jenkz", "Name: Cindy") and of a
+    speaker label opening a transcript or post ("Henry : ...").
     """
-    spans: list[tuple[int, int]] = []
-    for entity in parse([text])[0].ents:
+    doc = parse([text])[0]
+    spans: list[tuple[int, int]] = [m.span("v") for m in _IDENTITY_FIELD.finditer(text)]
+    for token in doc:
+        if token.pos_ == "PROPN" and token.is_title and first_name_gender(token.text) and not is_common_word(token.text):
+            last = token
+            while last.i + 1 < len(doc) and doc[last.i + 1].pos_ == "PROPN" and doc[last.i + 1].is_title:
+                last = doc[last.i + 1]
+            spans.append((token.idx, last.idx + len(last)))
+    for entity in doc.ents:
         if entity.label_ != "PERSON":
             continue
         if "[" not in entity.text and "]" not in entity.text:
