@@ -1,4 +1,8 @@
-"""The output guard (PPE): synthetic corpus, detector, enforcer actions, fail-closed, review queue and CLI."""
+"""The output guard (PPE): synthetic corpus and ``guard train`` models, enforcer actions, fail-closed, review queue and CLI.
+
+The enforcer needs no trained model (it scores with the shipped default scorer); the
+synthetic generator and the saved ``guard train`` model are tested at model level.
+"""
 
 from __future__ import annotations
 
@@ -20,12 +24,10 @@ from audit.log import read_records
 from click_cli import cli
 from enforcers.output_guard import store
 from enforcers.output_guard.density import KernelScorer
-from enforcers.output_guard.detector import Verdict
 from enforcers.output_guard.enforcer import OutputGuardEnforcer
 from enforcers.output_guard.model import GuardModel
-from enforcers.output_guard.qi_spans import QIProfile, QISpan
 from enforcers.output_guard.reviews import open_queue
-from enforcers.output_guard.service import _cleared
+from enforcers.output_guard.scoring import Scorer
 from enforcers.output_guard.validate import DirectIdentifierValidator
 from policy_engine.detect.analyzer import Analyzer
 from policy_engine.enforcement.base import (
@@ -66,7 +68,8 @@ quasi_identifiers:
 CLUSTER = "Regarding the patient: she is 52 years old, works as a welder and lives in Omaha. Blood pressure should be rechecked after any change in medication."
 GENERIC = "Among adults aged 50 to 65, regular exercise lowers blood pressure. Teachers, welders and nurses in many cities benefit alike from annual screening."
 ROOT = Path(__file__).resolve().parents[1]
-OUT_OF_DISTRIBUTION = "for (i = 0; i < n; i++) { sum += a[i] * b[i]; } return sum; // dot product kernel, unrolled x4 on AVX2"
+#: An answer the shipped scorer doubts without a subject-bound cluster to rewrite: it goes to review.
+DOUBTFUL = "Married, two kids, works nights."
 
 
 def _write_policy(directory: Path, qi: str = QI) -> Path:
@@ -145,7 +148,7 @@ def test_known_qi_cluster_is_flagged_and_generalized(enforcer: OutputGuardEnforc
     section = result.sections["output_guard"]
     assert section.verdict == "flag" and section.generalized_spans >= 3, section
     assert {"AGE", "OCCUPATION", "LOCATION"} <= set(section.qi_classes)
-    # every QI of the cluster is one the finder locates, so generalization removes them all and the answer is released
+    # every QI of the cluster is one the extractor attributes, so generalization removes them all and the answer is released
     assert section.action == "generalized", section
     assert result.answer is not None and result.refusal is None
     for value in ("52", "welder", "Omaha"):
@@ -155,21 +158,12 @@ def test_known_qi_cluster_is_flagged_and_generalized(enforcer: OutputGuardEnforc
     assert not any(value in dumped for value in ("52 years", "welder", "Omaha")) and not any(value in note for note in result.notes for value in ("welder", "Omaha"))
 
 
-def test_a_generalized_answer_is_released_only_when_the_count_saw_the_whole_cluster() -> None:
-    seen, partly = QIProfile(("AGE", "LOCATION"), 2), QIProfile(("AGE",), 2)
-    leftover = [QISpan("CONDITION", 0, 5, subject=True)]
-    assert _cleared(Verdict.FLAG, seen, [])  # every flagged QI is now a coarse value
-    assert not _cleared(Verdict.FLAG, seen, leftover)  # a specific QI is left: the detector decides
-    assert not _cleared(Verdict.FLAG, partly, [])  # the count saw one class only: the flag came from QIs it cannot see
-    assert _cleared(Verdict.SAFE, partly, [])
-
-
 def test_generic_answer_with_qi_words_passes(enforcer: OutputGuardEnforcer) -> None:
     result = _answer(enforcer, GENERIC)
     section = result.sections["output_guard"]
     assert section.action == "pass", section
     assert result.answer == GENERIC
-    assert section.qi_classes == []  # the QI words are cohort-level, bound to nobody
+    assert section.qi_classes == [] and "aggregate" in section.patterns  # the QI words are cohort-level, bound to nobody
 
 
 #: Ordinary answers a clinic RAG engine returns, written by hand for this test (not by any generator): record look-ups with
@@ -186,43 +180,44 @@ ORDINARY_CLINIC_ANSWERS = (
 )
 
 
-@pytest.fixture(scope="module")
-def shipped_enforcer(tmp_path_factory: pytest.TempPathFactory) -> OutputGuardEnforcer:
-    """The enforcer over a model trained as ``guard train`` does (default size and seed), not the small test model."""
-    policy = policy_engine.load_policy(_write_policy(tmp_path_factory.mktemp("shipped")))
-    train_model("medical", store.guard_embedder()).save(store.model_dir(policy, "medical"))
-    return OutputGuardEnforcer.from_parts(EngineParts(policy, detector=Analyzer(policy)))
-
-
-def test_ordinary_clinic_answers_are_released(shipped_enforcer: OutputGuardEnforcer) -> None:
+def test_ordinary_clinic_answers_are_released(enforcer: OutputGuardEnforcer) -> None:
+    """Never withheld; a condition and a treatment of one patient reach the policy's limit of 2 and are generalized."""
     for answer in ORDINARY_CLINIC_ANSWERS:
-        result = _answer(shipped_enforcer, answer)
+        result = _answer(enforcer, answer)
         section = result.sections["output_guard"]
-        assert section.action == "pass" and result.answer == answer, (answer, section)
+        assert section.action in ("pass", "redacted", "generalized") and result.answer is not None, (answer, section)
+        assert section.action != "pass" or result.answer == answer
 
 
-def test_out_of_distribution_answer_abstains_into_the_review_queue(enforcer: OutputGuardEnforcer, policy_path: Path) -> None:
-    result = _answer(enforcer, OUT_OF_DISTRIBUTION)
+def test_doubtful_answer_abstains_into_the_review_queue_with_its_reason(enforcer: OutputGuardEnforcer, policy_path: Path) -> None:
+    result = _answer(enforcer, DOUBTFUL)
     section = result.sections["output_guard"]
     assert section.action == "abstained", section
     assert result.answer is None and result.refusal is not None and result.refusal.outcome == "abstained"
     item = open_queue(policy_engine.load_policy(policy_path)).get(section.review_item)
-    assert item.answer == OUT_OF_DISTRIBUTION and item.status == "pending"
-    assert item.details["sigma_s"] == pytest.approx(section.sigma_s)
+    assert item.answer == DOUBTFUL and item.status == "pending"
+    assert item.details["risk"] == pytest.approx(section.risk) and item.details["reason"].startswith("doubtful")
 
 
-def test_policy_abstain_rate_sets_the_gate_calibrated_on_unseen_training_families(enforcer: OutputGuardEnforcer) -> None:
+def test_policy_abstain_rate_widens_the_review_band(enforcer: OutputGuardEnforcer) -> None:
     guard = enforcer.guard
     assert guard is not None
-    calibration = guard.model.detector.calibration
-    assert guard.model.info["gate_reference"] == "leave-one-family-out" and calibration.abstain_rate == 0.05
+    wider = guard.scorer.thresholds(2, "balanced", 0.3)
+    assert wider.tau_flag == guard.thresholds.tau_flag and wider.tau_review < guard.thresholds.tau_review
+    assert guard.scorer.thresholds(2, "strict", 0.05).tau_flag >= guard.thresholds.tau_flag >= guard.scorer.thresholds(2, "conservative", 0.05).tau_flag
+
+
+def test_guard_train_model_gate_is_calibrated_on_unseen_training_families(policy_path: Path) -> None:
+    """The ``guard train`` model (benchmarks and domain adaptation): its abstain gate holds per unseen training family."""
+    model = GuardModel.load(store.model_dir(policy_engine.load_policy(policy_path), "medical"), store.guard_embedder())
+    calibration = model.detector.calibration
+    assert model.info["gate_reference"] == "leave-one-family-out" and calibration.abstain_rate == 0.05
     # every training record, scored by a model that never saw its family, one group per family (the generators + ordinary answers)
-    assert len(calibration.reference_margins) == len(guard.model.info["families"]) == len(TRAIN_FAMILIES) + 1
-    assert sum(len(group) for group in calibration.reference_margins) == guard.model.info["records"]
-    wider = guard.settings.model_copy(update={"operating_point": guard.settings.operating_point.model_copy(update={"abstain_rate": 0.3})})
-    wide = type(guard)(guard.model, wider, guard.detector, guard.constraints, guard.categories)
-    assert all(w > n for w, n in zip(wide.model.detector.calibration.thetas, calibration.thetas))
-    for gate, rate in ((wide.model.detector.calibration.z, 0.3), (calibration.z, 0.05)):
+    assert len(calibration.reference_margins) == len(model.info["families"]) == len(TRAIN_FAMILIES) + 1
+    assert sum(len(group) for group in calibration.reference_margins) == model.info["records"]
+    wide = model.at_abstain_rate(0.3)
+    assert all(w > n for w, n in zip(wide.detector.calibration.thetas, calibration.thetas))
+    for gate, rate in ((wide.detector.calibration.z, 0.3), (calibration.z, 0.05)):
         withheld = [float((np.array(group) < gate).mean()) for group in calibration.reference_margins]
         assert max(withheld) == pytest.approx(rate, abs=0.02)  # the family the gate is tightest on is withheld at the rate
         assert all(w <= rate + 0.02 for w in withheld)  # and no unseen family more often
@@ -235,12 +230,11 @@ def test_critical_direct_identifier_refuses(enforcer: OutputGuardEnforcer) -> No
 
 
 def test_guard_failure_fails_closed(enforcer: OutputGuardEnforcer) -> None:
-    """A corrupted model (support vectors of the wrong width) raises inside apply: the answer is withheld."""
+    """A corrupted scorer (weights of the wrong width) raises inside apply: the answer is withheld."""
     guard = enforcer.guard
     assert guard is not None
-    broken_scorer = dataclasses.replace(guard.model.detector.sigma_s, support=np.zeros((3, 7), dtype=np.float32))  # type: ignore[arg-type]
-    broken_model = dataclasses.replace(guard.model, detector=dataclasses.replace(guard.model.detector, sigma_s=broken_scorer))
-    broken_guard = type(guard)(broken_model, guard.settings, guard.detector, guard.constraints, guard.categories)
+    broken_scorer = dataclasses.replace(guard.scorer, weights=np.zeros(3))
+    broken_guard = type(guard)(None, guard.settings, guard.detector, guard.constraints, guard.categories, scorer=broken_scorer)
     broken = dataclasses.replace(enforcer, guard=broken_guard)
     context = EnforcementContext(passages=(Passage.of("c1", "context"),), constraints=(), query="q", answer=GENERIC)
     stage = EnforcementPipeline([broken]).run(Stage.ANSWER, context)
@@ -248,14 +242,21 @@ def test_guard_failure_fails_closed(enforcer: OutputGuardEnforcer) -> None:
     assert stage.context.answer is None
 
 
-def test_unreadable_model_refuses_to_build(policy_path: Path, tmp_path: Path) -> None:
+def test_unreadable_guard_train_model_is_reported(policy_path: Path, tmp_path: Path) -> None:
     copy = _write_policy(tmp_path)
     policy = policy_engine.load_policy(copy)
     target = store.model_dir(policy, "medical")
     target.mkdir(parents=True)
     (target / "detector.json").write_text("{}", encoding="utf-8")
     with pytest.raises(ValueError, match="guard train"):
-        OutputGuardEnforcer.from_parts(EngineParts(policy, detector=Analyzer(policy)))
+        store.load_saved(policy)
+
+
+def test_a_shipped_scorer_fitted_on_other_features_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "scorer.json"
+    path.write_text(json.dumps({**Scorer.load().to_json(), "features": ["margin"]}), encoding="utf-8")
+    with pytest.raises(ValueError, match="fit_default"):
+        Scorer.load(path)
 
 
 def test_policy_without_quasi_identifiers_builds_an_idle_guard(tmp_path: Path) -> None:
@@ -267,7 +268,7 @@ def test_policy_without_quasi_identifiers_builds_an_idle_guard(tmp_path: Path) -
     assert idle.apply(context) is context
 
 
-#: What serving a saved model must not load: the training package, the benchmarks, and scikit-learn's fitting estimators.
+#: What serving the guard must not load: the training package, the benchmarks, and scikit-learn's fitting estimators.
 TRAINING_ONLY = ("training", "bench", "sklearn.svm", "sklearn.neural_network", "sklearn.mixture", "sklearn.decomposition", "sklearn.model_selection")
 SERVE_AND_LIST_MODULES = """
 import sys
@@ -286,15 +287,15 @@ print(" ".join(sorted(sys.modules)))
 """
 
 
-def test_serving_a_saved_model_imports_no_training_code(policy_path: Path) -> None:
-    """A fresh process that loads the saved model and checks an answer imports no generator, fitting or benchmark module."""
+def test_serving_imports_no_training_code(policy_path: Path) -> None:
+    """A fresh process that builds the guard and checks an answer imports no generator, fitting or benchmark module."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     run = subprocess.run([sys.executable, "-c", SERVE_AND_LIST_MODULES, str(policy_path), CLUSTER], env=env, capture_output=True, text=True, check=False)
     assert run.returncode == 0, run.stderr[-2000:]
     action, modules = run.stdout.strip().splitlines()[-2:]
-    assert action == "generalized"  # the saved model was loaded and judged the answer, as in the in-process test
+    assert action == "generalized"  # the guard judged the answer, as in the in-process test
     loaded = modules.split()
-    assert "enforcers.output_guard.model" in loaded
+    assert "enforcers.output_guard.scoring" in loaded
     assert [m for m in loaded if any(m == prefix or m.startswith(prefix + ".") for prefix in TRAINING_ONLY)] == []
 
 
@@ -332,13 +333,13 @@ def test_guard_training_loads_from_the_checkout_when_it_is_not_on_the_import_pat
 
 def test_review_commands_round_trip_and_are_audited(policy_path: Path) -> None:
     runner = CliRunner()
-    checked = runner.invoke(cli, ["guard", "check", str(policy_path), OUT_OF_DISTRIBUTION, "-f", "json"])
+    checked = runner.invoke(cli, ["guard", "check", str(policy_path), DOUBTFUL, "-f", "json"])
     assert checked.exit_code == 0, checked.output
     item = json.loads(checked.output)["output_guard"]["review_item"]
     listed = runner.invoke(cli, ["review", "list", str(policy_path)])
-    assert item in listed.output and OUT_OF_DISTRIBUTION not in listed.output
+    assert item in listed.output and DOUBTFUL not in listed.output
     shown = runner.invoke(cli, ["review", "show", str(policy_path), item])
-    assert OUT_OF_DISTRIBUTION in shown.output
+    assert DOUBTFUL in shown.output
     approved = runner.invoke(cli, ["review", "approve", str(policy_path), item, "--reviewer", "alice"])
     assert approved.exit_code == 0, approved.output
     decision = re.search(r"audit record (\S+)", approved.output).group(1)  # type: ignore[union-attr]
@@ -348,7 +349,7 @@ def test_review_commands_round_trip_and_are_audited(policy_path: Path) -> None:
     resolution = next(record for _, record in read_records([log]) if record.decision_id == decision)
     assert resolution.principal == "alice" and resolution.outcome.value == "allowed"
     assert resolution.labels == {"stage": "review", "review_item": item, "resolution": "approved"}
-    assert OUT_OF_DISTRIBUTION not in log.read_text(encoding="utf-8")
+    assert DOUBTFUL not in log.read_text(encoding="utf-8")
     assert "approved" in runner.invoke(cli, ["review", "list", str(policy_path), "--status", "approved"]).output
 
 
@@ -359,10 +360,9 @@ def test_guard_check_generalizes_a_cluster_on_the_command_line(policy_path: Path
     assert "Omaha" not in result.output.split("answer:", 1)[1]
 
 
-def test_without_a_trained_model_answers_are_refused_never_trained_in_a_request(tmp_path: Path) -> None:
+def test_without_a_trained_model_the_guard_works_and_nothing_is_trained(tmp_path: Path) -> None:
     policy = policy_engine.load_policy(_write_policy(tmp_path))
-    untrained = OutputGuardEnforcer.from_parts(EngineParts(policy, detector=Analyzer(policy)))
-    assert untrained.guard is None and not store.model_dir(policy, "medical").exists(), "nothing trained at engine start"
-    result = _answer(untrained, GENERIC)
-    assert result.answer is None and result.refusal is not None and result.refusal.outcome == "denied"
-    assert "guard train" in result.refusal.reason
+    default = OutputGuardEnforcer.from_parts(EngineParts(policy, detector=Analyzer(policy)))
+    assert default.guard is not None and not store.model_dir(policy, "medical").exists(), "nothing trained at engine start"
+    result = _answer(default, GENERIC)
+    assert result.answer == GENERIC and result.sections["output_guard"].model_version.startswith("spia-dev-")

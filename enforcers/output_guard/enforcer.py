@@ -1,19 +1,17 @@
-"""The ``output_guard`` answer-stage enforcer: direct identifiers and QI clusters in answers (PPE).
+"""The ``output_guard`` answer-stage enforcer: direct identifiers and QIs per person in answers (PPE).
 
 Thin adapter from :class:`enforcers.output_guard.service.OutputGuard` to the
 pipeline: the answer is replaced by what the guard releases (redacted or
 generalized text), or withheld with ``context.refused("denied" | "abstained", reason)``;
-an abstained answer goes to the review queue (the only place its text is
-kept).  The typed section (scores, action, operating point, model version;
-no text) goes to ``context.with_section("output_guard", ...)``.  Any error
+every withheld answer (abstained or refused) goes to the review queue with
+its reason (the queue is the only place its text is kept).  The typed section
+(scores, action, operating point, scorer version, QI classes per person; no
+text) goes to ``context.with_section("output_guard", ...)``.  Any error
 propagates, and the pipeline withholds the answer (fail closed).
 
-The model is loaded once per engine in :meth:`from_parts` from where
-``policy-engine guard train POLICY`` saved it (:mod:`enforcers.output_guard.store`).
-Training is never done inside a request: without a saved model the guard
-refuses every answer (``denied``) and says which command trains it.  A
-policy without ``quasi_identifiers`` builds an idle guard without loading
-anything.
+The guard needs no training run: it scores with the shipped default scorer
+(fitted on another team's annotations, :mod:`enforcers.output_guard.scoring`).
+A policy without ``quasi_identifiers`` builds an idle guard without loading anything.
 """
 
 from __future__ import annotations
@@ -39,7 +37,6 @@ class OutputGuardEnforcer:
     guard: OutputGuard | None
     queue: ReviewQueue | None
     policy_name: str
-    untrained: str | None = None  # why answers are refused: the policy needs a guard and none was trained
 
     name = "output_guard"
     version = "1"
@@ -56,32 +53,25 @@ class OutputGuardEnforcer:
             return cls(None, None, policy.metadata.name)
         from enforcers.output_guard.review_queue import ReviewQueue, queue_path
         from enforcers.output_guard.service import OutputGuard
-        from enforcers.output_guard.store import guard_domain, load_saved
         from policy_engine.policy.vocabulary import vocabulary_for
 
-        model = load_saved(policy)
-        if model is None:
-            reason = f"output_guard: no trained model for the {guard_domain(policy)} domain; run `policy-engine guard train {policy.root_dir}`"
-            return cls(None, None, policy.metadata.name, untrained=reason)
-        guard = OutputGuard(model, policy.quasi_identifiers, parts.detector, policy.constraints, dict(vocabulary_for(policy.vocabulary).categories))
+        guard = OutputGuard(None, policy.quasi_identifiers, parts.detector, policy.constraints, dict(vocabulary_for(policy.vocabulary).categories))
         queue = ReviewQueue(queue_path(Path(parts.resolve(policy.audit.ledger))))
         return cls(guard, queue, policy.metadata.name)
 
     def apply(self, context: EnforcementContext) -> EnforcementContext:
         if context.answer is None:
             return context
-        if self.untrained is not None:
-            return context.refused("denied", self.untrained)
         if self.guard is None:
             return context
         outcome = self.guard.check(context.answer)
         section = outcome.section
-        if section.action == "abstained":
+        if not outcome.released:
             assert self.queue is not None
             item = self.queue.add(self.policy_name, context.answer, section.model_dump(), principal=context.principal)
             section = section.model_copy(update={"review_item": item})
         result = context.with_section(self.name, section).noted(
-            f"output_guard: {section.action} (verdict {section.verdict}, QI classes {len(section.qi_classes)}/{section.max_per_subject}, model {section.model_version})"
+            f"output_guard: {section.action} (verdict {section.verdict}, QI classes per person {section.qi_per_person or [0]} / limit {section.max_per_subject}, scorer {section.model_version})"
         )
         if outcome.released:
             return result.evolve(answer=outcome.text)

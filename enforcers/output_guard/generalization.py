@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enforcers.output_guard.qi_spans import QISpan
 from policy_engine.enforcement.generalization.operators import generalize
 
-_ARTICLE_END = re.compile(r"\b(?:a|an|the)\s+$", re.IGNORECASE)
+_ARTICLE_END = re.compile(r"\b(?:a|an|the|my|your|his|her|its|our|their)\s+$", re.IGNORECASE)
 _ARTICLE_START = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
 
 _OPERATOR = {
@@ -36,6 +36,9 @@ _PHRASE = {
     "MATTER_TYPE": "a legal matter",
     "PROCEDURAL_ROLE": "is a party",
     "CASE_DISPOSITION": "the matter concluded",
+    "NATIONALITY": "foreign",
+    "MONEY": "an amount",
+    "DATE": "at one point",
 }
 
 

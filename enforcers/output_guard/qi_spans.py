@@ -23,7 +23,7 @@ from enforcers.output_guard.domains import DOMAIN_CLASSES, qi_classes
 from policy_engine.detect.recognizers import recognizer
 from policy_engine.nlp.sentences import sentence_spans
 
-_SINGULAR = re.compile(
+SINGULAR = re.compile(
     r"\b(?:she|he|her|his|him|herself|himself|my client|the (?:patient|client|claimant|defendant|plaintiff|account holder|individual|person|woman|man|household|litigant|member|applicant|employee)"
     r"|this (?:patient|client|person|individual|woman|man|account|case|litigant|household)|our (?:patient|client)|(?:a|an) [\w -]{0,30}?(?:individual|person|woman|man|patient|client|investor|litigant)"
     r"|\d{1,3}[- ]year[- ]old)\b",
@@ -44,7 +44,12 @@ _CLASS_PATTERNS: dict[str, str] = {
     "VISIT_PATTERN": r"\b(?:visits?|seen|sees|admitted|hospitali[sz]ed|came to|comes in)\b[^.]{0,40}?\b(?:every|each|weekly|monthly|daily|times|twice|since|last|Tuesday|Thursday|Sunday|weekend|night|ER|emergency|urgent care)\b",
 }
 _RECOGNIZED = {"OCCUPATION": "occupation", "FAMILY": "relative", "CONDITION": "medical_condition", "TREATMENT": "medication"}
-_FAMILY_EXTRA = re.compile(r"\b(?:widow(?:er)?|divorced|grandchildren|grandkids|twins?|teenagers?|children|daughters?|sons?|spouse|(?:mother|father|parent) of)\b", re.IGNORECASE)
+#: Family structure and marital status (a closed class): relatives the recognizer lists, plus these.
+_FAMILY_EXTRA = re.compile(
+    r"\b(?:widow(?:ed|er)?|divorced|separated|married|engaged|grandchildren|grandkids|twins?|teenagers?|children|kids|daughters?|sons?|spouse"
+    r"|(?:mother|father|parent|mom|mum|dad) of)\b",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -95,7 +100,7 @@ def find_qi_spans(text: str, domain: str, classes: tuple[str, ...] | None = None
     """QI spans of ``classes`` (default: the domain's eight), in text order, non-overlapping per class."""
     wanted = classes or (qi_classes(domain) if domain in DOMAIN_CLASSES else qi_classes("medical")[:5])
     spans = sentence_spans(text, ends=".!?;", spaced=False, lines="break", abbreviations=False)
-    sentences = [(s, e, bool(_SINGULAR.search(text, s, e)) and not _COHORT.search(text, s, e)) for s, e in spans]
+    sentences = [(s, e, bool(SINGULAR.search(text, s, e)) and not _COHORT.search(text, s, e)) for s, e in spans]
     found: list[QISpan] = []
     for qi_class in wanted:
         last_end = -1

@@ -1,65 +1,72 @@
-"""The output guard's decision on one answer: Layer 1, Layer 2, the QI count and the action (PPE Section III-C/E).
+"""The output guard's decision on one answer: direct identifiers, QIs per person, score and action (PPE Section III-C/E).
 
-1. **Layer 1**: the engine's detector runs the policy's constraints on the
-   answer and keeps the findings of direct-identifier categories (names,
-   contact details, ids, account and case numbers, dates of birth,
-   addresses); those of ``critical`` constraints refuse the answer, the
-   others become typed placeholders (as extractive redaction writes them).
-   Quasi-identifier findings (ages, jobs, places...) are Layer 2's business.
-2. **Layer 2**: the domain model scores the (Layer-1 clean) answer:
-   ``safe``, ``flag`` (its risk score above the operating point's tau) or
-   ``abstain`` (both one-class densities reject it); the
-   transparent QI count runs beside it.
-3. **Action**: safe and within ``max_per_subject`` -> ``pass``; flagged by
-   either -> the subject-bound QI spans are generalized and the result is
-   checked again -> ``generalized`` when it is now safe, else ``refused``.
-   In the re-check the generalized values ("50-59 years old", "the
-   region") are coarse, not specific QIs: spans inside them count neither
-   toward the QI profile nor in the detector's QI view, while every QI the
-   rewrite left still counts; when the QI count saw the whole cluster and
-   none is left, the answer is released (see :func:`_cleared`);
-   abstained (and not over the count) -> ``abstained`` (the caller withholds
-   the answer and queues it for review).
+1. **Layer 1**: the engine's detector runs the policy's constraints and one
+   role-free constraint per direct-identifier category on the answer and keeps
+   the findings of direct-identifier categories; those of
+   ``critical`` constraints refuse the answer, the others become typed
+   placeholders (a possessive "'s" stays outside the placeholder, so
+   "<Name>'s biopsy" reads "[PATIENT_NAME_1]'s biopsy").  Person names
+   the parse's entity recognizer finds and the detector left become
+   ``[NAME_n]``; identifier codes (a token of letters and four or more
+   digits) and @handles, which no QI class describes, become
+   ``[ID_n]`` / ``[HANDLE_n]``.
+2. **Layer 2**: :func:`enforcers.output_guard.persons.extract` attributes the
+   QI mentions to persons; the shipped :class:`~enforcers.output_guard.scoring.Scorer`
+   scores the answer.  A subject reaching ``max_per_subject`` distinct QI
+   classes, or a score at or above ``tau_flag``, flags; a score in
+   ``[tau_review, tau_flag)`` abstains (review queue); else the answer is released.
+3. **Flag -> generalize -> re-check**: the flagged subjects' mentions are
+   generalized; the result is extracted again (generalized values do not
+   count) and checked for direct identifiers again.  When a subject still
+   reaches the limit or a direct identifier is left, the answer is refused
+   (and the enforcer queues it for review); else the generalized text is released.
 
-:class:`GuardSection` is what a decision record carries: scores, action,
-operating point, model version, QI classes and span offsets, never text.
+Reasons name what was found (QI classes and how many per person, identifier
+categories), never values.  :class:`GuardSection` carries scores, action,
+classes and offsets, never text.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from enforcers.output_guard.detector import Verdict
 from enforcers.output_guard.generalization import Generalized, generalize_spans
 from enforcers.output_guard.model import GuardModel
-from enforcers.output_guard.qi_spans import QIProfile, QISpan, find_qi_spans, qi_profile
+from enforcers.output_guard.persons import Extraction, extract
+from enforcers.output_guard.qi_spans import QISpan
+from enforcers.output_guard.scoring import Scorer, Thresholds, features
 from enforcers.output_guard.settings import QuasiIdentifierSettings
-from enforcers.output_guard.validate import DIRECT_IDENTIFIER_CATEGORIES
+from enforcers.output_guard.validate import DIRECT_IDENTIFIER_CATEGORIES, direct_identifier_constraints
+from policy_engine.detect.lexical import first_name_gender, is_common_word
 from policy_engine.enforcement.base import SpanDetector
 from policy_engine.enforcement.placeholders import PlaceholderBook, merge_findings
+from policy_engine.nlp.pipeline import parse
 from policy_engine.policy.model import CategoryDefinition, Constraint, ConstraintSeverity
 
 #: Finding categories Layer 1 acts on: direct identifiers (and street addresses, which point at one household).
 LAYER1_CATEGORIES = frozenset(DIRECT_IDENTIFIER_CATEGORIES) | {"address"}
-
-#: Distinct subject-bound QI classes that make a cluster the QI count can account for on its own.
-_CLUSTER = 2
+#: Identifier shapes no policy category describes: codes of letters and 4+ digits, and @handles.
+_SHAPES = {"ID": re.compile(r"\b(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[\w-]*(?:\d[\w-]*){4,}\b"), "HANDLE": re.compile(r"(?<![\w.])@[A-Za-z_][\w.]{2,}")}
+_POSSESSIVE = ("'s", "\u2019s")
+#: Fields of a form, profile or transcript whose value is a person's name or handle.
+_IDENTITY_FIELD = re.compile(r"(?im)(?:\b(?:user\s*name|username|seller(?:\s+name)?|buyer|author|name)\s*:\s*|\A\s*(?=[A-Z][\w.]*\s+:))(?P<v>[^\s|:,;]+)")
 
 Action = Literal["pass", "redacted", "generalized", "refused", "abstained"]
 
 
 class QISpanRecord(BaseModel):
-    """A QI span by class and offsets only."""
+    """A QI mention by class, offsets and subject number (``None``: attributed to nobody)."""
 
     model_config = ConfigDict(extra="forbid")
     qi_class: str
     start: int
     end: int
-    subject: bool
+    person: int | None
 
 
 class GuardSection(BaseModel):
@@ -70,15 +77,15 @@ class GuardSection(BaseModel):
     verdict: Literal["safe", "flag", "abstain"]
     operating_point: str
     model_version: str
-    sigma_s: float
-    sigma_u: float
-    delta: float
     risk: float
-    tau: float
-    abstain_gate: tuple[float, float]
-    qi_classes: list[str]
+    tau: float  # tau_flag
+    tau_review: float
+    qi_classes: list[str]  # of the most-loaded subject
+    qi_per_person: list[int]
     max_per_subject: int
+    patterns: list[str]
     qi_spans: list[QISpanRecord]
+    reason: str = ""
     layer1_redactions: int = 0
     layer1_categories: list[str] = []
     generalized_spans: int = 0
@@ -98,82 +105,154 @@ class GuardOutcome:
         return self.text is not None
 
 
+def _unnamed(text: str) -> tuple[str, int]:
+    """``text`` with the person names the detector left replaced by ``[NAME_n]`` (a possessive stays outside).
+
+    Names are the parse's PERSON entities (one that runs into a placeholder, "[NAME_1] and Christina Jones",
+    keeps only its runs of proper nouns outside it), runs of proper nouns opened by a given name of the
+    project's name lexicon that is no dictionary word (the entity recognizer calls "Christina Jones" an
+    organisation), and the values of identity fields ("Seller: James_Jenkz", "Name: Cindy") and of a
+    speaker label opening a transcript or post ("Henry : ...").
+    """
+    doc = parse([text])[0]
+    spans: list[tuple[int, int]] = [m.span("v") for m in _IDENTITY_FIELD.finditer(text)]
+    for token in doc:
+        if token.pos_ == "PROPN" and token.is_title and first_name_gender(token.text) and not is_common_word(token.text):
+            last = token
+            while last.i + 1 < len(doc) and doc[last.i + 1].pos_ == "PROPN" and doc[last.i + 1].is_title:
+                last = doc[last.i + 1]
+            spans.append((token.idx, last.idx + len(last)))
+    for entity in doc.ents:
+        if entity.label_ != "PERSON":
+            continue
+        if "[" not in entity.text and "]" not in entity.text:
+            spans.append((entity.start_char, entity.end_char))
+            continue
+        run: list[int] = []
+        for token in [*entity, None]:
+            if token is not None and token.pos_ == "PROPN" and not any(c in token.text for c in "[]_"):
+                run.append(token.i)
+            elif run:
+                spans.append((entity.doc[run[0]].idx, entity.doc[run[-1]].idx + len(entity.doc[run[-1]])))
+                run = []
+    pieces: list[str] = []
+    numbers: dict[str, int] = {}
+    cursor = 0
+    for start, end in sorted(spans):
+        if start < cursor:
+            continue
+        end = end - 2 if text[start:end].endswith(_POSSESSIVE) else end
+        number = numbers.setdefault(" ".join(text[start:end].casefold().split()), len(numbers) + 1)
+        pieces += [text[cursor:start], f"[NAME_{number}]"]
+        cursor = end
+    return "".join(pieces) + text[cursor:], len(numbers)
+
+
+def describe(extraction: Extraction, limit: int) -> str:
+    """What the QI count found, as kinds and counts per person (never values)."""
+    people = extraction.classes_by_person()
+    if not people:
+        return "no QI attributed to any person"
+    top = max(people.values(), key=len)
+    counts = ", ".join(str(len(c)) for c in sorted(people.values(), key=len, reverse=True))
+    return f"QI classes per person {counts} (limit {limit}); most: {len(top)} ({', '.join(top)})"
+
+
 class OutputGuard:
-    """Layers 1 and 2 for one policy, over a model loaded once."""
+    """Layers 1 and 2 for one policy.  ``model`` (a ``guard train`` model) is accepted for the CLI and unused."""
 
     def __init__(
         self,
-        model: GuardModel,
+        model: GuardModel | None,
         settings: QuasiIdentifierSettings,
         detector: SpanDetector,
         constraints: Sequence[Constraint],
         categories: dict[str, CategoryDefinition],
+        scorer: Scorer | None = None,
     ) -> None:
-        self.model = model.at_abstain_rate(settings.operating_point.abstain_rate)
         self.settings = settings
         self.detector = detector
         self.constraints = tuple(constraints)
+        self.direct = self.constraints + tuple(direct_identifier_constraints())  # Layer 1 also removes names no policy role covers
         self.categories = categories
+        self.scorer = scorer or Scorer.load()
         self.operating_point = settings.operating_point.preset
+        self.limit = settings.max_per_subject
+        self.thresholds: Thresholds = self.scorer.thresholds(self.limit, self.operating_point, settings.operating_point.abstain_rate)
+        self.classes = tuple(settings.classes)
 
     def _layer1(self, answer: str) -> tuple[str, list[str], int, bool]:
-        """Answer with protected direct identifiers replaced; their categories and count; whether one was critical."""
-        if not self.constraints:
-            return answer, [], 0, False
-        findings = [f for f in self.detector.analyze_many([answer], self.constraints)[0] if f.category in LAYER1_CATEGORIES]
+        """Answer with direct identifiers replaced; their categories and count; whether one was critical."""
+        findings = [f for f in self.detector.analyze_many([answer], self.direct)[0] if f.category in LAYER1_CATEGORIES]
         severity = {c.id: c.severity for c in self.constraints}
         critical = any(severity.get(f.constraint_id) is ConstraintSeverity.CRITICAL for f in findings)
         book, pieces, cursor = PlaceholderBook(self.categories), [], 0
         spans = merge_findings(findings)
         for span in spans:
-            pieces += [answer[cursor : span.start], book.placeholder(span.finding, answer[span.start : span.end])]
-            cursor = span.end
-        return "".join(pieces) + answer[cursor:], sorted({f.category for f in findings}), len(spans), critical
+            surface = answer[span.start : span.end]
+            end = span.end - 2 if surface.endswith(_POSSESSIVE) else span.end
+            pieces += [answer[cursor : span.start], book.placeholder(span.finding, answer[span.start : end])]
+            cursor = end
+        text, named = _unnamed("".join(pieces) + answer[cursor:])
+        categories = {f.category for f in findings} | ({"person_name"} if named else set())
+        count = len(spans) + named
+        for label, shape in _SHAPES.items():
+            numbers: dict[str, int] = {}
+            text, n = shape.subn(lambda m: f"[{label}_{numbers.setdefault(m.group(), len(numbers) + 1)}]", text)  # noqa: B023
+            if n:
+                categories.add(label.lower())
+                count += n
+        return text, sorted(categories), count, critical
 
-    def _layer2(self, text: str, generalized: Generalized | None = None) -> tuple[Verdict, list[QISpan], tuple[float, float, float]]:
-        """Verdict and QI spans of ``text``; spans inside ``generalized``'s replacements are coarse values and do not count."""
-        spans = find_qi_spans(text, self.model.domain, tuple(self.settings.classes))
+    def _assess(self, text: str, generalized: Generalized | None = None) -> tuple[Extraction, float]:
+        extraction = extract(text, "general" if self.settings.domain == "general" else self.settings.domain, self.classes)
         if generalized is not None:
-            spans = [s for s in spans if not generalized.coarsened(s)]
-        scores, verdicts = self.model.assess([text], self.operating_point, None if generalized is None else [spans])
-        return verdicts[0], spans, (float(scores.sigma_s[0]), float(scores.sigma_u[0]), float(scores.risk[0]))
+            extraction.mentions = [m for m in extraction.mentions if not generalized.coarsened(QISpan(m.qi_class, m.start, m.end, True))]
+        return extraction, self.scorer.score(features(extraction, self.limit))
 
     def check(self, answer: str) -> GuardOutcome:
         text, categories, redacted, critical = self._layer1(answer)
-        verdict, spans, (sigma_s, sigma_u, risk) = self._layer2(text)
-        profile = qi_profile(spans, self.settings.max_per_subject)
-        calibration = self.model.detector.calibration
+        extraction, score = self._assess(text)
+        people = extraction.classes_by_person()
+        over = [p for p, c in people.items() if len(c) >= self.limit]
+        flagged = bool(over) or score >= self.thresholds.tau_flag
+        verdict = "flag" if flagged else "abstain" if score >= self.thresholds.tau_review else "safe"
         section = GuardSection(
-            action="pass", verdict=verdict.value, operating_point=self.operating_point, model_version=self.model.version,
-            sigma_s=sigma_s, sigma_u=sigma_u, delta=sigma_u - sigma_s, risk=risk, tau=calibration.tau[self.operating_point],
-            abstain_gate=calibration.thetas, qi_classes=list(profile.classes), max_per_subject=profile.max_per_subject,
-            qi_spans=[QISpanRecord(qi_class=s.qi_class, start=s.start, end=s.end, subject=s.subject) for s in spans],
+            action="pass", verdict=verdict, operating_point=self.operating_point, model_version=self.scorer.version, risk=score,
+            tau=self.thresholds.tau_flag, tau_review=self.thresholds.tau_review, qi_classes=list(max(people.values(), key=len, default=())),
+            qi_per_person=sorted((len(c) for c in people.values()), reverse=True), max_per_subject=self.limit, patterns=sorted(extraction.patterns),
+            qi_spans=[QISpanRecord(qi_class=m.qi_class, start=m.start, end=m.end, person=m.person) for m in extraction.mentions],
             layer1_redactions=redacted, layer1_categories=categories,
         )
+        found = describe(extraction, self.limit)
         if critical:
-            return GuardOutcome(None, section.model_copy(update={"action": "refused"}), "layer 1: a critical direct identifier is in the answer")
-        if verdict is Verdict.SAFE and not profile.exceeded:
-            action: Action = "redacted" if categories else "pass"
-            return GuardOutcome(text, section.model_copy(update={"action": action}), "safe")
-        if verdict is Verdict.ABSTAIN and not profile.exceeded:
-            return GuardOutcome(None, section.model_copy(update={"action": "abstained"}), "out of distribution for both the safe and the unsafe density")
+            return self._withhold(section, "refused", f"a critical direct identifier ({', '.join(categories)}) is in the answer")
+        if verdict == "safe":
+            return self._released(text, section, "redacted" if categories else "pass", f"safe: {found}; score {score:.2f} below review {self.thresholds.tau_review:.2f}")
+        if verdict == "abstain":
+            return self._withhold(section, "abstained", f"doubtful: score {score:.2f} in the review band [{self.thresholds.tau_review:.2f}, {self.thresholds.tau_flag:.2f}); {found}")
+        targets = set(over) or {p for p, c in people.items() if len(c) == max(map(len, people.values()), default=0)}
+        spans = [QISpan(m.qi_class, m.start, m.end, m.person in targets) for m in extraction.mentions]
         rewritten = generalize_spans(text, spans)
-        again, residual, _ = self._layer2(rewritten.text, rewritten)
-        if rewritten.count and _cleared(again, profile, residual) and not qi_profile(residual, self.settings.max_per_subject).exceeded:
-            return GuardOutcome(rewritten.text, section.model_copy(update={"action": "generalized", "generalized_spans": rewritten.count}), "QI cluster generalized")
-        why = f"{len(profile.classes)} QI classes about one subject (max {profile.max_per_subject})" if profile.exceeded else "Layer-2 detector flags a QI cluster"
-        return GuardOutcome(None, section.model_copy(update={"action": "refused", "generalized_spans": rewritten.count}), f"{why}; generalization did not make it safe")
+        again, _ = self._assess(rewritten.text, rewritten)
+        left = [c for c in again.classes_by_person().values() if len(c) >= self.limit]
+        why = f"{found}" if over else f"score {score:.2f} at or above {self.thresholds.tau_flag:.2f}; {found}"
+        section = section.model_copy(update={"generalized_spans": rewritten.count})
+        if left:
+            return self._withhold(section, "refused", f"{why}; after generalizing {rewritten.count} mentions a person still has {max(map(len, left))} QI classes")
+        if not rewritten.count:  # the score's doubt, with no subject-bound QI to rewrite: a reviewer decides
+            return self._withhold(section.model_copy(update={"verdict": "abstain"}), "abstained", f"doubtful: {why}; no person's QI to generalize")
+        return self._released(rewritten.text, section, "generalized", f"{why}; generalized {rewritten.count} mentions")
 
+    def _released(self, text: str, section: GuardSection, action: Action, reason: str) -> GuardOutcome:
+        """Release ``text`` unless a rewrite left a direct identifier the detector finds (then refuse)."""
+        if action != "pass":
+            left = [f.category for f in self.detector.analyze_many([text], self.direct)[0] if f.category in LAYER1_CATEGORIES]
+            left += [label.lower() for label, shape in _SHAPES.items() for m in shape.finditer(text)]
+            if left:
+                kinds = ", ".join(f"{k} x{left.count(k)}" for k in sorted(set(left)))
+                return self._withhold(section, "refused", f"{reason}; direct identifiers left after rewriting: {kinds}")
+        return GuardOutcome(text, section.model_copy(update={"action": action, "reason": reason}), reason)
 
-def _cleared(again: Verdict, found: QIProfile, residual: list[QISpan]) -> bool:
-    """Whether a generalized answer is safe to release.
-
-    When the QI count itself saw the cluster (two or more subject-bound
-    classes) and the rewrite left no subject-bound QI span, every QI it
-    flagged is now a coarse value: the answer is released even if the
-    detector still recognizes the shape of a case description.  Otherwise
-    the cluster was (partly) invisible to the count, so the detector's
-    re-check decides.
-    """
-    counted_cluster = len(found.classes) >= _CLUSTER and not any(s.subject for s in residual)
-    return again is not Verdict.FLAG or counted_cluster
+    def _withhold(self, section: GuardSection, action: Action, reason: str) -> GuardOutcome:
+        return GuardOutcome(None, section.model_copy(update={"action": action, "reason": reason}), reason)

@@ -1,0 +1,93 @@
+"""The guard's calibrated score and operating point over per-person QI features (PPE Sections V-C, V-D, VIII).
+
+The score is a logistic regression over what :mod:`enforcers.output_guard.persons`
+reads from the parse: how far the most-loaded subject is from the policy's
+``max_per_subject``, the next subject's count, attributed mentions, mentions
+with no anchor, mentions a borderline pattern keeps from anyone, the number of subjects, the borderline patterns seen, and whether
+the text speaks in the first person.  It is fitted on the development part of
+SPIA (another team's per-person QI annotations, ``bench/output_guard/fit_default.py``)
+and shipped as ``default_scorer.json`` (coefficients and calibration arrays
+only), so a policy needs no training run.
+
+Operating point, per limit: a subject reaching the limit always flags.  Of
+the rest, a score at or above ``tau_flag`` flags too, where ``tau_flag`` is
+the lowest threshold at which the share of development safe units flagged
+(by either) stays within the preset's stated false-flag rate
+(:data:`FALSE_FLAG_RATE`); scores in ``[tau_review, tau_flag)`` abstain into
+the review queue, ``tau_review`` being the lowest threshold at which the
+abstained share of development units stays within the policy's
+``abstain_rate``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from enforcers.output_guard.persons import Extraction
+
+DEFAULT_SCORER = Path(__file__).with_name("default_scorer.json")
+PATTERNS = ("aggregate", "hypothetical", "public_role", "deflection", "distinct_persons")
+FEATURES = ("margin", "second", "attributed", "unanchored", "kept_by_pattern", "persons", *PATTERNS, "first_person")
+#: Stated share of development safe units each preset may flag or send to review.
+FALSE_FLAG_RATE = {"conservative": 0.10, "balanced": 0.05, "strict": 0.02}
+
+
+def features(extraction: Extraction, limit: int) -> np.ndarray:
+    """The feature row of one extraction at ``limit`` QI classes per subject (order of :data:`FEATURES`)."""
+    counts = sorted((len(c) for c in extraction.classes_by_person().values()), reverse=True) + [0, 0]
+    attributed = sum(1 for m in extraction.mentions if m.person is not None)
+    kept = sum(1 for m in extraction.mentions if m.person is None and m.pattern is not None)
+    row = [counts[0] - limit, counts[1], attributed, len(extraction.mentions) - attributed - kept, kept, extraction.persons]
+    row += [float(p in extraction.patterns) for p in PATTERNS] + [float(extraction.first_person)]
+    return np.asarray(row, dtype=np.float64)
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    tau_review: float
+    tau_flag: float
+
+
+@dataclass(frozen=True)
+class Scorer:
+    """Standardized logistic regression plus, per limit, the development scores its thresholds are derived from."""
+
+    mean: np.ndarray
+    scale: np.ndarray
+    weights: np.ndarray
+    bias: float
+    calibration: dict[int, dict[str, list[float] | int]]
+    version: str
+
+    def score(self, row: np.ndarray) -> float:
+        z = float(((row - self.mean) / self.scale) @ self.weights + self.bias)
+        return 1.0 / (1.0 + np.exp(-np.clip(z, -50.0, 50.0)))
+
+    def thresholds(self, limit: int, preset: str, abstain_rate: float) -> Thresholds:
+        """``tau_flag`` for the preset's false-flag rate and ``tau_review`` for ``abstain_rate`` (see the module contract)."""
+        cal = self.calibration[min(max(limit, min(self.calibration)), max(self.calibration))]
+        safe = np.asarray(cal["safe_below"], dtype=np.float64)  # dev safe units below the limit
+        every = np.asarray(cal["all_below"], dtype=np.float64)
+        n_safe, n_all, counted = int(cal["n_safe"]), int(cal["n_all"]), int(cal["safe_counted"])  # type: ignore[arg-type]
+        candidates = np.unique(np.concatenate([safe, every, [1.0 + 1e-9]]))
+        allowed = FALSE_FLAG_RATE[preset] * n_safe - counted
+        tau_flag = next((float(t) for t in candidates if np.sum(safe >= t) <= allowed), float(candidates[-1]))
+        tau_review = next((float(t) for t in candidates if t <= tau_flag and np.sum((every >= t) & (every < tau_flag)) <= abstain_rate * n_all), tau_flag)
+        return Thresholds(tau_review, tau_flag)
+
+    def to_json(self) -> dict[str, object]:
+        return {"features": list(FEATURES), "mean": self.mean.tolist(), "scale": self.scale.tolist(), "weights": self.weights.tolist(),
+                "bias": self.bias, "calibration": {str(k): v for k, v in self.calibration.items()}, "version": self.version}
+
+    @classmethod
+    def load(cls, path: Path = DEFAULT_SCORER) -> Scorer:
+        """The scorer saved at ``path``; ValueError when its features are not this module's."""
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data["features"] != list(FEATURES):
+            raise ValueError(f"{path} was fitted on features {data['features']}, not {list(FEATURES)}; refit it (bench/output_guard/fit_default.py)")
+        return cls(np.asarray(data["mean"]), np.asarray(data["scale"]), np.asarray(data["weights"]), float(data["bias"]),
+                   {int(k): v for k, v in data["calibration"].items()}, str(data["version"]))

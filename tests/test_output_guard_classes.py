@@ -1,0 +1,179 @@
+"""Failure classes of the output guard on answers it did not write (issue 32), with the real parse, detector and review queue.
+
+Each test holds one class: names at sentence start and in the possessive never
+survive; a rewrite that leaves a direct identifier or a QI cluster is refused
+into review; every withheld answer is reviewable with its reason; reasons give
+kinds and counts, never values, and never claim a cluster that was not found;
+the borderline patterns (aggregates, hypotheticals, public roles, deflections,
+distinct persons) bind their QIs to nobody or to different people.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import policy_engine
+from enforcers.output_guard.enforcer import OutputGuardEnforcer
+from enforcers.output_guard.persons import extract
+from enforcers.output_guard.reviews import open_queue
+from enforcers.output_guard.service import OutputGuard
+from policy_engine.detect.analyzer import Analyzer
+from policy_engine.enforcement.base import EnforcementContext, EnforcementPipeline, Passage, Stage
+from policy_engine.enforcement.registry import EngineParts
+
+POLICY = """\
+apiVersion: policy-engine.dev/v1
+kind: PrivacyPolicy
+metadata: {name: guarded-classes}
+constraints:
+  - id: hide-names
+    statement: Hide the names of patients and clients.
+    detect: {entity_types: [PERSON]}
+  - id: no-emails
+    statement: Never reveal e-mail addresses.
+    severity: critical
+    detect: {categories: [contact]}
+quasi_identifiers:
+  domain: medical
+  classes: [AGE, OCCUPATION, LOCATION, AFFILIATION, FAMILY, CONDITION, TREATMENT, VISIT_PATTERN]
+  max_per_subject: 2
+  operating_point: {preset: balanced}
+audit: {log: audit/decisions.jsonl, ledger: state/ledger.sqlite}
+enforcement: {order: [output_guard]}
+"""
+CLASSES = ("AGE", "OCCUPATION", "LOCATION", "AFFILIATION", "FAMILY", "CONDITION", "TREATMENT", "VISIT_PATTERN")
+CLUSTER = "The patient is a 58-year-old harbour pilot who lives alone in Port Erin and was admitted twice this spring with heart failure."
+HANDWRITTEN = Path(__file__).resolve().parents[1] / "bench" / "output_guard" / "handwritten_borderline.json"
+
+
+@pytest.fixture(scope="module")
+def policy_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("classes") / "policy.yaml"
+    path.write_text(POLICY, encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def enforcer(policy_path: Path) -> OutputGuardEnforcer:
+    """The guard as an engine builds it: no training run, the shipped default scorer."""
+    policy = policy_engine.load_policy(policy_path)
+    built = OutputGuardEnforcer.from_parts(EngineParts(policy, detector=Analyzer(policy)))
+    assert built.guard is not None
+    return built
+
+
+def _run(enforcer: OutputGuardEnforcer, answer: str) -> EnforcementContext:
+    context = EnforcementContext(passages=(Passage.of("c1", "context"),), constraints=(), query="q", answer=answer)
+    return EnforcementPipeline([enforcer]).run(Stage.ANSWER, context).context
+
+
+@pytest.mark.parametrize(
+    ("answer", "name"),
+    [
+        ("Martina Okafor's biopsy confirmed stage II melanoma, and the oncology team wants to start treatment next week.", "Okafor"),
+        ("Dmitri Halvorsen's follow-up is booked for Tuesday.", "Halvorsen"),
+        ("Rosalind Achterberg was seen in clinic today and is recovering well.", "Achterberg"),
+    ],
+)
+def test_names_at_sentence_start_and_in_the_possessive_never_survive(enforcer: OutputGuardEnforcer, answer: str, name: str) -> None:
+    result = _run(enforcer, answer)
+    if result.answer is not None:
+        assert name not in result.answer
+        if "'s" in answer:
+            assert "]'s " in result.answer  # the possessive stays outside the placeholder and still reads as English
+    assert result.sections["output_guard"].layer1_redactions >= 1
+
+
+def test_identifier_codes_and_handles_are_redacted(enforcer: OutputGuardEnforcer) -> None:
+    result = _run(enforcer, "@anderson_61 : after entering my US-DL-74111304325 data the sync fails with a token error.")
+    assert result.answer is not None and "anderson_61" not in result.answer and "74111304325" not in result.answer
+    categories = set(result.sections["output_guard"].layer1_categories)
+    assert "handle" in categories and categories & {"id", "government_id"}, categories
+
+
+def test_a_rewrite_that_leaves_a_direct_identifier_is_refused(enforcer: OutputGuardEnforcer) -> None:
+    guard = enforcer.guard
+    assert isinstance(guard, OutputGuard)
+    section = guard.check("Flu vaccines are offered every autumn.").section
+    left = guard._released("She is 40-49 years old; write to jane.roe@example.com.", section, "generalized", "QI cluster generalized")
+    assert left.text is None and left.section.action == "refused"
+    assert "contact x1" in left.reason and "jane.roe" not in left.reason
+
+
+def test_a_cluster_is_generalized_or_refused_never_released_whole(enforcer: OutputGuardEnforcer) -> None:
+    result = _run(enforcer, CLUSTER)
+    section = result.sections["output_guard"]
+    assert section.verdict == "flag" and section.qi_per_person[0] >= 3, section
+    if result.answer is not None:
+        assert section.action == "generalized"
+        people = extract(result.answer, "medical", CLASSES).classes_by_person()
+        assert all(len(c) < 2 for c in people.values()) or section.generalized_spans > 0
+        for value in ("58", "harbour pilot", "Port Erin"):
+            assert value not in result.answer
+    else:
+        assert section.action == "refused" and section.review_item is not None
+
+
+def test_refusals_and_abstentions_are_reviewable_with_their_reason(enforcer: OutputGuardEnforcer, policy_path: Path) -> None:
+    refused = _run(enforcer, "Annual flu vaccination lowers the risk of hospitalization. Questions: write to care@clinic.example.")
+    section = refused.sections["output_guard"]
+    assert refused.answer is None and section.action == "refused" and section.review_item is not None
+    item = open_queue(policy_engine.load_policy(policy_path)).get(section.review_item)
+    assert item.status == "pending" and item.details["action"] == "refused"
+    assert "critical direct identifier (contact)" in item.details["reason"]
+    assert "cluster" not in item.details["reason"] and "QI" not in item.details["reason"]  # no cluster was found, none is claimed
+
+
+def test_reasons_name_kinds_and_counts_never_values(enforcer: OutputGuardEnforcer) -> None:
+    result = _run(enforcer, CLUSTER)
+    section = result.sections["output_guard"]
+    assert "QI classes per person" in section.reason and "AGE" in section.reason and "LOCATION" in section.reason
+    dumped = json.dumps(section.model_dump()) + " ".join(result.notes)
+    for value in ("58", "harbour", "Port Erin", "heart failure"):
+        assert value not in dumped
+
+
+def test_an_answer_without_a_person_never_reports_a_cluster(enforcer: OutputGuardEnforcer) -> None:
+    section = _run(enforcer, "High blood pressure often has no symptoms, so check it once a year.").sections["output_guard"]
+    assert section.action == "pass" and section.qi_per_person == [] and "no QI attributed" in section.reason
+
+
+@pytest.mark.parametrize(
+    ("text", "pattern"),
+    [
+        ("Among women aged 40 to 49 in the screening programme, about 1 in 8 had a recall.", "aggregate"),
+        ("Say you are a 45-year-old runner with knee pain: most physiotherapists start with strength exercises.", "hypothetical"),
+        ("Suppose a couple in their fifties inherits a house in Leeds; they owe no tax on the inheritance itself.", "hypothetical"),
+        ("The health minister said at the press briefing in Ottawa that the clinics will open in March.", "public_role"),
+        ("I can't discuss your brother's diabetes or his insulin with you.", "deflection"),
+    ],
+)
+def test_borderline_patterns_bind_their_qis_to_nobody(text: str, pattern: str) -> None:
+    found = extract(text, "medical", CLASSES)
+    assert pattern in found.patterns, (found.patterns, found.mentions)
+    assert found.max_classes() < 2, found.classes_by_person()
+
+
+def test_quasi_identifiers_spread_over_different_people_are_counted_apart() -> None:
+    found = extract("One tenant is a retired bus driver from Leeds; a different tenant, a nurse, filed the complaint.", "law",
+                    ("AGE", "OCCUPATION", "LOCATION", "AFFILIATION", "FAMILY"))
+    people = found.classes_by_person()
+    assert len(people) >= 2 and "distinct_persons" in found.patterns
+    assert found.max_classes() <= 2
+
+
+def test_quasi_identifiers_of_one_person_across_sentences_are_counted_together() -> None:
+    found = extract("The client is 47 and lives in Lewes. He works as an orthodontist.", "finance", ("AGE", "OCCUPATION", "LOCATION"))
+    assert found.max_classes() == 3, found.classes_by_person()
+
+
+def test_handwritten_unsafe_answers_are_never_released_as_written(enforcer: OutputGuardEnforcer) -> None:
+    answers = [a for a in json.loads(HANDWRITTEN.read_text(encoding="utf-8"))["answers"] if a["domain"] == "medical" and a["label"] == "unsafe"]
+    assert answers
+    for answer in answers:
+        result = _run(enforcer, answer["text"])
+        assert result.sections["output_guard"].action != "pass", answer["id"]
+        assert result.answer != answer["text"], answer["id"]
