@@ -11,6 +11,7 @@ bundle compiled per module.
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -181,10 +182,13 @@ def guard_policy(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def test_guard_check_never_trains_and_names_the_command_to_run(guard_policy: Path) -> None:
-    result = run("guard", "check", str(guard_policy), "The patient is 52 years old.")
-    assert_bad_input(result, "no output guard model", f"`policy-engine guard train {guard_policy}`")
-    assert not (guard_policy / ".policy-engine" / "guard").exists()
+def test_guard_check_never_trains(guard_policy: Path) -> None:
+    result = run("guard", "check", str(guard_policy), "The patient is 52 years old.", "-f", "json")
+    assert result.exit_code == 0, result.output
+    assert not (guard_policy / ".policy-engine" / "guard").exists()  # the shipped guard: nothing trained or saved
+    withheld = run("guard", "check", str(guard_policy), "Regarding the patient: she is 52, works as a welder and lives in Omaha.", "-f", "json")
+    data = json.loads(withheld.stdout)
+    assert data["output_guard"]["action"] == "generalized" and "Omaha" not in data["released"] and "welder" not in data["released"]
 
 
 def test_guard_check_refuses_an_empty_answer(guard_policy: Path) -> None:

@@ -61,7 +61,7 @@ def build_guard(domain: str) -> tuple[OutputGuard, int, frozenset[str]]:
     settings = policy.quasi_identifiers
     assert settings is not None, f"{POLICIES[domain]} has no quasi_identifiers section"
     categories = dict(vocabulary_for(policy.vocabulary).categories)
-    return OutputGuard(None, settings, Analyzer(policy), policy.constraints, categories), settings.max_per_subject, frozenset(settings.classes)
+    return OutputGuard(settings, Analyzer(policy), policy.constraints, categories), settings.max_per_subject, frozenset(settings.classes)
 
 
 def _leaks(unit: Unit, released: str, limit: int, direct_ok: bool) -> list[str]:

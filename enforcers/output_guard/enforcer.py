@@ -55,7 +55,7 @@ class OutputGuardEnforcer:
         from enforcers.output_guard.service import OutputGuard
         from policy_engine.policy.vocabulary import vocabulary_for
 
-        guard = OutputGuard(None, policy.quasi_identifiers, parts.detector, policy.constraints, dict(vocabulary_for(policy.vocabulary).categories))
+        guard = OutputGuard(policy.quasi_identifiers, parts.detector, policy.constraints, dict(vocabulary_for(policy.vocabulary).categories))
         queue = ReviewQueue(queue_path(Path(parts.resolve(policy.audit.ledger))))
         return cls(guard, queue, policy.metadata.name)
 

@@ -36,7 +36,6 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from enforcers.output_guard.generalization import Generalized, generalize_spans
-from enforcers.output_guard.model import GuardModel
 from enforcers.output_guard.persons import Extraction, extract
 from enforcers.output_guard.qi_spans import QISpan
 from enforcers.output_guard.scoring import Scorer, Thresholds, features
@@ -159,11 +158,10 @@ def describe(extraction: Extraction, limit: int) -> str:
 
 
 class OutputGuard:
-    """Layers 1 and 2 for one policy.  ``model`` (a ``guard train`` model) is accepted for the CLI and unused."""
+    """Layers 1 and 2 for one policy, scored by the shipped scorer (fitted on SPIA development units) unless ``scorer`` is given."""
 
     def __init__(
         self,
-        model: GuardModel | None,
         settings: QuasiIdentifierSettings,
         detector: SpanDetector,
         constraints: Sequence[Constraint],

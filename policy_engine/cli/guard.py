@@ -114,11 +114,11 @@ def guard_check(policy_path: Path, answer: str, fmt: str) -> None:
     """Run the output guard on ANSWER (an answer produced elsewhere), as an engine would.
 
     Prints the action (pass, redacted, generalized, refused, abstained), the
-    released text if any, and why.  An abstained answer is put in the review queue.
-    Uses the policy domain's saved model and never trains one: without it the
-    command stops and names the `guard train` command to run (minutes, once).
-    Exit codes: 0 checked, 1 bad input (an empty ANSWER), no model or tool
-    error, 3 the policy does not load.
+    released text if any, and why.  A withheld answer (abstained or refused) is
+    put in the review queue with its reason.  Uses the shipped guard: nothing is
+    trained.
+    Exit codes: 0 checked, 1 bad input (an empty ANSWER) or tool error,
+    3 the policy does not load.
 
     \b
     Example:
@@ -126,20 +126,16 @@ def guard_check(policy_path: Path, answer: str, fmt: str) -> None:
     """
     from enforcers.output_guard.reviews import open_queue
     from enforcers.output_guard.service import OutputGuard
-    from enforcers.output_guard.store import guard_domain, load_saved, model_dir
     from policy_engine.detect.analyzer import Analyzer
     from policy_engine.policy.vocabulary import vocabulary_for
 
     if not answer.strip():
         raise click.BadParameter("the answer is empty; pass the answer text to check, in quotes", param_hint="ANSWER")
     policy = _policy(policy_path)
-    model = load_saved(policy)
-    if model is None:
-        raise click.ClickException(f"no output guard model for {policy_path} (looked in {model_dir(policy, guard_domain(policy))}); train it once with `policy-engine guard train {policy_path}` (a few minutes, source checkout), then rerun")
-    guard = OutputGuard(model, policy.quasi_identifiers, Analyzer(policy), policy.constraints, dict(vocabulary_for(policy.vocabulary).categories))
+    guard = OutputGuard(policy.quasi_identifiers, Analyzer(policy), policy.constraints, dict(vocabulary_for(policy.vocabulary).categories))
     outcome = guard.check(answer)
     section = outcome.section
-    if section.action == "abstained":
+    if not outcome.released:
         section = section.model_copy(update={"review_item": open_queue(policy).add(policy.metadata.name, answer, section.model_dump())})
     if fmt == "json":
         click.echo(json.dumps({"released": outcome.text, "reason": outcome.reason, "output_guard": section.model_dump()}, indent=2))
