@@ -234,7 +234,7 @@ def test_guard_failure_fails_closed(enforcer: OutputGuardEnforcer) -> None:
     guard = enforcer.guard
     assert guard is not None
     broken_scorer = dataclasses.replace(guard.scorer, weights=np.zeros(3))
-    broken_guard = type(guard)(None, guard.settings, guard.detector, guard.constraints, guard.categories, scorer=broken_scorer)
+    broken_guard = type(guard)(guard.settings, guard.detector, guard.constraints, guard.categories, scorer=broken_scorer)
     broken = dataclasses.replace(enforcer, guard=broken_guard)
     context = EnforcementContext(passages=(Passage.of("c1", "context"),), constraints=(), query="q", answer=GENERIC)
     stage = EnforcementPipeline([broken]).run(Stage.ANSWER, context)

@@ -19,6 +19,7 @@ here are also what lint knows as identifier kinds (:mod:`policy_engine.detect.ki
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from collections.abc import Iterator
@@ -26,6 +27,7 @@ from dataclasses import dataclass
 
 from policy_engine.detect.checksums import stdnum_module
 from policy_engine.detect.recognizers import CONTEXT_WINDOW, Hit
+from policy_engine.nlp.sentences import sentence_spans
 
 
 @dataclass(frozen=True)
@@ -110,8 +112,8 @@ def _cue_ends(text: str) -> Iterator[int]:
 
 #: Digit groups joined by one separator, up to two letters attached at the end; or one alphanumeric token with a digit.
 _CANDIDATE = re.compile(r"(?<![\w/-])(?:\d+(?:[ ./-]\d+){0,6}(?:[A-Z]{1,2}|[ ][A-Z](?![\w]))?|(?=[A-Z0-9]*\d)[A-Z][A-Z0-9]{5,17})(?![\w/-])")
-#: The cue and the candidate are in one clause: no sentence end between them.
-_CLAUSE_END = re.compile(r"[.;!?]\s|\n\n")
+#: The cue and the candidate are in one clause: no semicolon between them (sentence ends come from the one splitter).
+_CLAUSE_MARK = ";"
 
 
 def valid_national_number(value: str) -> bool:
@@ -133,10 +135,12 @@ def _longest_valid(text: str, start: int, end: int) -> tuple[int, int] | None:
 def national_number_spans(text: str) -> tuple[tuple[int, int], ...]:
     """Spans of national numbers in ``text`` (memoized: the ``ssn`` and ``identifier`` recognizers both ask)."""
     spans: dict[tuple[int, int], None] = {}
+    sentence_ends = [end for _, end in sentence_spans(text, lines="paragraph")]
     for cue_end in _cue_ends(text):
-        window_end = min(len(text), cue_end + CONTEXT_WINDOW)
-        if (stop := _CLAUSE_END.search(text, cue_end, window_end)) is not None:
-            window_end = stop.start() + 1
+        sentence_end = sentence_ends[min(bisect.bisect_right(sentence_ends, cue_end), len(sentence_ends) - 1)] if sentence_ends else len(text)
+        window_end = min(len(text), cue_end + CONTEXT_WINDOW, max(sentence_end, cue_end))
+        if (mark := text.find(_CLAUSE_MARK, cue_end, window_end)) != -1:
+            window_end = mark + 1
         for candidate in _CANDIDATE.finditer(text, cue_end, window_end):
             if (span := _longest_valid(text, *candidate.span())) is not None:
                 spans[span] = None
