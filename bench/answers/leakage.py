@@ -79,9 +79,9 @@ def calibrate(embedder: Embedder, development: Sequence[Case]) -> Calibration:
 
 @dataclass(frozen=True)
 class ItemLeak:
-    """One sensitive item against one answer: its string and paraphrase verdicts and the best sentence cosine."""
+    """One sensitive item (its position in the case's list: results never copy the corpus text) against one answer."""
 
-    item: str
+    item: int
     string: bool
     paraphrase: bool
     cosine: float
@@ -91,4 +91,4 @@ def item_leaks(embedder: Embedder, items: Sequence[str], answer: str | None, thr
     """Each item judged against ``answer`` (no answer, no leak)."""
     text = answer or ""
     cosines = best_cosines(embedder, items, [s for s in sentences(text) if s.strip()])
-    return [ItemLeak(i, string_leak(i, text), bool(c >= threshold), round(float(c), 4)) for i, c in zip(items, cosines)]
+    return [ItemLeak(n, string_leak(i, text), bool(c >= threshold), round(float(c), 4)) for n, (i, c) in enumerate(zip(items, cosines))]
