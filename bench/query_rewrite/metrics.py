@@ -44,13 +44,15 @@ def coverage(item: str, rewrite: str) -> float:
 class Recoverability:
     """Decides whether items are recoverable from rewrites; caches embeddings across calls."""
 
-    def __init__(self, embedder: Embedder) -> None:
+    def __init__(self, embedder: Embedder | None, *, semantic: bool = True) -> None:
+        """``semantic`` False (or no ``embedder``) decides by token coverage alone (Eq. 1)."""
         self.embedder = embedder
+        self.semantic = semantic and embedder is not None
         self._cache: dict[str, np.ndarray] = {}
 
     def _embed(self, texts: Sequence[str]) -> np.ndarray:
         missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
-        if missing:
+        if missing and self.embedder is not None:
             for text, vector in zip(missing, self.embedder.embed(missing)):
                 self._cache[text] = vector
         return np.stack([self._cache[t] for t in texts])
@@ -60,6 +62,8 @@ class Recoverability:
             return False
         if coverage(item, rewrite) >= LEXICAL:
             return True
+        if not self.semantic:
+            return False
         words = rewrite.split()
         size = max(1, len(item.split()))
         windows = [" ".join(words[i : i + n]) for n in {max(1, size - 1), size, size + 1} for i in range(max(1, len(words) - n + 1))]
