@@ -27,8 +27,8 @@ step "protect: the sanitized context any LLM may see, and the redaction table"
 step "rewrite: the question as any model sees it (query_rewrite: keep what the task needs, drop the rest)"
 "$PE" rewrite policies/clinic "My name is Dana Whitfield and I'm going through a divorce. I take metformin for my type 2 diabetes. Which side effects of metformin should I watch for?"
 
-step "erase: the clinic's cross-document fact (address in one file, patient name in the other) no longer connects"
-"$PE" erase policies/clinic examples/clinic/docs/clinic-049.md examples/clinic/docs/clinic-050.txt
+step "erase: the clinic's cross-document fact (address in one file, patient name in the other) no longer connects; redaction then hides what the policy protects"
+"$PE" erase policies/clinic examples/clinic/docs/clinic-049.md examples/clinic/docs/clinic-050.txt --redact
 
 step "output guard (shipped, nothing to train): a QI-cluster answer is generalized; a generic answer is released, or sent to the review queue when the guard is in doubt"
 "$PE" guard check policies/clinic "Regarding the patient: she is 52 years old, works as a welder and lives in Omaha. Blood pressure should be rechecked after any change in medication."

@@ -236,3 +236,16 @@ def test_model_paraphrase_is_kept_only_when_re_extraction_accepts_it(tmp_path) -
     reflowed = KGErasureEnforcer(knowledge, paraphraser=_SentencePerLine()).apply(context)
     assert any("verified by re-extraction" in n for n in reflowed.notes)
     assert "12 Elm Road" not in " ".join(p.text for p in reflowed.passages)
+
+
+def test_erase_cli_with_redact_prints_no_protected_value() -> None:
+    from click_cli import cli
+
+    files = [str(ROOT / "examples/clinic/docs/clinic-049.md"), str(ROOT / "examples/clinic/docs/clinic-050.txt")]
+    plain = CliRunner().invoke(cli, ["erase", str(ROOT / "policies/clinic"), *files], obj={})
+    redacted = CliRunner().invoke(cli, ["erase", str(ROOT / "policies/clinic"), *files, "--redact"], obj={})
+    assert plain.exit_code == 0 and redacted.exit_code == 0, redacted.output
+    assert "538-75-4177" in plain.output  # erasure alone leaves what redaction would hide (the help says so)
+    for value in ("538-75-4177", "Shannon Patel", "9595938", "05/30/1977", "(312) 555-0146"):
+        assert value not in redacted.output
+    assert "entity_removed" in redacted.output.split("erasures (")[1]

@@ -11,6 +11,29 @@ from enforcers.kg_erasure.enforcer import KGErasureEnforcer
 from enforcers.kg_erasure.section import KGErasureSection
 from policy_engine.cli.common import echo_json, format_option, handle_errors, output_options
 from policy_engine.cli.inputs import ExistingPath, read_text_file
+from policy_engine.policy.model import Policy
+
+
+def _erased(policy: Policy, items: list[tuple[str, str]]) -> tuple[list[str], set[int], KGErasureSection]:
+    """The files after kg_erasure alone, built as an engine builds it (the policy's aliases, evidence and judge)."""
+    result = KGErasureEnforcer(policy.private_knowledge, settings=getattr(policy, "kg_erasure", None)).eraser.erase(items)
+    return list(result.texts), set(result.withheld), result.section
+
+
+def _redacted(policy: Policy, items: list[tuple[str, str]]) -> tuple[list[str], set[int], KGErasureSection]:
+    """The files after the policy's whole context stage (kg_erasure, then redaction), with no decision record."""
+    from policy_engine.engine.runtime import Engine
+
+    engine = Engine.for_policy(policy, audit=False)
+    try:
+        result = engine.protect_passages(items)
+    finally:
+        engine.close()
+    if result.denied:
+        raise click.ClickException(f"the policy's enforcement refused these files: {result.decision.error or 'denied'}")
+    chunks = {c.chunk_id: c for c in result.chunks}
+    section = KGErasureSection.model_validate(result.decision.enforcement.get("kg_erasure") or {})
+    return [chunks[name].text for name, _ in items], {i for i, (name, _) in enumerate(items) if chunks[name].withheld}, section
 
 
 def erasure_rows(section: KGErasureSection) -> list[tuple[str, str, str, str]]:
@@ -29,33 +52,36 @@ def erasure_rows(section: KGErasureSection) -> list[tuple[str, str, str, str]]:
 @click.command("erase")
 @click.argument("policy_path", metavar="POLICY", type=ExistingPath())
 @click.argument("files", metavar="FILE...", nargs=-1, required=True, type=ExistingPath(dir_okay=False))
+@click.option("--redact", is_flag=True, help="After erasure, apply the rest of the policy's context enforcement (redaction) too, so no protected value is printed.")
 @format_option()
 @output_options
 @handle_errors
-def erase_command(policy_path: Path, files: tuple[Path, ...], fmt: str) -> None:
+def erase_command(policy_path: Path, files: tuple[Path, ...], redact: bool, fmt: str) -> None:
     """Erase POLICY's private knowledge from FILE... taken as one retrieved context.
 
-    Runs only the kg_erasure enforcer (no redaction): private triples and
-    standalone private entities are erased, and connections that would let
-    the files together reveal a private fact are cut.  Prints each rewritten
-    file and the erasure table (triple ids refer to private_knowledge).
+    Runs the kg_erasure enforcer: private triples and standalone private
+    entities are erased, and connections that would let the files together
+    reveal a private fact are cut.  Without --redact nothing else is applied,
+    so the printed files still hold every value redaction would hide; with
+    --redact the policy's whole context stage runs, as for a request.  Prints
+    each file and the erasure table (triple ids refer to private_knowledge).
     What is and is not erased, aliases and evidence terms: docs/erasure.md.
 
     \b
     Example:
-      policy-engine erase policies/clinic examples/clinic/docs/clinic-049.md examples/clinic/docs/clinic-050.txt
+      policy-engine erase policies/clinic examples/clinic/docs/clinic-049.md examples/clinic/docs/clinic-050.txt --redact
     """
     policy = policy_engine.load_policy(policy_path)
     items = [(str(f), read_text_file(f)) for f in files]
-    result = KGErasureEnforcer(policy.private_knowledge, settings=getattr(policy, "kg_erasure", None)).eraser.erase(items)  # the policy's aliases, evidence and judge
+    texts, withheld, section = _redacted(policy, items) if redact else _erased(policy, items)
     if fmt == "json":
-        echo_json({"files": dict(zip((i for i, _ in items), result.texts)), "kg_erasure": result.section.model_dump(mode="json")})
+        echo_json({"files": dict(zip((i for i, _ in items), texts)), "kg_erasure": section.model_dump(mode="json")})
         return
-    for (name, _), text, index in zip(items, result.texts, range(len(items))):
+    for (name, _), text, index in zip(items, texts, range(len(items))):
         click.secho(f"--- {name}", bold=True)
-        click.echo("[WITHHELD]" if index in result.withheld else text.rstrip())
+        click.echo("[WITHHELD]" if index in withheld else text.rstrip())
         click.echo()
-    rows = erasure_rows(result.section)
+    rows = erasure_rows(section)
     click.secho(f"erasures ({len(rows)})", bold=True)
     widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(("chunk", "action", "item", "detail"))]
     for row in [("chunk", "action", "item", "detail"), *rows]:
