@@ -126,8 +126,8 @@ def _kinds(doc: Doc, start: int, end: int, evidence: Evidence) -> tuple[set[str]
     inside = {i for m in _PLACEHOLDER.finditer(doc.text[start:end]) for i in range(start + m.start(), start + m.end())}
     novel_terms: list[str] = []
     terms = 0
-    for token in doc:
-        if not (start <= token.idx < end) or token.idx in inside or token.is_punct or token.is_space:
+    for token in doc.char_span(start, end, alignment_mode="expand") or ():
+        if token.idx in inside or token.is_punct or token.is_space:
             continue
         if _is_number(token):
             if _number(token.text) not in evidence.numbers and token.text.lower() not in evidence.words:

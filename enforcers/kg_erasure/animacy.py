@@ -34,15 +34,25 @@ def _weights() -> tuple[np.ndarray, float]:
     return data["coef"].astype(np.float32), float(data["intercept"])
 
 
-@lru_cache(maxsize=4096)
-def person_probability(name: str) -> float:
-    """P(person) of a name under the WNUT17 animacy model."""
+#: Probabilities already computed (names recur across requests); cleared when it outgrows :data:`_REMEMBERED`.
+_PROBABILITY: dict[str, float] = {}
+_REMEMBERED = 4096
+
+
+def person_probabilities(names: Iterable[str]) -> dict[str, float]:
+    """P(person) of each name under the WNUT17 animacy model; names not seen before are embedded in one batch."""
+    wanted = list(dict.fromkeys(names))
     coef, intercept = _weights()
     with _LOCK:
-        vector = load_embedder(EmbeddingSettings(precision="float32")).embed([name])[0]
-    return float(1.0 / (1.0 + np.exp(-(vector @ coef + intercept))))
+        if len(_PROBABILITY) > _REMEMBERED:
+            _PROBABILITY.clear()
+        fresh = [n for n in wanted if n not in _PROBABILITY]
+        if fresh:
+            vectors = load_embedder(EmbeddingSettings(precision="float32")).embed(fresh)
+            _PROBABILITY.update(zip(fresh, (float(p) for p in 1.0 / (1.0 + np.exp(-(vectors @ coef + intercept))))))
+        return {n: _PROBABILITY[n] for n in wanted}
 
 
 def not_persons(names: Iterable[str]) -> frozenset[str]:
     """The names the model is confident are not persons."""
-    return frozenset(n for n in names if person_probability(n) < VETO_BELOW)
+    return frozenset(n for n, p in person_probabilities(names).items() if p < VETO_BELOW)

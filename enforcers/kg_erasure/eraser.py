@@ -38,7 +38,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
-from enforcers.kg_erasure.animacy import person_probability
+from enforcers.kg_erasure.animacy import person_probabilities
 from enforcers.kg_erasure.connections import (
     WHOLE_TEXT,
     build_graph,
@@ -132,7 +132,8 @@ class Eraser:
         terms = {normalize_entity(t): tuple(normalize_entity(x) for x in xs) for t, xs in (evidence or {}).items()}
         self.facts = [Fact(ref, h, r, t, terms.get(t, ())) for ref, h, r, t in self.pairs]
         self.declared = {normalize_entity(a): normalize_entity(e) for e, forms in (aliases or {}).items() for a in forms}
-        named = [e for e in self.entities if person_probability(normalize_entity(e)) >= 0.5]  # name forms only for persons
+        probability = person_probabilities(normalize_entity(e) for e in self.entities)
+        named = [e for e in self.entities if probability[normalize_entity(e)] >= 0.5]  # name forms only for persons
         self.aliases = sorted(name_aliases([e for _, e in self.standalone] + named))
         self.anchors = frozenset(f for f in map(normalize_entity, self.entities) if is_anchor(f))
 
