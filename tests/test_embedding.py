@@ -81,3 +81,12 @@ def test_vectors_are_mean_pooled_minilm_sentence_embeddings() -> None:
     assert float(a @ b) > 0.7 and float(a @ c) < 0.2
     batch = embedder.embed(["short", "a much longer text " * 40, "short"])  # padding in a mixed batch changes nothing
     assert np.allclose(batch[0], embedder.embed(["short"])[0], atol=1e-6) and np.array_equal(batch[0], batch[2])
+
+
+def test_one_model_directory_is_read_once_whatever_batch_size_or_precision(chunk_texts: list[str]) -> None:
+    small = load_embedder(EmbeddingSettings(precision="float32", batch_size=8))
+    large = load_embedder(EmbeddingSettings(precision="float32", batch_size=64))
+    half = load_embedder(EmbeddingSettings(precision="bfloat16", batch_size=8))
+    assert small is not large and small.batch_size == 8 and large.batch_size == 64
+    assert small.weights is large.weights is half.weights  # one tokenizer and transformer in memory
+    assert np.allclose(small.embed(chunk_texts[:10]), large.embed(chunk_texts[:10]), atol=1e-6)

@@ -19,8 +19,8 @@ generator families and shipped as ``.npz`` package data:
   attribute and the subject.  It replaces a table of request cue words, so a
   request worded as "dx" or "work-up" reaches the clinical findings too.
 
-Both are pure numpy at prediction time; scikit-learn is only used for the
-stateless hashing of character n-grams.
+All are pure numpy at prediction time (character n-grams hashed by
+:mod:`policy_engine.nlp.ngram_hashing`, no scikit-learn).
 """
 
 from __future__ import annotations
@@ -31,11 +31,11 @@ from dataclasses import dataclass
 from importlib import resources
 
 import numpy as np
-from sklearn.feature_extraction.text import HashingVectorizer
 
 from enforcers.query_rewrite.subjects import SUBJECTS
 from enforcers.query_rewrite.task import EMBEDDING, LEXICAL_FEATURES, features
 from policy_engine.nlp.embedding import Embedder, load_embedder
+from policy_engine.nlp.ngram_hashing import char_wb_ngrams, hashed_ngrams
 
 REQUEST_FILE = "request_model.npz"
 TAGGER_FILE = "disclosure_model.npz"
@@ -45,14 +45,9 @@ CHAR_FEATURES = 2**12
 NO_DISCLOSURE = "none"
 
 
-@functools.lru_cache(maxsize=1)
-def _char_hasher() -> HashingVectorizer:
-    return HashingVectorizer(n_features=CHAR_FEATURES, analyzer="char_wb", ngram_range=(2, 4), alternate_sign=False, binary=True, norm="l2", lowercase=True)
-
-
 def tagger_features(clauses: list[str], embedder: Embedder) -> np.ndarray:
     """``[embedding | hashed character n-grams]`` per clause (float32)."""
-    return np.hstack([embedder.embed(clauses), _char_hasher().transform(clauses).toarray().astype(np.float32)])
+    return np.hstack([embedder.embed(clauses), hashed_ngrams(clauses, CHAR_FEATURES, char_wb_ngrams)])
 
 
 def essentiality_features(requests: np.ndarray, clauses: np.ndarray, attributes: list[str], subjects: list[str], attribute_order: list[str]) -> np.ndarray:

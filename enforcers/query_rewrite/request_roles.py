@@ -13,7 +13,7 @@ import operator
 import re
 from typing import Literal
 
-from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.tokens import Doc, Span
 
 from enforcers.query_rewrite.learned import shared_request_detector
@@ -156,7 +156,7 @@ def _vague(sentence: str) -> bool:
     """Whether ``sentence`` is a question of function words only ("What should I do about this?", "Thoughts?" is not):
     it asks for something another sentence has to name."""
     body = _LABEL.sub("", _plain(sentence)).strip()
-    return body.endswith("?") and _PLAIN_WORDS.fullmatch(body) is not None and all(w in ENGLISH_STOP_WORDS for w in re.findall(r"[a-z']+", body.lower()))
+    return body.endswith("?") and _PLAIN_WORDS.fullmatch(body) is not None and all(w in STOP_WORDS for w in re.findall(r"[a-z']+", body.lower()))
 
 
 def about_another_person(sentence: Span) -> bool:

@@ -6,23 +6,22 @@ word uni- and bigrams (the verbs and objects that name a task: "translate",
 "rename ... files", "a poem").  The fitted coefficients ship as
 ``task_model.npz`` beside this module; ``bench/query_rewrite/train.py``
 regenerates them deterministically from the training generator family.
-Prediction is a matrix product and a softmax: scikit-learn is only used for
-the stateless hashing of the lexical block.
+Prediction is a matrix product and a softmax over the embedding and
+:func:`policy_engine.nlp.ngram_hashing.hashed_ngrams` (no scikit-learn at run time).
 """
 
 from __future__ import annotations
 
-import functools
 import threading
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
 import numpy as np
-from sklearn.feature_extraction.text import HashingVectorizer
 
 from enforcers.query_rewrite.kinds import task_kind
 from policy_engine.nlp.embedding import Embedder, load_embedder
+from policy_engine.nlp.ngram_hashing import hashed_ngrams, word_ngrams
 from policy_engine.policy.model import EmbeddingSettings
 
 MODEL_FILE = "task_model.npz"
@@ -31,15 +30,10 @@ EMBEDDING = EmbeddingSettings(precision="float32")
 LEXICAL_FEATURES = 2**11
 
 
-@functools.lru_cache(maxsize=1)
-def _hasher() -> HashingVectorizer:
-    return HashingVectorizer(n_features=LEXICAL_FEATURES, ngram_range=(1, 2), alternate_sign=False, binary=True, norm="l2", lowercase=True)
-
-
 def features(requests: list[str], embedder: Embedder) -> np.ndarray:
     """Feature rows for request texts: ``[embedding | hashed n-grams]`` (float32)."""
     dense = embedder.embed(requests)
-    lexical = _hasher().transform(requests).toarray().astype(np.float32)
+    lexical = hashed_ngrams(requests, LEXICAL_FEATURES, word_ngrams)
     return np.hstack([dense, lexical])
 
 

@@ -78,22 +78,18 @@ def resolve_precision(precision: str) -> str:
     return precision
 
 
-class TransformerEmbedder:
-    """A sentence encoder read from a local model directory with ``transformers``, run on CPU in batches.
+class EncoderWeights:
+    """A model directory's tokenizer and transformer, read once per process with ``transformers``.
 
     The directory is a sentence-transformers export (``1_Pooling/config.json``
     chooses mean or CLS pooling, ``sentence_bert_config.json`` the maximum
-    sequence length) or a plain transformers model (mean pooling).  Texts are
-    encoded in batches sorted by length, token vectors pooled under the
-    attention mask, and the result L2-normalized: the same vectors the
-    sentence-transformers library computes for such a directory, without
-    importing that library (and scikit-learn behind it) at start-up.
-
-    With ``precision="bfloat16"`` matrix products run under torch's CPU
-    autocast (weights stay float32, layer norms and softmax stay float32).
+    sequence length) or a plain transformers model (mean pooling).  One
+    instance serves every :class:`TransformerEmbedder` over the same directory,
+    whatever their batch size or precision; ``lock`` serializes forward passes
+    (torch modules are not re-entrant across threads).
     """
 
-    def __init__(self, model_dir: Path, model_id: str, model_version: str, batch_size: int = 64, precision: str = "float32"):
+    def __init__(self, model_dir: Path):
         from transformers import AutoModel, AutoTokenizer
         from transformers.utils import logging as transformers_logging
 
@@ -101,26 +97,44 @@ class TransformerEmbedder:
         self.tokenizer = AutoTokenizer.from_pretrained(str(model_dir), local_files_only=True)
         self.model = AutoModel.from_pretrained(str(model_dir), local_files_only=True).eval()
         self.pooling, self.max_length = _pooling_config(model_dir, int(self.model.config.max_position_embeddings))
+        self.dim = int(self.model.config.hidden_size)
+        self.lock = threading.Lock()
+
+
+class TransformerEmbedder:
+    """A sentence encoder over :class:`EncoderWeights`, run on CPU in batches.
+
+    Texts are encoded in batches sorted by length, token vectors pooled under
+    the attention mask, and the result L2-normalized: the same vectors the
+    sentence-transformers library computes for such a directory, without
+    importing that library (and scikit-learn behind it) at start-up.
+
+    With ``precision="bfloat16"`` matrix products run under torch's CPU
+    autocast (weights stay float32, layer norms and softmax stay float32).
+    """
+
+    def __init__(self, weights: EncoderWeights, model_id: str, model_version: str, batch_size: int = 64, precision: str = "float32"):
+        self.weights = weights
         self.model_id = model_id
         self.model_version = model_version
         self.batch_size = batch_size
         self.precision = precision
-        self.dim = int(self.model.config.hidden_size)
-        self._lock = threading.Lock()  # torch modules are not re-entrant across threads
+        self.dim = weights.dim
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         import torch
 
+        w = self.weights
         order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
         vectors = np.zeros((len(texts), self.dim), dtype=np.float32)
-        with self._lock, torch.inference_mode(), torch.autocast("cpu", dtype=torch.bfloat16, enabled=self.precision == "bfloat16"):
+        with w.lock, torch.inference_mode(), torch.autocast("cpu", dtype=torch.bfloat16, enabled=self.precision == "bfloat16"):
             for start in range(0, len(order), self.batch_size):
                 batch = order[start : start + self.batch_size]
-                encoded = self.tokenizer([texts[i] for i in batch], padding=True, truncation=True, max_length=self.max_length, return_tensors="pt")
-                tokens = self.model(**encoded).last_hidden_state.float()
-                if self.pooling == "cls":
+                encoded = w.tokenizer([texts[i] for i in batch], padding=True, truncation=True, max_length=w.max_length, return_tensors="pt")
+                tokens = w.model(**encoded).last_hidden_state.float()
+                if w.pooling == "cls":
                     pooled = tokens[:, 0]
                 else:
                     mask = encoded["attention_mask"].unsqueeze(-1).to(tokens.dtype)
@@ -184,18 +198,26 @@ def _directory_digest(model_dir: Path) -> str:
     return h.hexdigest()[:16]
 
 
+_WEIGHTS: dict[str, EncoderWeights] = {}
 _SHARED: dict[tuple[str, int, str], Embedder] = {}
 _SHARED_LOCK = threading.Lock()
 
 
 def load_embedder(settings: EmbeddingSettings, base_dir: str | Path | None = None) -> Embedder:
-    """The embedder for ``settings``, loaded once per process and shared (thread-safe)."""
+    """The embedder for ``settings``, shared per process (thread-safe).
+
+    A model directory's weights are read once, however many batch sizes and
+    precisions the policy's sections ask for.
+    """
     model_dir, model_id, model_version = resolve_model(settings, base_dir)
     precision = resolve_precision(settings.precision)
-    key = (str(model_dir.resolve()), settings.batch_size, precision)
+    location = str(model_dir.resolve())
+    key = (location, settings.batch_size, precision)
     with _SHARED_LOCK:
         if key not in _SHARED:
-            _SHARED[key] = TransformerEmbedder(model_dir, model_id, model_version, settings.batch_size, precision)
+            if location not in _WEIGHTS:
+                _WEIGHTS[location] = EncoderWeights(model_dir)
+            _SHARED[key] = TransformerEmbedder(_WEIGHTS[location], model_id, model_version, settings.batch_size, precision)
         return _SHARED[key]
 
 
