@@ -54,6 +54,12 @@ def load1() -> float:
     return round(os.getloadavg()[0], 2)
 
 
+#: The clinic policy signs its decision log with the key in $POLICY_ENGINE_AUDIT_KEY; without one every request is
+#: denied (fail closed) and nothing is recorded.  When the caller sets none, the bench uses the key examples/demo.sh
+#: signs the example's log with, so the records it adds verify together with the demo's.
+BENCH_AUDIT_KEY = "demo-key-not-for-production"
+
+
 def env() -> dict[str, str]:
     return dict(os.environ, PYTHONPATH=str(ROOT), HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "1"), MKL_NUM_THREADS=os.environ.get("MKL_NUM_THREADS", "1"))
 
@@ -85,6 +91,7 @@ async def _drive(url: str, bodies: list[dict], headers: dict[str, str], concurre
 
     latencies: list[float] = []
     statuses: dict[str, int] = {}
+    outcomes: dict[str, int] = {}
     slots = asyncio.Semaphore(concurrency)
     started = time.perf_counter()
     async with httpx.AsyncClient(timeout=120, limits=httpx.Limits(max_connections=concurrency)) as client:
@@ -95,7 +102,10 @@ async def _drive(url: str, bodies: list[dict], headers: dict[str, str], concurre
                     return
                 t0 = time.perf_counter()
                 try:
-                    status = str((await client.post(url, json=body, headers=headers)).status_code)
+                    response = await client.post(url, json=body, headers=headers)
+                    status = str(response.status_code)
+                    outcome = str(response.json().get("outcome", "-")) if status == "200" else "-"
+                    outcomes[outcome] = outcomes.get(outcome, 0) + 1
                 except httpx.HTTPError as exc:
                     status = type(exc).__name__
                 latencies.append(time.perf_counter() - t0)
@@ -107,6 +117,7 @@ async def _drive(url: str, bodies: list[dict], headers: dict[str, str], concurre
     return {
         "sent": len(latencies),
         "statuses": statuses,
+        "outcomes": outcomes,
         "errors": sum(n for s, n in statuses.items() if s != "200"),
         "wall_s": round(wall, 2),
         "throughput_rps": round(len(latencies) / wall, 2),
@@ -215,6 +226,7 @@ def main() -> None:
         return
     from policy_engine.service.config import hash_key
 
+    os.environ.setdefault("POLICY_ENGINE_AUDIT_KEY", BENCH_AUDIT_KEY)  # the server signs with it, verify checks with it
     command_line = " ".join([".venv/bin/python", "bench/serve_load.py", *sys.argv[1:]])
     print(f"$ {command_line}\nload average at start: {os.getloadavg()}", flush=True)
     asked = questions()
@@ -293,6 +305,7 @@ def render(r: dict) -> str:
         *rows,
         "",
         f"Presidio / policy-engine throughput: {r['throughput_ratio_presidio_over_engine']}x; policy-engine / Presidio p50: {r['p50_ratio_engine_over_presidio']}x.",
+        f"Outcomes of the engine's 200 answers: {', '.join(f'{k} {v}' for k, v in sorted(ours.get('outcomes', {}).items()))} (denied includes fail-closed denials; an engine that cannot sign its log denies every request).",
         "",
         f"Audit: {audit['new_records']} new decision records for {audit['expected']} answered requests; verify {verified} (not checked: {unchecked}); "
         f"server exit after SIGTERM {audit['server_exit']}; question texts found in the server log: {audit['questions_in_server_log']}.",
