@@ -243,6 +243,9 @@ def create_app(bundles: ServedBundles, config: ServerConfig, *, owns_bundles: bo
         """Prometheus metrics (text format)."""
         return Response(app.metrics.render(), media_type=ServiceMetrics.content_type)
 
+    from policy_engine.service.console.routes import add_console
+
+    add_console(app)
     app.admission.routes = frozenset(getattr(r, "path", "") for r in app.routes)
     app.add_middleware(AdmissionMiddleware, admission=app.admission)
     return app
