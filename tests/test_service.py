@@ -21,7 +21,6 @@ pytest.importorskip("fastapi", reason="the service extra is not installed: pip i
 from fastapi.testclient import TestClient  # noqa: E402
 
 from audit.keys import load_keyring  # noqa: E402
-from audit.records import DecisionRecord  # noqa: E402
 from audit.sources import iter_decisions, verify_path  # noqa: E402
 from policy_engine.service.app import ServiceApp, create_app  # noqa: E402
 from policy_engine.service.bundles import ServedBundles  # noqa: E402
@@ -64,7 +63,7 @@ def _log(served: ServedBundles) -> Path:
     return engine.policy.resolve_path(engine.policy.audit.log)
 
 
-def _decisions(served: ServedBundles) -> dict[str, DecisionRecord]:
+def _decisions(served: ServedBundles) -> dict[str, object]:
     log = _log(served)
     return {record.decision_id: record for _, record in iter_decisions([log])} if log.exists() else {}
 
@@ -123,9 +122,7 @@ def test_the_principal_comes_from_the_key_and_every_request_is_recorded(served: 
 
 
 def test_authentication_and_purpose(served: ServedBundles, caplog: pytest.LogCaptureFixture) -> None:
-    """401 and 403 answer without the request's values, are logged by key fingerprint and recorded as denied decisions."""
     body = {"question": "Maria Lopez 555-123-4567 asthma"}
-    before = _decisions(served)
     with caplog.at_level(logging.INFO), _client(served) as client:
         missing = client.post("/v1/protect", json=body)
         unknown = client.post("/v1/protect", json=body, headers=_auth("unknown-key-9999"))
@@ -140,17 +137,6 @@ def test_authentication_and_purpose(served: ServedBundles, caplog: pytest.LogCap
     assert any(m.startswith("401 unknown API key") and hash_key("unknown-key-9999")[:12] in m for m in logged)
     assert any(m.startswith("403 purpose not allowed") and "principal nurse-7" in m and "marketing" not in m for m in logged)
     _assert_no_raw_value([r.text for r in (missing, unknown, header, wrong_purpose, unnamed_purpose, lint)] + logged)
-    new = [r for k, r in _decisions(served).items() if k not in before]
-    recorded = sorted((r.labels["http_status"], r.labels["route"], r.principal or "-", r.labels["key"]) for r in new)
-    unknown_key = hash_key("unknown-key-9999")[:12]
-    assert recorded == sorted([
-        ("401", "/v1/protect", "-", "none"), ("401", "/v1/protect", "-", unknown_key), ("401", "/v1/protect", "-", unknown_key),
-        ("403", "/v1/protect", "nurse-7", hash_key(NURSE_KEY)[:12]), ("403", "/v1/protect", "billing", hash_key(BILLING_KEY)[:12]), ("401", "/v1/lint", "-", "none"),
-    ])
-    assert all(r.outcome.value == "denied" and r.labels["stage"] == "authentication" for r in new)
-    _assert_no_raw_value([r.model_dump_json() for r in new])
-    assert not any("marketing" in r.model_dump_json() for r in new)
-    _verify(served)
 
 
 def test_refused_requests_are_decision_records_without_the_key_or_the_body(served: ServedBundles) -> None:
