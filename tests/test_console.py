@@ -129,6 +129,7 @@ def test_console_refuses_without_a_session_without_the_review_purpose_and_withou
         forged = reviewer.post(item.group(1), data={"decision": "approve", "csrf": "forged"})
         still = reviewer.get(item.group(1))
     assert forged.status_code == 400 and 'id="status">pending<' in still.text
+    assert "[CONTACT]" in still.text and [v for v in RAW if v in queue.text + still.text] == [], "a page shows a raw value"
     assert "default-src 'none'" in queue.headers["content-security-policy"]
     new = [r for r in _records(server.log) if r.decision_id not in before]
     refusals = sorted((r.labels["http_status"], r.principal, r.labels["route"]) for r in new if r.labels.get("stage") == "authentication")
