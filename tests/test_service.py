@@ -139,6 +139,30 @@ def test_authentication_and_purpose(served: ServedBundles, caplog: pytest.LogCap
     _assert_no_raw_value([r.text for r in (missing, unknown, header, wrong_purpose, unnamed_purpose, lint)] + logged)
 
 
+def test_refused_requests_are_decision_records_without_the_key_or_the_body(served: ServedBundles) -> None:
+    """401 and 403 are recorded (outcome denied, stage authentication) in the served bundle's log: the key's fingerprint, never the key, the body or the purpose asked for."""
+    before = _decisions(served)
+    body = {"question": "Maria Lopez 555-123-4567 asthma"}
+    with _client(served) as client:
+        statuses = [
+            client.post("/v1/protect", json=body, headers=_auth("unknown-key-9999")).status_code,
+            client.post("/v1/protect", json=body).status_code,
+            client.post("/v1/protect", json={**body, "purpose": "marketing"}, headers=_auth(NURSE_KEY)).status_code,
+        ]
+    assert statuses == [401, 401, 403]
+    new = [r for k, r in _decisions(served).items() if k not in before]
+    assert sorted((r.labels["http_status"], r.principal, r.labels["key"]) for r in new) == [
+        ("401", None, hash_key("unknown-key-9999")[:12]),
+        ("401", None, "none"),
+        ("403", "nurse-7", hash_key(NURSE_KEY)[:12]),
+    ]
+    assert {(r.outcome.value, r.labels["stage"], r.labels["route"], r.policy_name) for r in new} == {("denied", "authentication", "/v1/protect", "mini-clinic")}
+    dumped = [r.model_dump_json() for r in new]
+    _assert_no_raw_value(dumped)
+    assert not any("marketing" in text for text in dumped)
+    _verify(served)
+
+
 def test_key_rotation(served: ServedBundles) -> None:
     """Two keys for one principal both work; once the old entry is removed, it is refused and the new one still works."""
     question = {"question": "Who is the patient?"}

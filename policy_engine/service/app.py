@@ -5,7 +5,9 @@ semantics, one decision record per protect or ask, written before the
 response), on the threadpool (the engine is thread-safe).  A decision that
 denies is still a 200 with ``outcome: denied``: the service answered, the
 policy refused.  HTTP errors are for the caller: 401/403 (authentication,
-recorded in the server log with a key fingerprint, never the key), 404 (no
+recorded in the server log with a key fingerprint, never the key, and as a
+``denied`` decision record in every served bundle's audit log,
+:mod:`policy_engine.service.refusals`), 404 (no
 such bundle), 409 (the served policy cannot do what was asked, e.g. ``dp``
 without a ``differential_privacy`` section), 413/429/503 (:mod:`policy_engine.service.admission`), 422
 (a malformed body; the error never echoes the input), 500 (the exception's
@@ -43,6 +45,7 @@ from policy_engine.service.admission import Admission, AdmissionMiddleware
 from policy_engine.service.bundles import NotServed, ServedBundle, ServedBundles
 from policy_engine.service.config import ApiKey, Authenticator, AuthError, ServerConfig, fingerprint
 from policy_engine.service.metrics import ServiceMetrics
+from policy_engine.service.refusals import record_refusal, refusal_record
 
 logger = logging.getLogger("policy_engine.service")
 
@@ -56,6 +59,25 @@ class ServiceApp(FastAPI):
     metrics: ServiceMetrics
     auth: Authenticator
     admission: Admission
+
+    def identify(self, key: str | None, route: str) -> ApiKey:
+        """The entry of ``key``; a 401 is logged (key fingerprint only) and recorded as a decision, then raised."""
+        try:
+            return self.auth.identify(key)
+        except AuthError as exc:
+            tag = fingerprint(key) if key else None
+            logger.warning("%d %s on %s (key %s)", exc.status, exc, route, tag or "none")
+            record_refusal(self.bundles, refusal_record(exc.status, str(exc), route, None, tag))
+            raise
+
+    def authorize(self, key: ApiKey, purpose: str | None, route: str) -> str | None:
+        """The purpose ``key`` runs under; a 403 is logged and recorded as a decision (no purpose text), then raised."""
+        try:
+            return self.auth.authorize(key, purpose)
+        except AuthError as exc:
+            logger.warning("%d %s on %s (principal %s, key %s)", exc.status, exc, route, key.principal, key.sha256[:12])
+            record_refusal(self.bundles, refusal_record(exc.status, str(exc), route, key.principal, key.sha256[:12]))
+            raise
 
 
 def _error(status: int, message: str, details: list[dict[str, Any]] | None = None) -> JSONResponse:
@@ -117,20 +139,10 @@ def create_app(bundles: ServedBundles, config: ServerConfig, *, owns_bundles: bo
         return _error(404, str(exc))
 
     def caller(request: Request) -> ApiKey:
-        key = _presented_key(request)
-        try:
-            return app.auth.identify(key)
-        except AuthError as exc:
-            logger.warning("%d %s on %s (key %s)", exc.status, exc, request.url.path, fingerprint(key) if key else "none")
-            raise
+        return app.identify(_presented_key(request), request.url.path)
 
     def authorized(request: Request, key: ApiKey, body: m._Request) -> tuple[ServedBundle, str | None]:
-        try:
-            purpose = app.auth.authorize(key, body.purpose)
-        except AuthError as exc:
-            logger.warning("%d %s on %s (principal %s, key %s)", exc.status, exc, request.url.path, key.principal, key.sha256[:12])
-            raise
-        return bundles.get(body.bundle), purpose
+        return bundles.get(body.bundle), app.authorize(key, body.purpose, request.url.path)
 
     def protect_response(endpoint: str, served: ServedBundle, result: Any) -> m.ProtectResponse:
         app.metrics.decision(endpoint, served.name, result.decision, result.outcome.value, None)
@@ -231,6 +243,9 @@ def create_app(bundles: ServedBundles, config: ServerConfig, *, owns_bundles: bo
         """Prometheus metrics (text format)."""
         return Response(app.metrics.render(), media_type=ServiceMetrics.content_type)
 
+    from policy_engine.service.console.routes import add_console
+
+    add_console(app)
     app.admission.routes = frozenset(getattr(r, "path", "") for r in app.routes)
     app.add_middleware(AdmissionMiddleware, admission=app.admission)
     return app
