@@ -52,6 +52,7 @@ class FileSink:
             rotate_bytes=settings.rotate_bytes,
             rotate_daily=settings.rotate_daily,
         )
+        self.log.check_writable()
 
     def write(self, record: DecisionRecord) -> None:
         self.log.write(mask_record(record, self._settings, self._keyring))
@@ -67,6 +68,7 @@ class SQLiteSink:
         self._settings = settings
         self._keyring = keyring if keyring is not None else load_keyring(settings)
         self.log = SQLiteDecisionLog(settings.log, self._keyring, checkpoint_every=settings.checkpoint_every)
+        self.log.check_writable()
 
     def write(self, record: DecisionRecord) -> None:
         self.log.write(mask_record(record, self._settings, self._keyring))

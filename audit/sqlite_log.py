@@ -60,6 +60,11 @@ class SQLiteDecisionLog:
         self._connection = _connect(self.path)
         self._connection.executescript(_SCHEMA)
 
+    def check_writable(self) -> None:
+        """Raise now the :class:`AuditKeyError` every append would raise for a signed log and no key."""
+        row = self._connection.execute("SELECT key_id FROM audit_head WHERE id = 1").fetchone()
+        refuse_unkeyed(self._keyring, row[0] if row else None, self.path)
+
     def append(self, records: Sequence[DecisionRecord]) -> list[int]:
         """Append ``records`` in one transaction; returns their seqs."""
         payloads = [record.model_dump_json().encode() for record in records]

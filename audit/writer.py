@@ -141,6 +141,15 @@ class DecisionLog:
         with self._flush_lock:
             return self._commit(payloads)
 
+    def check_writable(self) -> None:
+        """Raise now what every write would raise: :class:`AuditKeyError` for a signed log and no key,
+        :class:`LogCorruptError` for a log without its head anchor.  A sink checks this when it opens, so an
+        engine that could record nothing fails to open instead of denying every request."""
+        with self._flush_lock:
+            self._open_descriptors()
+            with locked(self._lock_fd):
+                refuse_unkeyed(self._keyring, self._load_head().key_id, self.files.active)
+
     def close(self) -> None:
         with self._flush_lock:
             for fd in (self._log_fd, self._head_fd, self._lock_fd):

@@ -231,6 +231,22 @@ def test_unkeyed_write_to_a_signed_log_is_refused(tmp_path: Path) -> None:
     assert verify_log(log, keyring()).ok
 
 
+@pytest.mark.parametrize("sink", ["file", "sqlite"])
+def test_a_sink_on_a_signed_log_without_its_key_fails_when_it_opens(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sink: str) -> None:
+    """An engine that could record nothing must not open: before, each request was denied (fail closed) with a 200."""
+    from audit.errors import AuditKeyError
+    from audit.sinks import open_sink
+
+    settings = AuditSettings(log=str(tmp_path / ("decisions.sqlite" if sink == "sqlite" else "decisions.jsonl")), sink=sink, key_env="PE_TEST_AUDIT_KEY")
+    monkeypatch.setenv("PE_TEST_AUDIT_KEY", "a-key-for-this-test-only")
+    signed = open_sink(settings)
+    signed.write(sample_record(1))
+    signed.close()
+    monkeypatch.delenv("PE_TEST_AUDIT_KEY")
+    with pytest.raises(AuditKeyError, match="signed .* no audit key is configured"):
+        open_sink(settings)
+
+
 def test_verify_without_a_key_says_signatures_were_not_checked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     log = tmp_path / "decisions.jsonl"
     write_log(log, 3, checkpoint_every=2)

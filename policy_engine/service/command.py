@@ -93,6 +93,7 @@ def _run(bundle_paths: tuple[Path, ...], config_path: Path, host: str, port: int
     from policy_engine.service.config import ServerConfig
 
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("faiss.loader").setLevel(logging.WARNING)  # its INFO lines read as failures ("Could not load library with AVX512 support")
     try:
         config = ServerConfig.load(config_path)
     except (ValidationError, ValueError) as exc:
