@@ -105,16 +105,28 @@ def fit_mil(x: np.ndarray, comment_of: np.ndarray, revealing: np.ndarray, rows: 
     return model
 
 
+def out_of_fold(x: np.ndarray, comment_of: np.ndarray, revealing: np.ndarray, fold: np.ndarray,
+                extra: tuple[np.ndarray, np.ndarray] | None) -> tuple[np.ndarray, np.ndarray]:
+    """Each sentence's score by the model fitted without its fold, and each comment's highest sentence score."""
+    z = np.zeros(len(x))
+    for k in np.unique(fold):
+        z[fold == k] = fit_mil(x, comment_of, revealing, np.flatnonzero(fold != k), extra).decision_function(x[fold == k])
+    top = np.full(int(comment_of.max()) + 1, -np.inf)
+    np.maximum.at(top, comment_of, z)
+    return z, top
+
+
 def main() -> None:
     from sklearn.linear_model import LogisticRegression
+    from sklearn.metrics import roc_auc_score
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=31)
     parser.add_argument("--target", type=float, default=0.05)
     parser.add_argument("--capid", action=argparse.BooleanOptionalAction, default=False,
-                        help="add CAPID's typed self-disclosure sentences to every fit (never to calibration or the operating point); off: "
-                             "on development out-of-fold comment AUC it helps education, occupation, relationship status and hurts age, "
-                             "city, income level (mean 0.729 vs 0.714), not yet selected per attribute")
+                        help="per attribute, also try CAPID's typed self-disclosure sentences in every fit (never in calibration or "
+                             "the operating point) and keep them where they raise the development out-of-fold comment AUC")
+    parser.add_argument("--model", type=Path, default=MODEL, help="where to write the weights")
     args = parser.parse_args()
     comments = external.load_comments()
     side = external.split_threads(comments, args.seed)
@@ -138,12 +150,10 @@ def main() -> None:
         revealing = np.array([attribute in c["reveals"] for c in dev])
         if revealing.sum() < MIN_POSITIVES:
             continue
-        extra = (capid_x, capid_labels[attribute]) if attribute in capid_labels else None
-        z = np.zeros(len(units))
-        for k in range(FOLDS):
-            z[fold == k] = fit_mil(x, comment_of, revealing, np.flatnonzero(fold != k), extra).decision_function(x[fold == k])
-        top = np.full(len(dev), -np.inf)
-        np.maximum.at(top, comment_of, z)
+        candidates = [None] + ([(capid_x, capid_labels[attribute])] if attribute in capid_labels else [])
+        scored = [(out_of_fold(x, comment_of, revealing, fold, extra), extra) for extra in candidates]
+        aucs = [roc_auc_score(revealing, top) for (_, top), _ in scored]
+        (z, top), extra = scored[int(np.argmax(aucs))]
         platt = LogisticRegression(C=1e6, max_iter=2000).fit(top[:, None], revealing)
         a, b = float(platt.coef_[0][0]), float(platt.intercept_[0])
         final = fit_mil(x, comment_of, revealing, np.arange(len(units)), extra)
@@ -151,7 +161,8 @@ def main() -> None:
         coef.append(a * final.coef_[0])
         intercept.append(a * final.intercept_[0] + b)
         oof[attribute] = 1.0 / (1.0 + np.exp(-(a * z + b)))
-        calibration[attribute] = {"platt_a": round(a, 4), "platt_b": round(b, 4), "revealing_comments": int(revealing.sum())}
+        calibration[attribute] = {"platt_a": round(a, 4), "platt_b": round(b, 4), "revealing_comments": int(revealing.sum()),
+                                  "out_of_fold_auc": [round(v, 4) for v in aucs], "with_capid": extra is not None}
     profiles = json.loads((external.CORPUS / "user_bot_profiles_300.json").read_text())
     dev_tasks = external.tasks(dev, profiles)
     panel = judges(dev, list(external.RELATIONS), embed, folds=FOLDS, seed=args.seed)
@@ -167,14 +178,14 @@ def main() -> None:
     meeting = [t for t in GRID if all((sweep[t][f"still_revealing_{j}"] or 0) <= args.target for j in external.SELECTING)]
     chosen = max(meeting, key=lambda t: sweep[t]["non_private_words_kept"]) if meeting else min(GRID)
     thresholds = np.full(len(classes), chosen, dtype=np.float32)
-    np.savez(MODEL, classes=np.array(classes), coef=np.array(coef, dtype=np.float32), intercept=np.array(intercept, dtype=np.float32),
+    np.savez(args.model, classes=np.array(classes), coef=np.array(coef, dtype=np.float32), intercept=np.array(intercept, dtype=np.float32),
              thresholds=thresholds)
     report = {"command": "PYTHONPATH=$PWD python bench/kg_erasure/attribute_train.py " + " ".join(sys.argv[1:]),
               "trained_on_threads": sorted(threads), "capid_sentences": len(capid_texts),
               "capid_positives": {a: int(v.sum()) for a, v in capid_labels.items()}, "folds": FOLDS, "mil_rounds": ROUNDS, "sentences": len(units), "comments": len(dev),
               "calibration": calibration, "threshold_chosen": chosen, "target_met_on_dev": bool(meeting),
               "dev_emulated_out_of_fold": {str(t): v for t, v in sweep.items()}}
-    (RESULTS / "kg_erasure_attribute_model.json").write_text(json.dumps(report, indent=2) + "\n")
+    (RESULTS / "kg_erasure_attribute_model.json" if args.model == MODEL else args.model.with_suffix(".json")).write_text(json.dumps(report, indent=2) + "\n")
     print(json.dumps({k: v for k, v in report.items() if k != "dev_emulated_out_of_fold"}, indent=1))
     for t in GRID:
         s = sweep[t]
