@@ -118,6 +118,13 @@ def test_a_rewrite_that_breaks_its_sentence_removes_the_sentence() -> None:
     assert apply_edits(text, checked_edits(parsed, keep)) == "The board met on Monday. The director, Mr Lowe, disclosed an undisclosed detail. Lunch followed."
 
 
+
+def test_an_erased_street_address_is_described_as_an_address_whatever_ner_calls_it() -> None:
+    # the demo's home-visit log: NER calls the house-number-and-street form an organization
+    text = "Address visited: 340 Ochoa Pine, Christophermouth. The resident answered the door."
+    (out,) = _erase([("340 Ochoa Pine", "is", "340 Ochoa Pine")], [("c", text)])
+    assert out == "Address visited: an address, Christophermouth. The resident answered the door."
+
 # ------------------------------------------------------------- 5. speakers
 
 

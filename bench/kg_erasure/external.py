@@ -1,6 +1,6 @@
 """kg_erasure on SynthPAI (another team's data): erase an author's private attribute across their comments.
 
-    PYTHONPATH=$PWD python bench/kg_erasure/external.py [--seed 31] [--target 0.05]
+    PYTHONPATH=$PWD python bench/kg_erasure/external.py [--seed 31] [--target 0.05] [--compare OTHER.npz] [--out STEM] [--splits val,dev]
 
 SynthPAI (../shared/corpora/synthpai/) holds comment threads whose comments
 carry the dataset's own per-comment attribute tags (``guesses``: the
@@ -15,27 +15,27 @@ policy makes ``[author, <relation of a>, <true value>]`` private; the author's
 comments of that split go through :class:`Eraser` as documents the author
 wrote (``speakers``: first-person pronouns name the author), with three
 evidence judges: none (the value named), the embedding
-:class:`SimilarityJudge` and the learned :class:`AttributeJudge` (trained
-on the first half of the development threads by ``attribute_train.py``).
-The similarity threshold is the largest one whose emulation on the
-development half (sentences whose cosine to the verbalized fact reaches it
-are dropped) leaves at most ``--target`` of the revealing comments
-revealing by the classifier judge below, or the lowest swept when none
-does.
+:class:`SimilarityJudge` and the shipped :class:`AttributeJudge` (trained,
+calibrated and thresholded on the development threads by
+``attribute_train.py``); ``--compare`` adds a row for another weights file
+(e.g. the comment-level model this one replaced).  The similarity threshold
+is the largest one whose emulation on development (sentences whose cosine
+to the verbalized fact reaches it are dropped) leaves at most ``--target``
+of the revealing comments revealing by the :data:`SELECTING` judges, or the
+lowest swept when none does.
 
-Judges of "still reveals" (stated with their limits in the results):
-
-* ``literal``: the true value, or one of its words of 4+ letters or its
-  numbers, is still in the comment (a floor: most revealing comments never
-  name the value);
-* ``classifier``: a logistic regression over the shared embedder, one per
-  attribute, trained on the development comments (revealing vs. not), its
-  threshold set by cross-validation on development to recall 0.90 of the
-  revealing comments.  It shares the embedder with the eraser's judge, so it
-  is not independent of it.
+Judges of "still reveals" (``judges.py``; stated with their limits in the
+results): ``literal`` (the true value, or one of its words of 4+ letters or
+its numbers, still in the comment: a floor), and per-attribute logistic
+regressions on the shared embedder (``classifier``) and, independent of the
+eraser's features, on TF-IDF word and character n-grams (``lexical``), each
+at recall 0.90 and at 5% false positives.  Validation comments are judged by
+judges trained on all development comments; development comments out of
+fold (cross-fitted by thread), so an operating point chosen there is not
+chosen against judges that memorized those very comments.
 
 The surviving share of non-private content is the share of words kept in the
-author's comments that reveal nothing about the attribute.
+author's comments that do not reveal the attribute.
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ import random
 import re
 import sys
 from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -55,10 +56,13 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from enforcers.kg_erasure.eraser import Eraser
-from enforcers.kg_erasure.evidence import AttributeJudge, EvidenceJudge, Fact, SimilarityJudge
+from enforcers.kg_erasure.evidence import ATTRIBUTE_MODEL, AttributeJudge, EvidenceJudge, Fact, SimilarityJudge
 from policy_engine.nlp.embedding import load_embedder
 from policy_engine.nlp.sentences import sentences
 from policy_engine.policy.model import EmbeddingSettings, PrivateKnowledge
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from judges import Judge, judges  # noqa: E402
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpora" / "synthpai"
 RESULTS = Path(__file__).resolve().parents[1] / "results"
@@ -67,6 +71,9 @@ CACHE = Path("/tmp/kg_synthpai_embeddings.npz")
 RELATIONS = {"age": "age", "sex": "sex", "city_country": "lives_in", "birth_city_country": "born_in", "education": "education",
              "occupation": "works_as", "income": "income", "income_level": "income_level", "relationship_status": "relationship_status"}
 GRID = [round(0.10 + 0.025 * i, 3) for i in range(21)]
+FOLDS = 4
+#: The judges an operating point must satisfy on development (judges.py: both feature sets, each at 5% false positives).
+SELECTING = ("classifier FPR 0.05", "lexical FPR 0.05")
 
 
 def load_comments(corpus: Path = CORPUS) -> list[dict[str, Any]]:
@@ -103,54 +110,37 @@ def tasks(comments: list[dict[str, Any]], profiles: dict[str, Any]) -> list[dict
 
 
 class Embeddings:
-    """Shared-embedder vectors of texts, cached in a file under /tmp."""
+    """Shared-embedder vectors of texts, cached in a file under /tmp (:meth:`save` writes new ones); usable as the eraser judges' embedder."""
 
-    def __init__(self) -> None:
+    def __init__(self, cache: Path = CACHE) -> None:
+        self.path = cache
         self.embedder = load_embedder(EmbeddingSettings(precision="float32"))
+        self.dim = self.embedder.dim
         self.cache: dict[str, np.ndarray] = {}
-        if CACHE.exists():
-            data = np.load(CACHE, allow_pickle=True)
+        self.dirty = False
+        if cache.exists():
+            data = np.load(cache, allow_pickle=True)
             self.cache = dict(zip(data["texts"].tolist(), data["vectors"]))
 
     def __call__(self, texts: list[str]) -> np.ndarray:
         missing = sorted({t for t in texts if t not in self.cache})
         if missing:
             self.cache.update(zip(missing, self.embedder.embed(missing)))
-            np.savez(CACHE, texts=np.array(list(self.cache), dtype=object), vectors=np.stack(list(self.cache.values())))
-        return np.stack([self.cache[t] for t in texts]) if texts else np.zeros((0, self.embedder.dim), dtype=np.float32)
+            self.dirty = True
+        return np.stack([self.cache[t] for t in texts]) if texts else np.zeros((0, self.dim), dtype=np.float32)
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        return self(list(texts))
+
+    def save(self) -> None:
+        if self.dirty:
+            np.savez(self.path, texts=np.array(list(self.cache), dtype=object), vectors=np.stack(list(self.cache.values())))
+            self.dirty = False
 
 
 def literal_reveals(text: str, value: str) -> bool:
     words = [w for w in re.findall(r"[A-Za-z]{4,}|\d+", value)]
     return value.casefold() in text.casefold() or any(re.search(r"(?<!\w)" + re.escape(w) + r"(?!\w)", text, re.IGNORECASE) for w in words)
-
-
-class Classifier:
-    """Per-attribute logistic regression (revealing vs. not) on development comments; threshold at CV recall 0.90."""
-
-    def __init__(self, comments: list[dict[str, Any]], embed: Embeddings) -> None:
-        from sklearn.linear_model import LogisticRegression
-        from sklearn.model_selection import cross_val_predict
-
-        x = embed([c["text"] for c in comments])
-        self.models: dict[str, tuple[Any, float]] = {}
-        for attribute in RELATIONS:
-            y = np.array([attribute in c["reveals"] for c in comments])
-            if y.sum() < 5:
-                continue
-            model = LogisticRegression(C=1.0, class_weight="balanced", max_iter=2000)
-            p = cross_val_predict(model, x, y, cv=5, method="predict_proba")[:, 1]
-            threshold = float(np.quantile(p[y], 0.10))
-            self.models[attribute] = (model.fit(x, y), threshold)
-        self.embed = embed
-
-    def reveals(self, texts: list[str], attribute: str) -> list[bool]:
-        if attribute not in self.models or not texts:
-            return [False] * len(texts)
-        model, threshold = self.models[attribute]
-        nonempty = [t if t.strip() else "." for t in texts]
-        p = model.predict_proba(self.embed(nonempty))[:, 1]
-        return [bool(t.strip()) and bool(q >= threshold) for t, q in zip(texts, p)]
 
 
 def emulate(task: dict[str, Any], comments: list[dict[str, Any]], embed: Embeddings, threshold: float) -> list[str]:
@@ -175,95 +165,126 @@ def erase(task: dict[str, Any], comments: list[dict[str, Any]], judge: EvidenceJ
     return ["" if k in result.withheld else t for k, t in enumerate(result.texts)]
 
 
-def score(split_tasks: list[dict[str, Any]], comments: list[dict[str, Any]], rewritten: list[list[str]], classifier: Classifier) -> dict[str, Any]:
-    revealing = still_literal = still_clf = clf_before = 0
-    kept_words = total_words = kept_rev = total_rev = 0
+def score(split_tasks: list[dict[str, Any]], comments: list[dict[str, Any]], rewritten: list[list[str]], panel: dict[str, Judge]) -> dict[str, Any]:
+    """Share of revealing comments still revealing (literal and by each judge), words kept, and what each judge flags before erasure."""
+    counts: dict[str, int] = defaultdict(int)
     for task, texts in zip(split_tasks, rewritten):
         originals = [comments[i]["text"] for i in task["comments"]]
         rev = [task["attribute"] in comments[i]["reveals"] for i in task["comments"]]
-        after = classifier.reveals(texts, task["attribute"])
-        before = classifier.reveals(originals, task["attribute"])
-        for o, t, r, a, b in zip(originals, texts, rev, after, before):
-            if r:
-                revealing += 1
-                still_literal += literal_reveals(t, task["value"])
-                still_clf += a
-                clf_before += b
-                kept_rev += len(t.split())
-                total_rev += len(o.split())
-            else:
-                kept_words += len(t.split())
-                total_words += len(o.split())
-    return {"tasks": len(split_tasks), "revealing_comments": revealing,
-            "still_revealing_literal": round(still_literal / revealing, 4) if revealing else None,
-            "still_revealing_classifier": round(still_clf / revealing, 4) if revealing else None,
-            "classifier_flags_before_erasure": round(clf_before / revealing, 4) if revealing else None,
-            "non_private_words_kept": round(kept_words / total_words, 4) if total_words else None,
-            "revealing_comment_words_kept": round(kept_rev / total_rev, 4) if total_rev else None}
+        after = {name: judge(texts, task["attribute"], originals) for name, judge in panel.items()}
+        before = {name: judge(originals, task["attribute"], originals) for name, judge in panel.items()}
+        for k, (o, t, r) in enumerate(zip(originals, texts, rev)):
+            side = "rev" if r else "other"
+            counts[side] += 1
+            counts[f"{side}_kept_words"] += len(t.split())
+            counts[f"{side}_words"] += len(o.split())
+            counts[f"{side}_literal"] += literal_reveals(t, task["value"])
+            for name in panel:
+                counts[f"{side}_{name}"] += after[name][k]
+                counts[f"{side}_{name}_before"] += before[name][k]
+
+    def share(key: str, of: str) -> float | None:
+        return round(counts[key] / counts[of], 4) if counts[of] else None
+
+    out: dict[str, Any] = {"tasks": len(split_tasks), "revealing_comments": counts["rev"], "other_comments": counts["other"],
+                           "still_revealing_literal": share("rev_literal", "rev")}
+    for name in panel:
+        out[f"still_revealing_{name}"] = share(f"rev_{name}", "rev")
+        out[f"{name}_flags_before_erasure"] = share(f"rev_{name}_before", "rev")
+        out[f"{name}_flags_other_comments_before_erasure"] = share(f"other_{name}_before", "other")
+    out["non_private_words_kept"] = share("other_kept_words", "other_words")
+    out["revealing_comment_words_kept"] = share("rev_kept_words", "rev_words")
+    return out
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=31)
     parser.add_argument("--target", type=float, default=0.05)
+    parser.add_argument("--compare", type=Path, help="a second attribute model (.npz) to report beside the shipped one")
+    parser.add_argument("--out", default="kg_erasure_external", help="results file stem under bench/results/")
+    parser.add_argument("--splits", default="val,dev", help="splits to run the eraser on (comma-separated)")
     args = parser.parse_args()
     profiles = json.loads((CORPUS / "user_bot_profiles_300.json").read_text())
     comments = load_comments()
     side = split_threads(comments, args.seed)
     parts = {s: [c for c in comments if side[c["thread"]] == s] for s in ("dev", "val")}
     embed = Embeddings()
-    dev_tasks = tasks(parts["dev"], profiles)
-    embed([c["text"] for c in comments] + [s for c in parts["dev"] for s in sentences(c["text"])]
-          + [t["fact"].verbalized() for t in dev_tasks])  # one pass, cached
-    classifier = Classifier(parts["dev"], embed)
+    split_tasks = {"dev": tasks(parts["dev"], profiles), "val": tasks(parts["val"], profiles)}
+    embed([c["text"] for c in comments] + [s for c in comments for s in sentences(c["text"])]
+          + [t["fact"].verbalized() for ts in split_tasks.values() for t in ts])  # one pass, cached
+    embed.save()
+    dev_judges = judges(parts["dev"], list(RELATIONS), embed, folds=FOLDS, seed=args.seed)
     sweep = {}
     for threshold in GRID:
-        sweep[threshold] = score(dev_tasks, parts["dev"], [emulate(t, parts["dev"], embed, threshold) for t in dev_tasks], classifier)
-    meeting = [t for t in GRID if (sweep[t]["still_revealing_classifier"] or 0) <= args.target]
+        sweep[threshold] = score(split_tasks["dev"], parts["dev"], [emulate(t, parts["dev"], embed, threshold) for t in split_tasks["dev"]], dev_judges)
+    meeting = [t for t in GRID if all((sweep[t][f"still_revealing_{j}"] or 0) <= args.target for j in SELECTING)]
+    val_judges = judges(parts["dev"], list(RELATIONS), embed)
     chosen = max(meeting) if meeting else min(GRID)
-    judges: dict[str, EvidenceJudge | None] = {"tail only": None, f"similarity {chosen}": SimilarityJudge(embed.embedder, chosen),
-                                               "attributes": AttributeJudge(embed.embedder)}
+    erasers: dict[str, EvidenceJudge | None] = {"tail only": None, f"similarity {chosen}": SimilarityJudge(embed, chosen),
+                                                "attributes": AttributeJudge(embed)}
+    if args.compare:
+        erasers[f"attributes ({args.compare.name})"] = AttributeJudge(embed, args.compare)
     report: dict[str, Any] = {"command": "PYTHONPATH=$PWD python bench/kg_erasure/external.py " + " ".join(sys.argv[1:]),
                               "seed": args.seed, "target": args.target, "threads": {s: sorted({c["thread"] for c in p}) for s, p in parts.items()},
+                              "attribute_model": str(ATTRIBUTE_MODEL.relative_to(RESULTS.parents[1])),
                               "threshold": chosen, "dev_sweep_emulated": {str(k): v for k, v in sweep.items()},
-                              "classifier_thresholds": {a: round(t, 4) for a, (_, t) in classifier.models.items()}}
-    for name in ("val", "dev"):
-        split_tasks = dev_tasks if name == "dev" else tasks(parts["val"], profiles)
-        report[name] = {"no erasure": score(split_tasks, parts[name], [[parts[name][i]["text"] for i in t["comments"]] for t in split_tasks], classifier)}
-        for label, judge in judges.items():
-            rewritten = [erase(t, parts[name], judge) for t in split_tasks]
-            report[name][label] = score(split_tasks, parts[name], rewritten, classifier)
+                              "dev_judges": f"cross-fitted over {FOLDS} folds of development threads", "selecting_judges": SELECTING}
+    for name, judged in (("val", val_judges), ("dev", dev_judges)):
+        if name not in args.splits.split(","):
+            continue
+        report[name] = {"no erasure": score(split_tasks[name], parts[name], [[parts[name][i]["text"] for i in t["comments"]] for t in split_tasks[name]],
+                                            judged)}
+        for label, judge in erasers.items():
+            rewritten = [erase(t, parts[name], judge) for t in split_tasks[name]]
+            report[name][label] = score(split_tasks[name], parts[name], rewritten, judged)
             if name == "val" and label == "attributes":
                 report["val_examples"] = [{"attribute": t["attribute"], "before": parts[name][i]["text"][:300], "after": r[k][:300]}
-                                          for t, r in list(zip(split_tasks, rewritten))[:8] for k, i in enumerate(t["comments"][:2])]
+                                          for t, r in list(zip(split_tasks[name], rewritten))[:8] for k, i in enumerate(t["comments"][:2])]
+        embed.save()
     report["load_average"] = os.getloadavg()
     RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / "kg_erasure_external.json").write_text(json.dumps(report, indent=2) + "\n")
-    (RESULTS / "kg_erasure_external.md").write_text(render(report))
+    (RESULTS / f"{args.out}.json").write_text(json.dumps(report, indent=2) + "\n")
+    (RESULTS / f"{args.out}.md").write_text(render(report))
     print(render(report))
 
 
 def render(report: dict[str, Any]) -> str:
-    head = ("| split | method | tasks | revealing comments | still revealing (literal) | still revealing (classifier) | "
-            "non-private words kept | words kept in revealing comments |")
+    names = ("classifier", "lexical", "classifier FPR 0.05", "lexical FPR 0.05")
+    head = ("| split | method | still revealing: literal | classifier (recall 0.90) | lexical (recall 0.90) | classifier (FPR 0.05) | "
+            "lexical (FPR 0.05) | non-private words kept | words kept in revealing comments |")
     lines = ["# kg_erasure on SynthPAI (erase an author's private attribute across their comments)", "",
              "Methods: *tail only* = the eraser without an evidence judge (the value named, the speaker's first person); "
-             "*similarity* = with the embedding judge at the swept threshold; *attributes* = with the learned attribute-evidence "
-             "model (trained on the first half of the development threads, bench/kg_erasure/attribute_train.py).", "",
+             "*similarity* = with the embedding judge at the threshold swept on development; *attributes* = with the shipped "
+             f"attribute-evidence model `{report['attribute_model']}` (bench/kg_erasure/attribute_train.py: sentence level, "
+             "multiple-instance, Platt-calibrated and thresholded on development threads only); a row naming another .npz is that model "
+             "run the same way.", "",
              f"`{report['command']}` (load average {report['load_average'][0]:.2f})", "",
              f"Threads split by thread, seed {report['seed']}: {len(report['threads']['dev'])} development, {len(report['threads']['val'])} validation. "
-             f"Similarity threshold chosen on development (emulated eraser, target <= {report['target']} still revealing by the classifier judge): "
-             f"**{report['threshold']}**.", "", head, "|---|---|---|---|---|---|---|---|"]
+             f"Similarity threshold chosen on development (emulated eraser, target <= {report['target']} still revealing by "
+             f"{' and '.join(report['selecting_judges'])}): **{report['threshold']}**.", ""]
     for name in ("val", "dev"):
+        if name not in report:
+            continue
+        s0 = report[name]["no erasure"]
+        before = "; ".join(f"{n} {s0[f'{n}_flags_before_erasure']} / {s0[f'{n}_flags_other_comments_before_erasure']}" for n in names)
+        lines += [f"**{name}**: {s0['tasks']} (author, attribute) tasks, {s0['revealing_comments']} revealing comments, "
+                  f"{s0['other_comments']} other comments of the same authors. Before erasure each judge flags (revealing / other): {before}.",
+                  "", head, "|---|---|---|---|---|---|---|---|---|"]
         for method, s in report[name].items():
-            lines.append(f"| {name} | {method} | {s['tasks']} | {s['revealing_comments']} | {s['still_revealing_literal']} | "
-                         f"{s['still_revealing_classifier']} | {s['non_private_words_kept']} | {s['revealing_comment_words_kept']} |")
-    lines += ["", "Judges: *literal* = the true value or one of its words/numbers still present (a floor: most revealing comments never name "
-              "the value); *classifier* = per-attribute logistic regression on the shared embedder trained on development comments, "
-              "threshold at cross-validated recall 0.90 (row 'no erasure' shows what it flags before erasure). The classifier shares the "
-              "embedder with the eraser's judges and, for *attributes*, the same kind of model trained on an overlapping part of the "
-              "development threads (devA), so they are not independent: the classifier figure is optimistic, the literal one a floor. "
-              "Revealing = the dataset's own per-comment tag (its first guess scored 1 against the true profile).", ""]
+            lines.append(f"| {name} | {method} | {s['still_revealing_literal']} | "
+                         + " | ".join(str(s[f"still_revealing_{n}"]) for n in names)
+                         + f" | {s['non_private_words_kept']} | {s['revealing_comment_words_kept']} |")
+        lines.append("")
+    lines += ["Judges (bench/kg_erasure/judges.py): *literal* = the true value or one of its words/numbers still present (a floor: most "
+              "revealing comments never name the value); *classifier* = per-attribute logistic regression on the shared embedder; "
+              "*lexical* = per-attribute logistic regression on TF-IDF word 1-2-grams and character 2-5-grams (no embedder: independent "
+              "of the eraser's features). Each at two operating points from cross-validated scores: recall 0.90 of the revealing "
+              "comments (sensitive; it also flags much of what authors say about themselves, see the 'other' rates above) and 5% false "
+              "positives on the non-revealing ones (a comment still flagged there stands out from the author's ordinary comments). "
+              f"Validation rows: judges trained on all development comments. Development rows: {report['dev_judges']}, each comment "
+              "judged out of fold. The embedding judge shares the eraser's feature space (optimistic); the lexical one is the "
+              "independent second opinion. Revealing = the dataset's own per-comment tag (its first guess scored 1 against the true profile).", ""]
     return "\n".join(lines) + "\n"
 
 

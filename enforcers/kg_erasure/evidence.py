@@ -16,11 +16,21 @@ sentence is *evidence* of the fact when it
 * is judged evidence by an optional :class:`EvidenceJudge`:
   :class:`SimilarityJudge` (cosine to the verbalized fact in the shared
   sentence embedder's space) or :class:`AttributeJudge` (a learned model of
-  sentences that reveal a personal attribute of their subject: age, sex,
-  home city, birthplace, education, occupation, income, relationship
-  status; trained on SynthPAI development threads by
-  ``bench/kg_erasure/attribute_train.py``), chosen by the policy's
-  ``kg_erasure.evidence_judge``.
+  sentences that imply a personal attribute of their subject: age, sex,
+  home city, education, occupation, income level, relationship status),
+  chosen by the policy's ``kg_erasure.evidence_judge``.
+
+The attribute model (``attribute_model.npz``, written by
+``bench/kg_erasure/attribute_train.py`` from SynthPAI development threads
+only) is a per-attribute logistic regression over a *sentence's* embedding,
+trained as a multiple-instance problem: the witness sentences of comments
+that reveal the attribute against every sentence of the comments that do
+not, so what an author merely says about themselves (their weather, their
+hobby) is a negative, not evidence.  Its weights carry a Platt calibration
+fitted on out-of-fold development scores, so ``sigmoid(w.x + b)`` is the
+probability that a comment made of that sentence reveals the attribute, and
+its thresholds are the development operating point (the most words kept with
+at most 5% of revealing comments still revealing by two independent judges).
 """
 
 from __future__ import annotations
@@ -93,18 +103,20 @@ class SimilarityJudge:
         return [bool(s >= self.threshold) for s in self.scores(sentences, fact)]
 
 
-@lru_cache(maxsize=1)
-def _attribute_weights() -> tuple[tuple[str, ...], np.ndarray, np.ndarray, np.ndarray]:
-    data = np.load(ATTRIBUTE_MODEL)
+@lru_cache(maxsize=2)
+def attribute_weights(model: Path = ATTRIBUTE_MODEL) -> tuple[tuple[str, ...], np.ndarray, np.ndarray, np.ndarray]:
+    """The attribute model: class names, per-class weights and intercept over the embedder's vector, per-class thresholds."""
+    data = np.load(model)
     return tuple(str(c) for c in data["classes"]), data["coef"], data["intercept"], data["thresholds"]
 
 
 class AttributeJudge:
-    """Sentences that reveal the personal attribute a fact's relation names (per-attribute logistic regression on the embedder)."""
+    """Sentences that imply the personal attribute a fact's relation names: calibrated probability (sentence-level model on the
+    embedder, see the module docstring) at or above the attribute's shipped threshold; ``model`` names another weights file."""
 
-    def __init__(self, embedder: Embedder) -> None:
+    def __init__(self, embedder: Embedder, model: Path = ATTRIBUTE_MODEL) -> None:
         self.embedder = embedder
-        self.classes, self.coef, self.intercept, self.thresholds = _attribute_weights()
+        self.classes, self.coef, self.intercept, self.thresholds = attribute_weights(model)
         described = [c for c in self.classes if c in ATTRIBUTES]
         self._described = described
         self._descriptions = embedder.embed([ATTRIBUTES[c] for c in described])

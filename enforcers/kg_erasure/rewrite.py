@@ -37,18 +37,25 @@ _BY_LABEL = {
 }
 
 
+#: NER labels a street address is given by a tagger without an address type (OntoNotes has none): its shape decides instead.
+_ADDRESS_MISLABELS = frozenset({"ORG", "PERSON", "FAC", "GPE", "LOC"})
+
+
 def describe(relation: str | None, label: str | None, form: str = "") -> str:
-    """The generic description replacing an erased entity: by relation, else by label, else by shape."""
+    """The generic description replacing an erased entity: by relation, else by the shape of a street address (a house
+    number and words, "340 Ochoa Pine": NER labels these as organizations or places), else by label, else by shape."""
     rel = (relation or "").casefold()
     for keys, text in _BY_RELATION:
         if any(k in rel for k in keys):
             return text
+    if (label in _ADDRESS_MISLABELS or label not in _BY_LABEL) and re.fullmatch(r"\d{1,5}[a-z]?\s+[a-z][\w.'-]*(?:\s+[\w.'-]+){0,4}", form or "", re.IGNORECASE):
+        return "an address"
     if label in _BY_LABEL:
         return _BY_LABEL[label]
     if re.fullmatch(r"[\d\s.\-/]+", form or ""):
         return "a number"
     if re.search(r"\d", form or "") and re.search(r"[a-z]", form or "", re.IGNORECASE):
-        return "an address" if re.match(r"\d+\s+\w", form) else "an identifier"
+        return "an identifier"
     return "an undisclosed detail"
 
 
