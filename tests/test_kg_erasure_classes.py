@@ -199,3 +199,17 @@ def test_pe121_advises_an_owner_who_means_the_triple_public() -> None:
     fixture = Path(__file__).parent / "fixtures" / "broken_policies" / "PE121-public-triple-implied.yaml"
     (d,) = [d for d in lint([fixture]).diagnostics if d.code == "PE121"]
     assert "If you mean" in (d.help or "") and "leave it here" in (d.help or "") and d.span.line > 0
+
+
+@pytest.mark.parametrize("sentence", [
+    "Mira Holt says the metro in Santiago is packed.",          # the city of "Santiago, Chile"
+    "I walked through Santiago's old town with Mira Holt.",     # possessive of the city
+])
+def test_a_component_of_a_comma_separated_value_states_the_fact(sentence: str) -> None:
+    (text,) = _erase([("Mira Holt", "lives_in", "Santiago, Chile")], [("mail", sentence)])
+    assert "Santiago" not in text
+
+
+def test_a_word_of_a_value_without_commas_is_not_a_component() -> None:
+    (text,) = _erase([("Mira Holt", "works_at", "First National Bank")], [("mail", "Mira Holt went to the bank to pay in a cheque.")])
+    assert text == "Mira Holt went to the bank to pay in a cheque."

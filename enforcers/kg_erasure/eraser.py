@@ -53,6 +53,7 @@ from enforcers.kg_erasure.mentions import (
     Sentence,
     name_aliases,
     parse_texts,
+    value_parts,
 )
 from enforcers.kg_erasure.rewrite import Edit, apply_edits, checked_edits, clause_edits, describe
 from enforcers.kg_erasure.section import (
@@ -134,7 +135,7 @@ class Eraser:
         self.declared = {normalize_entity(a): normalize_entity(e) for e, forms in (aliases or {}).items() for a in forms}
         probability = person_probabilities(normalize_entity(e) for e in self.entities)
         named = [e for e in self.entities if probability[normalize_entity(e)] >= 0.5]  # name forms only for persons
-        self.aliases = sorted(name_aliases([e for _, e in self.standalone] + named))
+        self.aliases = sorted(name_aliases([e for _, e in self.standalone] + named) | value_parts([t for _, _, _, t in self.pairs]))
         self.anchors = frozenset(f for f in map(normalize_entity, self.entities) if is_anchor(f))
 
     # ------------------------------------------------------------------ api

@@ -222,8 +222,9 @@ def _raw_mentions(doc: Any, patterns: dict[str, re.Pattern[str]]) -> list[_Raw]:
 
 
 def name_tokens(form: str) -> set[str]:
-    """Tokens of a normalized form, a hyphenated token's parts included ("okafor-lind" -> okafor, lind, okafor-lind)."""
-    return {part for tok in form.split() for part in (tok, *tok.split("-")) if part}
+    """Tokens of a normalized form, a hyphenated token's parts included ("okafor-lind" -> okafor, lind, okafor-lind);
+    commas separate tokens ("santiago, chile" -> santiago, chile)."""
+    return {part for tok in form.replace(",", " ").split() for part in (tok, *tok.split("-")) if part}
 
 
 def _link(policy_forms: frozenset[str], other_forms: set[str]) -> dict[str, tuple[str, ...]]:
@@ -253,6 +254,15 @@ def name_aliases(entities: Sequence[str]) -> set[str]:
 
     An initial + surname form ("R. Castell") and a title + surname form ("Ms Okafor-Lind") hold such a token, so they link too."""
     return {tok for e in entities if _looks_like_person(normalize_entity(e)) for tok in name_tokens(normalize_entity(e)) if len(tok) >= 3}
+
+
+def value_parts(values: Sequence[str]) -> set[str]:
+    """The comma-separated components of ``values`` ("Santiago, Chile" -> "santiago", "chile"), matched on their own.
+
+    A value written with commas names a place, an address or a title at several grains (city, country); a text
+    that names one component still states the private fact at that grain, as SynthPAI's authors do ("the metro
+    in Santiago").  Components shorter than three characters are left out."""
+    return {part for v in values if "," in v for part in (p.strip() for p in normalize_entity(v).split(",")) if len(part) >= 3}
 
 
 def parse_texts(texts: Sequence[str], policy_entities: Sequence[str], aliases: Sequence[str] = (), *,
