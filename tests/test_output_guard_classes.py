@@ -177,3 +177,16 @@ def test_handwritten_unsafe_answers_are_never_released_as_written(enforcer: Outp
         result = _run(enforcer, answer["text"])
         assert result.sections["output_guard"].action != "pass", answer["id"]
         assert result.answer != answer["text"], answer["id"]
+
+
+#: A generic answer whose only clause subjects are things (exercise, screening): its ages belong to no person.
+GENERIC_WITH_THINGS = "Among adults aged 50 to 65, regular exercise lowers blood pressure. Annual screening is recommended from age 45."
+
+
+def test_a_thing_as_the_subject_is_no_person(enforcer: OutputGuardEnforcer) -> None:
+    """The name-animacy model keeps a thing ("screening") from being taken as the person an age is about; a person stays one."""
+    assert extract(GENERIC_WITH_THINGS, "medical", CLASSES).classes_by_person() == {}
+    result = _run(enforcer, GENERIC_WITH_THINGS)
+    assert result.sections["output_guard"].action == "pass" and result.answer == GENERIC_WITH_THINGS
+    person = extract("The welder was referred to cardiology at age 45.", "medical", CLASSES).classes_by_person()
+    assert list(person.values()) == [("AGE", "OCCUPATION")] or ("AGE",) in person.values(), person
