@@ -190,3 +190,9 @@ def test_a_thing_as_the_subject_is_no_person(enforcer: OutputGuardEnforcer) -> N
     assert result.sections["output_guard"].action == "pass" and result.answer == GENERIC_WITH_THINGS
     person = extract("The welder was referred to cardiology at age 45.", "medical", CLASSES).classes_by_person()
     assert list(person.values()) == [("AGE", "OCCUPATION")] or ("AGE",) in person.values(), person
+
+
+def test_a_job_word_inside_a_name_is_no_occupation() -> None:
+    """A surname or firm name that is also a job word ("Baker", "Fisher") is part of a named entity, not an occupation."""
+    found = extract("The claimant joined Baker Fisher Partners in 2019.", "law", ("OCCUPATION", "AFFILIATION"))
+    assert "OCCUPATION" not in {m.qi_class for m in found.mentions}, found.mentions

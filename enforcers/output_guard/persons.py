@@ -282,7 +282,8 @@ def _candidates(text: str, doc: Doc, domain: str, classes: tuple[str, ...]) -> l
     found += [("LOCATION", m.start("v"), m.end("v")) for m in _PLACE_FIELD.finditer(text)]
     found += [("AGE", t.idx, t.idx + len(t)) for t in doc if _bare_age(t)]
     found += [(qi, h.start, h.end) for name, qi in _RECOGNIZER_CLASS.items() for h in recognizer(name).find(text)]
-    wanted = [c for c in found if c[0] in classes]
+    named = [(e.start_char, e.end_char) for e in doc.ents if e.label_ in ("PERSON", "ORG")]  # "Baker" in "Baker Lowe" is a name, not a job
+    wanted = [c for c in found if c[0] in classes and not (c[0] in ("OCCUPATION", "FAMILY") and any(a <= c[1] and c[2] <= b for a, b in named))]
     kept: list[tuple[str, int, int]] = []
     for qi_class, start, end in sorted(wanted, key=lambda c: (c[1], -(c[2] - c[1]))):
         if not any(k[0] == qi_class and k[1] < end and start < k[2] for k in kept):
