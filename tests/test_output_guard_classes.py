@@ -177,3 +177,22 @@ def test_handwritten_unsafe_answers_are_never_released_as_written(enforcer: Outp
         result = _run(enforcer, answer["text"])
         assert result.sections["output_guard"].action != "pass", answer["id"]
         assert result.answer != answer["text"], answer["id"]
+
+
+#: A generic answer whose only clause subjects are things (exercise, screening): its ages belong to no person.
+GENERIC_WITH_THINGS = "Among adults aged 50 to 65, regular exercise lowers blood pressure. Annual screening is recommended from age 45."
+
+
+def test_a_thing_as_the_subject_is_no_person(enforcer: OutputGuardEnforcer) -> None:
+    """The name-animacy model keeps a thing ("screening") from being taken as the person an age is about; a person stays one."""
+    assert extract(GENERIC_WITH_THINGS, "medical", CLASSES).classes_by_person() == {}
+    result = _run(enforcer, GENERIC_WITH_THINGS)
+    assert result.sections["output_guard"].action == "pass" and result.answer == GENERIC_WITH_THINGS
+    person = extract("The welder was referred to cardiology at age 45.", "medical", CLASSES).classes_by_person()
+    assert list(person.values()) == [("AGE", "OCCUPATION")] or ("AGE",) in person.values(), person
+
+
+def test_a_job_word_inside_a_name_is_no_occupation() -> None:
+    """A surname or firm name that is also a job word ("Baker", "Fisher") is part of a named entity, not an occupation."""
+    found = extract("The claimant joined Baker Fisher Partners in 2019.", "law", ("OCCUPATION", "AFFILIATION"))
+    assert "OCCUPATION" not in {m.qi_class for m in found.mentions}, found.mentions

@@ -1,4 +1,4 @@
-"""Train the name-animacy model of kg_erasure's coreference (is a named entity a person?) on WNUT17; writes enforcers/kg_erasure/animacy_model.npz.
+"""Train the name-animacy model of kg_erasure's coreference (is a named entity a person?) on WNUT17; writes policy_engine/nlp/animacy_model.npz.
 
     PYTHONPATH=$PWD python bench/kg_erasure/animacy_train.py
 
@@ -25,7 +25,7 @@ from policy_engine.nlp.embedding import load_embedder
 from policy_engine.policy.model import EmbeddingSettings
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpora" / "wnut17"
-MODEL = Path(__file__).resolve().parents[2] / "enforcers" / "kg_erasure" / "animacy_model.npz"
+MODEL = Path(__file__).resolve().parents[2] / "policy_engine" / "nlp" / "animacy_model.npz"
 RESULTS = Path(__file__).resolve().parents[1] / "results"
 
 

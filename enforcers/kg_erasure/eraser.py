@@ -38,7 +38,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
-from enforcers.kg_erasure.animacy import person_probabilities
 from enforcers.kg_erasure.connections import (
     WHOLE_TEXT,
     build_graph,
@@ -66,6 +65,7 @@ from enforcers.kg_erasure.section import (
     entity_ref,
 )
 from policy_engine.errors import PolicyEngineError
+from policy_engine.nlp.animacy import person_probabilities
 from policy_engine.nlp.entities import normalize_entity
 from policy_engine.policy.model import PrivateKnowledge
 

@@ -44,9 +44,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from enforcers.kg_erasure.animacy import not_persons
 from policy_engine.bundle.knowledge_graph import MAX_AMBIGUOUS_LINKS, link_forms
 from policy_engine.errors import PolicyEngineError
+from policy_engine.nlp.animacy import not_persons
 from policy_engine.nlp.entities import normalize_entity, same_entity
 from policy_engine.nlp.pipeline import parse
 

@@ -5,6 +5,12 @@ Each QI class maps to one of the periphrastic operators of
 a job "a professional", an employer its sector...); classes without an
 operator become a neutral phrase of their kind.  Only spans bound to a
 referenced subject are rewritten: cohort statements stay as they are.
+
+A replacement that is a whole noun phrase ("a family member") replaces the
+whole noun phrase the span heads in the parse, from its left edge
+("her late husband", "a 58-year-old electrician", "an architect"), and
+takes the head's number ("his two daughters" -> "family members"), so the
+rewrite never stacks two determiners.
 """
 
 from __future__ import annotations
@@ -14,9 +20,9 @@ from dataclasses import dataclass
 
 from enforcers.output_guard.qi_spans import QISpan
 from policy_engine.enforcement.generalization.operators import generalize
+from policy_engine.nlp.pipeline import parse
 
-_ARTICLE_END = re.compile(r"\b(?:a|an|the|my|your|his|her|its|our|their)\s+$", re.IGNORECASE)
-_ARTICLE_START = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
+_ARTICLE_START = re.compile(r"^(?:a|an)\s+", re.IGNORECASE)
 
 _OPERATOR = {
     "AGE": "decade",
@@ -64,22 +70,39 @@ class Generalized:
         return any(start < span.end and span.start < end for start, end in self.replaced)
 
 
+def _noun_phrase(text: str, span: QISpan, new: str) -> tuple[int, str]:
+    """Where the rewrite of ``span`` starts and what it says: a noun-phrase replacement takes over the phrase's
+    left part (determiner, possessor, modifiers) and the head's number; any other replacement stays in place."""
+    if not _ARTICLE_START.match(new):
+        return span.start, new
+    doc = parse([text])[0]
+    head = doc.char_span(span.start, span.end, alignment_mode="expand")
+    if head is None or head.root.pos_ not in ("NOUN", "PROPN"):
+        return span.start, new
+    root = head.root
+    start = min(span.start, root.left_edge.idx)
+    if root.tag_ in ("NNS", "NNPS"):
+        new = _ARTICLE_START.sub("", new, count=1) + "s"
+    return start, new
+
+
 def generalize_spans(text: str, spans: list[QISpan]) -> Generalized:
     """``text`` with every subject-bound span generalized (overlaps merged left to right)."""
-    bound = sorted((s for s in spans if s.subject), key=lambda s: (s.start, -s.end))
+    rewrites = sorted((*_noun_phrase(text, s, replacement(s, text[s.start : s.end])), s.start, s.end) for s in spans if s.subject)
     pieces: list[str] = []
     replaced: list[tuple[int, int]] = []
     cursor, length = 0, 0
-    for span in bound:
-        if span.start < cursor:
+    for start, new, own_start, end in rewrites:
+        if own_start < cursor:
             continue
-        before, new = text[cursor : span.start], replacement(span, text[span.start : span.end])
-        if _ARTICLE_END.search(before) and _ARTICLE_START.match(new):
-            new = _ARTICLE_START.sub("", new, count=1)  # "works as a welder" -> "works as a professional"
+        start = max(start, cursor)
+        before = text[cursor:start]
+        if text[start : start + 1].isupper() and text[:start].rstrip()[-1:] in ("", ".", "!", "?"):
+            new = new[:1].upper() + new[1:]  # a rewrite that opens a sentence opens with a capital
         pieces += [before, new]
         length += len(before)
         replaced.append((length, length + len(new)))
         length += len(new)
-        cursor = span.end
+        cursor = end
     pieces.append(text[cursor:])
     return Generalized("".join(pieces), len(replaced), tuple(replaced))

@@ -15,13 +15,10 @@ from policy_engine.policy.sections import Section, StrictModel
 class OperatingPoint(StrictModel):
     """Decision threshold and abstain gate of the QI guard (PPE Sections V-C, V-D).
 
-    ``preset`` picks the trained output guard's decision threshold on
-    delta = sigma_u - sigma_s: ``conservative`` flags when sigma_u > sigma_s,
-    ``balanced`` at 90% and ``strict`` at 95% within-distribution TPR.
-    ``abstain_rate`` sets the abstain gate: the share of answers from a
-    generator the model was not trained on that are withheld for review
-    (calibrated leave-one-generator-family-out when the model is trained;
-    re-derived from the saved reference margins when the guard is built).
+    ``preset`` picks the shipped scorer's flag threshold by its false-flag
+    rate on QI-safe development units (:data:`enforcers.output_guard.scoring.FALSE_FLAG_RATE`).
+    ``abstain_rate`` is the share of development units whose score falls in
+    the review band just below that threshold (withheld for review).
     """
 
     preset: Literal["conservative", "balanced", "strict"] = "balanced"

@@ -1,22 +1,16 @@
-"""``policy-engine guard train|check|eval`` and ``policy-engine review list|show|approve|reject``."""
+"""``policy-engine guard check`` and ``policy-engine review list|show|approve|reject``."""
 
 from __future__ import annotations
 
 import functools
-import importlib
-import importlib.util
 import json
 import sqlite3
-import sys
-import time
 from datetime import datetime, timezone
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import click
 
-import enforcers
 import policy_engine
 from enforcers.output_guard.review_queue import ReviewItem
 from policy_engine.cli.common import format_option, handle_errors
@@ -31,27 +25,6 @@ def _policy(path: Path) -> Any:
     if policy.quasi_identifiers is None:
         raise click.ClickException(f"{path}: the policy has no quasi_identifiers section; add one (domain, classes, max_per_subject) to use the output guard")
     return policy
-
-
-def _guard_training() -> ModuleType:
-    """``training.output_guard.for_policy``, from the source checkout the running ``enforcers`` package lives in.
-
-    ``training/`` is never installed (an installed wheel has none): when it is not on
-    the import path it is loaded from beside ``enforcers/``; a ClickException naming
-    what to do when there is no checkout.
-    """
-    try:
-        return importlib.import_module("training.output_guard.for_policy")
-    except ModuleNotFoundError as exc:
-        if exc.name != "training":
-            raise
-    package = Path(enforcers.__file__).resolve().parents[1] / "training"
-    spec = importlib.util.spec_from_file_location("training", package / "__init__.py", submodule_search_locations=[str(package)])
-    if not (package / "__init__.py").is_file() or spec is None or spec.loader is None:
-        raise click.ClickException("training a guard model needs a source checkout of policy-engine (training/ is not installed): run this command from a clone")
-    sys.modules["training"] = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(sys.modules["training"])
-    return importlib.import_module("training.output_guard.for_policy")
 
 
 def queue_errors(fn: Any) -> Any:
@@ -77,31 +50,8 @@ def guard_group() -> None:
 
     \b
     Examples:
-      policy-engine guard train policies/clinic/policy.yaml
       policy-engine guard check policies/clinic/policy.yaml "The patient is 52 years old, works as a welder and lives in Omaha."
-      policy-engine guard eval policies/clinic/policy.yaml
     """
-
-
-@guard_group.command("train")
-@_POLICY
-@handle_errors
-def guard_train(policy_path: Path) -> None:
-    """Train the policy domain's detector from the synthetic generator and save it next to the policy.
-
-    Writes POLICY_DIR/.policy-engine/guard/<domain>/ (arrays and JSON only).
-    Deterministic: the same code gives the same model on every machine.
-    Needs a source checkout (the training code is not installed).
-
-    \b
-    Example:
-      policy-engine guard train policies/bank/policy.yaml
-    """
-    policy = _policy(policy_path)
-    click.echo(f"training the {policy.quasi_identifiers.domain} output guard model from the synthetic generator (a few minutes on 2 cores; deterministic)...", err=True)
-    started = time.perf_counter()
-    model, target = _guard_training().train_and_save(policy)
-    click.echo(f"trained {model.version} ({model.info['records']} records, nu={model.info['nu']}) in {time.perf_counter() - started:.1f} s -> {target}")
 
 
 @guard_group.command("check")
@@ -146,29 +96,6 @@ def guard_check(policy_path: Path, answer: str, fmt: str) -> None:
     if section.review_item:
         click.echo(f"queued for review: {section.review_item}")
     click.echo(f"answer: {outcome.text if outcome.released else '[withheld]'}")
-
-
-@guard_group.command("eval")
-@_POLICY
-@click.option("--records", type=click.IntRange(min=20), default=150, show_default=True, help="Held-out records per label.")
-@handle_errors
-def guard_eval(policy_path: Path, records: int) -> None:
-    """Check the policy's model on the held-out generator family (AUROC, FPR95, abstain rate).
-
-    The full tables (v3 vs v4, MLP, all pairings, latency) come from
-    bench/output_guard/run.py.  Needs a source checkout (the held-out family is training code);
-    without a saved model, one is trained first.
-
-    \b
-    Example:
-      policy-engine guard eval policies/clinic/policy.yaml --records 100
-    """
-    trainer = _guard_training()
-    from training.output_guard.evaluate import held_out_check
-    from training.output_guard.synth import CorpusSize
-
-    model, _ = trainer.load_or_train(_policy(policy_path))
-    click.echo(json.dumps(held_out_check(model, CorpusSize(records, records, records), seed=991), indent=2))
 
 
 # --- review -------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Name animacy for coreference: is a named entity a person? (a learned veto on spaCy's PERSON label)
+"""Name animacy: is a mention a person? (a learned veto on spaCy's PERSON label and on parse subjects)
 
 spaCy's NER labels a company in subject position ("Hartley Freight confirmed
 the meeting") as ``PERSON`` often enough that a pronoun would resolve to it.
