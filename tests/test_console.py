@@ -4,7 +4,8 @@ The queue items come from the real engine: ``POST /v1/guard`` runs the output
 guard of a bundle that has a ``quasi_identifiers`` section, and the answers it
 withholds land in the review queue.  The browser test drives Debian's
 ``chromium`` through Playwright (skipped only when either is missing) and
-saves its screenshots under ``bench/results/console/``; the HTTP test checks
+saves its screenshots to a temporary folder, or to ``bench/results/console/`` when
+``$POLICY_ENGINE_CONSOLE_SHOTS`` is set (so a test run leaves the committed ones alone); the HTTP test checks
 the console's refusals without a browser.
 """
 
@@ -15,6 +16,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -32,7 +34,7 @@ from policy_engine.service.config import hash_key  # noqa: E402
 from tests.compile_support import copy_fixture  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-SHOTS = ROOT / "bench" / "results" / "console"
+SHOTS = ROOT / "bench" / "results" / "console" if os.environ.get("POLICY_ENGINE_CONSOLE_SHOTS") else Path(tempfile.mkdtemp(prefix="console-shots-"))
 REVIEWER_KEY, NURSE_KEY, AUDIT_KEY = "reviewer-key-0001", "nurse-key-0001", "console-test-audit-key-0123456789"
 QI = "quasi_identifiers: {domain: medical, classes: [AGE, OCCUPATION, LOCATION, AFFILIATION, FAMILY, CONDITION, TREATMENT, VISIT_PATTERN], max_per_subject: 2}\n"
 EMAILS = "constraints:\n  - id: no-emails\n    statement: Never reveal e-mail addresses.\n    severity: critical\n    detect: {categories: [contact]}\n"
