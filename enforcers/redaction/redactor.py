@@ -204,7 +204,8 @@ class Redactor:
                 start, end, replacement, used_mode = placed.start, placed.end, placed.text, RedactionMode.PERIPHRASTIC
             pieces.append(original[cursor:start])
             length += start - cursor
-            inserted.append(_Inserted(length, length + len(replacement), self._reads_as(span.finding.category) if used_mode is RedactionMode.PERIPHRASTIC else None))
+            reads_as = None if placed is None else self._reads_as(span.finding.category) | self._reads_as(placed.reads_as or span.finding.category)
+            inserted.append(_Inserted(length, length + len(replacement), reads_as))
             pieces.append(replacement)
             length += len(replacement)
             cursor = end

@@ -59,16 +59,26 @@ _INJURY = PatternRecognizer(
     ),
     score=0.75,
 )
+_ALLERGY_CUE = r"(?i:\ballerg(?:y|ies|ic)(?:\s(?:history|confirmed))?(?:\sis\snotable\sfor|\sto|:)\s)"
+#: The words that end an allergen named after its cue: a verb of recording or a clause ("penicillin was noted at intake").
+_ALLERGEN_END = r"(?=[.;,\n]|\sand\s|\s(?:was|were|is|are|has|had|noted|recorded|documented|reported|confirmed|since|at|on|so|but)\b|$)"
 _ALLERGY = PatternRecognizer(
     "medical_condition",
-    (
-        re.compile(
-            r"(?i:\ballerg(?:y|ies|ic)(?:\s(?:history|confirmed))?(?:\sis\snotable\sfor|\sto|:)\s)"
-            r"(?P<value>[a-z][a-z -]{2,40}?(?:\s\([a-z ]+\))?)(?=[.;,\n]|\sand\s|$)"
-        ),
-    ),
+    (re.compile(rf"{_ALLERGY_CUE}(?P<value>[a-z][a-z -]{{2,40}}?(?:\s\([a-z ]+\))?){_ALLERGEN_END}"),),
     score=0.75,
 )
+_ALLERGY_CUE_BEFORE = re.compile(rf"{_ALLERGY_CUE}$")
+
+
+def allergy_cue_before(text: str, start: int) -> str | None:
+    """The allergy cue that ends right at ``start`` on its line ("Allergies confirmed: ", "allergic to "), else ``None``.
+
+    What follows such a cue is an allergen: a value of the allergy kind, not a
+    diagnosis or a prescription (the ``_ALLERGY`` recognizer finds the same values).
+    """
+    line_start = text.rfind("\n", 0, start) + 1
+    match = _ALLERGY_CUE_BEFORE.search(text, line_start, start)
+    return match.group(0) if match else None
 _DRUG_STEMS = (
     "mab|nib|pril|sartan|olol|statin|azole|prazole|tidine|cycline|floxacin|mycin|cillin|dipine|gliptin|gliflozin|glutide|patide|"
     "tropium|buterol|moterol|sonide|olone|azepam|azolam|triptan|ciclovir|navir|parin|xaban|semide|thiazide|tiapine|oxetine|pramine|"
@@ -103,15 +113,18 @@ _PROFESSION_NOUN = r"(?!(?:exist|assist|insist|persist|resist|consist|checklist|
 # its field after a comma, as job directories write it ("Engineer, mining"; not a clause such as
 # "operator, reported the spill").
 #: A service or place a job noun names rather than anyone's occupation: "the nurse line", "the pharmacist desk".
-_SERVICE_NOUN_AFTER = re.compile(
-    r"[ \t]+(?:line|lines|desk|station|rota|roster|queue|hotline|helpline|inbox|pager|portal|lounge|room|office|team|notes?)\b", re.IGNORECASE
+#: A job noun closed by a colon is a form's field label ("Nurse: Susan Gould", "Triage nurse:"), never data.
+_NO_OCCUPATION_AFTER = re.compile(
+    r"[ \t]+(?:line|lines|desk|station|rota|roster|queue|hotline|helpline|inbox|pager|portal|lounge|room|office|team|notes?)\b|[ \t]*:",
+    re.IGNORECASE,
 )
 _OCCUPATION_PHRASE = PatternRecognizer(
     "occupation",
     (
         re.compile(rf"(?<![\w-])(?:{_NOT_A_JOB_WORD}[A-Za-z][a-z]+\s){{0,2}}(?:{JOB_HEADS}|{_PROFESSION_NOUN})s?(?:/[a-z]+)?(?![\w-])"),
         re.compile(rf"\b(?:[A-Z][a-z]+\s)?(?i:{JOB_HEADS}|{_PROFESSION_NOUN})(?:/[a-z]+)?,\s(?!(?:lives|lived|works|worked|moved|is|was|has|had|says|said|who|which|and|but)\b|[a-z]+ed\s(?:the|a|an|his|her|their|its|that|this|to|it|on|in|at|for|with)\b)[a-z][a-z/ -]{{2,40}}?(?:\s\([a-z ]+\))?(?=\s(?:employed|at|for|in|with)\b|[.;]|$)"),
-        re.compile(rf"\b[A-Z](?i:{_PROFESSION_NOUN})\b"),
+        # a capitalized agent noun after another word is a surname ("Tobias Lindqvist"), not a profession
+        re.compile(rf"(?<![A-Za-z] )\b[A-Z](?i:{_PROFESSION_NOUN})\b"),
     ),
     score=0.65,
 )
@@ -127,7 +140,7 @@ def lexicon_recognizers() -> dict[str, Recognizer]:
             (lexicon_recognizer("medical_condition", lists["medical_condition"], left=_CONDITION_LEFT, right=_CONDITION_RIGHT), _CONDITION_MORPHOLOGY, _INJURY, _ALLERGY),
         ),
         "occupation": CompositeRecognizer(
-            "occupation", (lexicon_recognizer("occupation", lists["occupation"], left=_OCCUPATION_LEFT), _OCCUPATION_PHRASE), not_before=_SERVICE_NOUN_AFTER
+            "occupation", (lexicon_recognizer("occupation", lists["occupation"], left=_OCCUPATION_LEFT), _OCCUPATION_PHRASE), not_before=_NO_OCCUPATION_AFTER
         ),
         "relative": lexicon_recognizer("relative", lists["relative"]),
     }
