@@ -77,7 +77,7 @@ def test_a_combination_drug_is_one_medication(note: str, components: tuple[str, 
     out = protect(note)
     (text,) = [p.text for p in out.passages]
     assert not any(c in text.casefold() for c in components), text
-    assert len(out.redactions) == 1, (text, [r.replacement for r in out.redactions])
+    assert len([r for r in out.redactions if r.category == "medication"]) == 1, (text, [r.replacement for r in out.redactions])
 
 
 def test_a_combination_antiretroviral_is_hidden_whole() -> None:
@@ -93,9 +93,9 @@ def test_a_relative_speaking_about_the_patient_is_not_the_patient() -> None:
     )
     (text,) = [p.text for p in out.passages]
     assert "Edwin" not in text, text
-    patient_placeholders = set(re.findall(r"\[PATIENT_NAME_\d+\]", text))
-    assert len(patient_placeholders) <= 1, text
-    assert "said" in text and "[NAME" not in text, text
+    assert "Rosalind" not in text and not text.startswith("[PATIENT_NAME"), text
+    assert len(set(re.findall(r"\[PATIENT_NAME_\d+\]", text))) <= 1, text
+    assert "said" in text, text
 
 
 def test_one_person_one_decision_across_the_documents_of_a_request() -> None:

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterator
+from dataclasses import dataclass
 from importlib import resources
 
 from ruamel.yaml import YAML
 
-from policy_engine.detect.recognizers import CompositeRecognizer, PatternRecognizer, Recognizer, lexicon_recognizer
+from policy_engine.detect.recognizers import CompositeRecognizer, Hit, PatternRecognizer, Recognizer, lexicon_recognizer
 
 
 @functools.lru_cache(maxsize=1)
@@ -30,7 +32,9 @@ def _modifiers_before(*words: str) -> re.Pattern[str]:
     return re.compile(r"\b(?:(?:" + "|".join(words) + r")[\s-])+$", re.IGNORECASE)
 
 
-_DOSE_AFTER = r"(?:\s\d+(?:\.\d+)?(?:/\d+(?:\.\d+)?)*\s?(?:mg|mcg|µg|μg|g|mL|ml|IU|units?)\b)?"
+_DOSE = r"\s\d+(?:\.\d+)?(?:/\d+(?:\.\d+)?)*\s?(?:mg|mcg|µg|μg|g|mL|ml|IU|units?)\b"
+_DOSE_AFTER = rf"(?:{_DOSE})?"
+_DOSE_NEXT = re.compile(_DOSE)
 _CONDITION_LEFT = _modifiers_before(
     "generalized", "generalised", "essential", "chronic", "acute", "severe", "mild", "moderate", "persistent", "recurrent",
     "early-onset", "late-onset", "paroxysmal", "primary", "secondary", "uncontrolled", "poorly controlled", "treatment-resistant",
@@ -93,6 +97,48 @@ _DRUG_MORPHOLOGY = PatternRecognizer(
 _MEDICATION_RIGHT = re.compile(
     r"(?:\s(?:carbonate|hydrochloride|hcl|sodium|potassium|succinate|tartrate|sulfate|citrate|besylate|maleate|mesylate|ER|XR|XL|SR|CR|DR|D3|B12))*" + _DOSE_AFTER
 )
+#: A fixed-dose combination written with one strength per component ("sacubitril/valsartan 24/26 mg",
+#: "bictegravir/emtricitabine/tenofovir alafenamide 50/200/25 mg"), and a British Approved Name of a combination
+#: ("co-amoxiclav 625 mg", "co-" + the components) with its dose.
+_COMBINATION = PatternRecognizer(
+    "medication",
+    (
+        re.compile(r"\b[a-z]{4,}(?:/[a-z]{4,})+(?:\s[a-z]{4,})?\s\d+(?:\.\d+)?(?:/\d+(?:\.\d+)?)+\s?(?:mg|mcg|µg|g|mL|ml|IU)\b", re.IGNORECASE),
+        re.compile(rf"\bco-[a-z]{{4,}}{_DOSE}"),
+    ),
+    score=0.75,
+)
+_COMPONENTS_BEFORE = re.compile(r"(?:\b[A-Za-z]{4,}[/-])+$")
+_COMPONENTS_AFTER = re.compile(r"(?:[/-][A-Za-z]{4,}\b)+")
+_BRAND_BEFORE = re.compile(r"\b[A-Z][A-Za-z]{3,}[ \t]?\($")
+_GENERICS_AFTER = re.compile(r"[ \t]?\([a-z]{4,}(?:[/-][a-z]{4,})*\)")
+
+
+@dataclass(frozen=True)
+class _Combinations:
+    """Medication hits widened over the other components of a combination: one drug and the components written
+    next to it with "/" or "-" ("sacubitril/valsartan"), a brand before its components in brackets ("Augmentin
+    (amoxicillin/clavulanate)") or the components after a drug ("amoxicillin (Augmentin)") are one medication."""
+
+    name: str
+    inner: Recognizer
+
+    def find(self, text: str) -> Iterator[Hit]:
+        for hit in self.inner.find(text):
+            start, end = hit.start, hit.end
+            if before := _COMPONENTS_BEFORE.search(text, max(0, start - 80), start):
+                start = before.start()
+            if after := _COMPONENTS_AFTER.match(text, end):
+                end = after.end()
+            if text[end : end + 1] == ")" and (brand := _BRAND_BEFORE.search(text, max(0, start - 40), start)):
+                start, end = brand.start(), end + 1
+            elif generics := _GENERICS_AFTER.match(text, end):
+                end = generics.end()
+            if dose := _DOSE_NEXT.match(text, end):
+                end = dose.end()
+            yield Hit(self.name, start, end, hit.score)
+
+
 _OCCUPATION_LEFT = _modifiers_before(
     "retired", "former", "freelance", "registered", "licensed", "certified", "senior", "junior", "part-time", "full-time",
     "self-employed", "graduate", "high school", "chief", "head", "assistant", "lead", "postal", "warehouse", "restaurant", "construction",
@@ -134,7 +180,10 @@ def lexicon_recognizers() -> dict[str, Recognizer]:
     """The lexicon recognizers by name, each with the patterns that widen or complete it."""
     lists = lexicons()
     return {
-        "medication": CompositeRecognizer("medication", (lexicon_recognizer("medication", lists["medication"], right=_MEDICATION_RIGHT), _DRUG_MORPHOLOGY)),
+        "medication": _Combinations(
+            "medication",
+            CompositeRecognizer("medication", (lexicon_recognizer("medication", lists["medication"], right=_MEDICATION_RIGHT), _DRUG_MORPHOLOGY, _COMBINATION)),
+        ),
         "medical_condition": CompositeRecognizer(
             "medical_condition",
             (lexicon_recognizer("medical_condition", lists["medical_condition"], left=_CONDITION_LEFT, right=_CONDITION_RIGHT), _CONDITION_MORPHOLOGY, _INJURY, _ALLERGY),

@@ -256,7 +256,26 @@ def _person_pieces(text: str, e: NamedEntity) -> list[NamedEntity]:
     return pieces
 
 
+#: Letters a date written as one token may hold: month names, ordinal suffixes, a time of day, ISO's "T".
+_DATE_LETTERS = re.compile(r"(?i)^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|[a-z]*uary|march|april|june|july|august|[a-z]*ember|october|st|nd|rd|th|am|pm|t)$")
+
+
+def _inside_an_identifier(text: str, e: NamedEntity) -> bool:
+    """The entity lies in one token of digits and letters that are no part of a date ("msg-20220215-1945",
+    "INV-2019-0042"): a message or record number, whose digits are no date to generalize."""
+    start, end = e.start, e.end
+    while start > 0 and not text[start - 1].isspace():
+        start -= 1
+    while end < len(text) and not text[end].isspace():
+        end += 1
+    token = text[start:end].strip(",.;:()[]\"'")
+    letters = re.findall(r"[A-Za-z]+", token)
+    return any(ch.isdigit() for ch in token) and any(not _DATE_LETTERS.match(w) for w in letters)
+
+
 def _trim_date(text: str, e: NamedEntity) -> NamedEntity | None:
+    if _inside_an_identifier(text, e):
+        return None
     words = [(m.start() + e.start, m.end() + e.start) for m in re.finditer(r"\S+", text[e.start : e.end])]
     while words and text[words[0][0] : words[0][1]].strip(",.;:").lower() in _DATE_EDGE_WORDS:
         words.pop(0)
