@@ -113,9 +113,3 @@ def test_an_identifier_is_not_read_as_a_date() -> None:
     (text,) = texts("Message reference msg-20220215-1945 was filed by the front desk on 3 March 2022.")
     assert "1945" not in text.replace("msg-20220215-1945", ""), text
     assert "in 1945" not in text, text
-
-
-def test_a_fallback_to_placeholders_is_explained_in_one_note_per_passage() -> None:
-    out = protect("PATIENT REGISTRATION\nPatient: Marguerite Okonkwo\nAllergies confirmed: codeine\nSeen on 3 March 2022.")
-    notes = [n for n in out.notes if "extractive" in n]
-    assert len(notes) <= 1, notes

@@ -38,7 +38,7 @@ from typing import Protocol, runtime_checkable
 from policy_engine.enforcement.base import EnforcementContext, FindingLike, Paraphraser, Passage, RedactionSpan, SpanDetector
 from policy_engine.enforcement.generalization.operators import STILL_READS_AS
 from policy_engine.enforcement.generalization.periphrasis import Generalizer, merge_adjacent
-from policy_engine.enforcement.placeholders import PlaceholderBook, Span, merge_findings
+from policy_engine.enforcement.placeholders import PlaceholderBook, Span, fallback_note, merge_findings
 from policy_engine.llm.degeneration import DegenerateOutput
 from policy_engine.nlp.syntax import parse_many
 from policy_engine.policy.model import CategoryDefinition, Constraint, RedactionMode
@@ -166,7 +166,7 @@ class Redactor:
         if self._verified(detector, rewrite, constraints, values, None):
             return rewrite, notes
         fallback = self._substitute(passage, spans, book, by_id, None)
-        return fallback, notes + (f"periphrastic output of chunk {passage.chunk_id} failed verification; extractive fallback used",)
+        return fallback, notes + (fallback_note(passage.chunk_id),)
 
     def _substitute(
         self, passage: Passage, spans: list[Span], book: PlaceholderBook, by_id: Mapping[str, Constraint], generalizer: Generalizer | None
