@@ -13,7 +13,7 @@ language pipeline, a sentence is **unsupported** when it states
   template slot ("[insert medication name here]", "[Your name]"): any
   bracketed text the evidence does not hold verbatim (``placeholder``), or
 * content the evidence lacks: at least :data:`MAX_NOVEL_TERMS` nouns or
-  adjectives, or at least :data:`MAX_NOVEL_SHARE` of them, that neither occur
+  adjectives (attributive participles included: "a *licensed* treatment"), or at least :data:`MAX_NOVEL_SHARE` of them, that neither occur
   in the evidence (text or lemma) nor have a near-synonym there, judged by the
   shared embedder at :data:`SYNONYM_COSINE` (``content``).
 
@@ -58,6 +58,11 @@ _PLACEHOLDER = re.compile(r"\[[A-Z][A-Z0-9_]*_\d+\]")
 #: Bracketed text in an answer: a placeholder, or a template slot the model left unfilled.
 _BRACKETED = re.compile(r"\[[^\[\]\n]{1,80}\]")
 _TERM_POS = frozenset({"NOUN", "ADJ"})
+
+
+def _is_term(token: Token) -> bool:
+    """A noun or adjective, an attributive participle included ("an *approved* treatment" qualifies as an adjective does)."""
+    return (token.pos_ in _TERM_POS or (token.tag_ in ("VBN", "VBG") and token.dep_ == "amod")) and token.is_alpha and not token.is_stop
 _NAME_POS = frozenset({"PROPN"})
 _DATE_LABELS = frozenset({"DATE", "TIME", "CARDINAL", "QUANTITY", "MONEY", "PERCENT"})
 
@@ -157,7 +162,7 @@ def _kinds(doc: Doc, start: int, end: int, evidence: Evidence) -> tuple[set[str]
             checked = checked or not token.is_stop
             if not evidence.knows(token) and not token.is_stop:
                 kinds.add("name")
-        elif token.pos_ in _TERM_POS and token.is_alpha and not token.is_stop:
+        elif _is_term(token):
             terms += 1
             if not evidence.knows(token):
                 novel_terms.append(token.lemma_.lower())
