@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from policy_engine.bundle.corpus import Document, chunk_document
-from policy_engine.engine.context_assembly import assemble, parse_chunk_id, render_context
+from policy_engine.engine.context_assembly import FALLBACK_LINE, assemble, parse_chunk_id, render_context
 from policy_engine.policy.model import ChunkingSettings
 
 TEXT = " ".join(f"Sentence number {i} of the visit note says something plain." for i in range(60))
@@ -48,3 +48,5 @@ def test_ids_without_offsets_pass_through_and_context_is_labelled() -> None:
     passages = assemble([("raptor-summary#L1-3", "A summary.", None)], budget=None)
     assert [(p.chunk_id, p.text) for p in passages] == [("raptor-summary#L1-3", "A summary.")]
     assert render_context([("docs/a.md#0-5", "Hello")]) == "Source: docs/a.md#0-5\nHello"
+    two = render_context([("a#0-5", "Hello"), ("b#0-5", "[NAME_1]")], fallen_back=frozenset({"b#0-5"}))
+    assert two == f"Source: a#0-5\nHello\n\nSource: b#0-5\n{FALLBACK_LINE}\n[NAME_1]"

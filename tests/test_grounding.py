@@ -32,6 +32,23 @@ def test_hand_written_sentences_are_judged_as_labelled(enforcer: GroundingEnforc
     assert judged.sentences[0].supported is (label == "supported"), judged.sentences[0].unsupported
 
 
+NEUTRAL = [(i, sentence) for i, case in enumerate(PAIRS) for sentence in case.get("neutral", ())]
+
+
+@pytest.mark.parametrize(("case", "sentence"), NEUTRAL)
+def test_a_sentence_with_nothing_to_check_is_neutral(enforcer: GroundingEnforcer, case: int, sentence: str) -> None:
+    evidence = [*PAIRS[case]["context"], PAIRS[case]["question"]]
+    (judged,) = ground(sentence, evidence, enforcer.embedder, ANSWER_SYSTEM).sentences
+    assert judged.supported and not judged.checkable and not judged.informative
+
+
+def test_neutral_sentences_ride_along_but_never_carry_an_answer(enforcer: GroundingEnforcer) -> None:
+    kept = enforcer.apply(_context("She was prescribed metformin 500 mg twice daily. I hope this helps."))
+    assert kept.answer == "She was prescribed metformin 500 mg twice daily. I hope this helps."
+    alone = enforcer.apply(_context("Thank you. I hope this helps. [insert medication name here]"))
+    assert alone.answer is None and alone.refusal is not None and alone.refusal.outcome == "abstained"
+
+
 def _context(answer: str) -> EnforcementContext:
     case = PAIRS[0]
     passages = tuple(Passage.of(f"note#{i}", text) for i, text in enumerate(case["context"]))

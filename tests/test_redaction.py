@@ -14,7 +14,8 @@ from policy_engine.detect.analyzer import Analyzer
 from policy_engine.detect.findings import Finding, Source
 from policy_engine.enforcement.base import EnforcementContext, Passage
 from policy_engine.enforcement.generalization.operators import generalize
-from policy_engine.enforcement.placeholders import merge_findings
+from policy_engine.enforcement.placeholders import fallen_back, merge_findings
+from policy_engine.engine.context_assembly import FALLBACK_LINE, render_context
 from policy_engine.policy.model import Constraint, EnforcementSettings, Metadata, Policy, RedactionMode
 from policy_engine.policy.vocabulary import vocabulary_for
 
@@ -147,6 +148,8 @@ def test_periphrastic_falls_back_to_extractive_when_verifier_finds_a_survivor() 
     assert "Springfield" not in text and "Elm" not in text
     assert "[ADDRESS_1]" in text
     assert out.notes == ("periphrastic output of chunk a#0 failed verification; extractive fallback used",)
+    context = render_context([(p.chunk_id, p.text) for p in out.passages], fallen_back(out.notes))
+    assert context.splitlines()[:2] == ["Source: a#0", FALLBACK_LINE] and context.count(FALLBACK_LINE) == 1
     alone = _texts(_redact(ADDRESSES, passages=passages))[0]
     assert alone == "She moved to an address in Springfield last year."
 

@@ -4,7 +4,9 @@ Runs on every answer an engine releases, plain or private: the engine places
 it after the enforcers that write the answer (``dp_decoding``) and before
 ``output_guard``, whether or not ``enforcement.order`` names it.  Unsupported
 sentences (:func:`enforcers.grounding.support.ground`) are cut; an answer with
-no supported sentence is withheld as ``abstained`` with the reason.  The
+no supported sentence that states something checkable (neutral sentences such
+as "Thank you." are kept beside one, never released alone) is withheld as
+``abstained`` with the reason.  The
 decision-record section counts sentences and names the kinds of unsupported
 content, never the words.
 """
@@ -70,9 +72,10 @@ class GroundingEnforcer:
                 kinds[kind] = kinds.get(kind, 0) + 1
         section = GroundingSection(sentences=len(judged.sentences), kept=len(judged.sentences) - len(judged.cut), unsupported_kinds=kinds)
         context = context.with_section(self.name, section)
-        if not judged.cut:
+        informative = any(s.informative for s in judged.sentences)
+        if not judged.cut and (informative or not judged.sentences):
             return context
-        what = ", ".join(f"{kind} ({n})" for kind, n in sorted(kinds.items()))
-        if section.kept == 0:
+        what = ", ".join(f"{kind} ({n})" for kind, n in sorted(kinds.items())) or "nothing checkable"
+        if not informative:
             return context.refused("abstained", f"grounding: no sentence of the answer is supported by the protected context or the question (unsupported: {what})")
         return context.evolve(answer=judged.text).noted(f"grounding: cut {len(judged.cut)} of {section.sentences} sentence(s) the context does not support (unsupported: {what})")

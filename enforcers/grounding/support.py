@@ -9,14 +9,23 @@ language pipeline, a sentence is **unsupported** when it states
 
 * a number or date absent from the evidence (``number``),
 * a name (proper noun or named entity) absent from the evidence (``name``),
-* a placeholder such as ``[PATIENT_NAME_2]`` the context never showed (``placeholder``), or
+* a placeholder such as ``[PATIENT_NAME_2]`` the context never showed, or a
+  template slot ("[insert medication name here]", "[Your name]"): any
+  bracketed text the evidence does not hold verbatim (``placeholder``), or
 * content the evidence lacks: at least :data:`MAX_NOVEL_TERMS` nouns or
-  adjectives, or at least :data:`MAX_NOVEL_SHARE` of them, that neither occur
+  adjectives (attributive participles included: "a *licensed* treatment"), or at least :data:`MAX_NOVEL_SHARE` of them, that neither occur
   in the evidence (text or lemma) nor have a near-synonym there, judged by the
   shared embedder at :data:`SYNONYM_COSINE` (``content``).
 
 Verbs, function words and generalizations the context holds ("in her
-fifties", "a prescribed medication") count as supported.  The thresholds were
+fifties", "a prescribed medication") count as supported.  A sentence with
+nothing to check (no number, name, bracket, noun or adjective: "Thank you.",
+"I hope this helps.") is *neutral*: it states no fact, so it is kept beside
+supported sentences but is never the support an answer is released on
+(:attr:`SentenceSupport.checkable`).  A sentence with one noun the evidence
+lacks is checkable and cut ("I'll respond to your inquiry here."): the issue
+judges sentences by the content they state, and telling a pleasantry's noun
+from an invented fact's ("The patient has cancer.") would take a word list.  The thresholds were
 set on the hand-written pairs of ``tests/fixtures/grounding_pairs.json``
 (written before this module) and are asserted there.  Kinds are reported,
 never the words.
@@ -46,7 +55,14 @@ MAX_NOVEL_SHARE = 0.5
 SYNONYM_COSINE = 0.7
 
 _PLACEHOLDER = re.compile(r"\[[A-Z][A-Z0-9_]*_\d+\]")
+#: Bracketed text in an answer: a placeholder, or a template slot the model left unfilled.
+_BRACKETED = re.compile(r"\[[^\[\]\n]{1,80}\]")
 _TERM_POS = frozenset({"NOUN", "ADJ"})
+
+
+def _is_term(token: Token) -> bool:
+    """A noun or adjective, an attributive participle included ("an *approved* treatment" qualifies as an adjective does)."""
+    return (token.pos_ in _TERM_POS or (token.tag_ in ("VBN", "VBG") and token.dep_ == "amod")) and token.is_alpha and not token.is_stop
 _NAME_POS = frozenset({"PROPN"})
 _DATE_LABELS = frozenset({"DATE", "TIME", "CARDINAL", "QUANTITY", "MONEY", "PERCENT"})
 
@@ -58,10 +74,16 @@ class SentenceSupport:
     start: int
     end: int
     unsupported: tuple[str, ...]
+    checkable: bool = True
 
     @property
     def supported(self) -> bool:
         return not self.unsupported
+
+    @property
+    def informative(self) -> bool:
+        """Supported and stating something checkable: what an answer may be released on."""
+        return self.supported and self.checkable
 
 
 @dataclass(frozen=True)
@@ -118,28 +140,33 @@ class Evidence:
         return token.text.lower() in self.words or token.lemma_.lower() in self.words
 
 
-def _kinds(doc: Doc, start: int, end: int, evidence: Evidence) -> tuple[set[str], list[str], int]:
-    """Kinds found novel in the sentence ``[start, end)`` of ``doc``, its novel terms, and its term count."""
+def _kinds(doc: Doc, start: int, end: int, evidence: Evidence) -> tuple[set[str], list[str], int, bool]:
+    """Kinds found novel in the sentence ``[start, end)`` of ``doc``, its novel terms, its term count, and whether
+    it holds anything to check at all (a term, number, name or bracket)."""
     kinds: set[str] = set()
-    if any(p not in evidence.placeholders for p in _PLACEHOLDER.findall(doc.text[start:end])):
+    brackets = list(_BRACKETED.finditer(doc.text[start:end]))
+    if any(m.group() not in evidence.placeholders for m in brackets):
         kinds.add("placeholder")
-    inside = {i for m in _PLACEHOLDER.finditer(doc.text[start:end]) for i in range(start + m.start(), start + m.end())}
+    inside = {i for m in brackets for i in range(start + m.start(), start + m.end())}
     novel_terms: list[str] = []
     terms = 0
+    checked = bool(brackets)
     for token in doc.char_span(start, end, alignment_mode="expand") or ():
         if token.idx in inside or token.is_punct or token.is_space:
             continue
         if _is_number(token):
+            checked = True
             if _number(token.text) not in evidence.numbers and token.text.lower() not in evidence.words:
                 kinds.add("number")
         elif (token.pos_ in _NAME_POS or (token.ent_type_ and token.ent_type_ not in _DATE_LABELS)) and token.is_alpha:
+            checked = checked or not token.is_stop
             if not evidence.knows(token) and not token.is_stop:
                 kinds.add("name")
-        elif token.pos_ in _TERM_POS and token.is_alpha and not token.is_stop:
+        elif _is_term(token):
             terms += 1
             if not evidence.knows(token):
                 novel_terms.append(token.lemma_.lower())
-    return kinds, novel_terms, terms
+    return kinds, novel_terms, terms, checked or terms > 0
 
 
 def _without_synonyms(novel: set[str], evidence: Evidence, embedder: Embedder) -> set[str]:
@@ -160,11 +187,11 @@ def ground(answer: str, evidence_texts: Sequence[str], embedder: Embedder, instr
         return Grounding(answer, ())
     doc = parse([answer])[0]
     judged = [(start, end, *_kinds(doc, start, end, evidence)) for start, end in spans]
-    unmatched = _without_synonyms({t for *_, novel, _ in judged for t in novel}, evidence, embedder)
+    unmatched = _without_synonyms({t for *_, novel, _, _ in judged for t in novel}, evidence, embedder)
     sentences = []
-    for start, end, kinds, novel, terms in judged:
+    for start, end, kinds, novel, terms, checkable in judged:
         still_novel = [t for t in novel if t in unmatched]
         if len(still_novel) >= MAX_NOVEL_TERMS or (terms and len(still_novel) / terms >= MAX_NOVEL_SHARE):
             kinds = kinds | {"content"}
-        sentences.append(SentenceSupport(start, end, tuple(sorted(kinds))))
+        sentences.append(SentenceSupport(start, end, tuple(sorted(kinds)), checkable))
     return Grounding(answer, tuple(sentences))

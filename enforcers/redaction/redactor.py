@@ -38,7 +38,7 @@ from typing import Protocol, runtime_checkable
 from policy_engine.enforcement.base import EnforcementContext, FindingLike, Paraphraser, Passage, RedactionSpan, SpanDetector
 from policy_engine.enforcement.generalization.operators import STILL_READS_AS
 from policy_engine.enforcement.generalization.periphrasis import Generalizer, merge_adjacent
-from policy_engine.enforcement.placeholders import PlaceholderBook, Span, merge_findings
+from policy_engine.enforcement.placeholders import PlaceholderBook, Span, fallback_note, merge_findings
 from policy_engine.llm.degeneration import DegenerateOutput
 from policy_engine.nlp.syntax import parse_many
 from policy_engine.policy.model import CategoryDefinition, Constraint, RedactionMode
@@ -166,7 +166,7 @@ class Redactor:
         if self._verified(detector, rewrite, constraints, values, None):
             return rewrite, notes
         fallback = self._substitute(passage, spans, book, by_id, None)
-        return fallback, notes + (f"periphrastic output of chunk {passage.chunk_id} failed verification; extractive fallback used",)
+        return fallback, notes + (fallback_note(passage.chunk_id),)
 
     def _substitute(
         self, passage: Passage, spans: list[Span], book: PlaceholderBook, by_id: Mapping[str, Constraint], generalizer: Generalizer | None
@@ -204,7 +204,8 @@ class Redactor:
                 start, end, replacement, used_mode = placed.start, placed.end, placed.text, RedactionMode.PERIPHRASTIC
             pieces.append(original[cursor:start])
             length += start - cursor
-            inserted.append(_Inserted(length, length + len(replacement), self._reads_as(span.finding.category) if used_mode is RedactionMode.PERIPHRASTIC else None))
+            reads_as = None if placed is None else self._reads_as(span.finding.category) | self._reads_as(placed.reads_as or span.finding.category)
+            inserted.append(_Inserted(length, length + len(replacement), reads_as))
             pieces.append(replacement)
             length += len(replacement)
             cursor = end

@@ -28,6 +28,7 @@ from policy_engine.detect.entity_bounds import (
     after_leading_roles,
     before_a_heading,
     grow_name,
+    is_form_label,
     word_start,
 )
 from policy_engine.detect.lexical import is_plain_word
@@ -149,7 +150,7 @@ def with_cued_names(text: str, entities: list[NamedEntity]) -> list[NamedEntity]
     for s, e in cued_names(text):
         words = [w for w in WORD.findall(text[s:e]) if w.lower() not in _NO_NAME_WORDS]  # "Sh", "Advocate General", "Versus"
         plain = all(is_plain_word(w) or w.lower() in STOP_WORDS for w in words) and not INITIAL.search(text, s, e)  # initials mark a name ("A.S.Oka"); "For" none
-        if plain or any(f.start < e and s < f.end for f in firms) or _FIRM_TAIL.match(text, e):
+        if plain or is_form_label(text, s, e) or any(f.start < e and s < f.end for f in firms) or _FIRM_TAIL.match(text, e):
             continue  # common words, or inside a firm named after people ("Partner, Whitcombe & Reyes LLP")
         if (m := HONORIFIC_BEFORE.search(text, max(0, s - 8), s)) is not None and "\n" not in text[m.start() : s]:
             s = m.start()

@@ -140,6 +140,14 @@ _WORD_BEFORE_APOSTROPHE = re.compile(r"\b[A-Za-z]+['\u2019]$")
 _HONORIFIC_BEFORE_ROLE = re.compile(r"(?:" + "|".join(HONORIFICS) + r")\b\.?[ \t]+(?=(?:" + "|".join(_ROLE_WORDS) + r")\b)", re.IGNORECASE)
 
 
+def is_form_label(text: str, start: int, end: int) -> bool:
+    """Dictionary words opening a line and closed by a colon ("Reason:", "Nurse:"): a form's field label, never data
+    (a speaker's name, "Marguerite:", is no dictionary word and stays)."""
+    opens_line = not text[text.rfind("\n", 0, start) + 1 : start].strip(" \t*#->|")
+    words = WORD.findall(text[start:end])
+    return opens_line and text[end : end + 3].lstrip(" *").startswith(":") and bool(words) and all(is_common_word(w) for w in words)
+
+
 def word_start(text: str, start: int) -> int:
     """``start`` moved back to the start of its word when a span begins after an apostrophe inside it ("Hon'Ble")."""
     return m.start() if (m := _WORD_BEFORE_APOSTROPHE.search(text, max(0, start - 8), start)) else start

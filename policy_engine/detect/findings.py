@@ -5,7 +5,8 @@ Detectors disagree: a recognizer finds "02115" inside the NER span
 resolved strongest first (SD-RAG Section III-C2: spans are extracted from
 the original text and substituted once): policy terms and private entities,
 then recognizers and policy patterns, then NER; within a tier the longer
-span, then the higher score, then the earlier constraint wins.  A weaker
+span, then the higher score, then the earlier constraint wins; a finding inside a longer one of the same
+constraint is part of it.  A weaker
 finding is not thrown away when only part of it is covered: its uncovered
 remainder is kept, so resolving overlaps never un-redacts a character that
 some detector wanted hidden.
@@ -70,11 +71,28 @@ def resolve_overlaps(findings: Iterable[Finding], text: str, constraint_order: l
     order = {cid: i for i, cid in enumerate(constraint_order)}
     starts: list[int] = []
     kept: list[Finding] = []
-    for finding in sorted(findings, key=lambda f: _strength(f, order)):
+    for finding in sorted(_absorbed(list(findings)), key=lambda f: _strength(f, order)):
         for piece in _uncovered(finding, starts, kept, text):
             i = bisect.bisect_left(starts, piece.start)
             starts.insert(i, piece.start)
             kept.insert(i, piece)
+    return kept
+
+
+def _absorbed(findings: list[Finding]) -> list[Finding]:
+    """``findings`` less those inside a longer finding of the same constraint: a policy term inside a value the
+    constraint protects is part of that value ("tenofovir" of "bictegravir/emtricitabine/tenofovir alafenamide
+    50/200/25 mg" is one medication, not three terms and a remainder); the longer span hides every character.
+    NER spans absorb nothing: their bounds are the model's guess ("assessment year 2014-15" for the year)."""
+    kept: list[Finding] = []
+    reach: dict[str, tuple[int, int]] = {}  # per constraint: the furthest end so far, and the start of that finding
+    for f in sorted(findings, key=lambda f: (f.start, -f.end)):
+        end, start = reach.get(f.constraint_id, (-1, -1))
+        if f.end < end or (f.end == end and start < f.start):
+            continue
+        kept.append(f)
+        if f.end > end and f.source is not Source.NER:
+            reach[f.constraint_id] = (f.end, f.start)
     return kept
 
 

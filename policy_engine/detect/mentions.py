@@ -53,6 +53,7 @@ from policy_engine.detect.entity_bounds import (
     before_a_heading,
     grow_name,
     grow_organization,
+    is_form_label,
 )
 from policy_engine.detect.lexical import is_common_word, is_first_name, is_plain_word, is_surname
 from policy_engine.detect.name_shapes import LAYOUT_WORDS, opens_a_line_or_sentence
@@ -77,7 +78,7 @@ def clean_entities(text: str, entities: Sequence[NamedEntity]) -> list[NamedEnti
     cleaned: list[NamedEntity] = []
     for e in entities:
         if e.label == PERSON:
-            cleaned += _person_pieces(text, grow_name(text, e))
+            cleaned += [p for p in _person_pieces(text, grow_name(text, e)) if not _in_a_capitals_heading(text, p) and not is_form_label(text, p.start, p.end)]
         elif e.label == "DATE":
             date = _trim_date(text, e)
             if date is not None:
@@ -255,7 +256,26 @@ def _person_pieces(text: str, e: NamedEntity) -> list[NamedEntity]:
     return pieces
 
 
+#: Letters a date written as one token may hold: month names, ordinal suffixes, a time of day, ISO's "T".
+_DATE_LETTERS = re.compile(r"(?i)^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|[a-z]*uary|march|april|june|july|august|[a-z]*ember|october|st|nd|rd|th|am|pm|t)$")
+
+
+def _inside_an_identifier(text: str, e: NamedEntity) -> bool:
+    """The entity lies in one token of digits and letters that are no part of a date ("msg-20220215-1945",
+    "INV-2019-0042"): a message or record number, whose digits are no date to generalize."""
+    start, end = e.start, e.end
+    while start > 0 and not text[start - 1].isspace():
+        start -= 1
+    while end < len(text) and not text[end].isspace():
+        end += 1
+    token = text[start:end].strip(",.;:()[]\"'")
+    letters = re.findall(r"[A-Za-z]+", token)
+    return any(ch.isdigit() for ch in token) and any(not _DATE_LETTERS.match(w) for w in letters)
+
+
 def _trim_date(text: str, e: NamedEntity) -> NamedEntity | None:
+    if _inside_an_identifier(text, e):
+        return None
     words = [(m.start() + e.start, m.end() + e.start) for m in re.finditer(r"\S+", text[e.start : e.end])]
     while words and text[words[0][0] : words[0][1]].strip(",.;:").lower() in _DATE_EDGE_WORDS:
         words.pop(0)
@@ -324,6 +344,16 @@ def _is_label_or_heading(text: str, entity: NamedEntity) -> bool:
         return True  # a heading line of dictionary words ("Date Of Judgment", "Common Order")
     in_cell = line_start or re.search(r"\|\s*$", text[max(0, entity.start - 4) : entity.start]) is not None
     return in_cell and len(words) <= 2 and all(is_plain_word(w) for w in WORD.findall(value))
+
+
+def _in_a_capitals_heading(text: str, entity: NamedEntity) -> bool:
+    """A span of dictionary words on a line written all in capitals with no field label ("PATIENT REGISTRATION -
+    DEMOGRAPHIC UPDATE"): a heading, which names a form, not a person ("PATIENT: JOHN SMITH" has a label and stays)."""
+    line_start = text.rfind("\n", 0, entity.start) + 1
+    line_end = text.find("\n", entity.end)
+    line = text[line_start : len(text) if line_end == -1 else line_end]
+    words = WORD.findall(text[entity.start : entity.end])
+    return line.isupper() and ":" not in line and len(WORD.findall(line)) >= 2 and all(is_plain_word(w) for w in words)
 
 
 def still_a_value(detector: str, value: str) -> bool:

@@ -9,7 +9,8 @@ is read from, strongest first:
 2. a role noun right before it ("patient John Doe", "the plaintiff, Mary
    Smith", "physician Jane Roe");
 3. an apposition right after it ("John Doe, a 45-year-old patient",
-   "Jane Roe (attending physician)");
+   "Jane Roe (attending physician)"); a possessive names whose person it is,
+   not the role ("Ann Roe, the patient's daughter" is a relative);
 4. subject identifiers right after it: "Kim Hull (MRN ...)" is a patient;
    "Mr. Doe (DOB ...)" is a data subject of unknown kind (:data:`SUBJECT`),
    which a constraint on patients, customers or clients targets and a
@@ -96,7 +97,7 @@ _AFTER_POSTNOMINAL = re.compile(r"^,?\s*(?P<post>M\.?D|D\.?O|DDS|R\.?N|NP|Esq)\b
 #: A role noun naming an identifier ("employee no.", "staff ID", "member number") says nothing about the role.
 _IDENTIFIER_NOUN = r"(?!\s*(?:no\b|nos\b|number|num\b|id\b|ref\b|reference|code|identifier|#))"
 _AFTER_APPOSITION = re.compile(
-    rf"^[ \t]*(?:,|\(|-|\u2014)(?![ \t]*\n[ \t]*\n)\s*(?:(?:a|an|the|our|his|her|their|its)\s+)?(?:[\w-]+\s+){{0,3}}?(?P<noun>{_ROLE_NOUN})\b{_IDENTIFIER_NOUN}",
+    rf"^[ \t]*(?:,|\(|-|\u2014)(?![ \t]*\n[ \t]*\n)\s*(?:(?:a|an|the|our|his|her|their|its)\s+)?(?:[\w'\u2019-]+\s+){{0,3}}?(?P<noun>{_ROLE_NOUN})\b(?!['\u2019]s\b){_IDENTIFIER_NOUN}",
     re.IGNORECASE,
 )
 _SUBJECT_ID = r"(?P<id>DOB|D\.O\.B|MRN|date of birth|born)"

@@ -4,12 +4,15 @@
 partial overlap can only redact more); :class:`PlaceholderBook` numbers
 typed placeholders per entity consistently across the passages of one
 request (``[PATIENT_NAME_1]`` for "Jane Marie Doe" and "Ms Doe" alike).
+:func:`fallback_note` is the note an enforcer adds when a passage meant to be
+generalized shows placeholders instead, and :func:`fallen_back` reads the
+passages back from the notes, so that the context can say so to its reader.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from policy_engine.enforcement.base import FindingLike
@@ -65,3 +68,17 @@ class PlaceholderBook:
             self._counts[label] = self._counts.get(label, 0) + 1
             self._numbers[key] = self._counts[label]
         return f"[{label}_{self._numbers[key]}]"
+
+
+_FALLBACK_NOTE = "periphrastic output of chunk {chunk_id} failed verification; extractive fallback used"
+_FALLBACK = re.compile(r"^periphrastic output of chunk (?P<chunk>.+) failed verification; extractive fallback used$")
+
+
+def fallback_note(chunk_id: str) -> str:
+    """The note recording that passage ``chunk_id`` fell back from generalization to placeholders."""
+    return _FALLBACK_NOTE.format(chunk_id=chunk_id)
+
+
+def fallen_back(notes: Iterable[str]) -> frozenset[str]:
+    """The chunk ids that ``notes`` record as fallen back to placeholders (:func:`fallback_note`)."""
+    return frozenset(m.group("chunk") for note in notes if (m := _FALLBACK.match(note)))

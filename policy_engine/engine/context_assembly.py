@@ -15,19 +15,20 @@ document repeat sentences.  Before protection the engine:
 
 RAPTOR summaries and chunks whose id carries no offsets pass through as
 they are.  :func:`render_context` labels each passage with its readable
-source id for the model.  One document's text ends up in one passage, which
+source id for the model, and says in one line when a passage shows
+placeholders because its generalization failed the privacy check.  One document's text ends up in one passage, which
 is also what document-level DP decoding partitions by.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from policy_engine.nlp.sentences import sentence_spans
 
-__all__ = ["AssembledPassage", "assemble", "parse_chunk_id", "render_context"]
+__all__ = ["FALLBACK_LINE", "AssembledPassage", "assemble", "parse_chunk_id", "render_context"]
 
 _CHUNK_ID = re.compile(r"^(?P<doc>.+)#(?P<start>\d+)-(?P<end>\d+)$")
 _TOKEN = re.compile(r"\w+|[^\w\s]")
@@ -124,6 +125,12 @@ def _within(passages: list[AssembledPassage], budget: int) -> list[AssembledPass
     return kept
 
 
-def render_context(passages: Sequence[tuple[str, str]]) -> str:
-    """The context text: each ``(source id, text)`` under a ``Source: <id>`` line, blank lines between."""
-    return "\n\n".join(f"Source: {source}\n{text}" for source, text in passages)
+#: The line under a source whose generalization failed the privacy check, so that it shows placeholders instead.
+FALLBACK_LINE = "Note: this passage shows [PLACEHOLDERS] where a readable rewrite did not pass the privacy check."
+
+
+def render_context(passages: Sequence[tuple[str, str]], fallen_back: Collection[str] = ()) -> str:
+    """The context text: each ``(source id, text)`` under a ``Source: <id>`` line, blank lines between; a source in
+    ``fallen_back`` (extractive fallback, :func:`policy_engine.enforcement.placeholders.fallen_back`) carries
+    :data:`FALLBACK_LINE` under its source line, once."""
+    return "\n\n".join(f"Source: {source}\n" + (f"{FALLBACK_LINE}\n" if source in fallen_back else "") + text for source, text in passages)

@@ -45,6 +45,7 @@ from audit.records import ConstraintOutcome, DecisionRecord, Outcome
 from audit.records import RetrievedChunk as AuditChunk
 from audit.sinks import open_policy_sink
 from policy_engine.enforcement.base import EnforcementContext, Passage, PipelineResult, SpanDetector, Stage
+from policy_engine.enforcement.placeholders import fallen_back
 from policy_engine.enforcement.plan import PipelinePlan, build_pipeline, require_installed
 from policy_engine.enforcement.registry import EngineParts
 from policy_engine.engine.bounds import check_passages, check_request
@@ -394,7 +395,7 @@ class Engine:
     ) -> ProtectResult:
         """Complete ``record`` and the result; with ``write``, write the record (a failed write denies)."""
         chunks = tuple(SanitizedChunk(p.chunk_id, p.text, p.withheld) for p in context.passages) if context else ()
-        text = render_context([(c.chunk_id, c.text) for c in chunks])
+        text = render_context([(c.chunk_id, c.text) for c in chunks], fallen_back(notes))
         stamp(record, self.policy, self.bundle_digest, self.plan.labels())
         finish_record(record, query=query, context=context, text=text, constraints=applied + not_applied, started=started, error=error)
         try:

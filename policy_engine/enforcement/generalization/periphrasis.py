@@ -28,6 +28,8 @@ from typing import TypeVar
 
 from spacy.tokens import Doc
 
+from policy_engine.detect.lexicon_recognizers import allergy_cue_before
+from policy_engine.detect.recognizers import recognizer
 from policy_engine.enforcement.base import FindingLike
 from policy_engine.enforcement.generalization.operators import generalize
 from policy_engine.enforcement.generalization.phrasing import Placement, fit
@@ -53,6 +55,21 @@ _ROLE_NOUNS = frozenset(ROLE_WORDS) | {
 _NOUN_PHRASE_OPERATORS = frozenset({"sector", "prescribed_dose", "occupation_field", "condition_class", "relation_word", "city", "region"})
 
 SpanT = TypeVar("SpanT")
+
+#: Operators of clinical values, whose span may be an allergen ("Allergies confirmed: codeine").
+_CLINICAL_OPERATORS = frozenset({"condition_class", "prescribed_dose"})
+
+
+def _allergen_phrase(original: str, start: int, surface: str) -> str | None:
+    """The generalization of an allergen, which keeps its kind: "a drug allergy" after a list cue
+    ("Allergies confirmed: codeine"), "a drug" after "allergic to" / "allergy to"; ``None`` when no cue precedes."""
+    cue = allergy_cue_before(original, start)
+    if cue is None:
+        return None
+    drug = next(iter(recognizer("medication").find(surface)), None) is not None
+    if cue.rstrip().casefold().endswith(" to"):
+        return "a drug" if drug else "a substance"
+    return "a drug allergy" if drug else "an allergy"
 
 
 def merge_adjacent(
@@ -108,6 +125,9 @@ class Generalizer:
         surface = original[start:end]
         operator = self.operator(finding.category)
         role = finding.role or (self.roles.get(finding.entity_key) if finding.entity_key else None)
+        allergen = _allergen_phrase(original, start, surface) if operator in _CLINICAL_OPERATORS else None
+        if allergen is not None:
+            return Placement(start, end, allergen, reads_as="medical_condition")
         phrase = generalize(operator, surface, role)
         if phrase is None or surface.strip().casefold() in phrase.casefold():
             return None  # not a generalization if it repeats the value ("2024" -> "in 2024")

@@ -51,11 +51,13 @@ _MASCULINE = frozenset({"he", "him", "his", "himself"})
 
 @dataclass(frozen=True)
 class Placement:
-    """Replace ``original[start:end]`` with ``text``."""
+    """Replace ``original[start:end]`` with ``text``; ``reads_as`` names the category the text reads as when that is
+    not the protected span's own (an allergen generalized as "a drug allergy" reads as a condition)."""
 
     start: int
     end: int
     text: str
+    reads_as: str | None = None
 
 
 def pronoun_of(doc: Doc) -> str:
