@@ -179,17 +179,20 @@ def test_handwritten_unsafe_answers_are_never_released_as_written(enforcer: Outp
         assert result.answer != answer["text"], answer["id"]
 
 
-#: A generic answer whose only clause subjects are things (exercise, screening): its ages belong to no person.
+#: A generic answer whose only clause subjects are things (exercise, screening): one AGE, no person identified.
 GENERIC_WITH_THINGS = "Among adults aged 50 to 65, regular exercise lowers blood pressure. Annual screening is recommended from age 45."
 
 
-def test_a_thing_as_the_subject_is_no_person(enforcer: OutputGuardEnforcer) -> None:
-    """The name-animacy model keeps a thing ("screening") from being taken as the person an age is about; a person stays one."""
-    assert extract(GENERIC_WITH_THINGS, "medical", CLASSES).classes_by_person() == {}
+def test_a_lone_quasi_identifier_under_a_thing_is_never_refused_and_never_rewritten(enforcer: OutputGuardEnforcer) -> None:
+    """One QI class below the limit: the answer is released unchanged or, in doubt, held for a reviewer, never
+    refused or generalized.  (Telling "screening" from a person needs an animacy model of common nouns; the
+    name-animacy model was trained on names and cost recall on SPIA when used for nouns, so it is not used here.)"""
     result = _run(enforcer, GENERIC_WITH_THINGS)
-    assert result.sections["output_guard"].action == "pass" and result.answer == GENERIC_WITH_THINGS
-    person = extract("The welder was referred to cardiology at age 45.", "medical", CLASSES).classes_by_person()
-    assert list(person.values()) == [("AGE", "OCCUPATION")] or ("AGE",) in person.values(), person
+    section = result.sections["output_guard"]
+    assert section.action in ("pass", "abstained"), section
+    assert section.generalized_spans == 0 and result.answer in (GENERIC_WITH_THINGS, None), result.answer
+    if section.action == "abstained":
+        assert section.review_item  # a reviewer sees it, with its reason
 
 
 def test_a_job_word_inside_a_name_is_no_occupation() -> None:

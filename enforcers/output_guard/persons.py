@@ -11,8 +11,6 @@ person by walking up the parse from the mention to its anchor:
   a new subject; a named PERSON entity is its own subject (same name, same
   subject); a relative noun ("his daughter") is a distinct person;
 * no one, for the borderline patterns the parse shows:
-  - ``generic``: the only anchor is a thing, a common noun the name-animacy model
-    is confident is no person ("Annual screening is recommended from age 45");
   - ``aggregate``: the anchor is a plural noun or the clause states a share (a group, not a person);
   - ``hypothetical``: the anchor is the addressee ("say you are a ..."), or the
     mention lies under an imperative of supposition ("suppose a couple ...");
@@ -34,7 +32,6 @@ from typing import TYPE_CHECKING
 from enforcers.output_guard.qi_spans import SINGULAR as _CASE_ROLE
 from enforcers.output_guard.qi_spans import find_qi_spans
 from policy_engine.detect.recognizers import recognizer
-from policy_engine.nlp.animacy import not_persons
 from policy_engine.nlp.entities import normalize_entity, same_entity
 from policy_engine.nlp.pipeline import parse
 from policy_engine.nlp.sentences import sentence_spans
@@ -176,18 +173,6 @@ def _classify(token: Token) -> tuple[Token | None, str | None]:
     return _through_copula(token), None
 
 
-def _inanimate(token: Token) -> bool:
-    """A common noun that denotes no person ("Annual screening is recommended ..."): the name-animacy model
-    (:mod:`policy_engine.nlp.animacy`) is confident it is not a person.  The guard's own person nouns (case roles,
-    relatives, occupations) are persons without asking; pronouns and named persons are never common nouns."""
-    if token.pos_ != "NOUN" or token.ent_type_ == "PERSON":
-        return False
-    word = token.lower_
-    if _CASE_ROLE.search(f"the {word}") or _relative(token) or any(True for _ in recognizer("occupation").find(word)):
-        return False
-    return word in not_persons([word])
-
-
 def _possessor(root: Token) -> Token | None:
     """The person a mention's noun phrase is possessed by ("her husband", "his daughter's asthma"), if any."""
     head = root.head if root.dep_ == "compound" else root
@@ -221,7 +206,7 @@ def _anchor(root: Token, qi_class: str) -> tuple[Token | None, str | None]:
         return _classify(possessor)
     if root.pos_ == "NOUN" and _is_plural(root) and not any(c.dep_ == "nummod" for c in root.children):
         return None, "aggregate"  # a bare plural is generic ("children under twelve"); "3 kids" counts one family
-    first_noun, thing = True, False
+    first_noun = True
     for token in root.ancestors:
         if token.pos_ in ("NOUN", "PROPN") and first_noun and not (token.dep_ == "conj" and token.head.pos_ == "VERB"):  # "works ... and lives" parsed as a noun
             first_noun = False
@@ -230,16 +215,12 @@ def _anchor(root: Token, qi_class: str) -> tuple[Token | None, str | None]:
         if token.ent_type_ == "PERSON" or token.lower_ in _THIRD | _FIRST | _SECOND or (
             token.pos_ in ("NOUN", "PROPN", "PRON") and token.tag_ not in ("WP", "WDT") and token.dep_ in ("nsubj", "nsubjpass", "appos", "attr", "poss")
         ):
-            if not _inanimate(token):
-                return _classify(token)
-            thing = True
+            return _classify(token)
         if token.pos_ in ("VERB", "AUX"):
             subject = next((c for c in token.children if c.dep_ in ("nsubj", "nsubjpass") and c is not root), None)
             if subject is not None and subject.tag_ not in ("WP", "WDT") and root not in subject.subtree:
-                if not _inanimate(subject):
-                    return _classify(subject)
-                thing = True
-    return None, "generic" if thing else None
+                return _classify(subject)
+    return None, None
 
 
 def _through_copula(token: Token) -> Token:

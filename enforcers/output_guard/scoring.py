@@ -30,7 +30,7 @@ import numpy as np
 from enforcers.output_guard.persons import Extraction
 
 DEFAULT_SCORER = Path(__file__).with_name("default_scorer.json")
-PATTERNS = ("aggregate", "hypothetical", "public_role", "deflection", "generic", "distinct_persons")
+PATTERNS = ("aggregate", "hypothetical", "public_role", "deflection", "distinct_persons")
 FEATURES = ("margin", "second", "attributed", "unanchored", "kept_by_pattern", "persons", *PATTERNS, "first_person")
 #: Stated share of development safe units each preset may flag or send to review.
 FALSE_FLAG_RATE = {"conservative": 0.10, "balanced": 0.05, "strict": 0.02}
