@@ -127,8 +127,11 @@ class Analyzer:
         min_score: float = MIN_SCORE,
         phone_regions: Sequence[str] | None = None,
     ) -> None:
-        """``phone_regions``: the ISO 3166 regions whose national phone formats count (default :data:`phones.DEFAULT_REGIONS`)."""
+        """``phone_regions``: the ISO 3166 regions whose national phone formats count, overriding the policy's ``countries``
+        for telephone numbers only.  The policy's ``countries`` scope national phone, postcode and national-number
+        formats (:func:`recognizers.registry`); with neither, :data:`phones.DEFAULT_REGIONS` and every kind."""
         self.policy = policy
+        self.countries: tuple[str, ...] = tuple(policy.countries)
         self._own_recognizers: dict[str, recognizer_registry.Recognizer] = {"phone": PhoneRecognizer("phone", tuple(phone_regions))} if phone_regions else {}
         self.vocabulary: Vocabulary = vocabulary_for(policy.vocabulary)
         self._resolve: Resolver = resolver or CategoryResolver.for_policy(policy).resolve
@@ -165,7 +168,7 @@ class Analyzer:
         pinned = bool((hints.terms or hints.patterns) and not hints.categories)
         for cat_id in () if pinned else categories:
             definition = self.vocabulary.categories[cat_id]
-            recognizers += [(name, cat_id) for name in definition.recognizers if name in recognizer_registry.registry()]
+            recognizers += [(name, cat_id) for name in definition.recognizers if name in recognizer_registry.registry(self.countries)]
             labels += [(label, cat_id) for label in definition.entity_labels]
         for label in hints.entity_types:
             owner = next((c for c in categories if label in self.vocabulary.categories[c].entity_labels), None)
@@ -278,7 +281,7 @@ class Analyzer:
                 found += [Finding(cid, plan.primary_category, m.start(), m.end(), Source.PATTERN, 0.95, None, "", "pattern") for m in pattern.finditer(text) if m.end() > m.start()]
             for name, category in plan.recognizers:
                 if name not in hits_by_recognizer:
-                    finder = self._own_recognizers.get(name) or recognizer_registry.recognizer(name)
+                    finder = self._own_recognizers.get(name) or recognizer_registry.recognizer(name, self.countries)
                     hits_by_recognizer[name] = list(finder.find(text))
                 found += [Finding(cid, category, h.start, h.end, Source.RECOGNIZER, h.score, None, "", name) for h in hits_by_recognizer[name] if h.score >= self.min_score]
             label_category = dict(plan.entity_labels)
