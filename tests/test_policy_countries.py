@@ -72,3 +72,14 @@ def test_an_unknown_code_is_an_error_at_its_position(tmp_path: Path, code: str, 
     assert (error.span.line, error.span.col) == (5, 17)
     with pytest.raises(ValidationError, match="ISO 3166-1"):
         Policy(metadata=Metadata(name="x"), countries=[code])
+
+
+def test_a_kind_outside_the_countries_is_reported_as_not_covered(tmp_path: Path) -> None:
+    def warnings(countries: str) -> list[str]:
+        path = _write(tmp_path, countries)
+        path.write_text(path.read_text(encoding="utf-8").replace("tenants' phone numbers", "tenants' PPS numbers or SIN numbers"), encoding="utf-8")
+        return [d.message for d in lint([path]).diagnostics if d.code == "PE116"]
+
+    [warning] = warnings("[IE]")
+    assert "'SIN numbers'" in warning
+    assert warnings("[IE, CA]") == warnings("[]") == []
