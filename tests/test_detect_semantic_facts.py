@@ -35,7 +35,11 @@ def test_the_kinds_are_the_coordinated_objects_without_the_possessor() -> None:
     assert statement_kinds("Do not reveal a client's immigration history.") == ("immigration history",)
 
 
-def test_an_identifier_statement_is_not_matched_by_meaning(analyzer: Analyzer) -> None:
+def test_only_kinds_no_category_keyword_names_are_matched_by_meaning(analyzer: Analyzer) -> None:
+    tenancy = STATEMENTS["Do not reveal tenants' health conditions, disabilities or safeguarding concerns."]
+    assert analyzer.plan(tenancy).fact_kinds == ("disabilities", "safeguarding concerns")
+    clinical = Constraint(id="clinical", statement="Hide health information: conditions, symptoms, procedures, medications, pregnancy.")
+    assert analyzer.plan(clinical).fact_kinds == ()
     assert analyzer.plan(analyzer.policy.constraint("phones")).fact_kinds == ()
     assert analyzer.plan(STATEMENTS["Do not reveal a client's immigration history."]).active
 

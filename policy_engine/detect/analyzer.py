@@ -46,7 +46,7 @@ from policy_engine.detect.names import NameIndex, fold, person_variants, value_k
 from policy_engine.detect.ner import EntityRecognizer, NamedEntity, shared_recognizer
 from policy_engine.detect.phones import PhoneRecognizer
 from policy_engine.detect.roles import assign_roles, qualify
-from policy_engine.detect.semantic_facts import FACT_CATEGORIES, SemanticFacts, statement_kinds
+from policy_engine.detect.semantic_facts import FACT_CATEGORIES, SemanticFacts, statement_kinds, unnamed_kinds
 from policy_engine.errors import PolicyEngineError
 from policy_engine.nlp.embedding import load_embedder
 from policy_engine.policy.model import Constraint, Policy
@@ -179,7 +179,7 @@ class Analyzer:
             labels.append((label, owner or next((c for c, d in self.vocabulary.categories.items() if label in d.entity_labels), CUSTOM_CATEGORY)))
         patterns = tuple(_compile_pattern(constraint.id, i, p) for i, p in enumerate(hints.patterns))
         by_meaning = not pinned and not hints.categories and (not categories or bool(FACT_CATEGORIES & set(categories)))
-        fact_kinds = statement_kinds(constraint.statement) if by_meaning and resolution.polarity is Polarity.RESTRICTION else ()
+        fact_kinds = unnamed_kinds(statement_kinds(constraint.statement), self.vocabulary) if by_meaning and resolution.polarity is Polarity.RESTRICTION else ()
         has_detectors = bool(recognizers or labels or hints.terms or patterns or fact_kinds)
         active, reason = True, ""
         if resolution.polarity in (Polarity.PERMISSION, Polarity.NEGATED_RESTRICTION) and not hints.categories:

@@ -28,7 +28,8 @@ kind to span is the model's).
   ``bench/results/semantic_facts_calibration.md``).
 
 Lexicon and pattern recognizers stay the high-precision seeds; this finder
-adds what they do not list.  Thread-safe (the embedder and the parser
+adds what they do not list: only the kinds no category keyword names are
+matched by meaning (:func:`unnamed_kinds`).  Thread-safe (the embedder and the parser
 serialize their own calls).
 """
 
@@ -42,6 +43,7 @@ from spacy.tokens import Doc, Span
 
 from policy_engine.nlp.embedding import Embedder
 from policy_engine.nlp.pipeline import parse
+from policy_engine.policy.vocabulary import Vocabulary
 
 #: Logistic weights of (phrase cosine, sentence cosine, cosine drop without the phrase) and the bias (calibrated).
 WEIGHTS: tuple[float, float, float, float] = (4.1002, 8.9883, 10.0184, -6.7759)
@@ -95,6 +97,23 @@ def statement_kinds(statement: str) -> tuple[str, ...]:
                 kinds.append(part.text)
             piece_start = stop + 1
     return tuple(dict.fromkeys(kinds))
+
+
+def unnamed_kinds(kinds: Sequence[str], vocabulary: Vocabulary) -> tuple[str, ...]:
+    """The kinds no category keyword names ("safeguarding concerns", not "health conditions"): the lexicons and
+    recognizers of a named category are its high-precision seeds; meaning fills only what the vocabulary does not name."""
+    keywords = {kw.lower() for category in vocabulary.categories.values() for kw in category.keywords}
+    single = {kw for kw in keywords if " " not in kw}
+    return tuple(
+        kind for kind in kinds
+        if not (single & {form for w in kind.split() for form in _singular_forms(w.lower().strip(":,"))})
+        and not any(kw in kind.lower() for kw in keywords if " " in kw)
+    )
+
+
+def _singular_forms(word: str) -> set[str]:
+    """``word`` and the singulars an English plural of it may have ("procedures", "injuries", "diagnoses")."""
+    return {word, word.removesuffix("s"), word.removesuffix("es"), word[:-3] + "y" if word.endswith("ies") else word}
 
 
 def candidate_spans(doc: Doc) -> list[Span]:
