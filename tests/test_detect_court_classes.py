@@ -3,7 +3,11 @@
 Plain statements only (no ``detect`` hints): the resolver, spaCy and the
 recognizers decide.  Class 1: every number of a list after one cue is an
 identifier, not only the first.  Class 2: an amount with its ISO 4217
-currency code written first (or after it) is money.
+currency code written first (or after it) is money.  Class 4: an
+institution named by its kind and its place is one organisation.  Class 5:
+an institution's kind alone ("the Chamber", "the Government") names none.
+Class 6: a profession written with a hyphenated field prefix is an
+occupation.  The sentences of classes 4-6 were written before the fixes.
 """
 
 from __future__ import annotations
@@ -15,11 +19,14 @@ from policy_engine.policy.model import Constraint, Metadata, Policy
 
 NUMBERS = Constraint(id="numbers", statement="Hide case and reference numbers and other identifying codes.")
 AMOUNTS = Constraint(id="amounts", statement="Do not reveal the amounts awarded or paid.")
+ORGANISATIONS = Constraint(id="orgs", statement="Hide organisations and employers.")
+PLACES = Constraint(id="places", statement="Hide addresses and places such as cities, regions and countries.")
+OCCUPATIONS = Constraint(id="jobs", statement="Do not reveal people's occupations.")
 
 
 @pytest.fixture(scope="module")
 def analyzer() -> Analyzer:
-    return Analyzer(Policy(metadata=Metadata(name="court"), constraints=[NUMBERS, AMOUNTS]))
+    return Analyzer(Policy(metadata=Metadata(name="court"), constraints=[NUMBERS, AMOUNTS, ORGANISATIONS, PLACES, OCCUPATIONS]))
 
 
 def _hidden(analyzer: Analyzer, text: str, constraint: Constraint) -> list[str]:
@@ -56,3 +63,36 @@ def test_class2_money_with_its_currency_code_is_hidden_whole(analyzer: Analyzer,
     covered = {i for f in analyzer.analyze(text, [AMOUNTS]) for i in range(f.start, f.end)}
     start = text.index(value)
     assert all(i in covered for i in range(start, start + len(value)) if not text[i].isspace())
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("He was transferred to HM Prison Wakefield in 2009 and later to HMP Belmarsh.", ["HM Prison Wakefield", "HMP Belmarsh"]),
+        ("The soldiers were questioned at Catterick Barracks before the hearing.", ["Catterick Barracks"]),
+    ],
+)
+def test_class4_an_institution_with_its_place_is_hidden_whole(analyzer: Analyzer, text: str, values: list[str]) -> None:
+    hidden = _hidden(analyzer, text, ORGANISATIONS) + _hidden(analyzer, text, PLACES)
+    assert [v for v in values if not any(v in h for h in hidden)] == []
+
+
+def test_class5_an_institution_named_by_its_kind_alone_is_kept(analyzer: Analyzer) -> None:
+    text = "THE FACTS\n\nThe Government submitted that the Chamber had erred and that the Commission was right."
+    hidden = _hidden(analyzer, text, ORGANISATIONS)
+    assert not {"Government", "Chamber", "Commission"} & set(hidden)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("The report of the neuro-radiologist was disputed.", "neuro-radiologist"),
+        ("A psycho-oncologist examined the applicant twice.", "psycho-oncologist"),
+    ],
+)
+def test_class6_a_profession_with_a_field_prefix_is_an_occupation(analyzer: Analyzer, text: str, value: str) -> None:
+    assert value in _hidden(analyzer, text, OCCUPATIONS)
+
+
+def test_class6_a_prefixed_verb_is_no_profession(analyzer: Analyzer) -> None:
+    assert _hidden(analyzer, "The two systems co-exist and the tenants re-insist on repairs.", OCCUPATIONS) == []

@@ -46,7 +46,9 @@ from policy_engine.detect.names import NameIndex, fold, person_variants, value_k
 from policy_engine.detect.ner import EntityRecognizer, NamedEntity, shared_recognizer
 from policy_engine.detect.phones import PhoneRecognizer
 from policy_engine.detect.roles import assign_roles, qualify
+from policy_engine.detect.semantic_facts import FACT_CATEGORIES, SemanticFacts, statement_kinds, unnamed_kinds
 from policy_engine.errors import PolicyEngineError
+from policy_engine.nlp.embedding import load_embedder
 from policy_engine.policy.model import Constraint, Policy
 from policy_engine.policy.resolution import Polarity, Resolution
 from policy_engine.policy.vocabulary import Vocabulary, vocabulary_for
@@ -77,6 +79,7 @@ class DetectionPlan:
     roles: tuple[str, ...]
     active: bool
     reason: str = ""
+    fact_kinds: tuple[str, ...] = ()  # kinds of fact the statement names, matched by meaning (:mod:`semantic_facts`)
 
     @property
     def primary_category(self) -> str:
@@ -127,13 +130,17 @@ class Analyzer:
         min_score: float = MIN_SCORE,
         phone_regions: Sequence[str] | None = None,
     ) -> None:
-        """``phone_regions``: the ISO 3166 regions whose national phone formats count (default :data:`phones.DEFAULT_REGIONS`)."""
+        """``phone_regions``: the ISO 3166 regions whose national phone formats count, overriding the policy's ``countries``
+        for telephone numbers only.  The policy's ``countries`` scope national phone, postcode and national-number
+        formats (:func:`recognizers.registry`); with neither, :data:`phones.DEFAULT_REGIONS` and every kind."""
         self.policy = policy
+        self.countries: tuple[str, ...] = tuple(policy.countries)
         self._own_recognizers: dict[str, recognizer_registry.Recognizer] = {"phone": PhoneRecognizer("phone", tuple(phone_regions))} if phone_regions else {}
         self.vocabulary: Vocabulary = vocabulary_for(policy.vocabulary)
         self._resolve: Resolver = resolver or CategoryResolver.for_policy(policy).resolve
         self._ner = entity_recognizer
         self._ner_lock = threading.Lock()
+        self._facts: SemanticFacts | None = None
         self.min_score = min_score
         self._plans: dict[str, DetectionPlan] = {}
         self._plans_lock = threading.Lock()
@@ -165,13 +172,15 @@ class Analyzer:
         pinned = bool((hints.terms or hints.patterns) and not hints.categories)
         for cat_id in () if pinned else categories:
             definition = self.vocabulary.categories[cat_id]
-            recognizers += [(name, cat_id) for name in definition.recognizers if name in recognizer_registry.registry()]
+            recognizers += [(name, cat_id) for name in definition.recognizers if name in recognizer_registry.registry(self.countries)]
             labels += [(label, cat_id) for label in definition.entity_labels]
         for label in hints.entity_types:
             owner = next((c for c in categories if label in self.vocabulary.categories[c].entity_labels), None)
             labels.append((label, owner or next((c for c, d in self.vocabulary.categories.items() if label in d.entity_labels), CUSTOM_CATEGORY)))
         patterns = tuple(_compile_pattern(constraint.id, i, p) for i, p in enumerate(hints.patterns))
-        has_detectors = bool(recognizers or labels or hints.terms or patterns)
+        by_meaning = not pinned and not hints.categories and (not categories or bool(FACT_CATEGORIES & set(categories)))
+        fact_kinds = unnamed_kinds(statement_kinds(constraint.statement), self.vocabulary) if by_meaning and resolution.polarity is Polarity.RESTRICTION else ()
+        has_detectors = bool(recognizers or labels or hints.terms or patterns or fact_kinds)
         active, reason = True, ""
         if resolution.polarity in (Polarity.PERMISSION, Polarity.NEGATED_RESTRICTION) and not hints.categories:
             active, reason = False, f"statement reads as a {resolution.polarity.value.replace('_', ' ')}, not a restriction"
@@ -189,6 +198,7 @@ class Analyzer:
             roles=resolution.roles,
             active=active,
             reason=reason,
+            fact_kinds=fact_kinds,
         )
 
     def _private_entities(self) -> tuple[_PrivateEntity, ...]:
@@ -207,6 +217,12 @@ class Analyzer:
                 category = PERSON_CATEGORY if is_person else label_category.get(label, CUSTOM_CATEGORY)
                 entities.append(_PrivateEntity(name, category, is_person, pattern))
         return tuple(entities)
+
+    def _semantic_facts(self) -> SemanticFacts:
+        with self._ner_lock:
+            if self._facts is None:
+                self._facts = SemanticFacts(load_embedder(self.policy.corpus.embedding, self.policy.root_dir))
+            return self._facts
 
     def _entity_recognizer(self) -> EntityRecognizer:
         with self._ner_lock:
@@ -251,6 +267,9 @@ class Analyzer:
             ]
             entities = with_name_variants(texts, entities, [p.name for p in self._private if p.is_person])
         raw = [self._detect(text, ents, plans) for text, ents in zip(texts, entities)]
+        for plan in (p for p in plans if p.fact_kinds):
+            for found, facts in zip(raw, self._semantic_facts().find_many(texts, plan.fact_kinds)):
+                found += [Finding(plan.constraint.id, plan.primary_category, f.start, f.end, Source.RECOGNIZER, f.probability, None, "", "meaning") for f in facts]
         keyed = self._qualify(texts, raw, entities)
         order = [p.constraint.id for p in plans]
         roles_of = {p.constraint.id: frozenset(p.roles) for p in plans}
@@ -278,7 +297,7 @@ class Analyzer:
                 found += [Finding(cid, plan.primary_category, m.start(), m.end(), Source.PATTERN, 0.95, None, "", "pattern") for m in pattern.finditer(text) if m.end() > m.start()]
             for name, category in plan.recognizers:
                 if name not in hits_by_recognizer:
-                    finder = self._own_recognizers.get(name) or recognizer_registry.recognizer(name)
+                    finder = self._own_recognizers.get(name) or recognizer_registry.recognizer(name, self.countries)
                     hits_by_recognizer[name] = list(finder.find(text))
                 found += [Finding(cid, category, h.start, h.end, Source.RECOGNIZER, h.score, None, "", name) for h in hits_by_recognizer[name] if h.score >= self.min_score]
             label_category = dict(plan.entity_labels)

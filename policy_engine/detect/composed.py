@@ -82,20 +82,22 @@ def _pattern(name: str, *patterns: re.Pattern[str], score: float = 0.8, **kwargs
     return PatternRecognizer(name, tuple(patterns), score=score, **kwargs)
 
 
-def _extensions(lexicons: Mapping[str, list[str]]) -> dict[str, tuple[Recognizer, ...]]:
+#: The postcode formats that belong to one country; the line-end postcode and the cue-word zip code serve any.
+_NATIONAL_POSTCODES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("GB", identifiers.UK_POSTCODE), ("IE", identifiers.EIRCODE), ("CA", identifiers.CA_POSTCODE), ("AU", identifiers.AU_POSTCODE), ("IN", identifiers.IN_PIN),
+)
+
+
+def _extensions(lexicons: Mapping[str, list[str]], countries: tuple[str, ...]) -> dict[str, tuple[Recognizer, ...]]:
     anatomy = lexicons["anatomy"]
+    postcodes = tuple(pattern for country, pattern in _NATIONAL_POSTCODES if not countries or country in countries)
     return {
-        "zip_code": (
-            _pattern(
-                "zip_code", identifiers.UK_POSTCODE, identifiers.EIRCODE, identifiers.CA_POSTCODE, identifiers.AU_POSTCODE,
-                identifiers.IN_PIN, identifiers.LINE_END_POSTCODE, score=0.75,
-            ),
-        ),
+        "zip_code": (_pattern("zip_code", *postcodes, identifiers.LINE_END_POSTCODE, score=0.75),),
         "street_address": (
             _pattern("street_address", identifiers.UK_ADDRESS, identifiers.EU_ADDRESS, identifiers.UNIT, score=0.8),
             _pattern("street_address", identifiers.ADDRESS_BLOCK, score=0.75, validate=identifiers.address_block_valid),
         ),
-        "ssn": (_pattern("ssn", identifiers.NINO, score=0.85, validate=identifiers.nino_valid), NationalNumberRecognizer("ssn")),
+        "ssn": (_pattern("ssn", identifiers.NINO, score=0.85, validate=identifiers.nino_valid), NationalNumberRecognizer("ssn", countries=countries)),
         "mrn": (_pattern("mrn", identifiers.NHS_NUMBER, score=0.85, validate=nhs_number_valid, context=_HEALTH_CONTEXT, context_required=True),),
         "account_number": (_pattern("account_number", identifiers.BANK_CODE, identifiers.BIC, score=0.85),),
         "case_number": (_generic_identifier("case_number"),),
@@ -117,14 +119,17 @@ def _extensions(lexicons: Mapping[str, list[str]]) -> dict[str, tuple[Recognizer
     }
 
 
-def compose(base: Mapping[str, Recognizer], lexicons: Mapping[str, list[str]]) -> dict[str, Recognizer]:
-    """The full registry: ``base`` with the parts of :func:`_extensions` and the new recognizers."""
+def compose(base: Mapping[str, Recognizer], lexicons: Mapping[str, list[str]], countries: tuple[str, ...] = ()) -> dict[str, Recognizer]:
+    """The full registry: ``base`` with the parts of :func:`_extensions` and the new recognizers.
+
+    ``countries`` (ISO 3166-1 alpha-2, empty for all) scope the national postcode formats and national-number kinds.
+    """
     out = dict(base)
-    for name, parts in _extensions(lexicons).items():
+    for name, parts in _extensions(lexicons, countries).items():
         out[name] = CompositeRecognizer(name, (base[name], *parts))
     birth_years = _pattern("date", temporal.YEAR_AFTER_PREPOSITION, score=0.7)
     out["date_of_birth"] = BirthDateRecognizer("date_of_birth", CompositeRecognizer("date", (base["date"], birth_years)))
-    out["identifier"] = CompositeRecognizer("identifier", (_generic_identifier("identifier"), NationalNumberRecognizer("identifier")))
+    out["identifier"] = CompositeRecognizer("identifier", (_generic_identifier("identifier"), NationalNumberRecognizer("identifier", countries=countries)))
     out["url"] = _pattern("url", identifiers.URL, score=0.9)
     out["ip_address"] = _pattern("ip_address", identifiers.IP_ADDRESS, score=0.85)
     demonyms = "|".join(re.escape(w) for w in sorted(lexicons["nationality"], key=len, reverse=True))

@@ -97,7 +97,7 @@ def grow_organization(text: str, e: NamedEntity) -> NamedEntity:
 
 
 #: Words that end the name of a court or public body, which its seat or jurisdiction may follow ("High Court Of Kerala At Ernakulam").
-_INSTITUTION_WORDS = "Court|Tribunal|Bench|Commission|Authority|Board|Council|Corporation|University|Department|Ministry|Directorate|Division"
+_INSTITUTION_WORDS = "Court|Tribunal|Bench|Chamber|Commission|Authority|Board|Council|Corporation|University|Department|Ministry|Government|Directorate|Division"
 _INSTITUTION_END = re.compile(rf"\b(?:{_INSTITUTION_WORDS})$")
 INSTITUTION_WORD = re.compile(rf"\b(?:{_INSTITUTION_WORDS})\b")
 _TAIL_LINK = re.compile(r"[^\S\n]*,?[^\S\n](?:Of|of|At|at|For|for)[^\S\n](?:(?:The|the)[^\S\n])?")

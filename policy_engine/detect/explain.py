@@ -49,7 +49,7 @@ class ConstraintExplanation:
         return asdict(self)
 
 
-def explain_plan(plan: DetectionPlan, vocabulary: Vocabulary) -> ConstraintExplanation:
+def explain_plan(plan: DetectionPlan, vocabulary: Vocabulary, countries: tuple[str, ...] = ()) -> ConstraintExplanation:
     """Explanation of one detection plan (no model calls)."""
     res = plan.resolution
     warnings = []
@@ -63,7 +63,7 @@ def explain_plan(plan: DetectionPlan, vocabulary: Vocabulary) -> ConstraintExpla
         warnings.append(f"not enforced: {plan.reason}")
     elif res.method == "keywords+embedding" and res.confidence < LOW_CONFIDENCE:
         warnings.append(f"low-confidence resolution ({res.confidence:.2f} < {LOW_CONFIDENCE}); confirm with detect.categories")
-    if not plan.constraint.detect.patterns and (uncovered := uncovered_kinds(plan.constraint.statement, vocabulary)):
+    if not plan.constraint.detect.patterns and (uncovered := uncovered_kinds(plan.constraint.statement, vocabulary, countries)):
         warnings.append(f"part not enforced: no detector covers {describe_uncovered(uncovered)} (PE116)")
     if res.method in ("embedding", "none") and not plan.constraint.advisory:
         guess = f"; closest by meaning: {', '.join(res.category_ids[:3])}" if res.categories else ""
@@ -91,7 +91,7 @@ def explain_plan(plan: DetectionPlan, vocabulary: Vocabulary) -> ConstraintExpla
 def explain_policy(policy: Policy, analyzer: Analyzer | None = None) -> list[ConstraintExplanation]:
     """Explanations of every constraint of ``policy``, in policy order."""
     analyzer = analyzer or Analyzer(policy)
-    return [explain_plan(analyzer.plan(c), analyzer.vocabulary) for c in policy.constraints]
+    return [explain_plan(analyzer.plan(c), analyzer.vocabulary, analyzer.countries) for c in policy.constraints]
 
 
 def render_text(explanations: list[ConstraintExplanation]) -> str:

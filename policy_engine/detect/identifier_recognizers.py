@@ -211,6 +211,12 @@ IDENTIFIER_RECOGNIZERS: tuple[Recognizer, ...] = (
             ),
             re.compile(r"\b[A-Z][a-z]+(?:-[A-Z][a-z]+)?,\s[A-Z][a-z]+(?:-[A-Z][a-z]+)?,?\s(?:and|&)\s[A-Z][a-z]+\b"),
             re.compile(r"(?i:\b(?:at|for|by|employer:?|employed by|works? (?:at|for)|from|with)\s)(?P<value>[A-Z][a-z]+-[A-Z][a-z]+)\b"),
+            # an institution named by its kind and its place, as prisons, hospitals and barracks are ("HM Prison Wakefield",
+            # "HMP Belmarsh", "Wakefield Prison"): the place word is part of the name, not a separate location
+            re.compile(
+                r"\b(?:(?:HM|Her Majesty's|His Majesty's)\s)?(?:Prison|Young Offender Institution|Immigration Removal Centre|Detention Centre|Barracks)"
+                r"\s[A-Z][a-z]+(?:\s[A-Z][a-z]+)?\b|\bHMP\s[A-Z][a-z]+\b|\b[A-Z][a-z]+\s(?:Prison|Barracks|Detention Centre)\b"
+            ),
         ),
         score=0.7,
     ),

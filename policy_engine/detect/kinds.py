@@ -14,8 +14,11 @@ Known kinds are: the national-number kinds of
 :mod:`~policy_engine.detect.national_numbers` (checked by python-stdnum), the
 formats the built-in recognizers find (:data:`RECOGNIZED_FORMATS`), the cue
 words of the generic identifier recognizer (customer, policy, claim ...
-numbers) and the keywords of the vocabulary's categories.  Imports no
-engine dependency: lint runs it.
+numbers) and the keywords of the vocabulary's categories.  A policy that
+names its ``countries`` covers only those countries' national-number kinds
+and Eircodes only with Ireland (:func:`policy_engine.detect.recognizers.registry`
+scopes them the same way), so "SIN numbers" under ``countries: [IE]`` is
+reported.  Imports no engine dependency: lint runs it.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from policy_engine.detect.identifiers import ID_CUES
-from policy_engine.detect.national_numbers import KINDS
+from policy_engine.detect.national_numbers import KINDS, kinds_of
 from policy_engine.policy.vocabulary import Vocabulary
 
 #: Formats the built-in recognizers find, as statements name them (see ``identifier_recognizers`` and ``composed``).
@@ -62,10 +65,15 @@ def _normal(words: Iterable[str]) -> str:
     return " ".join(w.lower().strip("'\u2019").removesuffix("'s") for w in words)
 
 
-def known_kinds(vocab: Vocabulary) -> frozenset[str]:
-    """Every kind name some detector covers, lower case, without the identifier noun ("pps", "tax file", "eircode")."""
-    names = {n for k in KINDS for n in (*k.names, k.kind.lower(), *(c.lower() for c in k.cues))}
-    names |= set(RECOGNIZED_FORMATS) | set(re.findall(r"[a-z]+", ID_CUES.replace(r"\.", " ")))
+#: Recognized formats of one country's postcodes, out of scope when a policy's ``countries`` leave that country out.
+NATIONAL_FORMATS = {"eircode": "IE"}
+
+
+def known_kinds(vocab: Vocabulary, countries: tuple[str, ...] = ()) -> frozenset[str]:
+    """Every kind name some detector covers (for ``countries``, empty for all), lower case, without the identifier noun."""
+    names = {n for k in kinds_of(countries) for n in (*k.names, k.kind.lower(), *(c.lower() for c in k.cues))}
+    formats = {f for f in RECOGNIZED_FORMATS if not countries or NATIONAL_FORMATS.get(f, countries[0]) in countries}
+    names |= formats | set(re.findall(r"[a-z]+", ID_CUES.replace(r"\.", " ")))
     names |= {kw.lower() for cat in vocab.categories.values() for kw in cat.keywords}
     stripped = {re.sub(r"\s*\b(?:numbers?|ids?|identifiers?|codes?|nos?)$", "", n).strip() for n in names}
     return frozenset(n for n in names | stripped if n)
@@ -100,9 +108,9 @@ def _modifier_runs(statement: str, noun_start: int) -> list[tuple[int, list[str]
     return runs
 
 
-def uncovered_kinds(statement: str, vocab: Vocabulary) -> list[UncoveredKind]:
-    """The identifier kinds ``statement`` names that no detector covers (see the module docstring)."""
-    known = known_kinds(vocab)
+def uncovered_kinds(statement: str, vocab: Vocabulary, countries: Iterable[str] = ()) -> list[UncoveredKind]:
+    """The identifier kinds ``statement`` names that no detector covers for ``countries`` (see the module docstring)."""
+    known = known_kinds(vocab, tuple(countries))
     out: list[UncoveredKind] = []
     for noun in _NOUN.finditer(statement):
         if noun.group("compound"):

@@ -152,8 +152,9 @@ JOB_HEADS = (
     "welder|landscaper|housekeeper|nanny|caregiver|secretary|receptionist|nurse|surgeon|physician|attorney|lawyer"
 )
 _NOT_A_JOB_WORD = r"(?!(?:the|a|an|his|her|their|our|my|your|its|and|or|of|to|with|for|as|at|by|in|on|is|was|are|were|be|been|this|that|no|not|who|whom)\b)"
-# Agent nouns of professions ("toxicologist", "physician", "radiographer"); not "checklist" or "assist".
-_PROFESSION_NOUN = r"(?!(?:exist|assist|insist|persist|resist|consist|checklist|playlist|waitlist|shortlist|wishlist)\b)[a-z]{3,}(?:ologist|ician|grapher|therapist|ist)"
+# Agent nouns of professions ("toxicologist", "physician", "radiographer"), also with a hyphenated field prefix
+# ("neuro-radiologist", "psycho-therapist"); not "checklist", "assist" or "co-exist".
+_PROFESSION_NOUN = r"(?:[a-z]{2,}-)?(?!(?:exist|assist|insist|persist|resist|consist|checklist|playlist|waitlist|shortlist|wishlist)\b)[a-z]{3,}(?:ologist|ician|grapher|therapist|ist)"
 # Up to two modifier words and a job head noun ("warehouse supervisor", "Housing manager/officer"; a
 # modifier never starts inside a hyphenated word: not "old" of "44-year-old"), or a capitalized head with
 # its field after a comma, as job directories write it ("Engineer, mining"; not a clause such as

@@ -15,6 +15,8 @@ single alphanumeric tokens holding a digit (Indian PAN, Italian codice
 fiscale, Spanish NIE); a candidate that fails as a whole is retried on its
 leading groups, so "130 692 544 12" still yields the SIN.  The kinds listed
 here are also what lint knows as identifier kinds (:mod:`policy_engine.detect.kinds`).
+A policy's ``countries`` limit the checks to those countries' kinds (the cues
+stay shared: "tax id" announces the number of whichever listed country).
 """
 
 from __future__ import annotations
@@ -116,24 +118,29 @@ _CANDIDATE = re.compile(r"(?<![\w/-])(?:\d+(?:[ ./-]\d+){0,6}(?:[A-Z]{1,2}|[ ][A
 _CLAUSE_MARK = ";"
 
 
-def valid_national_number(value: str) -> bool:
-    """Whether the check digits of some national-number kind accept ``value``."""
-    return any(stdnum_module(kind.module).is_valid(value) for kind in KINDS)
+def kinds_of(countries: tuple[str, ...] = ()) -> tuple[NationalNumber, ...]:
+    """The kinds of ``countries`` (ISO 3166-1 alpha-2); every kind when none are named."""
+    return tuple(k for k in KINDS if k.country in countries) if countries else KINDS
 
 
-def _longest_valid(text: str, start: int, end: int) -> tuple[int, int] | None:
+def valid_national_number(value: str, countries: tuple[str, ...] = ()) -> bool:
+    """Whether the check digits of some national-number kind of ``countries`` accept ``value``."""
+    return any(stdnum_module(kind.module).is_valid(value) for kind in kinds_of(countries))
+
+
+def _longest_valid(text: str, start: int, end: int, countries: tuple[str, ...]) -> tuple[int, int] | None:
     """The candidate, or its longest run of leading groups, that some kind accepts."""
     value = text[start:end]
     cuts = [m.start() for m in re.finditer(r"[ ./-]", value)] + [len(value)]
     for cut in reversed(cuts):
-        if sum(ch.isalnum() for ch in value[:cut]) >= 6 and valid_national_number(value[:cut]):
+        if sum(ch.isalnum() for ch in value[:cut]) >= 6 and valid_national_number(value[:cut], countries):
             return start, start + cut
     return None
 
 
 @functools.lru_cache(maxsize=64)
-def national_number_spans(text: str) -> tuple[tuple[int, int], ...]:
-    """Spans of national numbers in ``text`` (memoized: the ``ssn`` and ``identifier`` recognizers both ask)."""
+def national_number_spans(text: str, countries: tuple[str, ...] = ()) -> tuple[tuple[int, int], ...]:
+    """Spans of national numbers of ``countries`` in ``text`` (memoized: the ``ssn`` and ``identifier`` recognizers both ask)."""
     spans: dict[tuple[int, int], None] = {}
     sentence_ends = [end for _, end in sentence_spans(text, lines="paragraph")]
     for cue_end in _cue_ends(text):
@@ -142,7 +149,7 @@ def national_number_spans(text: str) -> tuple[tuple[int, int], ...]:
         if (mark := text.find(_CLAUSE_MARK, cue_end, window_end)) != -1:
             window_end = mark + 1
         for candidate in _CANDIDATE.finditer(text, cue_end, window_end):
-            if (span := _longest_valid(text, *candidate.span())) is not None:
+            if (span := _longest_valid(text, *candidate.span(), countries)) is not None:
                 spans[span] = None
     return tuple(spans)
 
@@ -153,7 +160,8 @@ class NationalNumberRecognizer:
 
     name: str
     score: float = 0.9
+    countries: tuple[str, ...] = ()
 
     def find(self, text: str) -> Iterator[Hit]:
-        for start, end in national_number_spans(text):
+        for start, end in national_number_spans(text, self.countries):
             yield Hit(self.name, start, end, self.score)

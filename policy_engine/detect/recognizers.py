@@ -153,22 +153,28 @@ def lexicon_recognizer(
     return LexiconRecognizer(name, phrases, max(len(p.split()) for p in phrases), score, left, right)
 
 
-@functools.lru_cache(maxsize=1)
-def registry() -> Mapping[str, Recognizer]:
+@functools.lru_cache(maxsize=8)
+def registry(countries: tuple[str, ...] = ()) -> Mapping[str, Recognizer]:
     """All built-in recognizers by name (pattern recognizers, lexicons, their composites and :mod:`composed` extensions).
 
-    The tables are imported here, not at the top: they are built from the classes above.
+    ``countries`` (a policy's ISO 3166-1 alpha-2 codes, empty for the broad default) scope the national telephone
+    formats, postcode formats and national-number kinds.  The tables are imported here, not at the top: they are
+    built from the classes above.
     """
     from policy_engine.detect.composed import compose
     from policy_engine.detect.identifier_recognizers import IDENTIFIER_RECOGNIZERS
     from policy_engine.detect.lexicon_recognizers import lexicon_recognizers, lexicons
+    from policy_engine.detect.phones import PhoneRecognizer
 
-    return compose({**{r.name: r for r in IDENTIFIER_RECOGNIZERS}, **lexicon_recognizers()}, lexicons())
+    base: dict[str, Recognizer] = {r.name: r for r in IDENTIFIER_RECOGNIZERS}
+    if countries:
+        base["phone"] = PhoneRecognizer("phone", countries)
+    return compose({**base, **lexicon_recognizers()}, lexicons(), countries)
 
 
-def recognizer(name: str) -> Recognizer:
-    """The recognizer called ``name``; KeyError names the known ones."""
+def recognizer(name: str, countries: tuple[str, ...] = ()) -> Recognizer:
+    """The recognizer called ``name`` (scoped to ``countries`` as :func:`registry` is); KeyError names the known ones."""
     try:
-        return registry()[name]
+        return registry(countries)[name]
     except KeyError:
         raise KeyError(f"unknown recognizer '{name}' (known: {', '.join(sorted(registry()))})") from None

@@ -82,7 +82,7 @@ class ResolutionGate:
         partly = {
             c.id: f"NOT enforced for {describe_uncovered(kinds)}: no detector covers it (PE116)"
             for c in policy.constraints
-            if c.id not in not_enforced and not c.detect.patterns and (kinds := uncovered_kinds(c.statement, vocab))
+            if c.id not in not_enforced and not c.detect.patterns and (kinds := uncovered_kinds(c.statement, vocab, policy.countries))
         }
         return cls(not_enforced, partly)
 

@@ -90,7 +90,7 @@ def _uncovered(lp: LoadedPolicy, i: int, vocab: Vocabulary) -> Iterator[Diagnost
     if constraint.detect.patterns:
         return
     span = lp.span(("constraints", i, "statement"))
-    for kind in uncovered_kinds(constraint.statement, vocab):
+    for kind in uncovered_kinds(constraint.statement, vocab, lp.policy.countries):
         yield Diagnostic(
             "PE116",
             f"'{kind.phrase}' names an identifier kind no detector covers; values of that kind are not hidden "

@@ -23,7 +23,7 @@ from policy_engine.policy.loader import YAML_SUFFIXES
 from policy_engine.policy.yaml_source import parse_yaml, read_text_file
 
 SECTION_ORDER = (
-    "apiVersion", "kind", "metadata", "include", "vocabulary", "constraints", "private_knowledge", "necessity",
+    "apiVersion", "kind", "metadata", "include", "countries", "vocabulary", "constraints", "private_knowledge", "necessity",
     "quasi_identifiers", "differential_privacy", "corpus", "audit", "enforcement", "model",
 )
 CONSTRAINT_KEY_ORDER = ("id", "statement", "redaction", "severity", "detect", "labels")

@@ -7,7 +7,8 @@ from the one file that defines them, a second definition is PE013;
 ``concat`` sections (private knowledge, vocabulary and enforcer sections
 declared so, e.g. ``necessity``) take contributions from every file: list
 fields concatenate in include order, dict fields update, other fields set
-in a later file override.  Constraints concatenate.
+in a later file override.  Constraints concatenate; ``countries`` concatenate
+without repeats.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ class Merger:
         self.root = root
         self.source_map: SourceMap = {(): root.positions.value(())}
         self.constraints: list[Constraint] = []
+        self.countries: list[str] = []
         self.singles: dict[str, tuple[BaseModel, str]] = {}
         self.merged: dict[str, tuple[type[BaseModel], dict[str, Any]]] = {}
         self.kinds = merge_kinds()
@@ -80,6 +82,8 @@ class Merger:
         doc, pos = d.doc, d.positions
         moves: dict[tuple, tuple] = {("constraints", i): ("constraints", len(self.constraints) + i) for i in range(len(doc.constraints))}
         self.constraints.extend(doc.constraints)
+        moves.update({("countries", i): ("countries", len(self.countries) + i) for i in range(len(doc.countries))})
+        self.countries.extend(doc.countries)
         for name, kind in self.kinds.items():
             value = getattr(doc, name)
             if value is None:
@@ -126,6 +130,7 @@ class Merger:
         fields: dict[str, Any] = {
             "metadata": meta,
             "constraints": self.constraints,
+            "countries": list(dict.fromkeys(self.countries)),
             "sources": self.sources,
             "root_dir": str(self.root.path.parent.resolve()),
         }

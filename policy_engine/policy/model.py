@@ -33,8 +33,9 @@ from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, create_model
+from pydantic import AfterValidator, Field, create_model
 
+from policy_engine.policy.countries import country_code
 from policy_engine.policy.sections import StrictModel, sections
 
 API_VERSION = "policy-engine.dev/v1"
@@ -42,6 +43,9 @@ SUPPORTED_API_VERSIONS = (API_VERSION,)
 
 Identifier = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9._-]*$", max_length=128)]
 NonEmpty = Annotated[str, Field(min_length=1)]
+#: An ISO 3166-1 alpha-2 code, upper-cased (:mod:`policy_engine.policy.countries`).
+CountryCode = Annotated[str, AfterValidator(country_code)]
+_COUNTRIES_HELP = "ISO 3166-1 alpha-2 codes of the countries the documents come from; scopes national phone, identity-number and postcode formats (empty: a broad default)."
 
 
 # --------------------------------------------------------------- constraints
@@ -283,6 +287,7 @@ class PolicyDocumentCore(StrictModel):
     kind: Literal["PrivacyPolicy", "PolicyFragment"]
     metadata: Metadata | None = None
     include: list[str] = Field(default_factory=list)
+    countries: list[CountryCode] = Field(default_factory=list, description=_COUNTRIES_HELP)
     vocabulary: VocabularyExtension | None = None
     constraints: list[Constraint] = Field(default_factory=list)
     private_knowledge: PrivateKnowledge | None = None
@@ -298,6 +303,7 @@ class PolicyCore(StrictModel):
     api_version: str = Field(default=API_VERSION, alias="apiVersion")
     metadata: Metadata
     constraints: list[Constraint] = Field(default_factory=list)
+    countries: list[CountryCode] = Field(default_factory=list, description=_COUNTRIES_HELP + " Included files add theirs.")
     private_knowledge: PrivateKnowledge = Field(default_factory=PrivateKnowledge)
     corpus: CorpusSettings = Field(default_factory=CorpusSettings)
     audit: AuditSettings = Field(default_factory=AuditSettings)

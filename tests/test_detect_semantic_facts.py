@@ -1,0 +1,73 @@
+"""Sensitive facts named by a statement's meaning (:mod:`policy_engine.detect.semantic_facts`), through the real pipeline.
+
+``tests/fixtures/semantic_facts/housing_letters.json`` was written by hand
+before the model was fitted: kinds of facts no lexicon of the project lists
+(safeguarding, disability aids, immigration history).  Before the finder,
+none of the nine protected phrases was hidden; with it, three are
+("wheelchair", "asylum seeker", "earlier visa application"), and no
+ordinary word is.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from policy_engine.detect import Analyzer
+from policy_engine.detect.semantic_facts import statement_kinds
+from policy_engine.policy.model import Constraint, Metadata, Policy
+
+CASES = json.loads((Path(__file__).parent / "fixtures" / "semantic_facts" / "housing_letters.json").read_text(encoding="utf-8"))["cases"]
+STATEMENTS = {case["statement"]: Constraint(id=f"facts-{i}", statement=case["statement"]) for i, case in enumerate(CASES)}
+
+
+@pytest.fixture(scope="module")
+def analyzer() -> Analyzer:
+    return Analyzer(Policy(metadata=Metadata(name="housing"), constraints=[*STATEMENTS.values(), Constraint(id="phones", statement="Hide phone numbers.")]))
+
+
+def test_the_kinds_are_the_coordinated_objects_without_the_possessor() -> None:
+    assert statement_kinds("Do not reveal tenants' health conditions, disabilities or safeguarding concerns.") == (
+        "health conditions", "disabilities", "safeguarding concerns",
+    )
+    assert statement_kinds("Do not reveal a client's immigration history.") == ("immigration history",)
+
+
+def test_only_kinds_no_category_keyword_names_are_matched_by_meaning(analyzer: Analyzer) -> None:
+    tenancy = STATEMENTS["Do not reveal tenants' health conditions, disabilities or safeguarding concerns."]
+    assert analyzer.plan(tenancy).fact_kinds == ("disabilities", "safeguarding concerns")
+    clinical = Constraint(id="clinical", statement="Hide health information: conditions, symptoms, procedures, medications, pregnancy.")
+    assert analyzer.plan(clinical).fact_kinds == ()
+    assert analyzer.plan(analyzer.policy.constraint("phones")).fact_kinds == ()
+    assert analyzer.plan(STATEMENTS["Do not reveal a client's immigration history."]).active
+
+
+#: Phrases the model fitted on CAPID does not reach yet (probability below the threshold): kept as strict expected
+#: failures, so a better model shows up here as an unexpected pass.
+NOT_YET = frozenset(["domestic abuse", "barring order", "partially sighted", "guide dog", "child protection register", "refugee status"])
+
+
+def _covered(analyzer: Analyzer, case: dict) -> set[int]:
+    return {i for f in analyzer.analyze(case["text"], [STATEMENTS[case["statement"]]]) for i in range(f.start, f.end)}
+
+
+@pytest.mark.parametrize(
+    ("case", "phrase"),
+    [
+        pytest.param(case, phrase, id=f"{case['id']}:{phrase}", marks=[pytest.mark.xfail(strict=True, reason="below the calibrated threshold")] if phrase in NOT_YET else [])
+        for case in CASES
+        for phrase in case["hidden"]
+    ],
+)
+def test_a_named_fact_is_hidden(analyzer: Analyzer, case: dict, phrase: str) -> None:
+    text, start = case["text"], case["text"].index(phrase)
+    covered = _covered(analyzer, case)
+    assert all(i in covered for i in range(start, start + len(phrase)) if not text[i].isspace())
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case["id"] for case in CASES])
+def test_no_ordinary_word_is_hidden(analyzer: Analyzer, case: dict) -> None:
+    text, covered = case["text"], _covered(analyzer, case)
+    assert [w for w in case["kept"] if any(i in covered for i in range(text.index(w), text.index(w) + len(w)))] == []
