@@ -71,3 +71,13 @@ def test_a_named_fact_is_hidden(analyzer: Analyzer, case: dict, phrase: str) -> 
 def test_no_ordinary_word_is_hidden(analyzer: Analyzer, case: dict) -> None:
     text, covered = case["text"], _covered(analyzer, case)
     assert [w for w in case["kept"] if any(i in covered for i in range(text.index(w), text.index(w) + len(w)))] == []
+
+
+def test_examples_after_a_kind_are_instances_not_kinds() -> None:
+    """'such as depression, anxiety or bipolar disorder' lists terms of the kind; matching 'anxiety' by meaning
+    hid 'a prescribed medication' in a rewritten clinic note and forced it back to placeholders."""
+    from policy_engine.detect.semantic_facts import statement_kinds
+
+    assert statement_kinds("Withhold mental health diagnoses such as depression, anxiety or bipolar disorder") == ("mental health diagnoses",)
+    assert statement_kinds("Hide diagnoses, including cancer and HIV") == ("diagnoses",)
+    assert statement_kinds("Do not reveal tenants' health conditions, disabilities or safeguarding concerns") == ("health conditions", "disabilities", "safeguarding concerns")

@@ -39,7 +39,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc, Span, Token
 
 from policy_engine.nlp.embedding import Embedder
 from policy_engine.nlp.pipeline import parse
@@ -82,13 +82,17 @@ def _trimmed(span: Span) -> Span | None:
 
 
 def statement_kinds(statement: str) -> tuple[str, ...]:
-    """The kinds of fact a statement names: the coordinated parts of its verb's object, possessor left out."""
+    """The kinds of fact a statement names: the coordinated parts of its verb's object, possessor left out.
+
+    A list of examples after the kind ("diagnoses such as depression, anxiety or bipolar disorder") holds
+    instances, not kinds (the statement's terms): the phrase ends where the examples start."""
     [doc] = parse([statement])
     objects = [t for t in doc if t.dep_ in ("dobj", "pobj", "attr") and t.head.pos_ in ("VERB", "AUX", "ADP")]
     if not objects:
         return ()
     head = objects[0]
-    phrase = doc[head.left_edge.i : head.right_edge.i + 1]
+    end = next((t.i for t in doc[head.i : head.right_edge.i + 1] if _starts_examples(t)), head.right_edge.i + 1)
+    phrase = doc[head.left_edge.i : end]
     kinds, piece_start = [], phrase.start
     for token in [*phrase, None]:
         if token is None or token.dep_ == "cc" or (token.is_punct and token.text in ",;"):
@@ -97,6 +101,15 @@ def statement_kinds(statement: str) -> tuple[str, ...]:
                 kinds.append(part.text)
             piece_start = stop + 1
     return tuple(dict.fromkeys(kinds))
+
+
+#: The markers that open a list of examples of a kind (closed-class English: "such as", "including", "like", "e.g.").
+_EXAMPLE_MARKERS = frozenset({"including", "like", "e.g.", "eg", "especially", "notably"})
+
+
+def _starts_examples(token: Token) -> bool:
+    following = token.nbor(1) if token.i + 1 < len(token.doc) else None
+    return (token.lower_ == "such" and following is not None and following.lower_ == "as") or (token.lower_ in _EXAMPLE_MARKERS and token.i > 0)
 
 
 def unnamed_kinds(kinds: Sequence[str], vocabulary: Vocabulary) -> tuple[str, ...]:
