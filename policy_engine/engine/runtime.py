@@ -309,7 +309,9 @@ class Engine:
                 return AskResult(None, None, protected, Outcome.abstained, refusal=str(exc)), None
         sanitized = tuple(Passage(c.chunk_id, c.text, c.text, c.withheld) for c in protected.chunks)
         decision = protected.decision
-        context = EnforcementContext(passages=sanitized, constraints=(), query=query, answer=text, principal=decision.principal, purpose=decision.purpose)
+        context = EnforcementContext(
+            passages=sanitized, constraints=(), query=query, answer=text, principal=decision.principal, purpose=decision.purpose, decision_id=decision.decision_id
+        )
         stage = self.pipeline.run(Stage.ANSWER, context)
         record_stage(decision, stage)
         privacy = stage.context.privacy
