@@ -22,7 +22,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from pydantic import BaseModel, Field
 
 from audit.charts import horizontal_bars, stacked_columns
-from audit.coverage import ConstraintCoverage, CoverageCounter
+from audit.coverage import CHECKPOINT_LEGEND, ConstraintCoverage, CoverageCounter, coverage_legend, coverage_note
 from audit.ledger import BudgetLedger
 from audit.reconcile import BUDGET_LEGEND, LedgerCharge, ledger_charges, reconciled_cell
 from audit.records import DecisionRecord, Outcome
@@ -287,7 +287,7 @@ def render_csv(report: AuditReport) -> str:
     for row in report.redactions:
         writer.writerow(["redactions", row.constraint_id, row.category, row.count])
     for row in report.constraints:
-        writer.writerow(["constraints", row.constraint_id, f"applied={row.applied} severity={row.severity or '-'}{' FLAGGED' if row.flagged else ''}", row.redactions])
+        writer.writerow(["constraints", row.constraint_id, f"applied={row.applied} severity={row.severity or '-'}{' coverage=to-review' if row.flagged else ''}", row.redactions])
     for row in report.exceptions:
         writer.writerow(["exceptions", row.decision_id, row.outcome.value, "; ".join(row.reasons) or (row.error or "")])
     for row in report.budget:
@@ -329,7 +329,10 @@ def render_html(report: AuditReport) -> str:
             [(row.scope, row.epsilon_spent) for row in report.budget[:20]], title="Epsilon spent per scope", colour="#00838f"
         ),
     }
-    return _environment().get_template("report.html.j2").render(report=report, charts=charts, budget_legend=BUDGET_LEGEND)
+    return _environment().get_template("report.html.j2").render(
+        report=report, charts=charts, budget_legend=BUDGET_LEGEND, coverage_note=coverage_note(report.constraints, report.total),
+        coverage_legend=coverage_legend(report.total), checkpoint_legend=CHECKPOINT_LEGEND,
+    )
 
 
 def _cell(value: object) -> str:
@@ -361,10 +364,14 @@ def render_markdown(report: AuditReport) -> str:
     lines += [f"## Decisions per {report.bucket_unit}", "", "| Bucket | " + " | ".join(o.value for o in Outcome) + " |"]
     lines.append("|---|" + "---|" * len(Outcome))
     lines += [f"| {b.bucket} | " + " | ".join(str(b.counts.get(o.value, 0)) for o in Outcome) + " |" for b in report.timeline]
-    lines += ["", "## Constraints (every constraint, zero included)", "", "| Constraint | Severity | Applied | Redactions | Flag |", "|---|---|---|---|---|"]
+    lines += ["", "## Constraints (every constraint, zero included)", ""]
+    if any(r.flagged for r in report.constraints):
+        lines += [coverage_note(report.constraints, report.total), ""]
+    lines += ["| Constraint | Severity | Applied | Redactions | Coverage |", "|---|---|---|---|---|"]
     lines += [
-        f"| {_cell(r.constraint_id)} | {r.severity or '-'} | {r.applied} | {r.redactions} | {'never fired' if r.flagged else ''} |" for r in report.constraints
+        f"| {_cell(r.constraint_id)} | {r.severity or '-'} | {r.applied} | {r.redactions} | {'to review' if r.flagged else ''} |" for r in report.constraints
     ]
+    lines += ["", coverage_legend(report.total)]
     lines += ["", "## Redactions per constraint and category", "", "| Constraint | Category | Count |", "|---|---|---|"]
     lines += [f"| {_cell(r.constraint_id)} | {_cell(r.category)} | {r.count} |" for r in report.redactions]
     lines += ["", f"## Denials and abstentions ({report.exceptions_total})", "", "| Time | Decision | Principal | Outcome | Reasons |", "|---|---|---|---|---|"]
