@@ -40,6 +40,8 @@ def test_the_redaction_table_shows_whole_cells_and_a_legend(tmp_path: Path) -> N
     for r in found:
         assert any(r["chunk_id"] in line and r["constraint_id"] in line and r["category"] in line for line in table), r
     assert out.count("span: character offsets") == 1 and out.count("mode: extractive = a placeholder") == 1
+    applied = [line for line in out.splitlines() if line.startswith("applied ")]
+    assert applied and all("kept: " in line or "enforced anyway" in line for line in applied)  # why each one applies, no "top N" past the cut
 
 
 def test_the_erasure_table_explains_its_codes() -> None:

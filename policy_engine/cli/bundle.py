@@ -80,6 +80,11 @@ def compile_command(policy_path: Path, out_dir: Path | None, strict: bool, fmt: 
             f"entities {counts['entities']}, triples {counts['triples']}"
         )
         click.echo(f"  embedded {report.embedded} text(s), {report.reused_embeddings} reused from cache; parsed {report.parsed_chunks} chunk(s)")
+        click.echo(
+            "  peak MB: the compiler's peak memory by the end of the stage. summaries: RAPTOR nodes over the chunks; "
+            "bindings: (constraint, chunk or summary) pairs, explicit = its terms, patterns or entity types match there, the rest by similarity; "
+            "entities and triples: the knowledge graph's (stored as keyed labels, not names)."
+        )
     for item in report.skipped:
         click.echo(f"skipped {item.path}: {item.reason}", err=True)
     if not is_quiet():

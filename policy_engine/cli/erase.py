@@ -39,6 +39,7 @@ def _redacted(policy: Policy, items: list[tuple[str, str]]) -> tuple[list[str], 
 #: What the erasure table's codes mean (printed once under it).
 ERASURE_LEGEND = (
     "item: private:N / public:N = the N-th triple of the policy's private_knowledge (private or public list, from 0); entities count after the triples.",
+    "clause_dropped / evidence_dropped: a sentence stating the private fact, or evidence for it about its subject, was removed; tail_generalized: only the fact's value was generalized.",
     "entity_removed: every mention of a standalone private entity was erased; connection_cut: a link between files that would reveal a private fact was cut.",
     "mention(s): how many places in the chunk were erased; edge(s) cut: how many links between the chunks were removed.",
 )
