@@ -45,3 +45,15 @@ def test_abandon_after_a_failed_decoding_charges_nothing(tmp_path: Path) -> None
     assert attempts.abandon("decision-1") is None
     (entry,) = ledger.entries()
     assert entry.state == "released"
+
+
+def test_an_attempt_abandoned_before_it_opens_never_decodes(tmp_path: Path) -> None:
+    ledger, attempt = _attempt(tmp_path)
+    attempts = Attempts()
+    assert attempts.abandon("decision-1") is None  # the pipeline gave up while the decoder was still reserving
+    with pytest.raises(AttemptAbandoned):
+        attempts.open("decision-1", attempt)
+    attempt.release()
+    (entry,) = ledger.entries()
+    assert entry.state == "released"
+    attempts.open("decision-1", attempt)  # the mark is consumed: an id is refused once

@@ -201,9 +201,9 @@ def generate_private(
             refusal=f"privacy budget exhausted for {scope}: {exhausted}",
         )
     attempt = Attempt(ledger, reservation, PrivacyAccountant(epsilon, delta), scope, epsilon)
-    if attempts is not None:
-        attempts.open(decision_id, attempt)
     try:
+        if attempts is not None:
+            attempts.open(decision_id, attempt)
         answer = _generate(query, documents, attempt.accountant, settings.decoding, model, public_vocabulary, partition_secret)
         settled = attempt.settle()
     except BaseException:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from audit.records import PrivacySpend
-from enforcers.dp_decoding.accounting import PrivacyAccountant
+from enforcers.dp_decoding.accounting import AttemptAbandoned, PrivacyAccountant
 
 __all__ = ["Attempt", "Attempts"]
 
@@ -83,9 +83,14 @@ class Attempts:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._open: dict[str, Attempt] = {}
+        self._abandoned: set[str] = set()  # given up on before the decoder opened its attempt
 
     def open(self, decision_id: str, attempt: Attempt) -> None:
+        """Hold ``attempt`` while it decodes; raises :class:`AttemptAbandoned` when the pipeline already gave up on it."""
         with self._lock:
+            if decision_id in self._abandoned:
+                self._abandoned.discard(decision_id)
+                raise AttemptAbandoned("the pipeline gave up on this answer before it started decoding")
             self._open[decision_id] = attempt
 
     def close(self, decision_id: str) -> None:
@@ -93,7 +98,15 @@ class Attempts:
             self._open.pop(decision_id, None)
 
     def abandon(self, decision_id: str | None) -> PrivacySpend | None:
-        """Settle the attempt of ``decision_id`` now with what it spent; ``None`` when none is in flight."""
+        """Settle the attempt of ``decision_id`` now with what it spent.
+
+        ``None`` when it has not started decoding (it then never will: its
+        :meth:`open` refuses, and its reservation is released) or already ended.
+        """
+        if not decision_id:
+            return None
         with self._lock:
-            attempt = self._open.pop(decision_id, None) if decision_id else None
+            attempt = self._open.pop(decision_id, None)
+            if attempt is None:
+                self._abandoned.add(decision_id)
         return attempt.abandon() if attempt is not None else None
