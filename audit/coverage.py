@@ -16,10 +16,34 @@ from collections.abc import Iterable, Sequence
 
 from pydantic import BaseModel
 
-__all__ = ["FLAGGED_SEVERITIES", "ConstraintCoverage", "CoverageCounter"]
+__all__ = ["CHECKPOINT_LEGEND", "FLAGGED_SEVERITIES", "ConstraintCoverage", "CoverageCounter", "coverage_legend", "coverage_note"]
 
 #: Severities whose constraints are flagged when they never fired.
 FLAGGED_SEVERITIES = frozenset({"critical", "high"})
+
+
+#: What the verification table's checkpoint column means.
+CHECKPOINT_LEGEND = (
+    "Signed checkpoints: checkpoints whose signature verified / checkpoints in the log. A checkpoint signs the chain head every "
+    "audit.checkpoint_every records (1000 by default), so a short log has none yet; every record is hash-chained and checked either way."
+)
+
+
+def coverage_note(rows: Sequence[ConstraintCoverage], requests: int) -> str:
+    """The coverage to review, worded with the number of requests it rests on (a few requests prove little)."""
+    flagged = sum(r.flagged for r in rows)
+    return (
+        f"Coverage to review: {flagged} critical or high-severity constraint(s) made no redaction in the {requests} request(s) of this report. "
+        "Over a few requests that is expected; over many, check their detectors against the corpus (`policy-engine lint POLICY --bundle BUNDLE`, PE161)."
+    )
+
+
+def coverage_legend(requests: int) -> str:
+    """What the constraint table's columns mean."""
+    return (
+        f"Applied: of the {requests} request(s), how many enforced the constraint. Redactions: spans it replaced. "
+        "Coverage 'to review': a critical or high-severity constraint with no redaction in these requests."
+    )
 
 
 class ConstraintCoverage(BaseModel):

@@ -7,9 +7,10 @@ decision record of a DP attempt carries the epsilon it was charged
 ledger's charge and the records' sum must agree to the ledger's resolution
 (one unit of :data:`~audit.ledger.EPSILON_UNITS` per entry, since the ledger
 rounds each charge up).  A difference means budget was charged that no
-decision record accounts for (e.g. an attempt the pipeline abandoned on a
-timeout whose decoder went on to spend), or the log and the ledger cover
-different periods; the report shows it instead of a silent mismatch.
+decision record accounts for (e.g. a reservation an enforcer could not settle
+when the pipeline abandoned it, or a record whose audit write failed), or the
+log and the ledger cover different periods; the report shows it instead of a
+silent mismatch.
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from pydantic import BaseModel, Field
 
 from audit.charts import horizontal_bars, stacked_columns
-from audit.coverage import ConstraintCoverage, CoverageCounter
+from audit.coverage import CHECKPOINT_LEGEND, ConstraintCoverage, CoverageCounter, coverage_legend, coverage_note
 from audit.ledger import BudgetLedger
 from audit.reconcile import BUDGET_LEGEND, LedgerCharge, ledger_charges, reconciled_cell
 from audit.records import DecisionRecord, Outcome
@@ -80,10 +80,25 @@ class RevisionRow(BaseModel):
 
 
 class StageLatency(BaseModel):
+    """A stage's latency percentiles over the requests in which it ran (``count``), and those requests' ``total`` at the same percentiles.
+
+    Each request's total is at least each of its stages, so ``total_p50_ms >= p50_ms`` and
+    ``total_p95_ms >= p95_ms`` on every row: the breakdown never shows a stage longer than the whole.
+    """
+
     stage: str
     count: int
     p50_ms: float
     p95_ms: float
+    total_p50_ms: float
+    total_p95_ms: float
+
+
+#: What the latency table's columns mean (printed under it).
+LATENCY_LEGEND = (
+    "Each stage's percentiles are over the requests in which it ran (Samples); 'total, same requests' is the whole request's time "
+    "over those same requests, so it is never below the stage. enforce.*: one enforcer; answer: the answer stage (drafting and answer-stage enforcers)."
+)
 
 
 class AuditReport(BaseModel):
@@ -131,9 +146,13 @@ def _percentile(sorted_values: list[float], fraction: float) -> float:
     return sorted_values[index]
 
 
-def _latency(stage: str, values: list[float]) -> StageLatency:
-    ordered = sorted(values)
-    return StageLatency(stage=stage, count=len(ordered), p50_ms=_percentile(ordered, 0.5), p95_ms=_percentile(ordered, 0.95))
+def _latency(stage: str, samples: list[tuple[float, float]]) -> StageLatency:
+    """``samples``: (the stage's ms, the request's total ms) for each request in which the stage ran."""
+    ordered, totals = sorted(ms for ms, _ in samples), sorted(total for _, total in samples)
+    return StageLatency(
+        stage=stage, count=len(ordered), p50_ms=_percentile(ordered, 0.5), p95_ms=_percentile(ordered, 0.95),
+        total_p50_ms=_percentile(totals, 0.5), total_p95_ms=_percentile(totals, 0.95),
+    )
 
 
 def _reasons(record: DecisionRecord) -> list[str]:
@@ -164,7 +183,7 @@ def build_report(
     exceptions_total = failed_closed = masking_fallbacks = 0
     budget: dict[str, dict[str, Any]] = {}
     revisions: dict[tuple, dict[str, Any]] = {}
-    stages: dict[str, list[float]] = defaultdict(list)
+    stages: dict[str, list[tuple[float, float]]] = defaultdict(list)
     coverage = CoverageCounter()
     start = end = None
     for record in records:
@@ -203,8 +222,9 @@ def build_report(
         key = (record.policy_name, record.policy_revision, record.bundle_digest)
         seen = revisions.setdefault(key, {"first": when, "last": when, "count": 0})
         seen.update(first=min(seen["first"], when), last=max(seen["last"], when), count=seen["count"] + 1)
+        total = record.stages.get("total", sum(ms for name, ms in record.stages.items() if name != "total"))
         for stage, ms in record.stages.items():
-            stages[stage].append(ms)
+            stages[stage].append((ms, max(total, ms)))
 
     unit, fmt = _bucket_format(start, end)
     timeline: dict[str, Counter[str]] = defaultdict(Counter)
@@ -287,7 +307,7 @@ def render_csv(report: AuditReport) -> str:
     for row in report.redactions:
         writer.writerow(["redactions", row.constraint_id, row.category, row.count])
     for row in report.constraints:
-        writer.writerow(["constraints", row.constraint_id, f"applied={row.applied} severity={row.severity or '-'}{' FLAGGED' if row.flagged else ''}", row.redactions])
+        writer.writerow(["constraints", row.constraint_id, f"applied={row.applied} severity={row.severity or '-'}{' coverage=to-review' if row.flagged else ''}", row.redactions])
     for row in report.exceptions:
         writer.writerow(["exceptions", row.decision_id, row.outcome.value, "; ".join(row.reasons) or (row.error or "")])
     for row in report.budget:
@@ -303,6 +323,7 @@ def render_csv(report: AuditReport) -> str:
     for row in report.stages:
         writer.writerow(["latency_ms", row.stage, "p50", row.p50_ms])
         writer.writerow(["latency_ms", row.stage, "p95", row.p95_ms])
+        writer.writerow(["latency_ms", row.stage, "total_p50", row.total_p50_ms])
     return out.getvalue()
 
 
@@ -329,7 +350,10 @@ def render_html(report: AuditReport) -> str:
             [(row.scope, row.epsilon_spent) for row in report.budget[:20]], title="Epsilon spent per scope", colour="#00838f"
         ),
     }
-    return _environment().get_template("report.html.j2").render(report=report, charts=charts, budget_legend=BUDGET_LEGEND)
+    return _environment().get_template("report.html.j2").render(
+        report=report, charts=charts, budget_legend=BUDGET_LEGEND, coverage_note=coverage_note(report.constraints, report.total),
+        coverage_legend=coverage_legend(report.total), checkpoint_legend=CHECKPOINT_LEGEND, latency_legend=LATENCY_LEGEND,
+    )
 
 
 def _cell(value: object) -> str:
@@ -361,10 +385,14 @@ def render_markdown(report: AuditReport) -> str:
     lines += [f"## Decisions per {report.bucket_unit}", "", "| Bucket | " + " | ".join(o.value for o in Outcome) + " |"]
     lines.append("|---|" + "---|" * len(Outcome))
     lines += [f"| {b.bucket} | " + " | ".join(str(b.counts.get(o.value, 0)) for o in Outcome) + " |" for b in report.timeline]
-    lines += ["", "## Constraints (every constraint, zero included)", "", "| Constraint | Severity | Applied | Redactions | Flag |", "|---|---|---|---|---|"]
+    lines += ["", "## Constraints (every constraint, zero included)", ""]
+    if any(r.flagged for r in report.constraints):
+        lines += [coverage_note(report.constraints, report.total), ""]
+    lines += ["| Constraint | Severity | Applied | Redactions | Coverage |", "|---|---|---|---|---|"]
     lines += [
-        f"| {_cell(r.constraint_id)} | {r.severity or '-'} | {r.applied} | {r.redactions} | {'never fired' if r.flagged else ''} |" for r in report.constraints
+        f"| {_cell(r.constraint_id)} | {r.severity or '-'} | {r.applied} | {r.redactions} | {'to review' if r.flagged else ''} |" for r in report.constraints
     ]
+    lines += ["", coverage_legend(report.total)]
     lines += ["", "## Redactions per constraint and category", "", "| Constraint | Category | Count |", "|---|---|---|"]
     lines += [f"| {_cell(r.constraint_id)} | {_cell(r.category)} | {r.count} |" for r in report.redactions]
     lines += ["", f"## Denials and abstentions ({report.exceptions_total})", "", "| Time | Decision | Principal | Outcome | Reasons |", "|---|---|---|---|---|"]

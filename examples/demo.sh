@@ -18,8 +18,8 @@ step "lint the example policy repos"
 step "compile the clinic policy and its corpus into bundles/clinic"
 "$PE" compile policies/clinic -o bundles/clinic
 
-step "retrieve: chunks and the constraints that govern them"
-"$PE" query bundles/clinic "$QUESTION"
+step "retrieve: chunks and the constraints that govern them (ids only: the chunks are unredacted until protect)"
+"$PE" query bundles/clinic "$QUESTION" --ids-only
 
 step "protect: the sanitized context any LLM may see, and the redaction table"
 "$PE" protect bundles/clinic "$QUESTION" --principal demo-nurse --purpose care

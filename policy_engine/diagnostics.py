@@ -130,7 +130,7 @@ CODES: dict[str, CodeInfo] = _codes(
     ("PE146", "answer-budget-share", W, "One answer may spend more than a quarter of the window's privacy budget.", "Set `differential_privacy.answer_epsilon` to at most epsilon/4 (unset, it defaults to epsilon/8)."),
     ("PE149", "fixed-dp-noise-seed", E, "A fixed DP decoding seed makes the noise predictable: anyone who reads the policy can replay the sampler, so the (epsilon, delta) guarantee does not hold. The engine refuses to serve such a policy.", "Remove `differential_privacy.decoding.seed`; every request draws fresh noise from a secure source."),
     # -- quasi-identifiers (PE15x)
-    ("PE150", "qi-cannot-trigger", W, "The quasi-identifier guard can never trigger with these settings.", "Set `max_per_subject` below the number of QI classes."),
+    ("PE150", "qi-cannot-trigger", W, "The quasi-identifier guard can never trigger with these settings.", "Set `max_per_subject` to at most the number of QI classes."),
     ("PE151", "qi-operating-point", E, "The abstain rate of the operating point is outside (0, 0.5]: 0 would release every out-of-distribution answer unreviewed, more than half would withhold most answers.", "Set `operating_point.abstain_rate` to a share such as 0.05."),
     ("PE152", "unknown-qi-class", E, "The QI class is not in the taxonomy.", "Use one of AGE, OCCUPATION, LOCATION, AFFILIATION, FAMILY or the domain classes (`policy-engine vocab qi`), or declare it under `vocabulary.qi_classes`."),
     # -- corpus and bundle (PE16x)

@@ -175,9 +175,12 @@ def test_every_constraint_appears_with_its_count_and_unfired_critical_ones_are_f
     assert rows["salary-needs-hr-purpose"].redactions == 0 and rows["salary-needs-hr-purpose"].flagged
     assert rows["minor-rule"].redactions == 0 and not rows["minor-rule"].flagged  # only critical/high are flagged
     assert [r.flagged for r in built.constraints][:2] == [True, True]  # flagged first
-    html = render(built, "html")
-    assert "never-seen-rule" in html and "never fired" in html
-    assert "| never-seen-rule | critical | 0 | 0 | never fired |" in render(built, "md")
+    html, md = render(built, "html"), render(built, "md")
+    assert "never-seen-rule" in html and "never fired" not in html + md and 'class="bad">2 critical' not in html
+    assert "| never-seen-rule | critical | 0 | 0 | to review |" in md
+    note = f"Coverage to review: 2 critical or high-severity constraint(s) made no redaction in the {built.total} request(s) of this report."
+    assert note in md and note in html  # worded as coverage, with the number of requests it rests on
+    assert f"Applied: of the {built.total} request(s)" in md and f"Applied: of the {built.total} request(s)" in html
 
 
 def test_constraints_come_from_the_records_without_a_policy() -> None:

@@ -258,7 +258,7 @@ def test_cli_lint_corpus_compiles_and_reports_dead_constraints(tmp_path: Path, m
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(cli, ["lint", str(policy), "--corpus"])
     assert result.exit_code == 0, result.output
-    assert "warning[PE161] constraint 'hide-salaries' binds to no chunk" in result.output
+    assert "warning[PE161] constraint 'hide-salaries' redacts nothing in" in result.output
     assert (tmp_path / "bundles" / "mini-clinic" / "manifest.json").is_file()
 
 

@@ -94,3 +94,13 @@ def test_every_diagnostic_has_help_and_known_severity(report):
     for d in report.diagnostics:
         assert d.help and d.severity is not None
         assert d.span.line >= 1 and d.span.col >= 1
+
+
+@pytest.mark.parametrize(("limit", "reported"), [(2, False), (3, True)])
+def test_pe150_only_when_the_guard_can_never_reach_its_limit(tmp_path: Path, limit: int, reported: bool) -> None:
+    """The guard flags a subject with at least ``max_per_subject`` QI classes: equal to the number of classes can trigger."""
+    text = (BROKEN / "PE150-qi-cannot-trigger.yaml").read_text(encoding="utf-8")
+    (tmp_path / "policy.yaml").write_text(re.sub(r"max_per_subject: \d+.*", f"max_per_subject: {limit}", text), encoding="utf-8")
+    found = [d for d in lint([tmp_path]).diagnostics if d.code == "PE150"]
+    assert bool(found) is reported
+    assert all("can never be reached with 2 QI class(es)" in d.message and "exceeded" not in d.message for d in found)

@@ -67,7 +67,7 @@ def test_rank_cut_keeps_protected_and_reports_every_drop() -> None:
     kept = {k.constraint.id: k for k in ranking.kept}
     dropped = {d.constraint.id: d for d in ranking.dropped}
     assert set(kept) == {"a", "b", "d", "e"}  # a by rank, b/e by severity, d by a literal match
-    assert set(dropped) == {"c"} and "ranked 2 of 5 candidates, below the cut of 1 (mean)" == dropped["c"].reason
+    assert set(dropped) == {"c"} and "ranked 2 of 5 candidates, below the cut of 1 (mean), neither high-severity nor matched by its terms or patterns" == dropped["c"].reason
     assert "severity high" in kept["b"].kept_because and "match a retrieved chunk" in kept["d"].kept_because
     assert kept["e"].chunk_ids == ("x", "y") and kept["a"].score == pytest.approx(0.9)
 

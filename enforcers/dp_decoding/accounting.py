@@ -31,9 +31,10 @@ import threading
 from dp_accounting import dp_event
 from dp_accounting.rdp import rdp_privacy_accountant
 
-from policy_engine.errors import BudgetExhausted
+from policy_engine.errors import BudgetExhausted, PolicyEngineError
 
 __all__ = [
+    "AttemptAbandoned",
     "PrivacyAccountant",
     "epsilon_for_rho",
     "exponential_epsilon_for",
@@ -103,12 +104,18 @@ def rho_for_epsilon(epsilon: float, delta: float) -> float:
     return low
 
 
+class AttemptAbandoned(PolicyEngineError, RuntimeError):
+    """The answer was settled (abandoned on a timeout, or failed): its accountant takes no further charge."""
+
+
 class PrivacyAccountant:
     """Thread-safe zCDP filter for one private generation.
 
     ``epsilon``/``delta`` is the guarantee the whole generation must meet;
     ``rho_budget`` the zCDP total that achieves it.  ``charge_*`` records one
-    mechanism application or raises :class:`BudgetExhausted` (recording nothing).
+    mechanism application or raises :class:`BudgetExhausted` (recording nothing);
+    once :meth:`close` d, every charge raises :class:`AttemptAbandoned`, so what
+    was spent when the answer was settled is all it ever spends.
     """
 
     def __init__(self, epsilon: float, delta: float) -> None:
@@ -117,6 +124,12 @@ class PrivacyAccountant:
         self.rho_budget = rho_for_epsilon(epsilon, delta)
         self._events: list[dp_event.ZCDpEvent] = []
         self._lock = threading.Lock()
+        self._closed = False
+
+    def close(self) -> None:
+        """Refuse every later charge (the answer's spend is settled)."""
+        with self._lock:
+            self._closed = True
 
     @property
     def rho_spent(self) -> float:
@@ -148,6 +161,8 @@ class PrivacyAccountant:
 
     def _charge(self, rho: float) -> None:
         with self._lock:
+            if self._closed:
+                raise AttemptAbandoned("this answer's privacy spend is already settled; no further mechanism may run")
             spent = math.fsum(e.rho for e in self._events)
             if spent + rho > self.rho_budget:
                 raise BudgetExhausted(

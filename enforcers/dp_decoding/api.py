@@ -11,7 +11,8 @@ Flow (PEARL Algorithm 1 end to end, Sections 4.1-4.2):
    selection that would remove every sentence refills instead); the text is
    then checked for loops and a sentence cut by the length limit is dropped;
 5. commit the epsilon actually spent, or release the reservation on error
-   (the error propagates; no text is returned).
+   (the error propagates; no text is returned); an attempt the pipeline
+   abandons on a timeout is committed with what it spent until then.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import torch
 from audit.errors import BudgetExhausted
 from audit.records import PrivacySpend
 from enforcers.dp_decoding.accounting import PrivacyAccountant, exponential_epsilon_for, pure_epsilon_for
+from enforcers.dp_decoding.attempts import Attempt, Attempts
 from enforcers.dp_decoding.config import DPDecodingSettings, DPSettings
 from enforcers.dp_decoding.decoder import EnsembleDecoder
 from enforcers.dp_decoding.keywords import candidate_keywords, release_keywords
@@ -167,6 +169,7 @@ def generate_private(
     decision_id: str | None = None,
     public_vocabulary: Sequence[str] = (),
     partition_secret: bytes | None = None,
+    attempts: Attempts | None = None,
 ) -> PrivateAnswer:
     """Answer ``query`` over ``documents`` with document-level (epsilon, delta)-DP.
 
@@ -178,6 +181,9 @@ def generate_private(
     every mechanism comes from :func:`enforcers.dp_decoding.noise.noise_generator`:
     a fresh CSPRNG-seeded generator per call.  The ledger is charged what the
     accountant actually spent, also when the released text is empty.
+    ``attempts`` (the enforcer's) holds the attempt under ``decision_id``
+    while it decodes, so the pipeline can settle it when it gives up on a
+    timeout (:mod:`enforcers.dp_decoding.attempts`).
     """
     decision_id = decision_id or uuid.uuid4().hex
     scope = budget_scope(settings, principal, policy_id, documents)
@@ -194,18 +200,19 @@ def generate_private(
             decision_id=decision_id,
             refusal=f"privacy budget exhausted for {scope}: {exhausted}",
         )
+    attempt = Attempt(ledger, reservation, PrivacyAccountant(epsilon, delta), scope, epsilon)
     try:
-        answer = _generate(query, documents, epsilon, delta, settings.decoding, model, public_vocabulary, partition_secret)
+        if attempts is not None:
+            attempts.open(decision_id, attempt)
+        answer = _generate(query, documents, attempt.accountant, settings.decoding, model, public_vocabulary, partition_secret)
+        settled = attempt.settle()
     except BaseException:
-        ledger.release(reservation)
+        attempt.release()
         raise
-    if answer.epsilon_spent > epsilon * (1 + 1e-9):
-        ledger.release(reservation)
-        raise RuntimeError(
-            f"accounting error: spent epsilon {answer.epsilon_spent} exceeds the reserved {epsilon}; answer withheld"
-        )
-    answer.epsilon_spent = min(answer.epsilon_spent, epsilon)
-    ledger.commit(reservation, epsilon=answer.epsilon_spent, delta=answer.delta_spent)
+    finally:
+        if attempts is not None:
+            attempts.close(decision_id)
+    answer.epsilon_spent, answer.delta_spent = settled.epsilon_spent, settled.delta_spent
     answer.scope, answer.decision_id = scope, decision_id
     return answer
 
@@ -213,16 +220,14 @@ def generate_private(
 def _generate(
     query: str,
     documents: Sequence[RetrievedDocument],
-    epsilon: float,
-    delta: float,
+    accountant: PrivacyAccountant,
     decoding: DPDecodingSettings,
     model: ModelHandle | None,
     public_vocabulary: Sequence[str],
     partition_secret: bytes | None,
 ) -> PrivateAnswer:
     handle = model or load_default_model()
-    plan = plan_budget(epsilon, delta, decoding)
-    accountant = PrivacyAccountant(epsilon, delta)
+    plan = plan_budget(accountant.epsilon, accountant.delta, decoding)
     testing_seed = decoding.insecure_seed_for_testing
     generator = noise_generator(testing_seed)
     if partition_secret is not None:
@@ -253,7 +258,7 @@ def _generate(
     return PrivateAnswer(
         text=text,
         epsilon_spent=spent,
-        delta_spent=delta if spent > 0 else 0.0,
+        delta_spent=accountant.delta if spent > 0 else 0.0,
         scope="",
         decision_id="",
         cg_trace=draft.cg_trace,

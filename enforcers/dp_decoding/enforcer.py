@@ -14,11 +14,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from enforcers.dp_decoding.attempts import Attempts
 from policy_engine.enforcement.base import EnforcementContext, Stage
 from policy_engine.enforcement.registry import EngineParts, register_enforcer
 from policy_engine.policy.model import Policy
 
 if TYPE_CHECKING:  # the DP stack (torch) loads when an engine builds this enforcer, not when lint lists it
+    from audit.records import PrivacySpend
     from enforcers.dp_decoding.api import BudgetLedgerLike, PrivateAnswer
     from enforcers.dp_decoding.config import DPSettings
     from enforcers.dp_decoding.partition import RetrievedDocument
@@ -82,7 +84,10 @@ class DPDecodingEnforcer:
     ``denied``; a DP draft that leaves no text is a refusal with outcome
     ``abstained``, charged what the accountant actually spent — never a
     non-private answer.  Any other error propagates after the ledger
-    reservation has been released (the pipeline fails closed).
+    reservation has been released (the pipeline fails closed).  The answer is
+    reserved under the context's ``decision_id``; when the pipeline gives up on
+    it (timeout), :meth:`abandon` commits what its mechanisms spent so far and
+    stops it from spending more, and that spend goes into the decision record.
     """
 
     settings: DPSettings
@@ -92,6 +97,7 @@ class DPDecodingEnforcer:
     policy_id: str = "default"
     partition_secret: bytes | None = field(default=None, repr=False)
     timeout_s: float | None = None
+    attempts: Attempts = field(default_factory=Attempts, repr=False, compare=False)
 
     name = "dp_decoding"
     version = "2"
@@ -147,6 +153,7 @@ class DPDecodingEnforcer:
             policy_id=self.policy_id,
             decision_id=decision_id,
             partition_secret=self.partition_secret,
+            attempts=self.attempts,
         )
 
     def apply(self, context: EnforcementContext) -> EnforcementContext:
@@ -155,14 +162,21 @@ class DPDecodingEnforcer:
         from enforcers.dp_decoding.partition import RetrievedDocument
 
         documents = [RetrievedDocument(p.chunk_id, p.text) for p in context.passages if not p.withheld]
-        result = self.answer(context.query, documents, principal=context.principal)
+        result = self.answer(context.query, documents, decision_id=context.decision_id, principal=context.principal)
         if result.refused:
             return context.refused("denied", f"privacy budget exhausted for {result.scope}")
-        spend = result.privacy_spend()
-        remaining = self.ledger.remaining(result.scope)
-        spend = spend.model_copy(update={"epsilon_remaining": remaining.epsilon_remaining, "delta_remaining": remaining.delta_remaining})
+        spend = self._with_remaining(result.privacy_spend())
         note = f"dp_decoding: epsilon={spend.epsilon_spent:.6g} delta={spend.delta_spent:.3g} scope={spend.scope} decision={result.decision_id}"
         context = context.evolve(privacy=spend).noted(note)
         if not result.text.strip():
             return context.refused("abstained", f"the private decoder released no text (epsilon {spend.epsilon_spent:.3g} spent, {result.stop_reason or 'empty draft'})")
         return context.evolve(answer=result.text)
+
+    def abandon(self, context: EnforcementContext) -> PrivacySpend | None:
+        """Settle the answer the pipeline gave up on (timeout): commit what it spent, stop it spending; ``None`` if none is in flight."""
+        spend = self.attempts.abandon(context.decision_id)
+        return self._with_remaining(spend) if spend is not None else None
+
+    def _with_remaining(self, spend: PrivacySpend) -> PrivacySpend:
+        remaining = self.ledger.remaining(spend.scope)
+        return spend.model_copy(update={"epsilon_remaining": remaining.epsilon_remaining, "delta_remaining": remaining.delta_remaining})

@@ -19,10 +19,10 @@ def check(lp: LoadedPolicy, vocab: Vocabulary) -> Iterator[Diagnostic]:
         if cls not in valid:
             yield Diagnostic("PE152", f"QI class '{cls}' is not in the {qi.domain} taxonomy", lp.span(base + ("classes", j)))
     distinct = len(set(qi.classes))
-    if distinct == 0 or qi.max_per_subject >= distinct:
+    if distinct == 0 or qi.max_per_subject > distinct:  # the guard flags a subject that reaches max_per_subject classes
         yield Diagnostic(
             "PE150",
-            f"max_per_subject {qi.max_per_subject} can never be exceeded with {distinct} QI classes",
+            f"max_per_subject {qi.max_per_subject} can never be reached with {distinct} QI class(es): the guard flags a subject with at least that many",
             lp.span(base + ("max_per_subject",)),
         )
     rate = qi.operating_point.abstain_rate

@@ -20,6 +20,10 @@ A bundle is a directory:
 ``cache/``                  embedding/extraction cache (not content)
 ==========================  ==============================================
 
+Only the chunk store holds corpus text: the graphs name entities by keyed
+labels (:mod:`policy_engine.bundle.labels`) and the extraction cache stores
+offsets into the text (:class:`~policy_engine.bundle.knowledge_graph.ExtractionCache`).
+
 A rebuild into the same directory reuses the cache: only changed chunks are
 embedded and parsed.  Whether a constraint ever bites on the corpus is a lint
 question (PE161, :mod:`policy_engine.lint.corpus`), answered by the detectors,
@@ -45,6 +49,7 @@ from policy_engine.bundle.binding import Binding, bind_constraints
 from policy_engine.bundle.corpus import SUMMARY_DOC_ID, Chunk, SkippedInput, chunk_corpus, content_hash, ingest
 from policy_engine.bundle.index import VectorIndex
 from policy_engine.bundle.knowledge_graph import ExtractionCache, KnowledgeGraph, build_knowledge_graph, extract_chunks, spacy_version
+from policy_engine.bundle.labels import EntityLabels
 from policy_engine.bundle.manifest import (
     CACHE_DIR,
     CONTENT_FILES,
@@ -213,7 +218,8 @@ def compile_bundle(
             settings.binding, node_entity_labels=_entity_labels(kg, tree) if kg else None,
         ),
     )
-    graph = stages.run("graph", lambda: build_policy_graph(leaves, tree.nodes, policy.constraints, bindings, kg))
+    stored_kg = EntityLabels([c.text for c in leaves]).knowledge_graph(kg) if kg is not None else None  # no identifier outside the chunk store
+    graph = stages.run("graph", lambda: build_policy_graph(leaves, tree.nodes, policy.constraints, bindings, stored_kg))
     report.embedded, report.reused_embeddings = embedder.embedded, embedder.reused
     cache.close()
 
@@ -227,8 +233,8 @@ def compile_bundle(
         index.save(out / "index.faiss")
         write_json(out / "graph.json", graph_to_data(graph))
         kg_path = out / "knowledge_graph.json"
-        if kg is not None:
-            write_json(kg_path, kg.to_dict())
+        if stored_kg is not None:
+            write_json(kg_path, stored_kg.to_dict())
         else:
             kg_path.unlink(missing_ok=True)
         files = {name: file_sha256(out / name) for name in CONTENT_FILES if (out / name).exists()}

@@ -169,27 +169,62 @@ def extract_doc(doc: Any) -> ChunkExtraction:
 
 
 class ExtractionCache:
-    """SQLite store of :class:`ChunkExtraction` keyed by pipeline version and sha256 of the text."""
+    """SQLite store of :class:`ChunkExtraction` keyed by pipeline version and sha256 of the text.
+
+    It holds no text of the corpus (issue 36 item 6: only the chunk store
+    does): every entity and triple argument is stored as its ``[start, end]``
+    offsets into the text it was extracted from, and read back from that text;
+    relations (verb and preposition lemmas) are stored as they are.
+    """
 
     def __init__(self, path: str | Path):
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(str(path), check_same_thread=False)
         self._db.execute("CREATE TABLE IF NOT EXISTS extractions (model TEXT, key TEXT, data TEXT, PRIMARY KEY (model, key))")
 
-    def get(self, model: str, key: str) -> ChunkExtraction | None:
+    def get(self, model: str, key: str, text: str) -> ChunkExtraction | None:
+        """The extraction of ``text`` (whose sha256 is ``key``), or ``None`` when not cached (or cached in an older form)."""
         row = self._db.execute("SELECT data FROM extractions WHERE model=? AND key=?", (model, key)).fetchone()
         if row is None:
             return None
         data = json.loads(row[0])
-        return ChunkExtraction(tuple(map(tuple, data["entities"])), tuple(map(tuple, data["triples"])))  # type: ignore[arg-type]
+        if data.get("form") != _OFFSETS_FORM:
+            return None
 
-    def put_many(self, model: str, items: dict[str, ChunkExtraction]) -> None:
-        """Store several extractions in one transaction (one fsync, not one per chunk)."""
+        def at(span: list[int]) -> str:
+            return text[span[0] : span[1]]
+
+        entities = tuple((at(span), label) for span, label in data["entities"])
+        return ChunkExtraction(entities, tuple((at(h), r, at(t)) for h, r, t in data["triples"]))
+
+    def put_many(self, model: str, items: dict[str, tuple[str, ChunkExtraction]]) -> None:
+        """Store several ``key -> (text, extraction)`` in one transaction (one fsync, not one per chunk)."""
+        rows = [(model, key, json.dumps(_as_offsets(text, extraction))) for key, (text, extraction) in items.items()]
         with self._db:
-            self._db.executemany("INSERT OR REPLACE INTO extractions VALUES (?, ?, ?)", [(model, key, json.dumps(asdict(v))) for key, v in items.items()])
+            self._db.executemany("INSERT OR REPLACE INTO extractions VALUES (?, ?, ?)", rows)
 
     def close(self) -> None:
         self._db.close()
+
+
+#: Marks a cached extraction stored as offsets (older rows held text and are parsed again).
+_OFFSETS_FORM = "offsets/1"
+
+
+def _as_offsets(text: str, extraction: ChunkExtraction) -> dict[str, Any]:
+    """``extraction`` with every entity and triple argument replaced by its offsets in ``text`` (each is a substring of it)."""
+
+    def span(value: str) -> list[int]:
+        start = text.find(value)
+        if start < 0:
+            raise ValueError("an extracted phrase is not a substring of its text")
+        return [start, start + len(value)]
+
+    return {
+        "form": _OFFSETS_FORM,
+        "entities": [[span(value), label] for value, label in extraction.entities],
+        "triples": [[span(h), r, span(t)] for h, r, t in extraction.triples],
+    }
 
 
 def parse_workers(n_texts: int) -> int:
@@ -216,12 +251,12 @@ def extract_chunks(
     """
     model = spacy_version()
     keys = [hashlib.sha256(t.encode("utf-8")).hexdigest() for t in texts]
-    results: list[ChunkExtraction | None] = [cache.get(model, k) if cache else None for k in keys]
+    results: list[ChunkExtraction | None] = [cache.get(model, k, t) if cache else None for k, t in zip(keys, texts)]
     todo = [i for i, r in enumerate(results) if r is None]
     if todo:
         nlp = pipeline()
         n_process = workers if workers is not None else parse_workers(len(todo))
-        fresh: dict[str, ChunkExtraction] = {}
+        fresh: dict[str, tuple[str, ChunkExtraction]] = {}
         size = window_size(nlp.max_length)
         pieces = [(i, piece) for i in todo for _, piece in windows(texts[i], size)]  # no text over max_length reaches spaCy
         left = Counter(i for i, _ in pieces)
@@ -231,7 +266,8 @@ def extract_chunks(
             left[i] -= 1
             if left[i]:
                 continue
-            results[i] = fresh[keys[i]] = _merged(parts.pop(i))
+            merged = results[i] = _merged(parts.pop(i))
+            fresh[keys[i]] = (texts[i], merged)
             if cache and len(fresh) >= batch_size * 4:
                 cache.put_many(model, fresh)
                 fresh = {}

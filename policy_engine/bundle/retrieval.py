@@ -146,7 +146,7 @@ def rank(
         elif c.id in literal:
             why = "its detector hints (terms, patterns, entity types) match a retrieved chunk: never cut"
         else:
-            ranking.dropped.append(DroppedConstraint(c, score, f"ranked {position} of {len(candidates)} candidates, below the cut of {max_constraints} ({strategy})"))
+            ranking.dropped.append(DroppedConstraint(c, score, f"ranked {position} of {len(candidates)} candidates, below the cut of {max_constraints} ({strategy}), neither high-severity nor matched by its terms or patterns"))
             continue
         ranking.kept.append(RankedConstraint(c, score, tuple(candidates[c.id]), why))
     return ranking

@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 import policy_engine
+from audit.coverage import CHECKPOINT_LEGEND
 from audit.records import Outcome
 from audit.report import FORMATS as REPORT_FORMATS
 from policy_engine.cli.common import ExitCode, choice, echo_json, format_option, handle_errors, is_quiet, output_options
@@ -140,12 +141,17 @@ def audit_verify(ctx: click.Context, logs: tuple[Path, ...], partial: bool, fmt:
         echo_json([r.to_dict() for r in reports])
     for report in reports:
         if fmt == "human" and report.ok:
-            click.echo(f"OK {report.log}: {report.decisions} decisions, {report.signed_checkpoints}/{report.checkpoints} checkpoints signature-checked, next seq {report.next_seq}" + "".join(f"; {u}" for u in report.unchecked + report.reanchors))
+            click.echo(
+                f"OK {report.log}: {report.decisions} decisions, hash chain intact, {report.signed_checkpoints} of {report.checkpoints} signed checkpoint(s) verified, next seq {report.next_seq}"
+                + "".join(f"; {u}" for u in report.unchecked + report.reanchors)
+            )
         elif fmt == "human":
             click.echo(f"TAMPERED {report.log}: {report.problem}" + "".join(f"; {u}" for u in report.unchecked + report.reanchors))
         if fmt == "human" and not is_quiet():
             for note in report.notes:
                 click.echo(f"  note: {note}")
+    if fmt == "human" and not is_quiet() and reports:
+        click.echo(f"  {CHECKPOINT_LEGEND}")
     ctx.exit(ExitCode.OK if all(r.ok for r in reports) else ExitCode.POLICY)
 
 

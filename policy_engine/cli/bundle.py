@@ -80,10 +80,15 @@ def compile_command(policy_path: Path, out_dir: Path | None, strict: bool, fmt: 
             f"entities {counts['entities']}, triples {counts['triples']}"
         )
         click.echo(f"  embedded {report.embedded} text(s), {report.reused_embeddings} reused from cache; parsed {report.parsed_chunks} chunk(s)")
+        click.echo(
+            "  peak MB: the compiler's peak memory by the end of the stage. summaries: RAPTOR nodes over the chunks; "
+            "bindings: (constraint, chunk or summary) pairs, explicit = its terms, patterns or entity types match there, the rest by similarity; "
+            "entities and triples: the knowledge graph's (stored as keyed labels, not names)."
+        )
     for item in report.skipped:
         click.echo(f"skipped {item.path}: {item.reason}", err=True)
     if not is_quiet():
-        click.echo(f"  constraints whose detectors find nothing in the corpus: `policy-engine lint {policy_path} --bundle {report.bundle_dir}` (PE161)")
+        click.echo(f"  constraints that redact nothing in the corpus: `policy-engine lint {policy_path} --bundle {report.bundle_dir}` (PE161)")
 
 
 @click.command("inspect")
@@ -124,10 +129,11 @@ def inspect_command(bundle_path: Path, fmt: str) -> None:
 @question_argument()
 @click.option("-k", "--top-k", type=click.IntRange(min=1), help="Chunks to retrieve (default: corpus.retrieval.top_k).")
 @click.option("--strategy", type=choice(RANKING_STRATEGIES), help="Constraint ranking strategy (default: corpus.retrieval.ranking).")
+@click.option("--ids-only", is_flag=True, help="Print chunk ids and scores, not the chunks' (unredacted) text.")
 @format_option()
 @output_options
 @handle_errors
-def query_command(bundle_path: Path, question: str, top_k: int | None, strategy: str | None, fmt: str) -> None:
+def query_command(bundle_path: Path, question: str, top_k: int | None, strategy: str | None, ids_only: bool, fmt: str) -> None:
     """Retrieve chunks for QUESTION and rank the constraints that govern them (SD-RAG).
 
     Prints retrieved chunks (unredacted: this is an operator's debugging view)
@@ -147,9 +153,15 @@ def query_command(bundle_path: Path, question: str, top_k: int | None, strategy:
         echo_json({**ranking.to_dict(), "chunks": [r.to_dict() for r in retrieved]})
         return
     for r in retrieved:
-        click.echo(f"{r.score:.3f}  {r.chunk.chunk_id}\n       {' '.join(r.chunk.text.split())[:160]}")
+        click.echo(f"{r.score:.3f}  {r.chunk.chunk_id}" if ids_only else f"{r.score:.3f}  {r.chunk.chunk_id}\n       {' '.join(r.chunk.text.split())}")
+    click.echo("  score: cosine similarity of the question and the chunk (1 = same meaning).")
     click.echo(f"constraints ({ranking.strategy}):")
     for k in ranking.kept:
-        click.echo(f"  keep {k.score:.3f}  {k.constraint.id} [{k.constraint.severity.value}]  on {len(k.chunk_ids)} chunk(s)")
+        click.echo(f"  keep {k.score:.3f}  {k.constraint.id} [{k.constraint.severity.value}]  on {len(k.chunk_ids)} chunk(s): {k.kept_because}")
     for d in ranking.dropped:
         click.echo(f"  drop {d.score:.3f}  {d.constraint.id}: {d.reason}")
+    click.echo(
+        f"  score: how well the constraint fits the question over its chunks ({ranking.strategy}). Kept: the best by score up to the cut, "
+        "and beyond it every high or critical constraint and every one whose terms or patterns match a retrieved chunk. "
+        "protect also enforces the dropped ones unless corpus.retrieval.enforce_unranked is off."
+    )

@@ -15,7 +15,7 @@ import importlib
 import json
 import os
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +28,7 @@ __all__ = [
     "ExitCode",
     "choice",
     "echo_json",
+    "echo_table",
     "format_option",
     "handle_errors",
     "is_quiet",
@@ -136,6 +137,20 @@ def missing_engine_hint(exc: BaseException) -> str | None:
 def echo_json(data: Any) -> None:
     """Pretty JSON on stdout (what every ``--format json`` prints)."""
     click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+
+
+def echo_table(headers: Sequence[str], rows: Iterable[Sequence[str]], legend: Iterable[str] = ()) -> None:
+    """A plain-text table whose columns are as wide as their widest cell (never cut mid-word), and its legend.
+
+    Every column that prints a code or a number is explained once, in
+    ``legend`` (one short line each, printed under the table).
+    """
+    table = [tuple(headers), *(tuple(row) for row in rows)]
+    widths = [max(len(row[i]) for row in table) for i in range(len(headers))]
+    for row in table:
+        click.echo("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
+    for line in legend:
+        click.echo(f"  {line}")
 
 
 @dataclass(frozen=True)

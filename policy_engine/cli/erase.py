@@ -9,7 +9,7 @@ import click
 import policy_engine
 from enforcers.kg_erasure.enforcer import KGErasureEnforcer
 from enforcers.kg_erasure.section import KGErasureSection
-from policy_engine.cli.common import echo_json, format_option, handle_errors, output_options
+from policy_engine.cli.common import echo_json, echo_table, format_option, handle_errors, output_options
 from policy_engine.cli.inputs import ExistingPath, read_text_file
 from policy_engine.policy.model import Policy
 
@@ -34,6 +34,15 @@ def _redacted(policy: Policy, items: list[tuple[str, str]]) -> tuple[list[str], 
     chunks = {c.chunk_id: c for c in result.chunks}
     section = KGErasureSection.model_validate(result.decision.enforcement.get("kg_erasure") or {})
     return [chunks[name].text for name, _ in items], {i for i, (name, _) in enumerate(items) if chunks[name].withheld}, section
+
+
+#: What the erasure table's codes mean (printed once under it).
+ERASURE_LEGEND = (
+    "item: private:N / public:N = the N-th triple of the policy's private_knowledge (private or public list, from 0); entities count after the triples.",
+    "clause_dropped / evidence_dropped: a sentence stating the private fact, or evidence for it about its subject, was removed; tail_generalized: only the fact's value was generalized.",
+    "entity_removed: every mention of a standalone private entity was erased; connection_cut: a link between files that would reveal a private fact was cut.",
+    "mention(s): how many places in the chunk were erased; edge(s) cut: how many links between the chunks were removed.",
+)
 
 
 def erasure_rows(section: KGErasureSection) -> list[tuple[str, str, str, str]]:
@@ -83,6 +92,4 @@ def erase_command(policy_path: Path, files: tuple[Path, ...], redact: bool, fmt:
         click.echo()
     rows = erasure_rows(section)
     click.secho(f"erasures ({len(rows)})", bold=True)
-    widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(("chunk", "action", "item", "detail"))]
-    for row in [("chunk", "action", "item", "detail"), *rows]:
-        click.echo("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
+    echo_table(("chunk", "action", "item", "detail"), rows, ERASURE_LEGEND if rows else ())

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from policy_engine.cli.common import choice, echo_json, format_option, handle_errors, is_quiet, output_options
+from policy_engine.cli.common import choice, echo_json, echo_table, format_option, handle_errors, is_quiet, output_options
 from policy_engine.cli.inputs import BundleDir, label_option, question_argument
 from policy_engine.diagnostics import ExitCode
 from policy_engine.policy.model import RedactionMode
@@ -37,6 +37,13 @@ def _open_engine(bundle_path: Path, mode: str | None, no_audit: bool, **options:
     return Engine.open(bundle_path, audit=not no_audit, redaction_mode=RedactionMode(mode) if mode else None, **options)
 
 
+#: What the redaction table's columns mean (printed once under it).
+REDACTION_LEGEND = (
+    "chunk: file#start-end of the retrieved chunk; span: character offsets of the replaced text in that chunk.",
+    "mode: extractive = a placeholder ([CATEGORY_n], the same n for the same value), periphrastic = a generalization.",
+)
+
+
 def _echo_protect_human(result: Any, quiet: bool) -> None:
     if result.denied:
         click.echo(f"denied: {result.decision.error or 'request denied'} (decision {result.decision.decision_id})", err=True)
@@ -44,10 +51,9 @@ def _echo_protect_human(result: Any, quiet: bool) -> None:
     click.echo(result.context)
     if quiet:
         return
-    click.echo(f"\n{'chunk':<28}{'span':>12}  {'constraint':<24}{'category':<20}{'mode':<14}replacement")
-    for r in result.redactions:
-        span = f"{r.start}-{r.end}"
-        click.echo(f"{r.chunk_id[:27]:<28}{span:>12}  {r.constraint_id[:23]:<24}{r.category[:19]:<20}{r.mode or '-':<14}{r.replacement}")
+    click.echo()
+    rows = [(r.chunk_id, f"{r.start}-{r.end}", r.constraint_id, r.category, r.mode or "-", r.replacement) for r in result.redactions]
+    echo_table(("chunk", "span", "constraint", "category", "mode", "replacement"), rows, REDACTION_LEGEND if rows else ())
     for c in result.applied:
         click.echo(f"applied      {c.constraint_id}: {c.reason}")
     for c in result.not_applied:

@@ -119,7 +119,9 @@ class EnforcementContext:
     ``notes`` are human-readable audit notes; by contract they never contain
     raw text from passages or the query.  ``principal`` and ``purpose`` say
     who asks and why (privacy budgets are per principal; necessity rules
-    depend on the purpose).
+    depend on the purpose).  ``decision_id`` is the id of the decision record
+    the request will write (an enforcer that reserves budget reserves it
+    under this id, so the pipeline can settle it on a timeout).
     """
 
     passages: tuple[Passage, ...]
@@ -127,6 +129,7 @@ class EnforcementContext:
     query: str | None = None
     principal: str | None = None
     purpose: str | None = None
+    decision_id: str | None = None
     answer: str | None = None
     redactions: tuple[RedactionSpan, ...] = ()
     notes: tuple[str, ...] = ()
@@ -161,6 +164,19 @@ class Enforcer(Protocol):
     def apply(self, context: EnforcementContext) -> EnforcementContext:
         """Enforce on ``context`` and return the new context; may raise (the pipeline fails closed)."""
         ...
+
+
+@runtime_checkable
+class Abandonable(Protocol):
+    """An enforcer that spends privacy budget while it runs (dp_decoding) also has ``abandon``.
+
+    The pipeline calls it, on its own thread, when it gives up on the
+    enforcer's ``apply`` for ``context`` (a timeout): the enforcer settles
+    what it has spent so far, stops spending, and returns that spend (or
+    ``None``), which the failed context carries into the decision record.
+    """
+
+    def abandon(self, context: EnforcementContext) -> PrivacySpend | None: ...
 
 
 @dataclass(frozen=True)
@@ -235,7 +251,8 @@ class EnforcementPipeline:
                 _check_result(context, result)
             except FutureTimeout:
                 future.cancel()
-                return self._failed(context, ran, timings, EnforcerFailure(enforcer.name, "timeout"))
+                failed = self._failed(context, ran, timings, EnforcerFailure(enforcer.name, "timeout"))
+                return _abandoned(enforcer, context, failed)
             except BaseException as exc:  # noqa: BLE001 - any failure, SystemExit included, must fail closed
                 failed = self._failed(context, ran, timings, EnforcerFailure(enforcer.name, type(exc).__name__))
                 return failed if isinstance(exc, Exception) else dataclasses.replace(failed, interrupt=exc)
@@ -264,6 +281,21 @@ class EnforcementPipeline:
             if self._executor is not None:
                 self._executor.shutdown(wait=False, cancel_futures=True)
                 self._executor = None
+
+
+def _abandoned(enforcer: Enforcer, context: EnforcementContext, failed: PipelineResult) -> PipelineResult:
+    """``failed`` carrying what an :class:`Abandonable` enforcer spent before the pipeline gave up on it.
+
+    A failure to settle leaves the spend out of the record (the ledger then still
+    holds the open reservation, and the audit report shows the scope unreconciled).
+    """
+    if not isinstance(enforcer, Abandonable):
+        return failed
+    try:
+        spend = enforcer.abandon(context)
+    except Exception as exc:  # noqa: BLE001 - the request is already denied; say why the spend is missing
+        return dataclasses.replace(failed, context=failed.context.noted(f"{enforcer.name}: its spend could not be settled ({type(exc).__name__})"))
+    return dataclasses.replace(failed, context=failed.context.evolve(privacy=spend)) if spend is not None else failed
 
 
 class MalformedEnforcerOutput(PolicyEngineError, RuntimeError):

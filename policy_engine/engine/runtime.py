@@ -203,8 +203,8 @@ class Engine:
             return self._finish(record, query, None, (), [], [], started, error=f"retrieval failed ({type(exc).__name__})", write=write)
         kept = [(rc.constraint, rc.score, tuple(rc.chunk_ids)) for rc in ranking.kept]
         applied = [
-            ConstraintOutcome(constraint_id=c.id, applied=True, reason=f"bound to {', '.join(ids) or 'retrieved chunks'}; ranked in top {len(kept)}", score=float(s))
-            for c, s, ids in kept
+            ConstraintOutcome(constraint_id=rc.constraint.id, applied=True, reason=f"bound to {', '.join(rc.chunk_ids) or 'retrieved chunks'}; kept: {rc.kept_because}", score=float(rc.score))
+            for rc in ranking.kept
         ]
         considered = {c.id for c, _, _ in kept} | {d.constraint.id for d in ranking.dropped}
         left_out = [(d.constraint, str(d.reason), None if d.score is None else float(d.score)) for d in ranking.dropped]
@@ -310,7 +310,9 @@ class Engine:
                 return AskResult(None, None, protected, Outcome.abstained, refusal=str(exc)), None
         sanitized = tuple(Passage(c.chunk_id, c.text, c.text, c.withheld) for c in protected.chunks)
         decision = protected.decision
-        context = EnforcementContext(passages=sanitized, constraints=(), query=query, answer=text, principal=decision.principal, purpose=decision.purpose)
+        context = EnforcementContext(
+            passages=sanitized, constraints=(), query=query, answer=text, principal=decision.principal, purpose=decision.purpose, decision_id=decision.decision_id
+        )
         stage = self.pipeline.run(Stage.ANSWER, context)
         record_stage(decision, stage)
         privacy = stage.context.privacy

@@ -1,9 +1,17 @@
 """PE161 dead constraints: lint rules that need the compiled corpus.
 
-A constraint is dead only when its detectors find nothing in the corpus: the
+A constraint is dead only when it can make no redaction over the corpus: the
 real :class:`~policy_engine.detect.analyzer.Analyzer` runs over every leaf
-chunk of the bundle for the policy's constraints, and a constraint with no
-finding anywhere is reported.  The retrieval binding (embedding similarity)
+chunk of the bundle for each constraint *on its own*, and a constraint with no
+finding anywhere is reported.  Alone, because ``protect`` applies the
+constraints a request ranks, not all of them: run together, overlapping
+findings go to the constraint listed first, and a constraint that redacts a
+span whenever it is applied (``generalize-diagnoses`` under the clinic's
+HIV and mental-health constraints) would be reported dead (issue 36 item 4).
+The policy's ``private_knowledge.entities`` are found under whichever
+constraint is applied; they are the policy's, not the constraint's, and do
+not count.  A constraint reported here therefore redacts nothing in any
+request beyond those entities.  The retrieval binding (embedding similarity)
 decides which constraints a request ranks, not whether a constraint can bite,
 so it never makes a constraint dead; and a constraint whose detectors match is
 never reported, whatever its binding.
@@ -18,15 +26,21 @@ from policy_engine.bundle.compiler import compile_bundle
 from policy_engine.bundle.reader import Bundle
 from policy_engine.diagnostics import Diagnostic
 from policy_engine.policy.loader import LoadedPolicy
+from policy_engine.policy.model import Constraint
 
 
 def constraints_with_findings(bundle: Bundle) -> set[str]:
-    """Ids of the bundle's constraints that the detectors find at least once in its corpus chunks."""
+    """Ids of the bundle's constraints that, each applied alone, the detectors find at least once in its corpus chunks."""
     from policy_engine.detect.analyzer import Analyzer
+    from policy_engine.detect.findings import Source
 
     texts = [node.text for node in bundle.nodes if node.level == 0]
-    findings = Analyzer(bundle.policy).analyze_many(texts, bundle.policy.constraints)
-    return {finding.constraint_id for found in findings for finding in found}
+    session = Analyzer(bundle.policy).session()  # each chunk is parsed once for all the constraints
+
+    def finds(constraint: Constraint) -> bool:
+        return any(f.source is not Source.PRIVATE_ENTITY for found in session.analyze_many(texts, [constraint]) for f in found)
+
+    return {c.id for c in bundle.policy.constraints if finds(c)}
 
 
 def dead_constraint_diagnostics(loaded: LoadedPolicy, bundle: Bundle) -> list[Diagnostic]:
@@ -39,7 +53,7 @@ def dead_constraint_diagnostics(loaded: LoadedPolicy, bundle: Bundle) -> list[Di
         if c.id not in bundled:
             out.append(Diagnostic("PE161", f"constraint '{c.id}' is not in bundle {bundle.path}; recompile the bundle", loaded.span(("constraints", i))))
         elif c.id not in biting:
-            message = f"constraint '{c.id}' binds to no chunk of bundle {bundle.path}: its detectors find nothing in the {chunks} corpus chunk(s)"
+            message = f"constraint '{c.id}' redacts nothing in bundle {bundle.path}: applied alone, its detectors find nothing in the {chunks} corpus chunk(s)"
             out.append(Diagnostic("PE161", message, loaded.span(("constraints", i))))
     return out
 
