@@ -288,7 +288,7 @@ def test_constraints_left_out_by_the_ranking_are_still_enforced_by_default(tmp_p
 
             first, *rest = self.policy.constraints
             return SimpleNamespace(
-                kept=[SimpleNamespace(constraint=first, score=0.5, chunk_ids=["c1"])],
+                kept=[SimpleNamespace(constraint=first, score=0.5, chunk_ids=["c1"], kept_because="ranked within the cut")],
                 dropped=[SimpleNamespace(constraint=c, score=0.1, reason="below the cut") for c in rest],
             )
 

@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from audit.records import PrivacySpend
-from enforcers.dp_decoding.accounting import AttemptAbandoned, PrivacyAccountant
+
+if TYPE_CHECKING:  # accounting imports dp_accounting: the enforcer's discovery (lint) must not
+    from enforcers.dp_decoding.accounting import PrivacyAccountant
 
 __all__ = ["Attempt", "Attempts"]
 
@@ -90,6 +92,8 @@ class Attempts:
         with self._lock:
             if decision_id in self._abandoned:
                 self._abandoned.discard(decision_id)
+                from enforcers.dp_decoding.accounting import AttemptAbandoned
+
                 raise AttemptAbandoned("the pipeline gave up on this answer before it started decoding")
             self._open[decision_id] = attempt
 
