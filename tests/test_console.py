@@ -17,7 +17,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +31,7 @@ from audit.records import DecisionRecord  # noqa: E402
 from audit.sources import iter_decisions  # noqa: E402
 from policy_engine.service.config import hash_key  # noqa: E402
 from tests.compile_support import copy_fixture  # noqa: E402
+from tests.serve_support import ready_base_url  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "bench" / "results" / "console" if os.environ.get("POLICY_ENGINE_CONSOLE_SHOTS") else Path(tempfile.mkdtemp(prefix="console-shots-"))
@@ -81,18 +81,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     process = subprocess.Popen(command, cwd=ROOT, env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
     try:
         lines: list[str] = []
-        port = None
-        while port is None:
-            line = process.stderr.readline() if process.stderr else ""
-            assert line, "".join(lines)
-            lines.append(line)
-            found = re.search(r"running on http://127\.0\.0\.1:(\d+)", line)
-            port = int(found.group(1)) if found else None
-        base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 300
-        while httpx.get(f"{base}/readyz").status_code != 200:
-            assert time.monotonic() < deadline, "not ready in 300 s"
-            time.sleep(0.2)
+        base = ready_base_url(process, lines)
         for answer, outcome in ((REFUSED, "refused"), (ABSTAINED, "abstained")):
             guarded = httpx.post(f"{base}/v1/guard", json={"answer": answer}, headers={"Authorization": f"Bearer {NURSE_KEY}"}, timeout=120).json()
             assert guarded["output_guard"]["action"] == outcome and guarded["output_guard"]["review_item"], guarded

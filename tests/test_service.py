@@ -27,6 +27,7 @@ from policy_engine.service.bundles import ServedBundles  # noqa: E402
 from policy_engine.service.config import ApiKey, Limits, ServerConfig, hash_key  # noqa: E402
 from policy_engine.service.openapi import FILE_NAME, openapi_text  # noqa: E402
 from tests.compile_support import compiled_fixture  # noqa: E402
+from tests.serve_support import ready_base_url  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 NURSE_KEY, NURSE_NEW_KEY, BILLING_KEY = "nurse-key-0001", "nurse-key-0002", "billing-key-0001"
@@ -258,11 +259,9 @@ def test_checked_in_openapi_schema_matches_the_routes() -> None:
 def test_a_real_server_drains_in_flight_requests_on_sigterm(tmp_path: Path) -> None:
     """``policy-engine serve`` under uvicorn on loopback: requests in flight at SIGTERM finish and are recorded; the log holds no raw value."""
     import os
-    import re
     import signal
     import subprocess
     import sys
-    import time
 
     import httpx
 
@@ -274,18 +273,7 @@ def test_a_real_server_drains_in_flight_requests_on_sigterm(tmp_path: Path) -> N
     server = subprocess.Popen(command, cwd=ROOT, env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
     lines: list[str] = []
     try:
-        port = None
-        while port is None:
-            line = server.stderr.readline() if server.stderr else ""
-            assert line, "".join(lines)
-            lines.append(line)
-            found = re.search(r"running on http://127\.0\.0\.1:(\d+)", line)
-            port = int(found.group(1)) if found else None
-        base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 300
-        while httpx.get(f"{base}/readyz").status_code != 200:
-            assert time.monotonic() < deadline, "not ready in 300 s"
-            time.sleep(0.2)
+        base = ready_base_url(server, lines)
         records = len(list(iter_decisions([_log_of(bundle)]))) if _log_of(bundle).exists() else 0
         statuses: list[int] = []
 
