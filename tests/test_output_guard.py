@@ -255,6 +255,7 @@ def test_guard_check_generalizes_a_cluster_on_the_command_line(policy_path: Path
     assert result.exit_code == 0, result.output
     assert "action: generalized" in result.output, result.output
     assert "Omaha" not in result.output.split("answer:", 1)[1]
+    assert "risk: the guard's calibrated score" in result.output and "tau: the score at which" in result.output  # every printed number explained
 
 
 def test_without_a_trained_model_the_guard_works_and_nothing_is_trained(tmp_path: Path) -> None:

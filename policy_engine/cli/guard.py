@@ -96,6 +96,10 @@ def guard_check(policy_path: Path, answer: str, fmt: str) -> None:
     if section.review_item:
         click.echo(f"queued for review: {section.review_item}")
     click.echo(f"answer: {outcome.text if outcome.released else '[withheld]'}")
+    click.echo(
+        "  risk: the guard's calibrated score that the answer identifies someone (0-1); tau: the score at which the operating point "
+        "flags it; a score in the review band just below tau goes to a reviewer instead of being released."
+    )
 
 
 # --- review -------------------------------------------------------------------
