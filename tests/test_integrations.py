@@ -149,3 +149,15 @@ def test_the_adapters_work_through_the_service(tmp_path: Path) -> None:
         assert _recorded(engine)[decision].principal == "rag-app"  # type: ignore[attr-defined]
     assert [d.id for d in out] == ["r", "h"] and out[1].page_content == HANDBOOK
     _assert_protected([d.page_content for d in out])
+
+
+@pytest.mark.parametrize(("framework", "opening"), [("langchain_core", "from langchain_core"), ("llama_index.core", "from llama_index")])
+def test_the_readme_examples_run_as_written(framework: str, opening: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """The README's integration blocks, run verbatim on the compiled fixture bundle: they print protected text only."""
+    pytest.importorskip(framework, reason=f"the {framework} extra is not installed")
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    (block,) = [b.split("```", 1)[0] for b in readme.split("```python\n")[1:] if b.startswith(opening)]
+    exec(compile(block.replace('"bundles/clinic"', repr(str(compiled_fixture()[1]))), "README.md", "exec"), {})
+    printed = capsys.readouterr().out
+    assert "The clinic opens at nine" in printed, printed
+    assert not any(value in printed for value in RAW), printed
