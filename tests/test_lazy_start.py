@@ -47,3 +47,52 @@ def test_an_open_engine_holds_one_copy_of_the_embedding_weights_and_no_scikit_le
     weights, embedders, sklearn = json.loads(done.stdout.strip().splitlines()[-1])
     assert weights == 1 and embedders >= 2  # the policy's batch size and the models' float32 encoder: two views, one model
     assert not sklearn, "opening an engine and protecting a question imported scikit-learn"
+
+
+def test_opening_a_compiled_bundle_runs_one_forward_pass_and_stores_no_name(tmp_path: Path) -> None:
+    """Description and statement vectors and the entities' P(person) come from the bundle (issue 29): the only forward
+    pass at open is the embedder's warm-up, the eraser's entities are already known, and meanings.json names nobody."""
+    from tests.compile_support import compiled_fixture
+
+    _, bundle, _ = compiled_fixture()
+    code = (
+        "import json\n"
+        "from policy_engine.nlp import animacy, embedding\n"
+        "calls = []\n"
+        "embed = embedding.TransformerEmbedder.embed\n"
+        "embedding.TransformerEmbedder.embed = lambda self, texts: calls.append(list(texts)) or embed(self, texts)\n"
+        "from policy_engine.engine.runtime import Engine\n"
+        f"Engine.open({str(bundle)!r}, audit=False)\n"
+        "print(json.dumps([calls, sorted(animacy._PROBABILITY)]))\n"
+    )
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=True)
+    calls, known = json.loads(done.stdout.strip().splitlines()[-1])
+    assert calls == [["warm-up"]]
+    assert {"maria lopez", "tom becker", "asthma"} <= set(known)
+    stored = (bundle / "meanings.json").read_text(encoding="utf-8").casefold()
+    assert not any(name in stored for name in ("maria", "lopez", "becker", "asthma"))
+
+
+def test_stored_meanings_resolve_and_score_as_computing_them_does() -> None:
+    """The resolver fed the bundle's vectors picks the categories it picks when it embeds; P(person) is the model's."""
+    from policy_engine.bundle.meanings import knowledge_entities
+    from policy_engine.bundle.reader import Bundle
+    from policy_engine.detect.category_resolver import CategoryResolver
+    from policy_engine.nlp.animacy import person_probabilities
+    from tests.compile_support import compiled_fixture
+
+    _, path, _ = compiled_fixture()
+    bundle = Bundle.open(path)
+    meanings = bundle.meanings()
+    assert meanings is not None
+    stored, computed = CategoryResolver.for_policy(bundle.policy, known=meanings.vectors), CategoryResolver.for_policy(bundle.policy)
+    assert bundle.policy.constraints
+    for constraint in bundle.policy.constraints:
+        assert stored.resolve(constraint).category_ids == computed.resolve(constraint).category_ids, constraint.id
+        cosines = {s.category: s.cosine for s in computed.scores(constraint)}
+        assert all(abs(s.cosine - cosines[s.category]) < 0.01 for s in stored.scores(constraint)), constraint.id
+    names = knowledge_entities(bundle.policy.private_knowledge)
+    assert set(meanings.animacy) == set(names)
+    fresh = person_probabilities(names)
+    assert all(abs(meanings.animacy[n] - fresh[n]) < 1e-4 for n in names)

@@ -17,6 +17,8 @@ A bundle is a directory:
 ``index.faiss``             FAISS index over ``vectors.npy``
 ``graph.json``              policy graph (:mod:`policy_engine.bundle.policy_graph`)
 ``knowledge_graph.json``    corpus knowledge graph
+``meanings.json``           what opening an engine would otherwise compute
+                            (:mod:`policy_engine.bundle.meanings`)
 ``cache/``                  embedding/extraction cache (not content)
 ==========================  ==============================================
 
@@ -61,6 +63,7 @@ from policy_engine.bundle.manifest import (
     file_sha256,
     write_json,
 )
+from policy_engine.bundle.meanings import MEANINGS, write_meanings
 from policy_engine.bundle.policy_graph import build_policy_graph, graph_to_data
 from policy_engine.bundle.raptor import AbstractiveSummarizer, ExtractiveSummarizer, Summarizer, SummaryTree, build_summary_tree
 from policy_engine.diagnostics import Diagnostic, ExitCode, PolicyError, Severity
@@ -218,7 +221,8 @@ def compile_bundle(
             settings.binding, node_entity_labels=_entity_labels(kg, tree) if kg else None,
         ),
     )
-    stored_kg = EntityLabels([c.text for c in leaves]).knowledge_graph(kg) if kg is not None else None  # no identifier outside the chunk store
+    labels = EntityLabels([c.text for c in leaves])
+    stored_kg = labels.knowledge_graph(kg) if kg is not None else None  # no identifier outside the chunk store
     graph = stages.run("graph", lambda: build_policy_graph(leaves, tree.nodes, policy.constraints, bindings, stored_kg))
     report.embedded, report.reused_embeddings = embedder.embedded, embedder.reused
     cache.close()
@@ -232,6 +236,7 @@ def compile_bundle(
         _save_npy(out / "constraints.npy", np.asarray(constraint_vectors, dtype=np.float32))
         index.save(out / "index.faiss")
         write_json(out / "graph.json", graph_to_data(graph))
+        write_meanings(out / MEANINGS, policy, embedder.inner, labels)
         kg_path = out / "knowledge_graph.json"
         if stored_kg is not None:
             write_json(kg_path, stored_kg.to_dict())

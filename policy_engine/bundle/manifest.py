@@ -28,7 +28,7 @@ FORMAT_VERSION = 2
 READABLE_FORMATS = (1, 2)
 MANIFEST = "manifest.json"
 CACHE_DIR = "cache"
-CONTENT_FILES = ("policy.json", "nodes.jsonl", "vectors.npy", "constraints.npy", "index.faiss", "graph.json", "knowledge_graph.json")
+CONTENT_FILES = ("policy.json", "nodes.jsonl", "vectors.npy", "constraints.npy", "index.faiss", "graph.json", "knowledge_graph.json", "meanings.json")
 
 
 class BundleError(PolicyEngineError, RuntimeError):

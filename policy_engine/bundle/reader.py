@@ -24,7 +24,9 @@ from policy_engine.bundle.compiler import CompileReport, compile_bundle
 from policy_engine.bundle.corpus import Chunk, CorpusError
 from policy_engine.bundle.index import VectorIndex
 from policy_engine.bundle.knowledge_graph import KnowledgeGraph
+from policy_engine.bundle.labels import EntityLabels
 from policy_engine.bundle.manifest import BundleError, BundleManifest, content_digest, file_sha256
+from policy_engine.bundle.meanings import MEANINGS, Meanings, read_meanings
 from policy_engine.bundle.policy_graph import constraint_node, graph_from_data
 from policy_engine.bundle.retrieval import DEFAULT_STRATEGY, STRATEGIES, ConstraintRanking, RetrievedChunk, rank, strategy_scores
 from policy_engine.nlp.embedding import Embedder, load_embedder
@@ -104,6 +106,11 @@ class Bundle:
                     raise BundleError(f"bundle was built with {expected.id} {expected.version} but {embedder.model_id} {embedder.model_version} is installed; recompile the bundle")
                 self._embedder = embedder
             return self._embedder
+
+    def meanings(self) -> Meanings | None:
+        """The vectors and probabilities the compiler computed for opening an engine (``None`` for an older bundle)."""
+        labels = EntityLabels([n.text for n in self.nodes if not n.is_summary])
+        return read_meanings(self.path / MEANINGS, self.policy, self.constraint_vectors, labels)
 
     @property
     def knowledge_graph(self) -> KnowledgeGraph | None:

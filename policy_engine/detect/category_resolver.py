@@ -25,6 +25,7 @@ uses by default.  Thread-safe (the embedder serializes its own calls).
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -64,23 +65,30 @@ def rescale(cosine: float) -> float:
 class CategoryResolver:
     """Resolves constraints to categories with keywords and description embeddings."""
 
-    def __init__(self, vocabulary: Vocabulary, embedder: Embedder) -> None:
+    def __init__(self, vocabulary: Vocabulary, embedder: Embedder, known: Mapping[str, np.ndarray] | None = None) -> None:
+        """``known``: vectors already computed by ``embedder``'s model (text -> vector); other texts are embedded."""
         self.vocabulary = vocabulary
         self._embedder = embedder
+        self._known = dict(known or {})
         self._ids = list(vocabulary.categories)
-        self._descriptions = _description_vectors(embedder, tuple(vocabulary.categories[c].description for c in self._ids))
+        descriptions = tuple(vocabulary.categories[c].description for c in self._ids)
+        if all(d in self._known for d in descriptions):
+            self._descriptions = np.stack([self._known[d] for d in descriptions]) if descriptions else np.zeros((0, embedder.dim), np.float32)
+        else:
+            self._descriptions = _description_vectors(embedder, descriptions)
         self._cache: dict[str, Resolution] = {}
         self._lock = threading.Lock()
 
     @classmethod
-    def for_policy(cls, policy: Policy) -> CategoryResolver:
-        """Resolver over the policy's vocabulary and embedding model (loaded once per process)."""
-        return cls(vocabulary_for(policy.vocabulary), load_embedder(policy.corpus.embedding, policy.root_dir))
+    def for_policy(cls, policy: Policy, embedder: Embedder | None = None, known: Mapping[str, np.ndarray] | None = None) -> CategoryResolver:
+        """Resolver over the policy's vocabulary and ``embedder`` (default: the policy's embedding model, loaded once per process)."""
+        return cls(vocabulary_for(policy.vocabulary), embedder or load_embedder(policy.corpus.embedding, policy.root_dir), known)
 
     def scores(self, constraint: Constraint) -> list[CategoryScore]:
         """Keyword and similarity scores of every category for ``constraint``, best first."""
         lexical = {m.category: m for m in resolve_constraint(constraint.model_copy(update={"detect": constraint.detect.model_copy(update={"categories": []})}), self.vocabulary).categories}
-        cosines = self._descriptions @ self._embedder.embed([constraint.statement])[0]
+        vector = self._known.get(constraint.statement)
+        cosines = self._descriptions @ (vector if vector is not None else self._embedder.embed([constraint.statement])[0])
         out = []
         for cat_id, cosine in zip(self._ids, cosines):
             match = lexical.get(cat_id)
@@ -119,6 +127,12 @@ class CategoryResolver:
 
 _DESCRIPTION_VECTORS: dict[tuple[str, str, str, tuple[str, ...]], np.ndarray] = {}
 _DESCRIPTION_LOCK = threading.Lock()
+
+
+def description_vectors(vocabulary: Vocabulary, embedder: Embedder) -> dict[str, np.ndarray]:
+    """Each category description of ``vocabulary`` -> its vector, computed as a resolver computes it (one batch, vocabulary order)."""
+    descriptions = tuple(c.description for c in vocabulary.categories.values())
+    return dict(zip(descriptions, _description_vectors(embedder, descriptions)))
 
 
 def _description_vectors(embedder: Embedder, descriptions: tuple[str, ...]) -> np.ndarray:

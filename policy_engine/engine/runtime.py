@@ -39,7 +39,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from audit.records import ConstraintOutcome, DecisionRecord, Outcome
 from audit.records import RetrievedChunk as AuditChunk
@@ -59,17 +59,23 @@ from policy_engine.errors import EngineError
 from policy_engine.llm.degeneration import DegenerateOutput
 from policy_engine.llm.generation import ModelParaphraser, PromptObserver, answer_length, complete
 from policy_engine.llm.prompts import Prompt, answer_prompt
+from policy_engine.nlp.animacy import remember_probabilities
 from policy_engine.policy.model import Constraint, Policy, RedactionMode
+
+if TYPE_CHECKING:
+    from policy_engine.bundle.meanings import Meanings
 
 __all__ = ["AskResult", "Engine", "EngineError", "PipelinePlan", "ProtectResult", "SanitizedChunk", "build_pipeline"]
 
 
-def _default_detector(policy: Policy) -> SpanDetector:
+def _default_detector(policy: Policy, meanings: Meanings | None) -> SpanDetector:
+    """The policy's analyzer; its resolver takes the statement and description vectors a bundle stored instead of embedding them."""
     try:
         from policy_engine.detect.analyzer import Analyzer
+        from policy_engine.detect.category_resolver import CategoryResolver
     except ImportError as exc:  # pragma: no cover - only while the detection layer is missing
         raise EngineError(f"the detection layer is not available ({exc}); install the engine: pip install 'policy-engine[engine]'") from exc
-    return Analyzer(policy)
+    return Analyzer(policy, resolver=CategoryResolver.for_policy(policy, known=meanings.vectors if meanings else None).resolve)
 
 
 def answer_order(order: Sequence[str], extra_enforcers: Sequence[str] = ()) -> list[str]:
@@ -105,7 +111,11 @@ class Engine:
         allow_missing_enforcers: bool = False,
         answer_model: str | Path | None = None,
         extra_enforcers: Sequence[str] = (),
+        meanings: Meanings | None = None,
     ) -> None:
+        """``meanings``: what a bundle's compiler computed for opening (:mod:`policy_engine.bundle.meanings`)."""
+        if meanings is not None:
+            remember_probabilities(meanings.animacy)  # the eraser's P(person) of the policy's entities: no forward pass
         order = answer_order(policy.enforcement.order, extra_enforcers)
         if order != list(policy.enforcement.order):
             policy = policy.model_copy(update={"enforcement": policy.enforcement.model_copy(update={"order": order})})
@@ -116,7 +126,7 @@ class Engine:
         except UnresolvedStatementError as exc:
             raise EngineError(str(exc)) from None
         self.retriever = retriever
-        self.detector = detector if detector is not None else _default_detector(policy)
+        self.detector = detector if detector is not None else _default_detector(policy, meanings)
         self.audit_sink = audit_sink
         self.prompt_observer = prompt_observer
         self.bundle_digest = bundle_digest
@@ -148,7 +158,8 @@ class Engine:
         require_installed(policy, allow_missing_enforcers=options.get("allow_missing_enforcers", False))  # before any file is opened
         sink = open_policy_sink(policy) if audit else None
         digest = bundle.manifest.get("content_digest")
-        return cls(policy, retriever=bundle, audit_sink=sink, bundle_digest=digest, **options)
+        bundle.embedder.embed(["warm-up"])  # weights read and the first forward pass run now, not in the first request
+        return cls(policy, retriever=bundle, audit_sink=sink, bundle_digest=digest, meanings=bundle.meanings(), **options)
 
     @classmethod
     def for_policy(cls, policy: Policy, *, audit: bool = True, **options: Any) -> Engine:

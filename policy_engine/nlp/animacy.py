@@ -13,7 +13,7 @@ non-persons (bench/results/kg_erasure_animacy.md).
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from pathlib import Path
 
@@ -51,6 +51,12 @@ def person_probabilities(names: Iterable[str]) -> dict[str, float]:
             vectors = load_embedder(EmbeddingSettings(precision="float32")).embed(fresh)
             _PROBABILITY.update(zip(fresh, (float(p) for p in 1.0 / (1.0 + np.exp(-(vectors @ coef + intercept))))))
         return {n: _PROBABILITY[n] for n in wanted}
+
+
+def remember_probabilities(probabilities: Mapping[str, float]) -> None:
+    """Take P(person) of names computed earlier by :func:`person_probabilities` (a compiled bundle's) into the process's memory."""
+    with _LOCK:
+        _PROBABILITY.update(probabilities)
 
 
 def not_persons(names: Iterable[str]) -> frozenset[str]:
