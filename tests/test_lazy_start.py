@@ -51,24 +51,26 @@ def test_an_open_engine_holds_one_copy_of_the_embedding_weights_and_no_scikit_le
 
 def test_opening_a_compiled_bundle_runs_one_forward_pass_and_stores_no_name(tmp_path: Path) -> None:
     """Description and statement vectors and the entities' P(person) come from the bundle (issue 29): the only forward
-    pass at open is the embedder's warm-up, the eraser's entities are already known, and meanings.json names nobody."""
+    pass at open is the embedder's warm-up, the eraser's entities are already known, meanings.json names nobody, and
+    the spaCy model loads without the plugins other installed packages advertise."""
     from tests.compile_support import compiled_fixture
 
     _, bundle, _ = compiled_fixture()
     code = (
-        "import json\n"
+        "import json, sys\n"
         "from policy_engine.nlp import animacy, embedding\n"
         "calls = []\n"
         "embed = embedding.TransformerEmbedder.embed\n"
         "embedding.TransformerEmbedder.embed = lambda self, texts: calls.append(list(texts)) or embed(self, texts)\n"
         "from policy_engine.engine.runtime import Engine\n"
         f"Engine.open({str(bundle)!r}, audit=False)\n"
-        "print(json.dumps([calls, sorted(animacy._PROBABILITY)]))\n"
+        "print(json.dumps([calls, sorted(animacy._PROBABILITY), 'presidio_analyzer' in sys.modules]))\n"
     )
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=True)
-    calls, known = json.loads(done.stdout.strip().splitlines()[-1])
+    calls, known, plugin = json.loads(done.stdout.strip().splitlines()[-1])
     assert calls == [["warm-up"]]
+    assert not plugin, "loading the spaCy model imported another package's spaCy plugin (Presidio's, where the bench extra is installed)"
     assert {"maria lopez", "tom becker", "asthma"} <= set(known)
     stored = (bundle / "meanings.json").read_text(encoding="utf-8").casefold()
     assert not any(name in stored for name in ("maria", "lopez", "becker", "asthma"))

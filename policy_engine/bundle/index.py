@@ -3,17 +3,21 @@
 ``flat`` is exact search and the default; ``ivf`` (inverted lists, trained
 with a fixed seed) and ``hnsw`` (graph) trade a little recall for speed on
 large corpora.  Row ``i`` of the index is node ``i`` of the bundle's node list.
-Searching a built index is safe from several threads.
+Searching a built index is safe from several threads.  FAISS is imported
+where an index is built or read, not when this module is imported.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import faiss
 import numpy as np
 
 from policy_engine.policy.model import IndexSettings
+
+if TYPE_CHECKING:
+    import faiss
 
 #: FAISS wants roughly this many training points per IVF list.
 _POINTS_PER_LIST = 39
@@ -45,6 +49,8 @@ class VectorIndex:
         IVF falls back to fewer lists when the corpus is too small to train
         ``nlist`` centroids, and to flat search when it is smaller than one list.
         """
+        import faiss
+
         vectors = np.ascontiguousarray(vectors, dtype=np.float32)
         n, dim = vectors.shape
         if settings.kind == "hnsw":
@@ -70,11 +76,15 @@ class VectorIndex:
         return self.index.search(queries, k)
 
     def save(self, path: str | Path) -> None:
+        import faiss
+
         faiss.write_index(self.index, str(path))
 
     @classmethod
     def load(cls, path: str | Path) -> VectorIndex:
         """Read an index for serving; FAISS search then runs on one OpenMP thread (see :data:`SEARCH_THREADS`)."""
+        import faiss
+
         faiss.omp_set_num_threads(SEARCH_THREADS)
         index = faiss.read_index(str(path))
         if isinstance(index, faiss.IndexIVF):

@@ -67,14 +67,28 @@ def pipeline(model: str = MODEL_NAME) -> Language:
     with _LOAD_LOCK:
         nlp = _LOADED.get(model)
         if nlp is None:
-            import spacy
-
             try:
-                nlp = spacy.load(model)
+                nlp = _load(model)
             except OSError as exc:
                 raise ModelNotInstalledError(f"spaCy pipeline {model} is not installed; install it with `pip install {model.replace('_', '-')}`") from exc
             _LOADED[model] = nlp
         return nlp
+
+
+def _load(model: str) -> Language:
+    """``spacy.load(model)``; for :data:`MODEL_NAME`, without importing the component factories other installed packages
+    advertise to spaCy (its components are spaCy's own; Presidio's plugin alone imports its whole recognizer registry)."""
+    import spacy
+    from spacy.util import registry
+
+    plugins = getattr(registry, "_entry_point_factories", None) if model == MODEL_NAME else None
+    if plugins is not None:
+        plugins.entry_points = False
+    try:
+        return spacy.load(model)
+    finally:
+        if plugins is not None:
+            plugins.entry_points = True
 
 
 @cache
