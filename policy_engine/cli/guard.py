@@ -5,13 +5,13 @@ from __future__ import annotations
 import functools
 import json
 import sqlite3
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 import click
 
 import policy_engine
+from audit.timestamps import when
 from enforcers.output_guard.review_queue import ReviewItem
 from policy_engine.cli.common import format_option, handle_errors
 from policy_engine.cli.inputs import ExistingPath
@@ -105,13 +105,9 @@ def guard_check(policy_path: Path, answer: str, fmt: str) -> None:
 # --- review -------------------------------------------------------------------
 
 
-def _when(stamp: float | None) -> str:
-    return datetime.fromtimestamp(stamp, timezone.utc).strftime("%Y-%m-%d %H:%M:%SZ") if stamp else "-"
-
-
 def _summary(item: ReviewItem) -> str:
     d = item.details
-    return f"{item.item_id}  {_when(item.created)}  {item.status:<8}  risk={d.get('risk', 0):.3f}  QI={','.join(d.get('qi_classes', [])) or '-'}"
+    return f"{item.item_id}  {when(item.created)}  {item.status:<8}  risk={d.get('risk', 0):.3f}  QI={','.join(d.get('qi_classes', [])) or '-'}"
 
 
 @click.group("review")
@@ -170,7 +166,7 @@ def review_show(policy_path: Path, item_id: str) -> None:
     click.echo(f"answer: {item.answer}")
     click.echo(json.dumps(item.details, indent=2, sort_keys=True))
     if item.reviewer:
-        click.echo(f"resolved by {item.reviewer} at {_when(item.resolved)}" + (f": {item.note}" if item.note else ""))
+        click.echo(f"resolved by {item.reviewer} at {when(item.resolved)}" + (f": {item.note}" if item.note else ""))
 
 
 def _resolve_command(verb: str, status: str) -> Any:

@@ -30,6 +30,7 @@ from starlette.concurrency import run_in_threadpool
 
 from audit.query import RecordFilter
 from audit.records import Outcome
+from audit.timestamps import when
 from enforcers.output_guard.review_queue import ReviewQueueError
 from enforcers.output_guard.reviews import REVIEW_PURPOSE, open_queue, resolve
 from policy_engine.errors import PolicyEngineError
@@ -58,7 +59,7 @@ class ConsoleRefusal(PolicyEngineError, PermissionError):
 def add_console(app: Any) -> None:
     """Add the console routes, its session store (``app.sessions``) and its error page to ``app`` (a ``ServiceApp``)."""
     templates = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["j2"]), trim_blocks=True, lstrip_blocks=True)
-    templates.globals.update(when=views.when)
+    templates.globals.update(when=when)
     app.sessions = SessionStore()
 
     def page(name: str, http_status: int = 200, session: Session | None = None, **values: Any) -> HTMLResponse:

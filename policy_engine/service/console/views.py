@@ -30,14 +30,6 @@ PAGE_SIZE = 25
 ITEM_FIELDS = ("action", "verdict", "risk", "tau_review", "tau", "operating_point", "model_version", "qi_classes", "qi_per_person", "max_per_subject", "patterns", "layer1_categories")
 
 
-def when(stamp: float | datetime | None) -> str:
-    """A UTC time as ``YYYY-MM-DD HH:MM:SSZ`` (``-`` for none)."""
-    if stamp is None:
-        return "-"
-    moment = stamp if isinstance(stamp, datetime) else datetime.fromtimestamp(stamp, timezone.utc)
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%SZ")
-
-
 @dataclass(frozen=True)
 class QueueRow:
     """One review item as the queue page lists it."""
