@@ -188,7 +188,7 @@ class OutputGuard:
         self.scorer = scorer or Scorer.load()
         self.operating_point = settings.operating_point.preset
         self.limit = settings.max_per_subject
-        self.thresholds: Thresholds = self.scorer.thresholds(self.limit, self.operating_point, settings.operating_point.abstain_rate)
+        self.thresholds: Thresholds = self.scorer.thresholds(self.limit, self.operating_point, settings.operating_point.abstain_rate, settings.domain)
         self.classes = tuple(settings.classes)
 
     def _direct_findings(self, text: str) -> list[FindingLike]:
@@ -228,13 +228,18 @@ class OutputGuard:
             extraction.mentions = [m for m in extraction.mentions if not generalized.coarsened(QISpan(m.qi_class, m.start, m.end, True))]
         return extraction, self.scorer.score(features(extraction, self.limit))
 
+    def extraction(self, answer: str) -> Extraction:
+        """The QI mentions per person the guard scores for ``answer`` (after Layer 1)."""
+        return self._assess(self._layer1(answer)[0])[0]
+
     def check(self, answer: str) -> GuardOutcome:
         text, categories, redacted, critical = self._layer1(answer)
         extraction, score = self._assess(text)
         people = extraction.classes_by_person()
         over = [p for p, c in people.items() if len(c) >= self.limit]
-        flagged = bool(over) or score >= self.thresholds.tau_flag
-        verdict = "flag" if flagged else "abstain" if score >= self.thresholds.tau_review else "safe"
+        explained = None if over else extraction.explained(self.limit)
+        flagged = bool(over) or (score >= self.thresholds.tau_flag and explained is None)
+        verdict = "flag" if flagged else "abstain" if score >= self.thresholds.tau_review and explained is None else "safe"
         section = GuardSection(
             action="pass", verdict=verdict, operating_point=self.operating_point, model_version=self.scorer.version, risk=score,
             tau=self.thresholds.tau_flag, tau_review=self.thresholds.tau_review, qi_classes=list(max(people.values(), key=len, default=())),
@@ -246,7 +251,9 @@ class OutputGuard:
         if critical:
             return self._withhold(section, "refused", f"a critical direct identifier ({', '.join(categories)}) is in the answer")
         if verdict == "safe":
-            return self._released(text, section, "redacted" if categories else "pass", f"safe: {found}; score {score:.2f} below review {self.thresholds.tau_review:.2f}")
+            why = (f"every QI is kept from persons ({', '.join(sorted(extraction.patterns))})" if explained == "kept_by_pattern"
+                   else f"QIs spread over {len(people)} persons introduced apart" if explained else f"score {score:.2f} below review {self.thresholds.tau_review:.2f}")
+            return self._released(text, section, "redacted" if categories else "pass", f"safe: {found}; {why}")
         if verdict == "abstain":
             return self._withhold(section, "abstained", f"doubtful: score {score:.2f} in the review band [{self.thresholds.tau_review:.2f}, {self.thresholds.tau_flag:.2f}); {found}")
         targets = set(over) or {p for p, c in people.items() if len(c) == max(map(len, people.values()), default=0)}
