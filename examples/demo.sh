@@ -30,7 +30,7 @@ step "rewrite: the question as any model sees it (query_rewrite: keep what the t
 step "erase: the clinic's cross-document fact (address in one file, patient name in the other) no longer connects; redaction then hides what the policy protects"
 "$PE" erase policies/clinic examples/clinic/docs/clinic-049.md examples/clinic/docs/clinic-050.txt --redact
 
-step "output guard (shipped, nothing to train): a QI-cluster answer is generalized; a generic answer is released, or sent to the review queue when the guard is in doubt"
+step "output guard (shipped, nothing to train): a QI-cluster answer is generalized; a generic answer is released"
 "$PE" guard check policies/clinic "Regarding the patient: she is 52 years old, works as a welder and lives in Omaha. Blood pressure should be rechecked after any change in medication."
 "$PE" guard check policies/clinic "Among adults aged 50 to 65, regular exercise lowers blood pressure. Annual screening is recommended from age 45."
 

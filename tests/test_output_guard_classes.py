@@ -183,16 +183,14 @@ def test_handwritten_unsafe_answers_are_never_released_as_written(enforcer: Outp
 GENERIC_WITH_THINGS = "Among adults aged 50 to 65, regular exercise lowers blood pressure. Annual screening is recommended from age 45."
 
 
-def test_a_lone_quasi_identifier_under_a_thing_is_never_refused_and_never_rewritten(enforcer: OutputGuardEnforcer) -> None:
-    """One QI class below the limit: the answer is released unchanged or, in doubt, held for a reviewer, never
-    refused or generalized.  (Telling "screening" from a person needs an animacy model of common nouns; the
-    name-animacy model was trained on names and cost recall on SPIA when used for nouns, so it is not used here.)"""
+def test_a_lone_quasi_identifier_under_a_thing_is_released_unchanged(enforcer: OutputGuardEnforcer) -> None:
+    """One QI class below the limit under a thing ("Annual screening is recommended from age 45"): the common-noun
+    animacy model (trained on CAPID's head nouns, not the name model) says "screening" is no person, so the age
+    anchors no one and the answer is released as written, neither generalized nor held for review."""
     result = _run(enforcer, GENERIC_WITH_THINGS)
     section = result.sections["output_guard"]
-    assert section.action in ("pass", "abstained"), section
-    assert section.generalized_spans == 0 and result.answer in (GENERIC_WITH_THINGS, None), result.answer
-    if section.action == "abstained":
-        assert section.review_item  # a reviewer sees it, with its reason
+    assert section.action == "pass", section
+    assert section.generalized_spans == 0 and result.answer == GENERIC_WITH_THINGS and section.qi_per_person == []
 
 
 def test_a_job_word_inside_a_name_is_no_occupation() -> None:

@@ -3,9 +3,14 @@
 Extracts per-person QI features (:mod:`enforcers.output_guard.persons`) from
 the development units of :mod:`spia_units` (same split and seed as
 ``external.py``), labels them at each limit 1-4 (a subject's annotated QIs
-of the shared classes reaching the limit), fits one standardized logistic
-regression over all limits, and stores per limit the development scores the
-operating points are derived from (:mod:`enforcers.output_guard.scoring`).
+of the shared classes reaching the limit), chooses the regularization by
+cross-validated AUROC over development texts (5 folds, grouped by text), fits
+one standardized logistic regression over all limits, and stores per limit the
+development scores the operating points are derived from
+(:mod:`enforcers.output_guard.scoring`).  Then, per domain, it runs the
+domain's example policy's guard (its Layer 1 and extraction, its classes and
+limit) over that policy's development units and stores their scores: the
+domain's operating point.
 
 Usage (from the checkout root)::
 
@@ -24,53 +29,96 @@ from pathlib import Path
 
 import numpy as np
 from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import roc_auc_score
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from external import POLICIES, build_guard  # noqa: E402
 from spia_units import load_spia, split_by_text  # noqa: E402
 
 from enforcers.output_guard.domains import SHARED_CLASSES  # noqa: E402
 from enforcers.output_guard.persons import extract  # noqa: E402
-from enforcers.output_guard.scoring import DEFAULT_SCORER, Scorer, features  # noqa: E402
+from enforcers.output_guard.scoring import DEFAULT_SCORER, FEATURES, Scorer, features  # noqa: E402
 
 SEED = 32  # external.py's split
 LIMITS = (1, 2, 3, 4)
+C_GRID = (1.0, 0.1, 0.01)
+FOLDS = 5
+
+
+def _fit(x: np.ndarray, y: np.ndarray, c: float) -> tuple[np.ndarray, np.ndarray, LogisticRegression]:
+    mean, scale = x.mean(axis=0), x.std(axis=0) + 1e-9
+    return mean, scale, LogisticRegression(C=c, class_weight="balanced", max_iter=2000).fit((x - mean) / scale, y)
+
+
+def _cross_validated_auroc(x: np.ndarray, y: np.ndarray, texts: list[str], c: float) -> float:
+    """AUROC of out-of-fold scores, folds grouped by SPIA text (seeded)."""
+    order = sorted(set(texts))
+    np.random.RandomState(SEED).shuffle(order)
+    fold = np.asarray([order.index(t) % FOLDS for t in texts])
+    scores = np.zeros(len(y))
+    for k in range(FOLDS):
+        mean, scale, model = _fit(x[fold != k], y[fold != k], c)
+        scores[fold == k] = model.predict_proba((x[fold == k] - mean) / scale)[:, 1]
+    return float(roc_auc_score(y, scores))
+
+
+def _calibration(scores: np.ndarray, unsafe: np.ndarray, counted: np.ndarray) -> dict[str, list[float] | int]:
+    """What :meth:`Scorer.thresholds` reads: unit counts and the scores of the units no subject's count flags."""
+    below = ~counted
+    return {"n_all": len(scores), "n_safe": int((~unsafe).sum()), "safe_counted": int((~unsafe & counted).sum()),
+            "safe_below": sorted(float(s) for s in scores[below & ~unsafe]), "all_below": sorted(float(s) for s in scores[below])}  # unrounded: a threshold is a unit's own score
+
+
+def fit_shared() -> Scorer:
+    """The logistic regression over the shared classes at limits 1-4, with its per-limit calibration."""
+    classes = frozenset(SHARED_CLASSES)
+    per_limit = {limit: split_by_text(load_spia(limit, classes)[0], SEED)[0] for limit in LIMITS}
+    extracted = {text: extract(text, "general", SHARED_CLASSES) for text in sorted({u.text for units in per_limit.values() for u in units})}
+    rows, labels, limits, counted, texts = [], [], [], [], []
+    for limit, units in per_limit.items():
+        for unit in units:
+            rows.append(features(extracted[unit.text], limit))
+            labels.append(unit.label == "unsafe")
+            limits.append(limit)
+            counted.append(extracted[unit.text].max_classes() >= limit)
+            texts.append(unit.unit_id.split("#")[0])
+    x, y, limit_of, counted_of = np.asarray(rows), np.asarray(labels), np.asarray(limits), np.asarray(counted)
+    cv = {c: _cross_validated_auroc(x, y, texts, c) for c in C_GRID}
+    best = max(C_GRID, key=lambda c: (round(cv[c], 3), -c))
+    print("cross-validated AUROC on development texts by C:", {c: round(a, 3) for c, a in cv.items()}, "-> C =", best)
+    mean, scale, model = _fit(x, y, best)
+    scorer = Scorer(mean, scale, model.coef_[0], float(model.intercept_[0]), {}, "")
+    scores = np.asarray([scorer.score(r) for r in rows])
+    calibration = {limit: _calibration(scores[limit_of == limit], y[limit_of == limit], counted_of[limit_of == limit]) for limit in LIMITS}
+    digest = hashlib.sha256(json.dumps([scorer.weights.tolist(), scorer.bias, mean.tolist()]).encode()).hexdigest()[:12]
+    print(f"fitted on {len(extracted)} development texts/sentences, {len(rows)} rows")
+    return Scorer(mean, scale, scorer.weights, scorer.bias, calibration, f"spia-dev-{digest}")
+
+
+def domain_calibration(scorer: Scorer, domain: str) -> dict[str, list[float] | int]:
+    """The domain's example policy's guard over that policy's development units: its scores, limit and counts."""
+    guard, limit, classes = build_guard(domain)
+    units = split_by_text(load_spia(limit, classes)[0], SEED)[0]
+    extracted = [guard.extraction(u.text) for u in units]
+    scores = np.asarray([scorer.score(features(e, limit)) for e in extracted])
+    unsafe = np.asarray([u.label == "unsafe" for u in units])
+    return {"limit": limit} | _calibration(scores, unsafe, np.asarray([e.max_classes() >= limit for e in extracted]))
 
 
 def main() -> None:
     print("OMP_NUM_THREADS=1 PYTHONPATH=. python bench/output_guard/fit_default.py | load average", os.getloadavg())
-    classes = frozenset(SHARED_CLASSES)
-    per_limit = {limit: split_by_text(load_spia(limit, classes)[0], SEED)[0] for limit in LIMITS}
-    texts = sorted({u.text for units in per_limit.values() for u in units})
-    extracted = {text: extract(text, "general", SHARED_CLASSES) for text in texts}
-    rows, labels, groups = [], [], []
-    for limit, units in per_limit.items():
-        for unit in units:
-            rows.append(features(extracted[unit.text], limit))
-            labels.append(int(unit.label == "unsafe"))
-            groups.append((limit, extracted[unit.text].max_classes() >= limit))
-    x, y = np.asarray(rows), np.asarray(labels)
-    mean, scale = x.mean(axis=0), x.std(axis=0) + 1e-9
-    model = LogisticRegression(C=1.0, class_weight="balanced", max_iter=1000).fit((x - mean) / scale, y)
-    scorer = Scorer(mean, scale, model.coef_[0], float(model.intercept_[0]), {}, "")
-    scores = np.asarray([scorer.score(r) for r in rows])
-    calibration: dict[int, dict[str, list[float] | int]] = {}
-    for limit in LIMITS:
-        chosen = [i for i, (lim, _) in enumerate(groups) if lim == limit]
-        below = [i for i in chosen if not groups[i][1]]
-        calibration[limit] = {
-            "n_all": len(chosen), "n_safe": int(sum(1 for i in chosen if not y[i])),
-            "safe_counted": int(sum(1 for i in chosen if not y[i] and groups[i][1])),
-            "safe_below": sorted(round(float(scores[i]), 6) for i in below if not y[i]),
-            "all_below": sorted(round(float(scores[i]), 6) for i in below),
-        }
-    digest = hashlib.sha256(json.dumps([scorer.weights.tolist(), scorer.bias, mean.tolist()]).encode()).hexdigest()[:12]
-    fitted = Scorer(mean, scale, scorer.weights, scorer.bias, calibration, f"spia-dev-{digest}")
+    shared = fit_shared()
+    DEFAULT_SCORER.write_text(json.dumps(shared.to_json(), indent=1) + "\n", encoding="utf-8")  # the domains' guards score with it
+    domains = {domain: domain_calibration(shared, domain) for domain in POLICIES}
+    fitted = Scorer(shared.mean, shared.scale, shared.weights, shared.bias, shared.calibration, shared.version, domains)
     DEFAULT_SCORER.write_text(json.dumps(fitted.to_json(), indent=1) + "\n", encoding="utf-8")
-    print(f"fitted {fitted.version} on {len(set(texts))} development texts/sentences, {len(rows)} rows -> {DEFAULT_SCORER}")
-    for name, weight in zip(json.loads(DEFAULT_SCORER.read_text())["features"], fitted.weights):
+    print(f"{fitted.version} -> {DEFAULT_SCORER}")
+    for name, weight in zip(FEATURES, fitted.weights):
         print(f"  {name:18} {weight:+.3f}")
     for limit in LIMITS:
-        print(limit, {p: fitted.thresholds(limit, p, 0.05) for p in ("conservative", "balanced", "strict")})
+        print("limit", limit, {p: fitted.thresholds(limit, p, 0.05) for p in ("conservative", "balanced", "strict")})
+    for domain, cal in domains.items():
+        print(domain, "limit", cal["limit"], {p: fitted.thresholds(int(cal["limit"]), p, 0.05, domain) for p in ("conservative", "balanced", "strict")})  # type: ignore[arg-type]
 
 
 if __name__ == "__main__":

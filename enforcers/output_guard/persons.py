@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 from enforcers.output_guard.qi_spans import SINGULAR as _CASE_ROLE
 from enforcers.output_guard.qi_spans import find_qi_spans
 from policy_engine.detect.recognizers import recognizer
+from policy_engine.nlp.animacy import not_person_nouns
 from policy_engine.nlp.entities import normalize_entity, same_entity
 from policy_engine.nlp.pipeline import parse
 from policy_engine.nlp.sentences import sentence_spans
@@ -52,6 +53,8 @@ _DISCLOSE = {"discuss", "share", "tell", "disclose", "reveal", "give", "talk", "
 _STATE = {"say", "tell", "announce", "state", "confirm", "warn", "explain", "testify", "report"}
 _SUPPOSE = {"say", "imagine", "suppose", "assume", "picture", "consider"}
 _UNABLE = {"unable", "cannot", "can't"}
+#: Dependencies in which a noun can anchor a mention (subjects, appositions, attributes, possessors).
+_ANCHOR_DEPS = ("nsubj", "nsubjpass", "appos", "attr", "poss")
 #: A token mixing letters and at least four digits (an id, licence or account code): a direct identifier, never a QI.
 _CODE = re.compile(r"\b(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[\w-]*(?:\d[\w-]*){4,}\b")
 #: A post or record opened by its author's label ("@jay_n : ...", "Name: Cindy | ..."): the text speaks for that person.
@@ -79,6 +82,7 @@ class Extraction:
     persons: int
     first_person: bool = False
     patterns: set[str] = field(default_factory=set)
+    introduced: frozenset[int] = frozenset()  # subjects opened by an indefinite or contrastive noun phrase ("a nurse", "another caller")
 
     def classes_by_person(self) -> dict[int, tuple[str, ...]]:
         """Each subject's distinct QI classes."""
@@ -91,6 +95,23 @@ class Extraction:
     def max_classes(self) -> int:
         return max((len(c) for c in self.classes_by_person().values()), default=0)
 
+    def explained(self, limit: int) -> str | None:
+        """Why the parse alone shows no one's QIs reach ``limit``, if it does (the guard then releases without the score):
+
+        * ``kept_by_pattern``: every mention is kept from persons by a borderline pattern (an aggregate, a
+          hypothetical, a public role, a deflection), none is attributed or left unanchored;
+        * ``distinct_persons``: the QIs go to two or more subjects, each opened by its own indefinite or
+          contrastive noun phrase ("a teacher ..., a different caller, a farmer"), each below the limit.
+
+        Neither occurs among the SPIA development units that are unsafe (bench/results/output_guard_external.md).
+        """
+        people = self.classes_by_person()
+        if self.mentions and all(m.person is None and m.pattern is not None for m in self.mentions):
+            return "kept_by_pattern"
+        if len(people) >= 2 and set(people) <= self.introduced and all(len(c) < limit for c in people.values()):
+            return "distinct_persons"
+        return None
+
 
 class _Subjects:
     """Subject identities across one answer: the current subject, the speaker, named persons."""
@@ -101,9 +122,12 @@ class _Subjects:
         self.speaker: int | None = None
         self.names: list[tuple[str, int]] = []
         self.by_token: dict[int, int] = {}
+        self.introduced: set[int] = set()
 
-    def new(self) -> int:
+    def new(self, introduced: bool = False) -> int:
         self.count += 1
+        if introduced:
+            self.introduced.add(self.count - 1)
         return self.count - 1
 
     def named(self, name: str) -> int:
@@ -133,7 +157,7 @@ class _Subjects:
         elif lower in _THIRD and self.current is not None:
             return self.current
         elif lower in _CONTRAST or any(c.lower_ in _NEW | _CONTRAST for c in token.children if c.dep_ in ("det", "amod", "nummod")):
-            person = self.new()
+            person = self.new(introduced=True)
         elif self.current is None or any(c.dep_ == "poss" for c in token.children):
             person = self.new()
         else:
@@ -164,12 +188,15 @@ def _supposed(clause: Span) -> bool:
     return first.tag_ == "VB" and first.lemma_.casefold() in _SUPPOSE
 
 
-def _classify(token: Token) -> tuple[Token | None, str | None]:
-    """A person anchor, or why it denotes nobody: the addressee (hypothetical) or a group (aggregate)."""
+def _classify(token: Token, things: frozenset[str]) -> tuple[Token | None, str | None]:
+    """A person anchor, or why it denotes nobody: the addressee (hypothetical), a group (aggregate), or a
+    common noun the noun-animacy model says is a thing ("Annual screening is recommended from age 45")."""
     if token.lower_ in _SECOND:
         return None, "hypothetical"
     if _is_plural(token) or token.pos_ == "NUM":
         return None, "aggregate"
+    if token.pos_ == "NOUN" and token.lemma_.casefold() in things:
+        return None, None
     return _through_copula(token), None
 
 
@@ -187,8 +214,11 @@ def _relative(token: Token) -> bool:
     return bool(list(recognizer("relative").find(token.text)))
 
 
-def _anchor(root: Token, qi_class: str) -> tuple[Token | None, str | None]:
+def _anchor(root: Token, qi_class: str, things: frozenset[str]) -> tuple[Token | None, str | None]:
     """The person anchor of a mention whose head token is ``root``, or the pattern that keeps it from anyone.
+
+    An indefinite or contrastive noun coordinated into the clause ("..., and a different caller, a farmer,
+    asked ...") anchors like a subject; a thing on the way up is passed over.
 
     A possessed relative is the possessor's (FAMILY); any other possessed person noun
     ("her lawyer") is a person of its own; a possessed thing ("his income") is the possessor's.
@@ -199,11 +229,13 @@ def _anchor(root: Token, qi_class: str) -> tuple[Token | None, str | None]:
             return None, pattern
     if _public_role(root):  # the office holder's own title
         return None, "public_role"
+    if qi_class == "OCCUPATION" and root.dep_ in ("nsubj", "nsubjpass") and root.pos_ == "NOUN":
+        return _classify(root, things)  # "A teacher ... asked": the occupation noun is the clause's person
     possessor = _possessor(root)
     if possessor is not None:
         if qi_class == "OCCUPATION":
             return root, None
-        return _classify(possessor)
+        return _classify(possessor, things)
     if root.pos_ == "NOUN" and _is_plural(root) and not any(c.dep_ == "nummod" for c in root.children):
         return None, "aggregate"  # a bare plural is generic ("children under twelve"); "3 kids" counts one family
     first_noun = True
@@ -212,14 +244,19 @@ def _anchor(root: Token, qi_class: str) -> tuple[Token | None, str | None]:
             first_noun = False
             if _is_plural(token):  # the mention describes a group ("women aged 40 to 49")
                 return None, "aggregate"
-        if token.ent_type_ == "PERSON" or token.lower_ in _THIRD | _FIRST | _SECOND or (
-            token.pos_ in ("NOUN", "PROPN", "PRON") and token.tag_ not in ("WP", "WDT") and token.dep_ in ("nsubj", "nsubjpass", "appos", "attr", "poss")
+        introduced = token.pos_ == "NOUN" and token.dep_ == "conj" and any(c.lower_ in _NEW | _CONTRAST for c in token.children if c.dep_ in ("det", "amod"))
+        if token.ent_type_ == "PERSON" or token.lower_ in _THIRD | _FIRST | _SECOND or introduced or (
+            token.pos_ in ("NOUN", "PROPN", "PRON") and token.tag_ not in ("WP", "WDT") and token.dep_ in _ANCHOR_DEPS
         ):
-            return _classify(token)
-        if token.pos_ in ("VERB", "AUX"):
+            found = _classify(token, things)
+            if found != (None, None):  # else a thing ("screening"): the walk goes on to the clause's person
+                return found
+        elif token.pos_ in ("VERB", "AUX"):
             subject = next((c for c in token.children if c.dep_ in ("nsubj", "nsubjpass") and c is not root), None)
             if subject is not None and subject.tag_ not in ("WP", "WDT") and root not in subject.subtree:
-                return _classify(subject)
+                found = _classify(subject, things)
+                if found != (None, None):
+                    return found
     return None, None
 
 
@@ -279,6 +316,7 @@ def extract(text: str, domain: str, classes: tuple[str, ...]) -> Extraction:
     first_person = any(t.lower_ in _FIRST for t in doc) or bool(_SPEAKER_LABEL.match(text))
     extraction = Extraction([], 0, first_person)
     candidates = _candidates(text, doc, domain, classes)
+    things = not_person_nouns({t.lemma_.casefold() for t in doc if t.pos_ == "NOUN" and t.dep_ in _ANCHOR_DEPS}) if candidates else frozenset()
     for start, end in sentence_spans(text, ends=".!?;", spaced=False, lines="break", abbreviations=False):
         clause = doc.char_span(start, end, alignment_mode="expand")
         shares = clause is not None and any(e.label_ == "PERCENT" for e in clause.ents)
@@ -287,7 +325,7 @@ def extract(text: str, domain: str, classes: tuple[str, ...]) -> Extraction:
             span = doc.char_span(s, e, alignment_mode="expand")
             if span is None or clause is None:
                 continue
-            anchor, pattern = (None, "hypothetical") if supposed else _anchor(span.root, qi_class)
+            anchor, pattern = (None, "hypothetical") if supposed else _anchor(span.root, qi_class, things)
             if anchor is not None and _public_role(anchor):
                 anchor, pattern = None, "public_role"
             if anchor is None and pattern is None and shares:
@@ -297,6 +335,7 @@ def extract(text: str, domain: str, classes: tuple[str, ...]) -> Extraction:
             person = subjects.of(anchor) if anchor is not None else subjects.continuing(first_person) if pattern is None else None
             extraction.mentions.append(QIMention(qi_class, s, e, person, pattern))
     extraction.persons = subjects.count
+    extraction.introduced = frozenset(subjects.introduced)
     if len(extraction.classes_by_person()) > 1:
         extraction.patterns.add("distinct_persons")
     return extraction

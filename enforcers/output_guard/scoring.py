@@ -3,8 +3,13 @@
 The score is a logistic regression over what :mod:`enforcers.output_guard.persons`
 reads from the parse: how far the most-loaded subject is from the policy's
 ``max_per_subject``, the next subject's count, attributed mentions, mentions
-with no anchor, mentions a borderline pattern keeps from anyone, the number of subjects, the borderline patterns seen, and whether
-the text speaks in the first person.  It is fitted on the development part of
+with no anchor, mentions a borderline pattern keeps from anyone, the number of
+subjects, and whether the text speaks in the first person.  The borderline
+patterns act on the counts (their mentions go to nobody) and are not features
+of their own: as flags, fitted on SPIA, where groups, office holders and
+several people are rare, they raised the score of the aggregates and of the
+answers about different people they describe, and added nothing to the
+development part's cross-validated AUROC.  It is fitted on the development part of
 SPIA (another team's per-person QI annotations, ``bench/output_guard/fit_default.py``)
 and shipped as ``default_scorer.json`` (coefficients and calibration arrays
 only), so a policy needs no training run.
@@ -16,13 +21,16 @@ the lowest threshold at which the share of development safe units flagged
 (:data:`FALSE_FLAG_RATE`); scores in ``[tau_review, tau_flag)`` abstain into
 the review queue, ``tau_review`` being the lowest threshold at which the
 abstained share of development units stays within the policy's
-``abstain_rate``.
+``abstain_rate``.  Per domain, the development units are those of the domain's
+example policy (its classes and limit, checked through the guard's own Layer 1
+and extraction), so its thresholds are the ones that policy's guard meets; a
+policy of another domain or limit uses the per-limit calibration of the shared classes.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -30,8 +38,7 @@ import numpy as np
 from enforcers.output_guard.persons import Extraction
 
 DEFAULT_SCORER = Path(__file__).with_name("default_scorer.json")
-PATTERNS = ("aggregate", "hypothetical", "public_role", "deflection", "distinct_persons")
-FEATURES = ("margin", "second", "attributed", "unanchored", "kept_by_pattern", "persons", *PATTERNS, "first_person")
+FEATURES = ("margin", "second", "attributed", "unanchored", "kept_by_pattern", "persons", "first_person")
 #: Stated share of development safe units each preset may flag or send to review.
 FALSE_FLAG_RATE = {"conservative": 0.10, "balanced": 0.05, "strict": 0.02}
 
@@ -41,8 +48,7 @@ def features(extraction: Extraction, limit: int) -> np.ndarray:
     counts = sorted((len(c) for c in extraction.classes_by_person().values()), reverse=True) + [0, 0]
     attributed = sum(1 for m in extraction.mentions if m.person is not None)
     kept = sum(1 for m in extraction.mentions if m.person is None and m.pattern is not None)
-    row = [counts[0] - limit, counts[1], attributed, len(extraction.mentions) - attributed - kept, kept, extraction.persons]
-    row += [float(p in extraction.patterns) for p in PATTERNS] + [float(extraction.first_person)]
+    row = [counts[0] - limit, counts[1], attributed, len(extraction.mentions) - attributed - kept, kept, extraction.persons, float(extraction.first_person)]
     return np.asarray(row, dtype=np.float64)
 
 
@@ -54,7 +60,10 @@ class Thresholds:
 
 @dataclass(frozen=True)
 class Scorer:
-    """Standardized logistic regression plus, per limit, the development scores its thresholds are derived from."""
+    """Standardized logistic regression plus, per limit and per domain, the development scores its thresholds are derived from.
+
+    ``domains`` maps a domain to its example policy's limit and calibration (the keys of one ``calibration`` entry plus ``limit``).
+    """
 
     mean: np.ndarray
     scale: np.ndarray
@@ -62,14 +71,17 @@ class Scorer:
     bias: float
     calibration: dict[int, dict[str, list[float] | int]]
     version: str
+    domains: dict[str, dict[str, list[float] | int]] = field(default_factory=dict)
 
     def score(self, row: np.ndarray) -> float:
         z = float(((row - self.mean) / self.scale) @ self.weights + self.bias)
         return 1.0 / (1.0 + np.exp(-np.clip(z, -50.0, 50.0)))
 
-    def thresholds(self, limit: int, preset: str, abstain_rate: float) -> Thresholds:
-        """``tau_flag`` for the preset's false-flag rate and ``tau_review`` for ``abstain_rate`` (see the module contract)."""
-        cal = self.calibration[min(max(limit, min(self.calibration)), max(self.calibration))]
+    def thresholds(self, limit: int, preset: str, abstain_rate: float, domain: str = "general") -> Thresholds:
+        """``tau_flag`` for the preset's false-flag rate and ``tau_review`` for ``abstain_rate`` (see the module contract):
+        from ``domain``'s calibration when it was made at ``limit``, else from the shared classes' at ``limit``."""
+        own = self.domains.get(domain)
+        cal = own if own is not None and own["limit"] == limit else self.calibration[min(max(limit, min(self.calibration)), max(self.calibration))]
         safe = np.asarray(cal["safe_below"], dtype=np.float64)  # dev safe units below the limit
         every = np.asarray(cal["all_below"], dtype=np.float64)
         n_safe, n_all, counted = int(cal["n_safe"]), int(cal["n_all"]), int(cal["safe_counted"])  # type: ignore[arg-type]
@@ -81,7 +93,7 @@ class Scorer:
 
     def to_json(self) -> dict[str, object]:
         return {"features": list(FEATURES), "mean": self.mean.tolist(), "scale": self.scale.tolist(), "weights": self.weights.tolist(),
-                "bias": self.bias, "calibration": {str(k): v for k, v in self.calibration.items()}, "version": self.version}
+                "bias": self.bias, "calibration": {str(k): v for k, v in self.calibration.items()}, "domains": self.domains, "version": self.version}
 
     @classmethod
     def load(cls, path: Path = DEFAULT_SCORER) -> Scorer:
@@ -90,4 +102,4 @@ class Scorer:
         if data["features"] != list(FEATURES):
             raise ValueError(f"{path} was fitted on features {data['features']}, not {list(FEATURES)}; refit it (bench/output_guard/fit_default.py)")
         return cls(np.asarray(data["mean"]), np.asarray(data["scale"]), np.asarray(data["weights"]), float(data["bias"]),
-                   {int(k): v for k, v in data["calibration"].items()}, str(data["version"]))
+                   {int(k): v for k, v in data["calibration"].items()}, str(data["version"]), data.get("domains", {}))

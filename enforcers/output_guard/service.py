@@ -41,8 +41,8 @@ from enforcers.output_guard.qi_spans import QISpan
 from enforcers.output_guard.scoring import Scorer, Thresholds, features
 from enforcers.output_guard.settings import QuasiIdentifierSettings
 from enforcers.output_guard.validate import DIRECT_IDENTIFIER_CATEGORIES, direct_identifier_constraints
-from policy_engine.detect.lexical import first_name_gender, is_common_word
-from policy_engine.enforcement.base import SpanDetector
+from policy_engine.detect.lexical import is_common_word, is_first_name, is_surname
+from policy_engine.enforcement.base import FindingLike, SpanDetector
 from policy_engine.enforcement.placeholders import PlaceholderBook, merge_findings
 from policy_engine.nlp.pipeline import parse
 from policy_engine.policy.model import CategoryDefinition, Constraint, ConstraintSeverity
@@ -52,6 +52,7 @@ LAYER1_CATEGORIES = frozenset(DIRECT_IDENTIFIER_CATEGORIES) | {"address"}
 #: Identifier shapes no policy category describes: codes of letters and 4+ digits, and @handles.
 _SHAPES = {"ID": re.compile(r"\b(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[\w-]*(?:\d[\w-]*){4,}\b"), "HANDLE": re.compile(r"(?<![\w.])@[A-Za-z_][\w.]{2,}")}
 _POSSESSIVE = ("'s", "\u2019s")
+_NAME_PLACEHOLDER = re.compile(r"\[NAME_(\d+)\]")
 #: Fields of a form, profile or transcript whose value is a person's name or handle.
 _IDENTITY_FIELD = re.compile(r"(?im)(?:\b(?:user\s*name|username|seller(?:\s+name)?|buyer|author|name)\s*:\s*|\A\s*(?=[A-Z][\w.]*\s+:))(?P<v>[^\s|:,;]+)")
 
@@ -104,19 +105,23 @@ class GuardOutcome:
         return self.text is not None
 
 
-def _unnamed(text: str) -> tuple[str, int]:
+def _unnamed(text: str, fields: Sequence[str] = ()) -> tuple[str, int]:
     """``text`` with the person names the detector left replaced by ``[NAME_n]`` (a possessive stays outside).
 
     Names are the parse's PERSON entities (one that runs into a placeholder, "[NAME_1] and Christina Jones",
     keeps only its runs of proper nouns outside it), runs of proper nouns opened by a given name of the
-    project's name lexicon that is no dictionary word (the entity recognizer calls "Christina Jones" an
-    organisation), and the values of identity fields ("Seller: James_Jenkz", "Name: Cindy") and of a
-    speaker label opening a transcript or post ("Henry : ...").
+    project's name lexicon (male, female or both: "Leslie", "Christina") that is no dictionary word (the
+    entity recognizer calls "Christina Jones" an organisation), the values of
+    identity fields ("Seller: James_Jenkz", "Name: Cindy") and of a speaker label opening a transcript or
+    post ("Henry : ..."), and ``fields``: identity-field values read from the answer as written (a detector
+    placeholder may since have replaced the field's label, "[NAME_1]: MartinArt").
     """
     doc = parse([text])[0]
     spans: list[tuple[int, int]] = [m.span("v") for m in _IDENTITY_FIELD.finditer(text)]
+    spans += [m.span() for value in fields for m in re.finditer(rf"(?<![\w\[]){re.escape(value)}(?!\w)", text)]
     for token in doc:
-        if token.pos_ == "PROPN" and token.is_title and first_name_gender(token.text) and not is_common_word(token.text):
+        if (token.pos_ == "PROPN" and token.is_title and is_first_name(token.text)
+                and not is_common_word(token.text)):
             last = token
             while last.i + 1 < len(doc) and doc[last.i + 1].pos_ == "PROPN" and doc[last.i + 1].is_title:
                 last = doc[last.i + 1]
@@ -136,15 +141,22 @@ def _unnamed(text: str) -> tuple[str, int]:
                 run = []
     pieces: list[str] = []
     numbers: dict[str, int] = {}
+    taken = max((int(n) for n in _NAME_PLACEHOLDER.findall(text)), default=0)  # numbers the detector's placeholders hold
     cursor = 0
     for start, end in sorted(spans):
         if start < cursor:
             continue
         end = end - 2 if text[start:end].endswith(_POSSESSIVE) else end
-        number = numbers.setdefault(" ".join(text[start:end].casefold().split()), len(numbers) + 1)
+        number = numbers.setdefault(" ".join(text[start:end].casefold().split()), taken + len(numbers) + 1)
         pieces += [text[cursor:start], f"[NAME_{number}]"]
         cursor = end
     return "".join(pieces) + text[cursor:], len(numbers)
+
+
+def _name_like(surface: str) -> bool:
+    """Whether a span can be a person's name: it has a capital letter, or a word that is a given name or surname and no dictionary word."""
+    return any(c.isupper() for c in surface) or any(
+        (is_first_name(w) or is_surname(w)) and not is_common_word(w) for w in re.findall(r"[^\W\d_]+", surface))
 
 
 def describe(extraction: Extraction, limit: int) -> str:
@@ -176,12 +188,19 @@ class OutputGuard:
         self.scorer = scorer or Scorer.load()
         self.operating_point = settings.operating_point.preset
         self.limit = settings.max_per_subject
-        self.thresholds: Thresholds = self.scorer.thresholds(self.limit, self.operating_point, settings.operating_point.abstain_rate)
+        self.thresholds: Thresholds = self.scorer.thresholds(self.limit, self.operating_point, settings.operating_point.abstain_rate, settings.domain)
         self.classes = tuple(settings.classes)
+
+    def _direct_findings(self, text: str) -> list[FindingLike]:
+        """The detector's findings of direct-identifier categories in ``text``; a person name must be one:
+        a span with a capital letter or a word of the name lexicon (a statement's matcher also marks lower-case
+        common nouns, "a widow ... inherits shares", as relatives' names)."""
+        return [f for f in self.detector.analyze_many([text], self.direct)[0]
+                if f.category in LAYER1_CATEGORIES and (f.category != "person_name" or _name_like(text[f.start : f.end]))]
 
     def _layer1(self, answer: str) -> tuple[str, list[str], int, bool]:
         """Answer with direct identifiers replaced; their categories and count; whether one was critical."""
-        findings = [f for f in self.detector.analyze_many([answer], self.direct)[0] if f.category in LAYER1_CATEGORIES]
+        findings = self._direct_findings(answer)
         severity = {c.id: c.severity for c in self.constraints}
         critical = any(severity.get(f.constraint_id) is ConstraintSeverity.CRITICAL for f in findings)
         book, pieces, cursor = PlaceholderBook(self.categories), [], 0
@@ -191,7 +210,8 @@ class OutputGuard:
             end = span.end - 2 if surface.endswith(_POSSESSIVE) else span.end
             pieces += [answer[cursor : span.start], book.placeholder(span.finding, answer[span.start : end])]
             cursor = end
-        text, named = _unnamed("".join(pieces) + answer[cursor:])
+        fields = [m.group("v") for m in _IDENTITY_FIELD.finditer(answer)]
+        text, named = _unnamed("".join(pieces) + answer[cursor:], fields)
         categories = {f.category for f in findings} | ({"person_name"} if named else set())
         count = len(spans) + named
         for label, shape in _SHAPES.items():
@@ -208,13 +228,18 @@ class OutputGuard:
             extraction.mentions = [m for m in extraction.mentions if not generalized.coarsened(QISpan(m.qi_class, m.start, m.end, True))]
         return extraction, self.scorer.score(features(extraction, self.limit))
 
+    def extraction(self, answer: str) -> Extraction:
+        """The QI mentions per person the guard scores for ``answer`` (after Layer 1)."""
+        return self._assess(self._layer1(answer)[0])[0]
+
     def check(self, answer: str) -> GuardOutcome:
         text, categories, redacted, critical = self._layer1(answer)
         extraction, score = self._assess(text)
         people = extraction.classes_by_person()
         over = [p for p, c in people.items() if len(c) >= self.limit]
-        flagged = bool(over) or score >= self.thresholds.tau_flag
-        verdict = "flag" if flagged else "abstain" if score >= self.thresholds.tau_review else "safe"
+        explained = None if over else extraction.explained(self.limit)
+        flagged = bool(over) or (score >= self.thresholds.tau_flag and explained is None)
+        verdict = "flag" if flagged else "abstain" if score >= self.thresholds.tau_review and explained is None else "safe"
         section = GuardSection(
             action="pass", verdict=verdict, operating_point=self.operating_point, model_version=self.scorer.version, risk=score,
             tau=self.thresholds.tau_flag, tau_review=self.thresholds.tau_review, qi_classes=list(max(people.values(), key=len, default=())),
@@ -226,7 +251,9 @@ class OutputGuard:
         if critical:
             return self._withhold(section, "refused", f"a critical direct identifier ({', '.join(categories)}) is in the answer")
         if verdict == "safe":
-            return self._released(text, section, "redacted" if categories else "pass", f"safe: {found}; score {score:.2f} below review {self.thresholds.tau_review:.2f}")
+            why = (f"every QI is kept from persons ({', '.join(sorted(extraction.patterns))})" if explained == "kept_by_pattern"
+                   else f"QIs spread over {len(people)} persons introduced apart" if explained else f"score {score:.2f} below review {self.thresholds.tau_review:.2f}")
+            return self._released(text, section, "redacted" if categories else "pass", f"safe: {found}; {why}")
         if verdict == "abstain":
             return self._withhold(section, "abstained", f"doubtful: score {score:.2f} in the review band [{self.thresholds.tau_review:.2f}, {self.thresholds.tau_flag:.2f}); {found}")
         targets = set(over) or {p for p, c in people.items() if len(c) == max(map(len, people.values()), default=0)}
@@ -245,7 +272,7 @@ class OutputGuard:
     def _released(self, text: str, section: GuardSection, action: Action, reason: str) -> GuardOutcome:
         """Release ``text`` unless a rewrite left a direct identifier the detector finds (then refuse)."""
         if action != "pass":
-            left = [f.category for f in self.detector.analyze_many([text], self.direct)[0] if f.category in LAYER1_CATEGORIES]
+            left = [f.category for f in self._direct_findings(text)]
             left += [label.lower() for label, shape in _SHAPES.items() for m in shape.finditer(text)]
             if left:
                 kinds = ", ".join(f"{k} x{left.count(k)}" for k in sorted(set(left)))

@@ -1,13 +1,18 @@
-"""Name animacy: is a mention a person? (a learned veto on spaCy's PERSON label and on parse subjects)
+"""Animacy: is a mention a person? Two learned vetoes over the shared sentence embedder's vector of a word or name.
 
-spaCy's NER labels a company in subject position ("Hartley Freight confirmed
-the meeting") as ``PERSON`` often enough that a pronoun would resolve to it.
-:func:`not_persons` vetoes such entities with a logistic regression over the
-shared sentence embedder's vector of the name, trained on WNUT17's entity
-spans (person vs. location, corporation, group, product, creative work) by
-``bench/kg_erasure/animacy_train.py``.  The veto threshold
-:data:`VETO_BELOW` vetoes 3.8% of WNUT17 development persons and 54% of its
-non-persons (bench/results/kg_erasure_animacy.md).
+* **Names** (:func:`not_persons`): spaCy's NER labels a company in subject
+  position ("Hartley Freight confirmed the meeting") as ``PERSON`` often
+  enough that a pronoun would resolve to it.  A logistic regression trained
+  on WNUT17's entity spans (person vs. location, corporation, group, product,
+  creative work) by ``bench/kg_erasure/animacy_train.py`` vetoes such
+  entities; :data:`VETO_BELOW` vetoes 3.8% of WNUT17 development persons and
+  54% of its non-persons (bench/results/kg_erasure_animacy.md).  It was trained
+  on names and is not used for common nouns.
+* **Common nouns** (:func:`not_person_nouns`): whether a noun's lemma denotes
+  a person ("nurse", "husband") or a thing ("screening", "exercise"), trained
+  on the head nouns of CAPID's typed spans by
+  ``bench/output_guard/noun_animacy_train.py``; its veto threshold is stored
+  with it (bench/results/noun_animacy.md).
 """
 
 from __future__ import annotations
@@ -23,34 +28,40 @@ from policy_engine.nlp.embedding import load_embedder
 from policy_engine.policy.model import EmbeddingSettings
 
 MODEL = Path(__file__).with_name("animacy_model.npz")
+NOUN_MODEL = Path(__file__).with_name("noun_animacy_model.npz")
 #: Probability of "person" under which a PERSON-labelled name is not a pronoun candidate.
 VETO_BELOW = 0.1
 _LOCK = threading.Lock()
 
 
-@lru_cache(maxsize=1)
-def _weights() -> tuple[np.ndarray, float]:
-    data = np.load(MODEL)
-    return data["coef"].astype(np.float32), float(data["intercept"])
+@lru_cache(maxsize=2)
+def _weights(path: Path) -> tuple[np.ndarray, float, float]:
+    data = np.load(path)
+    return data["coef"].astype(np.float32), float(data["intercept"]), float(data["veto_below"]) if "veto_below" in data else VETO_BELOW
 
 
-#: Probabilities already computed (names recur across requests); cleared when it outgrows :data:`_REMEMBERED`.
-_PROBABILITY: dict[str, float] = {}
+#: Probabilities already computed per model (words recur across requests); cleared when it outgrows :data:`_REMEMBERED`.
+_PROBABILITY: dict[tuple[Path, str], float] = {}
 _REMEMBERED = 4096
 
 
-def person_probabilities(names: Iterable[str]) -> dict[str, float]:
-    """P(person) of each name under the WNUT17 animacy model; names not seen before are embedded in one batch."""
-    wanted = list(dict.fromkeys(names))
-    coef, intercept = _weights()
+def _probabilities(path: Path, texts: Iterable[str]) -> dict[str, float]:
+    """P(person) of each text under the model at ``path``; texts not seen before are embedded in one batch."""
+    wanted = list(dict.fromkeys(texts))
+    coef, intercept, _ = _weights(path)
     with _LOCK:
         if len(_PROBABILITY) > _REMEMBERED:
             _PROBABILITY.clear()
-        fresh = [n for n in wanted if n not in _PROBABILITY]
+        fresh = [t for t in wanted if (path, t) not in _PROBABILITY]
         if fresh:
             vectors = load_embedder(EmbeddingSettings(precision="float32")).embed(fresh)
-            _PROBABILITY.update(zip(fresh, (float(p) for p in 1.0 / (1.0 + np.exp(-(vectors @ coef + intercept))))))
-        return {n: _PROBABILITY[n] for n in wanted}
+            _PROBABILITY.update(zip(((path, t) for t in fresh), (float(p) for p in 1.0 / (1.0 + np.exp(-(vectors @ coef + intercept))))))
+        return {t: _PROBABILITY[(path, t)] for t in wanted}
+
+
+def person_probabilities(names: Iterable[str]) -> dict[str, float]:
+    """P(person) of each name under the WNUT17 name-animacy model."""
+    return _probabilities(MODEL, names)
 
 
 def remember_probabilities(probabilities: Mapping[str, float]) -> None:
@@ -62,3 +73,9 @@ def remember_probabilities(probabilities: Mapping[str, float]) -> None:
 def not_persons(names: Iterable[str]) -> frozenset[str]:
     """The names the model is confident are not persons."""
     return frozenset(n for n, p in person_probabilities(names).items() if p < VETO_BELOW)
+
+
+def not_person_nouns(lemmas: Iterable[str]) -> frozenset[str]:
+    """The common-noun lemmas the CAPID noun model is confident denote no person (below its stored veto threshold)."""
+    veto_below = _weights(NOUN_MODEL)[2]
+    return frozenset(w for w, p in _probabilities(NOUN_MODEL, lemmas).items() if p < veto_below)
