@@ -210,6 +210,22 @@ def test_a_component_of_a_comma_separated_value_states_the_fact(sentence: str) -
     assert "Santiago" not in text
 
 
-def test_a_word_of_a_value_without_commas_is_not_a_component() -> None:
-    (text,) = _erase([("Mira Holt", "works_at", "First National Bank")], [("mail", "Mira Holt went to the bank to pay in a cheque.")])
-    assert text == "Mira Holt went to the bank to pay in a cheque."
+@pytest.mark.parametrize(("private", "sentence", "word"), [
+    (("Mira Holt", "works_at", "First National Bank"), "Mira Holt went to the bank to pay in a cheque.", "bank"),  # an organization's name
+    (("Mira Holt", "lives_at", "12 Quay Lane"), "Mira Holt crossed the lane to reach the bakery.", "lane"),          # a street address
+    (("Mira Holt", "income", "30 thousand euros"), "Mira Holt paid for the tickets in euros.", "euros"),            # a quantity
+])
+def test_a_word_of_a_name_is_not_a_component(private: tuple[str, str, str], sentence: str, word: str) -> None:
+    (text,) = _erase([private], [("mail", sentence)])
+    assert text == sentence and word in text
+
+
+@pytest.mark.parametrize(("private", "sentence", "word"), [
+    (("Mira Holt", "works_as", "marine biologist"), "Mira Holt says marine fieldwork leaves her exhausted.", "marine"),
+    (("Mira Holt", "education", "Masters in Public Health"), "Mira Holt found the public health modules hard going.", "health"),
+    (("Mira Holt", "works_as", "tax accountant"), "Honestly the accountant life is not glamorous.", "accountant"),  # subject-less, her post
+    (("Mira Holt", "works_as", "lawyer"), "Mira Holt jokes that lawyers never sleep.", "lawyers"),  # the value's plural
+])
+def test_a_content_word_of_a_described_value_states_the_fact(private: tuple[str, str, str], sentence: str, word: str) -> None:
+    opening, text = _erase([private], [("post#0-30", "Mira Holt wrote to the forum."), ("post#30-90", sentence)])
+    assert word not in text.casefold() and opening == "Mira Holt wrote to the forum."
