@@ -123,7 +123,7 @@ def test_an_erased_street_address_is_described_as_an_address_whatever_ner_calls_
     # the demo's home-visit log: NER calls the house-number-and-street form an organization
     text = "Address visited: 340 Ochoa Pine, Christophermouth. The resident answered the door."
     (out,) = _erase([("340 Ochoa Pine", "is", "340 Ochoa Pine")], [("c", text)])
-    assert out == "Address visited: an address, Christophermouth. The resident answered the door."
+    assert out == "Address visited: an address. The resident answered the door."  # its locality goes with it
 
 # ------------------------------------------------------------- 5. speakers
 
