@@ -90,6 +90,24 @@ def test_the_enforcer_erases_across_passages_before_redaction_sees_them() -> Non
     assert all("tuberculosis" not in p.text for p in erased.passages)
 
 
+def test_the_x_ray_tail_after_the_subjects_passage_is_served_erased_by_the_ordered_engine() -> None:
+    """The issue's fault case end to end: ``enforcement.order: [kg_erasure, redaction]``, the tail in the passage after the one naming the subject."""
+    from policy_engine.engine.runtime import Engine
+    from policy_engine.policy.model import Constraint, EnforcementSettings, Metadata, Policy
+
+    policy = Policy(metadata=Metadata(name="fault-case"), constraints=[Constraint(id="patient-names", statement="Hide the names of patients.")],
+                    private_knowledge=PrivateKnowledge(private=[("Samuel Oduya", "diagnosed_with", "tuberculosis")]),
+                    enforcement=EnforcementSettings(order=["kg_erasure", "redaction"]))
+    engine = Engine.for_policy(policy, audit=False)
+    try:
+        result = engine.protect_passages(LETTER[:2])
+    finally:
+        engine.close()
+    served = {c.chunk_id: c.text for c in result.chunks}
+    assert "tuberculosis" not in served["letter-17#120-260"] and "X-ray confirmed" not in served["letter-17#120-260"]
+    assert "reached at" in served["letter-17#120-260"]
+
+
 # ------------------------------------------------------------ 4. fragments
 
 
