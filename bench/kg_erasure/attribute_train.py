@@ -26,13 +26,18 @@ by the model fitted on the others, and a one-feature logistic regression maps
 a comment's highest sentence score to the probability that the comment
 reveals ``a``.  The shipped weights are the model fitted on all development
 threads with that map folded in, so ``sigmoid(w.x + b)`` is the calibrated
-probability.  The operating point is one probability threshold for all
-attributes, chosen on development from the out-of-fold probabilities: the
-threshold that keeps the most words of the authors' non-revealing comments
-while leaving at most ``--target`` of the revealing comments still revealing
-by both judges of ``judges.py`` (embedding and lexical), the eraser emulated
-as dropping every sentence at or above it (and any sentence naming the
-value).  The validation threads are never read.
+probability.  The operating point is one probability threshold per
+attribute, chosen on development from the out-of-fold probabilities: the
+thresholds that keep the most words of the authors' non-revealing comments in
+total while the revealing comments still revealing by each judge of
+``judges.py`` (embedding and lexical, each at 5% false positives) stay at most
+the count whose one-sided 95% upper confidence bound is ``--target`` (an
+exact dynamic programme over the attributes), the eraser emulated as dropping
+every sentence at or above its attribute's threshold (and any sentence naming
+the value).  The bound, not the development rate itself, meets the target:
+the judges and the model both generalize worse to threads they did not see
+(one shared threshold at a 0.047 development rate gave 0.087 on validation).
+The validation threads are never read.
 """
 
 from __future__ import annotations
@@ -65,6 +70,8 @@ ROUNDS = 3
 #: (0.717, 0.712, 0.691, 0.672 with 3 rounds).
 C = 0.3
 GRID = [0.01, 0.02, 0.03, 0.04] + [round(0.05 * i, 2) for i in range(1, 20)]
+#: One-sided 95% normal quantile of the development upper confidence bound on the still-revealing rate.
+Z = 1.645
 
 
 def capid_sentences(path: Path = CAPID) -> tuple[list[str], dict[str, np.ndarray]]:
@@ -114,6 +121,48 @@ def out_of_fold(x: np.ndarray, comment_of: np.ndarray, revealing: np.ndarray, fo
     top = np.full(int(comment_of.max()) + 1, -np.inf)
     np.maximum.at(top, comment_of, z)
     return z, top
+
+
+def _counts(tasks: list[dict[str, Any]], comments: list[dict[str, Any]], rewritten: list[list[str]], panel: dict[str, Any]) -> dict[str, int]:
+    """Revealing comments still revealing by each selecting judge, and words kept of the other comments (absolute counts)."""
+    row = {j: 0 for j in external.SELECTING} | {"kept": 0}
+    for task, texts in zip(tasks, rewritten):
+        originals = [comments[i]["text"] for i in task["comments"]]
+        revealing = [task["attribute"] in comments[i]["reveals"] for i in task["comments"]]
+        for j in external.SELECTING:
+            row[j] += sum(r and flag for r, flag in zip(revealing, panel[j](texts, task["attribute"], originals)))
+        row["kept"] += sum(len(t.split()) for t, r in zip(texts, revealing) if not r)
+    return row
+
+
+def allowed_misses(revealing: int, target: float, z: float = Z) -> int:
+    """The most development comments that may stay revealing so that the one-sided upper confidence bound (normal
+    approximation, ``z``) of the still-revealing rate is at most ``target``: the operating point is to hold on threads not
+    seen, not only on the ones it was chosen on."""
+    k = 0
+    while (k + 1) / revealing + z * np.sqrt((k + 1) / revealing * (1 - (k + 1) / revealing) / revealing) <= target:
+        k += 1
+    return k
+
+
+def choose_thresholds(per_attribute: dict[str, dict[float, dict[str, int]]], budget: int) -> dict[str, float]:
+    """One threshold per attribute: the most words kept in total with at most ``budget`` revealing comments still revealing
+    by each selecting judge (exact dynamic programme over the attributes; states are the two judges' miss counts)."""
+    best: dict[tuple[int, ...], tuple[int, dict[str, float]]] = {(0,) * len(external.SELECTING): (0, {})}
+    for attribute, rows in per_attribute.items():
+        step: dict[tuple[int, ...], tuple[int, dict[str, float]]] = {}
+        for state, (kept, picked) in best.items():
+            for threshold, row in rows.items():
+                after = tuple(s + row[j] for s, j in zip(state, external.SELECTING))
+                if max(after) > budget:
+                    continue
+                value = (kept + row["kept"], {**picked, attribute: threshold})
+                if after not in step or value[0] > step[after][0]:
+                    step[after] = value
+        best = step
+    if not best:
+        return {a: min(rows) for a, rows in per_attribute.items()}
+    return max(best.values(), key=lambda v: v[0])[1]
 
 
 def main() -> None:
@@ -169,27 +218,29 @@ def main() -> None:
     sentences_of: dict[int, list[int]] = {}
     for u, ci in enumerate(comment_of):
         sentences_of.setdefault(int(ci), []).append(u)
-    sweep = {}
-    for threshold in GRID:
-        rewritten = [[" ".join(units[u][1] for u in sentences_of[i]
-                               if not (t["attribute"] in oof and oof[t["attribute"]][u] >= threshold) and not external.literal_reveals(units[u][1], t["value"]))
-                      for i in t["comments"]] for t in dev_tasks]
-        sweep[threshold] = external.score(dev_tasks, dev, rewritten, panel)
-    meeting = [t for t in GRID if all((sweep[t][f"still_revealing_{j}"] or 0) <= args.target for j in external.SELECTING)]
-    chosen = max(meeting, key=lambda t: sweep[t]["non_private_words_kept"]) if meeting else min(GRID)
-    thresholds = np.full(len(classes), chosen, dtype=np.float32)
+    def emulated(tasks: list[dict[str, Any]], threshold: float) -> list[list[str]]:
+        return [[" ".join(units[u][1] for u in sentences_of[i]
+                          if not (t["attribute"] in oof and oof[t["attribute"]][u] >= threshold) and not external.literal_reveals(units[u][1], t["value"]))
+                 for i in t["comments"]] for t in tasks]
+
+    sweep = {threshold: external.score(dev_tasks, dev, emulated(dev_tasks, threshold), panel) for threshold in GRID}
+    per_attribute = {a: {threshold: _counts(ts, dev, emulated(ts, threshold), panel) for threshold in (GRID if a in classes else GRID[:1])}
+                     for a in sorted({t["attribute"] for t in dev_tasks}) if (ts := [t for t in dev_tasks if t["attribute"] == a])}
+    revealing = sum(t["attribute"] in dev[i]["reveals"] for t in dev_tasks for i in t["comments"])
+    budget = allowed_misses(revealing, args.target)
+    chosen = choose_thresholds(per_attribute, budget)
+    thresholds = np.array([chosen.get(a, min(GRID)) for a in classes], dtype=np.float32)
     np.savez(args.model, classes=np.array(classes), coef=np.array(coef, dtype=np.float32), intercept=np.array(intercept, dtype=np.float32),
              thresholds=thresholds)
     report = {"command": "PYTHONPATH=$PWD python bench/kg_erasure/attribute_train.py " + " ".join(sys.argv[1:]),
               "trained_on_threads": sorted(threads), "capid_sentences": len(capid_texts),
               "capid_positives": {a: int(v.sum()) for a, v in capid_labels.items()}, "folds": FOLDS, "mil_rounds": ROUNDS, "sentences": len(units), "comments": len(dev),
-              "calibration": calibration, "threshold_chosen": chosen, "target_met_on_dev": bool(meeting),
+              "calibration": calibration, "thresholds_chosen": chosen, "allowed_still_revealing_on_dev": budget,
+              "dev_revealing_comments": revealing, "dev_emulated_per_attribute": {a: {str(t): v for t, v in r.items()} for a, r in per_attribute.items()},
               "dev_emulated_out_of_fold": {str(t): v for t, v in sweep.items()}}
     (RESULTS / "kg_erasure_attribute_model.json" if args.model == MODEL else args.model.with_suffix(".json")).write_text(json.dumps(report, indent=2) + "\n")
     print(json.dumps({k: v for k, v in report.items() if k != "dev_emulated_out_of_fold"}, indent=1))
-    for t in GRID:
-        s = sweep[t]
-        print(t, *(s[f"still_revealing_{j}"] for j in ("literal", *panel)), s["non_private_words_kept"])
+    print("per-attribute thresholds", chosen, "allowed still revealing", budget, "of", revealing)
 
 
 if __name__ == "__main__":

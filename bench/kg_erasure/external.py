@@ -56,7 +56,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from enforcers.kg_erasure.eraser import Eraser
-from enforcers.kg_erasure.evidence import ATTRIBUTE_MODEL, AttributeJudge, EvidenceJudge, Fact, SimilarityJudge
+from enforcers.kg_erasure.evidence import ATTRIBUTE_MODEL, AttributeJudge, EvidenceJudge, Fact, SimilarityJudge, attribute_weights
 from policy_engine.nlp.embedding import load_embedder
 from policy_engine.nlp.sentences import sentences
 from policy_engine.policy.model import EmbeddingSettings, PrivateKnowledge
@@ -228,6 +228,7 @@ def main() -> None:
     report: dict[str, Any] = {"command": "PYTHONPATH=$PWD python bench/kg_erasure/external.py " + " ".join(sys.argv[1:]),
                               "seed": args.seed, "target": args.target, "threads": {s: sorted({c["thread"] for c in p}) for s, p in parts.items()},
                               "attribute_model": str(ATTRIBUTE_MODEL.relative_to(RESULTS.parents[1])),
+                              "attribute_model_thresholds": {c: round(float(t), 3) for c, t in zip(attribute_weights()[0], attribute_weights()[3])},
                               "threshold": chosen, "dev_sweep_emulated": {str(k): v for k, v in sweep.items()},
                               "dev_judges": f"cross-fitted over {FOLDS} folds of development threads", "selecting_judges": SELECTING}
     for name, judged in (("val", val_judges), ("dev", dev_judges)):
@@ -243,10 +244,22 @@ def main() -> None:
                                           for t, r in list(zip(split_tasks[name], rewritten))[:8] for k, i in enumerate(t["comments"][:2])]
         embed.save()
     report["load_average"] = os.getloadavg()
+    report["history"] = earlier_validation(RESULTS / f"{args.out}.json")
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / f"{args.out}.json").write_text(json.dumps(report, indent=2) + "\n")
     (RESULTS / f"{args.out}.md").write_text(render(report))
     print(render(report))
+
+
+def earlier_validation(path: Path) -> list[dict[str, Any]]:
+    """The validation rows of the runs before the one being written (the previous report's own history, then its rows)."""
+    if not path.exists():
+        return []
+    old = json.loads(path.read_text())
+    rows = {method: {k: s[k] for k in ("still_revealing_literal", "still_revealing_classifier FPR 0.05", "still_revealing_lexical FPR 0.05",
+                                       "non_private_words_kept")} for method, s in old.get("val", {}).items()}
+    return [*old.get("history", []), {"command": old.get("command", ""), "attribute_model": old.get("attribute_model_thresholds", ""), "val": rows}] if rows \
+        else old.get("history", [])
 
 
 def render(report: dict[str, Any]) -> str:
@@ -275,6 +288,15 @@ def render(report: dict[str, Any]) -> str:
             lines.append(f"| {name} | {method} | {s['still_revealing_literal']} | "
                          + " | ".join(str(s[f"still_revealing_{n}"]) for n in names)
                          + f" | {s['non_private_words_kept']} | {s['revealing_comment_words_kept']} |")
+        lines.append("")
+    if report.get("history"):
+        lines += ["**Earlier validation runs** (oldest first; same split, judges and columns: literal, classifier FPR 0.05, lexical FPR 0.05, "
+                  "non-private words kept):", "", "| run | method | literal | classifier (FPR 0.05) | lexical (FPR 0.05) | non-private words kept |",
+                  "|---|---|---|---|---|---|"]
+        for n, run in enumerate(report["history"], 1):
+            for method, s in run["val"].items():
+                lines.append(f"| {n} | {method} | {s['still_revealing_literal']} | {s['still_revealing_classifier FPR 0.05']} | "
+                             f"{s['still_revealing_lexical FPR 0.05']} | {s['non_private_words_kept']} |")
         lines.append("")
     lines += ["Judges (bench/kg_erasure/judges.py): *literal* = the true value or one of its words/numbers still present (a floor: most "
               "revealing comments never name the value); *classifier* = per-attribute logistic regression on the shared embedder; "

@@ -52,7 +52,6 @@ from enforcers.kg_erasure.mentions import (
     Sentence,
     name_aliases,
     parse_texts,
-    value_parts,
 )
 from enforcers.kg_erasure.rewrite import Edit, apply_edits, checked_edits, clause_edits, describe
 from enforcers.kg_erasure.section import (
@@ -64,6 +63,7 @@ from enforcers.kg_erasure.section import (
     SummaryDecision,
     entity_ref,
 )
+from enforcers.kg_erasure.values import description_words, value_parts
 from policy_engine.errors import PolicyEngineError
 from policy_engine.nlp.animacy import person_probabilities
 from policy_engine.nlp.entities import normalize_entity
@@ -135,7 +135,9 @@ class Eraser:
         self.declared = {normalize_entity(a): normalize_entity(e) for e, forms in (aliases or {}).items() for a in forms}
         probability = person_probabilities(normalize_entity(e) for e in self.entities)
         named = [e for e in self.entities if probability[normalize_entity(e)] >= 0.5]  # name forms only for persons
-        self.aliases = sorted(name_aliases([e for _, e in self.standalone] + named) | value_parts([t for _, _, _, t in self.pairs]))
+        facts = [(h, r, t) for h, r, t in triples if normalize_entity(h) != normalize_entity(t)]
+        self.aliases = sorted(name_aliases([e for _, e in self.standalone] + named) | value_parts([t for _, _, t in facts])
+                              | description_words(facts))
         self.anchors = frozenset(f for f in map(normalize_entity, self.entities) if is_anchor(f))
 
     # ------------------------------------------------------------------ api

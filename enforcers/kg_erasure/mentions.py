@@ -127,12 +127,14 @@ def _form(text: str) -> str:
 
 
 def _literal_pattern(form: str) -> re.Pattern[str]:
-    """Case-insensitive pattern of a policy entity; digit runs match with any separators between digits."""
+    """Case-insensitive pattern of a policy entity; digit runs match with any separators between digits; a form ending in a
+    word of 3+ letters also matches its plural ("lawyer" -> "lawyers", "astronomer" -> "Astronomers'")."""
     digits = re.sub(r"\D", "", form)
     if len(digits) >= 6 and len(digits) >= len(re.sub(r"\s", "", form)) - 2:
         return re.compile(r"(?<![\d\w])" + r"[\s.\-/]?".join(digits) + r"(?![\d\w])")
     parts = [re.escape(p) for p in form.split()]
-    return re.compile(r"(?<!\w)" + r"\s+".join(parts) + r"(?!\w)", re.IGNORECASE)
+    plural = "(?:e?s)?" if re.fullmatch(r"[^\W\d_]{3,}", form.split()[-1]) else ""
+    return re.compile(r"(?<!\w)" + r"\s+".join(parts) + plural + r"(?!\w)", re.IGNORECASE)
 
 
 def _clause_heads(sent: Any) -> tuple[dict[int, int], frozenset[int]]:
@@ -254,15 +256,6 @@ def name_aliases(entities: Sequence[str]) -> set[str]:
 
     An initial + surname form ("R. Castell") and a title + surname form ("Ms Okafor-Lind") hold such a token, so they link too."""
     return {tok for e in entities if _looks_like_person(normalize_entity(e)) for tok in name_tokens(normalize_entity(e)) if len(tok) >= 3}
-
-
-def value_parts(values: Sequence[str]) -> set[str]:
-    """The comma-separated components of ``values`` ("Santiago, Chile" -> "santiago", "chile"), matched on their own.
-
-    A value written with commas names a place, an address or a title at several grains (city, country); a text
-    that names one component still states the private fact at that grain, as SynthPAI's authors do ("the metro
-    in Santiago").  Components shorter than three characters are left out."""
-    return {part for v in values if "," in v for part in (p.strip() for p in normalize_entity(v).split(",")) if len(part) >= 3}
 
 
 def parse_texts(texts: Sequence[str], policy_entities: Sequence[str], aliases: Sequence[str] = (), *,

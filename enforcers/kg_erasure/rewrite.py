@@ -37,8 +37,15 @@ _BY_LABEL = {
 }
 
 
-#: NER labels a street address is given by a tagger without an address type (OntoNotes has none): its shape decides instead.
-_ADDRESS_MISLABELS = frozenset({"ORG", "PERSON", "FAC", "GPE", "LOC"})
+#: NER labels a street address is given by a tagger without an address type (OntoNotes has none; CARDINAL: its house number
+#: alone): its shape decides instead.
+_ADDRESS_MISLABELS = frozenset({"ORG", "PERSON", "FAC", "GPE", "LOC", "CARDINAL"})
+#: The descriptions that stand for a whole street address.
+ADDRESSES = frozenset({"an address", "a residential address"})
+#: The locality written after a street ("340 Ochoa Pine, Christophermouth, MS 22650"): capitalized town words, then an optional
+#: region code and postal code, ending the line, the sentence or before a lower-case continuation (", and can be reached").
+_LOCALITY = re.compile(r",[ \t]*[A-Z][\w.'-]*(?:[ \t]+[A-Z][\w.'-]*){0,3}(?:,?[ \t]+[A-Z]{2})?(?:[ \t]+\d{4,5}(?:-\d{4})?)?"
+                       r"(?=[ \t]*(?:$|[.;:)\n]|,[ \t]+[a-z]))", re.MULTILINE)
 
 
 def describe(relation: str | None, label: str | None, form: str = "") -> str:
@@ -86,7 +93,7 @@ def apply_edits(text: str, edits: Iterable[Edit]) -> str:
         else:
             merged.append(e)
     merged = [_parenthetical(text, e) for e in merged]
-    replacements = [e for e in edits if e.replacement and not any(r.start <= e.start and e.end <= r.end for r in merged)]
+    replacements = [_with_locality(text, e) for e in edits if e.replacement and not any(r.start <= e.start and e.end <= r.end for r in merged)]
     chosen = sorted(merged + _non_overlapping(replacements), key=lambda e: e.start)
     out, cursor = [], 0
     for e in chosen:
@@ -98,6 +105,13 @@ def apply_edits(text: str, edits: Iterable[Edit]) -> str:
         cursor = e.end
     out.append(text[cursor:])
     return tidy("".join(out)) if chosen else text
+
+
+def _with_locality(text: str, e: Edit) -> Edit:
+    """An address description takes the locality written after its street with it: the town and postal code are the same
+    address at a coarser grain, and left behind they read as a second, doubled address ("an address, a local address")."""
+    locality = _LOCALITY.match(text, e.end) if e.replacement in ADDRESSES else None
+    return Edit(e.start, locality.end(), e.replacement) if locality else e
 
 
 _LEFT_COMMA = re.compile(r",\s*$")

@@ -35,6 +35,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
+from enforcers.redaction.labels import labelled
+from enforcers.redaction.participants import OCCUPATION_OPERATOR, refers_to_participant
 from policy_engine.enforcement.base import EnforcementContext, FindingLike, Paraphraser, Passage, RedactionSpan, SpanDetector
 from policy_engine.enforcement.generalization.operators import STILL_READS_AS
 from policy_engine.enforcement.generalization.periphrasis import Generalizer, merge_adjacent
@@ -145,7 +147,16 @@ class Redactor:
         for i in range(0, len(constraints), self.batch_size):
             for collected, found in zip(findings, detector.analyze_many(list(texts), constraints[i : i + self.batch_size])):
                 collected.extend(found)
-        return findings
+        return [self._occupations_of_persons(text, found) for text, found in zip(texts, findings)]
+
+    def _occupations_of_persons(self, text: str, findings: list[FindingLike]) -> list[FindingLike]:
+        """``findings`` without the occupation words that refer to a participant (:mod:`.participants`)."""
+        occupations = [f for f in findings if (c := self.categories.get(f.category)) is not None and c.generalization == OCCUPATION_OPERATOR]
+        if not occupations:
+            return findings
+        doc = parse_many([text])[0]
+        dropped = {id(f) for f in occupations if refers_to_participant(doc, f.start, f.end)}
+        return [f for f in findings if id(f) not in dropped]
 
     def _redact(
         self, detector: SpanDetector, passage: Passage, spans: list[Span], constraints: Sequence[Constraint], book: PlaceholderBook, generalizer: Generalizer
@@ -199,7 +210,8 @@ class Redactor:
             if placed is None:  # a placeholder takes the place of its article too ("the [HARDSHIP_1]" reads as "[HARDSHIP_1]")
                 article = _ARTICLE_BEFORE.search(original, cursor, span.start)
                 start = article.start() if article else span.start
-                end, replacement, used_mode = span.end, book.placeholder(span.finding, original[span.start : span.end]), RedactionMode.EXTRACTIVE
+                reads_as_kind = labelled(span.finding, original, by_id.get(span.finding.constraint_id), self.categories)
+                end, replacement, used_mode = span.end, book.placeholder(reads_as_kind, original[span.start : span.end]), RedactionMode.EXTRACTIVE
             else:
                 start, end, replacement, used_mode = placed.start, placed.end, placed.text, RedactionMode.PERIPHRASTIC
             pieces.append(original[cursor:start])
