@@ -31,7 +31,8 @@ from sklearn.linear_model import LogisticRegression
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from policy_engine.detect.semantic_facts import candidate_features, probabilities, statement_kinds  # noqa: E402
+from policy_engine.detect.fact_kinds import statement_kinds  # noqa: E402
+from policy_engine.detect.semantic_facts import candidate_features, probabilities  # noqa: E402
 from policy_engine.nlp.embedding import CachedEmbedder, EmbeddingCache, load_embedder  # noqa: E402
 from policy_engine.nlp.pipeline import parse  # noqa: E402
 from policy_engine.policy.model import EmbeddingSettings  # noqa: E402

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from policy_engine.detect import Analyzer
-from policy_engine.detect.semantic_facts import statement_kinds
+from policy_engine.detect.fact_kinds import statement_kinds
 from policy_engine.policy.model import Constraint, Metadata, Policy
 
 CASES = json.loads((Path(__file__).parent / "fixtures" / "semantic_facts" / "housing_letters.json").read_text(encoding="utf-8"))["cases"]
@@ -76,7 +76,7 @@ def test_no_ordinary_word_is_hidden(analyzer: Analyzer, case: dict) -> None:
 def test_examples_after_a_kind_are_instances_not_kinds() -> None:
     """'such as depression, anxiety or bipolar disorder' lists terms of the kind; matching 'anxiety' by meaning
     hid 'a prescribed medication' in a rewritten clinic note and forced it back to placeholders."""
-    from policy_engine.detect.semantic_facts import statement_kinds
+    from policy_engine.detect.fact_kinds import statement_kinds
 
     assert statement_kinds("Withhold mental health diagnoses such as depression, anxiety or bipolar disorder") == ("mental health diagnoses",)
     assert statement_kinds("Hide diagnoses, including cancer and HIV") == ("diagnoses",)

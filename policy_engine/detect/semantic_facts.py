@@ -29,7 +29,7 @@ kind to span is the model's).
 
 Lexicon and pattern recognizers stay the high-precision seeds; this finder
 adds what they do not list: only the kinds no category keyword names are
-matched by meaning (:func:`unnamed_kinds`).  Thread-safe (the embedder and the parser
+matched by meaning (:func:`policy_engine.detect.fact_kinds.meaning_kinds`).  Thread-safe (the embedder and the parser
 serialize their own calls).
 """
 
@@ -39,22 +39,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from spacy.tokens import Doc, Span, Token
+from spacy.tokens import Doc, Span
 
+from policy_engine.detect.fact_kinds import trimmed
 from policy_engine.nlp.embedding import Embedder
 from policy_engine.nlp.pipeline import parse
-from policy_engine.policy.vocabulary import Vocabulary
 
 #: Logistic weights of (phrase cosine, sentence cosine, cosine drop without the phrase) and the bias (calibrated).
 WEIGHTS: tuple[float, float, float, float] = (4.1002, 8.9883, 10.0184, -6.7759)
 #: Probability at which a candidate is reported (calibrated on the development part, see the module docstring).
 THRESHOLD = 0.14
-#: Categories whose values are open-ended facts about a person rather than identifiers or named entities: a statement
-#: that resolves to one of them (or to none) is also matched by meaning.  Trade union membership is one narrow kind its
-#: recognizer names exactly; matched by meaning, "the European Union" comes close to it.
-FACT_CATEGORIES = frozenset(["medical_condition", "relative"])
-_DROPPED_DEPS = frozenset(["det", "poss", "case", "predet"])
-_MAX_CANDIDATE_TOKENS = 6
 
 
 @dataclass(frozen=True)
@@ -67,71 +61,9 @@ class FactSpan:
     probability: float
 
 
-def _trimmed(span: Span) -> Span | None:
-    """``span`` without leading determiners, possessives and punctuation; ``None`` when only pronouns or numbers are left."""
-    start = span.start
-    while start < span.end and (span.doc[start].dep_ in _DROPPED_DEPS or span.doc[start].is_punct):
-        start += 1
-    end = span.end
-    while end > start and span.doc[end - 1].is_punct:
-        end -= 1
-    trimmed = span.doc[start:end]
-    if not len(trimmed) or len(trimmed) > _MAX_CANDIDATE_TOKENS or all(t.pos_ in ("PRON", "NUM", "PUNCT") for t in trimmed):
-        return None
-    return trimmed
-
-
-def statement_kinds(statement: str) -> tuple[str, ...]:
-    """The kinds of fact a statement names: the coordinated parts of its verb's object, possessor left out.
-
-    A list of examples after the kind ("diagnoses such as depression, anxiety or bipolar disorder") holds
-    instances, not kinds (the statement's terms): the phrase ends where the examples start."""
-    [doc] = parse([statement])
-    objects = [t for t in doc if t.dep_ in ("dobj", "pobj", "attr") and t.head.pos_ in ("VERB", "AUX", "ADP")]
-    if not objects:
-        return ()
-    head = objects[0]
-    end = next((t.i for t in doc[head.i : head.right_edge.i + 1] if _starts_examples(t)), head.right_edge.i + 1)
-    phrase = doc[head.left_edge.i : end]
-    kinds, piece_start = [], phrase.start
-    for token in [*phrase, None]:
-        if token is None or token.dep_ == "cc" or (token.is_punct and token.text in ",;"):
-            stop = token.i if token is not None else phrase.end
-            if (part := _trimmed(doc[piece_start:stop])) is not None:
-                kinds.append(part.text)
-            piece_start = stop + 1
-    return tuple(dict.fromkeys(kinds))
-
-
-#: The markers that open a list of examples of a kind (closed-class English: "such as", "including", "like", "e.g.").
-_EXAMPLE_MARKERS = frozenset({"including", "like", "e.g.", "eg", "especially", "notably"})
-
-
-def _starts_examples(token: Token) -> bool:
-    following = token.nbor(1) if token.i + 1 < len(token.doc) else None
-    return (token.lower_ == "such" and following is not None and following.lower_ == "as") or (token.lower_ in _EXAMPLE_MARKERS and token.i > 0)
-
-
-def unnamed_kinds(kinds: Sequence[str], vocabulary: Vocabulary) -> tuple[str, ...]:
-    """The kinds no category keyword names ("safeguarding concerns", not "health conditions"): the lexicons and
-    recognizers of a named category are its high-precision seeds; meaning fills only what the vocabulary does not name."""
-    keywords = {kw.lower() for category in vocabulary.categories.values() for kw in category.keywords}
-    single = {kw for kw in keywords if " " not in kw}
-    return tuple(
-        kind for kind in kinds
-        if not (single & {form for w in kind.split() for form in _singular_forms(w.lower().strip(":,"))})
-        and not any(kw in kind.lower() for kw in keywords if " " in kw)
-    )
-
-
-def _singular_forms(word: str) -> set[str]:
-    """``word`` and the singulars an English plural of it may have ("procedures", "injuries", "diagnoses")."""
-    return {word, word.removesuffix("s"), word.removesuffix("es"), word[:-3] + "y" if word.endswith("ies") else word}
-
-
 def candidate_spans(doc: Doc) -> list[Span]:
     """Noun chunks (determiners and possessives dropped) and adjectival or participial predicates with their modifiers."""
-    spans = [t for t in (_trimmed(chunk) for chunk in doc.noun_chunks) if t is not None]
+    spans = [t for t in (trimmed(chunk) for chunk in doc.noun_chunks) if t is not None]
     for token in doc:
         predicate = token.dep_ == "acomp" or (token.tag_ == "VBN" and any(c.dep_ == "auxpass" for c in token.children))
         if predicate and token.pos_ in ("ADJ", "VERB"):
