@@ -44,7 +44,7 @@ serialize their own calls).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -61,6 +61,9 @@ THRESHOLD = 0.16
 #: Sentence cosine to the closest kind below which a sentence's candidates are not scored: the lowest sentence cosine
 #: of any candidate reported on the development part (so none is lost there; validation loss in the calibration notes).
 GATE = 0.07
+#: The largest drop of a sentence's cosine without a candidate seen on the development part (0.456), rounded up: a
+#: candidate the model rejects with this drop is rejected whatever its drop, so its cut sentence is not embedded.
+DROP_BOUND = 0.46
 
 
 @dataclass(frozen=True)
@@ -138,13 +141,20 @@ def _without(sentence: Span, span: Span) -> str:
 
 
 def candidate_features(
-    embedder: Embedder, docs: Sequence[Doc], kinds: Sequence[str], gate: float | None = None, forms: Sequence[int] = MODEL_FORMS
+    embedder: Embedder,
+    docs: Sequence[Doc],
+    kinds: Sequence[str],
+    gate: float | None = None,
+    forms: Sequence[int] = MODEL_FORMS,
+    cascade: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> tuple[list[list[tuple[Span, int]]], np.ndarray, np.ndarray]:
     """Each doc's candidates of ``forms``, the index of each one's closest kind and its :func:`feature_names` (a row each).
 
     The kinds and the sentences are embedded first; with ``gate``, only the candidates of sentences whose cosine
     to some kind reaches it are scored (every feature is local to a sentence, so a kept sentence scores as without
-    the gate).  Then every distinct phrase and cut sentence is embedded once, in one batch.
+    the gate).  Then every distinct phrase is embedded once, in one batch, and so is every cut sentence; with
+    ``cascade``, only the cut sentences of the rows it marks, given the features with the drop at :data:`DROP_BOUND`
+    (the others keep the bound: a row the model rejects even at the bound needs no cut sentence).
     """
     sentences_of = [list(doc.sents) for doc in docs]
     sentence_texts = list(dict.fromkeys([*kinds, *(s.text for sents in sentences_of for s in sents)]))
@@ -160,8 +170,7 @@ def candidate_features(
     if not flat or not kinds:
         return candidates, np.zeros(len(flat), dtype=int), np.zeros((len(flat), len(feature_names(forms))), dtype=np.float32)
     sentences = [span.sent for span in flat]
-    cut = [_without(sentence, span) for sentence, span in zip(sentences, flat)]
-    texts = list(dict.fromkeys([*(s.text for s in flat), *cut]))
+    texts = list(dict.fromkeys(s.text for s in flat))
     index = {text: i for i, text in enumerate(texts)}
     vectors = embedder.embed(texts)
 
@@ -173,7 +182,7 @@ def candidate_features(
     rows = np.arange(len(flat))
     phrase = phrase_all[rows, best]
     sentence = cosines((s.text for s in sentences), sentence_vectors, at)[rows, best]
-    drop = sentence - cosines(cut, vectors, index)[rows, best]
+    drop = np.full(len(flat), DROP_BOUND, dtype=np.float32)
     doc_of = np.repeat(np.arange(len(docs)), [len(spans) for spans in candidates])
     sentence_ids: dict[tuple[int, int], int] = {}
     sentence_of = np.asarray([sentence_ids.setdefault((int(d), s.start), len(sentence_ids)) for d, s in zip(doc_of, sentences)])
@@ -186,8 +195,14 @@ def candidate_features(
     form = np.asarray([f for spans in candidates for _, f in spans])
     tokens = np.log(np.asarray([len(s) for s in flat], dtype=np.float32))
     proper = np.asarray([s.root.pos_ == "PROPN" for s in flat], dtype=np.float32)
-    columns = [phrase, sentence, drop, above_other, tokens, proper, *(form == f for f in forms[1:])]
-    return candidates, best, np.stack(columns, axis=1).astype(np.float32)
+    features = np.stack([phrase, sentence, drop, above_other, tokens, proper, *(form == f for f in forms[1:])], axis=1).astype(np.float32)
+    needed = np.flatnonzero(cascade(features) if cascade is not None else np.ones(len(flat), dtype=bool))
+    if len(needed):
+        cut = [_without(sentences[i], flat[i]) for i in needed]
+        cut_texts = list(dict.fromkeys(cut))
+        cut_vectors = embedder.embed(cut_texts)
+        features[needed, 2] = sentence[needed] - cosines(cut, cut_vectors, {t: i for i, t in enumerate(cut_texts)})[np.arange(len(needed)), best[needed]]
+    return candidates, best, features
 
 
 def probabilities(features: np.ndarray, weights: Sequence[float] = WEIGHTS) -> np.ndarray:
@@ -199,14 +214,17 @@ def probabilities(features: np.ndarray, weights: Sequence[float] = WEIGHTS) -> n
 class SemanticFacts:
     """Finds the phrases of texts that name facts of a statement's kinds (see the module docstring)."""
 
-    def __init__(self, embedder: Embedder, threshold: float = THRESHOLD, gate: float | None = GATE) -> None:
+    def __init__(self, embedder: Embedder, threshold: float = THRESHOLD, gate: float | None = GATE, cascade: bool = True) -> None:
         self._embedder = embedder
         self.threshold = threshold
         self.gate = gate
+        self.cascade = cascade
 
     def find_many(self, texts: Iterable[str], kinds: Sequence[str]) -> list[list[FactSpan]]:
         """For each text, its candidate phrases whose probability reaches :attr:`threshold` for one of ``kinds``."""
-        candidates, best, features = candidate_features(self._embedder, parse(list(texts)), kinds, self.gate)
+        candidates, best, features = candidate_features(
+            self._embedder, parse(list(texts)), kinds, self.gate, cascade=(lambda f: probabilities(f) >= self.threshold) if self.cascade else None
+        )
         scores = probabilities(features)
         out: list[list[FactSpan]] = []
         row = 0
