@@ -51,7 +51,7 @@ from policy_engine.detect.semantic_facts import SemanticFacts
 from policy_engine.errors import PolicyEngineError
 from policy_engine.nlp.embedding import load_embedder
 from policy_engine.policy.model import Constraint, Policy
-from policy_engine.policy.resolution import Polarity, Resolution, enforceable
+from policy_engine.policy.resolution import Polarity, Resolution
 from policy_engine.policy.vocabulary import Vocabulary, vocabulary_for
 
 #: Findings scoring below this are dropped (e.g. a bare 9-digit number that passes the ABA check).
@@ -179,8 +179,8 @@ class Analyzer:
             owner = next((c for c in categories if label in self.vocabulary.categories[c].entity_labels), None)
             labels.append((label, owner or next((c for c, d in self.vocabulary.categories.items() if label in d.entity_labels), CUSTOM_CATEGORY)))
         patterns = tuple(_compile_pattern(constraint.id, i, p) for i, p in enumerate(hints.patterns))
-        # a category guessed from the embedding alone is no resolution: the statement's kinds are matched by meaning too
-        fact_kinds = meaning_kinds(constraint, categories if enforceable(resolution) else (), resolution.polarity, self.vocabulary)
+        # a category guessed from the embedding alone is no resolution (PE109): the statement's kinds are matched by meaning too
+        fact_kinds = meaning_kinds(constraint, () if resolution.method == "embedding" else categories, resolution.polarity, self.vocabulary)
         has_detectors = bool(recognizers or labels or hints.terms or patterns or fact_kinds)
         active, reason = True, ""
         if resolution.polarity in (Polarity.PERMISSION, Polarity.NEGATED_RESTRICTION) and not hints.categories:
