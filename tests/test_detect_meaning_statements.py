@@ -60,3 +60,10 @@ def test_a_statement_with_no_kind_meaning_could_match_stays_refused(tmp_path: Pa
     assert [d.severity.value for d in lint([path]).diagnostics if d.code == "PE109"] == ["error"]
     with pytest.raises(EngineError, match="constraint 'vague'"):
         Engine.for_policy(load_policy(path), audit=False)
+
+
+def test_an_advisory_statement_naming_a_kind_stays_guidance(tmp_path: Path) -> None:
+    path = _policy(tmp_path, "- Hide the names of clients {#names}\n- Do not reveal a client's immigration history {#immigration advisory=true}\n")
+    assert [d.severity.value for d in lint([path]).diagnostics if d.code == "PE109"] == ["warning"]
+    result = Engine.for_policy(load_policy(path), audit=False).protect_passages([("c1", LETTER)])
+    assert [o.constraint_id for o in result.applied] == ["names"] and "visa application" in result.context

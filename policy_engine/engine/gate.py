@@ -73,7 +73,7 @@ class ResolutionGate:
         by_meaning: dict[str, str] = {}
         for constraint in policy.constraints:
             resolution = resolve_constraint(constraint, vocab)
-            if not enforceable(resolution) and (kinds := meaning_kinds(constraint, (), resolution.polarity, vocab)):
+            if not enforceable(resolution) and not constraint.advisory and (kinds := meaning_kinds(constraint, (), resolution.polarity, vocab)):
                 by_meaning[constraint.id] = describe_meaning(kinds)
                 continue
             missing = undetectable(constraint, resolution.category_ids, vocab) if enforceable(resolution) else {}

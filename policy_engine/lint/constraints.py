@@ -48,7 +48,7 @@ def check(lp: LoadedPolicy, vocab: Vocabulary) -> Iterator[Diagnostic]:
             yield Diagnostic("PE106", f"'{c.statement}' permits disclosure instead of restricting it", lp.span(here + ("statement",)))
         elif resolution.polarity is Polarity.NEGATED_RESTRICTION:
             yield Diagnostic("PE113", f"'{c.statement}' forbids redaction, which contradicts what a constraint is for", lp.span(here + ("statement",)))
-        if not enforceable(resolution) and (kinds := meaning_kinds(c, (), resolution.polarity, vocab)):
+        if not enforceable(resolution) and not c.advisory and (kinds := meaning_kinds(c, (), resolution.polarity, vocab)):
             yield from _by_meaning(lp, i, kinds)
         elif not enforceable(resolution):
             yield Diagnostic(
