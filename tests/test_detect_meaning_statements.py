@@ -67,3 +67,12 @@ def test_an_advisory_statement_naming_a_kind_stays_guidance(tmp_path: Path) -> N
     assert [d.severity.value for d in lint([path]).diagnostics if d.code == "PE109"] == ["warning"]
     result = Engine.for_policy(load_policy(path), audit=False).protect_passages([("c1", LETTER)])
     assert [o.constraint_id for o in result.applied] == ["names"] and "visa application" in result.context
+
+
+def test_explain_says_the_kind_is_matched_by_meaning_and_not_that_the_policy_is_refused(tmp_path: Path) -> None:
+    from policy_engine.detect.explain import explain_policy
+
+    policy = load_policy(_policy(tmp_path, "- Do not reveal a client's immigration history {#immigration}\n"))
+    [explained] = explain_policy(policy)
+    assert explained.active and any("'immigration history' matched by meaning" in w and "precision" in w for w in explained.warnings)
+    assert not any("refuses" in w for w in explained.warnings), explained.warnings
