@@ -334,7 +334,7 @@ def test_versus_on_its_own_line_marks_the_parties_above_and_below(analyzer: Anal
     masked = _hidden(analyzer, text)
     assert not _visible(masked, text, "Pappu Chauhan"), masked
     assert not _visible(masked, text, "Mahavir Chauhan"), masked
-    for label in ("Sessions Case No.", "In the matter of :", "Versus", "S/o Sh."):
+    for label in ("Sessions Case No.", "In the matter of :", "Versus", "S/o"):  # "Sh." is hidden with the name, as "Mr." is
         assert label in masked, (label, masked)
 
 
@@ -481,18 +481,22 @@ def test_a_list_tail_and_a_representing_officer_are_no_part_of_a_state_party(ana
 
 
 @pytest.mark.parametrize(
-    ("text", "judge", "honorific"),
+    ("text", "judge", "visible"),
     [
-        ("CORAM:\n        * The Hon'Ble Sri Justice P. Raghavanath\n\n   + Criminal Petition No.311 of 2021", "P. Raghavanath", "The Hon'Ble Sri Justice"),
-        ("The Honble Sri Justice T.Venkataramana Sastry        \n\nWrit Petition", "T.Venkataramana Sastry", "The Honble Sri Justice"),
-        ("Coram: Honourable The Chief Justice and Honourable Mr. Justice D. Prabhakaran Oral Judgment", "D. Prabhakaran", "Oral Judgment"),
-        ("Mr.R.Selvakumar, Government Advocate For 2nd Respondent : Mr.Tom Varghese", "Tom Varghese", "Government Advocate For 2nd Respondent"),
+        ("CORAM:\n        * The Hon'Ble Sri Justice P. Raghavanath\n\n   + Criminal Petition No.311 of 2021", "Hon'Ble Sri Justice P. Raghavanath", "CORAM:"),
+        ("The Honble Sri Justice T.Venkataramana Sastry        \n\nWrit Petition", "Honble Sri Justice T.Venkataramana Sastry", "Writ Petition"),
+        ("Coram: Honourable The Chief Justice and Honourable Mr. Justice D. Prabhakaran Oral Judgment", "Honourable Mr. Justice D. Prabhakaran", "Oral Judgment"),
+        ("Mr.R.Selvakumar, Government Advocate For 2nd Respondent : Mr.Tom Varghese", "Mr.Tom Varghese", "Government Advocate For 2nd Respondent"),
     ],
 )
-def test_a_judges_honorifics_and_the_heading_after_the_name_stay_visible(analyzer: Analyzer, text: str, judge: str, honorific: str) -> None:
+def test_a_judges_forms_of_address_are_hidden_with_the_name_and_the_heading_after_it_stays(analyzer: Analyzer, text: str, judge: str, visible: str) -> None:
+    """The mention is the unit (issue 33, court class 3): "Hon'ble Sri Justice" is hidden with the judge's name, as
+    "Lord Justice" is with "Ward"; legal_NER's annotators leave the honorifics outside the JUDGE span, so its
+    over-redaction counts them, but a visible form of address beside a hidden name narrows who is meant.  The
+    heading or office around the mention stays visible."""
     masked = _hidden(analyzer, text)
     assert not _visible(masked, text, judge), masked
-    assert honorific in masked, masked
+    assert visible in masked, masked
 
 
 def test_the_kind_of_a_case_number_is_no_place_organisation_or_person() -> None:

@@ -1,13 +1,17 @@
 """Court-text classes of issue 33, each through the real pipeline on hand-written judgment sentences.
 
 Plain statements only (no ``detect`` hints): the resolver, spaCy and the
-recognizers decide.  Class 1: every number of a list after one cue is an
+recognizers decide.  Class 3: a title or rank is part of the name mention
+("Lord Justice Ward" is hidden whole, not "Lord Justice ####"); a name after
+"represented by Mr" is hidden even when it is also a word; a witness written
+as a bare initial is a person where a role noun or a verb of saying marks
+it.  Class 1: every number of a list after one cue is an
 identifier, not only the first.  Class 2: an amount with its ISO 4217
 currency code written first (or after it) is money.  Class 4: an
 institution named by its kind and its place is one organisation.  Class 5:
 an institution's kind alone ("the Chamber", "the Government") names none.
 Class 6: a profession written with a hyphenated field prefix is an
-occupation.  The sentences of classes 4-6 were written before the fixes.
+occupation.  The sentences of classes 3-6 were written before the fixes.
 """
 
 from __future__ import annotations
@@ -22,11 +26,12 @@ AMOUNTS = Constraint(id="amounts", statement="Do not reveal the amounts awarded 
 ORGANISATIONS = Constraint(id="orgs", statement="Hide organisations and employers.")
 PLACES = Constraint(id="places", statement="Hide addresses and places such as cities, regions and countries.")
 OCCUPATIONS = Constraint(id="jobs", statement="Do not reveal people's occupations.")
+PEOPLE = Constraint(id="people", statement="Hide the names of parties, witnesses and other private persons.")
 
 
 @pytest.fixture(scope="module")
 def analyzer() -> Analyzer:
-    return Analyzer(Policy(metadata=Metadata(name="court"), constraints=[NUMBERS, AMOUNTS, ORGANISATIONS, PLACES, OCCUPATIONS]))
+    return Analyzer(Policy(metadata=Metadata(name="court"), constraints=[NUMBERS, AMOUNTS, ORGANISATIONS, PLACES, OCCUPATIONS, PEOPLE]))
 
 
 def _hidden(analyzer: Analyzer, text: str, constraint: Constraint) -> list[str]:
@@ -96,3 +101,46 @@ def test_class6_a_profession_with_a_field_prefix_is_an_occupation(analyzer: Anal
 
 def test_class6_a_prefixed_verb_is_no_profession(analyzer: Analyzer) -> None:
     assert _hidden(analyzer, "The two systems co-exist and the tenants re-insist on repairs.", OCCUPATIONS) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "mentions"),
+    [
+        ("The arresting officer, Sergeant Gamble, gave evidence that the van was locked.", ["Sergeant Gamble"]),
+        ("Mr Justice Collins refused permission to appeal on the papers.", ["Mr Justice Collins"]),
+        ("Lord Justice Ward, with whom the other members of the court agreed, allowed the appeal.", ["Lord Justice Ward"]),
+        ("Detective Inspector Harwood interviewed the applicant twice.", ["Detective Inspector Harwood"]),
+        ("Chief Inspector Mabbutt and Constable Rees attended the scene.", ["Chief Inspector Mabbutt", "Constable Rees"]),
+        ("The court was presided over by Judge Halvorsen.", ["Judge Halvorsen"]),
+    ],
+)
+def test_class3_a_title_or_rank_is_hidden_with_the_name(analyzer: Analyzer, text: str, mentions: list[str]) -> None:
+    assert _hidden(analyzer, text, PEOPLE) == mentions
+
+
+@pytest.mark.parametrize(
+    ("text", "mention"),
+    [
+        ("The applicant was represented by Mr Mole, a solicitor.", "Mr Mole"),
+        ("The applicant was represented by Ms Trelawney of counsel.", "Ms Trelawney"),
+    ],
+)
+def test_class3_a_name_after_represented_by_mr_is_hidden(analyzer: Analyzer, text: str, mention: str) -> None:
+    assert _hidden(analyzer, text, PEOPLE) == [mention]
+
+
+@pytest.mark.parametrize(
+    ("text", "initial"),
+    [
+        ("The second witness, W., told the police that she had seen the car leave at night.", "W."),
+        ("At the hearing W. stated that the applicant had threatened him.", "W."),
+        ("The applicant's brother, J., testified that he had not seen the letter.", "J."),
+    ],
+)
+def test_class3_a_witness_written_as_an_initial_is_hidden(analyzer: Analyzer, text: str, initial: str) -> None:
+    assert initial in _hidden(analyzer, text, PEOPLE)
+
+
+def test_class3_a_lettered_heading_is_no_person(analyzer: Analyzer) -> None:
+    for text in ("A. The circumstances of the case", "Section A. Criminal proceedings against the applicant."):
+        assert _hidden(analyzer, text, PEOPLE) == [], text

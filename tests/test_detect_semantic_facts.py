@@ -3,9 +3,10 @@
 ``tests/fixtures/semantic_facts/housing_letters.json`` was written by hand
 before the model was fitted: kinds of facts no lexicon of the project lists
 (safeguarding, disability aids, immigration history).  Before the finder,
-none of the nine protected phrases was hidden; with it, three are
-("wheelchair", "asylum seeker", "earlier visa application"), and no
-ordinary word is.
+none of the nine protected phrases was hidden; with the first model, three
+were ("wheelchair", "asylum seeker", "earlier visa application"); with the
+refitted one (better on CAPID validation), two are ("wheelchair", "earlier
+visa application"), and no ordinary word is.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from policy_engine.detect import Analyzer
-from policy_engine.detect.semantic_facts import statement_kinds
+from policy_engine.detect.fact_kinds import statement_kinds
 from policy_engine.policy.model import Constraint, Metadata, Policy
 
 CASES = json.loads((Path(__file__).parent / "fixtures" / "semantic_facts" / "housing_letters.json").read_text(encoding="utf-8"))["cases"]
@@ -46,7 +47,9 @@ def test_only_kinds_no_category_keyword_names_are_matched_by_meaning(analyzer: A
 
 #: Phrases the model fitted on CAPID does not reach yet (probability below the threshold): kept as strict expected
 #: failures, so a better model shows up here as an unexpected pass.
-NOT_YET = frozenset(["domestic abuse", "barring order", "partially sighted", "guide dog", "child protection register", "refugee status"])
+#: "asylum seeker" was found by the model before issue 33's item 3 (three cosines) and is not by the refitted one
+#: (CAPID validation: candidate precision 0.36 -> 0.40, span recall 0.335 -> 0.385); the letters are not tuned on.
+NOT_YET = frozenset(["domestic abuse", "barring order", "partially sighted", "guide dog", "child protection register", "refugee status", "asylum seeker"])
 
 
 def _covered(analyzer: Analyzer, case: dict) -> set[int]:
@@ -76,8 +79,25 @@ def test_no_ordinary_word_is_hidden(analyzer: Analyzer, case: dict) -> None:
 def test_examples_after_a_kind_are_instances_not_kinds() -> None:
     """'such as depression, anxiety or bipolar disorder' lists terms of the kind; matching 'anxiety' by meaning
     hid 'a prescribed medication' in a rewritten clinic note and forced it back to placeholders."""
-    from policy_engine.detect.semantic_facts import statement_kinds
+    from policy_engine.detect.fact_kinds import statement_kinds
 
     assert statement_kinds("Withhold mental health diagnoses such as depression, anxiety or bipolar disorder") == ("mental health diagnoses",)
     assert statement_kinds("Hide diagnoses, including cancer and HIV") == ("diagnoses",)
     assert statement_kinds("Do not reveal tenants' health conditions, disabilities or safeguarding concerns") == ("health conditions", "disabilities", "safeguarding concerns")
+
+
+def test_the_sentence_gate_and_the_cascade_change_no_finding() -> None:
+    """Every feature is local to a sentence, so skipping the sentences whose cosine to every kind is below the gate
+    leaves the findings of the others as they were; a candidate rejected even at the largest drop needs no cut
+    sentence (the hot path of a protected passage embeds fewer texts)."""
+    from policy_engine.detect.semantic_facts import GATE, SemanticFacts, candidate_features
+    from policy_engine.nlp.embedding import load_embedder
+    from policy_engine.nlp.pipeline import parse
+    from policy_engine.policy.model import EmbeddingSettings
+
+    embedder = load_embedder(EmbeddingSettings())
+    texts, kinds = [case["text"] for case in CASES], ("disabilities", "safeguarding concerns", "immigration history")
+    assert SemanticFacts(embedder).find_many(texts, kinds) == SemanticFacts(embedder, gate=None, cascade=False).find_many(texts, kinds)
+    docs = parse(texts)
+    scored = [sum(map(len, candidate_features(embedder, docs, kinds, gate)[0])) for gate in (GATE, None)]
+    assert 0 < scored[0] < scored[1], scored

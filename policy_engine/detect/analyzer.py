@@ -40,13 +40,14 @@ from policy_engine.detect.allowlist import AllowList
 from policy_engine.detect.category_resolver import CategoryResolver
 from policy_engine.detect.cause_titles import with_parties
 from policy_engine.detect.context_names import with_cued_names, with_messrs_firms, with_name_variants
+from policy_engine.detect.fact_kinds import meaning_kinds
 from policy_engine.detect.findings import Finding, Source, resolve_overlaps
 from policy_engine.detect.mentions import clean_entities, still_a_value
 from policy_engine.detect.names import NameIndex, fold, person_variants, value_key
 from policy_engine.detect.ner import EntityRecognizer, NamedEntity, shared_recognizer
 from policy_engine.detect.phones import PhoneRecognizer
 from policy_engine.detect.roles import assign_roles, qualify
-from policy_engine.detect.semantic_facts import FACT_CATEGORIES, SemanticFacts, statement_kinds, unnamed_kinds
+from policy_engine.detect.semantic_facts import SemanticFacts
 from policy_engine.errors import PolicyEngineError
 from policy_engine.nlp.embedding import load_embedder
 from policy_engine.policy.model import Constraint, Policy
@@ -178,8 +179,8 @@ class Analyzer:
             owner = next((c for c in categories if label in self.vocabulary.categories[c].entity_labels), None)
             labels.append((label, owner or next((c for c, d in self.vocabulary.categories.items() if label in d.entity_labels), CUSTOM_CATEGORY)))
         patterns = tuple(_compile_pattern(constraint.id, i, p) for i, p in enumerate(hints.patterns))
-        by_meaning = not pinned and not hints.categories and (not categories or bool(FACT_CATEGORIES & set(categories)))
-        fact_kinds = unnamed_kinds(statement_kinds(constraint.statement), self.vocabulary) if by_meaning and resolution.polarity is Polarity.RESTRICTION else ()
+        # a category guessed from the embedding alone is no resolution (PE109): the statement's kinds are matched by meaning too
+        fact_kinds = meaning_kinds(constraint, () if resolution.method == "embedding" else categories, resolution.polarity, self.vocabulary)
         has_detectors = bool(recognizers or labels or hints.terms or patterns or fact_kinds)
         active, reason = True, ""
         if resolution.polarity in (Polarity.PERMISSION, Polarity.NEGATED_RESTRICTION) and not hints.categories:

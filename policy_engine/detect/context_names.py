@@ -29,6 +29,7 @@ from policy_engine.detect.entity_bounds import (
     before_a_heading,
     grow_name,
     is_form_label,
+    with_forms_of_address,
     word_start,
 )
 from policy_engine.detect.lexical import is_plain_word
@@ -149,14 +150,17 @@ def with_cued_names(text: str, entities: list[NamedEntity]) -> list[NamedEntity]
     firms = [x for x in entities if x.label == "ORG" and LEGAL_FORM_END.search(text[x.start : x.end])]
     for s, e in cued_names(text):
         words = [w for w in WORD.findall(text[s:e]) if w.lower() not in _NO_NAME_WORDS]  # "Sh", "Advocate General", "Versus"
-        plain = all(is_plain_word(w) or w.lower() in STOP_WORDS for w in words) and not INITIAL.search(text, s, e)  # initials mark a name ("A.S.Oka"); "For" none
+        honorific = (m := HONORIFIC_BEFORE.search(text, max(0, s - 8), s)) is not None and "\n" not in text[m.start() : s]
+        addressed = honorific and bool(words) and all(w[0].isupper() for w in words)  # "represented by Mr Mole": a surname that is also a word
+        plain = all(is_plain_word(w) or w.lower() in STOP_WORDS for w in words) and not INITIAL.search(text, s, e) and not addressed  # initials mark a name ("A.S.Oka"); "For" none
         if plain or is_form_label(text, s, e) or any(f.start < e and s < f.end for f in firms) or _FIRM_TAIL.match(text, e):
             continue  # common words, or inside a firm named after people ("Partner, Whitcombe & Reyes LLP")
-        if (m := HONORIFIC_BEFORE.search(text, max(0, s - 8), s)) is not None and "\n" not in text[m.start() : s]:
+        if honorific and m is not None:
             s = m.start()
         name = after_leading_roles(text, s, e)
         if any(w.lower() not in _PERSONAL_HONORIFICS for w in WORD.findall(text[word_start(text, s) : name])):
-            s = name  # "Hon'Ble Sri Justice P. Raghavanath": an office before the name; "Kumari Asha Rao" keeps her honorific
+            s = name  # "Coram: Mr. Justice X": the cue's label goes, the forms of address come back just below
+        s = with_forms_of_address(text, s)  # "Lord Justice Ward", "Constable Rees": the mention is the unit
         grown = grow_name(text, NamedEntity(PERSON, s, e))  # "Sri: Manohar N", "Dr.Wasia Naveed"
         clash = any(x.start < grown.end and grown.start < x.end and not (x.start < e and s < x.end) for x in entities)
         cued.append(NamedEntity(PERSON, s, e) if clash else NamedEntity(PERSON, grown.start, before_a_heading(text, grown.start, grown.end)))

@@ -21,7 +21,7 @@ from spacy.lang.en.stop_words import STOP_WORDS
 
 from policy_engine.detect.lexical import is_common_word, is_first_name, is_plain_word, is_surname
 from policy_engine.detect.name_shapes import LAYOUT_WORDS, LOWER, NAME_WORD, UPPER
-from policy_engine.detect.names import TITLES
+from policy_engine.detect.names import FORMS_OF_ADDRESS, TITLES
 from policy_engine.detect.ner import NamedEntity
 from policy_engine.detect.roles import ROLE_TITLES
 
@@ -159,6 +159,21 @@ def after_leading_roles(text: str, start: int, end: int) -> int:
     start = word_start(text, start)
     while (m := _LEADING_ROLE.match(text, start, end) or _HONORIFIC_BEFORE_ROLE.match(text, start, end)) and m.end() < end:
         start = m.end()
+    return start
+
+
+#: A capitalized form of address and the space before the next word of the mention ("Justice ", "Mr. ", "Hon'ble ").
+_FORM_OF_ADDRESS_BEFORE = re.compile(r"(?<![\w'\u2019.-])(?P<word>[A-Z][A-Za-z'\u2019]*)\.?[^\S\n]+$")
+
+
+def with_forms_of_address(text: str, start: int) -> int:
+    """``start`` moved back over the forms of address written right before a name on its line ("Sergeant Gamble",
+    "Mr Justice Collins", "Lord Justice Ward", "Hon'Ble Sri Justice P. Raghavanath"): the mention is the unit, so a
+    title is hidden with the name it belongs to (a visible "Lord Justice" beside a hidden surname narrows who is meant).
+    Only capitalized words of :data:`~policy_engine.detect.names.FORMS_OF_ADDRESS` are taken; a role noun or an office
+    before them stays outside ("the applicant's counsel, Mr X"; "Public Prosecutor Mr. X": "Mr. X")."""
+    while (m := _FORM_OF_ADDRESS_BEFORE.search(text, max(0, start - 16), start)) and m.group("word").lower() in FORMS_OF_ADDRESS:
+        start = m.start()
     return start
 
 

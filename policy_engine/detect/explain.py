@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass
 from policy_engine.detect.analyzer import Analyzer, DetectionPlan
 from policy_engine.detect.category_resolver import LOW_CONFIDENCE
 from policy_engine.detect.coverage import describe, undetectable
+from policy_engine.detect.fact_kinds import describe_meaning
 from policy_engine.detect.kinds import describe_uncovered, uncovered_kinds
 from policy_engine.policy.model import Policy
 from policy_engine.policy.vocabulary import Vocabulary
@@ -65,7 +66,9 @@ def explain_plan(plan: DetectionPlan, vocabulary: Vocabulary, countries: tuple[s
         warnings.append(f"low-confidence resolution ({res.confidence:.2f} < {LOW_CONFIDENCE}); confirm with detect.categories")
     if not plan.constraint.detect.patterns and (uncovered := uncovered_kinds(plan.constraint.statement, vocabulary, countries)):
         warnings.append(f"part not enforced: no detector covers {describe_uncovered(uncovered)} (PE116)")
-    if res.method in ("embedding", "none") and not plan.constraint.advisory:
+    if plan.fact_kinds:
+        warnings.append(f"kinds of fact {describe_meaning(plan.fact_kinds)}")
+    if res.method in ("embedding", "none") and not plan.constraint.advisory and not plan.fact_kinds:
         guess = f"; closest by meaning: {', '.join(res.category_ids[:3])}" if res.categories else ""
         warnings.append(
             f"the engine refuses to open this policy (PE109): the statement names no category{guess}; "

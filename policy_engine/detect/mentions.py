@@ -54,12 +54,13 @@ from policy_engine.detect.entity_bounds import (
     grow_name,
     grow_organization,
     is_form_label,
+    with_forms_of_address,
 )
 from policy_engine.detect.lexical import is_common_word, is_first_name, is_plain_word, is_surname
 from policy_engine.detect.name_shapes import LAYOUT_WORDS, opens_a_line_or_sentence
 from policy_engine.detect.names import OFFICE_TITLES, TITLES
 from policy_engine.detect.ner import NamedEntity
-from policy_engine.detect.roles import ROLE_TITLES
+from policy_engine.detect.roles import ROLE_TITLES, marked_as_a_person
 
 _VALUE_AFTER = re.compile(r":?\s?[\d#(]")
 _CALENDAR = re.compile(r"\b(?:1[89]|20)\d{2}\b|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\b")
@@ -236,8 +237,8 @@ def _person_pieces(text: str, e: NamedEntity) -> list[NamedEntity]:
         titled = HONORIFIC_BEFORE.search(text, max(0, start - 8), start) is not None or len(name_words) < len(words)
         if all(len(w) > 2 and not _VOWEL.search(w) for w in name_words) or (not titled and _names_the_kind_of_a_number(text, start, end)):
             continue  # an abbreviation ("Hcgp", "Jmfc"), or the kind of a case number ("Crl.A. No.88/2018")
-        if not any(len(w) > 1 for w in name_words) and not titled:
-            continue  # initials alone are no name ("W.P.(C" of a case number); "Mr. X" is
+        if not any(len(w) > 1 for w in name_words) and not titled and not marked_as_a_person(text, start, end):
+            continue  # initials alone are no name ("W.P.(C" of a case number); "Mr. X" and "the witness, W.," are
         titled = titled or INITIAL.search(text, start, end) is not None  # "A. S. Oka": initials mark a name
         if name_words and all(is_plain_word(w) for w in name_words) and not titled and (opens_a_line_or_sentence(text, start) or _NUMBER_OF_A_KIND.match(text, end)):
             continue  # a heading word, or the kind of a number ("Fir No:93/2010")
@@ -248,6 +249,7 @@ def _person_pieces(text: str, e: NamedEntity) -> list[NamedEntity]:
             continue
         if (m := HONORIFIC_BEFORE.search(text, max(0, start - 8), start)) is not None and "\n" not in text[m.start() : start]:
             start = m.start()
+        start = with_forms_of_address(text, start)
         while (m := _TRAILING_FUNCTION_WORD.search(text, start, end)) and m.start() > start:
             end = m.start()  # "Raghuvir Singh And" (a list of parties runs on)
         if text[end - 1] == "." and not re.search(r"\b[A-Z]\.$|\b(?:" + "|".join(HONORIFICS) + r")\.$", text[start:end], re.IGNORECASE):

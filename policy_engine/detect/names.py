@@ -35,6 +35,15 @@ OFFICE_TITLES = frozenset(
     "general prosecutor pleader secretary registrar commissioner collector magistrate superintendent inspector director manager "
     "chairman chairperson president treasurer trustee major colonel captain admiral marshal sergeant constable chief judge".split()
 )
+#: Forms of address written before a name and part of the mention ("Mr Justice Collins", "Lord Justice Ward",
+#: "Detective Inspector Harwood", "Hon'ble Sri Justice P. Raghavanath"): honorifics, judicial titles and police or
+#: military ranks.  A role noun ("patient", "counsel") or an office ("Public Prosecutor") says what the person does,
+#: not how they are addressed, and stays outside the mention.
+FORMS_OF_ADDRESS = frozenset(
+    "mr mrs ms miss mx mister dr doctor prof professor sir dame madam lady lord rev reverend hon honorable honourable "
+    "hon'ble honble sri shri sh smt kumari kum ku judge justice nurse officer sergeant sgt constable inspector detective "
+    "det chief superintendent captain capt major colonel col lieutenant lt corporal admiral marshal".split()
+)
 #: Post-nominal letters and generational suffixes written after a name.
 SUFFIXES = frozenset("md do rn np pa phd dds esq jr sr ii iii iv cpa".split())
 
@@ -58,7 +67,7 @@ def name_words(mention: str) -> tuple[str, ...]:
     """The name words of a person mention: titles, suffixes and possessives dropped."""
     words = [w for w in _NAME_WORD.findall(fold(mention))]
     words = [w[:-2] if w.endswith(("'s", "\u2019s")) else w for w in words]
-    while words and words[0] in TITLES:
+    while words and (words[0] in TITLES or words[0] in FORMS_OF_ADDRESS):
         words.pop(0)
     while words and words[-1] in SUFFIXES:
         words.pop()

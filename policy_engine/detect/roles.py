@@ -37,11 +37,13 @@ roles and a mention's roles use the same names.  Unknown roles are ``None``.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from policy_engine.detect.lexical import is_first_name
+from policy_engine.detect.names import FORMS_OF_ADDRESS
 from policy_engine.detect.signatures import header_mail_domain, in_signature_block
 from policy_engine.policy.resolution import ROLE_WORDS
 
@@ -108,6 +110,17 @@ _BEFORE_CLERICAL_BY = re.compile(
     re.IGNORECASE,
 )
 _WINDOW = 40
+#: Words that may open a mention before the name: forms of address and titled roles ("Mr Justice", "Patient").
+_FORMS = FORMS_OF_ADDRESS | frozenset(TITLE_ROLES)
+#: Verbs of saying by which a text reports what a person said ("W. stated that ...", "J. testified").
+_SAYING_AFTER = re.compile(r"[^\S\n]+(?:stated|said|told|testified|explained|submitted|alleged|claimed|maintained|replied|confirmed|denied)\b")
+
+
+def marked_as_a_person(text: str, start: int, end: int) -> bool:
+    """The context marks ``text[start:end]`` (a bare initial, "W.") as a person: a role noun right before it ("the
+    second witness, W.,"), an apposition naming a role after it, or a verb of saying after it ("W. stated that")."""
+    before = text[max(0, start - _WINDOW) : start]
+    return bool(_BEFORE_NOUN.search(before) or _AFTER_APPOSITION.match(text[end : end + _WINDOW]) or _SAYING_AFTER.match(text, end))
 
 
 _CUE_WORDS = (
@@ -204,9 +217,10 @@ def mention_evidence(text: str, start: int, end: int) -> list[RoleEvidence]:
     before = text[max(0, start - _WINDOW) : start]
     after = text[end : end + _WINDOW]
     found: list[RoleEvidence] = []
-    first = re.match(r"\s*([A-Za-z]+)", mention)
-    if first and first.group(1).lower() in TITLE_ROLES and len(mention.split()) > 1:
-        found.append(RoleEvidence(TITLE_ROLES[first.group(1).lower()], "title"))
+    words = mention.split()
+    leading = [w.rstrip(".").lower() for w in itertools.takewhile(lambda w: w.rstrip(".").lower() in _FORMS, words[:-1])]
+    if titles := [w for w in leading if w in TITLE_ROLES]:
+        found.append(RoleEvidence(TITLE_ROLES[titles[-1]], "title"))  # "Mr Justice Collins": the title nearest the name
     title = _BEFORE_TITLE.search(before)
     if title and title.group("title").lower() in TITLE_ROLES and (not title.group("dot") or title.group("title").lower() in _ABBREVIATED_TITLES):
         found.append(RoleEvidence(TITLE_ROLES[title.group("title").lower()], "title"))

@@ -15,46 +15,55 @@ kind to span is the model's).
 * The candidates are the text's noun chunks without their determiner or
   possessive pronoun ("his earlier visa application" -> "earlier visa
   application"), and adjectival or participial predicates with their
-  modifiers ("is partially sighted" -> "partially sighted").
-* Each candidate has three features against its closest kind: the cosine of
-  the phrase, the cosine of its sentence, and how much the sentence's cosine
-  drops when the phrase is cut out of it (the phrase carries the meaning).
-  A logistic model over them (:data:`WEIGHTS`) gives a probability, reported
-  at or above :data:`THRESHOLD`.  Both were fitted on CAPID (Ponomarenko et
-  al. 2026), whose annotators typed each sensitive span of a self-disclosure
-  (health, relationship, belief, sexual orientation, finance, ...): the
-  development part of a seeded split by context fitted them, the validation
-  part measured them (``bench/semantic_facts_calibrate.py``; figures in
+  modifiers ("is partially sighted" -> "partially sighted").  Verb phrases
+  and nouns with their prepositional phrase were tried too (:data:`FORMS`);
+  on CAPID's development part they bought recall only with precision, so
+  the model scores :data:`MODEL_FORMS`.
+* Each candidate has the features of :func:`feature_names` against its
+  closest kind: the cosine of the phrase, the cosine of its sentence, how
+  much the sentence's cosine drops when the phrase is cut out of it (the
+  phrase carries the meaning), how far the phrase's cosine stands above the
+  best other candidate of its sentence, its length, whether its head is a
+  proper noun (a name is no fact) and its form.  Every feature is local to
+  a sentence, so a sentence far from every kind (cosine below :data:`GATE`)
+  is skipped before its candidates are embedded, which changes no score of
+  the sentences kept.  A logistic model over them (:data:`WEIGHTS`) gives a
+  probability, reported at or above :data:`THRESHOLD`.  All three were
+  fitted on CAPID (Ponomarenko et al. 2026), whose annotators typed each
+  sensitive span of a self-disclosure (health, relationship, belief, sexual
+  orientation, finance, ...): the development part of a seeded split by
+  context fitted them, the validation part measured them
+  (``bench/semantic_facts_calibrate.py``; figures in
   ``bench/results/semantic_facts_calibration.md``).
 
 Lexicon and pattern recognizers stay the high-precision seeds; this finder
 adds what they do not list: only the kinds no category keyword names are
-matched by meaning (:func:`unnamed_kinds`).  Thread-safe (the embedder and the parser
+matched by meaning (:func:`policy_engine.detect.fact_kinds.meaning_kinds`).  Thread-safe (the embedder and the parser
 serialize their own calls).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from spacy.tokens import Doc, Span, Token
+from spacy.tokens import Doc, Span
 
+from policy_engine.detect.fact_kinds import trimmed
 from policy_engine.nlp.embedding import Embedder
 from policy_engine.nlp.pipeline import parse
-from policy_engine.policy.vocabulary import Vocabulary
 
-#: Logistic weights of (phrase cosine, sentence cosine, cosine drop without the phrase) and the bias (calibrated).
-WEIGHTS: tuple[float, float, float, float] = (4.1002, 8.9883, 10.0184, -6.7759)
+#: Logistic weights of the features of :func:`feature_names` (for :data:`MODEL_FORMS`) and the bias last (calibrated).
+WEIGHTS: tuple[float, ...] = (4.4182, 9.3479, 7.0823, 1.4132, 1.1007, 1.3496, 0.7639, -7.6245)
 #: Probability at which a candidate is reported (calibrated on the development part, see the module docstring).
-THRESHOLD = 0.14
-#: Categories whose values are open-ended facts about a person rather than identifiers or named entities: a statement
-#: that resolves to one of them (or to none) is also matched by meaning.  Trade union membership is one narrow kind its
-#: recognizer names exactly; matched by meaning, "the European Union" comes close to it.
-FACT_CATEGORIES = frozenset(["medical_condition", "relative"])
-_DROPPED_DEPS = frozenset(["det", "poss", "case", "predet"])
-_MAX_CANDIDATE_TOKENS = 6
+THRESHOLD = 0.16
+#: Sentence cosine to the closest kind below which a sentence's candidates are not scored: the lowest sentence cosine
+#: of any candidate reported on the development part (so none is lost there; validation loss in the calibration notes).
+GATE = 0.07
+#: The largest drop of a sentence's cosine without a candidate seen on the development part (0.456), rounded up: a
+#: candidate the model rejects with this drop is rejected whatever its drop, so its cut sentence is not embedded.
+DROP_BOUND = 0.46
 
 
 @dataclass(frozen=True)
@@ -67,77 +76,62 @@ class FactSpan:
     probability: float
 
 
-def _trimmed(span: Span) -> Span | None:
-    """``span`` without leading determiners, possessives and punctuation; ``None`` when only pronouns or numbers are left."""
-    start = span.start
-    while start < span.end and (span.doc[start].dep_ in _DROPPED_DEPS or span.doc[start].is_punct):
-        start += 1
-    end = span.end
-    while end > start and span.doc[end - 1].is_punct:
-        end -= 1
-    trimmed = span.doc[start:end]
-    if not len(trimmed) or len(trimmed) > _MAX_CANDIDATE_TOKENS or all(t.pos_ in ("PRON", "NUM", "PUNCT") for t in trimmed):
-        return None
-    return trimmed
+#: The forms a candidate phrase takes in the parse, in the order they are collected (a span found twice keeps its first).
+FORMS = ("noun chunk", "predicate", "verb phrase", "noun with its preposition")
+#: The forms the calibrated model scores: verb phrases and nouns with their preposition raised recall on CAPID's
+#: development part only at a loss of precision (their extra words are rarely the fact), so they are left out.
+MODEL_FORMS = (0, 1)
 
 
-def statement_kinds(statement: str) -> tuple[str, ...]:
-    """The kinds of fact a statement names: the coordinated parts of its verb's object, possessor left out.
-
-    A list of examples after the kind ("diagnoses such as depression, anxiety or bipolar disorder") holds
-    instances, not kinds (the statement's terms): the phrase ends where the examples start."""
-    [doc] = parse([statement])
-    objects = [t for t in doc if t.dep_ in ("dobj", "pobj", "attr") and t.head.pos_ in ("VERB", "AUX", "ADP")]
-    if not objects:
-        return ()
-    head = objects[0]
-    end = next((t.i for t in doc[head.i : head.right_edge.i + 1] if _starts_examples(t)), head.right_edge.i + 1)
-    phrase = doc[head.left_edge.i : end]
-    kinds, piece_start = [], phrase.start
-    for token in [*phrase, None]:
-        if token is None or token.dep_ == "cc" or (token.is_punct and token.text in ",;"):
-            stop = token.i if token is not None else phrase.end
-            if (part := _trimmed(doc[piece_start:stop])) is not None:
-                kinds.append(part.text)
-            piece_start = stop + 1
-    return tuple(dict.fromkeys(kinds))
-
-
-#: The markers that open a list of examples of a kind (closed-class English: "such as", "including", "like", "e.g.").
-_EXAMPLE_MARKERS = frozenset({"including", "like", "e.g.", "eg", "especially", "notably"})
-
-
-def _starts_examples(token: Token) -> bool:
-    following = token.nbor(1) if token.i + 1 < len(token.doc) else None
-    return (token.lower_ == "such" and following is not None and following.lower_ == "as") or (token.lower_ in _EXAMPLE_MARKERS and token.i > 0)
-
-
-def unnamed_kinds(kinds: Sequence[str], vocabulary: Vocabulary) -> tuple[str, ...]:
-    """The kinds no category keyword names ("safeguarding concerns", not "health conditions"): the lexicons and
-    recognizers of a named category are its high-precision seeds; meaning fills only what the vocabulary does not name."""
-    keywords = {kw.lower() for category in vocabulary.categories.values() for kw in category.keywords}
-    single = {kw for kw in keywords if " " not in kw}
-    return tuple(
-        kind for kind in kinds
-        if not (single & {form for w in kind.split() for form in _singular_forms(w.lower().strip(":,"))})
-        and not any(kw in kind.lower() for kw in keywords if " " in kw)
+def feature_names(forms: Sequence[int] = MODEL_FORMS) -> tuple[str, ...]:
+    """The features of a candidate proposed under ``forms``, in the order of :data:`WEIGHTS` (cosines are to the
+    candidate's closest kind; one indicator per form after the first)."""
+    return (
+        "phrase cosine", "sentence cosine", "drop without the phrase", "phrase cosine above the sentence's best other",
+        "log tokens", "proper-noun head", *(FORMS[f] for f in forms[1:]),
     )
 
 
-def _singular_forms(word: str) -> set[str]:
-    """``word`` and the singulars an English plural of it may have ("procedures", "injuries", "diagnoses")."""
-    return {word, word.removesuffix("s"), word.removesuffix("es"), word[:-3] + "y" if word.endswith("ies") else word}
+#: Dependents that complete a verb phrase ("use a wheelchair", "arrived as an asylum seeker", "is on the register").
+_COMPLEMENTS = frozenset(["dobj", "attr", "acomp", "prep", "xcomp", "oprd", "dative", "prt", "ccomp"])
+#: The longest verb phrase or noun with its preposition taken as a candidate, in tokens.
+_MAX_CLAUSE_TOKENS = 8
 
 
-def candidate_spans(doc: Doc) -> list[Span]:
-    """Noun chunks (determiners and possessives dropped) and adjectival or participial predicates with their modifiers."""
-    spans = [t for t in (_trimmed(chunk) for chunk in doc.noun_chunks) if t is not None]
+def candidate_spans(doc: Doc, forms: Sequence[int] = MODEL_FORMS) -> list[tuple[Span, int]]:
+    """The candidate phrases of ``doc`` with the index of their form in :data:`FORMS`: noun chunks (determiners and
+    possessives dropped), adjectival or participial predicates with their modifiers ("partially sighted"), verbs
+    with their complements ("use a wheelchair", "is on the child protection register") and nouns with their
+    prepositional phrase ("history of self-harm"); only those of ``forms``."""
+    found: dict[tuple[int, int], tuple[Span, int]] = {}
+
+    def add(span: Span | None, form: int) -> None:
+        if form in forms and span is not None and len(span) and (span.start, span.end) not in found:
+            found[span.start, span.end] = (span, form)
+
+    for chunk in doc.noun_chunks:
+        add(trimmed(chunk), 0)
     for token in doc:
         predicate = token.dep_ == "acomp" or (token.tag_ == "VBN" and any(c.dep_ == "auxpass" for c in token.children))
         if predicate and token.pos_ in ("ADJ", "VERB"):
             left = min((child.i for child in token.lefts if child.dep_ == "advmod"), default=token.i)
-            spans.append(doc[left : token.i + 1])
-    return spans
+            add(doc[left : token.i + 1], 1)
+    for token in doc:
+        complements = [c for c in token.rights if c.dep_ in _COMPLEMENTS]
+        if token.pos_ in ("VERB", "AUX") and token.dep_ not in ("aux", "auxpass", "amod") and complements:
+            add(_clause(doc, token.i, max(c.right_edge.i for c in complements) + 1), 2)
+    for chunk in doc.noun_chunks:
+        if preps := [c for c in chunk.root.rights if c.dep_ == "prep"]:
+            start = trimmed(chunk)
+            add(_clause(doc, start.start, preps[-1].right_edge.i + 1) if start is not None else None, 3)
+    return list(found.values())
+
+
+def _clause(doc: Doc, start: int, end: int) -> Span | None:
+    """``doc[start:end]`` without trailing punctuation, or ``None`` when longer than :data:`_MAX_CLAUSE_TOKENS`."""
+    while end > start and doc[end - 1].is_punct:
+        end -= 1
+    return doc[start:end] if 0 < end - start <= _MAX_CLAUSE_TOKENS else None
 
 
 def _without(sentence: Span, span: Span) -> str:
@@ -146,54 +140,97 @@ def _without(sentence: Span, span: Span) -> str:
     return (text[: span.start_char - offset] + text[span.end_char - offset :]).strip()
 
 
-def candidate_features(embedder: Embedder, docs: Sequence[Doc], kinds: Sequence[str]) -> tuple[list[list[Span]], np.ndarray, np.ndarray]:
-    """Each doc's candidates, the index of each candidate's closest kind and its three features (one row per candidate).
+def candidate_features(
+    embedder: Embedder,
+    docs: Sequence[Doc],
+    kinds: Sequence[str],
+    gate: float | None = None,
+    forms: Sequence[int] = MODEL_FORMS,
+    cascade: Callable[[np.ndarray], np.ndarray] | None = None,
+) -> tuple[list[list[tuple[Span, int]]], np.ndarray, np.ndarray]:
+    """Each doc's candidates of ``forms``, the index of each one's closest kind and its :func:`feature_names` (a row each).
 
-    Every distinct phrase, sentence and cut sentence is embedded once, in one batch.
+    The kinds and the sentences are embedded first; with ``gate``, only the candidates of sentences whose cosine
+    to some kind reaches it are scored (every feature is local to a sentence, so a kept sentence scores as without
+    the gate).  Then every distinct phrase is embedded once, in one batch, and so is every cut sentence; with
+    ``cascade``, only the cut sentences of the rows it marks, given the features with the drop at :data:`DROP_BOUND`
+    (the others keep the bound: a row the model rejects even at the bound needs no cut sentence).
     """
-    candidates = [candidate_spans(doc) for doc in docs]
-    flat = [span for spans in candidates for span in spans]
+    sentences_of = [list(doc.sents) for doc in docs]
+    sentence_texts = list(dict.fromkeys([*kinds, *(s.text for sents in sentences_of for s in sents)]))
+    sentence_vectors = embedder.embed(sentence_texts) if kinds else np.zeros((len(sentence_texts), 1), dtype=np.float32)
+    at = {text: i for i, text in enumerate(sentence_texts)}
+    kind_vectors = sentence_vectors[[at[k] for k in kinds]]
+    kept = {
+        (i, s.start) for i, sents in enumerate(sentences_of) for s in sents
+        if gate is None or (len(kinds) and float(np.max(sentence_vectors[at[s.text]] @ kind_vectors.T)) >= gate)
+    }
+    candidates = [[(span, form) for span, form in candidate_spans(doc, forms) if (i, span.sent.start) in kept] for i, doc in enumerate(docs)]
+    flat = [span for spans in candidates for span, _ in spans]
     if not flat or not kinds:
-        return candidates, np.zeros(len(flat), dtype=int), np.zeros((len(flat), 3), dtype=np.float32)
+        return candidates, np.zeros(len(flat), dtype=int), np.zeros((len(flat), len(feature_names(forms))), dtype=np.float32)
     sentences = [span.sent for span in flat]
-    cut = [_without(sentence, span) for sentence, span in zip(sentences, flat)]
-    texts = list(dict.fromkeys([*kinds, *(s.text for s in flat), *(s.text for s in sentences), *cut]))
+    texts = list(dict.fromkeys(s.text for s in flat))
     index = {text: i for i, text in enumerate(texts)}
     vectors = embedder.embed(texts)
-    kind_vectors = vectors[[index[k] for k in kinds]]
 
-    def cosines(strings: Iterable[str]) -> np.ndarray:
-        return vectors[[index[s] for s in strings]] @ kind_vectors.T
+    def cosines(strings: Iterable[str], table: np.ndarray, where: dict[str, int]) -> np.ndarray:
+        return table[[where[s] for s in strings]] @ kind_vectors.T
 
-    phrase = cosines(s.text for s in flat)
-    best = np.argmax(phrase, axis=1)
+    phrase_all = cosines((s.text for s in flat), vectors, index)
+    best = np.argmax(phrase_all, axis=1)
     rows = np.arange(len(flat))
-    sentence = cosines(s.text for s in sentences)[rows, best]
-    drop = sentence - cosines(cut)[rows, best]
-    return candidates, best, np.stack([phrase[rows, best], sentence, drop], axis=1).astype(np.float32)
+    phrase = phrase_all[rows, best]
+    sentence = cosines((s.text for s in sentences), sentence_vectors, at)[rows, best]
+    drop = np.full(len(flat), DROP_BOUND, dtype=np.float32)
+    doc_of = np.repeat(np.arange(len(docs)), [len(spans) for spans in candidates])
+    sentence_ids: dict[tuple[int, int], int] = {}
+    sentence_of = np.asarray([sentence_ids.setdefault((int(d), s.start), len(sentence_ids)) for d, s in zip(doc_of, sentences)])
+    above_other = np.zeros(len(flat), dtype=np.float32)  # a sentence's only candidate: 0
+    for key in range(len(sentence_ids)):
+        members = np.flatnonzero(sentence_of == key)
+        if len(members) > 1:
+            top, second = np.sort(phrase[members])[-2:][::-1]
+            above_other[members] = phrase[members] - np.where(phrase[members] >= top, second, top)
+    form = np.asarray([f for spans in candidates for _, f in spans])
+    tokens = np.log(np.asarray([len(s) for s in flat], dtype=np.float32))
+    proper = np.asarray([s.root.pos_ == "PROPN" for s in flat], dtype=np.float32)
+    features = np.stack([phrase, sentence, drop, above_other, tokens, proper, *(form == f for f in forms[1:])], axis=1).astype(np.float32)
+    needed = np.flatnonzero(cascade(features) if cascade is not None else np.ones(len(flat), dtype=bool))
+    if len(needed):
+        cut = [_without(sentences[i], flat[i]) for i in needed]
+        cut_texts = list(dict.fromkeys(cut))
+        cut_vectors = embedder.embed(cut_texts)
+        features[needed, 2] = sentence[needed] - cosines(cut, cut_vectors, {t: i for i, t in enumerate(cut_texts)})[np.arange(len(needed)), best[needed]]
+    return candidates, best, features
 
 
 def probabilities(features: np.ndarray, weights: Sequence[float] = WEIGHTS) -> np.ndarray:
-    """The logistic model's probability that each candidate (a row of :func:`candidate_features`) is a fact of its kind."""
-    return 1.0 / (1.0 + np.exp(-(features @ np.asarray(weights[:3], dtype=np.float32) + weights[3])))
+    """The logistic model's probability that each candidate (a row of :func:`candidate_features`) is a fact of its kind;
+    ``weights`` holds one weight per feature column and the bias last."""
+    return 1.0 / (1.0 + np.exp(-(features @ np.asarray(weights[:-1], dtype=np.float32) + weights[-1])))
 
 
 class SemanticFacts:
     """Finds the phrases of texts that name facts of a statement's kinds (see the module docstring)."""
 
-    def __init__(self, embedder: Embedder, threshold: float = THRESHOLD) -> None:
+    def __init__(self, embedder: Embedder, threshold: float = THRESHOLD, gate: float | None = GATE, cascade: bool = True) -> None:
         self._embedder = embedder
         self.threshold = threshold
+        self.gate = gate
+        self.cascade = cascade
 
     def find_many(self, texts: Iterable[str], kinds: Sequence[str]) -> list[list[FactSpan]]:
         """For each text, its candidate phrases whose probability reaches :attr:`threshold` for one of ``kinds``."""
-        candidates, best, features = candidate_features(self._embedder, parse(list(texts)), kinds)
+        candidates, best, features = candidate_features(
+            self._embedder, parse(list(texts)), kinds, self.gate, cascade=(lambda f: probabilities(f) >= self.threshold) if self.cascade else None
+        )
         scores = probabilities(features)
         out: list[list[FactSpan]] = []
         row = 0
         for spans in candidates:
             found = []
-            for span in spans:
+            for span, _ in spans:
                 if scores[row] >= self.threshold:
                     found.append(FactSpan(span.start_char, span.end_char, kinds[best[row]], float(scores[row])))
                 row += 1

@@ -13,8 +13,11 @@ serves (:mod:`policy_engine.detect.coverage`), unless the engine is strict,
 which refuses them as it refuses an enforcer that is not installed.  A
 statement that also names an identifier kind no detector covers ("PPS
 numbers or Glorbex numbers") is enforced for the rest, and its outcome says
-which part is NOT enforced (:mod:`policy_engine.detect.kinds`, lint PE116).  The test is the lexical resolution lint uses (PE109), so lint
-and the runtime agree on which policies open.
+which part is NOT enforced (:mod:`policy_engine.detect.kinds`, lint PE116).  A restriction that names no
+category but a kind of fact with content ("Do not reveal tenants' safeguarding concerns") is enforced by
+meaning (:mod:`policy_engine.detect.fact_kinds`), and its outcome says so with the matcher's modest measured
+quality; only a statement with no kind meaning could match is refused.  The test is the lexical resolution
+and the kinds lint uses (PE109), so lint and the runtime agree on which policies open.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from pathlib import Path
 
 from audit.records import ConstraintOutcome
 from policy_engine.detect.coverage import describe, undetectable
+from policy_engine.detect.fact_kinds import describe_meaning, meaning_kinds
 from policy_engine.detect.kinds import describe_uncovered, uncovered_kinds
 from policy_engine.diagnostics import SourceSpan
 from policy_engine.errors import PolicyEngineError
@@ -51,6 +55,8 @@ class ResolutionGate:
     not_enforced: dict[str, str]
     #: Enforced constraints with a part no detector covers (PE116): the part, named in the outcome's reason.
     partly: dict[str, str] = field(default_factory=dict)
+    #: Constraints naming no category, enforced by meaning alone (PE109 warning): the kinds and the matcher's quality.
+    by_meaning: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def check(cls, policy: Policy, *, strict: bool = False) -> ResolutionGate:
@@ -64,8 +70,12 @@ class ResolutionGate:
         vocab = vocabulary_for(policy.vocabulary)
         refused: list[Constraint] = []
         not_enforced: dict[str, str] = {}
+        by_meaning: dict[str, str] = {}
         for constraint in policy.constraints:
             resolution = resolve_constraint(constraint, vocab)
+            if not enforceable(resolution) and not constraint.advisory and (kinds := meaning_kinds(constraint, (), resolution.polarity, vocab)):
+                by_meaning[constraint.id] = describe_meaning(kinds)
+                continue
             missing = undetectable(constraint, resolution.category_ids, vocab) if enforceable(resolution) else {}
             if not enforceable(resolution):
                 if not constraint.advisory:
@@ -84,7 +94,7 @@ class ResolutionGate:
             for c in policy.constraints
             if c.id not in not_enforced and not c.detect.patterns and (kinds := uncovered_kinds(c.statement, vocab, policy.countries))
         }
-        return cls(not_enforced, partly)
+        return cls(not_enforced, partly, by_meaning)
 
     def enforced(self, constraints: Sequence[Constraint]) -> tuple[Constraint, ...]:
         """The constraints an enforcer acts on."""
@@ -92,8 +102,9 @@ class ResolutionGate:
 
     def partition(self, applied: list[ConstraintOutcome], not_applied: list[ConstraintOutcome]) -> tuple[list[ConstraintOutcome], list[ConstraintOutcome]]:
         """Outcomes with every constraint this gate does not enforce moved to *not applied*, with its reason."""
+        notes = {**self.by_meaning, **self.partly}
         kept = [
-            o.model_copy(update={"reason": f"{o.reason}; {self.partly[o.constraint_id]}"}) if o.constraint_id in self.partly else o
+            o.model_copy(update={"reason": f"{o.reason}; {notes[o.constraint_id]}"}) if o.constraint_id in notes else o
             for o in applied
             if o.constraint_id not in self.not_enforced
         ]

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from policy_engine.detect.coverage import describe, undetectable
+from policy_engine.detect.fact_kinds import describe_meaning, meaning_kinds
 from policy_engine.detect.kinds import uncovered_kinds
 from policy_engine.diagnostics import Diagnostic, Severity, SourceSpan
 from policy_engine.policy.loader import LoadedPolicy
@@ -47,7 +48,9 @@ def check(lp: LoadedPolicy, vocab: Vocabulary) -> Iterator[Diagnostic]:
             yield Diagnostic("PE106", f"'{c.statement}' permits disclosure instead of restricting it", lp.span(here + ("statement",)))
         elif resolution.polarity is Polarity.NEGATED_RESTRICTION:
             yield Diagnostic("PE113", f"'{c.statement}' forbids redaction, which contradicts what a constraint is for", lp.span(here + ("statement",)))
-        if not enforceable(resolution):
+        if not enforceable(resolution) and not c.advisory and (kinds := meaning_kinds(c, (), resolution.polarity, vocab)):
+            yield from _by_meaning(lp, i, kinds)
+        elif not enforceable(resolution):
             yield Diagnostic(
                 "PE109",
                 f"cannot tell what '{c.statement}' protects (no category keyword, no detector hints)"
@@ -96,6 +99,20 @@ def _uncovered(lp: LoadedPolicy, i: int, vocab: Vocabulary) -> Iterator[Diagnost
             f"'{kind.phrase}' names an identifier kind no detector covers; values of that kind are not hidden "
             f"(closest known kinds: {', '.join(kind.closest)})",
             _within(span, constraint.statement, kind.start),
+        )
+
+
+def _by_meaning(lp: LoadedPolicy, i: int, kinds: tuple[str, ...]) -> Iterator[Diagnostic]:
+    """PE109 as a warning at each kind of fact a category-less statement names: it is enforced by meaning alone."""
+    statement = lp.policy.constraints[i].statement
+    span = lp.span(("constraints", i, "statement"))
+    for kind in kinds:
+        yield Diagnostic(
+            "PE109",
+            f"'{kind}' is a kind of fact no category lists: {describe_meaning([kind])}; name a category or add "
+            "detect.terms for values that must never pass",
+            _within(span, statement, max(statement.find(kind), 0)),
+            severity=Severity.WARNING,
         )
 
 
