@@ -121,6 +121,18 @@ def test_class3_a_title_or_rank_is_hidden_with_the_name(analyzer: Analyzer, text
 @pytest.mark.parametrize(
     ("text", "mention"),
     [
+        ("Before: Employment Judge Harcourt", "Harcourt"),
+        ("The case was listed before District Judge Okonkwo-Barnes in May.", "Okonkwo-Barnes"),
+    ],
+)
+def test_class3_an_office_named_with_a_modifier_stays_whole_outside_the_name(analyzer: Analyzer, text: str, mention: str) -> None:
+    """No half office is left beside a hidden name ("Employment [NAME]"): the office is a role, not a form of address."""
+    assert _hidden(analyzer, text, PEOPLE) == [mention]
+
+
+@pytest.mark.parametrize(
+    ("text", "mention"),
+    [
         ("The applicant was represented by Mr Mole, a solicitor.", "Mr Mole"),
         ("The applicant was represented by Ms Trelawney of counsel.", "Ms Trelawney"),
     ],

@@ -171,10 +171,27 @@ def with_forms_of_address(text: str, start: int) -> int:
     "Mr Justice Collins", "Lord Justice Ward", "Hon'Ble Sri Justice P. Raghavanath"): the mention is the unit, so a
     title is hidden with the name it belongs to (a visible "Lord Justice" beside a hidden surname narrows who is meant).
     Only capitalized words of :data:`~policy_engine.detect.names.FORMS_OF_ADDRESS` are taken; a role noun or an office
-    before them stays outside ("the applicant's counsel, Mr X"; "Public Prosecutor Mr. X": "Mr. X")."""
+    before them stays outside ("the applicant's counsel, Mr X"; "Public Prosecutor Mr. X": "Mr. X").  A rank or office
+    noun named with a capitalized modifier is an office, not a form of address, and stays whole outside the mention
+    ("Employment Judge Harcourt": "Harcourt"), so no half office is left visible ("Employment [NAME]")."""
     while (m := _FORM_OF_ADDRESS_BEFORE.search(text, max(0, start - 16), start)) and m.group("word").lower() in FORMS_OF_ADDRESS:
+        if m.group("word").lower() not in _HONORIFICS and _names_an_office(text, m.start()):
+            break
         start = m.start()
     return start
+
+
+#: Forms of address that are honorifics, never the head of an office's name ("Mr", "Dr", "Lord", "Sri").
+_HONORIFICS = frozenset("mr mrs ms miss mx mister dr sir dame madam lady lord rev reverend hon hon'ble honble sri shri sh smt kumari kum ku".split())
+#: A capitalized word and the space before the next word, on one line ("Employment ").
+_CAPITALIZED_BEFORE = re.compile(r"(?<![\w'\u2019.-])(?P<word>[A-Z][A-Za-z'\u2019]*)[^\S\n]+$")
+
+
+def _names_an_office(text: str, title_start: int) -> bool:
+    """Whether the rank or office noun at ``title_start`` has a capitalized modifier that is itself no form of address
+    and no function word ("Employment Judge", "District Judge", "Police Constable"), i.e. it is part of an office's name."""
+    m = _CAPITALIZED_BEFORE.search(text, max(0, title_start - 24), title_start)
+    return bool(m) and m.group("word").lower() not in FORMS_OF_ADDRESS and m.group("word").lower() not in STOP_WORDS
 
 
 def before_a_heading(text: str, start: int, end: int) -> int:
