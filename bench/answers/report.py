@@ -31,6 +31,7 @@ def summarize(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "abstained": sum(r["outcome"] == "abstained" for r in rows),
         "denied": sum(r["outcome"] == "denied" for r in rows),
         "abstain_rate": _share(sum(r["answer"] is None for r in rows), len(rows)),
+        "answers_quoted": sum(bool(r.get("quoted")) for r in rows),
         "abstained_by_grounding": sum((r["refusal"] or "").startswith("grounding:") for r in rows),
         "sensitive_items": len(items),
         "leakage_string": _share(sum(i["string"] for i in items), len(items)),
@@ -86,8 +87,8 @@ def markdown(result: dict[str, Any]) -> str:
         "Sentences stating nothing count as not grounded.",
         "",
         "| system | answers | abstain rate | leakage string | leakage paraphrase | leakage either | answers with a leak | "
-        "grounded share of released sentences (judge) | grounded share of draft sentences (enforcer) | answers cut | abstained by grounding | latency p50 s | p95 s |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "grounded share of released sentences (judge) | grounded share of draft sentences (enforcer) | answers cut | answers quoted instead | abstained by grounding | latency p50 s | p95 s |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for name, figures in result["systems"].items():
         f = figures
@@ -95,7 +96,7 @@ def markdown(result: dict[str, Any]) -> str:
             f"| {name} | {f['answers']} | {f['abstain_rate']} | {f['leakage_string']} | {f['leakage_paraphrase']} | "
             f"{f['leakage_either']} | {f['answers_with_a_leak']} | {f['grounded_share_of_released_sentences']} "
             f"({f['released_sentences_grounded']}/{f['released_sentences']}) | {f['grounded_share_of_draft_sentences']} "
-            f"({f['draft_sentences_supported']}/{f['draft_sentences']}) | {f['answers_cut']} | {f['abstained_by_grounding']} | "
+            f"({f['draft_sentences_supported']}/{f['draft_sentences']}) | {f['answers_cut']} | {f['answers_quoted']} | {f['abstained_by_grounding']} | "
             f"{f['latency_s']['p50']} | {f['latency_s']['p95']} |"
         )
     lines += ["", "Leakage (string or paraphrase) had the paraphrase threshold been another value (sensitivity only):", ""]
