@@ -8,7 +8,7 @@ the model's own:
 * **probe**: load time, peak resident memory after loading and decoding, and
   greedy decoding speed (ms per new token, 64 tokens without stop, torch on
   ``--threads`` threads) on a fixed clinic prompt;
-* **PrivacyLens**: ``bench/answers/privacylens.py --model PATH --dp 0`` on
+* **PrivacyLens**: ``bench/answers/privacylens.py --model PATH --dp 0 --no-baseline`` on
   the first ``--cases`` validation cases (``ask``: abstain rate, grounded
   share of released sentences by the independent judge, the enforcer's share
   of draft sentences, latency);
@@ -91,8 +91,10 @@ def measure(name: str, path: str, args: argparse.Namespace, scratch: Path) -> di
     )
     figures: dict = {"model": name, "path": path, "probe": json.loads(probe_out.stdout.strip().splitlines()[-1])}
     lens = scratch / f"privacylens_{name}"
-    _run([sys.executable, "bench/answers/privacylens.py", "--model", path, "--dp", "0", "--limit", str(args.cases), "--out", str(lens)])
+    _run([sys.executable, "bench/answers/privacylens.py", "--model", path, "--dp", "0", "--no-baseline", "--limit", str(args.cases), "--out", str(lens)])
     figures["privacylens"] = json.loads(lens.with_suffix(".json").read_text(encoding="utf-8"))["systems"]
+    if not args.rcqa:
+        return figures
     rcqa = scratch / f"rcqa_{name}"
     _run([sys.executable, "bench/rcqa/run.py", "--articles-per-topic", str(args.rcqa_articles), "--smollm2", str(args.rcqa), "--model", path, "--out", str(rcqa)])
     figures["rcqa"] = json.loads((rcqa / "rcqa.json").read_text(encoding="utf-8"))["smollm2"]
@@ -112,13 +114,14 @@ def markdown(result: dict) -> str:
         "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for m in result["models"]:
-        p, ask, r = m["probe"], m["privacylens"]["ask"], m["rcqa"]
-        comp = {s: r["table"][s]["clean"]["completeness"] for s in ("extractive", "periphrastic")}
+        p, ask, r = m["probe"], m["privacylens"]["ask"], m.get("rcqa")
+        comp = {s: r["table"][s]["clean"]["completeness"] for s in ("extractive", "periphrastic")} if r else {"extractive": "not run", "periphrastic": "not run"}
+        rcqa_latency = r["latency_s"]["extractive"]["median"] if r else "not run"
         lines.append(
             f"| {m['model']} | {p['parameters_m']} | {p['ms_per_token']} | {p['peak_rss_mib']} | {p['load_s']} | {ask['abstain_rate']} | {ask['answers_quoted']}/{ask['answers']} | "
             f"{ask['grounded_share_of_released_sentences']} ({ask['released_sentences_grounded']}/{ask['released_sentences']}) | "
             f"{ask['grounded_share_of_draft_sentences']} | {ask['latency_s']['p50']} | "
-            f"{comp['extractive']} / {comp['periphrastic']} | {r['latency_s']['extractive']['median']} |"
+            f"{comp['extractive']} / {comp['periphrastic']} | {rcqa_latency} |"
         )
     return "\n".join(lines) + "\n"
 
@@ -127,7 +130,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--models", nargs="+", default=["default=default"], help="NAME=PATH pairs ('default' is SmolLM2-135M)")
     parser.add_argument("--cases", type=int, default=10, help="PrivacyLens validation cases per model")
-    parser.add_argument("--rcqa", type=float, default=0.1, help="share of RCQA questions answered per model")
+    parser.add_argument("--rcqa", type=float, default=0.1, help="share of RCQA questions answered per model (0: RCQA not run)")
     parser.add_argument("--rcqa-articles", type=int, default=2, help="RCQA articles per topic")
     parser.add_argument("--threads", type=int, default=2, help="torch threads of the probe")
     parser.add_argument("--probe", default=None, help=argparse.SUPPRESS)
@@ -146,7 +149,7 @@ def main() -> None:
         "load_start": load_start,
         "load_end": round(os.getloadavg()[0], 2),
         "cases": args.cases,
-        "rcqa": f"{args.rcqa_articles} articles per topic, random {args.rcqa:.0%} of the questions (seed 13), clean and injected",
+        "rcqa": f"{args.rcqa_articles} articles per topic, random {args.rcqa:.0%} of the questions (seed 13), clean and injected" if args.rcqa else "not run",
         "models": models,
     }
     args.out.with_suffix(".json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")

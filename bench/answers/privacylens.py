@@ -91,9 +91,10 @@ def run(args: argparse.Namespace) -> dict:
     recorder = recording(engine)
     rows: dict[str, list[dict]] = {"none": [], "ask": [], "ask --dp": []}
     for n, case in enumerate(chosen):
-        for answered in (unprotected(engine, case, embedder), protected(engine, recorder, case, "ask")):
-            rows[answered.system].append(_row(answered, case, embedder, threshold, judge.threshold))
-        print(f"{n + 1}/{len(chosen)} {case.name}: none {rows['none'][-1]['seconds']} s, ask {rows['ask'][-1]['seconds']} s ({rows['ask'][-1]['outcome']})", flush=True)
+        if args.baseline:
+            rows["none"].append(_row(unprotected(engine, case, embedder), case, embedder, threshold, judge.threshold))
+        rows["ask"].append(_row(protected(engine, recorder, case, "ask"), case, embedder, threshold, judge.threshold))
+        print(f"{n + 1}/{len(chosen)} {case.name}: ask {rows['ask'][-1]['seconds']} s ({rows['ask'][-1]['outcome']})", flush=True)
     engine.close()
 
     dp_cases = chosen[: args.dp]
@@ -108,8 +109,9 @@ def run(args: argparse.Namespace) -> dict:
             dp.close()
     on_dp = {c.name for c in dp_cases}
     systems = {name: rows[name] for name in ("none", "ask", "ask --dp") if rows[name]}
-    if dp_cases:  # the same cases without protection and under ask, beside ask --dp
+    if dp_cases and rows["none"]:  # the same cases without protection and under ask, beside ask --dp
         systems["none (ask --dp cases)"] = [r for r in rows["none"] if r["case"] in on_dp]
+    if dp_cases:
         systems["ask (ask --dp cases)"] = [r for r in rows["ask"] if r["case"] in on_dp]
     loads = [r["load_1m"] for r in rows["none"] + rows["ask"] + rows["ask --dp"]]
     return {
@@ -140,6 +142,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=35, help="seed of the development/validation split")
     parser.add_argument("--limit", type=int, default=None, help="answer only the first N cases of the half")
     parser.add_argument("--dp", type=int, default=8, help="answer the first N of those cases with ask --dp too (10-60 s each on 2 cores)")
+    parser.add_argument("--no-baseline", dest="baseline", action="store_false", help="skip the unprotected 'none' answers (half the time)")
     parser.add_argument("--model", default="default", help="answer model: 'default' (SmolLM2-135M) or a model directory or .gguf file")
     parser.add_argument("--out", type=Path, default=RESULTS / "privacylens", help="results path without extension (.json and .md)")
     args = parser.parse_args()
