@@ -34,11 +34,11 @@ step "output guard (shipped, nothing to train): a QI-cluster answer is generaliz
 "$PE" guard check policies/clinic "Regarding the patient: she is 52 years old, works as a welder and lives in Omaha. Blood pressure should be rechecked after any change in medication."
 "$PE" guard check policies/clinic "Among adults aged 50 to 65, regular exercise lowers blood pressure. Annual screening is recommended from age 45."
 
-step "ask: answer from the sanitized context with the local SmolLM2-135M model"
+step "ask: answer from the sanitized context with the local SmolLM2-135M model (sentences the context does not support are cut; if none is left, the context sentences most relevant to the question are quoted, labelled as quotations)"
 "$PE" models pull
 "$PE" ask bundles/clinic "$QUESTION" --principal demo-nurse --purpose care --model default || [ $? -eq 4 ]
 
-step "ask --dp: a differentially private answer (PEARL), charged to demo-nurse's privacy budget"
+step "ask --dp: a differentially private answer (PEARL), charged to demo-nurse's privacy budget (unsupported sentences cut; never quoted, which would bypass the private decoder: with nothing supported it abstains)"
 # The demo principal's budget (epsilon 4 per 30 days, 1 per answer) would be spent after four demo runs; each run
 # starts it afresh. A real deployment never deletes its ledger.
 rm -f policies/clinic/.policy-engine/clinic-ledger.sqlite

@@ -1,10 +1,12 @@
-"""The demo's question answered as `make demo` answers it: every released sentence passes the grounding check (issue 35).
+"""The demo's question answered as `make demo` answers it, plain and private: every released sentence passes the grounding check (issue 35).
 
 Compiles the clinic example (without the knowledge graph, which the answer
 path does not read), opens the engine with the pulled SmolLM2 model as
-``ask --model default`` does, and asks the question ``examples/demo.sh`` asks.
-The answer may abstain; when it releases text, each sentence of it must be
-supported by the protected context or the question.
+``ask --model default`` does, and as ``ask --dp`` does, and asks the question
+``examples/demo.sh`` asks.  The plain answer must release text (the model's,
+or the context's most relevant sentences quoted when the model's is not
+supported); the private answer may abstain, never quote.  Each released
+sentence must be supported by the protected context or the question.
 """
 
 from __future__ import annotations
@@ -15,8 +17,10 @@ from pathlib import Path
 
 import pytest
 
+from enforcers.grounding.quoting import LABEL
 from enforcers.grounding.support import ground
 from policy_engine.bundle.compiler import compile_bundle
+from policy_engine.engine.results import AskResult
 from policy_engine.engine.runtime import Engine
 from policy_engine.llm.prompts import ANSWER_SYSTEM
 from policy_engine.llm.runtime import default_model_dir
@@ -33,22 +37,43 @@ def _demo_question() -> str:
     return match.group("q")
 
 
-def test_the_demo_answer_says_only_what_the_protected_context_supports(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if not (default_model_dir() / "config.json").exists():
         pytest.skip(f"no pulled default model at {default_model_dir()} (`policy-engine models pull`, as the demo runs first)")
-    policy = tmp_path / "policies" / "clinic"  # a copy: compiling writes caches beside the policy
+    root = tmp_path_factory.mktemp("demo")
+    policy = root / "policies" / "clinic"  # a copy: compiling writes caches (and the DP ledger) beside the policy
     shutil.copytree(ROOT / "policies" / "clinic", policy, ignore=shutil.ignore_patterns(".policy-engine"))
-    shutil.copytree(ROOT / "examples" / "clinic", tmp_path / "examples" / "clinic")
-    (tmp_path / ".git").mkdir()  # the copy is a repository of its own, as the checkout is
-    compile_bundle(policy, tmp_path / "bundle", knowledge_graph=False)
-    engine = Engine.open(tmp_path / "bundle", audit=False, answer_model="default")
-    question = _demo_question()
-    asked = engine.ask(question, principal="demo-nurse", purpose="care")
-    assert asked.protected.context, "the demo question retrieves nothing"
-    if asked.answer is None:
-        assert asked.outcome.value in {"abstained", "refused"}, asked.outcome
-        return
+    shutil.copytree(ROOT / "examples" / "clinic", root / "examples" / "clinic")
+    (root / ".git").mkdir()  # the copy is a repository of its own, as the checkout is
+    compile_bundle(policy, root / "bundle", knowledge_graph=False)
+    return root / "bundle"
+
+
+def _supported(engine: Engine, asked: AskResult, question: str) -> None:
+    assert asked.answer is not None
     evidence = [c.text for c in asked.protected.chunks if not c.withheld] + [question]
     judged = ground(asked.answer, evidence, load_embedder(engine.policy.corpus.embedding, engine.policy.root_dir), ANSWER_SYSTEM)
     assert judged.sentences and all(s.supported for s in judged.sentences), [asked.answer[s.start : s.end] for s in judged.cut]
     assert any(s.informative for s in judged.sentences), asked.answer
+
+
+def test_the_plain_demo_answer_shows_only_what_the_protected_context_supports(bundle: Path) -> None:
+    engine = Engine.open(bundle, audit=False, answer_model="default")
+    question = _demo_question()
+    asked = engine.ask(question, principal="demo-nurse", purpose="care")
+    assert asked.protected.context, "the demo question retrieves nothing"
+    assert asked.answer is not None, asked.refusal  # the model's supported answer, or the context quoted
+    _supported(engine, asked, question)
+
+
+def test_the_private_demo_answer_is_supported_or_withheld_never_quoted(bundle: Path) -> None:
+    engine = Engine.open(bundle, audit=False, extra_enforcers=("dp_decoding",))
+    question = _demo_question()
+    asked = engine.ask(question, principal="demo-nurse", purpose="care")
+    assert asked.privacy is not None and asked.privacy.epsilon_spent > 0
+    if asked.answer is None:
+        assert asked.outcome.value == "abstained", (asked.outcome, asked.refusal)
+        return
+    assert not asked.answer.startswith(LABEL)
+    _supported(engine, asked, question)

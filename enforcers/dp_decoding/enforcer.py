@@ -10,6 +10,7 @@ operation for callers that hold documents rather than a pipeline context.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -76,7 +77,10 @@ class DPDecodingEnforcer:
     ``timeout_s`` (set by :meth:`from_parts` after the warm-up) is the larger
     of the policy's ``enforcement.timeout_s`` and the time this machine was
     measured to need for ``max_new_tokens`` (:mod:`enforcers.dp_decoding.timing`);
-    the pipeline gives the enforcer that long.
+    the pipeline gives the enforcer that long, and ``apply`` hands the decoder
+    that deadline: it stops sampling before the token that would overrun it
+    and releases what it has, so an answer out of time is charged for what it
+    sampled in time, never for a whole budget sampled past the timeout.
 
     ``apply`` sets the context's ``answer`` to the DP text and records the
     privacy spend (numbers and scope only, never text) with what remains of
@@ -136,6 +140,7 @@ class DPDecodingEnforcer:
         documents: Sequence[RetrievedDocument],
         decision_id: str | None = None,
         principal: str | None = None,
+        deadline: float | None = None,
     ) -> PrivateAnswer:
         """The DP answer (or a refusal) for ``query`` over ``documents``."""
         from enforcers.dp_decoding.api import generate_private
@@ -154,6 +159,7 @@ class DPDecodingEnforcer:
             decision_id=decision_id,
             partition_secret=self.partition_secret,
             attempts=self.attempts,
+            deadline=deadline,
         )
 
     def apply(self, context: EnforcementContext) -> EnforcementContext:
@@ -162,7 +168,8 @@ class DPDecodingEnforcer:
         from enforcers.dp_decoding.partition import RetrievedDocument
 
         documents = [RetrievedDocument(p.chunk_id, p.text) for p in context.passages if not p.withheld]
-        result = self.answer(context.query, documents, decision_id=context.decision_id, principal=context.principal)
+        deadline = time.monotonic() + self.timeout_s if self.timeout_s is not None else None
+        result = self.answer(context.query, documents, decision_id=context.decision_id, principal=context.principal, deadline=deadline)
         if result.refused:
             return context.refused("denied", f"privacy budget exhausted for {result.scope}")
         spend = self._with_remaining(result.privacy_spend())

@@ -34,6 +34,7 @@ class GroundingSection(BaseModel):
     sentences: int
     kept: int
     unsupported_kinds: dict[str, int]
+    quoted: int = 0
 
 
 @register_enforcer
@@ -61,6 +62,7 @@ class GroundingEnforcer:
     def apply(self, context: EnforcementContext) -> EnforcementContext:
         if context.answer is None:
             return context
+        from enforcers.grounding.quoting import quoted_answer
         from enforcers.grounding.support import ground
         from policy_engine.llm.prompts import ANSWER_SYSTEM
 
@@ -77,5 +79,12 @@ class GroundingEnforcer:
             return context
         what = ", ".join(f"{kind} ({n})" for kind, n in sorted(kinds.items())) or "nothing checkable"
         if not informative:
-            return context.refused("abstained", f"grounding: no sentence of the answer is supported by the protected context or the question (unsupported: {what})")
+            unsupported = f"grounding: no sentence of the answer is supported by the protected context or the question (unsupported: {what})"
+            private = context.privacy is not None or "dp_decoding" in context.sections
+            quoted = None if private else quoted_answer(context.query or "", [p.text for p in context.passages if not p.withheld], self.embedder)
+            if quoted is None:
+                return context.refused("abstained", unsupported)
+            count = len(quoted.sentences)
+            context = context.with_section(self.name, section.model_copy(update={"quoted": count}))
+            return context.evolve(answer=quoted.text).noted(f"{unsupported}; quoted the {count} context sentence(s) most relevant to the question instead")
         return context.evolve(answer=judged.text).noted(f"grounding: cut {len(judged.cut)} of {section.sentences} sentence(s) the context does not support (unsupported: {what})")

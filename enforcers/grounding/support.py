@@ -12,22 +12,29 @@ language pipeline, a sentence is **unsupported** when it states
 * a placeholder such as ``[PATIENT_NAME_2]`` the context never showed, or a
   template slot ("[insert medication name here]", "[Your name]"): any
   bracketed text the evidence does not hold verbatim (``placeholder``), or
-* content the evidence lacks: at least :data:`MAX_NOVEL_TERMS` nouns or
-  adjectives (attributive participles included: "a *licensed* treatment"), or at least :data:`MAX_NOVEL_SHARE` of them, that neither occur
-  in the evidence (text or lemma) nor have a near-synonym there, judged by the
-  shared embedder at :data:`SYNONYM_COSINE` (``content``).
+* a thing the evidence never mentions: a noun (outside a date or time
+  expression, which its numbers and names already check) that neither occurs
+  in the evidence (text or lemma) nor has a near-synonym there, judged by the
+  shared embedder at :data:`SYNONYM_COSINE` (``thing``): one invented drug,
+  condition or place is a fact, however many supported words surround it
+  ("... prescribed a medication and dose of methos"), or
+* qualities the evidence lacks: at least :data:`MAX_NOVEL_TERMS` nouns or
+  adjectives (attributive participles included: "a *licensed* treatment"), or
+  at least :data:`MAX_NOVEL_SHARE` of them, without a match as above
+  (``content``).
 
-Verbs, function words and generalizations the context holds ("in her
-fifties", "a prescribed medication") count as supported.  A sentence with
-nothing to check (no number, name, bracket, noun or adjective: "Thank you.",
-"I hope this helps.") is *neutral*: it states no fact, so it is kept beside
-supported sentences but is never the support an answer is released on
-(:attr:`SentenceSupport.checkable`).  A sentence with one noun the evidence
-lacks is checkable and cut ("I'll respond to your inquiry here."): the issue
-judges sentences by the content they state, and telling a pleasantry's noun
-from an invented fact's ("The patient has cancer.") would take a word list.  The thresholds were
-set on the hand-written pairs of ``tests/fixtures/grounding_pairs.json``
-(written before this module) and are asserted there.  Kinds are reported,
+Verbs, function words (spaCy's stop words), the words of the instructions the
+model was given ("the context does not say") and generalizations the context
+holds ("in her fifties", "a prescribed medication") count as supported.  A
+sentence with nothing to check (no number, name, bracket, noun or adjective:
+"Thank you.", "I hope this helps.") is *neutral*: it states no fact, so it is
+kept beside supported sentences but is never the support an answer is
+released on (:attr:`SentenceSupport.checkable`).  A sentence with one noun the
+evidence lacks is cut, pleasantry or fact ("I'll respond to your inquiry
+here.", "The patient has cancer."): telling the two apart would take a word
+list.  The thresholds were set on the hand-written pairs of
+``tests/fixtures/grounding_pairs.json`` (written before this module; the
+``thing`` pairs written before that rule) and are asserted there.  Kinds are reported,
 never the words.
 """
 
@@ -58,6 +65,8 @@ _PLACEHOLDER = re.compile(r"\[[A-Z][A-Z0-9_]*_\d+\]")
 #: Bracketed text in an answer: a placeholder, or a template slot the model left unfilled.
 _BRACKETED = re.compile(r"\[[^\[\]\n]{1,80}\]")
 _TERM_POS = frozenset({"NOUN", "ADJ"})
+#: The parts of speech of the evidence words a novel term may be a near-synonym of ("a day" ~ "daily").
+_EVIDENCE_POS = frozenset({"NOUN", "ADJ", "ADV", "VERB", "PROPN"})
 
 
 def _is_term(token: Token) -> bool:
@@ -132,7 +141,7 @@ class Evidence:
                 self.words.update((lower, token.lemma_.lower()))
                 if _is_number(token):
                     self.numbers.add(_number(token.text))
-                elif token.pos_ in _TERM_POS | _NAME_POS and token.is_alpha and not token.is_stop:
+                elif token.pos_ in _EVIDENCE_POS and token.is_alpha and not token.is_stop:
                     terms.add(token.lemma_.lower())
         self.terms = sorted(terms)
 
@@ -140,15 +149,29 @@ class Evidence:
         return token.text.lower() in self.words or token.lemma_.lower() in self.words
 
 
-def _kinds(doc: Doc, start: int, end: int, evidence: Evidence) -> tuple[set[str], list[str], int, bool]:
-    """Kinds found novel in the sentence ``[start, end)`` of ``doc``, its novel terms, its term count, and whether
-    it holds anything to check at all (a term, number, name or bracket)."""
+@dataclass(frozen=True)
+class _Judged:
+    """One sentence before the synonym pass: kinds already found, its novel terms (lemmas), which of them are
+    nouns naming things, its term count, and whether it holds anything to check (a term, number, name or bracket)."""
+
+    start: int
+    end: int
+    kinds: frozenset[str]
+    novel: tuple[str, ...]
+    novel_things: tuple[str, ...]
+    terms: int
+    checkable: bool
+
+
+def _kinds(doc: Doc, start: int, end: int, evidence: Evidence) -> _Judged:
+    """The sentence ``[start, end)`` of ``doc`` judged against ``evidence`` (names, numbers, brackets; terms listed)."""
     kinds: set[str] = set()
     brackets = list(_BRACKETED.finditer(doc.text[start:end]))
     if any(m.group() not in evidence.placeholders for m in brackets):
         kinds.add("placeholder")
     inside = {i for m in brackets for i in range(start + m.start(), start + m.end())}
     novel_terms: list[str] = []
+    novel_things: list[str] = []
     terms = 0
     checked = bool(brackets)
     for token in doc.char_span(start, end, alignment_mode="expand") or ():
@@ -166,7 +189,9 @@ def _kinds(doc: Doc, start: int, end: int, evidence: Evidence) -> tuple[set[str]
             terms += 1
             if not evidence.knows(token):
                 novel_terms.append(token.lemma_.lower())
-    return kinds, novel_terms, terms, checked or terms > 0
+                if token.pos_ == "NOUN" and token.ent_type_ not in _DATE_LABELS:
+                    novel_things.append(token.lemma_.lower())
+    return _Judged(start, end, frozenset(kinds), tuple(novel_terms), tuple(novel_things), terms, checked or terms > 0)
 
 
 def _without_synonyms(novel: set[str], evidence: Evidence, embedder: Embedder) -> set[str]:
@@ -186,12 +211,15 @@ def ground(answer: str, evidence_texts: Sequence[str], embedder: Embedder, instr
     if not spans:
         return Grounding(answer, ())
     doc = parse([answer])[0]
-    judged = [(start, end, *_kinds(doc, start, end, evidence)) for start, end in spans]
-    unmatched = _without_synonyms({t for *_, novel, _, _ in judged for t in novel}, evidence, embedder)
+    judged = [_kinds(doc, start, end, evidence) for start, end in spans]
+    unmatched = _without_synonyms({t for j in judged for t in j.novel}, evidence, embedder)
     sentences = []
-    for start, end, kinds, novel, terms, checkable in judged:
-        still_novel = [t for t in novel if t in unmatched]
-        if len(still_novel) >= MAX_NOVEL_TERMS or (terms and len(still_novel) / terms >= MAX_NOVEL_SHARE):
-            kinds = kinds | {"content"}
-        sentences.append(SentenceSupport(start, end, tuple(sorted(kinds)), checkable))
+    for j in judged:
+        kinds = set(j.kinds)
+        still_novel = [t for t in j.novel if t in unmatched]
+        if len(still_novel) >= MAX_NOVEL_TERMS or (j.terms and len(still_novel) / j.terms >= MAX_NOVEL_SHARE):
+            kinds.add("content")
+        if any(t in unmatched for t in j.novel_things):
+            kinds.add("thing")
+        sentences.append(SentenceSupport(j.start, j.end, tuple(sorted(kinds)), j.checkable))
     return Grounding(answer, tuple(sentences))
