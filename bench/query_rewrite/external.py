@@ -13,7 +13,8 @@ kept when the rewrite covers >= 80 % of its content tokens, Eq. 1; with
 ``request kept`` (the gold question still covered >= 80 %), latency.
 
 PUPA TNB: leakage (share of ``pii_units`` forwarded verbatim, case-folded
-whole words), queries with any unit forwarded, refusals, latency, and two
+whole words; a placeholder token such as ``[PERSON_1]`` forwards no value, its
+mapping stays on the machine), queries with any unit forwarded, refusals, latency, and two
 cheap utility proxies, stated as such: the MiniLM cosine of the rewrite to
 the original query and to the reference answer (``target_response``; the
 original's own cosine to it is the ceiling).
