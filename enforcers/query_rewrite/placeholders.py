@@ -6,14 +6,14 @@ question does not turn on is replaced by a typed token (``[PERSON_1]``,
 (case-folded, whitespace collapsed) always gets the same token within one
 query, so an e-mail to polish or a letter to translate keeps who is who;
 the mapping from token to value stays in the process (it is never recorded
-nor forwarded) and :func:`restore` puts the values back into the local
-answer and into the text the engine retrieves with.
+nor forwarded) and the engine puts the values back into the local answer
+and into the text it retrieves with
+(:func:`policy_engine.enforcement.base.restore_placeholders`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 #: Placeholder type per attribute whose values are carried, not reasoned about.
@@ -53,9 +53,3 @@ class Placeholders:
             self.mapping[token] = value
         return self._by_value[key]
 
-
-def restore(text: str, mapping: Mapping[str, str]) -> str:
-    """``text`` with every token of ``mapping`` replaced by its value (tokens it does not know stay as they are)."""
-    if not mapping:
-        return text
-    return TOKEN.sub(lambda m: mapping.get(m.group(0), m.group(0)), text)
