@@ -152,3 +152,22 @@ def test_no_scikit_learn_at_run_time() -> None:
         "assert not [m for m in sys.modules if m.split('.')[0] == 'sklearn'], 'scikit-learn was imported'\n"
     )
     subprocess.run([sys.executable, "-c", script], cwd=ROOT, check=True, timeout=600)
+
+
+#: A cover letter only repeats the firm back; a recommendation reasons about the place it names.
+COVER = "Write a cover letter for a risk analyst job at Hallbrook Bank."
+ADVICE = "Which part of Manchester is best for a family with two small children?"
+#: A kept clause holding a carried name, and a name written twice, once in the request.
+MANAGER = "My manager Tobias Wrenfield books our team meetings at 7am and I am exhausted. How do I ask Tobias Wrenfield for later meetings?"
+
+
+def test_a_name_a_composed_text_only_repeats_travels_as_a_placeholder(rewriter: QueryRewriter) -> None:
+    out = rewriter.rewrite(COVER).text
+    assert "Hallbrook" not in out and "cover letter for a risk analyst job at [ORG_1]" in out, out
+    assert "Manchester" in rewriter.rewrite(ADVICE).text  # the answer reasons about the place: it stays
+
+
+def test_a_carried_name_inside_a_kept_span_and_in_the_request_becomes_its_token(rewriter: QueryRewriter) -> None:
+    result = rewriter.rewrite(MANAGER)
+    assert "Wrenfield" not in result.text and "7am" in result.text and "later meetings" in result.text, result.text
+    assert list(result.placeholders.values()).count("Tobias Wrenfield") == 1 and result.text.count("[PERSON_1]") == 2, result.text

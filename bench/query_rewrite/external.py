@@ -38,7 +38,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a script from a fresh install
 
-from bench.query_rewrite.corpora import DEVELOPMENT_SHARE, SEED, CapidQuery, PupaQuery, capid, capid_split, pupa  # noqa: E402
+from bench.query_rewrite.corpora import DEVELOPMENT_SHARE, SEED, CapidQuery, PupaQuery, capid, capid_split, pupa, pupa_split  # noqa: E402
 from bench.query_rewrite.evaluate import _latency, _timed, presidio  # noqa: E402
 from bench.query_rewrite.metrics import LEXICAL, SEMANTIC, Recoverability, coverage, score  # noqa: E402
 from enforcers.query_rewrite.rewriter import QueryRefused, QueryRewriter  # noqa: E402
@@ -153,7 +153,7 @@ def markdown(result: dict) -> str:
         p = run["pupa"]
         lines += [
             "",
-            f"PUPA TNB, N = {run['pupa_n']} queries ({p['query_rewrite']['units']} PII units):",
+            f"PUPA TNB {run['part']} part, N = {run['pupa_n']} queries ({p['query_rewrite']['units']} PII units):",
             "",
             "| method | leakage % | queries leaking % | refused % | cos to query | cos to reference | mean ms | p95 ms |",
             "|---|---|---|---|---|---|---|---|",
@@ -179,7 +179,8 @@ def main() -> None:
     args = parser.parse_args()
     development, validation = capid_split(capid())
     queries = (validation if args.part == "validation" else development)[: args.capid_limit]
-    pupa_queries = pupa()[: args.pupa_limit]
+    pupa_development, pupa_validation = pupa_split(pupa())
+    pupa_queries = (pupa_validation if args.part == "validation" else pupa_development)[: args.pupa_limit]
     policy = Policy(metadata=Metadata(name="query-rewrite-external"))
     rewriter = QueryRewriter(policy, Analyzer(policy))
     anonymize = presidio()

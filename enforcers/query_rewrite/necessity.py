@@ -14,7 +14,9 @@ defaults (:meth:`NecessityPlanner.decide` gives the order):
 * names, contact details and identifiers are values an answer only carries
   (CAPID labels 2 of its 420 names and 1 of its 492 codes needed): they leave
   as consistent placeholders (:mod:`enforcers.query_rewrite.placeholders`),
-  as does an organization or place the question does not need;
+  as does an organization or place the question does not need or that the
+  task only repeats back (a letter to a ministry, a cover letter for a firm),
+  also where they sit inside a span that is kept;
 * the text a translation, summary or edit is asked for is the task's material
   and is kept (its carried values as placeholders), never mangled;
 * a task that needs no personal attribute (code, information retrieval) keeps none;
@@ -28,7 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from enforcers.query_rewrite.kinds import task_kind
+from enforcers.query_rewrite.kinds import ADDRESSED_TASKS, task_kind
 from enforcers.query_rewrite.placeholders import token_type
 from enforcers.query_rewrite.settings import NecessityAction, NecessityRule
 from enforcers.query_rewrite.spans import AttributeSpan
@@ -55,6 +57,18 @@ IDENTIFIERS = frozenset({"email", "phone_number", "ssn", "driver_license"})
 
 #: Tasks whose request hands over text to rework: the text after the request is the task's material.
 MATERIAL_TASKS = frozenset({"translation", "summarisation", "text_editing"})
+#: Domain tasks that compose a text (a document, an edit, a prompt): like the addressed tasks (letters, stories) and code,
+#: their answer only repeats an organization's or a place's name back, so the name travels as a placeholder.
+COMPOSED_TASKS = frozenset({"non_fictional_document", "text_editing", "prompt_generation"})
+#: Tasks whose answer writes a name the request gives back out (a letter, a story, a document, code, a translation):
+#: there even an organization or place the request names travels as a placeholder.
+REPEATING_TASKS = ADDRESSED_TASKS | COMPOSED_TASKS | {"code_generation", "code_editing_debugging", "translation"}
+
+
+def reasons_about_names(task: str | None) -> bool:
+    """Whether the answer to ``task`` reasons about an organization or place (advice, a recommendation, a comparison)
+    rather than repeating its name back (:data:`COMPOSED_TASKS`, the addressed tasks, code, translation)."""
+    return task_kind(task) == "domain" and task not in COMPOSED_TASKS
 
 
 @dataclass(frozen=True)
@@ -123,7 +137,9 @@ class NecessityPlanner:
         only); ``requests`` are the character ranges of the request sentences of ``text``.
 
         Order: the policy's rules (the data owner's override); then an organization or place the request names is
-        what it asks about ("the plot of Hamlet") and is kept; a carried value (a name, contact detail or identifier:
+        what it asks about ("the plot of Hamlet") and is kept, unless the task only writes it back out
+        (:data:`REPEATING_TASKS`: a letter, a document, a story, code); one the model judges needed is kept where the
+        answer reasons about it (:func:`reasons_about_names`); otherwise it is carried as a placeholder; a carried value (a name, contact detail or identifier:
         :func:`~enforcers.query_rewrite.placeholders.token_type`) becomes a placeholder, as does an organization or
         place the question does not need; the material of a rework task (the text after its request)
         is kept; a task needing no personal attribute keeps none; what the request itself names is what it asks about
@@ -134,6 +150,7 @@ class NecessityPlanner:
         non_essential = self.vocabulary.expand_attributes(rule.non_essential) if rule else set()
         action = rule.action if rule else self.settings.default_action
         material_from = material_start(text, requests[0][0]) if task in MATERIAL_TASKS and requests else None
+        reasoned = reasons_about_names(task)
         out = []
         for span, probability in zip(spans, essential_probability):
             concerned = span.subject != "third_party" or focal == "third_party"
@@ -144,9 +161,9 @@ class NecessityPlanner:
                 out.append(Decision(span, True, action, "policy rule: essential"))
             elif span.attribute in essential or span.attribute in non_essential:
                 out.append(Decision(span, False, action, "policy rule: third party" if span.attribute in essential else "policy rule: non-essential"))
-            elif carried in ("ORG", "PLACE") and asked and not material:
+            elif carried in ("ORG", "PLACE") and task not in REPEATING_TASKS and asked and not material:
                 out.append(Decision(span, True, action, "default: the request names what it asks about"))
-            elif carried in ("ORG", "PLACE") and probability >= threshold and concerned and task_kind(task) != "none" and not material:
+            elif carried in ("ORG", "PLACE") and reasoned and probability >= threshold and concerned and not material:
                 out.append(Decision(span, True, action, "model: the question needs it"))
             elif carried is not None:
                 out.append(Decision(span, False, action, "default: a value the answer only carries", placeholder=carried))

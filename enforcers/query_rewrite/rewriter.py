@@ -166,14 +166,16 @@ class QueryRewriter:
         decisions = self.planner.decide(spans, task, purpose, probability, necessity.threshold, focal, rule, ranges, query)
         keep = [(d.span.start, d.span.end) for d in decisions if d.essential]
         tokens = Placeholders()
+        carried = [d.span for d in decisions if d.placeholder is not None]
         edits = [
             Edit(start, end, tokens.token(d.placeholder, query[start:end]), in_place=True)
             if d.placeholder is not None
             else Edit(start, end, _replacement(d, ranges), tight=True)
             for d in decisions
             if not d.essential
-            for start, end in _occurrences(query, d.span, spans)
-            if not any(k0 <= start and end <= k1 for k0, k1 in keep)  # inside a span the question needs: it stays with it
+            for start, end in _occurrences(query, d.span, carried if d.placeholder is not None else spans)
+            # inside a span the question needs a removed span stays with it; a carried name becomes its token there too
+            if d.placeholder is not None or not any(k0 <= start and end <= k1 for k0, k1 in keep)
         ]
         result = dict(
             prediction=prediction, task=task, task_source=source, purpose=purpose, rule=rule.task if rule else None, decisions=tuple(decisions), placeholders=tokens.mapping,
@@ -226,24 +228,29 @@ class QueryRewriter:
     def failure(self, text: str, original: str, decisions: list[Decision] | tuple[Decision, ...], requests: list[tuple[int, int]]) -> str | None:
         """Why ``text`` may not be forwarded for ``original``, or None: verification both ways (Need-to-Know Section 4.1).
 
-        * a non-essential value survives (whole words, whitespace collapsed: a cut may join lines);
+        * a non-essential value survives (whole words, whitespace collapsed: a cut may join lines), a carried value
+          (one a placeholder stands for) anywhere, any other outside the essential spans that hold it;
         * a sensitive value appears that ``original`` lacks: a span detected in ``text`` holding a word that neither
           ``original`` nor a generic phrase holds (one the detector finds across a cut brings nothing new; a placeholder
           token is no value);
-        * a span judged essential is gone (one of its content words is missing: a cut may take a clause's connective);
-        * the request is lost: a word of a request sentence, outside the spans removed from it, is missing."""
+        * a span judged essential is gone (one of its content words, less the carried values in it, is missing: a cut
+          may take a clause's connective);
+        * the request is lost: a word of a request sentence, outside the spans removed from it and the carried values, is
+          missing."""
         if not text.strip():
             return "empty rewrite"
         folded = _folded(text)
-        essential = [_folded(d.span.value(original)) for d in decisions if d.essential]
+        carried = [_folded(d.span.value(original)) for d in decisions if d.placeholder is not None]
+        essential = [_without(_folded(d.span.value(original)), carried) for d in decisions if d.essential]
         for d in decisions:
             value = _folded(d.span.value(original))
-            if not d.essential and len(value) >= 2 and _contains(folded, value) and not any(_contains(e, value) for e in essential):
+            inside_essential = d.placeholder is None and any(_contains(e, value) for e in essential)
+            if not d.essential and len(value) >= 2 and _contains(folded, value) and not inside_essential:
                 return "a non-essential value survives"
         if any(not _content(value) <= _words(text) for value in essential):
             return "an essential value was lost"
         removed = [(d.span.start, d.span.end) for d in decisions if not d.essential]
-        asked = set().union(*(_words(_blanked(original, r0, r1, removed)) for r0, r1 in requests)) if requests else set()
+        asked = set().union(*(_words(_without(_folded(_blanked(original, r0, r1, removed)), carried)) for r0, r1 in requests)) if requests else set()
         if not asked <= _words(text):
             return "the request was lost"
         known = _words(original) | _GENERIC_WORDS
@@ -282,15 +289,22 @@ def _folded(text: str) -> str:
 
 
 def _occurrences(query: str, span: AttributeSpan, spans: list[AttributeSpan]) -> list[tuple[int, int]]:
-    """``span`` and every other whole-word occurrence of its value that no detected span covers ("Wendy" named twice,
-    found once): a value that goes, goes everywhere."""
+    """``span`` and every other whole-word occurrence of its value that none of the other ``spans`` covers ("Wendy" named
+    twice, found once): a value that goes, goes everywhere."""
     value = span.value(query)
     again = [
         (m.start(), m.end())
-        for m in re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", query)
+        for m in re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", query, re.IGNORECASE)
         if m.start() != span.start and not any(s.start < m.end() and m.start() < s.end for s in spans)
     ]
     return [(span.start, span.end), *again]
+
+
+def _without(text: str, values: list[str]) -> str:
+    """``text`` with every whole-word occurrence of ``values`` taken out (the carried values inside a kept span)."""
+    for value in values:
+        text = re.sub(rf"(?<!\w){re.escape(value)}(?!\w)", " ", text)
+    return text
 
 
 def _contains(text: str, value: str) -> bool:
