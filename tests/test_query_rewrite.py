@@ -390,7 +390,7 @@ def test_dropped_bullets_leave_no_markers_behind(rewriter: QueryRewriter) -> Non
     assert "- -" not in out and not out.rstrip().endswith("-") and "sorts a list of numbers" in out
 
 
-@pytest.mark.xfail(strict=True, reason="regression: answer options past the request sentence are cut as context since the diagnosis rules went")
+@pytest.mark.xfail(strict=True, reason="issue 30 class 2, still wrong: the numbered options on the line after the request are read as context, so a health option is generalized and the option list no longer reads as asked (the request must survive whole)")
 def test_vitals_and_labs_of_the_patient_stay_and_option_numbers_survive(rewriter: QueryRewriter) -> None:
     query = (
         "S: 62 yo female (Ruth Abernathy) c/o crushing headache and blurred vision since this morning. PMH: hypertension.\n"
@@ -426,7 +426,7 @@ def test_a_span_dropped_with_its_sentence_is_reported_removed_not_generalized() 
     assert outcomes["name"] == "removed" and outcomes["relationship_status"] == "removed", outcomes
 
 
-@pytest.mark.xfail(strict=True, reason="regression: the CAPID-trained necessity model keeps this disclosure for a general task CAPID's questions never show")
+@pytest.mark.xfail(strict=True, reason="issue 30 classes 4 and 6, still a leak: the CAPID-fitted necessity model scores a relative's disclosure as needed for a recommendation it has no bearing on (CAPID's questions are personal advice, so its labels rarely show an unrelated disclosure)")
 def test_a_dictated_query_is_split_at_its_spoken_fillers(rewriter: QueryRewriter) -> None:
     from enforcers.query_rewrite.sentence_starts import parse
 
@@ -440,7 +440,7 @@ def test_a_dictated_query_is_split_at_its_spoken_fillers(rewriter: QueryRewriter
     assert len(list(parse("do you know my dentist would like a card that looks like my old drawings").sents)) == 1
 
 
-@pytest.mark.xfail(strict=True, reason="regression: the CAPID-trained necessity model keeps this disclosure for a general task CAPID's questions never show")
+@pytest.mark.xfail(strict=True, reason="issue 30 class 4, still a leak: the run-on clause after the filler 'like' is judged needed by the CAPID-fitted necessity model, so the belief disclosure stays")
 def test_a_detected_span_never_runs_into_the_next_unit(rewriter: QueryRewriter) -> None:
     query = "uh i am allergic to shellfish like i go to a Catholic church every Sunday so what should I pack for a beach picnic"
     result = rewriter.rewrite(query)
@@ -484,7 +484,7 @@ def test_option_labels_after_a_question_keep_their_case(rewriter: QueryRewriter)
     assert "Brennan" not in out and "fishing" not in out and "? i) gout; ii) asthma" in out
 
 
-@pytest.mark.xfail(strict=True, reason="regression: answer options past the request sentence are cut as context since the diagnosis rules went")
+@pytest.mark.xfail(strict=True, reason="issue 30 class 2, still wrong: the numbered options after the request are read as context and option 1 becomes 'a health condition' (the request must survive whole)")
 def test_a_hospital_record_number_is_an_identifier_and_goes(rewriter: QueryRewriter) -> None:
     query = (
         "Ward round: 58 F (MRN 40291837) with crushing chest pain and sweating, troponin 2.1 ng/mL\n"
@@ -525,7 +525,7 @@ def test_an_unpunctuated_text_message_is_split_into_its_statements(rewriter: Que
         assert len(list(parse(whole).sents)) == 1, [s.text for s in parse(whole).sents]
 
 
-@pytest.mark.xfail(strict=True, reason="regression: the CAPID-trained necessity model keeps this disclosure for a general task CAPID's questions never show")
+@pytest.mark.xfail(strict=True, reason="issue 30 classes 4 and 6, still a leak: a relative's belief in a pasted chat turn is scored needed by the CAPID-fitted necessity model for a naming task it has no bearing on")
 def test_a_pasted_chat_takes_the_request_from_the_users_turn_and_drops_emptied_turns_whole(rewriter: QueryRewriter) -> None:
     from enforcers.query_rewrite.request_roles import request_sentences
     from enforcers.query_rewrite.sentence_starts import parse
@@ -544,7 +544,7 @@ def test_a_pasted_chat_takes_the_request_from_the_users_turn_and_drops_emptied_t
     assert "[09:13]" not in out and "[09:14]" not in out, out  # no timestamp is left without its turn
 
 
-@pytest.mark.xfail(strict=True, reason="regression: the CAPID-trained necessity model keeps this disclosure for a general task CAPID's questions never show")
+@pytest.mark.xfail(strict=True, reason="issue 30 class 4, still a leak: dashed and bracketed asides are units, but the CAPID-fitted necessity model scores two of them needed for a packing list")
 def test_bracketed_and_dashed_asides_are_units_dropped_whole(rewriter: QueryRewriter) -> None:
     from enforcers.query_rewrite.sentence_starts import parse
 
@@ -625,7 +625,7 @@ def test_a_line_left_without_words_goes_with_its_markers(rewriter: QueryRewriter
     assert "(2/3)" not in out and "(3/3)" in out, out
 
 
-@pytest.mark.xfail(strict=True, reason="regression: the CAPID-trained necessity model keeps this disclosure for a general task CAPID's questions never show")
+@pytest.mark.xfail(strict=True, reason="issue 30 classes 4 and 6, still a leak: a flatmate's belief is scored needed by the CAPID-fitted necessity model for a board-game suggestion")
 def test_a_labelled_or_addressed_request_is_found_and_hashtags_are_no_names(rewriter: QueryRewriter, policy: Policy) -> None:
     from enforcers.query_rewrite.request_roles import request_text
     from enforcers.query_rewrite.sentence_starts import parse
@@ -640,7 +640,7 @@ def test_a_labelled_or_addressed_request_is_found_and_hashtags_are_no_names(rewr
     assert not [s for s in detector.find(tagged) if s.attribute == "name"]
 
 
-@pytest.mark.xfail(strict=True, reason="regression: a presented patient's findings fall to the third-party default since the diagnosis rules went")
+@pytest.mark.xfail(strict=True, reason="issue 30 classes 1 and 3, still wrong: the presented patient is read as a third party the request is not about, so her findings (the context the diagnosis stands on) are dropped")
 def test_a_diagnosis_asked_about_a_presented_patient_keeps_the_patients_findings(rewriter: QueryRewriter) -> None:
     query = (
         "Practising my case presentation for tomorrow's ward round:\n"
@@ -666,7 +666,7 @@ def test_questions_the_message_answers_itself_are_no_request() -> None:
     assert request_text(parse(query)).endswith("sketch a weekly menu for a family of four on a budget.")
 
 
-@pytest.mark.xfail(strict=True, reason="regression: the CAPID-trained necessity model keeps this disclosure for a general task CAPID's questions never show")
+@pytest.mark.xfail(strict=True, reason="issue 30 classes 4 and 6, still a leak: a flatmate's rehab is scored needed by the CAPID-fitted necessity model for a board-game recommendation")
 def test_a_question_of_function_words_leaves_the_task_to_the_sentence_that_names_it(rewriter: QueryRewriter) -> None:
     from enforcers.query_rewrite.request_roles import request_text
     from enforcers.query_rewrite.sentence_starts import parse
@@ -701,7 +701,7 @@ def test_answer_options_are_the_requests_material_and_name_a_diagnosis(rewriter:
     assert "Desmond" not in result.text and "Quarry Lane" not in result.text
 
 
-@pytest.mark.xfail(strict=True, reason="regression: the CAPID-trained necessity model keeps this disclosure for a general task CAPID's questions never show")
+@pytest.mark.xfail(strict=True, reason="issue 30 class 4, still a leak: the side sentence after the answer options is scored needed by the CAPID-fitted necessity model for a geography question")
 def test_a_disclosure_after_the_last_answer_option_is_still_removed(rewriter: QueryRewriter) -> None:
     result = rewriter.rewrite("Which river is longest? 1) Thames 2) Nile 3) Rhine 4) Danube Just so you know, I am in recovery from bulimia.")
     assert "bulimia" not in result.text
@@ -734,7 +734,7 @@ def test_a_removed_value_inside_a_longer_kept_word_does_not_refuse_the_query(rew
     assert result.text == "Can you summarise the plot of Hamlet in two sentences?", result.text
 
 
-@pytest.mark.xfail(strict=True, reason="regression: the CAPID-trained necessity model keeps this disclosure for a general task CAPID's questions never show")
+@pytest.mark.xfail(strict=True, reason="issue 30 classes 4 and 6, still a leak: a sister's medication is scored needed by the CAPID-fitted necessity model for a film-night theme")
 def test_a_capitalized_word_naming_a_kind_of_thing_is_no_person(rewriter: QueryRewriter) -> None:
     result = rewriter.rewrite("I only watch Tamil action films and my sister is on Zoloft. Could you suggest a film night theme for my birthday?")
     assert "Tamil action films" in result.text and "someone" not in result.text, result.text
