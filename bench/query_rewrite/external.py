@@ -153,7 +153,7 @@ def markdown(result: dict) -> str:
         p = run["pupa"]
         lines += [
             "",
-            f"PUPA TNB {run['part']} part, N = {run['pupa_n']} queries ({p['query_rewrite']['units']} PII units):",
+            f"PUPA TNB{' ' + run['pupa_part'] + ' part' if run.get('pupa_part') else ' (all of it, before the split)'}, N = {run['pupa_n']} queries ({p['query_rewrite']['units']} PII units):",
             "",
             "| method | leakage % | queries leaking % | refused % | cos to query | cos to reference | mean ms | p95 ms |",
             "|---|---|---|---|---|---|---|---|",
@@ -202,6 +202,7 @@ def main() -> None:
         "capid": capid_scores(queries, produced_capid, Recoverability(embedder, semantic=args.semantic)),
         "pupa": pupa_scores(pupa_queries, produced_pupa, embedder),
         "pupa_n": len(pupa_queries),
+        "pupa_part": args.part,
         "refusal_reasons": reasons,
         "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
