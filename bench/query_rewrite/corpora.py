@@ -11,8 +11,9 @@
   query (the utility reference).
 
 CAPID is split into a development and a validation part by context (each
-context is one user's disclosure), seeded: tune and fit only on the
-development part, report the validation part.
+context is one user's disclosure), PUPA TNB by query (each row is one user's
+query), both seeded: tune and fit only on the development part, report the
+validation part.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ PUPA = CORPORA / "pupa" / "PUPA_TNB.csv"
 #: The split seed and the development share of CAPID's contexts.
 SEED = 13
 DEVELOPMENT_SHARE = 0.6
+#: The development share of PUPA TNB's queries (same seed).
+PUPA_DEVELOPMENT_SHARE = 0.5
 
 
 @dataclass(frozen=True)
@@ -96,3 +99,12 @@ def pupa(path: Path = PUPA) -> list[PupaQuery]:
             PupaQuery(r["user_query"], tuple(u.strip() for u in r["pii_units"].split("||") if u.strip()), r["target_response"])
             for r in csv.DictReader(handle)
         ]
+
+
+def pupa_split(queries: list[PupaQuery], seed: int = SEED, development_share: float = PUPA_DEVELOPMENT_SHARE) -> tuple[list[PupaQuery], list[PupaQuery]]:
+    """(development, validation): the row indices shuffled with ``seed``, the first ``development_share`` of them
+    development; each part keeps file order."""
+    order = list(range(len(queries)))
+    random.Random(seed).shuffle(order)
+    development = set(order[: round(len(queries) * development_share)])
+    return [q for i, q in enumerate(queries) if i in development], [q for i, q in enumerate(queries) if i not in development]

@@ -13,7 +13,8 @@ kept when the rewrite covers >= 80 % of its content tokens, Eq. 1; with
 ``request kept`` (the gold question still covered >= 80 %), latency.
 
 PUPA TNB: leakage (share of ``pii_units`` forwarded verbatim, case-folded
-whole words), queries with any unit forwarded, refusals, latency, and two
+whole words; a placeholder token such as ``[PERSON_1]`` forwards no value, its
+mapping stays on the machine), queries with any unit forwarded, refusals, latency, and two
 cheap utility proxies, stated as such: the MiniLM cosine of the rewrite to
 the original query and to the reference answer (``target_response``; the
 original's own cosine to it is the ceiling).
@@ -37,7 +38,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a script from a fresh install
 
-from bench.query_rewrite.corpora import DEVELOPMENT_SHARE, SEED, CapidQuery, PupaQuery, capid, capid_split, pupa  # noqa: E402
+from bench.query_rewrite.corpora import DEVELOPMENT_SHARE, SEED, CapidQuery, PupaQuery, capid, capid_split, pupa, pupa_split  # noqa: E402
 from bench.query_rewrite.evaluate import _latency, _timed, presidio  # noqa: E402
 from bench.query_rewrite.metrics import LEXICAL, SEMANTIC, Recoverability, coverage, score  # noqa: E402
 from enforcers.query_rewrite.rewriter import QueryRefused, QueryRewriter  # noqa: E402
@@ -152,7 +153,7 @@ def markdown(result: dict) -> str:
         p = run["pupa"]
         lines += [
             "",
-            f"PUPA TNB, N = {run['pupa_n']} queries ({p['query_rewrite']['units']} PII units):",
+            f"PUPA TNB{' ' + run['pupa_part'] + ' part' if run.get('pupa_part') else ' (all of it, before the split)'}, N = {run['pupa_n']} queries ({p['query_rewrite']['units']} PII units):",
             "",
             "| method | leakage % | queries leaking % | refused % | cos to query | cos to reference | mean ms | p95 ms |",
             "|---|---|---|---|---|---|---|---|",
@@ -178,7 +179,8 @@ def main() -> None:
     args = parser.parse_args()
     development, validation = capid_split(capid())
     queries = (validation if args.part == "validation" else development)[: args.capid_limit]
-    pupa_queries = pupa()[: args.pupa_limit]
+    pupa_development, pupa_validation = pupa_split(pupa())
+    pupa_queries = (pupa_validation if args.part == "validation" else pupa_development)[: args.pupa_limit]
     policy = Policy(metadata=Metadata(name="query-rewrite-external"))
     rewriter = QueryRewriter(policy, Analyzer(policy))
     anonymize = presidio()
@@ -200,6 +202,7 @@ def main() -> None:
         "capid": capid_scores(queries, produced_capid, Recoverability(embedder, semantic=args.semantic)),
         "pupa": pupa_scores(pupa_queries, produced_pupa, embedder),
         "pupa_n": len(pupa_queries),
+        "pupa_part": args.part,
         "refusal_reasons": reasons,
         "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }

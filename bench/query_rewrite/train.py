@@ -14,15 +14,12 @@ Writes, into ``enforcers/query_rewrite/``:
   (:class:`enforcers.query_rewrite.learned.DisclosureTagger`), on every context
   clause, labelled by the attribute of the benchmark item it holds (``none``
   when it holds none), plus the hand-written neutral sentences below;
-* ``essentiality_model.npz``: the essentiality model
-  (:class:`enforcers.query_rewrite.learned.EssentialityModel`), one row per
-  benchmark item: its context clause, attribute and subject, labelled by the
-  skeleton's essential flag.
 
-The tagger and the essentiality model also see every disclosure clause a
-second time with its value swapped for another value of the same attribute
-from any family's bank (``swap_values``), so they learn the wording around a
-value and its attribute rather than the handful of values one family uses.
+The tagger also sees every disclosure clause a second time with its value
+swapped for another value of the same attribute from any family's bank
+(``swap_values``), so it learns the wording around a value and its attribute
+rather than the handful of values one family uses.  Span necessity is learned
+from other people's labelled data instead (``training/query_rewrite/fit_necessity.py``).
 
 Text goes through the same functions the rewriter uses (request sentences,
 context clauses, subjects), so training and prediction see the same units.
@@ -45,7 +42,6 @@ from pathlib import Path
 
 import numpy as np
 from sklearn.linear_model import LogisticRegression
-from sklearn.neural_network import MLPClassifier
 from spacy.tokens import Doc
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a script from a fresh install
@@ -53,19 +49,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a script 
 from bench.query_rewrite import medical  # noqa: E402
 from bench.query_rewrite.dataset import FAMILY_MODULES, build  # noqa: E402
 from bench.query_rewrite.render import Sample  # noqa: E402
-from bench.query_rewrite.skeleton import ATTRIBUTES  # noqa: E402
 from enforcers.query_rewrite import learned  # noqa: E402
 from enforcers.query_rewrite import request_roles as request_roles_module  # noqa: E402
-from enforcers.query_rewrite.cuts import context_clauses, enclosing  # noqa: E402
-from enforcers.query_rewrite.kinds import task_kind  # noqa: E402
-from enforcers.query_rewrite.learned import ESSENTIALITY_FILE, NO_DISCLOSURE, REQUEST_FILE, TAGGER_FILE, essentiality_features, tagger_features  # noqa: E402
+from enforcers.query_rewrite.cuts import context_clauses  # noqa: E402
+from enforcers.query_rewrite.learned import NO_DISCLOSURE, REQUEST_FILE, TAGGER_FILE, tagger_features  # noqa: E402
 from enforcers.query_rewrite.request_roles import request_sentences  # noqa: E402
 from enforcers.query_rewrite.sentence_starts import parse  # noqa: E402
-from enforcers.query_rewrite.subjects import subject_of  # noqa: E402
 from enforcers.query_rewrite.task import EMBEDDING, MODEL_FILE, features  # noqa: E402
 from policy_engine.nlp.embedding import Embedder, load_embedder  # noqa: E402
 
-OUT = Path(__file__).resolve().parents[2] / "policy_engine" / "rewrite"
+OUT = Path(__file__).resolve().parents[2] / "enforcers" / "query_rewrite"
 #: Families the learned models may be fitted on (every development family; the held-out family never), and those the
 #: shipped models are fitted on.  Fitted on A-G and scored on H (left out of that fit), the models read H's general
 #: split at least as well as a fit on A-F (task accuracy 94.5 vs 93.5, EA 74.4 vs 70.0, SLR 8.0 vs 6.5), so every
@@ -103,11 +96,6 @@ class Rows:
     tasks: list[str] = field(default_factory=list)
     clauses: list[str] = field(default_factory=list)
     clause_labels: list[str] = field(default_factory=list)
-    item_requests: list[str] = field(default_factory=list)
-    item_clauses: list[str] = field(default_factory=list)
-    item_attributes: list[str] = field(default_factory=list)
-    item_subjects: list[str] = field(default_factory=list)
-    item_labels: list[int] = field(default_factory=list)
 
 
 _WORD = re.compile(r"[a-z0-9']+")
@@ -156,7 +144,7 @@ def request_rows(parsed: list[tuple[Sample, Doc]]) -> tuple[list[str], list[int]
 
 
 def gather(parsed: list[tuple[Sample, Doc]], pools: dict[str, list[str]] | None = None) -> Rows:
-    """Rows for the task classifier, tagger and essentiality model; with ``pools``, value-swapped copies of disclosure clauses too."""
+    """Rows for the task classifier and the tagger; with ``pools``, value-swapped copies of disclosure clauses too."""
     rows = Rows()
     rng = random.Random(0)
     for sample, doc in parsed:
@@ -176,22 +164,6 @@ def gather(parsed: list[tuple[Sample, Doc]], pools: dict[str, list[str]] | None 
             if pools and named[0] != NO_DISCLOSURE and (swapped := swap_values(text, located, c0, c1, pools, rng)):
                 rows.clauses.append(swapped)
                 rows.clause_labels.append(named[0])
-        for item, start, end in located:
-            in_request = any(s.start_char <= start < s.end_char for s in requests)
-            if in_request and task_kind(sample.task) == "addressed":
-                continue  # the addressed person: a rule decides, not the model
-            c0, c1 = enclosing(doc, clauses, start, end)
-            rows.item_requests.append(request)
-            rows.item_clauses.append(text[c0:c1])
-            rows.item_attributes.append(item.attribute)
-            rows.item_subjects.append(subject_of(text, start, end, item.attribute))
-            rows.item_labels.append(int(item.essential))
-            if pools and (swapped := swap_values(text, [(item, start, end)], c0, c1, pools, rng)):
-                rows.item_requests.append(request)
-                rows.item_clauses.append(swapped)
-                rows.item_attributes.append(item.attribute)
-                rows.item_subjects.append(rows.item_subjects[-1])
-                rows.item_labels.append(int(item.essential))
     return rows
 
 
@@ -239,22 +211,6 @@ def main() -> None:
     }
     np.savez_compressed(OUT / TAGGER_FILE, classes=np.array(tagger.classes_, dtype=str), coef=tagger.coef_.astype(np.float32), intercept=tagger.intercept_.astype(np.float32))
 
-    def item_matrix(rows: Rows) -> np.ndarray:
-        return essentiality_features(embedder.embed(rows.item_requests), embedder.embed(rows.item_clauses), rows.item_attributes, rows.item_subjects, ATTRIBUTES)
-
-    net = MLPClassifier(hidden_layer_sizes=(64,), alpha=1e-3, max_iter=150, random_state=0).fit(item_matrix(train), train.item_labels)
-    dev_pred = net.predict(item_matrix(dev))
-    dev_gold = np.array(dev.item_labels)
-    report["essentiality_dev"] = {
-        "items": len(dev_gold),
-        "accuracy": round(float((dev_pred == dev_gold).mean()), 4),
-        "essential_recall": round(float(dev_pred[dev_gold == 1].mean()), 4),
-        "non_essential_kept": round(float(dev_pred[dev_gold == 0].mean()), 4),
-    }
-    np.savez_compressed(
-        OUT / ESSENTIALITY_FILE, attributes=np.array(ATTRIBUTES, dtype=str), hidden_w=net.coefs_[0].astype(np.float32), hidden_b=net.intercepts_[0].astype(np.float32),
-        out_w=net.coefs_[1][:, 0].astype(np.float32), out_b=np.float32(net.intercepts_[1][0]),
-    )
     report["seconds"] = round(time.perf_counter() - started, 1)
     print(json.dumps(report, indent=2))
 

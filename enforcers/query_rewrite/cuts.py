@@ -40,6 +40,7 @@ class Edit:
     end: int
     replacement: str | None = None
     tight: bool = False
+    in_place: bool = False  # the replacement stands where the span stood, whatever unit holds it (a placeholder token)
 
 
 #: Words that only introduce the unit after them ("a man named ...").
@@ -181,6 +182,9 @@ def edit(text: str, edits: list[Edit], keep: list[tuple[int, int]], *, protectiv
     for e in edits:
         tokens = [t for t in doc if _overlaps(t.idx, t.idx + len(t), e.start, e.end)]
         if not tokens:
+            continue
+        if e.in_place:
+            replaced[tokens[0].i] = (tokens[-1].i + 1, e.replacement or "something")
             continue
         sentence = tokens[0].sent
         request = sentence.start in requests

@@ -2,7 +2,8 @@
 
 The context's ``query`` is replaced by its need-to-know rewrite
 (:mod:`enforcers.query_rewrite`), so retrieval and every later stage see only
-the rewrite.  The decision record gets the ``query_rewrite`` section (task,
+the rewrite (with the values it carries as placeholder tokens restored for
+retrieval and in the local answer, by the engine).  The decision record gets the ``query_rewrite`` section (task,
 confidence, spans kept / removed / generalized by attribute; never values)
 and a note with counts only.  Any failure raises: the pipeline fails closed
 and the query is refused, never forwarded as it was.
@@ -55,6 +56,8 @@ class QueryRewriteEnforcer:
         section = result.section(context.query)
         note = (
             f"query_rewrite: task {section.task or 'none'} ({section.task_source}, confidence {section.confidence:.2f}); "
-            f"kept {sum(section.kept.values())}, removed {sum(section.removed.values())}, generalized {sum(section.generalized.values())} span(s)"
+            f"kept {sum(section.kept.values())}, removed {sum(section.removed.values())}, generalized {sum(section.generalized.values())}, "
+            f"placeholders {sum(section.placeholders.values())} span(s)"
         )
-        return context.evolve(query=result.text).noted(note).with_section(self.name, section)
+        # the placeholder tokens' values stay in the process: the engine retrieves with them and restores them in the local answer
+        return context.evolve(query=result.text, placeholders=result.placeholders).noted(note).with_section(self.name, section)

@@ -1,6 +1,6 @@
-"""Learned disclosure tagging and essentiality (Need-to-Know Sections 3 and 4.1, generalising beyond lexicons).
+"""Learned request detection and disclosure tagging (Need-to-Know Sections 3 and 4.1, generalising beyond lexicons).
 
-Three small models over the MiniLM embedding (float32, the task classifier's
+Two small models over the MiniLM embedding (float32, the task classifier's
 encoder), fitted by ``bench/query_rewrite/train.py`` on the training
 generator families and shipped as ``.npz`` package data:
 
@@ -13,13 +13,11 @@ generator families and shipped as ``.npz`` package data:
   attribute it discloses, or ``none``: a multinomial logistic regression over
   the clause embedding plus hashed character 2-4-grams (robust to typos and
   to wordings no lexicon lists: "my stepdad identifies as male").
-* :class:`EssentialityModel` gives the probability that a disclosure is
-  essential to the request: a one-hidden-layer network over the request
-  embedding, the clause embedding, their element-wise product, the
-  attribute and the subject.  It replaces a table of request cue words, so a
-  request worded as "dx" or "work-up" reaches the clinical findings too.
 
-All are pure numpy at prediction time (character n-grams hashed by
+Whether a span is needed is learned from other people's labelled questions
+instead (:mod:`enforcers.query_rewrite.need`).
+
+Both are pure numpy at prediction time (character n-grams hashed by
 :mod:`policy_engine.nlp.ngram_hashing`, no scikit-learn).
 """
 
@@ -32,14 +30,12 @@ from importlib import resources
 
 import numpy as np
 
-from enforcers.query_rewrite.subjects import SUBJECTS
 from enforcers.query_rewrite.task import EMBEDDING, LEXICAL_FEATURES, features
 from policy_engine.nlp.embedding import Embedder, load_embedder
 from policy_engine.nlp.ngram_hashing import char_wb_ngrams, hashed_ngrams
 
 REQUEST_FILE = "request_model.npz"
 TAGGER_FILE = "disclosure_model.npz"
-ESSENTIALITY_FILE = "essentiality_model.npz"
 CHAR_FEATURES = 2**12
 #: The tagger's "discloses nothing" class.
 NO_DISCLOSURE = "none"
@@ -48,17 +44,6 @@ NO_DISCLOSURE = "none"
 def tagger_features(clauses: list[str], embedder: Embedder) -> np.ndarray:
     """``[embedding | hashed character n-grams]`` per clause (float32)."""
     return np.hstack([embedder.embed(clauses), hashed_ngrams(clauses, CHAR_FEATURES, char_wb_ngrams)])
-
-
-def essentiality_features(requests: np.ndarray, clauses: np.ndarray, attributes: list[str], subjects: list[str], attribute_order: list[str]) -> np.ndarray:
-    """``[request | clause | request * clause | one-hot attribute | one-hot subject]`` from embedded rows."""
-    attribute_index = {a: i for i, a in enumerate(attribute_order)}
-    one_hot = np.zeros((len(attributes), len(attribute_order) + len(SUBJECTS)), dtype=np.float32)
-    for row, (attribute, subject) in enumerate(zip(attributes, subjects)):
-        if attribute in attribute_index:
-            one_hot[row, attribute_index[attribute]] = 1.0
-        one_hot[row, len(attribute_order) + SUBJECTS.index(subject)] = 1.0  # type: ignore[arg-type]
-    return np.hstack([requests, clauses, requests * clauses, one_hot]).astype(np.float32)
 
 
 def _load(name: str) -> dict[str, np.ndarray]:
@@ -112,25 +97,6 @@ class DisclosureTagger:
         return out
 
 
-class EssentialityModel:
-    """P(essential | request, clause, attribute, subject); thread-safe."""
-
-    def __init__(self, attributes: list[str], hidden_w: np.ndarray, hidden_b: np.ndarray, out_w: np.ndarray, out_b: float, embedder: Embedder) -> None:
-        width = 3 * embedder.dim + len(attributes) + len(SUBJECTS)
-        if hidden_w.shape[0] != width or out_w.shape != (hidden_w.shape[1],):
-            raise ValueError(f"essentiality model has shapes {hidden_w.shape}/{out_w.shape}; expected input width {width}")
-        self.attributes, self.hidden_w, self.hidden_b, self.out_w, self.out_b, self.embedder = attributes, hidden_w, hidden_b, out_w, out_b, embedder
-
-    def probability(self, request: str, clauses: list[str], attributes: list[str], subjects: list[str]) -> list[float]:
-        """One probability per (clause, attribute, subject), all for the same ``request``."""
-        if not clauses:
-            return []
-        vectors = self.embedder.embed([request, *clauses])
-        x = essentiality_features(np.repeat(vectors[:1], len(clauses), axis=0), vectors[1:], attributes, subjects, self.attributes)
-        hidden = np.maximum(x @ self.hidden_w + self.hidden_b, 0.0)
-        return [float(p) for p in 1.0 / (1.0 + np.exp(-(hidden @ self.out_w + self.out_b)))]
-
-
 _lock = threading.Lock()
 
 
@@ -148,14 +114,3 @@ def shared_tagger() -> DisclosureTagger:
     with _lock:
         data = _load(TAGGER_FILE)
         return DisclosureTagger([str(c) for c in data["classes"]], data["coef"].astype(np.float32), data["intercept"].astype(np.float32), load_embedder(EMBEDDING))
-
-
-@functools.lru_cache(maxsize=1)
-def shared_essentiality() -> EssentialityModel:
-    """The shipped essentiality model, loaded once per process."""
-    with _lock:
-        data = _load(ESSENTIALITY_FILE)
-        return EssentialityModel(
-            [str(a) for a in data["attributes"]], data["hidden_w"].astype(np.float32), data["hidden_b"].astype(np.float32),
-            data["out_w"].astype(np.float32), float(data["out_b"]), load_embedder(EMBEDDING),
-        )

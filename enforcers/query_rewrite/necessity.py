@@ -1,32 +1,28 @@
-"""Necessity decision per span: forward it (essential) or remove/generalize it (Need-to-Know Sections 1, 3).
+"""Necessity decision per span: forward it, carry it as a placeholder, or remove/generalize it (Need-to-Know Sections 1, 3).
 
-The policy's ``necessity`` rules decide first: a rule for the query's task
-(and, when the rule names ``purposes``, the request's purpose) lists the
-attributes or families that are essential and those that are not, and the
-action for the latter.  Whatever no rule settles falls to built-in defaults
-modelled on the benchmark's task policy (Appendix C):
+The policy's ``necessity`` rules are the data owner's override: a rule for the
+query's task (and, when the rule names ``purposes``, the request's purpose)
+lists the attributes or families that are always kept (for the person the
+request is about) and those that are never forwarded, and the action for the
+latter.  Every span no rule settles is decided from the question by the
+learned necessity model (:mod:`enforcers.query_rewrite.need`, fitted on
+CAPID's development part: out-of-fold AUC 0.93 where the essentiality network
+it replaces, fitted on generated queries, scored 0.58 on the same spans),
+essential when its probability reaches the model's threshold, after these
+defaults (:meth:`NecessityPlanner.decide` gives the order):
 
-* ``none`` tasks (code generation, translation, summarisation, information
-  retrieval) need no personal attribute;
-* addressed-person tasks (letters, stories, poems, character descriptions,
-  role play) need the addressed person's name, plus what the request is about;
-* every other task needs what its request itself names ("which side effects
-  of metformin ..."), and any other attribute only when the request bears on it:
-  the learned essentiality model (:mod:`enforcers.query_rewrite.learned`)
-  gives the probability that the disclosure, in its clause, is essential to
-  the request ("snacks for a hike" and "I'm allergic to peanuts": yes;
-  "what's the most likely dx" and "she is into quilting": no), and
-  ``ESSENTIAL_AT`` is the cut.
-
-A clinical measurement (a vital sign or lab value with its unit, :func:`measured`)
-bears on the request as much as the findings it sits with, and a request for a
-diagnosis (:func:`diagnostic`) bears on every clinical finding (``CLINICAL``):
-such spans get probability 1, and the subject rule below still applies.
-
-Contact details and government identifiers are never essential by default.
-A third party's details are essential only when the request is about that
-third party (a clinical vignette); the user's, family's, friends' and
-coworkers' details follow the rules above.
+* names, contact details and identifiers are values an answer only carries
+  (CAPID labels 2 of its 420 names and 1 of its 492 codes needed): they leave
+  as consistent placeholders (:mod:`enforcers.query_rewrite.placeholders`),
+  as does an organization or place the question does not need or that the
+  task only repeats back (a letter to a ministry, a cover letter for a firm),
+  also where they sit inside a span that is kept;
+* the text a translation, summary or edit is asked for is the task's material
+  and is kept (its carried values as placeholders), never mangled;
+* a task that needs no personal attribute (code, information retrieval) keeps none;
+* what the request sentence itself names is what it asks about and is kept
+  (cutting the request changes the question);
+* a third party's detail is needed only when the request is about that third party.
 """
 
 from __future__ import annotations
@@ -34,7 +30,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from enforcers.query_rewrite.kinds import task_kind
+from enforcers.query_rewrite.kinds import ADDRESSED_TASKS, task_kind
+from enforcers.query_rewrite.placeholders import token_type
 from enforcers.query_rewrite.settings import NecessityAction, NecessityRule
 from enforcers.query_rewrite.spans import AttributeSpan
 from enforcers.query_rewrite.subjects import Subject
@@ -49,52 +46,59 @@ _MEASUREMENT = re.compile(
 )
 
 
-#: A request for a diagnosis ("most likely dx?", "which condition best fits?").
-_DIAGNOSTIC = re.compile(r"\b(?:diagnos\w*|dx|most likely|which condition|fits? best|differential)\b", re.IGNORECASE)
-#: The attributes a diagnosis rests on (the clinical findings about the patient).
-CLINICAL = frozenset({"age", "gender", "physical_health", "mental_health", "medications", "allergies", "family_history", "smoker", "disabilities"})
-#: The attributes that name a condition: answer options of these make a question a request for a diagnosis.
-CONDITIONS = frozenset({"physical_health", "mental_health"})
-
-
-#: A question that puts a name to what is going on ("Is it ...?", "Could this be ...?").
-_NAMING = re.compile(r"\b(?:is|could|might|would|can)\s+(?:it|this|that|he|she|they)\s+(?:be\s+)?", re.IGNORECASE)
-
-
-def diagnostic(request: str, conditions_asked: int = 0) -> bool:
-    """Whether ``request`` asks for a diagnosis: by name ("most likely dx?"), or by putting a name to what is going on
-    with ``conditions_asked`` conditions named in it ("Is it leukaemia or a bleeding disorder?").  The patient's clinical
-    findings then bear on it."""
-    return _DIAGNOSTIC.search(request) is not None or (conditions_asked > 0 and _NAMING.search(request) is not None)
-
-
 def measured(text: str) -> bool:
     """Whether ``text`` reports a clinical measurement ("SpO2 89% on room air", "BP 212/124", "lipase 1,900 U/L")."""
     return _MEASUREMENT.search(text) is not None
 
 
-NEVER_ESSENTIAL = frozenset({"email", "phone_number", "ssn", "driver_license"})
-#: Essentiality probability from which a disclosure counts as essential to the request (chosen on
-#: family B with models fitted on family A alone, from 0.5 / 0.35, by mean EA - SLR over both splits).
-ESSENTIAL_AT = 0.35
+#: Contact details and identifiers (a clinical measurement misread as one is relabelled, see the rewriter).
+IDENTIFIERS = frozenset({"email", "phone_number", "ssn", "driver_license"})
+
+
+#: Tasks whose request hands over text to rework: the text after the request is the task's material.
+MATERIAL_TASKS = frozenset({"translation", "summarisation", "text_editing"})
+#: Domain tasks that compose a text (a document, an edit, a prompt): like the addressed tasks (letters, stories) and code,
+#: their answer only repeats an organization's or a place's name back, so the name travels as a placeholder.
+COMPOSED_TASKS = frozenset({"non_fictional_document", "text_editing", "prompt_generation"})
+#: Tasks whose answer writes a name the request gives back out (a letter, a story, a document, code, a translation):
+#: there even an organization or place the request names travels as a placeholder.
+REPEATING_TASKS = ADDRESSED_TASKS | COMPOSED_TASKS | {"code_generation", "code_editing_debugging", "translation"}
+
+
+def reasons_about_names(task: str | None) -> bool:
+    """Whether the answer to ``task`` reasons about an organization or place (advice, a recommendation, a comparison)
+    rather than repeating its name back (:data:`COMPOSED_TASKS`, the addressed tasks, code, translation)."""
+    return task_kind(task) == "domain" and task not in COMPOSED_TASKS
 
 
 @dataclass(frozen=True)
 class Decision:
-    """What happens to one span: kept verbatim, or removed/generalized, and why (no values)."""
+    """What happens to one span: kept verbatim, replaced by a placeholder token, or removed/generalized, and why (no values)."""
 
     span: AttributeSpan
     essential: bool
     action: NecessityAction
     basis: str
+    placeholder: str | None = None  # the token type ("PERSON", "ORG" ...) of a value carried as a placeholder
 
     @property
     def outcome(self) -> str:
-        return "kept" if self.essential else ("removed" if self.action is NecessityAction.REMOVE else "generalized")
+        if self.essential:
+            return "kept"
+        if self.placeholder is not None:
+            return "placeholder"
+        return "removed" if self.action is NecessityAction.REMOVE else "generalized"
+
+
+def material_start(text: str, request_start: int) -> int | None:
+    """Where the material of a rework request starts: after the first colon or line break from the request on ("Please
+    proofread this note: Hi Jorge, ..."); None when the request introduces none (the text to rework is quoted in it)."""
+    found = [i for i in (text.find(":", request_start), text.find("\n", request_start)) if i >= 0]
+    return min(found) + 1 if found else None
 
 
 class NecessityPlanner:
-    """Applies a policy's necessity section, with the built-in defaults, to the spans of one query."""
+    """Applies a policy's necessity section, over the learned necessity, to the spans of one query."""
 
     def __init__(self, policy: Policy, vocabulary: Vocabulary) -> None:
         self.settings = policy.necessity
@@ -119,45 +123,60 @@ class NecessityPlanner:
         task: str | None,
         purpose: str | None,
         essential_probability: list[float],
+        threshold: float,
         focal: Subject,
         rule: NecessityRule | None,
         requests: list[tuple[int, int]],
+        text: str = "",
     ) -> list[Decision]:
         """One decision per span.
 
-        ``essential_probability`` holds, per span, the learned probability that it
-        is essential to the request; ``requests`` are the character ranges of the
-        request sentences in the query; ``focal`` is whom the request is about.
+        ``task`` is the query's task (its kind decides the no-attribute default, :data:`MATERIAL_TASKS` what is material);
+        ``essential_probability`` holds, per span, the learned probability that the question needs it, essential from
+        ``threshold``; ``focal`` is whom the request is about (a rule's essential attributes are kept for that person
+        only); ``requests`` are the character ranges of the request sentences of ``text``.
+
+        Order: the policy's rules (the data owner's override); then an organization or place the request names is
+        what it asks about ("the plot of Hamlet") and is kept, unless the task only writes it back out
+        (:data:`REPEATING_TASKS`: a letter, a document, a story, code); one the model judges needed is kept where the
+        answer reasons about it (:func:`reasons_about_names`); otherwise it is carried as a placeholder; a carried value (a name, contact detail or identifier:
+        :func:`~enforcers.query_rewrite.placeholders.token_type`) becomes a placeholder, as does an organization or
+        place the question does not need; the material of a rework task (the text after its request)
+        is kept; a task needing no personal attribute keeps none; what the request itself names is what it asks about
+        and is kept; a third party's detail is needed only when the request is about that third party; the rest is the
+        learned model's call.
         """
         essential = self.vocabulary.expand_attributes(rule.essential) if rule else set()
         non_essential = self.vocabulary.expand_attributes(rule.non_essential) if rule else set()
         action = rule.action if rule else self.settings.default_action
+        material_from = material_start(text, requests[0][0]) if task in MATERIAL_TASKS and requests else None
+        reasoned = reasons_about_names(task)
         out = []
         for span, probability in zip(spans, essential_probability):
             concerned = span.subject != "third_party" or focal == "third_party"
+            carried = token_type(span.attribute, span.source)
+            material = material_from is not None and span.start >= material_from
+            asked = any(r0 <= span.start < r1 for r0, r1 in requests)
             if span.attribute in essential and concerned:
                 out.append(Decision(span, True, action, "policy rule: essential"))
             elif span.attribute in essential or span.attribute in non_essential:
                 out.append(Decision(span, False, action, "policy rule: third party" if span.attribute in essential else "policy rule: non-essential"))
+            elif carried in ("ORG", "PLACE") and task not in REPEATING_TASKS and asked and not material:
+                out.append(Decision(span, True, action, "default: the request names what it asks about"))
+            elif carried in ("ORG", "PLACE") and reasoned and probability >= threshold and concerned and not material:
+                out.append(Decision(span, True, action, "model: the question needs it"))
+            elif carried is not None:
+                out.append(Decision(span, False, action, "default: a value the answer only carries", placeholder=carried))
+            elif material:
+                out.append(Decision(span, True, action, "default: material the task reworks"))
+            elif task_kind(task) == "none":
+                out.append(Decision(span, False, action, "default: task needs no personal attribute"))
+            elif asked:
+                out.append(Decision(span, True, action, "default: the request itself names it"))
+            elif not concerned:
+                out.append(Decision(span, False, action, "default: third party the request is not about"))
+            elif probability >= threshold:
+                out.append(Decision(span, True, action, "model: the question needs it"))
             else:
-                addressed = any(r0 <= span.start and span.end <= r1 for r0, r1 in requests)
-                keep, basis = self._default(span, task, probability, concerned, addressed)
-                out.append(Decision(span, keep, action, basis))
+                out.append(Decision(span, False, action, "model: the question does not need it"))
         return out
-
-    @staticmethod
-    def _default(span: AttributeSpan, task: str | None, probability: float, concerned: bool, in_request: bool) -> tuple[bool, str]:
-        kind = task_kind(task)
-        if kind == "none":
-            return False, "default: task needs no personal attribute"
-        if span.attribute in NEVER_ESSENTIAL:
-            return False, "default: contact details and identifiers are never needed"
-        if kind == "addressed" and in_request and (span.attribute == "name" or span.subject != "self"):
-            return True, "default: addressed person"
-        if not concerned:
-            return False, "default: third party the request is not about"
-        if in_request and kind == "domain":
-            return True, "default: the request itself names it"
-        if probability >= ESSENTIAL_AT:
-            return True, "default: the request bears on it"
-        return False, "default: the request does not bear on it"

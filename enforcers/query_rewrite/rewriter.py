@@ -10,16 +10,26 @@ One request goes through (Need-to-Know Sections 3, 4.1):
 2. sensitive attribute spans are detected with their subjects
    (:mod:`enforcers.query_rewrite.spans`), plus the context clauses the learned
    disclosure tagger reads as disclosures (:mod:`enforcers.query_rewrite.learned`);
-3. each span is judged essential or not (:mod:`enforcers.query_rewrite.necessity`),
-   by the policy's rules, else by the learned essentiality of its clause to the request;
-4. non-essential spans are removed with their clause or generalized in place
+3. each span is judged essential or not (:mod:`enforcers.query_rewrite.necessity`):
+   by the policy's rules where they speak (the data owner's override), else by
+   the learned necessity model (:mod:`enforcers.query_rewrite.need`: is this span,
+   in its sentence, needed for this question?);
+4. a name, contact detail or identifier, and an organization or place the
+   question does not need, is replaced in place by a consistent placeholder
+   token (:mod:`enforcers.query_rewrite.placeholders`; the mapping stays local
+   and the engine restores the values for retrieval and in the local answer);
+   other non-essential spans of the context are removed with their unit, those
+   of a request sentence are replaced in place by a generic phrase (the request
+   keeps its structure), and generalized spans are replaced in place
    (:mod:`enforcers.query_rewrite.cuts`, :mod:`enforcers.query_rewrite.repair`); a local model may then smooth the
    stripped text (``model.use_for: [rewrite]``);
-5. the output is **verified** by detecting again: no non-essential value may
-   survive and no sensitive value may appear that the query did not hold.
-   A failed check falls back to the protective rewrite (whole sentences
-   dropped, spans generalized in place), and if that fails too the query is
-   refused (:class:`QueryRefused`); it is never forwarded as it was.
+5. the output is **verified both ways** (:meth:`QueryRewriter.failure`): no
+   non-essential value survives, no sensitive value appears that the query did
+   not hold, every essential value survives and the request's words (less the
+   spans removed from it) are all still there.  A failed check falls back to the
+   protective rewrite (whole sentences dropped, spans generalized in place), and
+   if that fails too the query is refused with the reason (:class:`QueryRefused`);
+   it is never forwarded as it was.
 """
 
 from __future__ import annotations
@@ -28,11 +38,14 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.tokens import Doc, Span
 
-from enforcers.query_rewrite.cuts import Edit, clipped_end, context_clauses, edit, enclosing, names_a_kind, no_occupation
-from enforcers.query_rewrite.learned import shared_essentiality, shared_tagger
-from enforcers.query_rewrite.necessity import CLINICAL, CONDITIONS, NEVER_ESSENTIAL, Decision, NecessityPlanner, diagnostic, measured
+from enforcers.query_rewrite.cuts import Edit, clipped_end, context_clauses, edit, names_a_kind, no_occupation
+from enforcers.query_rewrite.learned import shared_tagger
+from enforcers.query_rewrite.necessity import IDENTIFIERS, Decision, NecessityPlanner, measured
+from enforcers.query_rewrite.need import shared_necessity
+from enforcers.query_rewrite.placeholders import TOKEN, Placeholders
 from enforcers.query_rewrite.request_roles import request_sentences, request_text
 from enforcers.query_rewrite.section import QueryRewriteSection, SpanOutcome
 from enforcers.query_rewrite.sentence_starts import answer_options, parse
@@ -42,6 +55,7 @@ from enforcers.query_rewrite.subjects import focal_subject
 from enforcers.query_rewrite.task import TaskClassifier, TaskPrediction, shared_classifier
 from policy_engine.enforcement.base import SpanDetector
 from policy_engine.errors import PolicyEngineError
+from policy_engine.nlp.sentences import sentence_spans
 from policy_engine.policy.model import Policy
 from policy_engine.policy.vocabulary import vocabulary_for
 
@@ -77,19 +91,25 @@ class RewriteResult:
     rule: str | None
     decisions: tuple[Decision, ...]
     rewriter: Rewriter
+    placeholders: dict[str, str]  # token -> the value it stands for: kept in the process, never recorded nor forwarded
 
-    def outcome(self, decision: Decision) -> str:
+    def outcome(self, decision: Decision, original: str | None = None) -> str:
         """What the rewrite did to a span: one the plan generalizes reads "removed" when its clause went and the
-        rewritten text holds no generic phrase for it (the protective rewrite drops whole sentences)."""
+        rewritten text holds no generic phrase for it (the protective rewrite drops whole sentences); one it carries as a
+        placeholder reads "removed" when no token for its value (in ``original``) is left."""
         phrase = GENERIC.get(decision.span.attribute)
         if decision.outcome == "generalized" and (phrase is None or phrase not in self.text):
             return "removed"
+        if decision.outcome == "placeholder" and original is not None:
+            value = _folded(decision.span.value(original))
+            if not any(_folded(v) == value and t in self.text for t, v in self.placeholders.items()):
+                return "removed"
         return decision.outcome
 
     def section(self, original: str) -> QueryRewriteSection:
-        counts: dict[str, dict[str, int]] = {"kept": {}, "removed": {}, "generalized": {}}
+        counts: dict[str, dict[str, int]] = {"kept": {}, "removed": {}, "generalized": {}, "placeholder": {}}
         for d in self.decisions:
-            bucket = counts[self.outcome(d)]
+            bucket = counts[self.outcome(d, original)]
             bucket[d.span.attribute] = bucket.get(d.span.attribute, 0) + 1
         return QueryRewriteSection(
             task=self.task,
@@ -99,10 +119,11 @@ class RewriteResult:
             task_source=self.task_source,
             purpose=self.purpose,
             rule=self.rule,
-            spans=[SpanOutcome(attribute=d.span.attribute, family=d.span.family, subject=d.span.subject, outcome=self.outcome(d), basis=d.basis) for d in self.decisions],
+            spans=[SpanOutcome(attribute=d.span.attribute, family=d.span.family, subject=d.span.subject, outcome=self.outcome(d, original), basis=d.basis) for d in self.decisions],
             kept=counts["kept"],
             removed=counts["removed"],
             generalized=counts["generalized"],
+            placeholders=counts["placeholder"],
             rewriter=self.rewriter,
             changed=self.text != original,
         )
@@ -133,55 +154,61 @@ class QueryRewriter:
         prediction = self.classifier.predict(request)
         task, source, rule = self._task(prediction, purpose)
         clauses = context_clauses(doc)
-        found, offered = self._disclosures(query, doc, requests, clauses)
+        found = self._disclosures(query, doc, requests, clauses)
         spans = [self._measurement(replace(s, end=clipped_end(doc, s.start, s.end)), query) for s in found]
-        contexts = [enclosing(doc, clauses, s.start, s.end) for s in spans]
-        probability = shared_essentiality().probability(request, [query[c0:c1] for c0, c1 in contexts], [s.attribute for s in spans], [s.subject for s in spans])
-        asked = sum(s.attribute in CONDITIONS and any(r.start_char <= s.start < r.end_char for r in requests) for s in found)
-        clinical = diagnostic(request, asked) or any(s.attribute in CONDITIONS for s in offered)  # "which is it? (i) gout (ii) ..."
-        probability = [1.0 if measured(query[c0:c1]) or (clinical and s.attribute in CLINICAL) else p for p, s, (c0, c1) in zip(probability, spans, contexts)]
+        necessity = shared_necessity()
+        sentences = sentence_spans(query)
+        probability = necessity.probability(
+            request, [_holding(query, sentences, s.start) for s in spans], [s.value(query) for s in spans], [_kind(s) for s in spans],
+        )
         focal = focal_subject(query, requests[0].start_char, requests[-1].end_char) if requests else "self"
-        if clinical and any(s.attribute in CLINICAL and s.subject == "third_party" for s in spans):
-            focal = "third_party"  # a diagnosis is asked about the patient whose findings are given ("my leading diagnosis" for a case)
-        decisions = self.planner.decide(spans, task, purpose, probability, focal, rule, [(r.start_char, r.end_char) for r in requests] or [(0, len(query))])
+        ranges = [(r.start_char, r.end_char) for r in requests]
+        decisions = self.planner.decide(spans, task, purpose, probability, necessity.threshold, focal, rule, ranges, query)
         keep = [(d.span.start, d.span.end) for d in decisions if d.essential]
+        tokens = Placeholders()
+        carried = [d.span for d in decisions if d.placeholder is not None]
         edits = [
-            Edit(start, end, GENERIC[d.span.attribute] if d.action is NecessityAction.GENERALIZE else None, tight=d.span.attribute == "name")
+            Edit(start, end, tokens.token(d.placeholder, query[start:end]), in_place=True)
+            if d.placeholder is not None
+            else Edit(start, end, _replacement(d, ranges), tight=True)
             for d in decisions
             if not d.essential
-            for start, end in _occurrences(query, d.span, spans)
+            for start, end in _occurrences(query, d.span, carried if d.placeholder is not None else spans)
+            # inside a span the question needs a removed span stays with it; a carried name becomes its token there too
+            if d.placeholder is not None or not any(k0 <= start and end <= k1 for k0, k1 in keep)
         ]
-        result = dict(prediction=prediction, task=task, task_source=source, purpose=purpose, rule=rule.task if rule else None, decisions=tuple(decisions))
+        result = dict(
+            prediction=prediction, task=task, task_source=source, purpose=purpose, rule=rule.task if rule else None, decisions=tuple(decisions), placeholders=tokens.mapping,
+        )
         text = edit(query, edits, keep)
-        if self._verified(text, query, decisions):
+        failure = self.failure(text, query, decisions, ranges)
+        if failure is None:
             if self.model is not None:
                 polished = self._model_rewrite(text)
-                if polished is not None and self._verified(polished, query, decisions) and _keeps_essentials(polished, query, decisions):
+                if polished is not None and self.failure(polished, query, decisions, ranges) is None:
                     return RewriteResult(polished, rewriter="model", **result)  # type: ignore[arg-type]
             return RewriteResult(text, rewriter="deterministic", **result)  # type: ignore[arg-type]
         protective = edit(query, edits, keep, protective=True)
-        if self._verified(protective, query, decisions):
+        if self.failure(protective, query, decisions, ranges) is None:
             return RewriteResult(protective, rewriter="protective", **result)  # type: ignore[arg-type]
-        raise QueryRefused("no rewrite of the query passed verification; the query is refused")
+        raise QueryRefused(f"no rewrite of the query passed verification ({failure}); the query is refused")
 
-    def _disclosures(self, query: str, doc: Doc, requests: list[Span], clauses: list[tuple[int, int]]) -> tuple[list[AttributeSpan], list[AttributeSpan]]:
-        """The attribute spans of ``query`` (detected and tagged), and apart from them the ones that start an answer option
-        of the request (its material, never edited).  An occupation that is a verb or only names who acted ("the nurse
-        rang") and a name that modifies a common noun ("Tamil action films") disclose nothing."""
+    def _disclosures(self, query: str, doc: Doc, requests: list[Span], clauses: list[tuple[int, int]]) -> list[AttributeSpan]:
+        """The attribute spans of ``query`` (detected and tagged), less the ones that start an answer option of the request
+        (its material, never edited).  An occupation that is a verb or only names who acted ("the nurse rang") and a name
+        that modifies a common noun ("Tamil action films") disclose nothing."""
         options = [(r.start_char + o0, r.start_char + o1) for r in requests for o0, o1 in answer_options(r.text)]
-        found = self.attributes.find(query)
-        offered = [s for s in found if any(o0 <= s.start <= o0 + 1 and s.end <= o1 for o0, o1 in options)]
         found = [
-            s for s in found
-            if s not in offered
-            and not (s.attribute == "employment" and no_occupation(doc, s.start, s.end))
+            s for s in self.attributes.find(query)
+            if not any(o0 <= s.start <= o0 + 1 and s.end <= o1 for o0, o1 in options)
+            and not (s.attribute == "employment" and s.source != "detect:employer" and no_occupation(doc, s.start, s.end))
             and not (s.attribute == "name" and names_a_kind(doc, s.start, s.end))
         ]
-        return self.attributes.with_tagged(query, found, clauses, shared_tagger()), offered
+        return self.attributes.with_tagged(query, found, clauses, shared_tagger())
 
     def _measurement(self, span: AttributeSpan, query: str) -> AttributeSpan:
         """A contact or identifier span that is a clinical measurement ("BP 212/124" read as a phone number) is a health finding."""
-        if span.attribute in NEVER_ESSENTIAL and measured(span.value(query)):
+        if span.attribute in IDENTIFIERS and measured(span.value(query)):
             return replace(span, attribute="physical_health", family=self.attributes.family_of["physical_health"])
         return span
 
@@ -198,22 +225,38 @@ class QueryRewriter:
         rule = self.planner.most_protective_rule()
         return (self.planner.vocabulary.task_id(rule.task) if rule else None), "most_protective", rule
 
-    def _verified(self, text: str, original: str, decisions: list[Decision] | tuple[Decision, ...]) -> bool:
-        """No non-essential value survives in ``text`` and no sensitive value appears that ``original`` lacks.
+    def failure(self, text: str, original: str, decisions: list[Decision] | tuple[Decision, ...], requests: list[tuple[int, int]]) -> str | None:
+        """Why ``text`` may not be forwarded for ``original``, or None: verification both ways (Need-to-Know Section 4.1).
 
-        Survival is checked as whole words with whitespace collapsed (a cut may join lines).  A span detected in ``text`` is new
-        content when it holds a word that neither ``original`` nor a generic phrase holds: a span the detector finds
-        across a cut ("Heyy | Anyway" read as a name, "treated for ADHD | can u") brings nothing new."""
+        * a non-essential value survives (whole words, whitespace collapsed: a cut may join lines), a carried value
+          (one a placeholder stands for) anywhere, any other outside the essential spans that hold it;
+        * a sensitive value appears that ``original`` lacks: a span detected in ``text`` holding a word that neither
+          ``original`` nor a generic phrase holds (one the detector finds across a cut brings nothing new; a placeholder
+          token is no value);
+        * a span judged essential is gone (one of its content words, less the carried values in it, is missing: a cut
+          may take a clause's connective);
+        * the request is lost: a word of a request sentence, outside the spans removed from it and the carried values, is
+          missing."""
         if not text.strip():
-            return False
+            return "empty rewrite"
         folded = _folded(text)
-        essential = [_folded(d.span.value(original)) for d in decisions if d.essential]
+        carried = [_folded(d.span.value(original)) for d in decisions if d.placeholder is not None]
+        essential = [_without(_folded(d.span.value(original)), carried) for d in decisions if d.essential]
         for d in decisions:
             value = _folded(d.span.value(original))
-            if not d.essential and len(value) >= 2 and _contains(folded, value) and not any(_contains(e, value) for e in essential):
-                return False
+            inside_essential = d.placeholder is None and any(_contains(e, value) for e in essential)
+            if not d.essential and len(value) >= 2 and _contains(folded, value) and not inside_essential:
+                return "a non-essential value survives"
+        if any(not _content(value) <= _words(text) for value in essential):
+            return "an essential value was lost"
+        removed = [(d.span.start, d.span.end) for d in decisions if not d.essential]
+        asked = set().union(*(_words(_without(_folded(_blanked(original, r0, r1, removed)), carried)) for r0, r1 in requests)) if requests else set()
+        if not asked <= _words(text):
+            return "the request was lost"
         known = _words(original) | _GENERIC_WORDS
-        return all(_words(span.value(text)) <= known for span in self.attributes.find(text))
+        if not all(_words(TOKEN.sub(" ", span.value(text))) <= known for span in self.attributes.find(text)):
+            return "a sensitive value appears that the query did not hold"
+        return None
 
     def _model_rewrite(self, stripped: str) -> str | None:
         from policy_engine.llm.generation import complete
@@ -235,21 +278,33 @@ def _words(text: str) -> set[str]:
 _GENERIC_WORDS = frozenset(w for phrase in GENERIC.values() for w in _words(phrase))
 
 
+def _content(text: str) -> set[str]:
+    """The case-folded words of ``text`` that are not English function words."""
+    return _words(text) - STOP_WORDS
+
+
 def _folded(text: str) -> str:
     """``text`` case-folded with every run of whitespace as one space."""
     return " ".join(text.split()).casefold()
 
 
 def _occurrences(query: str, span: AttributeSpan, spans: list[AttributeSpan]) -> list[tuple[int, int]]:
-    """``span`` and every other whole-word occurrence of its value that no detected span covers ("Wendy" named twice,
-    found once): a value that goes, goes everywhere."""
+    """``span`` and every other whole-word occurrence of its value that none of the other ``spans`` covers ("Wendy" named
+    twice, found once): a value that goes, goes everywhere."""
     value = span.value(query)
     again = [
         (m.start(), m.end())
-        for m in re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", query)
+        for m in re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", query, re.IGNORECASE)
         if m.start() != span.start and not any(s.start < m.end() and m.start() < s.end for s in spans)
     ]
     return [(span.start, span.end), *again]
+
+
+def _without(text: str, values: list[str]) -> str:
+    """``text`` with every whole-word occurrence of ``values`` taken out (the carried values inside a kept span)."""
+    for value in values:
+        text = re.sub(rf"(?<!\w){re.escape(value)}(?!\w)", " ", text)
+    return text
 
 
 def _contains(text: str, value: str) -> bool:
@@ -257,10 +312,42 @@ def _contains(text: str, value: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text) is not None
 
 
-def _keeps_essentials(text: str, original: str, decisions: tuple[Decision, ...] | list[Decision]) -> bool:
-    """Whether every essential value is still in ``text`` verbatim (a model rewrite may not drop them)."""
-    folded = text.casefold()
-    return all(d.span.value(original).casefold() in folded for d in decisions if d.essential)
+#: The necessity model's kind of an organization's or a place's name (CAPID's types).
+_NAME_KINDS = {"detect:employer": "organization", "detect:location": "location"}
+
+
+def _kind(span: AttributeSpan) -> str:
+    """The kind the necessity model reads for ``span``: an organization's or a place's name is that (not the attribute it
+    evidences); a clause the tagger labels a contact detail or identifier is a statement ("an inbox full of school
+    newsletters"), not a value (kind ``other``); anything else is its attribute."""
+    if span.source in _NAME_KINDS:
+        return _NAME_KINDS[span.source]
+    return "other" if span.source == "tagger" and span.attribute in IDENTIFIERS else span.attribute
+
+
+def _holding(text: str, sentences: list[tuple[int, int]], start: int) -> str:
+    """The sentence of ``text`` (``sentences``: its sentence spans) that holds offset ``start``."""
+    return next((text[s0:s1] for s0, s1 in sentences if s0 <= start < s1), text)
+
+
+def _blanked(text: str, start: int, end: int, removed: list[tuple[int, int]]) -> str:
+    """``text[start:end]`` without the ``removed`` ranges in it."""
+    out, at = [], start
+    for r0, r1 in sorted(removed):
+        if r1 <= at or r0 >= end:
+            continue
+        out.append(text[at:max(at, r0)])
+        at = max(at, r1)
+    out.append(text[at:end])
+    return " ".join(out)
+
+
+def _replacement(decision: Decision, requests: list[tuple[int, int]]) -> str | None:
+    """What a non-essential span becomes: its generic phrase when the policy generalizes, or when it sits in a request
+    sentence (the request keeps its structure: only the span's own phrase changes), else nothing (it goes with its unit)."""
+    span = decision.span
+    inside = any(r0 <= span.start < r1 for r0, r1 in requests)
+    return GENERIC[span.attribute] if decision.action is NecessityAction.GENERALIZE or inside else None
 
 
 def rewrite_query(query: str, policy: Policy, *, purpose: str | None = None, detector: SpanDetector | None = None) -> RewriteResult:

@@ -15,7 +15,7 @@ class SpanOutcome(BaseModel):
     attribute: str
     family: str
     subject: str
-    outcome: Literal["kept", "removed", "generalized"]
+    outcome: Literal["kept", "removed", "generalized", "placeholder"]
     basis: str
 
 
@@ -35,5 +35,6 @@ class QueryRewriteSection(BaseModel):
     kept: dict[str, int] = Field(default_factory=dict, description="Attribute -> spans kept verbatim.")
     removed: dict[str, int] = Field(default_factory=dict)
     generalized: dict[str, int] = Field(default_factory=dict)
+    placeholders: dict[str, int] = Field(default_factory=dict, description="Attribute -> spans forwarded as a placeholder token (the values stay local).")
     rewriter: Literal["deterministic", "model", "protective"] = "deterministic"
     changed: bool = False

@@ -38,8 +38,9 @@ from policy_engine.policy.model import Constraint, DetectorHints
 from policy_engine.policy.vocabulary import Vocabulary
 
 #: Tagger probability from which a clause counts as disclosing something (low: a flagged clause that
-#: discloses nothing costs at most some context the request does not need; chosen on family B with
-#: models fitted on family A alone, from 0.5 / 0.3 / 0.15).
+#: discloses nothing costs at most some context the request does not need).  On CAPID's development part
+#: (bench/query_rewrite/disclosure_recall.py: 2,016 clauses of 250 contexts) it flags 0.94 of the clauses
+#: holding a labelled span (0.88 at 0.3, 0.80 at 0.5) and 0.55 of the others.
 DISCLOSURE_AT = 0.15
 
 #: Detection category -> attribute it evidences (None: decided from the value, see ``_attribute_of``).
@@ -56,7 +57,12 @@ CATEGORY_ATTRIBUTE: dict[str, str | None] = {
     "medication": "medications",
     "financial_amount": "financial_situation",
     "occupation": "employment",
+    "employer": "employment",  # an organization's name (spaCy ORG): a person's workplace, school or provider
+    "location": "address",  # a place's name (spaCy GPE, LOC)
 }
+#: Detection categories whose findings are proper names (a person, an organization, a place): a clause holding one may still
+#: disclose something else, so the tagger reads it too.
+NAME_CATEGORIES = frozenset({"detect:person_name", "detect:employer", "detect:location"})
 
 _SSN = re.compile(r"\b\d{3}-\d{2}-\d{4}\b|\b(?:ssn|social security)\b", re.IGNORECASE)
 
@@ -135,14 +141,14 @@ class AttributeDetector:
 
     def with_tagged(self, text: str, spans: list[AttributeSpan], clauses: list[tuple[int, int]], tagger: DisclosureTagger) -> list[AttributeSpan]:
         """``spans`` plus one span per clause of ``clauses`` that the tagger reads as a disclosure and no span
-        (other than a name) already covers, unless a span of the tagged attribute lies in it ("My name is
+        (other than a proper name) already covers, unless a span of the tagged attribute lies in it ("My name is
         Dana Whitfield" is one name); the clause span is about the clause's subject.
 
         Every open clause that speaks of a person ("(fwiw kiwi gives me a bad reaction)", "the new hire
         is saving up for Costa Rica") counts as a disclosure of the tagger's most probable attribute,
         however unsure the tagger is that it discloses anything: what a person says about someone is
         personal, and the necessity decision, not the tagger's confidence, settles whether it goes."""
-        open_clauses = [(c0, c1) for c0, c1 in clauses if not any(c0 < s.end and s.start < c1 and s.attribute != "name" for s in spans)]
+        open_clauses = [(c0, c1) for c0, c1 in clauses if not any(c0 < s.end and s.start < c1 and s.attribute != "name" and s.source not in NAME_CATEGORIES for s in spans)]
         tags = tagger.tag([text[c0:c1] for c0, c1 in open_clauses])
         tagged = [
             replace(span, subject=subject_of(text, c0, c1, tag.attribute))
@@ -228,7 +234,8 @@ def _merge(spans: list[AttributeSpan], text: str) -> list[AttributeSpan]:
     """Union overlapping spans (trimmed of surrounding spaces and punctuation).
 
     The union is labelled by its most specific part: a lexicon term ("depression")
-    over a detector category over a cue phrase ("diagnosed with ..."), then the longest.
+    over a detector category over a cue phrase ("diagnosed with ..."), then the longest.  A proper name that the union
+    extends is sourced ``merged`` (its extent is no longer the name alone, so it is not carried as a placeholder).
     """
     trimmed = []
     for s in spans:
@@ -244,7 +251,10 @@ def _merge(spans: list[AttributeSpan], text: str) -> list[AttributeSpan]:
         if out and s.start < out[-1].end:
             last = out[-1]
             label = max((last, s), key=_label_rank)
-            out[-1] = replace(label, start=last.start, end=max(last.end, s.end))
+            start, end = last.start, max(last.end, s.end)
+            # a proper name merged with the phrase around it ("name is Dana Whitfield") is no longer a bare name
+            source = "merged" if label.source in NAME_CATEGORIES and (start, end) != (label.start, label.end) else label.source
+            out[-1] = replace(label, start=start, end=end, source=source)
         else:
             out.append(s)
     return out

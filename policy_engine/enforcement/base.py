@@ -112,6 +112,13 @@ class Refusal:
     reason: str
 
 
+def restore_placeholders(text: str, placeholders: Mapping[str, str]) -> str:
+    """``text`` with each placeholder token a query-stage enforcer put in the query replaced by the value it stands for."""
+    for token, value in placeholders.items():
+        text = text.replace(token, value)
+    return text
+
+
 @dataclass(frozen=True)
 class EnforcementContext:
     """Everything an enforcer reads and returns (immutable; use :meth:`evolve`).
@@ -136,6 +143,7 @@ class EnforcementContext:
     privacy: PrivacySpend | None = None  # DP spend of an answer stage (scope and numbers only)
     refusal: Refusal | None = None
     sections: Mapping[str, Any] = field(default_factory=dict)  # enforcer name -> its typed decision-record section
+    placeholders: Mapping[str, str] = field(default_factory=dict)  # token in ``query`` -> the value it stands for: local only, never recorded
 
     def evolve(self, **changes: object) -> EnforcementContext:
         """A copy with ``changes`` applied."""

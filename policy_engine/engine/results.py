@@ -9,7 +9,8 @@ redaction mode, never the raw value.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from audit.records import ConstraintOutcome, DecisionRecord, Outcome, PrivacySpend, Redaction
@@ -48,6 +49,7 @@ class ProtectResult:
     outcome: Outcome
     notes: tuple[str, ...] = ()
     query: str | None = None  # the question retrieval and later stages saw (the query stage's rewrite, if any)
+    placeholders: Mapping[str, str] = field(default_factory=dict)  # token in ``query`` -> its value: restored in the local answer, never recorded
 
     @property
     def denied(self) -> bool:

@@ -36,6 +36,7 @@ splitting them would scatter one request's control flow over modules.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -44,7 +45,7 @@ from typing import TYPE_CHECKING, Any
 from audit.records import ConstraintOutcome, DecisionRecord, Outcome
 from audit.records import RetrievedChunk as AuditChunk
 from audit.sinks import open_policy_sink
-from policy_engine.enforcement.base import EnforcementContext, Passage, PipelineResult, SpanDetector, Stage
+from policy_engine.enforcement.base import EnforcementContext, Passage, PipelineResult, SpanDetector, Stage, restore_placeholders
 from policy_engine.enforcement.placeholders import fallen_back
 from policy_engine.enforcement.plan import PipelinePlan, build_pipeline, require_installed
 from policy_engine.enforcement.registry import EngineParts
@@ -206,7 +207,9 @@ class Engine:
         if query_stage.failure is not None:  # refused: the query is neither searched nor recorded
             interrupted = query_stage.interrupt is not None  # recorded now, then propagated
             return _reraise(query_stage, self._finish(record, None, None, (), [], [], started, error=query_stage.failure.reason, write=write or interrupted))
-        query = search = query_stage.context.query if query_stage.context.query is not None else query
+        query = query_stage.context.query if query_stage.context.query is not None else query
+        placeholders = query_stage.context.placeholders
+        search = restore_placeholders(query, placeholders)  # retrieval is local: it searches with the values, not the tokens
         try:
             retrieved = list(self.retriever.retrieve(search))
             ranking = self.retriever.rank_constraints(search, retrieved)
@@ -233,7 +236,8 @@ class Engine:
         assembled = assemble([(r.chunk.chunk_id, r.chunk.text, float(r.score)) for r in retrieved], self.policy.corpus.retrieval.context_tokens)
         passages = tuple(Passage.of(p.chunk_id, p.text) for p in assembled)
         scores = {p.chunk_id: p.score for p in assembled if p.score is not None}
-        return self._enforce(record, query, passages, tuple(enforced), applied, not_applied, scores, started, write=write)
+        protected = self._enforce(record, query, passages, tuple(enforced), applied, not_applied, scores, started, write=write)
+        return dataclasses.replace(protected, placeholders=placeholders) if placeholders else protected
 
     def protect_passages(
         self,
@@ -332,8 +336,8 @@ class Engine:
         if stage.context.refusal is not None:
             refusal = stage.context.refusal
             return AskResult(None, None, protected, Outcome(refusal.outcome), refusal=refusal.reason, privacy=privacy), None
-        answer = stage.context.answer
-        by = (answered_by if answer == text else "answer-stage enforcers") if answer is not None else None
+        answer = restore_placeholders(stage.context.answer, protected.placeholders) if stage.context.answer is not None else None
+        by = (answered_by if stage.context.answer == text else "answer-stage enforcers") if answer is not None else None
         return AskResult(answer, by, protected, protected.outcome, privacy=privacy), None
 
     def _record_question(self, protected: ProtectResult, asked: AskResult, interrupt: BaseException | None = None) -> AskResult:

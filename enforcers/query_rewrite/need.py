@@ -1,0 +1,102 @@
+"""Span necessity learned from labelled questions: "is this span needed to answer this question?" (Need-to-Know Section 3).
+
+A calibrated logistic regression over the shared MiniLM embedder, fitted by
+``training/query_rewrite/fit_necessity.py`` on the development part of CAPID
+(Ponomarenko et al., 2026: user disclosures whose every PII span is labelled
+needed or not for the question asked) and shipped as ``necessity_model.npz``.
+Features of one span, all from the embedder (L2-normalised rows):
+
+* the question ``q``, the sentence holding the span ``s``, the span itself ``v``;
+* ``q * s`` and ``q * v`` (which dimensions the question and the span share);
+* ``cos(q, s)`` and ``cos(q, v)``;
+* the span's kind (:data:`KINDS`), one-hot: CAPID's types, onto which the
+  engine's 30 attributes map (:data:`KIND_OF_ATTRIBUTE`).
+
+The logistic regression's score is Platt-scaled on out-of-fold scores, so the
+output is a probability; ``threshold`` (stored with the weights) is the
+cut chosen on the development part's cross-validated predictions.
+Pure numpy at prediction time; thread-safe.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Sequence
+from importlib import resources
+
+import numpy as np
+
+from enforcers.query_rewrite.task import EMBEDDING
+from policy_engine.nlp.embedding import Embedder, load_embedder
+
+MODEL_FILE = "necessity_model.npz"
+#: Span kinds: CAPID's types (the labelled data's vocabulary), plus ``other`` for attributes it has no type for.
+KINDS = (
+    "name", "code", "location", "datetime", "age", "demographic", "health", "belief", "sexual orientation",
+    "finance", "occupation", "organization", "education", "relationship", "appearance", "other",
+)
+#: The engine's attributes (Need-to-Know Table 8) as span kinds.
+KIND_OF_ATTRIBUTE: dict[str, str] = {
+    "name": "name", "email": "code", "phone_number": "code", "ssn": "code", "driver_license": "code", "address": "location",
+    "dates": "datetime", "age": "age", "gender": "demographic", "ethnicity": "demographic",
+    "physical_health": "health", "mental_health": "health", "medications": "health", "allergies": "health", "disabilities": "health",
+    "family_history": "health", "exercise_hours": "health", "smoker": "health", "diet_type": "health",
+    "religious_beliefs": "belief", "sexual_orientation": "sexual orientation", "financial_situation": "finance",
+    "employment": "occupation", "relationship_status": "relationship",
+}
+
+
+def kind_of(attribute_or_type: str) -> str:
+    """The kind of an engine attribute or a CAPID type (``other`` for anything neither names)."""
+    if attribute_or_type in KINDS:
+        return attribute_or_type
+    return KIND_OF_ATTRIBUTE.get(attribute_or_type, "other")
+
+
+def necessity_features(questions: np.ndarray, sentences: np.ndarray, spans: np.ndarray, kinds: Sequence[str]) -> np.ndarray:
+    """``[q | s | v | q*s | q*v | cos(q,s) | cos(q,v) | one-hot kind]`` from embedded rows (normalised here)."""
+    q, s, v = (x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-9) for x in (questions, sentences, spans))
+    one_hot = np.zeros((len(kinds), len(KINDS)), dtype=np.float32)
+    for row, kind in enumerate(kinds):
+        one_hot[row, KINDS.index(kind_of(kind))] = 1.0
+    cosines = np.stack([(q * s).sum(axis=1), (q * v).sum(axis=1)], axis=1)
+    return np.hstack([q, s, v, q * s, q * v, cosines, one_hot]).astype(np.float32)
+
+
+class NecessityModel:
+    """P(span needed | question, its sentence, the span, its kind)."""
+
+    def __init__(self, coef: np.ndarray, intercept: float, platt: tuple[float, float], threshold: float, embedder: Embedder) -> None:
+        width = 5 * embedder.dim + 2 + len(KINDS)
+        if coef.shape != (width,):
+            raise ValueError(f"necessity model has shape {coef.shape}, expected ({width},)")
+        self.coef, self.intercept, self.platt, self.threshold, self.embedder = coef, intercept, platt, threshold, embedder
+
+    def probability(self, question: str, sentences: Sequence[str], spans: Sequence[str], kinds: Sequence[str]) -> list[float]:
+        """One calibrated probability per (sentence, span, kind), all for the same ``question``."""
+        if not spans:
+            return []
+        unique = list(dict.fromkeys([question, *sentences, *spans]))
+        vectors = self.embedder.embed(unique)
+        row = {text: i for i, text in enumerate(unique)}
+        x = necessity_features(
+            np.repeat(vectors[row[question]][None, :], len(spans), axis=0),
+            vectors[[row[t] for t in sentences]], vectors[[row[t] for t in spans]], kinds,
+        )
+        score = x @ self.coef + self.intercept
+        return [float(p) for p in 1.0 / (1.0 + np.exp(-(self.platt[0] * score + self.platt[1])))]
+
+
+_lock = threading.Lock()
+
+
+@functools.lru_cache(maxsize=1)
+def shared_necessity() -> NecessityModel:
+    """The shipped necessity model, loaded once per process."""
+    with _lock, resources.files("enforcers.query_rewrite").joinpath(MODEL_FILE).open("rb") as handle:
+        data = np.load(handle, allow_pickle=False)
+        return NecessityModel(
+            data["coef"].astype(np.float32), float(data["intercept"]), (float(data["platt"][0]), float(data["platt"][1])),
+            float(data["threshold"]), load_embedder(EMBEDDING),
+        )
