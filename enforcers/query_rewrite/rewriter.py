@@ -235,10 +235,13 @@ class QueryRewriter:
           token is no value);
         * a span judged essential is gone (one of its content words, less the carried values in it, is missing: a cut
           may take a clause's connective);
+        * nothing but placeholders is left (a query that is only a protected value asks nothing that may leave);
         * the request is lost: a word of a request sentence, outside the spans removed from it and the carried values, is
           missing."""
         if not text.strip():
             return "empty rewrite"
+        if not _WORD.search(TOKEN.sub(" ", text)):
+            return "nothing but protected values: no request is left to forward"
         folded = _folded(text)
         carried = [_folded(d.span.value(original)) for d in decisions if d.placeholder is not None]
         essential = [_without(_folded(d.span.value(original)), carried) for d in decisions if d.essential]
