@@ -171,3 +171,13 @@ def test_a_carried_name_inside_a_kept_span_and_in_the_request_becomes_its_token(
     result = rewriter.rewrite(MANAGER)
     assert "Wrenfield" not in result.text and "7am" in result.text and "later meetings" in result.text, result.text
     assert list(result.placeholders.values()).count("Tobias Wrenfield") == 1 and result.text.count("[PERSON_1]") == 2, result.text
+
+
+def test_a_contact_detail_the_owner_makes_essential_still_travels_as_its_token() -> None:
+    """The owner's rule says a reminder needs the phone number; the remote model needs a stand-in, not the digits."""
+    rules = [NecessityRule(task="communication_generation", essential=["name", "phone_number"], non_essential=["health"], action="remove")]
+    policy = Policy(metadata=Metadata(name="essential-contact"), necessity=NecessitySettings(rules=rules, default_task="communication_generation", min_confidence=1.0))
+    query = "Please text 617-253-1000 a reminder that the clinic moved the appointment to Tuesday."
+    result = QueryRewriter(policy, Analyzer(policy)).rewrite(query)
+    assert "617-253-1000" not in result.text and "[PHONE_1]" in result.text, result.text
+    assert result.placeholders == {"[PHONE_1]": "617-253-1000"} and "reminder" in result.text

@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass
 
 from enforcers.query_rewrite.kinds import ADDRESSED_TASKS, task_kind
-from enforcers.query_rewrite.placeholders import token_type
+from enforcers.query_rewrite.placeholders import TOKEN_TYPE, token_type
 from enforcers.query_rewrite.settings import NecessityAction, NecessityRule
 from enforcers.query_rewrite.spans import AttributeSpan
 from enforcers.query_rewrite.subjects import Subject
@@ -90,6 +90,11 @@ class Decision:
         return "removed" if self.action is NecessityAction.REMOVE else "generalized"
 
 
+#: Placeholder types whose value a task only ever needs to carry, never to reason about (a name, a contact detail, an
+#: identifier): even where the owner's rule makes one essential it leaves as its token and comes back locally.
+_CARRIED_VALUES = frozenset(TOKEN_TYPE.values())
+
+
 def material_start(text: str, request_start: int) -> int | None:
     """Where the material of a rework request starts: after the first colon or line break from the request on ("Please
     proofread this note: Hi Jorge, ..."); None when the request introduces none (the text to rework is quoted in it)."""
@@ -136,7 +141,8 @@ class NecessityPlanner:
         ``threshold``; ``focal`` is whom the request is about (a rule's essential attributes are kept for that person
         only); ``requests`` are the character ranges of the request sentences of ``text``.
 
-        Order: the policy's rules (the data owner's override); then an organization or place the request names is
+        Order: the policy's rules (the data owner's override; an essential name, contact detail or identifier still
+        travels as its placeholder); then an organization or place the request names is
         what it asks about ("the plot of Hamlet") and is kept, unless the task only writes it back out
         (:data:`REPEATING_TASKS`: a letter, a document, a story, code); one the model judges needed is kept where the
         answer reasons about it (:func:`reasons_about_names`); otherwise it is carried as a placeholder; a carried value (a name, contact detail or identifier:
@@ -157,7 +163,9 @@ class NecessityPlanner:
             carried = token_type(span.attribute, span.source)
             material = material_from is not None and span.start >= material_from
             asked = any(r0 <= span.start < r1 for r0, r1 in requests)
-            if span.attribute in essential and concerned:
+            if span.attribute in essential and concerned and carried in _CARRIED_VALUES:
+                out.append(Decision(span, False, action, "policy rule: essential, carried as a placeholder", placeholder=carried))
+            elif span.attribute in essential and concerned:
                 out.append(Decision(span, True, action, "policy rule: essential"))
             elif span.attribute in essential or span.attribute in non_essential:
                 out.append(Decision(span, False, action, "policy rule: third party" if span.attribute in essential else "policy rule: non-essential"))
