@@ -69,14 +69,13 @@ def _out_of_fold(scorers: list[Scorer], rows: np.ndarray, fold: np.ndarray) -> n
     return np.asarray([scorers[k].score(r) for r, k in zip(rows, fold)])
 
 
-def _calibration(scores: np.ndarray, unsafe: np.ndarray, counted: np.ndarray, held_out: np.ndarray, exposed: np.ndarray) -> dict[str, list[float] | int | float]:
-    """What :meth:`Scorer.thresholds` reads: unit counts, the scores of the units no subject's count flags, the
-    out-of-fold scores of the ``exposed`` unsafe ones among them (those only the score can catch) and how far
-    out-of-fold scores stray from in-sample ones (std)."""
+def _calibration(scores: np.ndarray, unsafe: np.ndarray, counted: np.ndarray, held_out: np.ndarray, exposed: np.ndarray) -> dict[str, list[float] | int]:
+    """What :meth:`Scorer.thresholds` reads: unit counts, the scores of the units no subject's count flags and the
+    out-of-fold scores of the ``exposed`` unsafe ones among them (those only the score can catch)."""
     below = ~counted
     return {"n_all": len(scores), "n_safe": int((~unsafe).sum()), "safe_counted": int((~unsafe & counted).sum()),
             "safe_below": sorted(float(s) for s in scores[below & ~unsafe]), "all_below": sorted(float(s) for s in scores[below]),  # unrounded: a threshold is a unit's own score
-            "unsafe_below_cv": sorted(float(s) for s in held_out[below & unsafe & exposed]), "cv_spread": float(np.std(held_out[below] - scores[below]))}
+            "unsafe_below_cv": sorted(float(s) for s in held_out[below & unsafe & exposed])}
 
 
 def fit_shared() -> tuple[Scorer, list[Scorer], dict[str, int]]:
@@ -109,7 +108,7 @@ def fit_shared() -> tuple[Scorer, list[Scorer], dict[str, int]]:
     return Scorer(mean, scale, scorer.weights, scorer.bias, calibration, f"spia-dev-{digest}"), _fold_scorers(x, y, fold, best), folds
 
 
-def domain_calibration(scorer: Scorer, fold_scorers: list[Scorer], folds: dict[str, int], domain: str) -> dict[str, list[float] | int | float]:
+def domain_calibration(scorer: Scorer, fold_scorers: list[Scorer], folds: dict[str, int], domain: str) -> dict[str, list[float] | int]:
     """The domain's example policy's guard over that policy's development units: its scores (in-sample and
     out-of-fold, by the fold scorer that never saw the unit's text), limit and counts."""
     guard, limit, classes = build_guard(domain)
