@@ -159,6 +159,19 @@ def test_policy_abstain_rate_widens_the_review_band(enforcer: OutputGuardEnforce
     assert guard.scorer.thresholds(2, "strict", 0.05).tau_flag >= guard.thresholds.tau_flag >= guard.scorer.thresholds(2, "conservative", 0.05).tau_flag
 
 
+@pytest.mark.parametrize("domain", ["medical", "finance", "law"])
+def test_review_threshold_reaches_every_exposed_development_unsafe_unit(domain: str) -> None:
+    """The shipped operating point abstains on (or flags) every development unsafe unit only the score can catch,
+    at the score a model that never saw its text gives it, whatever the abstain budget (even none)."""
+    scorer = Scorer.load()
+    calibration = scorer.domains[domain]
+    exposed = calibration["unsafe_below_cv"]
+    assert isinstance(exposed, list) and exposed
+    for preset in ("conservative", "balanced", "strict"):
+        for abstain_rate in (0.0, 0.05):
+            assert scorer.thresholds(int(calibration["limit"]), preset, abstain_rate, domain).tau_review <= min(exposed)  # type: ignore[arg-type]
+
+
 def test_critical_direct_identifier_refuses(enforcer: OutputGuardEnforcer) -> None:
     result = _answer(enforcer, "Annual influenza vaccination lowers the risk of hospitalization. Questions: write to care@clinic.example.")
     assert result.answer is None and result.refusal is not None and result.refusal.outcome == "denied"

@@ -5,7 +5,8 @@ answers (aggregates, a public official speaking publicly, QIs spread over
 different people, a hypothetical person, a deflection, generic advice whose
 clause subjects are things) are released; given names the entity recognizer
 misses (a name of either gender, an identity field whose label a placeholder
-replaced) never survive; a doubtful answer goes to the review queue with a
+replaced, a given name that is also a dictionary word set apart by quotes or a
+hashtag) never survive; a doubtful answer goes to the review queue with a
 reason that names kinds and counts, never values.
 """
 
@@ -79,6 +80,9 @@ def test_each_borderline_pattern_is_released(guards: dict[str, OutputGuardEnforc
         ("Leslie said her mother was admitted last week and is recovering.", "Leslie"),
         ("The scan for Henrietta Vasquez and Christina Oyelaran showed no fracture.", "Christina"),
         ("Seller: RobinCrafts | ships within two days", "RobinCrafts"),
+        ("The front desk keeps confusing our two \"Daniel\"s when booking scans.", "Daniel"),
+        ("Please thank \"Maria\" at reception; she rebooked the scan.", "Maria"),
+        ("Shout-out to #Michael for covering the night shift on the ward.", "Michael"),
     ],
 )
 def test_given_names_the_recognizer_misses_never_survive(guards: dict[str, OutputGuardEnforcer], answer: str, name: str) -> None:

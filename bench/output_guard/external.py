@@ -53,6 +53,7 @@ RESULTS = ROOT / "bench" / "results" / "output_guard_external"
 POLICIES = {"medical": "clinic", "finance": "bank", "law": "lawfirm"}
 SEED = 32
 FLAGGED = {"generalized", "refused", "abstained"}
+PARTS = ("development", "validation", "handwritten")
 
 
 def build_guard(domain: str) -> tuple[OutputGuard, int, frozenset[str]]:
@@ -64,7 +65,7 @@ def build_guard(domain: str) -> tuple[OutputGuard, int, frozenset[str]]:
     return OutputGuard(settings, Analyzer(policy), policy.constraints, categories), settings.max_per_subject, frozenset(settings.classes)
 
 
-def _leaks(unit: Unit, released: str, limit: int, direct_ok: bool) -> list[str]:
+def leaks(unit: Unit, released: str, limit: int, direct_ok: bool) -> list[str]:
     """Why a released text still identifies someone (empty when it does not)."""
     found = [] if direct_ok else ["direct identifier (detector)"]
     found += ["annotated DIRECT span" for d in unit.direct_spans if d in released][:1]
@@ -83,10 +84,10 @@ def check_all(guard: OutputGuard, units: list[Unit], limit: int, validator: Dire
         started = time.perf_counter()
         outcome = guard.check(unit.text)
         seconds = time.perf_counter() - started
-        leaks = _leaks(unit, outcome.text, limit, validator([outcome.text])[0]) if outcome.text is not None else []
+        left = leaks(unit, outcome.text, limit, validator([outcome.text])[0]) if outcome.text is not None else []
         critical = "critical direct identifier" in outcome.reason
         rows.append({"unit": unit.unit_id, "source": unit.source, "kind": unit.kind, "label": unit.label, "action": outcome.section.action, "critical": critical,
-                     "score": outcome.section.risk, "seconds": seconds, "leaks": leaks, "reason": outcome.reason})
+                     "score": outcome.section.risk, "seconds": seconds, "leaks": left, "reason": outcome.reason})
     return rows
 
 
@@ -119,18 +120,20 @@ def metrics(rows: list[dict[str, object]]) -> dict[str, object]:
     }
 
 
-def evaluate(domain: str, validator: DirectIdentifierValidator) -> dict[str, object]:
+def evaluate(domain: str, validator: DirectIdentifierValidator, chosen: tuple[str, ...] = PARTS) -> dict[str, object]:
+    """Metrics of the ``chosen`` parts (``--part development`` tunes without touching the validation units)."""
     guard, limit, classes = build_guard(domain)
     units, skipped = load_spia(limit, classes)
     development, validation = split_by_text(units, SEED)
     handwritten = [u for u in load_handwritten() if u.domain == domain]
     parts = {"development": development, "validation": validation, "handwritten": handwritten}
-    rows = {name: check_all(guard, part, limit, validator) for name, part in parts.items()}
+    rows = {name: check_all(guard, part, limit, validator) if name in chosen else [] for name, part in parts.items()}
+    reported = rows["validation"] + rows["handwritten"] if "validation" in chosen else rows["development"] + rows["handwritten"]
     return {
         "policy": POLICIES[domain], "limit": limit, "model": guard.scorer.version, "thresholds": vars(guard.thresholds), "skipped": skipped,
         "metrics": {name: metrics(r) for name, r in rows.items()}
         | {"validation+handwritten": metrics(rows["validation"] + rows["handwritten"])},
-        "leaks": [{"unit": r["unit"], "action": r["action"], "leaks": r["leaks"]} for r in rows["validation"] + rows["handwritten"] if r["leaks"]],
+        "leaks": [{"unit": r["unit"], "action": r["action"], "leaks": r["leaks"]} for r in reported if r["leaks"]],
         "handwritten_flagged_borderline": [{"unit": r["unit"], "action": r["action"], "reason": r["reason"]} for r in rows["handwritten"]
                                            if r["label"] == "borderline" and r["action"] in FLAGGED],
         "handwritten_missed_unsafe": [r["unit"] for r in rows["handwritten"] if r["label"] == "unsafe" and r["action"] not in FLAGGED],
@@ -161,11 +164,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--run", default="current", help="name of this run in the results file")
     parser.add_argument("--domain", action="append", choices=list(POLICIES), help="only these domains")
+    parser.add_argument("--part", action="append", choices=PARTS, help="only these parts (default all); leaks are listed from validation+handwritten, else development+handwritten")
     args = parser.parse_args()
     command = "OMP_NUM_THREADS=1 PYTHONPATH=. python bench/output_guard/external.py " + " ".join(sys.argv[1:])
     print(command, "| load average", os.getloadavg())
     validator = DirectIdentifierValidator()
-    domains = {d: evaluate(d, validator) for d in args.domain or POLICIES}
+    domains = {d: evaluate(d, validator, tuple(args.part or PARTS)) for d in args.domain or POLICIES}
     path = RESULTS.with_suffix(".json")
     results = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
     results[args.run] = {"command": command, "load_average": [round(x, 2) for x in os.getloadavg()], "domains": domains}

@@ -9,7 +9,8 @@ one standardized logistic regression over all limits, and stores per limit the
 development scores the operating points are derived from
 (:mod:`enforcers.output_guard.scoring`).  Then, per domain, it runs the
 domain's example policy's guard (its Layer 1 and extraction, its classes and
-limit) over that policy's development units and stores their scores: the
+limit) over that policy's development units and stores their scores, and the
+out-of-fold scores of the unsafe units Layer 1 alone leaves identifying: the
 domain's operating point.
 
 Usage (from the checkout root)::
@@ -32,7 +33,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import roc_auc_score
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from external import POLICIES, build_guard  # noqa: E402
+from external import POLICIES, build_guard, leaks  # noqa: E402
 from spia_units import load_spia, split_by_text  # noqa: E402
 
 from enforcers.output_guard.domains import SHARED_CLASSES  # noqa: E402
@@ -50,27 +51,35 @@ def _fit(x: np.ndarray, y: np.ndarray, c: float) -> tuple[np.ndarray, np.ndarray
     return mean, scale, LogisticRegression(C=c, class_weight="balanced", max_iter=2000).fit((x - mean) / scale, y)
 
 
-def _cross_validated_auroc(x: np.ndarray, y: np.ndarray, texts: list[str], c: float) -> float:
-    """AUROC of out-of-fold scores, folds grouped by SPIA text (seeded)."""
+def _folds(texts: list[str]) -> dict[str, int]:
+    """Each development text's cross-validation fold (seeded)."""
     order = sorted(set(texts))
     np.random.RandomState(SEED).shuffle(order)
-    fold = np.asarray([order.index(t) % FOLDS for t in texts])
-    scores = np.zeros(len(y))
-    for k in range(FOLDS):
-        mean, scale, model = _fit(x[fold != k], y[fold != k], c)
-        scores[fold == k] = model.predict_proba((x[fold == k] - mean) / scale)[:, 1]
-    return float(roc_auc_score(y, scores))
+    return {t: i % FOLDS for i, t in enumerate(order)}
 
 
-def _calibration(scores: np.ndarray, unsafe: np.ndarray, counted: np.ndarray) -> dict[str, list[float] | int]:
-    """What :meth:`Scorer.thresholds` reads: unit counts and the scores of the units no subject's count flags."""
+def _fold_scorers(x: np.ndarray, y: np.ndarray, fold: np.ndarray, c: float) -> list[Scorer]:
+    """One scorer per fold, fitted on the other folds' rows."""
+    fitted = [_fit(x[fold != k], y[fold != k], c) for k in range(FOLDS)]
+    return [Scorer(mean, scale, model.coef_[0], float(model.intercept_[0]), {}, "") for mean, scale, model in fitted]
+
+
+def _out_of_fold(scorers: list[Scorer], rows: np.ndarray, fold: np.ndarray) -> np.ndarray:
+    """Each row scored by the scorer that never saw its text."""
+    return np.asarray([scorers[k].score(r) for r, k in zip(rows, fold)])
+
+
+def _calibration(scores: np.ndarray, unsafe: np.ndarray, counted: np.ndarray, held_out: np.ndarray, exposed: np.ndarray) -> dict[str, list[float] | int]:
+    """What :meth:`Scorer.thresholds` reads: unit counts, the scores of the units no subject's count flags and the
+    out-of-fold scores of the ``exposed`` unsafe ones among them (those only the score can catch)."""
     below = ~counted
     return {"n_all": len(scores), "n_safe": int((~unsafe).sum()), "safe_counted": int((~unsafe & counted).sum()),
-            "safe_below": sorted(float(s) for s in scores[below & ~unsafe]), "all_below": sorted(float(s) for s in scores[below])}  # unrounded: a threshold is a unit's own score
+            "safe_below": sorted(float(s) for s in scores[below & ~unsafe]), "all_below": sorted(float(s) for s in scores[below]),  # unrounded: a threshold is a unit's own score
+            "unsafe_below_cv": sorted(float(s) for s in held_out[below & unsafe & exposed])}
 
 
-def fit_shared() -> Scorer:
-    """The logistic regression over the shared classes at limits 1-4, with its per-limit calibration."""
+def fit_shared() -> tuple[Scorer, list[Scorer], dict[str, int]]:
+    """The logistic regression over the shared classes at limits 1-4, with its per-limit calibration; its fold scorers and each text's fold."""
     classes = frozenset(SHARED_CLASSES)
     per_limit = {limit: split_by_text(load_spia(limit, classes)[0], SEED)[0] for limit in LIMITS}
     extracted = {text: extract(text, "general", SHARED_CLASSES) for text in sorted({u.text for units in per_limit.values() for u in units})}
@@ -83,33 +92,42 @@ def fit_shared() -> Scorer:
             counted.append(extracted[unit.text].max_classes() >= limit)
             texts.append(unit.unit_id.split("#")[0])
     x, y, limit_of, counted_of = np.asarray(rows), np.asarray(labels), np.asarray(limits), np.asarray(counted)
-    cv = {c: _cross_validated_auroc(x, y, texts, c) for c in C_GRID}
+    folds = _folds(texts)
+    fold = np.asarray([folds[t] for t in texts])
+    cv = {c: float(roc_auc_score(y, _out_of_fold(_fold_scorers(x, y, fold, c), x, fold))) for c in C_GRID}
     best = max(C_GRID, key=lambda c: (round(cv[c], 3), -c))
     print("cross-validated AUROC on development texts by C:", {c: round(a, 3) for c, a in cv.items()}, "-> C =", best)
     mean, scale, model = _fit(x, y, best)
     scorer = Scorer(mean, scale, model.coef_[0], float(model.intercept_[0]), {}, "")
     scores = np.asarray([scorer.score(r) for r in rows])
-    calibration = {limit: _calibration(scores[limit_of == limit], y[limit_of == limit], counted_of[limit_of == limit]) for limit in LIMITS}
+    held_out = _out_of_fold(_fold_scorers(x, y, fold, best), x, fold)
+    none = np.zeros(len(y), dtype=bool)  # without a policy's Layer 1 no unit is known to be exposed: the shared calibration keeps the abstain-rate point
+    calibration = {limit: _calibration(*(a[limit_of == limit] for a in (scores, y, counted_of, held_out, none))) for limit in LIMITS}
     digest = hashlib.sha256(json.dumps([scorer.weights.tolist(), scorer.bias, mean.tolist()]).encode()).hexdigest()[:12]
     print(f"fitted on {len(extracted)} development texts/sentences, {len(rows)} rows")
-    return Scorer(mean, scale, scorer.weights, scorer.bias, calibration, f"spia-dev-{digest}")
+    return Scorer(mean, scale, scorer.weights, scorer.bias, calibration, f"spia-dev-{digest}"), _fold_scorers(x, y, fold, best), folds
 
 
-def domain_calibration(scorer: Scorer, domain: str) -> dict[str, list[float] | int]:
-    """The domain's example policy's guard over that policy's development units: its scores, limit and counts."""
+def domain_calibration(scorer: Scorer, fold_scorers: list[Scorer], folds: dict[str, int], domain: str) -> dict[str, list[float] | int]:
+    """The domain's example policy's guard over that policy's development units: its scores (in-sample and
+    out-of-fold, by the fold scorer that never saw the unit's text), limit and counts."""
     guard, limit, classes = build_guard(domain)
     units = split_by_text(load_spia(limit, classes)[0], SEED)[0]
-    extracted = [guard.extraction(u.text) for u in units]
-    scores = np.asarray([scorer.score(features(e, limit)) for e in extracted])
+    redacted = [guard.redacted(u.text) for u in units]
+    rows = np.asarray([features(guard.extraction(u.text), limit) for u in units])
+    scores = np.asarray([scorer.score(r) for r in rows])
+    fold = np.asarray([folds[u.unit_id.split("#")[0]] for u in units])
     unsafe = np.asarray([u.label == "unsafe" for u in units])
-    return {"limit": limit} | _calibration(scores, unsafe, np.asarray([e.max_classes() >= limit for e in extracted]))
+    counted = rows[:, FEATURES.index("margin")] >= 0
+    exposed = np.asarray([bool(leaks(u, text, limit, True)) for u, text in zip(units, redacted)])  # Layer 1 alone leaves it identifying
+    return {"limit": limit} | _calibration(scores, unsafe, counted, _out_of_fold(fold_scorers, rows, fold), exposed)
 
 
 def main() -> None:
     print("OMP_NUM_THREADS=1 PYTHONPATH=. python bench/output_guard/fit_default.py | load average", os.getloadavg())
-    shared = fit_shared()
+    shared, fold_scorers, folds = fit_shared()
     DEFAULT_SCORER.write_text(json.dumps(shared.to_json(), indent=1) + "\n", encoding="utf-8")  # the domains' guards score with it
-    domains = {domain: domain_calibration(shared, domain) for domain in POLICIES}
+    domains = {domain: domain_calibration(shared, fold_scorers, folds, domain) for domain in POLICIES}
     fitted = Scorer(shared.mean, shared.scale, shared.weights, shared.bias, shared.calibration, shared.version, domains)
     DEFAULT_SCORER.write_text(json.dumps(fitted.to_json(), indent=1) + "\n", encoding="utf-8")
     print(f"{fitted.version} -> {DEFAULT_SCORER}")

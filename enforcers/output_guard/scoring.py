@@ -21,7 +21,12 @@ the lowest threshold at which the share of development safe units flagged
 (:data:`FALSE_FLAG_RATE`); scores in ``[tau_review, tau_flag)`` abstain into
 the review queue, ``tau_review`` being the lowest threshold at which the
 abstained share of development units stays within the policy's
-``abstain_rate``.  Per domain, the development units are those of the domain's
+``abstain_rate``, or lower where a development unsafe unit needs it: no
+higher than the lowest out-of-fold score (5 folds grouped by text, each unit
+scored by a model that never saw its text) of the development unsafe units
+that no count flags and Layer 1 alone leaves identifying.  An in-sample
+threshold just under those units' own scores lets new unsafe answers, which
+score like out-of-fold ones (lower), slip below it.  Per domain, the development units are those of the domain's
 example policy (its classes and limit, checked through the guard's own Layer 1
 and extraction), so its thresholds are the ones that policy's guard meets; a
 policy of another domain or limit uses the per-limit calibration of the shared classes.
@@ -89,6 +94,9 @@ class Scorer:
         allowed = FALSE_FLAG_RATE[preset] * n_safe - counted
         tau_flag = next((float(t) for t in candidates if np.sum(safe >= t) <= allowed), float(candidates[-1]))
         tau_review = next((float(t) for t in candidates if t <= tau_flag and np.sum((every >= t) & (every < tau_flag)) <= abstain_rate * n_all), tau_flag)
+        unsafe_cv = np.asarray(cal.get("unsafe_below_cv", []), dtype=np.float64)
+        if unsafe_cv.size:  # reach down to every development unsafe unit as a scorer that never saw its text scores it
+            tau_review = min(tau_review, float(unsafe_cv.min()))
         return Thresholds(tau_review, tau_flag)
 
     def to_json(self) -> dict[str, object]:

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -47,12 +47,18 @@ from policy_engine.enforcement.placeholders import PlaceholderBook, merge_findin
 from policy_engine.nlp.pipeline import parse
 from policy_engine.policy.model import CategoryDefinition, Constraint, ConstraintSeverity
 
+if TYPE_CHECKING:
+    from spacy.tokens import Token
+
 #: Finding categories Layer 1 acts on: direct identifiers (and street addresses, which point at one household).
 LAYER1_CATEGORIES = frozenset(DIRECT_IDENTIFIER_CATEGORIES) | {"address"}
 #: Identifier shapes no policy category describes: codes of letters and 4+ digits, and @handles.
 _SHAPES = {"ID": re.compile(r"\b(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[\w-]*(?:\d[\w-]*){4,}\b"), "HANDLE": re.compile(r"(?<![\w.])@[A-Za-z_][\w.]{2,}")}
 _POSSESSIVE = ("'s", "\u2019s")
 _NAME_PLACEHOLDER = re.compile(r"\[NAME_(\d+)\]")
+_LETTERS = re.compile(r"[^\W\d_]+")
+_QUOTES = frozenset("\"'\u201c\u201d\u2018\u2019")
+_OPENERS = _QUOTES | {"#"}
 #: Fields of a form, profile or transcript whose value is a person's name or handle.
 _IDENTITY_FIELD = re.compile(r"(?im)(?:\b(?:user\s*name|username|seller(?:\s+name)?|buyer|author|name)\s*:\s*|\A\s*(?=[A-Z][\w.]*\s+:))(?P<v>[^\s|:,;]+)")
 
@@ -120,12 +126,13 @@ def _unnamed(text: str, fields: Sequence[str] = ()) -> tuple[str, int]:
     spans: list[tuple[int, int]] = [m.span("v") for m in _IDENTITY_FIELD.finditer(text)]
     spans += [m.span() for value in fields for m in re.finditer(rf"(?<![\w\[]){re.escape(value)}(?!\w)", text)]
     for token in doc:
-        if (token.pos_ == "PROPN" and token.is_title and is_first_name(token.text)
-                and not is_common_word(token.text)):
+        word = _LETTERS.match(token.text)
+        if (token.pos_ == "PROPN" and word is not None and word.group().istitle() and is_first_name(word.group())
+                and (not is_common_word(word.group()) or _set_apart(token))):
             last = token
             while last.i + 1 < len(doc) and doc[last.i + 1].pos_ == "PROPN" and doc[last.i + 1].is_title:
                 last = doc[last.i + 1]
-            spans.append((token.idx, last.idx + len(last)))
+            spans.append((token.idx, last.idx + (len(last) if last.i > token.i else word.end())))
     for entity in doc.ents:
         if entity.label_ != "PERSON":
             continue
@@ -144,13 +151,23 @@ def _unnamed(text: str, fields: Sequence[str] = ()) -> tuple[str, int]:
     taken = max((int(n) for n in _NAME_PLACEHOLDER.findall(text)), default=0)  # numbers the detector's placeholders hold
     cursor = 0
     for start, end in sorted(spans):
-        if start < cursor:
+        if start < cursor or text.startswith("[", start):  # overlapping, or a placeholder already ("Name: [NAME_1]")
             continue
         end = end - 2 if text[start:end].endswith(_POSSESSIVE) else end
         number = numbers.setdefault(" ".join(text[start:end].casefold().split()), taken + len(numbers) + 1)
         pieces += [text[cursor:start], f"[NAME_{number}]"]
         cursor = end
     return "".join(pieces) + text[cursor:], len(numbers)
+
+
+def _set_apart(token: Token) -> bool:
+    """Whether the parse sets a proper noun apart as a label: opened by a quote or '#' (closed by a quote or a
+    suffix glued to it, '"Michael"s'), so a given name that is also a dictionary word ('Michael', 'Maria')
+    is used as a name here, not as a capitalised word of running text."""
+    before = token.nbor(-1).text if token.i > 0 else ""
+    after = token.nbor(1).text if token.i + 1 < len(token.doc) else ""
+    glued = _LETTERS.match(token.text)
+    return before in _OPENERS and (after in _QUOTES or before == "#" or (glued is not None and glued.end() < len(token.text)))
 
 
 def _name_like(surface: str) -> bool:
@@ -228,9 +245,13 @@ class OutputGuard:
             extraction.mentions = [m for m in extraction.mentions if not generalized.coarsened(QISpan(m.qi_class, m.start, m.end, True))]
         return extraction, self.scorer.score(features(extraction, self.limit))
 
+    def redacted(self, answer: str) -> str:
+        """``answer`` after Layer 1 (direct identifiers as placeholders): the text Layer 2 reads."""
+        return self._layer1(answer)[0]
+
     def extraction(self, answer: str) -> Extraction:
         """The QI mentions per person the guard scores for ``answer`` (after Layer 1)."""
-        return self._assess(self._layer1(answer)[0])[0]
+        return self._assess(self.redacted(answer))[0]
 
     def check(self, answer: str) -> GuardOutcome:
         text, categories, redacted, critical = self._layer1(answer)
@@ -270,10 +291,13 @@ class OutputGuard:
         return self._released(rewritten.text, section, "generalized", f"{why}; generalized {rewritten.count} mentions")
 
     def _released(self, text: str, section: GuardSection, action: Action, reason: str) -> GuardOutcome:
-        """Release ``text`` unless a rewrite left a direct identifier the detector finds (then refuse)."""
+        """Release ``text`` unless a rewrite left a direct identifier the full detector finds (the engine's
+        detector; after generalization also the parse's names and the guard's own name checks, :func:`_unnamed`,
+        which Layer 1 already ran on a text released as redacted): then refuse into review."""
         if action != "pass":
             left = [f.category for f in self._direct_findings(text)]
             left += [label.lower() for label, shape in _SHAPES.items() for m in shape.finditer(text)]
+            left += ["person_name"] * (_unnamed(text)[1] if action == "generalized" else 0)
             if left:
                 kinds = ", ".join(f"{k} x{left.count(k)}" for k in sorted(set(left)))
                 return self._withhold(section, "refused", f"{reason}; direct identifiers left after rewriting: {kinds}")
