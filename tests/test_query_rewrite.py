@@ -18,6 +18,7 @@ from policy_engine.enforcement.registry import EngineParts, registered
 from policy_engine.engine.runtime import Engine
 from policy_engine.policy.model import Metadata, Policy
 from policy_engine.policy.vocabulary import builtin_vocabulary
+from tests.retrieval_support import RecordingRetriever
 
 ROOT = Path(__file__).resolve().parents[1]
 ALLERGY = "I'm allergic to peanuts."
@@ -115,23 +116,6 @@ class _FailingDetector:
         raise RuntimeError("detector crashed on: " + texts[0])
 
 
-class _RecordingRetriever:
-    """An in-process corpus that records the queries it is asked (retrieval sees only what the query stage forwards)."""
-
-    def __init__(self, policy: Policy) -> None:
-        self.policy = policy
-        self.queries: list[str] = []
-
-    def retrieve(self, query: str, k: int | None = None) -> list:
-        self.queries.append(query)
-        return []
-
-    def rank_constraints(self, query: str, retrieved: list) -> object:
-        from types import SimpleNamespace
-
-        return SimpleNamespace(kept=[], dropped=[])
-
-
 def _rules_policy() -> Policy:
     rules = [NecessityRule(task="code_generation", essential=[], non_essential=["health"], action="remove")]
     base = _policy(rules=rules)
@@ -147,7 +131,7 @@ def test_failure_fails_closed_the_query_is_refused_not_forwarded() -> None:
     assert "peanuts" not in result.failure.reason and all("peanuts" not in n for n in result.context.notes)
     pipeline.close()
 
-    engine = Engine(policy, detector=_FailingDetector(), retriever=_RecordingRetriever(policy))
+    engine = Engine(policy, detector=_FailingDetector(), retriever=RecordingRetriever())
     protected = engine.protect(FILES)
     assert protected.denied and engine.retriever.queries == []
     assert "query" not in protected.decision.input
@@ -156,7 +140,7 @@ def test_failure_fails_closed_the_query_is_refused_not_forwarded() -> None:
 
 def test_engine_retrieves_with_the_rewrite_and_records_no_original(tmp_path: Path) -> None:
     policy = _rules_policy()
-    retriever = _RecordingRetriever(policy)
+    retriever = RecordingRetriever()
     engine = Engine(policy, retriever=retriever)
     protected = engine.protect(FILES)
     assert retriever.queries and "peanut" not in retriever.queries[0].lower()

@@ -19,6 +19,7 @@ from policy_engine.detect.analyzer import Analyzer
 from policy_engine.enforcement.base import restore_placeholders
 from policy_engine.engine.runtime import Engine
 from policy_engine.policy.model import Metadata, Policy
+from tests.retrieval_support import RecordingRetriever
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Class 1: the context a vague question stands on.
@@ -115,25 +116,11 @@ def test_placeholder_tokens_are_stable_per_value_and_typed() -> None:
     assert restore_placeholders("[PERSON_2] met [PERSON_1] at [ORG_1]; [PLACE_9] stays", tokens.mapping) == "Bo met Ana Ruiz at Acme; [PLACE_9] stays"
 
 
-class _Retriever:
-    def __init__(self) -> None:
-        self.queries: list[str] = []
-
-    def retrieve(self, query: str, k: int | None = None) -> list:
-        self.queries.append(query)
-        return []
-
-    def rank_constraints(self, query: str, retrieved: list) -> object:
-        from types import SimpleNamespace
-
-        return SimpleNamespace(kept=[], dropped=[])
-
-
 def test_the_engine_retrieves_with_the_values_and_records_only_the_tokens() -> None:
     rules = [NecessityRule(task="text_editing", essential=[], non_essential=["health"], action="remove")]
     base = Policy(metadata=Metadata(name="classes-engine"), necessity=NecessitySettings(rules=rules))
     policy = base.model_copy(update={"enforcement": base.enforcement.model_copy(update={"order": ["query_rewrite", "redaction"]})})
-    retriever = _Retriever()
+    retriever = RecordingRetriever()
     engine = Engine(policy, retriever=retriever)
     protected = engine.protect(NOTE)
     assert protected.query is not None and "[PERSON_1]" in protected.query and "Jorge" not in protected.query
