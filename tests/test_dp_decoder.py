@@ -181,3 +181,45 @@ def test_progress_listeners_get_one_count_per_sampled_token_and_never_break_deco
     assert {total for _, total in counts} == {6}
     decoder.generate(QUERY, worlds[0], 1.0, PrivacyAccountant(100.0, 1e-5), torch.Generator().manual_seed(3))
     assert len(counts) == result.steps  # a listener hears nothing once its block has ended
+
+
+def test_subsets_with_one_prompt_share_one_sequence_and_keep_their_own_distribution(handle):
+    """Empty subsets (prompt = the base prompt) are run once, yet every row matches its own forward pass."""
+    parts = partition_documents(DOCS, 4, KEY)
+    assert sum(not p for p in parts) >= 2, "two documents over four subsets leave at least two empty"
+    decoder = EnsembleDecoder(handle, DPDecodingSettings(subsets=4, max_new_tokens=4))
+    state = decoder.start(QUERY, parts)
+    prompts = [render_chat(handle, m) for m in [*(_subset_messages(p) for p in parts), _messages([])[-1]]]
+    assert state.distinct_sequences == len({tuple(p) for p in prompts}) < len(prompts)
+    released = [7, 12]
+    for token in released:
+        state.advance(token)
+    for row, prompt in enumerate(prompts):
+        with torch.inference_mode():
+            expected = torch.log_softmax(handle.model(input_ids=torch.tensor([prompt + released])).logits[0, -1].double(), -1)
+        assert torch.allclose(state.next_token_logprobs[row], expected, atol=1e-4)
+
+
+def _subset_messages(part):
+    from enforcers.dp_decoding.decoder import subset_messages
+
+    return subset_messages(QUERY, part)
+
+
+@pytest.mark.parametrize(("limit", "stops_at"), [(1, 5), (2, 8), (None, None)])
+def test_sampling_stops_at_the_token_that_opens_the_sentence_past_the_limit(handle, limit, stops_at):
+    """"the patient has fever . the cough . the" ends its first sentence only once "the" follows the stop."""
+    decoder = EnsembleDecoder(handle, DPDecodingSettings(subsets=2, max_sentences=limit))
+    tokens = handle.tokenizer("the patient has fever . the cough . the", add_special_tokens=False)["input_ids"]
+    opening = [n for n in range(len(tokens)) if decoder._opens_sentence_past_limit(tokens[:n], tokens[n])]
+    assert (opening[0] if opening else None) == stops_at
+
+
+def test_a_sentence_limited_draft_is_charged_for_every_sampled_token(handle, worlds):
+    """The dropped token that opened the extra sentence was sampled, so it stays charged: never under-counted."""
+    decoder = EnsembleDecoder(handle, DPDecodingSettings(subsets=2, max_new_tokens=40, max_sentences=1, min_new_tokens=0))
+    accountant = PrivacyAccountant(epsilon=50.0, delta=1e-5)
+    result = decoder.generate(QUERY, worlds[0], 0.3, accountant, torch.Generator().manual_seed(3))
+    assert math.isclose(accountant.rho_spent, result.steps * exponential_mechanism_rho(0.3))
+    dropped = int(result.stop_reason == "sentences")
+    assert result.steps == len(result.token_ids) + dropped + int(result.stop_reason == "eos")

@@ -49,7 +49,10 @@ class DPDecodingSettings:
     per-token budget (solved from the policy's epsilon when unset).
     ``min_new_tokens`` keeps end-of-sequence out of the candidates until
     that many tokens are out (public, so free), so a draft is never empty
-    by an early stop.  ``insecure_seed_for_testing`` fixes the mechanisms' noise for
+    by an early stop.  ``max_sentences`` ends sampling once that many
+    sentences of the released draft are complete (``None``: no limit); the
+    stop reads only released tokens, so it is post-processing and free, and
+    tokens not sampled are not charged.  ``insecure_seed_for_testing`` fixes the mechanisms' noise for
     reproducible tests and benchmarks and voids the guarantee
     (:mod:`enforcers.dp_decoding.noise`); no policy setting sets it.
     """
@@ -58,6 +61,7 @@ class DPDecodingSettings:
     clip: float = 4.0
     max_new_tokens: int = 64
     min_new_tokens: int = 8
+    max_sentences: int | None = 2
     refill: RefillMode = "pearl"
     selection: SelectionMode = "topk"
     pii_sentences: int = 1
@@ -78,6 +82,8 @@ class DPDecodingSettings:
             raise ValueError("decoding.clip and decoding.cg_clip must be positive")
         if self.step_epsilon is not None and self.step_epsilon <= 0:
             raise ValueError("decoding.step_epsilon must be positive when set")
+        if self.max_sentences is not None and self.max_sentences < 1:
+            raise ValueError("decoding.max_sentences must be >= 1 when set")
         if self.min_new_tokens < 0:
             raise ValueError("decoding.min_new_tokens must be >= 0")
         if self.max_new_tokens < 1 or self.candidates < 1:

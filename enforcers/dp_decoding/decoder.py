@@ -52,6 +52,7 @@ from enforcers.dp_decoding.mechanisms import exponential_scores
 from enforcers.dp_decoding.partition import RetrievedDocument
 from enforcers.dp_decoding.progress import report
 from policy_engine.llm.runtime import ModelHandle, render_chat
+from policy_engine.nlp.sentences import sentence_spans
 
 __all__ = ["DecodingResult", "EnsembleDecoder", "EnsembleState", "StepDistribution"]
 
@@ -117,7 +118,8 @@ class DecodingResult:
     """Output of the DP decoder.
 
     ``cg_trace`` holds CG_t per generated token (confidential, see module
-    docstring); ``stop_reason`` is ``"eos"``, ``"max_tokens"``, ``"budget"`` or ``"deadline"``.
+    docstring); ``stop_reason`` is ``"eos"``, ``"max_tokens"``, ``"sentences"``
+    (``max_sentences`` complete), ``"budget"`` or ``"deadline"``.
     """
 
     token_ids: list[int]
@@ -129,19 +131,28 @@ class DecodingResult:
 
 
 class EnsembleState:
-    """KV-cached batch of M subset sequences plus the base sequence (last row)."""
+    """KV-cached batch of M subset sequences plus the base sequence (last row).
+
+    Sequences with the same prompt (an empty subset's prompt is the base
+    prompt) stay equal at every step, since all append the same released
+    token: each distinct prompt is run once and its log-probabilities are
+    shared by the rows that hold it, so the distribution is exactly that of
+    the full batch at the cost of the distinct prompts only.
+    """
 
     def __init__(self, handle: ModelHandle, prompts: Sequence[Sequence[int]], settings: DPDecodingSettings):
         self.handle = handle
         self.settings = settings
         self.subsets = len(prompts) - 1
+        distinct = list(dict.fromkeys(tuple(p) for p in prompts))
+        self._rows = torch.tensor([distinct.index(tuple(p)) for p in prompts], dtype=torch.long, device=handle.device)
         pad_id = handle.tokenizer.pad_token_id
         if pad_id is None:
             pad_id = next(iter(handle.eos_token_ids), 0)
-        width = max(len(p) for p in prompts)
-        ids = torch.full((len(prompts), width), pad_id, dtype=torch.long)
-        mask = torch.zeros((len(prompts), width), dtype=torch.long)
-        for row, prompt in enumerate(prompts):
+        width = max(len(p) for p in distinct)
+        ids = torch.full((len(distinct), width), pad_id, dtype=torch.long)
+        mask = torch.zeros((len(distinct), width), dtype=torch.long)
+        for row, prompt in enumerate(distinct):
             ids[row, width - len(prompt):] = torch.tensor(prompt, dtype=torch.long)
             mask[row, width - len(prompt):] = 1
         self._mask = mask.to(handle.device)
@@ -161,7 +172,12 @@ class EnsembleState:
             **{_cache_keyword(self.handle.model): self._cache},
         )
         self._cache = output.cache if "cache" in output else output.past_key_values
-        return torch.log_softmax(output.logits[:, -1, :].double(), dim=-1)
+        return torch.log_softmax(output.logits[:, -1, :].double(), dim=-1)[self._rows]
+
+    @property
+    def distinct_sequences(self) -> int:
+        """Rows the model runs per step: one per distinct prompt."""
+        return int(self._mask.shape[0])
 
     @property
     def next_token_logprobs(self) -> torch.Tensor:
@@ -200,7 +216,7 @@ class EnsembleState:
         return float(gaps.mean())
 
     def advance(self, token_id: int) -> None:
-        """Append the released token to every sequence and run one batched step."""
+        """Append the released token to every distinct sequence and run one batched step."""
         rows = self._mask.shape[0]
         ids = torch.full((rows, 1), token_id, dtype=torch.long, device=self._mask.device)
         self._mask = torch.cat([self._mask, torch.ones_like(ids)], dim=-1)
@@ -241,7 +257,9 @@ class EnsembleDecoder:
         or (``"deadline"``) when the next step, taking as long as the last one,
         would end after ``deadline`` (a :func:`time.monotonic` instant; checked
         before every token, the first included, so an answer out of time
-        samples and is charged nothing more).
+        samples and is charged nothing more), or (``"sentences"``) when the
+        sampled token opens the sentence after ``max_sentences`` complete ones:
+        that token is dropped (it stays charged) and no further step runs.
         """
         state = self.start(query, parts)
         eos = self.handle.eos_token_ids
@@ -268,6 +286,9 @@ class EnsembleDecoder:
             if token in eos:
                 stop_reason = "eos"
                 break
+            if self._opens_sentence_past_limit(tokens, token):
+                stop_reason = "sentences"
+                break
             tokens.append(token)
             trace.append(step.confidence_gap)
             if len(tokens) < self.settings.max_new_tokens:
@@ -275,3 +296,15 @@ class EnsembleDecoder:
             last_step = time.monotonic() - began
         text = self.handle.tokenizer.decode(tokens, skip_special_tokens=True)
         return DecodingResult(tokens, text, trace, stop_reason, epsilon_step, steps=steps)
+
+    def _opens_sentence_past_limit(self, released: Sequence[int], token: int) -> bool:
+        """Whether ``token`` starts a sentence after ``max_sentences`` complete ones of ``released``.
+
+        A sentence counts as complete only once text follows its end mark (the
+        project's splitter needs the space after "3." to tell it from "3.5").
+        """
+        limit = self.settings.max_sentences
+        if limit is None or not released:
+            return False
+        text = self.handle.tokenizer.decode([*released, token], skip_special_tokens=True)
+        return len(sentence_spans(text)) > limit

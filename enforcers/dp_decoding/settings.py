@@ -30,6 +30,9 @@ class DPDecodingSettings(StrictModel):
     subsets: int = Field(default=4, ge=1, description="M, number of disjoint document subsets.")
     clip: float = Field(default=5.0, gt=0, description="C, per-subset log-probabilities are clipped to [-C, 0].")
     max_new_tokens: int = Field(default=64, ge=1)
+    max_sentences: int | None = Field(
+        default=2, ge=1, description="Sampling stops once this many sentences are complete (public: read off the released tokens); unset = no limit."
+    )
     candidates: int = Field(default=64, ge=1, description="Tokens sampled from: the no-context model's top candidates (public).")
     cg_clip: float = Field(default=4.0, gt=0, description="B, bound on each subset's confidence-gap contribution.")
     svt_thresholds: tuple[float, float] = Field(default=(1.0, -1.0), description="Sparse-vector thresholds (PII, hallucination).")
