@@ -1,8 +1,8 @@
 """Document-level DP ensemble decoding (PEARL Algorithm 1, lines 1-12).
 
-At every step the M subset-conditioned sequences and the no-context base
-sequence advance as one batched forward pass over left-padded prompts with a
-shared KV cache.  The next token is drawn by the exponential mechanism.
+Each distinct prompt (the M subset-conditioned ones and the no-context base
+one) is prefilled alone, its keys and values left-padded into one batch
+cache; at every step the sequences then advance as one batched forward pass.  The next token is drawn by the exponential mechanism.
 
 Sensitivity derivation
 ----------------------
@@ -45,6 +45,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import torch
+from transformers import DynamicCache
 
 from enforcers.dp_decoding.accounting import PrivacyAccountant, exponential_mechanism_rho
 from enforcers.dp_decoding.config import DPDecodingSettings
@@ -146,20 +147,40 @@ class EnsembleState:
         self.subsets = len(prompts) - 1
         distinct = list(dict.fromkeys(tuple(p) for p in prompts))
         self._rows = torch.tensor([distinct.index(tuple(p)) for p in prompts], dtype=torch.long, device=handle.device)
-        pad_id = handle.tokenizer.pad_token_id
-        if pad_id is None:
-            pad_id = next(iter(handle.eos_token_ids), 0)
         width = max(len(p) for p in distinct)
-        ids = torch.full((len(distinct), width), pad_id, dtype=torch.long)
         mask = torch.zeros((len(distinct), width), dtype=torch.long)
         for row, prompt in enumerate(distinct):
-            ids[row, width - len(prompt):] = torch.tensor(prompt, dtype=torch.long)
             mask[row, width - len(prompt):] = 1
         self._mask = mask.to(handle.device)
-        positions = (self._mask.cumsum(-1) - 1).clamp_min(0)
-        self._next_position = positions[:, -1:] + 1
+        self._next_position = self._mask.sum(-1, keepdim=True)
         self._cache = None
-        self._logprobs = self._forward(ids.to(handle.device), positions)
+        self._logprobs = self._prefill(distinct)
+
+    @torch.inference_mode()
+    def _prefill(self, prompts: Sequence[Sequence[int]]) -> torch.Tensor:
+        """Run each prompt alone (no padding computed), then left-pad the keys and values into one batch cache.
+
+        Padded key slots are zeros that the attention mask hides, so every row
+        continues exactly as its own unpadded sequence would.
+        """
+        model, device = self.handle.model, self.handle.device
+        caches, logits = [], []
+        for prompt in prompts:
+            output = model(input_ids=torch.tensor([list(prompt)], device=device), use_cache=True, logits_to_keep=1)
+            caches.append(output.cache if "cache" in output else output.past_key_values)
+            logits.append(output.logits[0, -1])
+        width = self._mask.shape[1]
+
+        def padded(states: list[torch.Tensor]) -> torch.Tensor:
+            return torch.cat([torch.nn.functional.pad(t, (0, 0, width - t.shape[-2], 0)) for t in states])
+
+        self._cache = DynamicCache(
+            ddp_cache_data=[
+                (padded([c.layers[i].keys for c in caches]), padded([c.layers[i].values for c in caches]))
+                for i in range(len(caches[0].layers))
+            ]
+        )
+        return torch.log_softmax(torch.stack(logits).double(), dim=-1)[self._rows]
 
     @torch.inference_mode()
     def _forward(self, ids: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:
