@@ -74,6 +74,8 @@ def main() -> None:
     if not args.bundle.exists():
         raise SystemExit(f"{args.bundle}: no bundle; build it with `policy-engine compile policies/clinic -o {args.bundle}`")
 
+    load_at_start = os.getloadavg()[0]
+    print(f"$ {' '.join(sys.argv)}  (load average {load_at_start:.2f})", flush=True)
     with tempfile.TemporaryDirectory() as scratch:
         bundle = Bundle.open(args.bundle)
         policy = bundle.policy
@@ -113,6 +115,7 @@ def main() -> None:
             "cpus": os.cpu_count(),
             "platform": platform.platform(),
             "python": platform.python_version(),
+            "load_average_1m_at_start": round(load_at_start, 1),
             "load_average_1m_at_end": round(os.getloadavg()[0], 1),
         },
         "settings": {
