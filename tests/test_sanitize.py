@@ -113,29 +113,46 @@ def test_ray_engine_matches_the_local_engine(policy: Path, corpus: Path, tmp_pat
     assert verified.exit_code == 0, verified.output
 
 
+def _documents_done(state: Path) -> int:
+    """Documents the run has marked done; 0 while the state database or its table does not exist yet or is locked."""
+    if not state.exists():
+        return 0
+    try:
+        with sqlite3.connect(state, timeout=0) as db:
+            return db.execute("select count(*) from documents where status = 'done'").fetchone()[0]
+    except sqlite3.OperationalError:
+        return 0
+
+
+def _run_in_slices_until(process: subprocess.Popen, state: Path, documents_done: int) -> int:
+    """Let ``process`` run in 20 ms slices, stopped (SIGSTOP) while its state is read, until ``documents_done`` are done.
+
+    The run is frozen whenever the test looks, so it cannot finish the corpus between two looks:
+    the process is left stopped at a point where it has done at least ``documents_done`` documents.
+    """
+    deadline = time.monotonic() + 600
+    done = 0
+    while time.monotonic() < deadline and process.poll() is None:
+        os.killpg(process.pid, signal.SIGSTOP)
+        done = _documents_done(state)
+        if done >= documents_done:
+            return done
+        os.killpg(process.pid, signal.SIGCONT)
+        time.sleep(0.02)
+    return done
+
+
 def test_a_killed_run_resumes_without_loss_or_duplicates(policy: Path, tmp_path: Path) -> None:
     corpus = tmp_path / "many"
     corpus.mkdir()
-    names = [f"{i:03d}-{name}" for i in range(7) for name in DOCUMENTS]  # 42 documents: a wide window to kill in
+    names = [f"{i:03d}-{name}" for i in range(7) for name in DOCUMENTS]  # 42 documents
     for name in names:
         (corpus / name).write_text(DOCUMENTS[name.split("-", 1)[1]] + "\n")
     out = tmp_path / "out"
     command = [sys.executable, "-m", "click_cli", "sanitize", str(policy), "--input", str(corpus), "--output", str(out), "--workers", "1", "--batch-size", "1"]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    state = out / STATE_DIR / "sanitize.sqlite"
-    deadline = time.monotonic() + 600
-    done = 0
-    while time.monotonic() < deadline and process.poll() is None:
-        if state.exists():
-            try:
-                with sqlite3.connect(state) as db:
-                    done = db.execute("select count(*) from documents where status = 'done'").fetchone()[0]
-            except sqlite3.OperationalError:  # the file exists before the run has created its table
-                done = 0
-            if done >= 2:
-                break
-        time.sleep(0.2)
+    done = _run_in_slices_until(process, out / STATE_DIR / "sanitize.sqlite", documents_done=2)
     os.killpg(process.pid, signal.SIGKILL)
     process.wait()
     assert 2 <= done < len(names), f"the run was to be killed mid-way (done={done})"
