@@ -143,6 +143,16 @@ def test_an_erased_street_address_is_described_as_an_address_whatever_ner_calls_
     (out,) = _erase([("340 Ochoa Pine", "is", "340 Ochoa Pine")], [("c", text)])
     assert out == "Address visited: an address. The resident answered the door."  # its locality goes with it
 
+@pytest.mark.parametrize(("letter", "salutation"), [
+    ("Dear Dr Castell,\nThank you for the referral letter of 2 October.", "Dear Sir or Madam,"),  # a greeting modifying the name
+    ("Hi Rafael,\nthe minutes of Tuesday's meeting are attached.", "Hi,"),                      # a greeting the name attaches to
+])
+def test_an_erased_addressee_leaves_a_salutation_that_reads_as_english(letter: str, salutation: str) -> None:
+    result = Eraser(PrivateKnowledge(entities=["Rafael Castell"])).erase([("d1#0", letter)])
+    assert result.texts[0].splitlines()[0] == salutation
+    assert "Castell" not in result.texts[0] and "Rafael" not in result.texts[0]
+
+
 # ------------------------------------------------------------- 5. speakers
 
 

@@ -53,7 +53,7 @@ from enforcers.kg_erasure.mentions import (
     name_aliases,
     parse_texts,
 )
-from enforcers.kg_erasure.rewrite import Edit, apply_edits, checked_edits, clause_edits, describe
+from enforcers.kg_erasure.rewrite import Edit, addressed, apply_edits, checked_edits, clause_edits, describe
 from enforcers.kg_erasure.section import (
     CutConnection,
     ErasedTriple,
@@ -207,7 +207,8 @@ class Eraser:
                 return round_no
             for i, text_edits in enumerate(edits):
                 if text_edits:
-                    texts[i] = apply_edits(texts[i], checked_edits(parsed[i], text_edits))
+                    salutations, rest = addressed(texts[i], text_edits)
+                    texts[i] = apply_edits(texts[i], checked_edits(parsed[i], rest) + salutations)
         raise ErasureIncomplete(f"private knowledge still present after {self.max_rounds} rounds")
 
     def _local_edits(self, ids: list[str], parsed: list[ParsedText], index: EntityIndex, log: _Log) -> list[list[Edit]]:

@@ -178,6 +178,34 @@ def broken(original: object, rewritten: object) -> bool:
     return (o[0] and not r[0]) or (o[1] == r[1] and o[2] and not r[2]) or (r[3] and not o[3])
 
 
+#: The descriptions that stand for a person.
+_PERSONS = frozenset({"a person", "another person"})
+#: One word opening a line, right before a replaced name: the greeting of a salutation when a comma follows the name.
+_GREETING = re.compile(r"^[ \t]*[A-Za-z]+[ \t]+$", re.MULTILINE)
+
+
+def addressed(text: str, edits: list[Edit]) -> tuple[list[Edit], list[Edit]]:
+    """``edits`` split into the salutation edits and the rest: every person description that would be the addressee of a
+    salutation ("Dear Dr Haverty," read "Dear a person,") is rewritten as English, decided by how the parse attaches the
+    greeting word to the name.  A greeting that modifies the name ("Dear": the name is its head) needs a noun, and the
+    addressee nobody may name is "Sir or Madam"; a greeting the name attaches to ("Hi Tom,": the name modifies "Hi")
+    stands alone, and the name goes.  The addressee is no argument of the sentence, so the salutation edits need no
+    re-check by :func:`checked_edits` (the parser often takes an addressee on the line above for the next verb's subject)."""
+    candidates = []
+    for k, e in enumerate(edits):
+        greeting = _GREETING.search(text, 0, e.start) if e.replacement in _PERSONS and text[e.end :].lstrip(" \t").startswith(",") else None
+        if greeting:
+            line_end = text.find("\n", e.end)
+            candidates.append((k, greeting.start(), text[greeting.start() : line_end if line_end >= 0 else len(text)]))
+    salutations: dict[int, Edit] = {}
+    for (k, start, _), doc in zip(candidates, parse([line for _, _, line in candidates]) if candidates else []):
+        e = edits[k]
+        first = next(t for t in doc if not t.is_space)
+        if first.idx < e.start - start:
+            salutations[k] = Edit(e.start, e.end, "Sir or Madam" if e.start - start <= first.head.idx < e.end - start else "")
+    return list(salutations.values()), [e for k, e in enumerate(edits) if k not in salutations]
+
+
 def checked_edits(text: ParsedText, edits: list[Edit]) -> list[Edit]:
     """``edits`` plus the removal of every partly rewritten sentence that the rewrite broke (re-parsed with the shared pipeline)."""
     partial = []
