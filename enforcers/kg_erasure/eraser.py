@@ -33,6 +33,7 @@ is given, and withheld otherwise.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -247,8 +248,8 @@ class Eraser:
             for fact in self.facts:
                 if fact.head not in present:
                     continue
-                about = [(ti, s) for ti in members for s in parsed[ti].sentences
-                         if fact.head in s.entities() or not (self._carries_public(s) or any(index.labels.get(e) == "PERSON" for e in s.entities()))]
+                about = [(ti, s) for ti in members for s in parsed[ti].sentences if re.search(r"\w", parsed[ti].text[s.start : s.end])
+                         and (fact.head in s.entities() or not (self._carries_public(s) or any(index.labels.get(e) == "PERSON" for e in s.entities())))]
                 texts = [parsed[ti].text[s.start : s.end] for ti, s in about]
                 judged = self.judge.evidence(texts, fact) if self.judge is not None else [False] * len(about)
                 for (ti, sentence), text, close in zip(about, texts, judged):
