@@ -222,7 +222,7 @@ def test_policy_aliases_and_evidence_reach_the_eraser(tmp_path: Path) -> None:
     (tmp_path / "policy.yaml").write_text(
         "apiVersion: policy-engine.dev/v1\nkind: PrivacyPolicy\nmetadata: {name: ward}\n"
         "private_knowledge:\n  private:\n    - [Samuel Oduya, diagnosed_with, tuberculosis]\n"
-        "kg_erasure:\n  aliases:\n    Samuel Oduya: [Sammy]\n  evidence:\n    tuberculosis: [antibiotics]\n  evidence_judge: "off"\n"
+        "kg_erasure:\n  aliases:\n    Samuel Oduya: [Sammy]\n  evidence:\n    tuberculosis: [antibiotics]\n  evidence_judge: 'off'\n"
     )
     policy = load_policy(tmp_path)
     assert policy.kg_erasure.aliases == {"Samuel Oduya": ["Sammy"]}
