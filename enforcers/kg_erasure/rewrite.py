@@ -98,7 +98,7 @@ def apply_edits(text: str, edits: Iterable[Edit]) -> str:
     out, cursor = [], 0
     for e in chosen:
         out.append(text[cursor : e.start])
-        replacement = e.replacement or _line_breaks(text[e.start : e.end])
+        replacement = e.replacement or (_line_breaks(text[e.start : e.end]) if text[: e.start].strip() and text[e.end :].strip() else "")
         if replacement.strip() and _starts_sentence(text, e.start):
             replacement = replacement[0].upper() + replacement[1:]
         out.append(replacement)
