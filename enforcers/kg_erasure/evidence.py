@@ -13,12 +13,14 @@ sentence is *evidence* of the fact when it
 * mentions the tail, or
 * holds one of the data owner's declared evidence terms (the policy's
   ``kg_erasure.evidence``), or
-* is judged evidence by an optional :class:`EvidenceJudge`:
+* is judged evidence by an :class:`EvidenceJudge`, chosen by the policy's
+  ``kg_erasure.evidence_judge``: by default :class:`FactJudge` (one
+  calibrated model of the sentence's relatedness to the fact and, for a
+  personal attribute, the attribute model below), or
   :class:`SimilarityJudge` (cosine to the verbalized fact in the shared
   sentence embedder's space) or :class:`AttributeJudge` (a learned model of
   sentences that imply a personal attribute of their subject: age, sex,
-  home city, education, occupation, income level, relationship status),
-  chosen by the policy's ``kg_erasure.evidence_judge``.
+  home city, education, occupation, income level, relationship status).
 
 The attribute model (``attribute_model.npz``, written by
 ``bench/kg_erasure/attribute_train.py`` from SynthPAI development threads
