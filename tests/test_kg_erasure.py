@@ -245,7 +245,7 @@ def test_erase_cli_with_redact_prints_no_protected_value() -> None:
     plain = CliRunner().invoke(cli, ["erase", str(ROOT / "policies/clinic"), *files], obj={})
     redacted = CliRunner().invoke(cli, ["erase", str(ROOT / "policies/clinic"), *files, "--redact"], obj={})
     assert plain.exit_code == 0 and redacted.exit_code == 0, redacted.output
-    assert "538-75-4177" in plain.output  # erasure alone leaves what redaction would hide (the help says so)
+    assert "(312) 555-0146" in plain.output  # erasure alone leaves what redaction would hide (the help says so)
     for value in ("538-75-4177", "Shannon Patel", "9595938", "05/30/1977", "(312) 555-0146"):
         assert value not in redacted.output
     assert "entity_removed" in redacted.output.split("erasures (")[1]

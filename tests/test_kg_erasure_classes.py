@@ -143,6 +143,17 @@ def test_an_erased_street_address_is_described_as_an_address_whatever_ner_calls_
     (out,) = _erase([("340 Ochoa Pine", "is", "340 Ochoa Pine")], [("c", text)])
     assert out == "Address visited: an address. The resident answered the door."  # its locality goes with it
 
+@pytest.mark.parametrize(("letter", "salutation"), [
+    ("Dear Dr Castell,\nThank you for the referral letter of 2 October.", "Dear Sir or Madam,"),  # a greeting that needs a noun
+    ("Hi Rafael,\nthe minutes of Tuesday's meeting are attached.", "Hi,"),                      # a greeting whole alone
+    ("Good morning Mr Castell,\nthe minutes are attached.", "Good morning,"),
+])
+def test_an_erased_addressee_leaves_a_salutation_that_reads_as_english(letter: str, salutation: str) -> None:
+    result = Eraser(PrivateKnowledge(entities=["Rafael Castell"])).erase([("d1#0", letter)])
+    assert result.texts[0].splitlines()[0] == salutation
+    assert "Castell" not in result.texts[0] and "Rafael" not in result.texts[0]
+
+
 # ------------------------------------------------------------- 5. speakers
 
 
@@ -169,14 +180,37 @@ def test_the_attribute_judge_erases_a_speakers_revealing_sentence_and_abstains_o
 # ----------------------------------------- 6. the hand-written multi-document set
 
 
-def test_handwritten_multi_document_set_meets_the_paper_metrics() -> None:
+@pytest.fixture(scope="module")
+def multi_rows() -> list[dict[str, object]]:
+    """The hand-written multi-document set scored after erasure in the shipped default configuration."""
     sys.path.insert(0, str(BENCH))
     import multi
 
-    rows = [multi.score(case, multi.erase_case(case)) for case in multi.load_cases()]
-    summary = multi.metrics.summarize(rows)
+    judge = multi.judge_named()
+    return [{"id": case["id"], **multi.score(case, multi.erase_case(case, judge))} for case in multi.load_cases()]
+
+
+def test_handwritten_multi_document_set_meets_the_paper_metrics(multi_rows: list[dict[str, object]]) -> None:
+    import multi
+
+    summary = multi.metrics.summarize(multi_rows)
     assert summary["r_pri"] <= 0.05 and summary["r_pub"] >= 0.90
     assert summary["r_connect"] <= 0.05 and summary["r_remove"] >= 0.99
+
+
+def test_the_evidence_of_a_health_fact_is_erased_by_the_relation_agnostic_judge(multi_rows: list[dict[str, object]]) -> None:
+    """hwm-01: "advised not to drive until seizure-free ... started on levetiracetam" about the epilepsy patient
+    (``diagnosed_with`` names no SynthPAI attribute: only the judge's relatedness part applies)."""
+    (letter,) = [r for r in multi_rows if r["id"] == "hwm-01-clinic-letter"]
+    assert letter["pri_doc_before"] == 1 and letter["pri_doc_after"] == 0
+
+
+@pytest.mark.xfail(strict=True, reason="issue 31: hwm-04 keeps 'Cllr Vidal-Ferrer said her street had seen three collisions' about "
+                   "[Ines Vidal-Ferrer, lives_at, 12 Quay Lane]: lives_at is judged by the city attribute part, whose development "
+                   "threshold (0.3) this sentence does not reach; r_pri_doc 0.2 (1 of 5)")
+def test_no_document_keeps_evidence_of_a_private_fact(multi_rows: list[dict[str, object]]) -> None:
+    stated = sum(int(r.get("pri_doc_before", 0)) for r in multi_rows)  # type: ignore[call-overload]
+    assert sum(int(r.get("pri_doc_after", 0)) for r in multi_rows) / stated <= 0.05  # type: ignore[call-overload]
 
 
 # --------------------------------------------------- 7. the owner's policy section
@@ -188,7 +222,7 @@ def test_policy_aliases_and_evidence_reach_the_eraser(tmp_path: Path) -> None:
     (tmp_path / "policy.yaml").write_text(
         "apiVersion: policy-engine.dev/v1\nkind: PrivacyPolicy\nmetadata: {name: ward}\n"
         "private_knowledge:\n  private:\n    - [Samuel Oduya, diagnosed_with, tuberculosis]\n"
-        "kg_erasure:\n  aliases:\n    Samuel Oduya: [Sammy]\n  evidence:\n    tuberculosis: [antibiotics]\n"
+        "kg_erasure:\n  aliases:\n    Samuel Oduya: [Sammy]\n  evidence:\n    tuberculosis: [antibiotics]\n  evidence_judge: 'off'\n"
     )
     policy = load_policy(tmp_path)
     assert policy.kg_erasure.aliases == {"Samuel Oduya": ["Sammy"]}

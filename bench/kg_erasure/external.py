@@ -15,9 +15,10 @@ policy makes ``[author, <relation of a>, <true value>]`` private; the author's
 comments of that split go through :class:`Eraser` as documents the author
 wrote (``speakers``: first-person pronouns name the author), with three
 evidence judges: none (the value named), the embedding
-:class:`SimilarityJudge` and the shipped :class:`AttributeJudge` (trained,
+:class:`SimilarityJudge`, the shipped :class:`AttributeJudge` (trained,
 calibrated and thresholded on the development threads by
-``attribute_train.py``); ``--compare`` adds a row for another weights file
+``attribute_train.py``) and the default :class:`FactJudge` (both combined
+with relatedness to the fact, ``evidence_train.py``); ``--compare`` adds a row for another weights file
 (e.g. the comment-level model this one replaced).  The similarity threshold
 is the largest one whose emulation on development (sentences whose cosine
 to the verbalized fact reaches it are dropped) leaves at most ``--target``
@@ -56,7 +57,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from enforcers.kg_erasure.eraser import Eraser
-from enforcers.kg_erasure.evidence import ATTRIBUTE_MODEL, AttributeJudge, EvidenceJudge, Fact, SimilarityJudge, attribute_weights
+from enforcers.kg_erasure.evidence import ATTRIBUTE_MODEL, AttributeJudge, EvidenceJudge, Fact, FactJudge, SimilarityJudge, attribute_weights
 from policy_engine.nlp.embedding import load_embedder
 from policy_engine.nlp.sentences import sentences
 from policy_engine.policy.model import EmbeddingSettings, PrivateKnowledge
@@ -222,7 +223,7 @@ def main() -> None:
     val_judges = judges(parts["dev"], list(RELATIONS), embed)
     chosen = max(meeting) if meeting else min(GRID)
     erasers: dict[str, EvidenceJudge | None] = {"tail only": None, f"similarity {chosen}": SimilarityJudge(embed, chosen),
-                                                "attributes": AttributeJudge(embed)}
+                                                "attributes": AttributeJudge(embed), "fact (default)": FactJudge(embed)}
     if args.compare:
         erasers[f"attributes ({args.compare.name})"] = AttributeJudge(embed, args.compare)
     report: dict[str, Any] = {"command": "PYTHONPATH=$PWD python bench/kg_erasure/external.py " + " ".join(sys.argv[1:]),
@@ -239,7 +240,7 @@ def main() -> None:
         for label, judge in erasers.items():
             rewritten = [erase(t, parts[name], judge) for t in split_tasks[name]]
             report[name][label] = score(split_tasks[name], parts[name], rewritten, judged)
-            if name == "val" and label == "attributes":
+            if name == "val" and label == "fact (default)":
                 report["val_examples"] = [{"attribute": t["attribute"], "before": parts[name][i]["text"][:300], "after": r[k][:300]}
                                           for t, r in list(zip(split_tasks[name], rewritten))[:8] for k, i in enumerate(t["comments"][:2])]
         embed.save()
@@ -270,8 +271,9 @@ def render(report: dict[str, Any]) -> str:
              "Methods: *tail only* = the eraser without an evidence judge (the value named, the speaker's first person); "
              "*similarity* = with the embedding judge at the threshold swept on development; *attributes* = with the shipped "
              f"attribute-evidence model `{report['attribute_model']}` (bench/kg_erasure/attribute_train.py: sentence level, "
-             "multiple-instance, Platt-calibrated and thresholded on development threads only); a row naming another .npz is that model "
-             "run the same way.", "",
+             "multiple-instance, Platt-calibrated and thresholded on development threads only); *fact (default)* = the shipped default "
+             "judge (bench/kg_erasure/evidence_train.py: the attribute model's log-odds with the sentence's relatedness to the fact, "
+             "one calibrated model, thresholds chosen on development); a row naming another .npz is that model run the same way.", "",
              f"`{report['command']}` (load average {report['load_average'][0]:.2f})", "",
              f"Threads split by thread, seed {report['seed']}: {len(report['threads']['dev'])} development, {len(report['threads']['val'])} validation. "
              f"Similarity threshold chosen on development (emulated eraser, target <= {report['target']} still revealing by "

@@ -1,6 +1,6 @@
 """Score kg_erasure on the hand-written multi-document set (Eraser4RAG Section 4.1 metrics); writes bench/results/kg_erasure_multi.{json,md}.
 
-    PYTHONPATH=$PWD python bench/kg_erasure/multi.py [--label before|after] [--judge off|similarity|attributes] [--declared]
+    PYTHONPATH=$PWD python bench/kg_erasure/multi.py [--label before|after] [--judge fact|off|similarity|attributes] [--declared]
 
 ``handwritten_multi.json`` was written by hand before any tuning, from the
 failure classes of issue 31 (other name forms of a triple's head, pronouns
@@ -33,7 +33,8 @@ import metrics
 from run import score_case
 
 from enforcers.kg_erasure.eraser import Eraser
-from enforcers.kg_erasure.evidence import AttributeJudge, EvidenceJudge, SimilarityJudge
+from enforcers.kg_erasure.evidence import JUDGES, EvidenceJudge, make_judge
+from enforcers.kg_erasure.settings import KGErasureSettings
 from policy_engine.nlp.embedding import load_embedder
 from policy_engine.policy.model import EmbeddingSettings, PrivateKnowledge
 
@@ -45,11 +46,12 @@ def load_cases(path: Path = CASES) -> list[dict[str, Any]]:
     return list(json.loads(path.read_text()))
 
 
-def make_judge(name: str) -> EvidenceJudge | None:
-    if name == "off":
-        return None
-    embedder = load_embedder(EmbeddingSettings(precision="float32"))
-    return SimilarityJudge(embedder) if name == "similarity" else AttributeJudge(embedder)
+#: The shipped default judge (the policy section's default ``evidence_judge``).
+DEFAULT_JUDGE = KGErasureSettings().evidence_judge
+
+
+def judge_named(name: str = DEFAULT_JUDGE) -> EvidenceJudge | None:
+    return make_judge(name, load_embedder(EmbeddingSettings(precision="float32")))
 
 
 def erase_case(case: dict[str, Any], judge: EvidenceJudge | None = None, declared: bool = False) -> list[str]:
@@ -89,10 +91,10 @@ def score(case: dict[str, Any], rewritten: list[str]) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--label", default="current")
-    parser.add_argument("--judge", choices=("off", "similarity", "attributes"), default="off")
+    parser.add_argument("--judge", choices=("off", *JUDGES), default=DEFAULT_JUDGE, help="the evidence judge (default: the shipped default)")
     parser.add_argument("--declared", action="store_true", help="pass the cases' evidence phrases as the owner's evidence terms")
     args = parser.parse_args()
-    judge = make_judge(args.judge)
+    judge = judge_named(args.judge)
     cases = load_cases()
     rows, examples = [], {}
     for case in cases:

@@ -42,15 +42,14 @@ class KGErasureEnforcer:
     def __init__(self, knowledge: PrivateKnowledge, summaries: SummarySource | None = None, paraphraser: Paraphraser | None = None,
                  settings: KGErasureSettings | None = None) -> None:
         from enforcers.kg_erasure.eraser import Eraser
-        from enforcers.kg_erasure.evidence import AttributeJudge, EvidenceJudge, SimilarityJudge
+        from enforcers.kg_erasure.evidence import EvidenceJudge, make_judge
         from policy_engine.nlp.embedding import load_embedder
         from policy_engine.policy.model import EmbeddingSettings
 
         settings = settings or KGErasureSettings()
         judge: EvidenceJudge | None = None
         if settings.evidence_judge != "off":
-            embedder = load_embedder(EmbeddingSettings(precision="float32"))
-            judge = SimilarityJudge(embedder) if settings.evidence_judge == "similarity" else AttributeJudge(embedder)
+            judge = make_judge(settings.evidence_judge, load_embedder(EmbeddingSettings(precision="float32")))
         self.eraser = Eraser(knowledge, summaries=summaries, version=self.version, aliases=settings.aliases, evidence=settings.evidence, judge=judge)
         self.paraphraser = paraphraser
 

@@ -33,6 +33,7 @@ is given, and withheld otherwise.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -53,7 +54,7 @@ from enforcers.kg_erasure.mentions import (
     name_aliases,
     parse_texts,
 )
-from enforcers.kg_erasure.rewrite import Edit, apply_edits, checked_edits, clause_edits, describe
+from enforcers.kg_erasure.rewrite import Edit, addressed, apply_edits, checked_edits, clause_edits, describe
 from enforcers.kg_erasure.section import (
     CutConnection,
     ErasedTriple,
@@ -207,7 +208,8 @@ class Eraser:
                 return round_no
             for i, text_edits in enumerate(edits):
                 if text_edits:
-                    texts[i] = apply_edits(texts[i], checked_edits(parsed[i], text_edits))
+                    salutations, rest = addressed(texts[i], text_edits)
+                    texts[i] = apply_edits(texts[i], checked_edits(parsed[i], rest) + salutations)
         raise ErasureIncomplete(f"private knowledge still present after {self.max_rounds} rounds")
 
     def _local_edits(self, ids: list[str], parsed: list[ParsedText], index: EntityIndex, log: _Log) -> list[list[Edit]]:
@@ -246,8 +248,8 @@ class Eraser:
             for fact in self.facts:
                 if fact.head not in present:
                     continue
-                about = [(ti, s) for ti in members for s in parsed[ti].sentences
-                         if fact.head in s.entities() or not (self._carries_public(s) or any(index.labels.get(e) == "PERSON" for e in s.entities()))]
+                about = [(ti, s) for ti in members for s in parsed[ti].sentences if re.search(r"\w", parsed[ti].text[s.start : s.end])
+                         and (fact.head in s.entities() or not (self._carries_public(s) or any(index.labels.get(e) == "PERSON" for e in s.entities())))]
                 texts = [parsed[ti].text[s.start : s.end] for ti, s in about]
                 judged = self.judge.evidence(texts, fact) if self.judge is not None else [False] * len(about)
                 for (ti, sentence), text, close in zip(about, texts, judged):

@@ -13,12 +13,14 @@ sentence is *evidence* of the fact when it
 * mentions the tail, or
 * holds one of the data owner's declared evidence terms (the policy's
   ``kg_erasure.evidence``), or
-* is judged evidence by an optional :class:`EvidenceJudge`:
+* is judged evidence by an :class:`EvidenceJudge`, chosen by the policy's
+  ``kg_erasure.evidence_judge``: by default :class:`FactJudge` (one
+  calibrated model of the sentence's relatedness to the fact and, for a
+  personal attribute, the attribute model below), or
   :class:`SimilarityJudge` (cosine to the verbalized fact in the shared
   sentence embedder's space) or :class:`AttributeJudge` (a learned model of
   sentences that imply a personal attribute of their subject: age, sex,
-  home city, education, occupation, income level, relationship status),
-  chosen by the policy's ``kg_erasure.evidence_judge``.
+  home city, education, occupation, income level, relationship status).
 
 The attribute model (``attribute_model.npz``, written by
 ``bench/kg_erasure/attribute_train.py`` from SynthPAI development threads
@@ -50,6 +52,7 @@ from policy_engine.nlp.embedding import Embedder
 #: ``bench/kg_erasure/external.py`` sweeps on SynthPAI development threads; see bench/results/kg_erasure_external.md).
 DEFAULT_THRESHOLD = 0.1
 ATTRIBUTE_MODEL = Path(__file__).with_name("attribute_model.npz")
+FACT_MODEL = Path(__file__).with_name("fact_evidence_model.npz")
 #: What each attribute of the attribute model is, to match a policy relation ("works_as") to it by embedding.
 ATTRIBUTES = {
     "age": "age, how old a person is", "sex": "sex, gender", "city_country": "lives in a city, home town, residence",
@@ -73,6 +76,10 @@ class Fact:
     def verbalized(self) -> str:
         """The fact as a short statement for the embedder ("diagnosed with: tuberculosis")."""
         return f"{self.relation.replace('_', ' ')}: {self.tail}"
+
+    def statement(self) -> str:
+        """The fact as a sentence naming its subject ("samuel oduya diagnosed with tuberculosis")."""
+        return f"{self.head} {self.relation.replace('_', ' ')} {self.tail}"
 
     def holds_term(self, sentence: str) -> bool:
         """Whether ``sentence`` contains a declared evidence term (case-insensitive, whole words)."""
@@ -129,10 +136,67 @@ class AttributeJudge:
         best = int(np.argmax(cos))
         return self._described[best] if cos[best] >= RELATION_MATCH else None
 
+    def log_odds(self, vectors: np.ndarray, attribute: str) -> np.ndarray:
+        """Calibrated log-odds that a comment made of each sentence (its embedding in ``vectors``) reveals ``attribute``."""
+        k = self.classes.index(attribute)
+        return vectors @ self.coef[k] + self.intercept[k]
+
     def evidence(self, sentences: Sequence[str], fact: Fact) -> list[bool]:
         attribute = self.attribute_of(fact)
         if attribute is None or not sentences:
             return [False] * len(sentences)
-        k = self.classes.index(attribute)
-        z = self.embedder.embed(list(sentences)) @ self.coef[k] + self.intercept[k]
-        return [bool(p >= self.thresholds[k]) for p in 1.0 / (1.0 + np.exp(-z))]
+        z = self.log_odds(self.embedder.embed(list(sentences)), attribute)
+        return [bool(p >= self.thresholds[self.classes.index(attribute)]) for p in 1.0 / (1.0 + np.exp(-z))]
+
+
+class FactJudge:
+    """The default judge: one calibrated model of "this sentence about the subject states or implies the fact"
+    (``fact_evidence_model.npz``, written by ``bench/kg_erasure/evidence_train.py`` from SynthPAI development threads).
+
+    Its relation-agnostic part is the cosine between the sentence and the fact's verbalization (:meth:`Fact.statement` or
+    :meth:`Fact.verbalized`, whichever ranked development comments better); where the relation names an attribute of the
+    attribute model, that model's calibrated log-odds is a second feature.  Each part's logistic weights carry a Platt
+    calibration, so the sigmoid is a probability, compared with the attribute's threshold or, for any other relation
+    (``diagnosed_with``), the relatedness threshold; both were chosen on development for at most 5% of revealing comments
+    still revealing by the one-sided 95% upper bound.
+    """
+
+    def __init__(self, embedder: Embedder, model: Path = FACT_MODEL) -> None:
+        self.embedder = embedder
+        self.attributes = AttributeJudge(embedder)
+        data = np.load(model)
+        self.verbalization = str(data["verbalization"])
+        self.attribute_weights = (data["attribute_coef"], float(data["attribute_intercept"]))
+        self.relatedness_weights = (data["relatedness_coef"], float(data["relatedness_intercept"]))
+        self.thresholds = dict(zip((str(c) for c in data["classes"]), (float(t) for t in data["thresholds"])))
+        self.relatedness_threshold = float(data["relatedness_threshold"])
+
+    def probabilities(self, sentences: Sequence[str], fact: Fact) -> tuple[np.ndarray, float]:
+        """Each sentence's probability of being evidence of ``fact``, and the threshold that applies to the fact's relation."""
+        vectors = self.embedder.embed([getattr(fact, self.verbalization)(), *sentences])
+        cosine = vectors[1:] @ vectors[0]
+        attribute = self.attributes.attribute_of(fact)
+        if attribute in self.thresholds:
+            (w_attribute, w_cosine), b = self.attribute_weights
+            z = w_attribute * self.attributes.log_odds(vectors[1:], attribute) + w_cosine * cosine + b
+            threshold = self.thresholds[attribute]
+        else:
+            z = self.relatedness_weights[0][0] * cosine + self.relatedness_weights[1]
+            threshold = self.relatedness_threshold
+        return 1.0 / (1.0 + np.exp(-z)), threshold
+
+    def evidence(self, sentences: Sequence[str], fact: Fact) -> list[bool]:
+        if not sentences:
+            return []
+        p, threshold = self.probabilities(sentences, fact)
+        return [bool(v >= threshold) for v in p]
+
+
+#: The judges a policy's ``kg_erasure.evidence_judge`` names (``off``: none; the default is ``fact``).
+JUDGES: dict[str, type[SimilarityJudge] | type[AttributeJudge] | type[FactJudge]] = {
+    "similarity": SimilarityJudge, "attributes": AttributeJudge, "fact": FactJudge}
+
+
+def make_judge(name: str, embedder: Embedder) -> EvidenceJudge | None:
+    """The evidence judge ``name`` names over ``embedder``, or none for ``off``."""
+    return None if name == "off" else JUDGES[name](embedder)

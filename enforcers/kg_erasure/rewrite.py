@@ -98,13 +98,19 @@ def apply_edits(text: str, edits: Iterable[Edit]) -> str:
     out, cursor = [], 0
     for e in chosen:
         out.append(text[cursor : e.start])
-        replacement = e.replacement
-        if replacement and _starts_sentence(text, e.start):
+        replacement = e.replacement or (_line_breaks(text[e.start : e.end]) if text[: e.start].strip() and text[e.end :].strip() else "")
+        if replacement.strip() and _starts_sentence(text, e.start):
             replacement = replacement[0].upper() + replacement[1:]
         out.append(replacement)
         cursor = e.end
     out.append(text[cursor:])
     return tidy("".join(out)) if chosen else text
+
+
+def _line_breaks(removed: str) -> str:
+    """What a removal spanning lines leaves: its paragraph or line break, so the lines around it stay apart (a sentence the
+    splitter ran across a header, "Pike\nTo: ...\n\nHi all, ...", must not join "From: Joanna" to the next paragraph)."""
+    return "\n\n" if "\n\n" in removed else "\n" if "\n" in removed else ""
 
 
 def _with_locality(text: str, e: Edit) -> Edit:
@@ -146,6 +152,9 @@ _TIDY = (
     (re.compile(r",(\s*[,.;])"), r"\1"),
     (re.compile(r"^[ \t]*[,;]\s*", re.MULTILINE), ""),
     (re.compile(r"[ \t]{2,}"), " "),
+    (re.compile(r"[ \t]+\n"), "\n"),
+    (re.compile(r"(?<=\n)[ \t]+(?=[A-Z])"), ""),
+    (re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+"), "\n\n"),
     (re.compile(r"(?<=[.!?])(?=[A-Z])"), " "),
     (re.compile(r"\b(and|or|but|while|because|which|who)\s*([.;])", re.IGNORECASE), r"\2"),
 )
@@ -176,6 +185,33 @@ def broken(original: object, rewritten: object) -> bool:
     """Whether a rewrite broke a sentence: it lost its subject, its root lost every complement, or it now opens with a relative/conjunction."""
     o, r = _frame(original), _frame(rewritten)
     return (o[0] and not r[0]) or (o[1] == r[1] and o[2] and not r[2]) or (r[3] and not o[3])
+
+
+#: The descriptions that stand for a person.
+_PERSONS = frozenset({"a person", "another person"})
+#: One or two words opening a line, right before a replaced name: the greeting of a salutation when the name ends the line with a comma.
+_GREETING = re.compile(r"^[ \t]*[A-Za-z]+(?:[ \t]+[A-Za-z]+)?[ \t]+$", re.MULTILINE)
+_LINE_END_COMMA = re.compile(r"[ \t]*,[ \t]*(?:\n|$)")
+#: Parts of speech of a greeting's root that need a noun after them ("Dear", "To"); any other greeting is whole alone ("Hi", "Good morning").
+_NEEDS_NOUN = frozenset({"ADJ", "ADP", "DET"})
+
+
+def addressed(text: str, edits: list[Edit]) -> tuple[list[Edit], list[Edit]]:
+    """``edits`` split into the salutation edits and the rest: every person description that would be the addressee of a
+    salutation line ("Dear Dr Haverty," read "Dear a person,") is rewritten as English, decided by the parse of the
+    greeting alone ("Dear,"): a greeting whose root is an adjective or a preposition needs a noun, and the addressee
+    nobody may name is "Sir or Madam"; any other ("Hi,", "Good morning,") is whole alone, and the name goes.  The
+    addressee is no argument of the sentence, so the salutation edits need no re-check by :func:`checked_edits` (the
+    parser often takes an addressee on the line above for the next verb's subject)."""
+    candidates = [(k, greeting.group().strip() + ",") for k, e in enumerate(edits)
+                  if e.replacement in _PERSONS and _LINE_END_COMMA.match(text, e.end) and (greeting := _GREETING.search(text, 0, e.start))]
+    if not candidates:
+        return [], edits
+    salutations: dict[int, Edit] = {}
+    for (k, _), doc in zip(candidates, parse([greeting for _, greeting in candidates])):
+        root = next(t for t in doc if t.dep_ == "ROOT")
+        salutations[k] = Edit(edits[k].start, edits[k].end, "Sir or Madam" if root.pos_ in _NEEDS_NOUN else "")
+    return list(salutations.values()), [e for k, e in enumerate(edits) if k not in salutations]
 
 
 def checked_edits(text: ParsedText, edits: list[Edit]) -> list[Edit]:

@@ -25,11 +25,12 @@ class KGErasureSettings(StrictModel):
         default_factory=dict,
         description="Private tail or entity -> terms that imply it about its subject; sentences about the subject holding one are erased.",
     )
-    evidence_judge: Literal["off", "similarity", "attributes"] = Field(
-        default="off",
+    evidence_judge: Literal["fact", "off", "similarity", "attributes"] = Field(
+        default="fact",
         description="Also erase sentences about the subject that a learned judge finds to be evidence of the private fact: "
-        "'similarity' (embedding cosine to the fact) or 'attributes' (a model of sentences revealing a personal attribute; "
-        "trained on SynthPAI). See docs/erasure.md.",
+        "'fact' (the default: one calibrated model of a sentence's relatedness to the fact and, for personal attributes, "
+        "the attribute model; trained on SynthPAI), 'similarity' (embedding cosine to the fact), 'attributes' (the attribute "
+        "model alone) or 'off' (the tail and declared evidence terms only). See docs/erasure.md.",
     )
 
 
