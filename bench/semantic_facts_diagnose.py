@@ -5,14 +5,14 @@ stage that loses it:
 
 * **no candidate**: no candidate phrase of the runtime's forms overlaps it by half (the calibration's label rule);
   split by whether a wider form (verb phrase, noun with its preposition) would, and whether any candidate touches it;
-* **similarity**: a candidate exists, but the model's probability for its best one is below half the threshold (the
+* **similarity**: a candidate exists, but the shipped model's probability for its best one is below half the threshold (the
   statement-to-phrase similarity ranks it with the negatives);
 * **threshold**: the best candidate's probability lies between half the threshold and the threshold;
 * **found**: at or above the threshold.
 
 Also the model's ranking quality (ROC AUC of the probability over candidates) per type, and examples of the
 gold spans with no candidate, so the candidate forms can be judged.  Development part only (the validation part
-stays unread).  Writes ``bench/results/semantic_facts_diagnosis.{json,md}``.
+stays unread; the development part is the training module's, extra contexts included).  Writes ``bench/results/semantic_facts_diagnosis.{json,md}``.
 """
 
 from __future__ import annotations
@@ -29,42 +29,41 @@ from sklearn.metrics import roc_auc_score
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
 
-from semantic_facts_calibrate import STATEMENTS, _examples, _overlap, _rows  # noqa: E402
-
-from policy_engine.detect.semantic_facts import FORMS, MODEL_FORMS, THRESHOLD, probabilities  # noqa: E402
+from policy_engine.detect.fact_candidates import FORMS  # noqa: E402
+from policy_engine.detect.semantic_facts import CandidateFeatures, FactModel, fitted_model  # noqa: E402
 from policy_engine.nlp.embedding import CachedEmbedder, EmbeddingCache, load_embedder  # noqa: E402
 from policy_engine.policy.model import EmbeddingSettings  # noqa: E402
+from training.semantic_facts import STATEMENTS, Example, covers, examples, overlap, split  # noqa: E402
 
 STAGES = ("no candidate, none touches it", "no candidate, a wider form covers it", "no candidate, one touches it", "similarity", "threshold", "found")
 
 
-def _covers(candidate: tuple[int, int], gold: tuple[int, int]) -> bool:
-    return _overlap(candidate, gold) * 2 >= min(candidate[1] - candidate[0], gold[1] - gold[0])
+def _probabilities(model: FactModel, ex: Example) -> np.ndarray:
+    return model.probabilities(CandidateFeatures([], np.zeros(0), ex.scalars, ex.phrase, ex.kind))
 
 
-def diagnose(model: list[dict], wide: list[dict], contexts: list[str]) -> tuple[dict, list[dict]]:
-    """Stage counts per type (``model``: the runtime forms' records, ``wide``: every form's, same order)."""
+def diagnose(model: FactModel, exs: list[Example], wide: list[Example], contexts: list[str]) -> tuple[dict, list[dict]]:
+    """Stage counts per type (``exs``: the model's forms' records, ``wide``: every form's, same order)."""
     counts: dict[str, Counter] = {t: Counter() for t in STATEMENTS}
     misses = []
-    for ex, wex, context in zip(model, wide, contexts * len(STATEMENTS)):
-        scores = probabilities(ex["x"]) if len(ex["y"]) else np.zeros(0)
-        for gold in ex["gold"]:
-            covering = [p for span, p in zip(ex["spans"], scores) if _covers(span, gold)]
+    for ex, wex in zip(exs, wide):
+        scores, context = _probabilities(model, ex), contexts[ex.context]
+        for gold in ex.gold:
+            covering = [p for span, p in zip(ex.spans, scores) if covers(span, gold)]
             if covering:
                 best = max(covering)
-                stage = "found" if best >= THRESHOLD else "threshold" if best >= THRESHOLD / 2 else "similarity"
-            elif any(_covers(span, gold) for span in wex["spans"]):
+                stage = "found" if best >= model.threshold else "threshold" if best >= model.threshold / 2 else "similarity"
+            elif any(covers(span, gold) for span in wex.spans):
                 stage = "no candidate, a wider form covers it"
-            elif any(_overlap(span, gold) for span in ex["spans"]):
+            elif any(overlap(span, gold) for span in ex.spans):
                 stage = "no candidate, one touches it"
             else:
                 stage = "no candidate, none touches it"
-            counts[ex["type"]][stage] += 1
+            counts[ex.fact_type][stage] += 1
             if stage.startswith("no candidate"):
-                touching = [context[s:e] for s, e in ex["spans"] if _overlap((s, e), gold)]
-                misses.append({"type": ex["type"], "gold": context[gold[0] : gold[1]], "stage": stage, "touching": touching})
+                touching = [context[s:e] for s, e in ex.spans if overlap((s, e), gold)]
+                misses.append({"type": ex.fact_type, "gold": context[gold[0] : gold[1]], "stage": stage, "touching": touching})
     return counts, misses
 
 
@@ -72,6 +71,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpora-dir", type=Path, default=ROOT.parent / "shared" / "corpora")
     parser.add_argument("--limit", type=int, default=600)
+    parser.add_argument("--extra-dev", type=int, default=200)
     parser.add_argument("--seed", type=int, default=33)
     parser.add_argument("--cache", type=Path, default=Path("/tmp/semantic_facts_embeddings.sqlite"))
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results")
@@ -79,17 +79,17 @@ def main() -> None:
     command = "python " + " ".join(sys.argv)
     print(command, "load average", os.getloadavg())
     embedder = CachedEmbedder(load_embedder(EmbeddingSettings()), EmbeddingCache(args.cache))
-    dev_rows, _ = _rows(args.corpora_dir, args.limit, args.seed)
-    model = _examples(embedder, dev_rows, MODEL_FORMS)
-    wide = _examples(embedder, dev_rows, tuple(range(len(FORMS))))
-    counts, misses = diagnose(model, wide, [row["context"] for row in dev_rows])
+    model = fitted_model()
+    dev_rows, _ = split(args.corpora_dir, args.limit, args.seed, args.extra_dev)
+    exs = examples(embedder, dev_rows, model.forms)
+    wide = examples(embedder, dev_rows, tuple(range(len(FORMS))))
+    counts, misses = diagnose(model, exs, wide, [row["context"] for row in dev_rows])
     total = sum(counts.values(), Counter())
     auc = {}
     for fact_type in [*STATEMENTS, "all"]:
-        chosen = [ex for ex in model if len(ex["y"]) and fact_type in (ex["type"], "all")]
-        y, x = np.concatenate([ex["y"] for ex in chosen]), np.concatenate([ex["x"] for ex in chosen])
-        auc[fact_type] = round(float(roc_auc_score(y, probabilities(x))), 3)
-    result = {"command": command, "load_average": os.getloadavg(), "contexts": len(dev_rows), "threshold": THRESHOLD,
+        chosen = [ex for ex in exs if len(ex.y) and fact_type in (ex.fact_type, "all")]
+        auc[fact_type] = round(float(roc_auc_score(np.concatenate([ex.y for ex in chosen]), np.concatenate([_probabilities(model, ex) for ex in chosen]))), 3)
+    result = {"command": command, "load_average": os.getloadavg(), "contexts": len(dev_rows), "threshold": model.threshold,
               "stages": {t: dict(c) for t, c in counts.items()}, "all": dict(total), "auc": auc, "misses": misses}
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "semantic_facts_diagnosis.json").write_text(json.dumps(result, indent=1), encoding="utf-8")
@@ -97,7 +97,7 @@ def main() -> None:
     lines = [
         "# Where the semantic fact finder loses recall (CAPID development part)", "", f"Command: `{command}`  ",
         f"Load average: {result['load_average']}. Contexts: {len(dev_rows)} (development part of the seeded split).  ",
-        f"Runtime model: forms {', '.join(FORMS[f] for f in MODEL_FORMS)}; threshold {THRESHOLD}.", "",
+        f"Runtime model: forms {', '.join(FORMS[f] for f in model.forms)}; threshold {model.threshold}.", "",
         "Each gold span in the first stage that loses it (shares of the type's gold spans):", "",
         header, "|---|---:|" + "---:|" * (len(STAGES) + 1),
         *(
