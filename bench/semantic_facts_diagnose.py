@@ -97,7 +97,9 @@ def main() -> None:
     lines = [
         "# Where the semantic fact finder loses recall (CAPID development part)", "", f"Command: `{command}`  ",
         f"Load average: {result['load_average']}. Contexts: {len(dev_rows)} (development part of the seeded split).  ",
-        f"Runtime model: forms {', '.join(FORMS[f] for f in model.forms)}; threshold {model.threshold}.", "",
+        f"Runtime model: forms {', '.join(FORMS[f] for f in model.forms)}; threshold {model.threshold}.  ",
+        "The development part is where the model was fitted, so its stages here are in-sample: they show where recall is "
+        "lost, not how much a model recovers (that is the calibration's validation table).", "",
         "Each gold span in the first stage that loses it (shares of the type's gold spans):", "",
         header, "|---|---:|" + "---:|" * (len(STAGES) + 1),
         *(
