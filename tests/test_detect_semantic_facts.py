@@ -110,3 +110,17 @@ def test_the_cascade_bound_holds_because_the_drop_weight_is_positive() -> None:
     from policy_engine.detect.semantic_facts import DROP, fitted_model
 
     assert fitted_model().scalar_weights[DROP] > 0
+
+
+def test_an_amount_or_a_group_the_parser_tags_is_a_candidate_of_its_own() -> None:
+    """A fact need not head a noun chunk: an amount of money ("about $4,000", no chunk at all) or a nationality inside
+    a chunk ("Nigerian" in "my Nigerian mother-in-law") is scored by itself (CAPID's finance and demographic spans
+    were lost at candidate generation: ``bench/results/semantic_facts_diagnosis_before.md``)."""
+    from policy_engine.detect.fact_candidates import FORMS, candidate_spans
+    from policy_engine.detect.semantic_facts import fitted_model
+    from policy_engine.nlp.pipeline import parse
+
+    texts = ["We earn about $4,000 monthly between the two of us.", "My husband and my Nigerian mother-in-law share the flat."]
+    found = [{(span.text, FORMS[form]) for span, form in candidate_spans(doc, fitted_model().forms)} for doc in parse(texts)]
+    assert ("about $4,000", "entity") in found[0]
+    assert ("Nigerian", "entity") in found[1]
