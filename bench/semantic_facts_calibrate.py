@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from policy_engine.detect.fact_candidates import FORMS  # noqa: E402
-from policy_engine.detect.semantic_facts import MODEL_PATH, feature_names  # noqa: E402
+from policy_engine.detect.semantic_facts import DROP, DROP_BOUND, MODEL_PATH, feature_names  # noqa: E402
 from policy_engine.nlp.embedding import CachedEmbedder, EmbeddingCache, load_embedder  # noqa: E402
 from policy_engine.policy.model import EmbeddingSettings  # noqa: E402
 from training.semantic_facts import STATEMENTS, Example, FeatureSet, Fit, examples, fit, predict, score, split, to_model  # noqa: E402
@@ -113,10 +113,12 @@ def main() -> None:
     gate = round(float(np.floor(np.quantile(reported["dev"], GATE_LOSS) * 100) / 100), 2)
     below = {"gate": gate, "dev_reported": len(reported["dev"]), "dev_below": int((reported["dev"] < gate).sum()),
              "val_reported": len(reported["val"]), "val_below": int((reported["val"] < gate).sum())}
+    max_drop = float(np.concatenate([ex.scalars[:, DROP] for ex in dev]).max())
+    assert max_drop <= DROP_BOUND, f"a development drop {max_drop:.3f} exceeds DROP_BOUND: raise it, or the runtime's cascade is not exact"
     if args.write_model:
         to_model(fits[chosen], FORMS_NOW, gate, embedder.dim).save(MODEL_PATH)
     result = {"command": command, "load_average": os.getloadavg(), "seconds": round(time.time() - started, 1), "seed": args.seed,
-              "contexts": {"dev": len(dev_rows), "validation": len(val_rows)}, "statements": STATEMENTS, "chosen": chosen, "gate": below,
+              "contexts": {"dev": len(dev_rows), "validation": len(val_rows)}, "statements": STATEMENTS, "chosen": chosen, "gate": below, "max_dev_drop": round(max_drop, 4),
               "forms": {"before": [FORMS[f] for f in FORMS_BEFORE], "now": [FORMS[f] for f in FORMS_NOW]},
               "features": list(feature_names(FORMS_NOW)), "rows": rows}
     args.out.mkdir(parents=True, exist_ok=True)
