@@ -12,29 +12,39 @@ kind to span is the model's).
 * The kinds are the coordinated parts of the statement's object, without
   the possessor ("tenants' health conditions, disabilities or safeguarding
   concerns" -> "health conditions", "disabilities", "safeguarding concerns").
-* The candidates are the text's noun chunks without their determiner or
-  possessive pronoun ("his earlier visa application" -> "earlier visa
-  application"), and adjectival or participial predicates with their
-  modifiers ("is partially sighted" -> "partially sighted").  Verb phrases
-  and nouns with their prepositional phrase were tried too (:data:`FORMS`);
-  on CAPID's development part they bought recall only with precision, so
-  the model scores :data:`MODEL_FORMS`.
-* Each candidate has the features of :func:`feature_names` against its
-  closest kind: the cosine of the phrase, the cosine of its sentence, how
-  much the sentence's cosine drops when the phrase is cut out of it (the
+* The candidates are the phrases of the parse of the model's forms
+  (:mod:`policy_engine.detect.fact_candidates`: noun chunks without their
+  determiner, predicates, conjuncts of coordinated chunks, compound nouns,
+  tagged entities, ...).
+* Each candidate has the scalar features of :func:`feature_names` against
+  its closest kind: the cosine of the phrase, the cosine of its sentence,
+  how much the sentence's cosine drops when the phrase is cut out of it (the
   phrase carries the meaning), how far the phrase's cosine stands above the
-  best other candidate of its sentence, its length, whether its head is a
-  proper noun (a name is no fact) and its form.  Every feature is local to
-  a sentence, so a sentence far from every kind (cosine below :data:`GATE`)
-  is skipped before its candidates are embedded, which changes no score of
-  the sentences kept.  A logistic model over them (:data:`WEIGHTS`) gives a
-  probability, reported at or above :data:`THRESHOLD`.  All three were
-  fitted on CAPID (Ponomarenko et al. 2026), whose annotators typed each
-  sensitive span of a self-disclosure (health, relationship, belief, sexual
-  orientation, finance, ...): the development part of a seeded split by
-  context fitted them, the validation part measured them
-  (``bench/semantic_facts_calibrate.py``; figures in
-  ``bench/results/semantic_facts_calibration.md``).
+  best other candidate of its sentence, its length, the part of speech of
+  its head (a name is no fact) and its form; and two vectors: the
+  element-wise product of the phrase's and the kind's embeddings (a learned
+  weighting of the cosine's terms: which directions of meaning make a phrase
+  a fact of a kind) and the phrase's embedding (what a fact about a person
+  reads like, whatever the kind).  Every feature is local to a sentence, so
+  a sentence far from every kind (cosine below the model's gate) is skipped
+  before its candidates are embedded, which changes no score of the
+  sentences kept (the gate is set so that it drops 1% of what the model
+  reports on development data; the loss on validation is in the
+  calibration notes).  A logistic span classifier over them (:class:`FactModel`,
+  stored in ``semantic_facts_model.npz``) gives a probability, reported at
+  or above its threshold.  It was fitted on CAPID (Ponomarenko et al.
+  2026), whose annotators typed each sensitive span of a self-disclosure
+  (health, relationship, belief, sexual orientation, finance, ...): the
+  development part of a seeded split by context fitted it, with its
+  regularization and threshold chosen by cross-validation grouped by
+  context, and the validation part measured it
+  (``training/semantic_facts.py``, ``bench/semantic_facts_calibrate.py``;
+  figures in ``bench/results/semantic_facts_calibration.md``).
+
+A candidate the model rejects even at the largest drop seen on development
+data (:data:`DROP_BOUND`; the drop's weight is positive) needs no cut
+sentence, so the hot path embeds only the cut sentences of candidates that
+could pass (findings identical to the exact path, tested).
 
 Lexicon and pattern recognizers stay the high-precision seeds; this finder
 adds what they do not list: only the kinds no category keyword names are
@@ -46,24 +56,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 
 import numpy as np
 from spacy.tokens import Doc, Span
 
-from policy_engine.detect.fact_kinds import trimmed
+from policy_engine.detect.fact_candidates import FORMS, candidate_spans
 from policy_engine.nlp.embedding import Embedder
 from policy_engine.nlp.pipeline import parse
 
-#: Logistic weights of the features of :func:`feature_names` (for :data:`MODEL_FORMS`) and the bias last (calibrated).
-WEIGHTS: tuple[float, ...] = (4.4182, 9.3479, 7.0823, 1.4132, 1.1007, 1.3496, 0.7639, -7.6245)
-#: Probability at which a candidate is reported (calibrated on the development part, see the module docstring).
-THRESHOLD = 0.16
-#: Sentence cosine to the closest kind below which a sentence's candidates are not scored: the lowest sentence cosine
-#: of any candidate reported on the development part (so none is lost there; validation loss in the calibration notes).
-GATE = 0.07
-#: The largest drop of a sentence's cosine without a candidate seen on the development part (0.456), rounded up: a
-#: candidate the model rejects with this drop is rejected whatever its drop, so its cut sentence is not embedded.
-DROP_BOUND = 0.46
+#: The fitted span classifier (written by ``training/semantic_facts.py``).
+MODEL_PATH = Path(__file__).with_name("semantic_facts_model.npz")
+#: The largest drop of a sentence's cosine without a candidate of the model's forms seen on the development part
+#: (0.479), rounded up: a candidate the model rejects with this drop is rejected whatever its drop (the drop's weight is
+#: positive), so its cut sentence is not embedded.
+DROP_BOUND = 0.48
 
 
 @dataclass(frozen=True)
@@ -76,62 +84,77 @@ class FactSpan:
     probability: float
 
 
-#: The forms a candidate phrase takes in the parse, in the order they are collected (a span found twice keeps its first).
-FORMS = ("noun chunk", "predicate", "verb phrase", "noun with its preposition")
-#: The forms the calibrated model scores: verb phrases and nouns with their preposition raised recall on CAPID's
-#: development part only at a loss of precision (their extra words are rarely the fact), so they are left out.
-MODEL_FORMS = (0, 1)
-
-
-def feature_names(forms: Sequence[int] = MODEL_FORMS) -> tuple[str, ...]:
-    """The features of a candidate proposed under ``forms``, in the order of :data:`WEIGHTS` (cosines are to the
-    candidate's closest kind; one indicator per form after the first)."""
+def feature_names(forms: Sequence[int]) -> tuple[str, ...]:
+    """The scalar features of a candidate proposed under ``forms``, in column order (cosines are to the candidate's
+    closest kind; one indicator per form after the first)."""
     return (
         "phrase cosine", "sentence cosine", "drop without the phrase", "phrase cosine above the sentence's best other",
-        "log tokens", "proper-noun head", *(FORMS[f] for f in forms[1:]),
+        "log tokens", "proper-noun head", "adjective head", "number in it", *(FORMS[f] for f in forms[1:]),
     )
 
 
-#: Dependents that complete a verb phrase ("use a wheelchair", "arrived as an asylum seeker", "is on the register").
-_COMPLEMENTS = frozenset(["dobj", "attr", "acomp", "prep", "xcomp", "oprd", "dative", "prt", "ccomp"])
-#: The longest verb phrase or noun with its preposition taken as a candidate, in tokens.
-_MAX_CLAUSE_TOKENS = 8
+#: The column of the drop in :func:`feature_names`.
+DROP = 2
 
 
-def candidate_spans(doc: Doc, forms: Sequence[int] = MODEL_FORMS) -> list[tuple[Span, int]]:
-    """The candidate phrases of ``doc`` with the index of their form in :data:`FORMS`: noun chunks (determiners and
-    possessives dropped), adjectival or participial predicates with their modifiers ("partially sighted"), verbs
-    with their complements ("use a wheelchair", "is on the child protection register") and nouns with their
-    prepositional phrase ("history of self-harm"); only those of ``forms``."""
-    found: dict[tuple[int, int], tuple[Span, int]] = {}
+@dataclass(frozen=True)
+class CandidateFeatures:
+    """The candidates of some docs (a list per doc, with their form) and a row per candidate: the index of its closest
+    kind, its scalar features (:func:`feature_names`) and the embeddings of the phrase and of its closest kind."""
 
-    def add(span: Span | None, form: int) -> None:
-        if form in forms and span is not None and len(span) and (span.start, span.end) not in found:
-            found[span.start, span.end] = (span, form)
-
-    for chunk in doc.noun_chunks:
-        add(trimmed(chunk), 0)
-    for token in doc:
-        predicate = token.dep_ == "acomp" or (token.tag_ == "VBN" and any(c.dep_ == "auxpass" for c in token.children))
-        if predicate and token.pos_ in ("ADJ", "VERB"):
-            left = min((child.i for child in token.lefts if child.dep_ == "advmod"), default=token.i)
-            add(doc[left : token.i + 1], 1)
-    for token in doc:
-        complements = [c for c in token.rights if c.dep_ in _COMPLEMENTS]
-        if token.pos_ in ("VERB", "AUX") and token.dep_ not in ("aux", "auxpass", "amod") and complements:
-            add(_clause(doc, token.i, max(c.right_edge.i for c in complements) + 1), 2)
-    for chunk in doc.noun_chunks:
-        if preps := [c for c in chunk.root.rights if c.dep_ == "prep"]:
-            start = trimmed(chunk)
-            add(_clause(doc, start.start, preps[-1].right_edge.i + 1) if start is not None else None, 3)
-    return list(found.values())
+    candidates: list[list[tuple[Span, int]]]
+    best: np.ndarray
+    scalars: np.ndarray
+    phrase: np.ndarray
+    kind: np.ndarray
 
 
-def _clause(doc: Doc, start: int, end: int) -> Span | None:
-    """``doc[start:end]`` without trailing punctuation, or ``None`` when longer than :data:`_MAX_CLAUSE_TOKENS`."""
-    while end > start and doc[end - 1].is_punct:
-        end -= 1
-    return doc[start:end] if 0 < end - start <= _MAX_CLAUSE_TOKENS else None
+@dataclass(frozen=True)
+class FactModel:
+    """A logistic span classifier: weights over the scalar features, over the product of the phrase's and the kind's
+    embeddings and over the phrase's embedding, a bias, the threshold a probability must reach, the sentence gate
+    and the candidate forms it scores."""
+
+    forms: tuple[int, ...]
+    scalar_weights: np.ndarray
+    product_weights: np.ndarray
+    phrase_weights: np.ndarray
+    bias: float
+    threshold: float
+    gate: float
+
+    def logits(self, features: CandidateFeatures) -> np.ndarray:
+        """The log-odds that each row of ``features`` is a fact of its closest kind."""
+        return (
+            features.scalars @ self.scalar_weights + (features.phrase * features.kind) @ self.product_weights
+            + features.phrase @ self.phrase_weights + self.bias
+        )
+
+    def probabilities(self, features: CandidateFeatures) -> np.ndarray:
+        """The probability of each row (see :meth:`logits`)."""
+        return 1.0 / (1.0 + np.exp(-self.logits(features)))
+
+    def save(self, path: Path) -> None:
+        """Write the model to ``path`` (``.npz``)."""
+        np.savez(
+            path, forms=np.asarray(self.forms, dtype=np.int64), scalar_weights=self.scalar_weights, product_weights=self.product_weights,
+            phrase_weights=self.phrase_weights, bias=self.bias, threshold=self.threshold, gate=self.gate,
+        )
+
+    @staticmethod
+    def load(path: Path = MODEL_PATH) -> FactModel:
+        """Read a model written by :meth:`save`."""
+        with np.load(path) as data:
+            return FactModel(
+                tuple(int(f) for f in data["forms"]), *(data[k].astype(np.float32) for k in ("scalar_weights", "product_weights", "phrase_weights")),
+                float(data["bias"]), float(data["threshold"]), float(data["gate"]),
+            )
+
+
+@cache
+def fitted_model() -> FactModel:
+    """The shipped model (:data:`MODEL_PATH`), read once."""
+    return FactModel.load()
 
 
 def _without(sentence: Span, span: Span) -> str:
@@ -144,11 +167,11 @@ def candidate_features(
     embedder: Embedder,
     docs: Sequence[Doc],
     kinds: Sequence[str],
+    forms: Sequence[int],
     gate: float | None = None,
-    forms: Sequence[int] = MODEL_FORMS,
-    cascade: Callable[[np.ndarray], np.ndarray] | None = None,
-) -> tuple[list[list[tuple[Span, int]]], np.ndarray, np.ndarray]:
-    """Each doc's candidates of ``forms``, the index of each one's closest kind and its :func:`feature_names` (a row each).
+    cascade: Callable[[CandidateFeatures], np.ndarray] | None = None,
+) -> CandidateFeatures:
+    """Each doc's candidates of ``forms`` and their rows (:class:`CandidateFeatures`).
 
     The kinds and the sentences are embedded first; with ``gate``, only the candidates of sentences whose cosine
     to some kind reaches it are scored (every feature is local to a sentence, so a kept sentence scores as without
@@ -158,7 +181,7 @@ def candidate_features(
     """
     sentences_of = [list(doc.sents) for doc in docs]
     sentence_texts = list(dict.fromkeys([*kinds, *(s.text for sents in sentences_of for s in sents)]))
-    sentence_vectors = embedder.embed(sentence_texts) if kinds else np.zeros((len(sentence_texts), 1), dtype=np.float32)
+    sentence_vectors = embedder.embed(sentence_texts) if kinds else np.zeros((len(sentence_texts), embedder.dim), dtype=np.float32)
     at = {text: i for i, text in enumerate(sentence_texts)}
     kind_vectors = sentence_vectors[[at[k] for k in kinds]]
     kept = {
@@ -168,21 +191,18 @@ def candidate_features(
     candidates = [[(span, form) for span, form in candidate_spans(doc, forms) if (i, span.sent.start) in kept] for i, doc in enumerate(docs)]
     flat = [span for spans in candidates for span, _ in spans]
     if not flat or not kinds:
-        return candidates, np.zeros(len(flat), dtype=int), np.zeros((len(flat), len(feature_names(forms))), dtype=np.float32)
+        empty = np.zeros((len(flat), embedder.dim), dtype=np.float32)
+        return CandidateFeatures(candidates, np.zeros(len(flat), dtype=int), np.zeros((len(flat), len(feature_names(forms))), dtype=np.float32), empty, empty)
     sentences = [span.sent for span in flat]
     texts = list(dict.fromkeys(s.text for s in flat))
     index = {text: i for i, text in enumerate(texts)}
     vectors = embedder.embed(texts)
-
-    def cosines(strings: Iterable[str], table: np.ndarray, where: dict[str, int]) -> np.ndarray:
-        return table[[where[s] for s in strings]] @ kind_vectors.T
-
-    phrase_all = cosines((s.text for s in flat), vectors, index)
+    phrase_vectors = vectors[[index[s.text] for s in flat]]
+    phrase_all = phrase_vectors @ kind_vectors.T
     best = np.argmax(phrase_all, axis=1)
     rows = np.arange(len(flat))
     phrase = phrase_all[rows, best]
-    sentence = cosines((s.text for s in sentences), sentence_vectors, at)[rows, best]
-    drop = np.full(len(flat), DROP_BOUND, dtype=np.float32)
+    sentence = (sentence_vectors[[at[s.text] for s in sentences]] @ kind_vectors.T)[rows, best]
     doc_of = np.repeat(np.arange(len(docs)), [len(spans) for spans in candidates])
     sentence_ids: dict[tuple[int, int], int] = {}
     sentence_of = np.asarray([sentence_ids.setdefault((int(d), s.start), len(sentence_ids)) for d, s in zip(doc_of, sentences)])
@@ -193,46 +213,47 @@ def candidate_features(
             top, second = np.sort(phrase[members])[-2:][::-1]
             above_other[members] = phrase[members] - np.where(phrase[members] >= top, second, top)
     form = np.asarray([f for spans in candidates for _, f in spans])
-    tokens = np.log(np.asarray([len(s) for s in flat], dtype=np.float32))
-    proper = np.asarray([s.root.pos_ == "PROPN" for s in flat], dtype=np.float32)
-    features = np.stack([phrase, sentence, drop, above_other, tokens, proper, *(form == f for f in forms[1:])], axis=1).astype(np.float32)
+    columns = [
+        phrase, sentence, np.full(len(flat), DROP_BOUND), above_other, np.log([len(s) for s in flat]),
+        [s.root.pos_ == "PROPN" for s in flat], [s.root.pos_ == "ADJ" for s in flat], [any(t.like_num for t in s) for s in flat],
+        *(form == f for f in forms[1:]),
+    ]
+    features = CandidateFeatures(candidates, best, np.stack(columns, axis=1).astype(np.float32), phrase_vectors, kind_vectors[best])
     needed = np.flatnonzero(cascade(features) if cascade is not None else np.ones(len(flat), dtype=bool))
     if len(needed):
         cut = [_without(sentences[i], flat[i]) for i in needed]
         cut_texts = list(dict.fromkeys(cut))
         cut_vectors = embedder.embed(cut_texts)
-        features[needed, 2] = sentence[needed] - cosines(cut, cut_vectors, {t: i for i, t in enumerate(cut_texts)})[np.arange(len(needed)), best[needed]]
-    return candidates, best, features
-
-
-def probabilities(features: np.ndarray, weights: Sequence[float] = WEIGHTS) -> np.ndarray:
-    """The logistic model's probability that each candidate (a row of :func:`candidate_features`) is a fact of its kind;
-    ``weights`` holds one weight per feature column and the bias last."""
-    return 1.0 / (1.0 + np.exp(-(features @ np.asarray(weights[:-1], dtype=np.float32) + weights[-1])))
+        where = {t: i for i, t in enumerate(cut_texts)}
+        cut_cosines = np.einsum("ij,ij->i", cut_vectors[[where[t] for t in cut]], kind_vectors[best[needed]])
+        features.scalars[needed, DROP] = sentence[needed] - cut_cosines
+    return features
 
 
 class SemanticFacts:
     """Finds the phrases of texts that name facts of a statement's kinds (see the module docstring)."""
 
-    def __init__(self, embedder: Embedder, threshold: float = THRESHOLD, gate: float | None = GATE, cascade: bool = True) -> None:
+    def __init__(self, embedder: Embedder, model: FactModel | None = None, gate: bool = True, cascade: bool = True) -> None:
         self._embedder = embedder
-        self.threshold = threshold
+        self.model = model or fitted_model()
         self.gate = gate
         self.cascade = cascade
 
     def find_many(self, texts: Iterable[str], kinds: Sequence[str]) -> list[list[FactSpan]]:
-        """For each text, its candidate phrases whose probability reaches :attr:`threshold` for one of ``kinds``."""
-        candidates, best, features = candidate_features(
-            self._embedder, parse(list(texts)), kinds, self.gate, cascade=(lambda f: probabilities(f) >= self.threshold) if self.cascade else None
+        """For each text, its candidate phrases whose probability reaches the model's threshold for one of ``kinds``."""
+        model = self.model
+        features = candidate_features(
+            self._embedder, parse(list(texts)), kinds, model.forms, model.gate if self.gate else None,
+            cascade=(lambda f: model.probabilities(f) >= model.threshold) if self.cascade else None,
         )
-        scores = probabilities(features)
+        scores = model.probabilities(features)
         out: list[list[FactSpan]] = []
         row = 0
-        for spans in candidates:
+        for spans in features.candidates:
             found = []
             for span, _ in spans:
-                if scores[row] >= self.threshold:
-                    found.append(FactSpan(span.start_char, span.end_char, kinds[best[row]], float(scores[row])))
+                if scores[row] >= model.threshold:
+                    found.append(FactSpan(span.start_char, span.end_char, kinds[features.best[row]], float(scores[row])))
                 row += 1
             out.append(found)
         return out
