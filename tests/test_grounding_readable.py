@@ -54,7 +54,7 @@ def _context(answer: str, *passages: str, query: str = QUESTION) -> EnforcementC
     return EnforcementContext(passages=tuple(Passage.of(f"p#{i}", text) for i, text in enumerate(passages or (NOTE,))), constraints=(), query=query, answer=answer)
 
 
-@pytest.mark.parametrize("lead_in", ["Here is my response:", "Here are the medications that she was started on:", "The clinic note says the following:"])
+@pytest.mark.parametrize("lead_in", ["Here is my response:", "Here are the medications that she was started on:", "The clinic note says the following:", "Dear Mrs [PATIENT_NAME_1],"])
 def test_a_lead_in_states_no_fact_and_is_dropped(enforcer: GroundingEnforcer, lead_in: str) -> None:
     (judged,) = ground(lead_in, [NOTE, QUESTION], enforcer.embedder, ANSWER_SYSTEM).sentences
     assert not judged.informative
@@ -63,8 +63,8 @@ def test_a_lead_in_states_no_fact_and_is_dropped(enforcer: GroundingEnforcer, le
     assert "dropped 1 sentence(s) that state no fact" in out.notes[-1]
 
 
-def test_a_sentence_with_a_colon_inside_still_states_its_fact(enforcer: GroundingEnforcer) -> None:
-    answer = "One medication was started: lisinopril 10 mg once daily."
+@pytest.mark.parametrize("answer", ["One medication was started: lisinopril 10 mg once daily.", "Lisinopril, once daily, for high blood pressure."])
+def test_a_sentence_with_a_colon_or_comma_inside_still_states_its_fact(enforcer: GroundingEnforcer, answer: str) -> None:
     assert enforcer.apply(_context(answer)).answer == answer
 
 

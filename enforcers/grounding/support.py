@@ -32,7 +32,8 @@ sentence with nothing to check (no number, name, bracket, noun or adjective:
 "Thank you.", "I hope this helps.") is *neutral*, and so is a *lead-in*: a
 sentence whose last token is a colon ("Here is my response:", "Here are the
 book suggestions she mentioned:") announces what follows and states nothing
-itself.  Neither is ever the support an answer is released on, and neither
+itself, as does a verbless line ending in a comma (a salutation or closing:
+"Dear Emily,", "Best regards,").  Neither is ever the support an answer is released on, and neither
 is released: the answer keeps only the sentences that state a supported fact
 (:attr:`SentenceSupport.informative`; a neutral or lead-in sentence is
 dropped, not counted as cut).  A sentence with one noun the
@@ -171,9 +172,14 @@ class _Judged:
 
 
 def _is_lead_in(tokens: Sequence[Token]) -> bool:
-    """The sentence ends with a colon: it announces what follows ("Here is my response:") and states nothing itself."""
-    last = [t for t in tokens if not t.is_space]
-    return bool(last) and last[-1].tag_ == ":" and last[-1].text == ":"
+    """A sentence that frames what follows and states nothing itself: it ends with a colon ("Here is my response:"),
+    or it has no verb and ends with a comma (a salutation or closing on its own line: "Dear Emily,", "Dr. Smith,")."""
+    words = [t for t in tokens if not t.is_space]
+    if not words:
+        return False
+    if words[-1].tag_ == ":" and words[-1].text == ":":
+        return True
+    return words[-1].text == "," and not any(t.pos_ in ("VERB", "AUX") for t in words)
 
 
 def _kinds(doc: Doc, start: int, end: int, evidence: Evidence) -> _Judged:
