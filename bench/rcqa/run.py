@@ -49,6 +49,7 @@ from policy_engine.llm.prompts import Prompt, SanitizedContext, answer_prompt, m
 from policy_engine.policy.model import Constraint, EnforcementSettings, Metadata, Policy, RedactionMode  # noqa: E402
 from rcqa.attacks import ALL_ATTACKS, DOCUMENT_ATTACKS, QUERY_ATTACKS, Attack  # noqa: E402
 from rcqa.dataset import TOPICS, Article, generate  # noqa: E402
+from rcqa.grounded import GroundedRelease, summarize_released  # noqa: E402
 from rcqa.metrics import Completeness, leaked_values, privacy_score  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"
@@ -223,7 +224,8 @@ def sample_questions(articles: list[Article], share: float, seed: int) -> list[t
 
 
 def evaluate_smollm2(
-    articles: list[Article], contexts: Contexts, completeness: Completeness, share: float, seed: int, log: Path | None, model: str = "default"
+    articles: list[Article], contexts: Contexts, completeness: Completeness, share: float, seed: int, log: Path | None, model: str = "default",
+    with_grounding: bool = False,
 ) -> dict:
     """SmolLM2 (or the local ``model`` directory / ``.gguf`` file) answering the real prompts on a fixed random ``share`` of the questions.
 
@@ -233,12 +235,17 @@ def evaluate_smollm2(
     (loop controls and degeneration check): ``looped`` counts raw outputs the
     check cut or refused, ``degenerate_returned`` answers that still loop
     after it (the target is 0), ``refused`` completions withheld as loops.
+    ``with_grounding``: the redacted strategies' answers also pass the engine's
+    ``grounding`` enforcer as ``ask`` releases them (:mod:`rcqa.grounded`),
+    scored after it (``after_grounding``).
     """
     from policy_engine.llm.degeneration import check_output
     from policy_engine.llm.generation import Decoding, answer_length, checked_completion
     from policy_engine.llm.runtime import load_default_model, load_model
 
     handle = load_default_model() if model == "default" else load_model(model)
+    grounding = GroundedRelease.start() if with_grounding else None
+    released: list[dict] = []
     sample = sample_questions(articles, share, seed)
     attacks = [a for pair in zip(QUERY_ATTACKS, DOCUMENT_ATTACKS) for a in pair]
     rows: list[dict] = []
@@ -269,10 +276,15 @@ def evaluate_smollm2(
                 refused[strategy] += int(verdict.refused)
                 degenerate_returned[strategy] += int(bool(answer) and check_output(answer).degenerate)
                 rows.append(_score_row(article, topic, qa, strategy, condition, chosen, answer, completeness))
+                if grounding is not None and strategy in REDACTING:
+                    text, judged = grounding.release(query, contexts.get(article, doc_attack, strategy), answer, article.text)
+                    released.append({**_score_row(article, topic, qa, strategy, condition, chosen, text or "", completeness), **judged})
                 if log is not None:
                     with log.open("a", encoding="utf-8") as out:
                         out.write(json.dumps({**rows[-1], "seconds": round(latencies[strategy][-1], 2), "answer": answer}) + "\n")
     summary = summarize(rows, SMOLLM2_STRATEGIES)
+    if released:
+        summary["after_grounding"] = summarize_released(released)
     summary["questions"] = len(sample)
     summary["sample"] = f"random {share:.0%} of the questions, seed {seed}"
     summary["generations"] = len(rows)
@@ -351,6 +363,20 @@ def _markdown(result: dict) -> str:
                 f"{s['degenerate_returned'][strategy]} | {lat['median']:.2f} / {lat['p95']:.2f} |"
             )
         lines.append("")
+        if "after_grounding" in s:
+            lines += [
+                "After the grounding enforcer, as `ask` releases them (`--grounding`); grounded share by the independent judge of "
+                "`bench/answers/judge.py` (MiniLM cosine to a sentence of the original article or the question, threshold calibrated on PrivacyLens development cases):",
+                "",
+                "| strategy | answers | abstained | quoted | cut | privacy | completeness | grounded share (judge) |",
+                "|---|---|---|---|---|---|---|---|",
+            ]
+            for strategy, g in s["after_grounding"].items():
+                lines.append(
+                    f"| {strategy} | {g['answers']} | {g['abstained']} | {g['quoted']} | {g['cut']} | {g['privacy']} | {g['completeness']} | "
+                    f"{g['grounded_share_judge']} ({g['grounded_sentences']}) |"
+                )
+            lines.append("")
     lines += ["## Redaction recall per category (protected values absent from the clean context)", "", "| category | extractive | periphrastic | values |", "|---|---|---|---|"]
     for category, by in result["category_recall"].items():
         lines.append(f"| {category} | {by['extractive']['recall']:.3f} | {by['periphrastic']['recall']:.3f} | {by['extractive']['values']} |")
@@ -380,6 +406,7 @@ def main() -> None:
     parser.add_argument("--articles-per-topic", type=int, default=6)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--smollm2", type=float, default=0.0, help="Also answer with SmolLM2 on this random share of the questions (0.5: half; slow on CPU).")
+    parser.add_argument("--grounding", action="store_true", help="With --smollm2: also pass the redacted answers through the grounding enforcer, as ask releases them, and score them after it.")
     parser.add_argument("--sample-seed", type=int, default=13, help="Seed of the SmolLM2 question sample.")
     parser.add_argument("--answers-log", type=Path, default=None, help="Append each SmolLM2 answer row (JSON lines) to this file.")
     parser.add_argument("--model", default="default", help="answer model of --smollm2: 'default' (SmolLM2-135M) or a local model directory or .gguf file")
@@ -414,7 +441,7 @@ def main() -> None:
         "periphrastic_verifier": verifier_check(articles, contexts),
     }
     if args.smollm2:
-        result["smollm2"] = evaluate_smollm2(articles, contexts, completeness, args.smollm2, args.sample_seed, args.answers_log, args.model)
+        result["smollm2"] = evaluate_smollm2(articles, contexts, completeness, args.smollm2, args.sample_seed, args.answers_log, args.model, args.grounding)
     result["latency_ms"] = {
         s: {"median": round(statistics.median(v), 2), "p95": round(sorted(v)[int(0.95 * (len(v) - 1))], 2), "requests": len(v)}
         for s, v in contexts.latency_ms.items()
