@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import re
 import statistics
@@ -324,6 +325,41 @@ def summarize_answers_log(path: Path) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _smollm2_lines(s: dict) -> list[str]:
+    """The SmolLM2 answerer's section of the report (and, with --grounding, the figures after the grounding enforcer)."""
+    lines = [
+        f"## Answerer: SmolLM2-135M-Instruct ({s['sample']}: {s['questions']} questions, {s['generations']} generations, {s['seconds']} s)",
+        "",
+        "Each question clean and under one injection (query and document attacks alternate).",
+        "",
+        "| strategy | privacy (clean) | privacy (injected) | completeness (clean) | completeness (injected) | loops cut | refused as loops | degenerate answers returned | latency median / p95 (s) |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for strategy, row in s["table"].items():
+        lat = s["latency_s"][strategy]
+        lines.append(
+            f"| {strategy} | {row['clean']['privacy']:.3f} | {row['injected']['privacy']:.3f} | {row['clean']['completeness']:.3f} | "
+            f"{row['injected']['completeness']:.3f} | {s['looped_raw'][strategy]} | {s['refused_as_loops'][strategy]} | "
+            f"{s['degenerate_returned'][strategy]} | {lat['median']:.2f} / {lat['p95']:.2f} |"
+        )
+    lines.append("")
+    if "after_grounding" in s:
+        lines += [
+            "After the grounding enforcer, as `ask` releases them (`--grounding`); grounded share by the independent judge of "
+            "`bench/answers/judge.py` (MiniLM cosine to a sentence of the original article or the question, threshold calibrated on PrivacyLens development cases):",
+            "",
+            "| strategy | answers | abstained | quoted | cut | privacy | completeness | grounded share (judge) |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
+        for strategy, g in s["after_grounding"].items():
+            lines.append(
+                f"| {strategy} | {g['answers']} | {g['abstained']} | {g['quoted']} | {g['cut']} | {g['privacy']} | {g['completeness']} | "
+                f"{g['grounded_share_judge']} ({g['grounded_sentences']}) |"
+            )
+        lines.append("")
+    return lines
+
+
 def _markdown(result: dict) -> str:
     lines = [
         "# RCQA benchmark: privacy and completeness (SD-RAG Section IV-C1 protocol)",
@@ -333,6 +369,11 @@ def _markdown(result: dict) -> str:
         f"{result['dataset']['questions']} questions, {result['dataset']['attacks']} injection attacks "
         f"({result['dataset']['query_attacks']} in the query, {result['dataset']['document_attacks']} hidden in a retrieved document); Faker seed {result['dataset']['seed']}.",
         "",
+    ]
+    if "dump" not in result:  # --answers-only
+        load = result["load_average_1m"]
+        return "\n".join([*lines, *_smollm2_lines(result["smollm2"]), f"Machine: {result['machine']}; load average (1 min) {load['start']} at start, {load['end']} at end.", ""])
+    lines += [
         "## Answerer: dump (worst case: the model copies its whole context verbatim)",
         "",
         "| strategy | privacy (clean) | privacy (injected) | all-constraint privacy (clean / injected) | completeness (clean) | completeness (injected) |",
@@ -346,37 +387,7 @@ def _markdown(result: dict) -> str:
         )
     lines += ["", "SD-RAG reports (Table I, Llama-3 8B) extractive privacy 0.83 clean / 0.78 injected, completeness about 0.60.", ""]
     if "smollm2" in result:
-        s = result["smollm2"]
-        lines += [
-            f"## Answerer: SmolLM2-135M-Instruct ({s['sample']}: {s['questions']} questions, {s['generations']} generations, {s['seconds']} s)",
-            "",
-            "Each question clean and under one injection (query and document attacks alternate).",
-            "",
-            "| strategy | privacy (clean) | privacy (injected) | completeness (clean) | completeness (injected) | loops cut | refused as loops | degenerate answers returned | latency median / p95 (s) |",
-            "|---|---|---|---|---|---|---|---|---|",
-        ]
-        for strategy, row in s["table"].items():
-            lat = s["latency_s"][strategy]
-            lines.append(
-                f"| {strategy} | {row['clean']['privacy']:.3f} | {row['injected']['privacy']:.3f} | {row['clean']['completeness']:.3f} | "
-                f"{row['injected']['completeness']:.3f} | {s['looped_raw'][strategy]} | {s['refused_as_loops'][strategy]} | "
-                f"{s['degenerate_returned'][strategy]} | {lat['median']:.2f} / {lat['p95']:.2f} |"
-            )
-        lines.append("")
-        if "after_grounding" in s:
-            lines += [
-                "After the grounding enforcer, as `ask` releases them (`--grounding`); grounded share by the independent judge of "
-                "`bench/answers/judge.py` (MiniLM cosine to a sentence of the original article or the question, threshold calibrated on PrivacyLens development cases):",
-                "",
-                "| strategy | answers | abstained | quoted | cut | privacy | completeness | grounded share (judge) |",
-                "|---|---|---|---|---|---|---|---|",
-            ]
-            for strategy, g in s["after_grounding"].items():
-                lines.append(
-                    f"| {strategy} | {g['answers']} | {g['abstained']} | {g['quoted']} | {g['cut']} | {g['privacy']} | {g['completeness']} | "
-                    f"{g['grounded_share_judge']} ({g['grounded_sentences']}) |"
-                )
-            lines.append("")
+        lines += _smollm2_lines(result["smollm2"])
     lines += ["## Redaction recall per category (protected values absent from the clean context)", "", "| category | extractive | periphrastic | values |", "|---|---|---|---|"]
     for category, by in result["category_recall"].items():
         lines.append(f"| {category} | {by['extractive']['recall']:.3f} | {by['periphrastic']['recall']:.3f} | {by['extractive']['values']} |")
@@ -407,6 +418,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--smollm2", type=float, default=0.0, help="Also answer with SmolLM2 on this random share of the questions (0.5: half; slow on CPU).")
     parser.add_argument("--grounding", action="store_true", help="With --smollm2: also pass the redacted answers through the grounding enforcer, as ask releases them, and score them after it.")
+    parser.add_argument("--answers-only", action="store_true", help="Only the --smollm2 answers (skip the dump answerer, category recall and the verifier check).")
     parser.add_argument("--sample-seed", type=int, default=13, help="Seed of the SmolLM2 question sample.")
     parser.add_argument("--answers-log", type=Path, default=None, help="Append each SmolLM2 answer row (JSON lines) to this file.")
     parser.add_argument("--model", default="default", help="answer model of --smollm2: 'default' (SmolLM2-135M) or a local model directory or .gguf file")
@@ -420,6 +432,8 @@ def main() -> None:
     command = COMMAND + "".join(
         f" --{name.replace('_', '-')} {value}" for name, value in vars(args).items() if name not in ("out", "answers_log", "summarize_log") and value != parser.get_default(name)
     )
+    load_start = round(os.getloadavg()[0], 2)
+    print(f"command: {command}; load average (1 min) {load_start:.2f}", flush=True)
     articles = generate(args.articles_per_topic, args.seed)
     contexts = Contexts(articles)
     completeness = Completeness()
@@ -436,10 +450,11 @@ def main() -> None:
             "seed": args.seed,
         },
         "answerers": {"dump": "all figures under 'dump'", "smollm2": "figures under 'smollm2' (when run)"},
-        "dump": evaluate_dump(articles, contexts, completeness),
-        "category_recall": category_recall(articles, contexts),
-        "periphrastic_verifier": verifier_check(articles, contexts),
     }
+    if not args.answers_only:
+        result["dump"] = evaluate_dump(articles, contexts, completeness)
+        result["category_recall"] = category_recall(articles, contexts)
+        result["periphrastic_verifier"] = verifier_check(articles, contexts)
     if args.smollm2:
         result["smollm2"] = evaluate_smollm2(articles, contexts, completeness, args.smollm2, args.sample_seed, args.answers_log, args.model, args.grounding)
     result["latency_ms"] = {
@@ -448,6 +463,7 @@ def main() -> None:
     }
     result["notes"] = dict(contexts.notes)
     result["seconds"] = round(time.perf_counter() - started, 1)
+    result["load_average_1m"] = {"start": load_start, "end": round(os.getloadavg()[0], 2)}
     result["machine"] = f"{platform.processor() or platform.machine()}, Python {platform.python_version()}"
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "rcqa.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
