@@ -227,6 +227,7 @@ def sample_questions(articles: list[Article], share: float, seed: int) -> list[t
 def evaluate_smollm2(
     articles: list[Article], contexts: Contexts, completeness: Completeness, share: float, seed: int, log: Path | None, model: str = "default",
     with_grounding: bool = False,
+    strategies: tuple[str, ...] = SMOLLM2_STRATEGIES,
 ) -> dict:
     """SmolLM2 (or the local ``model`` directory / ``.gguf`` file) answering the real prompts on a fixed random ``share`` of the questions.
 
@@ -267,7 +268,7 @@ def evaluate_smollm2(
                 "extractive": lambda: answer_prompt(query, SanitizedContext(contexts.get(article, doc_attack, "extractive"))),  # noqa: B023 - called within this iteration
                 "periphrastic": lambda: answer_prompt(query, SanitizedContext(contexts.get(article, doc_attack, "periphrastic"))),  # noqa: B023 - called within this iteration
             }
-            for strategy in SMOLLM2_STRATEGIES:
+            for strategy in strategies:
                 prompt = prompts[strategy]()
                 began = time.perf_counter()
                 verdict = checked_completion(handle, prompt, Decoding(max_new_tokens=answer_length(query)))
@@ -280,19 +281,22 @@ def evaluate_smollm2(
                 if grounding is not None and strategy in REDACTING:
                     text, judged = grounding.release(query, contexts.get(article, doc_attack, strategy), answer, article.text)
                     released.append({**_score_row(article, topic, qa, strategy, condition, chosen, text or "", completeness), **judged})
+                    if log is not None:
+                        with log.open("a", encoding="utf-8") as out:
+                            out.write(json.dumps({**released[-1], "strategy": f"{strategy}+grounding", "answer": text}) + "\n")
                 if log is not None:
                     with log.open("a", encoding="utf-8") as out:
                         out.write(json.dumps({**rows[-1], "seconds": round(latencies[strategy][-1], 2), "answer": answer}) + "\n")
-    summary = summarize(rows, SMOLLM2_STRATEGIES)
+    summary = summarize(rows, strategies)
     if released:
         summary["after_grounding"] = summarize_released(released)
     summary["questions"] = len(sample)
     summary["sample"] = f"random {share:.0%} of the questions, seed {seed}"
     summary["generations"] = len(rows)
     summary["seconds"] = round(time.perf_counter() - started, 1)
-    summary["looped_raw"] = {s: looped[s] for s in SMOLLM2_STRATEGIES}
-    summary["refused_as_loops"] = {s: refused[s] for s in SMOLLM2_STRATEGIES}
-    summary["degenerate_returned"] = {s: degenerate_returned[s] for s in SMOLLM2_STRATEGIES}
+    summary["looped_raw"] = {s: looped[s] for s in strategies}
+    summary["refused_as_loops"] = {s: refused[s] for s in strategies}
+    summary["degenerate_returned"] = {s: degenerate_returned[s] for s in strategies}
     summary["latency_s"] = {
         s: {"median": round(statistics.median(v), 2), "p95": round(sorted(v)[round(0.95 * (len(v) - 1))], 2)} for s, v in latencies.items()
     }
@@ -418,6 +422,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--smollm2", type=float, default=0.0, help="Also answer with SmolLM2 on this random share of the questions (0.5: half; slow on CPU).")
     parser.add_argument("--grounding", action="store_true", help="With --smollm2: also pass the redacted answers through the grounding enforcer, as ask releases them, and score them after it.")
+    parser.add_argument("--strategies", nargs="+", choices=SMOLLM2_STRATEGIES, default=list(SMOLLM2_STRATEGIES), help="Strategies the --smollm2 answerer answers under.")
     parser.add_argument("--answers-only", action="store_true", help="Only the --smollm2 answers (skip the dump answerer, category recall and the verifier check).")
     parser.add_argument("--sample-seed", type=int, default=13, help="Seed of the SmolLM2 question sample.")
     parser.add_argument("--answers-log", type=Path, default=None, help="Append each SmolLM2 answer row (JSON lines) to this file.")
@@ -456,7 +461,7 @@ def main() -> None:
         result["category_recall"] = category_recall(articles, contexts)
         result["periphrastic_verifier"] = verifier_check(articles, contexts)
     if args.smollm2:
-        result["smollm2"] = evaluate_smollm2(articles, contexts, completeness, args.smollm2, args.sample_seed, args.answers_log, args.model, args.grounding)
+        result["smollm2"] = evaluate_smollm2(articles, contexts, completeness, args.smollm2, args.sample_seed, args.answers_log, args.model, args.grounding, tuple(args.strategies))
     result["latency_ms"] = {
         s: {"median": round(statistics.median(v), 2), "p95": round(sorted(v)[int(0.95 * (len(v) - 1))], 2), "requests": len(v)}
         for s, v in contexts.latency_ms.items()
