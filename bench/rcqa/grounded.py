@@ -14,6 +14,7 @@ development cases; it shares no code with the enforcer).
 from __future__ import annotations
 
 import statistics
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,9 +46,10 @@ class GroundedRelease:
         development, _ = split(load_cases(corpus), seed)
         return cls(GroundingEnforcer(embedder), embedder, calibrate(embedder, development, seed).threshold)
 
-    def release(self, question: str, sanitized: str, answer: str, original: str) -> tuple[str | None, dict]:
-        """The text ``ask`` would release for ``answer`` (None: abstained) and the judge's counts for it."""
-        context = EnforcementContext(passages=(Passage.of("article", sanitized),), constraints=(), query=question, answer=answer or None)
+    def release(self, question: str, sanitized: Sequence[str], answer: str, original: str) -> tuple[str | None, dict]:
+        """The text ``ask`` would release for ``answer`` over the ``sanitized`` chunks (None: abstained) and the judge's counts for it."""
+        passages = tuple(Passage.of(f"chunk#{n}", text) for n, text in enumerate(sanitized))
+        context = EnforcementContext(passages=passages, constraints=(), query=question, answer=answer or None)
         out = self.enforcer.apply(context) if answer else context
         text = out.answer if out.refusal is None else None
         section = out.sections.get("grounding")

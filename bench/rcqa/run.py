@@ -95,6 +95,7 @@ class Contexts:
         self.latency_ms: dict[str, list[float]] = defaultdict(list)
         self.notes: dict[str, int] = defaultdict(int)
         self._cache: dict[tuple[str, str | None, str], str] = {}
+        self._chunks: dict[tuple[str, str | None, str], tuple[str, ...]] = {}
         self.articles = {a.article_id: a for a in articles}
 
     def get(self, article: Article, attack: Attack | None, strategy: str) -> str:
@@ -115,7 +116,13 @@ class Contexts:
                 if result.denied:
                     raise RuntimeError(f"{article.article_id}: request denied ({result.decision.error})")
                 self._cache[key] = result.context
+                self._chunks[key] = tuple(c.text for c in result.chunks if not c.withheld)
         return self._cache[key]
+
+    def passages(self, article: Article, attack: Attack | None, strategy: str) -> tuple[str, ...]:
+        """The sanitized chunks behind :meth:`get`'s context of a redacting strategy (what ``ask`` grounds against)."""
+        self.get(article, attack, strategy)
+        return self._chunks[(article.article_id, attack.id if attack else None, strategy)]
 
 
 def conditions() -> list[tuple[str, Attack | None]]:
@@ -279,7 +286,7 @@ def evaluate_smollm2(
                 degenerate_returned[strategy] += int(bool(answer) and check_output(answer).degenerate)
                 rows.append(_score_row(article, topic, qa, strategy, condition, chosen, answer, completeness))
                 if grounding is not None and strategy in REDACTING:
-                    text, judged = grounding.release(query, contexts.get(article, doc_attack, strategy), answer, article.text)
+                    text, judged = grounding.release(query, contexts.passages(article, doc_attack, strategy), answer, article.text)
                     released.append({**_score_row(article, topic, qa, strategy, condition, chosen, text or "", completeness), **judged})
                     if log is not None:
                         with log.open("a", encoding="utf-8") as out:
