@@ -45,9 +45,9 @@ def test_a_sentence_with_nothing_to_check_is_neutral(enforcer: GroundingEnforcer
     assert judged.supported and not judged.checkable and not judged.informative
 
 
-def test_neutral_sentences_ride_along_but_never_carry_an_answer(enforcer: GroundingEnforcer) -> None:
+def test_neutral_sentences_are_dropped_and_never_carry_an_answer(enforcer: GroundingEnforcer) -> None:
     kept = enforcer.apply(_context("She was prescribed metformin 500 mg twice daily. I hope this helps."))
-    assert kept.answer == "She was prescribed metformin 500 mg twice daily. I hope this helps."
+    assert kept.answer == "She was prescribed metformin 500 mg twice daily."
     alone = enforcer.apply(_private(_context("Thank you. I hope this helps. [insert medication name here]")))
     assert alone.answer is None and alone.refusal is not None and alone.refusal.outcome == "abstained"
 

@@ -72,8 +72,13 @@ def calibrate(embedder: Embedder, development: Sequence[Case], seed: int = 35) -
 
 def grounded_sentences(embedder: Embedder, case: Case, answer: str | None, threshold: float) -> tuple[int, int]:
     """``(grounded, total)`` sentences of ``answer`` judged against ``case``'s documents and request ((0, 0) when withheld)."""
+    return grounded_in(embedder, _evidence(case), answer, threshold)
+
+
+def grounded_in(embedder: Embedder, evidence: Sequence[str], answer: str | None, threshold: float) -> tuple[int, int]:
+    """``(grounded, total)`` sentences of ``answer`` whose best cosine to an ``evidence`` sentence is >= ``threshold``."""
     released = [s for s in sentences(answer or "") if s.strip()]
     if not released:
         return 0, 0
-    cosines = best_cosines(embedder, released, _evidence(case))
+    cosines = best_cosines(embedder, released, list(evidence))
     return int((cosines >= threshold).sum()), len(released)

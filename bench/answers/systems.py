@@ -31,16 +31,18 @@ from policy_engine.nlp.embedding import Embedder
 
 @dataclass
 class DraftRecorder:
-    """Wraps the engine's ``grounding`` enforcer: remembers the answer it was handed, then lets it decide."""
+    """Wraps the engine's ``grounding`` enforcer: remembers the answer it was handed and its evidence, then lets it decide."""
 
     inner: Any
     drafts: list[str | None] = field(default_factory=list)
+    evidence: list[list[str]] = field(default_factory=list)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
 
     def apply(self, context: Any) -> Any:
         self.drafts.append(context.answer)
+        self.evidence.append([p.text for p in context.passages if not p.withheld] + ([context.query] if context.query else []))
         return self.inner.apply(context)
 
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import re
 import statistics
@@ -49,6 +50,7 @@ from policy_engine.llm.prompts import Prompt, SanitizedContext, answer_prompt, m
 from policy_engine.policy.model import Constraint, EnforcementSettings, Metadata, Policy, RedactionMode  # noqa: E402
 from rcqa.attacks import ALL_ATTACKS, DOCUMENT_ATTACKS, QUERY_ATTACKS, Attack  # noqa: E402
 from rcqa.dataset import TOPICS, Article, generate  # noqa: E402
+from rcqa.grounded import GroundedRelease, summarize_released  # noqa: E402
 from rcqa.metrics import Completeness, leaked_values, privacy_score  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"
@@ -93,6 +95,7 @@ class Contexts:
         self.latency_ms: dict[str, list[float]] = defaultdict(list)
         self.notes: dict[str, int] = defaultdict(int)
         self._cache: dict[tuple[str, str | None, str], str] = {}
+        self._chunks: dict[tuple[str, str | None, str], tuple[str, ...]] = {}
         self.articles = {a.article_id: a for a in articles}
 
     def get(self, article: Article, attack: Attack | None, strategy: str) -> str:
@@ -113,7 +116,13 @@ class Contexts:
                 if result.denied:
                     raise RuntimeError(f"{article.article_id}: request denied ({result.decision.error})")
                 self._cache[key] = result.context
+                self._chunks[key] = tuple(c.text for c in result.chunks if not c.withheld)
         return self._cache[key]
+
+    def passages(self, article: Article, attack: Attack | None, strategy: str) -> tuple[str, ...]:
+        """The sanitized chunks behind :meth:`get`'s context of a redacting strategy (what ``ask`` grounds against)."""
+        self.get(article, attack, strategy)
+        return self._chunks[(article.article_id, attack.id if attack else None, strategy)]
 
 
 def conditions() -> list[tuple[str, Attack | None]]:
@@ -223,7 +232,9 @@ def sample_questions(articles: list[Article], share: float, seed: int) -> list[t
 
 
 def evaluate_smollm2(
-    articles: list[Article], contexts: Contexts, completeness: Completeness, share: float, seed: int, log: Path | None, model: str = "default"
+    articles: list[Article], contexts: Contexts, completeness: Completeness, share: float, seed: int, log: Path | None, model: str = "default",
+    with_grounding: bool = False,
+    strategies: tuple[str, ...] = SMOLLM2_STRATEGIES,
 ) -> dict:
     """SmolLM2 (or the local ``model`` directory / ``.gguf`` file) answering the real prompts on a fixed random ``share`` of the questions.
 
@@ -233,12 +244,17 @@ def evaluate_smollm2(
     (loop controls and degeneration check): ``looped`` counts raw outputs the
     check cut or refused, ``degenerate_returned`` answers that still loop
     after it (the target is 0), ``refused`` completions withheld as loops.
+    ``with_grounding``: the redacted strategies' answers also pass the engine's
+    ``grounding`` enforcer as ``ask`` releases them (:mod:`rcqa.grounded`),
+    scored after it (``after_grounding``).
     """
     from policy_engine.llm.degeneration import check_output
     from policy_engine.llm.generation import Decoding, answer_length, checked_completion
     from policy_engine.llm.runtime import load_default_model, load_model
 
     handle = load_default_model() if model == "default" else load_model(model)
+    grounding = GroundedRelease.start() if with_grounding else None
+    released: list[dict] = []
     sample = sample_questions(articles, share, seed)
     attacks = [a for pair in zip(QUERY_ATTACKS, DOCUMENT_ATTACKS) for a in pair]
     rows: list[dict] = []
@@ -259,7 +275,7 @@ def evaluate_smollm2(
                 "extractive": lambda: answer_prompt(query, SanitizedContext(contexts.get(article, doc_attack, "extractive"))),  # noqa: B023 - called within this iteration
                 "periphrastic": lambda: answer_prompt(query, SanitizedContext(contexts.get(article, doc_attack, "periphrastic"))),  # noqa: B023 - called within this iteration
             }
-            for strategy in SMOLLM2_STRATEGIES:
+            for strategy in strategies:
                 prompt = prompts[strategy]()
                 began = time.perf_counter()
                 verdict = checked_completion(handle, prompt, Decoding(max_new_tokens=answer_length(query)))
@@ -269,17 +285,25 @@ def evaluate_smollm2(
                 refused[strategy] += int(verdict.refused)
                 degenerate_returned[strategy] += int(bool(answer) and check_output(answer).degenerate)
                 rows.append(_score_row(article, topic, qa, strategy, condition, chosen, answer, completeness))
+                if grounding is not None and strategy in REDACTING:
+                    text, judged = grounding.release(query, contexts.passages(article, doc_attack, strategy), answer, article.text)
+                    released.append({**_score_row(article, topic, qa, strategy, condition, chosen, text or "", completeness), **judged})
+                    if log is not None:
+                        with log.open("a", encoding="utf-8") as out:
+                            out.write(json.dumps({**released[-1], "strategy": f"{strategy}+grounding", "answer": text}) + "\n")
                 if log is not None:
                     with log.open("a", encoding="utf-8") as out:
                         out.write(json.dumps({**rows[-1], "seconds": round(latencies[strategy][-1], 2), "answer": answer}) + "\n")
-    summary = summarize(rows, SMOLLM2_STRATEGIES)
+    summary = summarize(rows, strategies)
+    if released:
+        summary["after_grounding"] = summarize_released(released)
     summary["questions"] = len(sample)
     summary["sample"] = f"random {share:.0%} of the questions, seed {seed}"
     summary["generations"] = len(rows)
     summary["seconds"] = round(time.perf_counter() - started, 1)
-    summary["looped_raw"] = {s: looped[s] for s in SMOLLM2_STRATEGIES}
-    summary["refused_as_loops"] = {s: refused[s] for s in SMOLLM2_STRATEGIES}
-    summary["degenerate_returned"] = {s: degenerate_returned[s] for s in SMOLLM2_STRATEGIES}
+    summary["looped_raw"] = {s: looped[s] for s in strategies}
+    summary["refused_as_loops"] = {s: refused[s] for s in strategies}
+    summary["degenerate_returned"] = {s: degenerate_returned[s] for s in strategies}
     summary["latency_s"] = {
         s: {"median": round(statistics.median(v), 2), "p95": round(sorted(v)[round(0.95 * (len(v) - 1))], 2)} for s, v in latencies.items()
     }
@@ -312,6 +336,41 @@ def summarize_answers_log(path: Path) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _smollm2_lines(s: dict) -> list[str]:
+    """The SmolLM2 answerer's section of the report (and, with --grounding, the figures after the grounding enforcer)."""
+    lines = [
+        f"## Answerer: SmolLM2-135M-Instruct ({s['sample']}: {s['questions']} questions, {s['generations']} generations, {s['seconds']} s)",
+        "",
+        "Each question clean and under one injection (query and document attacks alternate).",
+        "",
+        "| strategy | privacy (clean) | privacy (injected) | completeness (clean) | completeness (injected) | loops cut | refused as loops | degenerate answers returned | latency median / p95 (s) |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for strategy, row in s["table"].items():
+        lat = s["latency_s"][strategy]
+        lines.append(
+            f"| {strategy} | {row['clean']['privacy']:.3f} | {row['injected']['privacy']:.3f} | {row['clean']['completeness']:.3f} | "
+            f"{row['injected']['completeness']:.3f} | {s['looped_raw'][strategy]} | {s['refused_as_loops'][strategy]} | "
+            f"{s['degenerate_returned'][strategy]} | {lat['median']:.2f} / {lat['p95']:.2f} |"
+        )
+    lines.append("")
+    if "after_grounding" in s:
+        lines += [
+            "After the grounding enforcer, as `ask` releases them (`--grounding`); grounded share by the independent judge of "
+            "`bench/answers/judge.py` (MiniLM cosine to a sentence of the original article or the question, threshold calibrated on PrivacyLens development cases):",
+            "",
+            "| strategy | answers | abstained | quoted | cut | privacy | completeness | grounded share (judge) |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
+        for strategy, g in s["after_grounding"].items():
+            lines.append(
+                f"| {strategy} | {g['answers']} | {g['abstained']} | {g['quoted']} | {g['cut']} | {g['privacy']} | {g['completeness']} | "
+                f"{g['grounded_share_judge']} ({g['grounded_sentences']}) |"
+            )
+        lines.append("")
+    return lines
+
+
 def _markdown(result: dict) -> str:
     lines = [
         "# RCQA benchmark: privacy and completeness (SD-RAG Section IV-C1 protocol)",
@@ -321,6 +380,11 @@ def _markdown(result: dict) -> str:
         f"{result['dataset']['questions']} questions, {result['dataset']['attacks']} injection attacks "
         f"({result['dataset']['query_attacks']} in the query, {result['dataset']['document_attacks']} hidden in a retrieved document); Faker seed {result['dataset']['seed']}.",
         "",
+    ]
+    if "dump" not in result:  # --answers-only
+        load = result["load_average_1m"]
+        return "\n".join([*lines, *_smollm2_lines(result["smollm2"]), f"Machine: {result['machine']}; load average (1 min) {load['start']} at start, {load['end']} at end.", ""])
+    lines += [
         "## Answerer: dump (worst case: the model copies its whole context verbatim)",
         "",
         "| strategy | privacy (clean) | privacy (injected) | all-constraint privacy (clean / injected) | completeness (clean) | completeness (injected) |",
@@ -334,23 +398,7 @@ def _markdown(result: dict) -> str:
         )
     lines += ["", "SD-RAG reports (Table I, Llama-3 8B) extractive privacy 0.83 clean / 0.78 injected, completeness about 0.60.", ""]
     if "smollm2" in result:
-        s = result["smollm2"]
-        lines += [
-            f"## Answerer: SmolLM2-135M-Instruct ({s['sample']}: {s['questions']} questions, {s['generations']} generations, {s['seconds']} s)",
-            "",
-            "Each question clean and under one injection (query and document attacks alternate).",
-            "",
-            "| strategy | privacy (clean) | privacy (injected) | completeness (clean) | completeness (injected) | loops cut | refused as loops | degenerate answers returned | latency median / p95 (s) |",
-            "|---|---|---|---|---|---|---|---|---|",
-        ]
-        for strategy, row in s["table"].items():
-            lat = s["latency_s"][strategy]
-            lines.append(
-                f"| {strategy} | {row['clean']['privacy']:.3f} | {row['injected']['privacy']:.3f} | {row['clean']['completeness']:.3f} | "
-                f"{row['injected']['completeness']:.3f} | {s['looped_raw'][strategy]} | {s['refused_as_loops'][strategy]} | "
-                f"{s['degenerate_returned'][strategy]} | {lat['median']:.2f} / {lat['p95']:.2f} |"
-            )
-        lines.append("")
+        lines += _smollm2_lines(result["smollm2"])
     lines += ["## Redaction recall per category (protected values absent from the clean context)", "", "| category | extractive | periphrastic | values |", "|---|---|---|---|"]
     for category, by in result["category_recall"].items():
         lines.append(f"| {category} | {by['extractive']['recall']:.3f} | {by['periphrastic']['recall']:.3f} | {by['extractive']['values']} |")
@@ -380,6 +428,9 @@ def main() -> None:
     parser.add_argument("--articles-per-topic", type=int, default=6)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--smollm2", type=float, default=0.0, help="Also answer with SmolLM2 on this random share of the questions (0.5: half; slow on CPU).")
+    parser.add_argument("--grounding", action="store_true", help="With --smollm2: also pass the redacted answers through the grounding enforcer, as ask releases them, and score them after it.")
+    parser.add_argument("--strategies", nargs="+", choices=SMOLLM2_STRATEGIES, default=list(SMOLLM2_STRATEGIES), help="Strategies the --smollm2 answerer answers under.")
+    parser.add_argument("--answers-only", action="store_true", help="Only the --smollm2 answers (skip the dump answerer, category recall and the verifier check).")
     parser.add_argument("--sample-seed", type=int, default=13, help="Seed of the SmolLM2 question sample.")
     parser.add_argument("--answers-log", type=Path, default=None, help="Append each SmolLM2 answer row (JSON lines) to this file.")
     parser.add_argument("--model", default="default", help="answer model of --smollm2: 'default' (SmolLM2-135M) or a local model directory or .gguf file")
@@ -393,6 +444,8 @@ def main() -> None:
     command = COMMAND + "".join(
         f" --{name.replace('_', '-')} {value}" for name, value in vars(args).items() if name not in ("out", "answers_log", "summarize_log") and value != parser.get_default(name)
     )
+    load_start = round(os.getloadavg()[0], 2)
+    print(f"command: {command}; load average (1 min) {load_start:.2f}", flush=True)
     articles = generate(args.articles_per_topic, args.seed)
     contexts = Contexts(articles)
     completeness = Completeness()
@@ -409,18 +462,20 @@ def main() -> None:
             "seed": args.seed,
         },
         "answerers": {"dump": "all figures under 'dump'", "smollm2": "figures under 'smollm2' (when run)"},
-        "dump": evaluate_dump(articles, contexts, completeness),
-        "category_recall": category_recall(articles, contexts),
-        "periphrastic_verifier": verifier_check(articles, contexts),
     }
+    if not args.answers_only:
+        result["dump"] = evaluate_dump(articles, contexts, completeness)
+        result["category_recall"] = category_recall(articles, contexts)
+        result["periphrastic_verifier"] = verifier_check(articles, contexts)
     if args.smollm2:
-        result["smollm2"] = evaluate_smollm2(articles, contexts, completeness, args.smollm2, args.sample_seed, args.answers_log, args.model)
+        result["smollm2"] = evaluate_smollm2(articles, contexts, completeness, args.smollm2, args.sample_seed, args.answers_log, args.model, args.grounding, tuple(args.strategies))
     result["latency_ms"] = {
         s: {"median": round(statistics.median(v), 2), "p95": round(sorted(v)[int(0.95 * (len(v) - 1))], 2), "requests": len(v)}
         for s, v in contexts.latency_ms.items()
     }
     result["notes"] = dict(contexts.notes)
     result["seconds"] = round(time.perf_counter() - started, 1)
+    result["load_average_1m"] = {"start": load_start, "end": round(os.getloadavg()[0], 2)}
     result["machine"] = f"{platform.processor() or platform.machine()}, Python {platform.python_version()}"
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "rcqa.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")

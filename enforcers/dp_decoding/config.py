@@ -46,7 +46,9 @@ class DPDecodingSettings:
     (utilities live in [-C, 0]), ``cg_clip`` the bound B on each subset's
     confidence-gap contribution, ``candidates`` the number of tokens the
     public no-context model proposes at each step, ``step_epsilon`` a fixed
-    per-token budget (solved from the policy's epsilon when unset).
+    per-token budget (solved from the policy's epsilon when unset),
+    ``base_temperature`` T the sharpening of the public base measure
+    (``p_base ** (1/T)``; public, so free).
     ``min_new_tokens`` keeps end-of-sequence out of the candidates until
     that many tokens are out (public, so free), so a draft is never empty
     by an early stop.  ``max_sentences`` ends sampling once that many
@@ -74,8 +76,11 @@ class DPDecodingSettings:
     svt_thresholds: tuple[float, float] = (1.0, -1.0)
     refill_max_new_tokens: int = 48
     step_epsilon: float | None = None
+    base_temperature: float = 1.0
 
     def __post_init__(self) -> None:
+        if self.base_temperature <= 0:
+            raise ValueError("decoding.base_temperature must be positive")
         if self.subsets < 1:
             raise ValueError("decoding.subsets (M) must be at least 1")
         if self.clip <= 0 or self.cg_clip <= 0:

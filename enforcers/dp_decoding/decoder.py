@@ -25,7 +25,19 @@ epsilon_step-DP and epsilon_step**2/8-zCDP.  The base measure ``p_base`` and
 the candidate set (the ``candidates`` most likely tokens of the no-context
 model) depend only on the query and the already released prefix, never on
 the documents, so they cost nothing; at small epsilon the decoder falls back
-to the public base model instead of to uniform noise.
+to the public base model instead of to uniform noise.  The base measure may
+be sharpened, ``p_base(v) ** (1 / T)`` with ``T = base_temperature``: still
+public, so the bound above is unchanged.
+
+Why the base measure matters: the documents move a token's log-probability
+by at most ``epsilon_step * M / 2`` nats (``u`` spans at most ``C``), about
+0.1 nats per token at an answer epsilon of 1 over 64 tokens with M = 4.  At
+such budgets the draft *is* the public model's, so sampling that model at
+temperature 1 released chatter ("Breathe some time out of my day.") that the
+grounding check then cut; a sharper public measure and the grounded answer
+instructions (:data:`~policy_engine.llm.prompts.ANSWER_SYSTEM`, shared with
+plain answers: use only the documents, say when they do not hold the answer)
+keep the public part from inventing.
 
 Confidence gap
 --------------
@@ -52,6 +64,7 @@ from enforcers.dp_decoding.config import DPDecodingSettings
 from enforcers.dp_decoding.mechanisms import exponential_scores
 from enforcers.dp_decoding.partition import RetrievedDocument
 from enforcers.dp_decoding.progress import report
+from policy_engine.llm.prompts import ANSWER_SYSTEM
 from policy_engine.llm.runtime import ModelHandle, render_chat
 from policy_engine.nlp.sentences import sentence_spans
 
@@ -67,7 +80,6 @@ def _cache_keyword(model: torch.nn.Module) -> str:
     return "cache" if "cache" in _forward_parameters(type(model)) else "past_key_values"
 
 
-ANSWER_INSTRUCTION = "Answer the user's question helpfully and concisely."
 
 #: Model tokens of document context one partition's prompt may hold.  Each step attends over
 #: every prompt, so this bounds the per-token cost; it depends on the partition's own documents
@@ -94,10 +106,8 @@ def subset_messages(query: str, documents: Sequence[RetrievedDocument], tokenize
         context = "\n\n".join(f"[{i + 1}] {d.text}" for i, d in enumerate(documents))
         if tokenizer is not None:
             context = bounded_context(tokenizer, context)
-        system = f"{ANSWER_INSTRUCTION} Use these documents:\n\n{context}"
-    else:
-        system = ANSWER_INSTRUCTION
-    return [{"role": "system", "content": system}, {"role": "user", "content": query}]
+        return [{"role": "system", "content": f"{ANSWER_SYSTEM}\n\nContext:\n{context}"}, {"role": "user", "content": query}]
+    return [{"role": "system", "content": ANSWER_SYSTEM}, {"role": "user", "content": query}]
 
 
 def base_messages(query: str) -> list[dict[str, str]]:
@@ -226,7 +236,7 @@ class EnsembleState:
             utility,
             epsilon_step,
             range_sensitivity=2.0 * clip / self.subsets,
-            base_log_measure=base_top.values,
+            base_log_measure=base_top.values / self.settings.base_temperature,
         )
         probabilities = torch.softmax(scores, dim=-1)
         return StepDistribution(candidates.cpu(), probabilities.cpu(), self._confidence_gap())

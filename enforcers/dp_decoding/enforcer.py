@@ -118,14 +118,16 @@ class DPDecodingEnforcer:
         from audit.ledger import BudgetLedger
         from enforcers.dp_decoding.config import settings_from_policy
         from enforcers.dp_decoding.timing import answer_timeout
-        from policy_engine.llm.runtime import default_model_dir, load_model
+        from policy_engine.llm.runtime import ModelHandle, default_model_dir, load_model
+        from policy_engine.llm.server import is_server_url
 
         policy = parts.policy
         if policy.differential_privacy is None:
             raise ValueError(f"policy {policy.metadata.name!r} has no differential_privacy section: dp_decoding has no budget to spend")
         model = parts.model
-        if model is None:
-            model = load_model(parts.resolve(policy.model.path) if policy.model.path else default_model_dir())
+        if not isinstance(model, ModelHandle):  # DP decoding needs token distributions: a server's model is never used
+            local = policy.model.path and not is_server_url(policy.model.path)
+            model = load_model(parts.resolve(policy.model.path) if local else default_model_dir())
         ledger = BudgetLedger(parts.resolve(policy.audit.ledger))
         settings = settings_from_policy(policy.differential_privacy)  # refuses a fixed noise seed
         timeout = answer_timeout(settings.decoding, warm_up(model, settings))

@@ -38,6 +38,9 @@ class DPDecodingSettings(StrictModel):
     svt_thresholds: tuple[float, float] = Field(default=(1.0, -1.0), description="Sparse-vector thresholds (PII, hallucination).")
     refill_max_new_tokens: int = Field(default=48, ge=1)
     step_epsilon: float | None = Field(default=None, description="Per-token budget; solved from epsilon when unset.")
+    base_temperature: float = Field(
+        default=1.0, gt=0, description="T: the public no-context model's distribution is sharpened to p ** (1/T) before the private scores are added (public, no privacy cost)."
+    )
     refill: Literal["pearl", "random", "none"] = "pearl"
     selection: Literal["topk", "svt"] = "topk"
     pii_sentences: int = Field(default=1, ge=0)

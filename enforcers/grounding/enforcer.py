@@ -3,10 +3,11 @@
 Runs on every answer an engine releases, plain or private: the engine places
 it after the enforcers that write the answer (``dp_decoding``) and before
 ``output_guard``, whether or not ``enforcement.order`` names it.  Unsupported
-sentences (:func:`enforcers.grounding.support.ground`) are cut; an answer with
-no supported sentence that states something checkable (neutral sentences such
-as "Thank you." are kept beside one, never released alone) is withheld as
-``abstained`` with the reason.  The
+sentences (:func:`enforcers.grounding.support.ground`) are cut, and sentences
+that state no fact (courtesies such as "Thank you.", lead-ins such as "Here is
+my response:") are dropped; an answer with no supported sentence that states
+something checkable is withheld as ``abstained`` with the reason (a plain
+answer quotes the context instead, :mod:`enforcers.grounding.quoting`).  The
 decision-record section counts sentences and names the kinds of unsupported
 content, never the words.
 """
@@ -74,11 +75,10 @@ class GroundingEnforcer:
                 kinds[kind] = kinds.get(kind, 0) + 1
         section = GroundingSection(sentences=len(judged.sentences), kept=len(judged.sentences) - len(judged.cut), unsupported_kinds=kinds)
         context = context.with_section(self.name, section)
-        informative = any(s.informative for s in judged.sentences)
-        if not judged.cut and (informative or not judged.sentences):
+        if not judged.sentences:
             return context
         what = ", ".join(f"{kind} ({n})" for kind, n in sorted(kinds.items())) or "nothing checkable"
-        if not informative:
+        if not any(s.informative for s in judged.sentences):
             unsupported = f"grounding: no sentence of the answer is supported by the protected context or the question (unsupported: {what})"
             private = context.privacy is not None or "dp_decoding" in context.sections
             quoted = None if private else quoted_answer(context.query or "", [p.text for p in context.passages if not p.withheld], self.embedder)
@@ -87,4 +87,9 @@ class GroundingEnforcer:
             count = len(quoted.sentences)
             context = context.with_section(self.name, section.model_copy(update={"quoted": count}))
             return context.evolve(answer=quoted.text).noted(f"{unsupported}; quoted the {count} context sentence(s) most relevant to the question instead")
-        return context.evolve(answer=judged.text).noted(f"grounding: cut {len(judged.cut)} of {section.sentences} sentence(s) the context does not support (unsupported: {what})")
+        stating_nothing = sum(1 for s in judged.sentences if s.supported and not s.checkable)
+        if not judged.cut and not stating_nothing:
+            return context
+        notes = [f"cut {len(judged.cut)} of {section.sentences} sentence(s) the context does not support (unsupported: {what})"] if judged.cut else []
+        notes += [f"dropped {stating_nothing} sentence(s) that state no fact (lead-ins, courtesies)"] if stating_nothing else []
+        return context.evolve(answer=judged.text).noted("grounding: " + "; ".join(notes))

@@ -2,12 +2,16 @@
 
 When the answer model writes nothing the protected context supports, a plain
 ``ask`` may still answer by quoting: the sanitized passages (what the model was
-shown, never more) are split with the shared splitter, each sentence scored by
-its cosine to the question under the shared embedder, and the
+shown, never more) are read as sentences (structured passages, JSON, tables,
+``Key: value`` lines, rendered as the sentences of their values by
+:func:`enforcers.grounding.readable.readable_sentences`, so a quotation is
+text a reader recognises, not braces and keys), each sentence scored by its
+cosine to the question under the shared embedder, and the
 :data:`QUOTED_SENTENCES` best quoted in document order under a label that says
 they are quotations (:data:`LABEL`), so a reader never takes them for a
-generated answer.  Every quoted sentence is evidence verbatim, so the answer
-states no fact the context lacks.
+generated answer.  Every quoted sentence is the passages' own words (a
+table's headers the only addition), so the answer states no fact the context
+lacks.
 
 Never for a differentially private answer: quoting the context releases it
 outside the private decoder and breaks the DP guarantee, so there the
@@ -21,8 +25,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from enforcers.grounding.readable import readable_sentences
 from policy_engine.nlp.embedding import Embedder
-from policy_engine.nlp.sentences import sentences
 
 #: How many context sentences a quoted answer holds at most.
 QUOTED_SENTENCES = 2
@@ -46,7 +50,7 @@ class Quotation:
 
 def quoted_answer(question: str, passages: Sequence[str], embedder: Embedder) -> Quotation | None:
     """The passages' sentences closest to ``question`` (at most :data:`QUOTED_SENTENCES`); ``None`` without any."""
-    candidates = list(dict.fromkeys(s for text in passages for s in sentences(text) if len(s.split()) >= MIN_WORDS))  # a sentence once
+    candidates = list(dict.fromkeys(s for text in passages for s in readable_sentences(text) if len(s.split()) >= MIN_WORDS))  # a sentence once
     if not candidates or not question.strip():
         return None
     vectors = embedder.embed([question, *candidates])

@@ -23,13 +23,20 @@ language pipeline, a sentence is **unsupported** when it states
   at least :data:`MAX_NOVEL_SHARE` of them, without a match as above
   (``content``).
 
-Verbs, function words (spaCy's stop words), the words of the instructions the
+Sentences are the shared splitter's, a line break ending one (a chat
+model's answer is not hard-wrapped; "Dear Emily," and "Here is my response:"
+on their own lines are their own sentences).  Verbs, function words (spaCy's stop words), the words of the instructions the
 model was given ("the context does not say") and generalizations the context
 holds ("in her fifties", "a prescribed medication") count as supported.  A
 sentence with nothing to check (no number, name, bracket, noun or adjective:
-"Thank you.", "I hope this helps.") is *neutral*: it states no fact, so it is
-kept beside supported sentences but is never the support an answer is
-released on (:attr:`SentenceSupport.checkable`).  A sentence with one noun the
+"Thank you.", "I hope this helps.") is *neutral*, and so is a *lead-in*: a
+sentence whose last token is a colon ("Here is my response:", "Here are the
+book suggestions she mentioned:") announces what follows and states nothing
+itself, as does a verbless line ending in a comma (a salutation or closing:
+"Dear Emily,", "Best regards,").  Neither is ever the support an answer is released on, and neither
+is released: the answer keeps only the sentences that state a supported fact
+(:attr:`SentenceSupport.informative`; a neutral or lead-in sentence is
+dropped, not counted as cut).  A sentence with one noun the
 evidence lacks is cut, pleasantry or fact ("I'll respond to your inquiry
 here.", "The patient has cancer."): telling the two apart would take a word
 list.  The thresholds were set on the hand-written pairs of
@@ -104,7 +111,8 @@ class Grounding:
 
     @property
     def text(self) -> str:
-        kept = [self.answer[s.start : s.end] for s in self.sentences if s.supported]
+        """The sentences that state a supported fact, joined by a space (neutral and lead-in sentences dropped)."""
+        kept = [self.answer[s.start : s.end] for s in self.sentences if s.informative]
         return " ".join(kept)
 
     @property
@@ -163,8 +171,22 @@ class _Judged:
     checkable: bool
 
 
+def _is_lead_in(tokens: Sequence[Token]) -> bool:
+    """A sentence that frames what follows and states nothing itself: it ends with a colon ("Here is my response:"),
+    or it has no verb and ends with a comma (a salutation or closing on its own line: "Dear Emily,", "Dr. Smith,")."""
+    words = [t for t in tokens if not t.is_space]
+    if not words:
+        return False
+    if words[-1].tag_ == ":" and words[-1].text == ":":
+        return True
+    return words[-1].text == "," and not any(t.pos_ in ("VERB", "AUX") for t in words)
+
+
 def _kinds(doc: Doc, start: int, end: int, evidence: Evidence) -> _Judged:
     """The sentence ``[start, end)`` of ``doc`` judged against ``evidence`` (names, numbers, brackets; terms listed)."""
+    tokens = list(doc.char_span(start, end, alignment_mode="expand") or ())
+    if _is_lead_in(tokens):  # states nothing to judge: dropped, never cut
+        return _Judged(start, end, frozenset(), (), (), 0, False)
     kinds: set[str] = set()
     brackets = list(_BRACKETED.finditer(doc.text[start:end]))
     if any(m.group() not in evidence.placeholders for m in brackets):
@@ -174,7 +196,7 @@ def _kinds(doc: Doc, start: int, end: int, evidence: Evidence) -> _Judged:
     novel_things: list[str] = []
     terms = 0
     checked = bool(brackets)
-    for token in doc.char_span(start, end, alignment_mode="expand") or ():
+    for token in tokens:
         if token.idx in inside or token.is_punct or token.is_space:
             continue
         if _is_number(token):
@@ -207,7 +229,7 @@ def _without_synonyms(novel: set[str], evidence: Evidence, embedder: Embedder) -
 def ground(answer: str, evidence_texts: Sequence[str], embedder: Embedder, instructions: str = "") -> Grounding:
     """Judge each sentence of ``answer`` against ``evidence_texts`` (passages, question) and the model's ``instructions``."""
     evidence = Evidence(evidence_texts, instructions)
-    spans = sentence_spans(answer)
+    spans = sentence_spans(answer, lines="break")  # a chat answer is not hard-wrapped: a line break ends its sentence
     if not spans:
         return Grounding(answer, ())
     doc = parse([answer])[0]

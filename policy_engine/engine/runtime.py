@@ -169,11 +169,15 @@ class Engine:
         return cls(policy, audit_sink=open_policy_sink(policy) if audit else None, **options)
 
     def _load_model(self, override: str | Path | None) -> Any:
-        """The policy's local model, or ``override`` (a model directory; ``"default"``: the pulled SmolLM2)."""
+        """The policy's local model, or ``override`` (a model directory; ``"default"``: the pulled SmolLM2; an
+        ``http://127.0.0.1:PORT/v1#MODEL`` URL: an OpenAI-compatible server on this machine, :mod:`policy_engine.llm.server`)."""
         from policy_engine.llm.runtime import default_model_dir, load_model
+        from policy_engine.llm.server import is_server_url, open_server
 
         path = override if override is not None else self.policy.model.path
         assert path is not None
+        if is_server_url(str(path)):
+            return open_server(str(path))
         if str(path) == "default":
             return load_model(default_model_dir())
         return load_model(self.policy.resolve_path(str(path)) if override is None else Path(path).expanduser())

@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from policy_engine.llm.degeneration import DegenerateOutput, Verdict, check_output, without_cut_sentence
 from policy_engine.llm.prompts import Prompt, paraphrase_prompt
 from policy_engine.llm.runtime import ModelHandle, render_chat
+from policy_engine.llm.server import ChatServer
 from policy_engine.policy.model import Constraint
 
 PromptObserver = Callable[[Prompt], None]
@@ -146,8 +147,8 @@ def checked_completion(handle: ModelHandle, prompt: Prompt, decoding: Decoding) 
     return replace(verdict, text=without_cut_sentence(verdict.text)) if hit_limit and verdict.text else verdict
 
 
-def complete(handle: ModelHandle, prompt: Prompt, max_new_tokens: int | None = None, decoding: Decoding | None = None) -> str:
-    """The model's checked completion of ``prompt`` (:func:`checked_completion`).
+def complete(handle: ModelHandle | ChatServer, prompt: Prompt, max_new_tokens: int | None = None, decoding: Decoding | None = None) -> str:
+    """The model's checked completion of ``prompt`` (:func:`checked_completion`; a :class:`ChatServer`'s reply, same check).
 
     Raises :class:`~policy_engine.llm.degeneration.DegenerateOutput` when the
     output loops with nothing usable before the loop.
@@ -155,7 +156,13 @@ def complete(handle: ModelHandle, prompt: Prompt, max_new_tokens: int | None = N
     chosen = decoding or Decoding()
     if max_new_tokens is not None:
         chosen = replace(chosen, max_new_tokens=max_new_tokens)
-    verdict = checked_completion(handle, prompt, chosen)
+    if isinstance(handle, ChatServer):
+        text = handle.complete(prompt, chosen.max_new_tokens)
+        for marker in chosen.stop_strings:
+            text = text.split(marker, 1)[0]
+        verdict = check_output(text.strip())
+    else:
+        verdict = checked_completion(handle, prompt, chosen)
     if verdict.refused:
         raise DegenerateOutput(verdict.reason or "degenerate model output")
     return verdict.text
@@ -168,7 +175,7 @@ class ModelParaphraser:
     (the caller falls back to deterministic generalization).
     """
 
-    def __init__(self, handle: ModelHandle, max_new_tokens: int | None = None, observer: PromptObserver | None = None) -> None:
+    def __init__(self, handle: ModelHandle | ChatServer, max_new_tokens: int | None = None, observer: PromptObserver | None = None) -> None:
         self.handle = handle
         self.max_new_tokens = max_new_tokens
         self.observer = observer
@@ -177,5 +184,5 @@ class ModelParaphraser:
         prompt = paraphrase_prompt(constraints, text)
         if self.observer is not None:
             self.observer(prompt)
-        limit = self.max_new_tokens or paraphrase_length(self.handle, text)
+        limit = self.max_new_tokens or (paraphrase_length(self.handle, text) if isinstance(self.handle, ModelHandle) else max(32, len(text.split()) * 2))
         return complete(self.handle, prompt, decoding=Decoding(max_new_tokens=limit, stop_strings=()))
