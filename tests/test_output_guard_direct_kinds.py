@@ -69,3 +69,21 @@ def test_no_direct_identifier_of_any_kind_is_released(guard: OutputGuard, answer
 ])
 def test_shapes_leave_prose_addresses_topics_and_placeholders_alone(prose: str) -> None:
     assert replace_shapes(prose) == (prose, [])
+
+
+#: The two answers `make demo` guards with the clinic policy (examples/demo.sh).
+DEMO_CLUSTER = ("Regarding the patient: she is 52 years old, works as a welder and lives in Omaha. "
+                "Blood pressure should be rechecked after any change in medication.")
+DEMO_GENERIC = "Among adults aged 50 to 65, regular exercise lowers blood pressure. Annual screening is recommended from age 45."
+
+
+def test_the_demo_answers_stay_as_they_are(guard: OutputGuard) -> None:
+    """The demo's cluster answer is generalized into plain English; its generic answer, where no sentence speaks of a
+    person, is released unchanged without consulting the score."""
+    cluster = guard.check(DEMO_CLUSTER)
+    assert cluster.section.action == "generalized" and cluster.text is not None
+    assert not any(secret in cluster.text for secret in ("52", "welder", "Omaha")) and "[" not in cluster.text
+    assert cluster.text.endswith("Blood pressure should be rechecked after any change in medication.")
+    generic = guard.check(DEMO_GENERIC)
+    assert generic.section.action == "pass" and generic.text == DEMO_GENERIC
+    assert generic.section.qi_per_person == [] and "no sentence speaks of a person" in generic.reason

@@ -15,6 +15,10 @@
    scores the answer.  A subject reaching ``max_per_subject`` distinct QI
    classes, or a score at or above ``tau_flag``, flags; a score in
    ``[tau_review, tau_flag)`` abstains (review queue); else the answer is released.
+   The score is not consulted (the answer is released) when the parse shows no
+   one's QIs reach the limit (:meth:`~enforcers.output_guard.persons.Extraction.explained`)
+   or when no sentence speaks of a person
+   (:func:`~enforcers.output_guard.learned_qi.speaks_of_someone`: a general answer).
 3. **Flag -> generalize -> re-check**: the flagged subjects' mentions are
    generalized; the result is extracted again (generalized values do not
    count) and checked for direct identifiers again.  When a subject still
@@ -35,6 +39,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from enforcers.output_guard.generalization import Generalized, generalize_spans
+from enforcers.output_guard.learned_qi import qi_mass, speaks_of_someone
 from enforcers.output_guard.names import IDENTITY_FIELD, name_like, replace_shapes, unnamed
 from enforcers.output_guard.persons import Extraction, extract
 from enforcers.output_guard.qi_spans import QISpan
@@ -160,7 +165,7 @@ class OutputGuard:
         extraction = extract(text, "general" if self.settings.domain == "general" else self.settings.domain, self.classes)
         if generalized is not None:
             extraction.mentions = [m for m in extraction.mentions if not generalized.coarsened(QISpan(m.qi_class, m.start, m.end, True))]
-        return extraction, self.scorer.score(features(extraction, self.limit))
+        return extraction, self.scorer.score(features(extraction, self.limit, qi_mass(text)))
 
     def redacted(self, answer: str) -> str:
         """``answer`` after Layer 1 (direct identifiers as placeholders): the text Layer 2 reads."""
@@ -175,7 +180,7 @@ class OutputGuard:
         extraction, score = self._assess(text)
         people = extraction.classes_by_person()
         over = [p for p, c in people.items() if len(c) >= self.limit]
-        explained = None if over else extraction.explained(self.limit)
+        explained = None if over else extraction.explained(self.limit) or (None if speaks_of_someone(text) else "no_person")
         flagged = bool(over) or (score >= self.thresholds.tau_flag and explained is None)
         verdict = "flag" if flagged else "abstain" if score >= self.thresholds.tau_review and explained is None else "safe"
         section = GuardSection(
@@ -190,6 +195,7 @@ class OutputGuard:
             return self._withhold(section, "refused", f"a critical direct identifier ({', '.join(categories)}) is in the answer")
         if verdict == "safe":
             why = (f"every QI is kept from persons ({', '.join(sorted(extraction.patterns))})" if explained == "kept_by_pattern"
+                   else "no sentence speaks of a person" if explained == "no_person"
                    else f"QIs spread over {len(people)} persons introduced apart" if explained else f"score {score:.2f} below review {self.thresholds.tau_review:.2f}")
             return self._released(text, section, "redacted" if categories else "pass", f"safe: {found}; {why}")
         if verdict == "abstain":
