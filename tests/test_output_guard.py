@@ -152,24 +152,30 @@ def test_doubtful_answer_abstains_into_the_review_queue_with_its_reason(enforcer
 
 
 def test_policy_abstain_rate_widens_the_review_band(enforcer: OutputGuardEnforcer) -> None:
+    """A wider abstain budget never narrows the review band; it widens it where no development unsafe unit sets
+    its lower end (the per-limit calibration of the shared classes)."""
     guard = enforcer.guard
     assert guard is not None
-    wider = guard.scorer.thresholds(2, "balanced", 0.3)
-    assert wider.tau_flag == guard.thresholds.tau_flag and wider.tau_review < guard.thresholds.tau_review
+    wider = guard.scorer.thresholds(2, "balanced", 0.3, guard.settings.domain)
+    assert wider.tau_flag == guard.thresholds.tau_flag and wider.tau_review <= guard.thresholds.tau_review
+    assert guard.scorer.thresholds(2, "balanced", 0.3).tau_review < guard.scorer.thresholds(2, "balanced", 0.05).tau_review
     assert guard.scorer.thresholds(2, "strict", 0.05).tau_flag >= guard.thresholds.tau_flag >= guard.scorer.thresholds(2, "conservative", 0.05).tau_flag
 
 
 @pytest.mark.parametrize("domain", ["medical", "finance", "law"])
 def test_review_threshold_reaches_every_exposed_development_unsafe_unit(domain: str) -> None:
     """The shipped operating point abstains on (or flags) every development unsafe unit only the score can catch,
-    at the score a model that never saw its text gives it, whatever the abstain budget (even none)."""
+    at the score a model that never saw its text gives it less the stated margin, whatever the abstain budget (even none)."""
     scorer = Scorer.load()
     calibration = scorer.domains[domain]
     exposed = calibration["unsafe_below_cv"]
-    assert isinstance(exposed, list) and exposed
+    assert isinstance(exposed, list)
+    if not exposed:
+        pytest.skip(f"Layer 1 leaves no {domain} development unsafe unit identifying")
     for preset in ("conservative", "balanced", "strict"):
         for abstain_rate in (0.0, 0.05):
-            assert scorer.thresholds(int(calibration["limit"]), preset, abstain_rate, domain).tau_review <= min(exposed)  # type: ignore[arg-type]
+            tau = scorer.thresholds(int(calibration["limit"]), preset, abstain_rate, domain)
+            assert min(tau.tau_review, tau.tau_flag) <= min(exposed) - float(calibration["margin"])  # type: ignore[arg-type]
 
 
 def test_critical_direct_identifier_refuses(enforcer: OutputGuardEnforcer) -> None:

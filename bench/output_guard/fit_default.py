@@ -34,6 +34,7 @@ from sklearn.metrics import roc_auc_score
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from external import POLICIES, build_guard, leaks  # noqa: E402
+from qi_span_train import fold_weights, masses  # noqa: E402
 from spia_units import load_spia, split_by_text  # noqa: E402
 
 from enforcers.output_guard.domains import SHARED_CLASSES  # noqa: E402
@@ -78,25 +79,36 @@ def _calibration(scores: np.ndarray, unsafe: np.ndarray, counted: np.ndarray, he
             "unsafe_below_cv": sorted(float(s) for s in held_out[below & unsafe & exposed])}
 
 
-def fit_shared() -> tuple[Scorer, list[Scorer], dict[str, int]]:
-    """The logistic regression over the shared classes at limits 1-4, with its per-limit calibration; its fold scorers and each text's fold."""
+def _held_out_masses(texts: list[str], ids: list[str], span_weights: dict[int, tuple[np.ndarray, float]], folds: dict[str, int]) -> dict[str, float]:
+    """Each text's QI-phrase mass under the phrase classifier fitted without its SPIA text's fold."""
+    unique = dict(zip(texts, ids))
+    return dict(zip(unique, masses(list(unique), [span_weights[folds[i]] for i in unique.values()])))
+
+
+def fit_shared(span_weights: dict[int, tuple[np.ndarray, float]]) -> tuple[Scorer, list[Scorer], dict[str, int]]:
+    """The logistic regression over the shared classes at limits 1-4, with its per-limit calibration; its fold scorers and each text's fold.
+    The ``qi_mass`` feature of a development unit comes from the phrase classifier of the folds without its text (stacked out of fold)."""
     classes = frozenset(SHARED_CLASSES)
     per_limit = {limit: split_by_text(load_spia(limit, classes)[0], SEED)[0] for limit in LIMITS}
     extracted = {text: extract(text, "general", SHARED_CLASSES) for text in sorted({u.text for units in per_limit.values() for u in units})}
+    every = [u for units in per_limit.values() for u in units]
+    folds = _folds([u.unit_id.split("#")[0] for u in every])
+    mass = _held_out_masses([u.text for u in every], [u.unit_id.split("#")[0] for u in every], span_weights, folds)
     rows, labels, limits, counted, texts = [], [], [], [], []
     for limit, units in per_limit.items():
         for unit in units:
-            rows.append(features(extracted[unit.text], limit))
+            rows.append(features(extracted[unit.text], limit, mass[unit.text]))
             labels.append(unit.label == "unsafe")
             limits.append(limit)
             counted.append(extracted[unit.text].max_classes() >= limit)
             texts.append(unit.unit_id.split("#")[0])
     x, y, limit_of, counted_of = np.asarray(rows), np.asarray(labels), np.asarray(limits), np.asarray(counted)
-    folds = _folds(texts)
     fold = np.asarray([folds[t] for t in texts])
     cv = {c: float(roc_auc_score(y, _out_of_fold(_fold_scorers(x, y, fold, c), x, fold))) for c in C_GRID}
     best = max(C_GRID, key=lambda c: (round(cv[c], 3), -c))
     print("cross-validated AUROC on development texts by C:", {c: round(a, 3) for c, a in cv.items()}, "-> C =", best)
+    without = float(roc_auc_score(y, _out_of_fold(_fold_scorers(x[:, :-1], y, fold, best), x[:, :-1], fold)))
+    print(f"cross-validated AUROC without qi_mass (the learned QI-phrase feature): {without:.3f}")
     mean, scale, model = _fit(x, y, best)
     scorer = Scorer(mean, scale, model.coef_[0], float(model.intercept_[0]), {}, "")
     scores = np.asarray([scorer.score(r) for r in rows])
@@ -108,26 +120,35 @@ def fit_shared() -> tuple[Scorer, list[Scorer], dict[str, int]]:
     return Scorer(mean, scale, scorer.weights, scorer.bias, calibration, f"spia-dev-{digest}"), _fold_scorers(x, y, fold, best), folds
 
 
-def domain_calibration(scorer: Scorer, fold_scorers: list[Scorer], folds: dict[str, int], domain: str) -> dict[str, list[float] | int]:
+def domain_calibration(scorer: Scorer, fold_scorers: list[Scorer], folds: dict[str, int], span_weights: dict[int, tuple[np.ndarray, float]],
+                       domain: str) -> dict[str, list[float] | int | float]:
     """The domain's example policy's guard over that policy's development units: its scores (in-sample and
-    out-of-fold, by the fold scorer that never saw the unit's text), limit and counts."""
+    out-of-fold, by the fold scorer that never saw the unit's text), limit, counts and refit margin.
+
+    The margin is the largest drop, over the exposed unsafe units only the score can catch, from the shipped
+    scorer's score of the unit to the score of the fold scorer that never saw its text: how much lower a new
+    unit scores than the fit's own, which :meth:`Scorer.thresholds` keeps below the lowest out-of-fold unsafe score."""
     guard, limit, classes = build_guard(domain)
     units = split_by_text(load_spia(limit, classes)[0], SEED)[0]
     redacted = [guard.redacted(u.text) for u in units]
-    rows = np.asarray([features(guard.extraction(u.text), limit) for u in units])
+    mass = _held_out_masses(redacted, [u.unit_id.split("#")[0] for u in units], span_weights, folds)
+    rows = np.asarray([features(guard.extraction(u.text), limit, mass[text]) for u, text in zip(units, redacted)])
     scores = np.asarray([scorer.score(r) for r in rows])
     fold = np.asarray([folds[u.unit_id.split("#")[0]] for u in units])
     unsafe = np.asarray([u.label == "unsafe" for u in units])
     counted = rows[:, FEATURES.index("margin")] >= 0
     exposed = np.asarray([bool(leaks(u, text, limit, True)) for u, text in zip(units, redacted)])  # Layer 1 alone leaves it identifying
-    return {"limit": limit} | _calibration(scores, unsafe, counted, _out_of_fold(fold_scorers, rows, fold), exposed)
+    held_out = _out_of_fold(fold_scorers, rows, fold)
+    gap = scores[unsafe & ~counted & exposed] - held_out[unsafe & ~counted & exposed]
+    return {"limit": limit, "margin": max(float(gap.max(initial=0.0)), 0.0)} | _calibration(scores, unsafe, counted, held_out, exposed)
 
 
 def main() -> None:
     print("OMP_NUM_THREADS=1 PYTHONPATH=. python bench/output_guard/fit_default.py | load average", os.getloadavg())
-    shared, fold_scorers, folds = fit_shared()
+    span_weights, _, _ = fold_weights()
+    shared, fold_scorers, folds = fit_shared(span_weights)
     DEFAULT_SCORER.write_text(json.dumps(shared.to_json(), indent=1) + "\n", encoding="utf-8")  # the domains' guards score with it
-    domains = {domain: domain_calibration(shared, fold_scorers, folds, domain) for domain in POLICIES}
+    domains = {domain: domain_calibration(shared, fold_scorers, folds, span_weights, domain) for domain in POLICIES}
     fitted = Scorer(shared.mean, shared.scale, shared.weights, shared.bias, shared.calibration, shared.version, domains)
     DEFAULT_SCORER.write_text(json.dumps(fitted.to_json(), indent=1) + "\n", encoding="utf-8")
     print(f"{fitted.version} -> {DEFAULT_SCORER}")

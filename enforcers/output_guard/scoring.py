@@ -19,14 +19,17 @@ the rest, a score at or above ``tau_flag`` flags too, where ``tau_flag`` is
 the lowest threshold at which the share of development safe units flagged
 (by either) stays within the preset's stated false-flag rate
 (:data:`FALSE_FLAG_RATE`); scores in ``[tau_review, tau_flag)`` abstain into
-the review queue, ``tau_review`` being the lowest threshold at which the
+the review queue.  Where development unsafe units that no count flags and
+Layer 1 alone leaves identifying exist, ``tau_review`` sits a stated margin
+below the lowest out-of-fold score of those units (5 folds grouped by text,
+each unit scored by a model that never saw its text), the margin being the
+largest drop from such a unit's in-sample score to its out-of-fold score (new
+answers score like out-of-fold ones, lower than the fit's own units), whatever
+the abstain budget, and no lower (the band holds the doubt those units show,
+not more); without such units it is the lowest threshold at which the
 abstained share of development units stays within the policy's
-``abstain_rate``, or lower where a development unsafe unit needs it: no
-higher than the lowest out-of-fold score (5 folds grouped by text, each unit
-scored by a model that never saw its text) of the development unsafe units
-that no count flags and Layer 1 alone leaves identifying.  An in-sample
-threshold just under those units' own scores lets new unsafe answers, which
-score like out-of-fold ones (lower), slip below it.  Per domain, the development units are those of the domain's
+``abstain_rate``.  The development abstained share at the shipped point is
+measured by ``bench/output_guard/external.py``.  Per domain, the development units are those of the domain's
 example policy (its classes and limit, checked through the guard's own Layer 1
 and extraction), so its thresholds are the ones that policy's guard meets; a
 policy of another domain or limit uses the per-limit calibration of the shared classes.
@@ -43,17 +46,18 @@ import numpy as np
 from enforcers.output_guard.persons import Extraction
 
 DEFAULT_SCORER = Path(__file__).with_name("default_scorer.json")
-FEATURES = ("margin", "second", "attributed", "unanchored", "kept_by_pattern", "persons", "first_person")
+FEATURES = ("margin", "second", "attributed", "unanchored", "kept_by_pattern", "persons", "first_person", "qi_mass")
 #: Stated share of development safe units each preset may flag or send to review.
 FALSE_FLAG_RATE = {"conservative": 0.10, "balanced": 0.05, "strict": 0.02}
 
 
-def features(extraction: Extraction, limit: int) -> np.ndarray:
-    """The feature row of one extraction at ``limit`` QI classes per subject (order of :data:`FEATURES`)."""
+def features(extraction: Extraction, limit: int, qi_mass: float) -> np.ndarray:
+    """The feature row of one extraction at ``limit`` QI classes per subject (order of :data:`FEATURES`); ``qi_mass``
+    is the answer's expected number of QI phrases (:func:`enforcers.output_guard.learned_qi.qi_mass`)."""
     counts = sorted((len(c) for c in extraction.classes_by_person().values()), reverse=True) + [0, 0]
     attributed = sum(1 for m in extraction.mentions if m.person is not None)
     kept = sum(1 for m in extraction.mentions if m.person is None and m.pattern is not None)
-    row = [counts[0] - limit, counts[1], attributed, len(extraction.mentions) - attributed - kept, kept, extraction.persons, float(extraction.first_person)]
+    row = [counts[0] - limit, counts[1], attributed, len(extraction.mentions) - attributed - kept, kept, extraction.persons, float(extraction.first_person), qi_mass]
     return np.asarray(row, dtype=np.float64)
 
 
@@ -95,8 +99,8 @@ class Scorer:
         tau_flag = next((float(t) for t in candidates if np.sum(safe >= t) <= allowed), float(candidates[-1]))
         tau_review = next((float(t) for t in candidates if t <= tau_flag and np.sum((every >= t) & (every < tau_flag)) <= abstain_rate * n_all), tau_flag)
         unsafe_cv = np.asarray(cal.get("unsafe_below_cv", []), dtype=np.float64)
-        if unsafe_cv.size:  # reach down to every development unsafe unit as a scorer that never saw its text scores it
-            tau_review = min(tau_review, float(unsafe_cv.min()))
+        if unsafe_cv.size:  # as low as the unsafe units only the score catches need (out of fold, less the margin) and no lower
+            tau_review = min(tau_flag, float(unsafe_cv.min()) - float(cal.get("margin", 0.0)))  # type: ignore[arg-type]
         return Thresholds(tau_review, tau_flag)
 
     def to_json(self) -> dict[str, object]:

@@ -1,0 +1,93 @@
+"""Quasi-identifiers that must be inferred from context, scored by a span classifier learned from SPIA's span labels.
+
+A rule-based QI class span needs a word that names the class ("nurse",
+"aged 52"); "caring for patients on the night shift" reveals a job without
+one.  :func:`candidates` reads the parse's noun phrases, named entities and
+short verb phrases (a verb with its first object or prepositional phrase, at most
+:data:`MAX_VERB_PHRASE` tokens); a logistic regression over the shared
+sentence embedder's vector of each candidate, trained on the development
+texts of SPIA whose QUASI spans another team annotated
+(``bench/output_guard/qi_span_train.py``; calibrated and cross-validated by
+text there), gives P(the phrase is a quasi-identifier).  :func:`qi_mass`
+sums it over the candidates of the sentences that speak of someone (a
+personal pronoun other than "it", a PERSON entity, a name placeholder, a
+singular noun subject the noun-animacy model does not call a thing, or a
+finite verb whose subject is left out), and the fragments with no verb at their
+root, which describe someone telegraphically ("Married, two kids, works nights"): the
+expected number of QI phrases about a person, one feature of the guard's
+score (:mod:`enforcers.output_guard.scoring`).  A general answer ("Annual
+screening is recommended from age 45") has health and age phrases but no one
+they describe.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from policy_engine.nlp.animacy import not_person_nouns
+from policy_engine.nlp.embedding import load_embedder
+from policy_engine.nlp.pipeline import parse
+from policy_engine.policy.model import EmbeddingSettings
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Span
+
+MODEL = Path(__file__).with_name("qi_span_model.npz")
+#: Longest verb phrase read as one candidate, in tokens.
+MAX_VERB_PHRASE = 6
+
+
+def speaks_of_someone(text: str) -> bool:
+    """Whether any sentence of ``text`` speaks of a person (see the module contract).  None does in 37 of 284
+    medical and 41 of 355 finance development safe units of SPIA, and in none of their unsafe units."""
+    return bool(_about_someone(parse([text])[0]))
+
+
+def _about_someone(doc: Doc) -> list[Span]:
+    """The sentences of ``doc`` that speak of a person (see the module contract)."""
+    subjects = {t.lemma_.lower() for t in doc if t.dep_ in {"nsubj", "nsubjpass"} and t.tag_ == "NN"}
+    things = not_person_nouns(subjects)
+    return [sentence for sentence in doc.sents if sentence.root.pos_ not in {"VERB", "AUX"} or any(
+        (t.morph.get("PronType") == ["Prs"] and t.lower_ not in {"it", "its", "itself"}) or t.ent_type_ == "PERSON" or "NAME_" in t.text
+        or (t.dep_ in {"nsubj", "nsubjpass"} and t.tag_ == "NN" and t.lemma_.lower() not in things)
+        or (t.pos_ == "VERB" and t.tag_ in {"VBZ", "VBD"} and not any(c.dep_ in {"nsubj", "nsubjpass", "expl", "csubj"} for c in t.children))
+        for t in sentence)]
+
+
+def candidates(text: str) -> list[tuple[int, int]]:
+    """Character spans of the noun phrases, entities and short verb phrases of the sentences of ``text`` that
+    speak of someone (placeholders excluded)."""
+    doc = parse([text])[0]
+    chosen = [(s.start_char, s.end_char) for s in _about_someone(doc)]
+    spans = {(c.start_char, c.end_char) for c in doc.noun_chunks} | {(e.start_char, e.end_char) for e in doc.ents}
+    for token in doc:
+        if token.pos_ == "VERB":
+            governed = next((child for child in token.rights if child.dep_ in {"dobj", "prep", "attr", "acomp", "xcomp", "pobj"}), None)
+            right = max((t.i for t in governed.subtree), default=token.i) if governed is not None else token.i
+            if token.i < right < token.i + MAX_VERB_PHRASE:
+                spans.add((token.idx, doc[right].idx + len(doc[right])))
+    return sorted((s, e) for s, e in spans if "[" not in text[s:e] and any(c.isalnum() for c in text[s:e]) and any(a <= s < b for a, b in chosen))
+
+
+@lru_cache(maxsize=1)
+def _weights(path: Path = MODEL) -> tuple[np.ndarray, float]:
+    data = np.load(path)
+    return data["coef"].astype(np.float32), float(data["intercept"])
+
+
+def probabilities(phrases: list[str], weights: tuple[np.ndarray, float] | None = None) -> np.ndarray:
+    """P(quasi-identifier) of each phrase under ``weights`` (the shipped model when ``None``)."""
+    if not phrases:
+        return np.zeros(0)
+    coef, intercept = weights or _weights()
+    vectors = load_embedder(EmbeddingSettings(precision="float32")).embed(phrases)
+    return 1.0 / (1.0 + np.exp(-(np.asarray(vectors) @ coef + intercept)))
+
+
+def qi_mass(text: str, weights: tuple[np.ndarray, float] | None = None) -> float:
+    """Expected number of quasi-identifier phrases in ``text``: the sum of :func:`probabilities` over its :func:`candidates`."""
+    return float(probabilities([text[s:e] for s, e in candidates(text)], weights).sum())

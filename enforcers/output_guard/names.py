@@ -1,0 +1,190 @@
+"""Person names and identifier shapes the detector left in an answer (the output guard's Layer 1 completion, PPE Section III-C).
+
+The engine's detector runs first; what it leaves is read here from the parse
+and the shape of the text:
+
+* **names**: the parse's PERSON entities; runs of proper nouns opened by a given
+  name of the project's name lexicon that is no dictionary word (title case or
+  capitals, "ROSALIND TREVELYAN"); runs of two or three proper nouns none of
+  which is a dictionary word and one of which the lexicon knows, whatever
+  organisation label the recognizer gives them ("Oluwaseun Adeyemi"); a proper
+  noun in apposition to a person noun ("my brother \"Dez\""); the other proper
+  nouns of a list that holds a name ("Ibarra, Ramsey and Arroyo"); a sign-off
+  line ("-- Fenwick"); identity-field values ("Seller: James_Jenkz") and a
+  speaker label opening a transcript ("Henry : ...").
+* **shapes** no policy category describes: identifier codes (letters and four
+  or more digits), @handles, user names joined by an underscore
+  ("rowan_keller88"; running English never joins words so), hashtags built on a given name ("#PrayForMaddox"),
+  web addresses whose path is a person's slug ("/in/tamsin-rhodes") and
+  e-mail addresses written out to dodge a filter ("name (at) host (dot) net").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from policy_engine.detect.lexical import is_common_word, is_first_name, is_name_word, is_surname
+from policy_engine.nlp.animacy import not_person_nouns
+from policy_engine.nlp.pipeline import parse
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Token
+
+_POSSESSIVE = ("'s", "\u2019s")
+_NAME_PLACEHOLDER = re.compile(r"\[NAME_(\d+)\]")
+_LETTERS = re.compile(r"[^\W\d_]+")
+_QUOTES = frozenset("\"'\u201c\u201d\u2018\u2019")
+_OPENERS = _QUOTES | {"#"}
+#: Fields of a form, profile or transcript whose value is a person's name or handle.
+IDENTITY_FIELD = re.compile(r"(?im)(?:\b(?:user\s*name|username|seller(?:\s+name)?|buyer|author|name)\s*:\s*|\A\s*(?=[A-Z][\w.]*\s+:))(?P<v>[^\s|:,;]+)")
+#: A sign-off line: a dash or tilde, then one to three capitalised words and nothing else.
+_SIGN_OFF = re.compile(r"(?m)^[ \t]*(?:--?|\u2014|\u2013|~)[ \t]*(?P<v>[A-Z][\w.'\u2019-]*(?:[ \t]+[A-Z][\w.'\u2019-]*){0,2})[ \t]*$")
+#: Entity labels of places and other non-persons a run of unknown proper nouns may carry and still not be a name.
+_NOT_PERSON_ENTITIES = frozenset({"GPE", "LOC", "FAC", "NORP", "DATE", "TIME", "MONEY", "PRODUCT", "EVENT", "LAW", "LANGUAGE", "WORK_OF_ART"})
+_CAMEL = re.compile(r"[A-Z][a-z]+")
+
+
+def _hashtag_with_name(tag: re.Match[str]) -> bool:
+    return any(is_first_name(w) and not is_common_word(w) for w in _CAMEL.findall(tag.group()))
+
+
+def _url_with_name(url: re.Match[str]) -> bool:
+    """A web address whose path holds a slug of words one of which is a name ("/in/tamsin-rhodes")."""
+    slugs = [re.split(r"[-_.]", segment) for segment in url.group("path").split("/")]
+    return any(len(words) > 1 and all(w.isalpha() for w in words) and any(is_name_word(w) for w in words) for words in slugs)
+
+
+#: Identifier shapes, each a placeholder label and a pattern (a match the predicate rejects stays).
+SHAPES: dict[str, tuple[re.Pattern[str], Callable[[re.Match[str]], bool] | None]] = {
+    "ID": (re.compile(r"\b(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[\w-]*(?:\d[\w-]*){4,}\b"), None),
+    "URL": (re.compile(r"\b(?:https?://)?(?:www\.)?[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}(?P<path>/[^\s)\]]*[\w/])"), _url_with_name),
+    "EMAIL": (re.compile(r"[\w.+-]+\s*[(\[{<]\s*at\s*[)\]}>]\s*[\w-]+(?:\s*[(\[{<]\s*dot\s*[)\]}>]\s*[\w-]+)+", re.I), None),
+    "HANDLE": (re.compile(r"(?<![\w.])@[A-Za-z_][\w.]{2,}|(?<![\w@.\[/-])(?=\w*[a-z])[A-Za-z]\w*_\w*[A-Za-z0-9](?![\w\]])"), None),
+    "HASHTAG": (re.compile(r"(?<![\w&])#[A-Za-z]\w{2,}"), _hashtag_with_name),
+}
+
+
+def replace_shapes(text: str) -> tuple[str, list[str]]:
+    """``text`` with every identifier shape as ``[LABEL_n]``; one label per replacement, in order."""
+    found: list[str] = []
+    for label, (shape, accept) in SHAPES.items():
+        numbers: dict[str, int] = {}
+
+        def _swap(m: re.Match[str], label: str = label, accept: Callable[[re.Match[str]], bool] | None = accept, numbers: dict[str, int] = numbers) -> str:
+            if accept is not None and not accept(m):
+                return m.group()
+            found.append(label.lower())
+            return f"[{label}_{numbers.setdefault(m.group(), len(numbers) + 1)}]"
+
+        text = shape.sub(_swap, text)
+    return text, found
+
+
+def _proper(token: Token) -> bool:
+    word = _LETTERS.match(token.text)
+    return token.pos_ == "PROPN" and word is not None and (word.group().istitle() or (word.group().isupper() and len(word.group()) > 1))
+
+
+def _run_end(doc: Doc, token: Token) -> Token:
+    last = token
+    while last.i + 1 < len(doc) and _proper(doc[last.i + 1]) and not any(c in doc[last.i + 1].text for c in "[]_"):
+        last = doc[last.i + 1]
+    return last
+
+
+def _lexicon_runs(doc: Doc) -> list[tuple[int, int]]:
+    """Runs opened by a lexicon given name that is no dictionary word (or set apart, :func:`_set_apart`), and runs of
+    two or three unknown-to-the-dictionary proper nouns one of which the lexicon knows (not labelled a place)."""
+    spans = []
+    for token in doc:
+        word = _LETTERS.match(token.text)
+        if not _proper(token) or word is None or (token.i > 0 and _proper(doc[token.i - 1])):
+            continue
+        last = _run_end(doc, token)
+        run = doc[token.i : last.i + 1]
+        given = is_first_name(word.group()) and (not is_common_word(word.group()) or _set_apart(token))
+        unknown = (1 < len(run) <= 3 and not any(is_common_word(t.text) for t in run) and any(is_name_word(t.text) for t in run)
+                   and not any(t.ent_type_ in _NOT_PERSON_ENTITIES for t in run))
+        if given or unknown:
+            spans.append((token.idx, last.idx + (len(last) if last.i > token.i else word.end())))
+    return spans
+
+
+def _appositions(doc: Doc) -> list[tuple[int, int]]:
+    """A proper noun in apposition to a person noun names that person ("my brother \"Dez\"", "our accountant, Miles")."""
+    heads = [t for t in doc if _proper(t) and t.dep_ == "appos" and t.head.pos_ == "NOUN"]
+    things = not_person_nouns({t.head.lemma_.lower() for t in heads})
+    return [(t.idx, _run_end(doc, t).idx + len(_run_end(doc, t))) for t in heads if t.head.lemma_.lower() not in things]
+
+
+_LIST_SEPARATOR = r"\s*(?:,\s*(?:and\s+|&\s+)?|and\s+|&\s+)"
+
+
+def _list_mates(text: str, doc: Doc, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The other single proper nouns of a list ("A, B and C") that holds a name, when the lexicon knows them as names."""
+    starts, ends = {s for s, _ in spans}, {e for _, e in spans}
+    found = []
+    for token in doc:
+        if not _proper(token) or not is_name_word(token.text) or any(s <= token.idx < e for s, e in spans):
+            continue
+        after = re.match(_LIST_SEPARATOR, text[token.idx + len(token) :])
+        before = [e for e in ends if e <= token.idx and re.fullmatch(_LIST_SEPARATOR, text[e : token.idx])]
+        if before or (after is not None and token.idx + len(token) + after.end() in starts):
+            found.append((token.idx, token.idx + len(token)))
+    return found
+
+
+def _set_apart(token: Token) -> bool:
+    """Whether the parse sets a proper noun apart as a label: opened by a quote or '#' (closed by a quote or a
+    suffix glued to it, '"Michael"s'), so a given name that is also a dictionary word ('Michael', 'Maria')
+    is used as a name here, not as a capitalised word of running text."""
+    before = token.nbor(-1).text if token.i > 0 else ""
+    after = token.nbor(1).text if token.i + 1 < len(token.doc) else ""
+    glued = _LETTERS.match(token.text)
+    return before in _OPENERS and (after in _QUOTES or before == "#" or (glued is not None and glued.end() < len(token.text)))
+
+
+def name_like(surface: str) -> bool:
+    """Whether a span can be a person's name: it has a capital letter, or a word that is a given name or surname and no dictionary word."""
+    return any(c.isupper() for c in surface) or any(
+        (is_first_name(w) or is_surname(w)) and not is_common_word(w) for w in re.findall(r"[^\W\d_]+", surface))
+
+
+def unnamed(text: str, fields: Sequence[str] = ()) -> tuple[str, int]:
+    """``text`` with the person names the detector left replaced by ``[NAME_n]`` (a possessive stays outside; see the module contract).
+
+    ``fields``: identity-field values read from the answer as written (a detector placeholder may since have
+    replaced the field's label, "[NAME_1]: MartinArt").  Returns the text and the number of distinct names.
+    """
+    doc = parse([text])[0]
+    spans: list[tuple[int, int]] = [m.span("v") for m in IDENTITY_FIELD.finditer(text)] + [m.span("v") for m in _SIGN_OFF.finditer(text)]
+    spans += [m.span() for value in fields for m in re.finditer(rf"(?<![\w\[]){re.escape(value)}(?!\w)", text)]
+    spans += _lexicon_runs(doc) + _appositions(doc)
+    for entity in doc.ents:
+        if entity.label_ != "PERSON":
+            continue
+        if "[" not in entity.text and "]" not in entity.text:
+            spans.append((entity.start_char, entity.end_char))
+            continue
+        run: list[int] = []
+        for token in [*entity, None]:
+            if token is not None and token.pos_ == "PROPN" and not any(c in token.text for c in "[]_"):
+                run.append(token.i)
+            elif run:
+                spans.append((entity.doc[run[0]].idx, entity.doc[run[-1]].idx + len(entity.doc[run[-1]])))
+                run = []
+    spans += _list_mates(text, doc, spans + [m.span() for m in _NAME_PLACEHOLDER.finditer(text)])
+    pieces: list[str] = []
+    numbers: dict[str, int] = {}
+    taken = max((int(n) for n in _NAME_PLACEHOLDER.findall(text)), default=0)  # numbers the detector's placeholders hold
+    cursor = 0
+    for start, end in sorted(spans):
+        if start < cursor or text.startswith("[", start):  # overlapping, or a placeholder already ("Name: [NAME_1]")
+            continue
+        end = end - 2 if text[start:end].endswith(_POSSESSIVE) else end
+        number = numbers.setdefault(" ".join(text[start:end].casefold().split()), taken + len(numbers) + 1)
+        pieces += [text[cursor:start], f"[NAME_{number}]"]
+        cursor = end
+    return "".join(pieces) + text[cursor:], len(numbers)

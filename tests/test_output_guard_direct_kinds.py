@@ -1,0 +1,89 @@
+"""Direct identifiers the output guard must never release, one kind per case (issue 32, residual leaks).
+
+The answers are written for this test from the kinds of direct identifier
+that survived in released text (names in odd positions, handles, e-mail
+addresses, identifier codes, given names alone, titles with a surname); each
+runs through the clinic example policy's guard with the real detector, parse
+and scorer, and no secret may be in what it releases.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import policy_engine
+from enforcers.output_guard.names import replace_shapes
+from enforcers.output_guard.service import OutputGuard
+from policy_engine.detect.analyzer import Analyzer
+from policy_engine.policy.vocabulary import vocabulary_for
+
+ROOT = Path(__file__).resolve().parents[1]
+
+KINDS = {
+    "handle joined by an underscore": ("Posted by rowan_keller88 in the support forum: the refund never arrived.", ["rowan_keller88"]),
+    "speaker label": ("jl_marchetti : does anyone know how long the appeal takes?", ["jl_marchetti"]),
+    "@handle with a dot": ("Ping me at @ines.okafor if the statement is wrong.", ["ines.okafor"]),
+    "e-mail": ("Send the signed form to dana.whitcombe@harborlane.net before Friday.", ["dana.whitcombe"]),
+    "e-mail written out": ("You can reach me at dana.whitcombe (at) harborlane (dot) net.", ["dana.whitcombe", "harborlane"]),
+    "passport code": ("Her passport K41907235 expires next year.", ["K41907235"]),
+    "phone": ("Call the ward on 617-555-0143 ext 22 after six.", ["617-555-0143"]),
+    "given name closing a sentence": ("Thanks for checking the dosage, Marisol.", ["Marisol"]),
+    "given name in a greeting": ("Hi Tobias, the pharmacy confirmed your refill.", ["Tobias"]),
+    "given name as subject": ("Yesterday Priya told the nurse the pain had moved to her left side.", ["Priya"]),
+    "titles with surnames": ("Dr. Okonkwo reviewed the scan and Mrs Haverford signed the consent.", ["Okonkwo", "Haverford"]),
+    "name in capitals": ("PATIENT: ROSALIND TREVELYAN, admitted for observation.", ["ROSALIND", "TREVELYAN"]),
+    "name in lower case": ("i spoke with bernadette quist about the invoice.", ["bernadette", "quist"]),
+    "surname first": ("Client: Abernathy, Corinne. Balance overdue.", ["Abernathy", "Corinne"]),
+    "sign-off line": ("Let me know if the hearing moves.\n-- Fenwick", ["Fenwick"]),
+    "list of given names": ("cc: Lorcan, Imogen and Yusuf from accounts.", ["Lorcan", "Imogen", "Yusuf"]),
+    "nickname in apposition": ('My brother "Dez" keeps borrowing against the house.', ["Dez"]),
+    "possessive mid-sentence": ("The results came back and Harriet Llewellyn's blood count is normal.", ["Harriet", "Llewellyn"]),
+    "name the recognizer calls an organisation": ("The transfer was approved for Oluwaseun Adeyemi yesterday.", ["Oluwaseun", "Adeyemi"]),
+    "initial and surname": ("J. Castellanos signed for the parcel.", ["Castellanos"]),
+    "hashtag built on a name": ("Support the fundraiser #PrayForMaddox this weekend.", ["Maddox"]),
+    "firm named by surnames": ("He works at Ibarra, Ramsey and Arroyo downtown.", ["Ibarra", "Ramsey", "Arroyo"]),
+    "profile address": ("See my profile at linkedin.com/in/tamsin-rhodes for details.", ["tamsin-rhodes"]),
+    "date of birth": ("Born on 14 March 1962, she is now retired.", ["14 March 1962"]),
+}
+
+
+@pytest.fixture(scope="module")
+def guard() -> OutputGuard:
+    policy = policy_engine.load_policy(ROOT / "policies" / "clinic")
+    assert policy.quasi_identifiers is not None
+    return OutputGuard(policy.quasi_identifiers, Analyzer(policy), policy.constraints, dict(vocabulary_for(policy.vocabulary).categories))
+
+
+@pytest.mark.parametrize(("answer", "secrets"), KINDS.values(), ids=list(KINDS))
+def test_no_direct_identifier_of_any_kind_is_released(guard: OutputGuard, answer: str, secrets: list[str]) -> None:
+    outcome = guard.check(answer)
+    assert outcome.text is None or not [s for s in secrets if s in outcome.text], (outcome.section.action, outcome.text)
+
+
+@pytest.mark.parametrize("prose", [
+    "See nhs.uk/conditions/high-blood-pressure for the guidance.",
+    "Use #diabetes or #1 in the forum; C# is a language.",
+    "The [PATIENT_NAME_1] field stays as it is.",
+])
+def test_shapes_leave_prose_addresses_topics_and_placeholders_alone(prose: str) -> None:
+    assert replace_shapes(prose) == (prose, [])
+
+
+#: The two answers `make demo` guards with the clinic policy (examples/demo.sh).
+DEMO_CLUSTER = ("Regarding the patient: she is 52 years old, works as a welder and lives in Omaha. "
+                "Blood pressure should be rechecked after any change in medication.")
+DEMO_GENERIC = "Among adults aged 50 to 65, regular exercise lowers blood pressure. Annual screening is recommended from age 45."
+
+
+def test_the_demo_answers_stay_as_they_are(guard: OutputGuard) -> None:
+    """The demo's cluster answer is generalized into plain English; its generic answer, where no sentence speaks of a
+    person, is released unchanged without consulting the score."""
+    cluster = guard.check(DEMO_CLUSTER)
+    assert cluster.section.action == "generalized" and cluster.text is not None
+    assert not any(secret in cluster.text for secret in ("52", "welder", "Omaha")) and "[" not in cluster.text
+    assert cluster.text.endswith("Blood pressure should be rechecked after any change in medication.")
+    generic = guard.check(DEMO_GENERIC)
+    assert generic.section.action == "pass" and generic.text == DEMO_GENERIC
+    assert generic.section.qi_per_person == [] and "no sentence speaks of a person" in generic.reason
