@@ -98,3 +98,21 @@ def test_an_opened_bundle_protects_without_parsing_its_passages_again() -> None:
     assert result.redactions and {c.chunk_id for c in result.chunks} & set(stored)  # it retrieved stored passages and redacted
     assert not set(runs) & set(stored.values()), "a passage the bundle stored parses of was parsed again"
     assert runs  # the question and the rewritten passages are still parsed
+
+
+def test_parses_the_manifest_does_not_list_are_not_served(tmp_path: Path) -> None:
+    """A parses file dropped into a bundle (not checked against a manifest digest at open) is ignored."""
+    import json
+    import shutil
+
+    from policy_engine.bundle.reader import Bundle
+    from tests.compile_support import compiled_fixture
+
+    _, path, _ = compiled_fixture()
+    assert Bundle.open(path).stored_parses() is not None
+    copy = tmp_path / "bundle"
+    shutil.copytree(path, copy)
+    manifest = json.loads((copy / "manifest.json").read_text(encoding="utf-8"))
+    del manifest["files"][PARSES]
+    (copy / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    assert Bundle.open(copy).stored_parses() is None

@@ -114,8 +114,10 @@ class Bundle:
         return read_meanings(self.path / MEANINGS, self.policy, self.constraint_vectors, labels)
 
     def stored_parses(self) -> StoredParses | None:
-        """The spaCy parses of the nodes the compiler stored (read on first use; ``None`` for an older bundle)."""
-        return StoredParses(self.path / PARSES) if (self.path / PARSES).is_file() else None
+        """The spaCy parses of the nodes the compiler stored (read on first use); ``None`` for an older bundle, or
+        a file the manifest does not list (so not checked against its digest when the bundle opened)."""
+        listed = self.manifest is not None and PARSES in self.manifest.files
+        return StoredParses(self.path / PARSES) if listed and (self.path / PARSES).is_file() else None
 
     @property
     def knowledge_graph(self) -> KnowledgeGraph | None:
