@@ -69,7 +69,8 @@ def _identifier_values() -> set[str]:
 
 
 def _bundle_files(bundle: Path) -> list[Path]:
-    return sorted(p for p in bundle.rglob("*") if p.is_file() and p.name not in ("nodes.jsonl", "policy.json"))
+    """The bundle's files but the chunk store (``nodes.jsonl`` and its spaCy parses, the same text) and the compiled policy."""
+    return sorted(p for p in bundle.rglob("*") if p.is_file() and p.name not in ("nodes.jsonl", "parses.msgpack", "policy.json"))
 
 
 def test_no_identifier_outside_the_chunk_store(clinic_bundle: Path) -> None:

@@ -64,12 +64,15 @@ def test_opening_a_compiled_bundle_runs_one_forward_pass_and_stores_no_name(tmp_
         "embedding.TransformerEmbedder.embed = lambda self, texts: calls.append(list(texts)) or embed(self, texts)\n"
         "from policy_engine.engine.runtime import Engine\n"
         f"Engine.open({str(bundle)!r}, audit=False)\n"
-        "print(json.dumps([calls, sorted(animacy._PROBABILITY), 'presidio_analyzer' in sys.modules]))\n"
+        "known = sorted(name for model, name in animacy._PROBABILITY if model == animacy.MODEL)\n"
+        "animacy.person_probabilities(known)  # what the knowledge-graph eraser asks while it is built\n"
+        "print(json.dumps([calls, known, 'presidio_analyzer' in sys.modules, 'transformers' in sys.modules]))\n"
     )
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=True)
-    calls, known, plugin = json.loads(done.stdout.strip().splitlines()[-1])
+    calls, known, plugin, transformers = json.loads(done.stdout.strip().splitlines()[-1])
     assert calls == [["warm-up"]]
+    assert not transformers, "the default (BERT) sentence embedder runs in plain torch"
     assert not plugin, "loading the spaCy model imported another package's spaCy plugin (Presidio's, where the bench extra is installed)"
     assert {"maria lopez", "tom becker", "asthma"} <= set(known)
     stored = (bundle / "meanings.json").read_text(encoding="utf-8").casefold()

@@ -94,3 +94,31 @@ def test_a_text_repeated_in_one_call_is_parsed_once() -> None:
     first, second = analyzer.analyze_many([text, text], CONSTRAINTS)
     assert first == second == analyzer.analyze(text, CONSTRAINTS) and first
     assert recognizer.texts == [text, text]  # once for the pair, once for the single call
+
+
+class CountingFinder:
+    """A recognizer's ``find``, counting the texts it is run over."""
+
+    def __init__(self, find) -> None:
+        self.find_inner = find
+        self.texts: list[str] = []
+
+    def find(self, text: str):
+        self.texts.append(text)
+        return self.find_inner(text)
+
+
+def test_a_session_runs_each_recognizer_once_per_text_and_answers_as_the_analyzer_does() -> None:
+    """Constraint batches of one request share the recognizers' hits and the cleaned entities of each text."""
+    phones = Constraint(id="phones", statement="Do not reveal phone numbers.")
+    contacts = Constraint(id="contacts", statement="Do not reveal contact details such as phone numbers or e-mail addresses.")
+    policy = Policy(metadata=Metadata(name="once"), constraints=[phones, contacts, PATIENTS], enforcement=EnforcementSettings(order=["redaction"]))
+    analyzer = Analyzer(policy, phone_regions=("US",))
+    counting = CountingFinder(analyzer._own_recognizers["phone"].find)
+    analyzer._own_recognizers["phone"] = counting  # type: ignore[assignment]
+    text = "Call Jane Doe on (617) 253-1000 or write to jane@example.org about the March visit."
+    session = analyzer.session()
+    batches = [session.analyze(text, [c]) for c in (phones, contacts, PATIENTS)]
+    assert counting.texts == [text]  # the phone recognizer serves both constraints that use it
+    assert batches == [analyzer.analyze(text, [c]) for c in (phones, contacts, PATIENTS)]
+    assert any(f.detector == "phone" for f in batches[0]) and any(f.category == "person_name" for f in batches[2])

@@ -1,7 +1,7 @@
 """Compile a policy and its corpus into a versioned bundle (the write side of :mod:`policy_engine.bundle.reader`).
 
 ``compile_bundle`` runs the stages ingest -> chunk -> embed -> summary tree
-(RAPTOR) -> index -> knowledge graph -> binding -> policy graph -> write.
+(RAPTOR) -> index -> knowledge graph -> binding -> parse -> policy graph -> write.
 A bundle is a directory:
 
 ==========================  ==============================================
@@ -19,10 +19,14 @@ A bundle is a directory:
 ``knowledge_graph.json``    corpus knowledge graph
 ``meanings.json``           what opening an engine would otherwise compute
                             (:mod:`policy_engine.bundle.meanings`)
+``parses.msgpack``          every node's spaCy parses (part of the chunk
+                            store: the same text), served to requests instead
+                            of parsing a passage again
+                            (:mod:`policy_engine.nlp.stored_parses`)
 ``cache/``                  embedding/extraction cache (not content)
 ==========================  ==============================================
 
-Only the chunk store holds corpus text: the graphs name entities by keyed
+Only the chunk store (with its stored parses) holds corpus text: the graphs name entities by keyed
 labels (:mod:`policy_engine.bundle.labels`) and the extraction cache stores
 offsets into the text (:class:`~policy_engine.bundle.knowledge_graph.ExtractionCache`).
 
@@ -68,6 +72,7 @@ from policy_engine.bundle.policy_graph import build_policy_graph, graph_to_data
 from policy_engine.bundle.raptor import AbstractiveSummarizer, ExtractiveSummarizer, Summarizer, SummaryTree, build_summary_tree
 from policy_engine.diagnostics import Diagnostic, ExitCode, PolicyError, Severity
 from policy_engine.nlp.embedding import CachedEmbedder, Embedder, EmbeddingCache, load_embedder
+from policy_engine.nlp.stored_parses import PARSES, compute_parses, write_parses
 from policy_engine.policy.loader import load_policy
 from policy_engine.policy.model import Policy
 
@@ -221,6 +226,7 @@ def compile_bundle(
             settings.binding, node_entity_labels=_entity_labels(kg, tree) if kg else None,
         ),
     )
+    parses = stages.run("parse", lambda: compute_parses([n.text for n in nodes]))  # served at request time (no re-parse of a passage)
     labels = EntityLabels([c.text for c in leaves])
     stored_kg = labels.knowledge_graph(kg) if kg is not None else None  # no identifier outside the chunk store
     graph = stages.run("graph", lambda: build_policy_graph(leaves, tree.nodes, policy.constraints, bindings, stored_kg))
@@ -237,6 +243,7 @@ def compile_bundle(
         index.save(out / "index.faiss")
         write_json(out / "graph.json", graph_to_data(graph))
         write_meanings(out / MEANINGS, policy, embedder.inner, labels)
+        write_parses(out / PARSES, parses)
         kg_path = out / "knowledge_graph.json"
         if stored_kg is not None:
             write_json(kg_path, stored_kg.to_dict())

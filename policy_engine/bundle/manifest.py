@@ -28,7 +28,8 @@ FORMAT_VERSION = 2
 READABLE_FORMATS = (1, 2)
 MANIFEST = "manifest.json"
 CACHE_DIR = "cache"
-CONTENT_FILES = ("policy.json", "nodes.jsonl", "vectors.npy", "constraints.npy", "index.faiss", "graph.json", "knowledge_graph.json", "meanings.json")
+CONTENT_FILES = ("policy.json", "nodes.jsonl", "vectors.npy", "constraints.npy", "index.faiss", "graph.json", "knowledge_graph.json", "meanings.json",
+                 "parses.msgpack")
 
 
 class BundleError(PolicyEngineError, RuntimeError):

@@ -30,6 +30,7 @@ from policy_engine.bundle.meanings import MEANINGS, Meanings, read_meanings
 from policy_engine.bundle.policy_graph import constraint_node, graph_from_data
 from policy_engine.bundle.retrieval import DEFAULT_STRATEGY, STRATEGIES, ConstraintRanking, RetrievedChunk, rank, strategy_scores
 from policy_engine.nlp.embedding import Embedder, load_embedder
+from policy_engine.nlp.stored_parses import PARSES, StoredParses
 from policy_engine.policy.model import Constraint, Policy
 
 
@@ -111,6 +112,12 @@ class Bundle:
         """The vectors and probabilities the compiler computed for opening an engine (``None`` for an older bundle)."""
         labels = EntityLabels([n.text for n in self.nodes if not n.is_summary])
         return read_meanings(self.path / MEANINGS, self.policy, self.constraint_vectors, labels)
+
+    def stored_parses(self) -> StoredParses | None:
+        """The spaCy parses of the nodes the compiler stored (read on first use); ``None`` for an older bundle, or
+        a file the manifest does not list (so not checked against its digest when the bundle opened)."""
+        listed = self.manifest is not None and PARSES in self.manifest.files
+        return StoredParses(self.path / PARSES) if listed and (self.path / PARSES).is_file() else None
 
     @property
     def knowledge_graph(self) -> KnowledgeGraph | None:

@@ -48,6 +48,7 @@ from policy_engine.detect.ner import EntityRecognizer, NamedEntity, shared_recog
 from policy_engine.detect.phones import PhoneRecognizer
 from policy_engine.detect.roles import assign_roles, qualify
 from policy_engine.detect.semantic_facts import SemanticFacts
+from policy_engine.detect.session import AnalysisSession
 from policy_engine.errors import PolicyEngineError
 from policy_engine.nlp.embedding import load_embedder
 from policy_engine.policy.model import Constraint, Policy
@@ -262,12 +263,10 @@ class Analyzer:
         need_ner = any(p.entity_labels for p in plans)
         entities = [[] for _ in texts]
         if need_ner:
-            entities = [
-                with_messrs_firms(t, with_parties(t, with_cued_names(t, clean_entities(t, ents))))
-                for t, ents in zip(texts, session.entities_many(list(texts)))
-            ]
-            entities = with_name_variants(texts, entities, [p.name for p in self._private if p.is_person])
-        raw = [self._detect(text, ents, plans) for text, ents in zip(texts, entities)]
+            session.entities_many(list(texts))  # the texts not yet parsed go to NER in one batch
+            cleaned = [session.cleaned(t, _cleaned) for t in texts]
+            entities = session.variants(texts, lambda: with_name_variants(texts, cleaned, [p.name for p in self._private if p.is_person]))
+        raw = [self._detect(text, ents, plans, session) for text, ents in zip(texts, entities)]
         for plan in (p for p in plans if p.fact_kinds):
             for found, facts in zip(raw, self._semantic_facts().find_many(texts, plan.fact_kinds)):
                 found += [Finding(plan.constraint.id, plan.primary_category, f.start, f.end, Source.RECOGNIZER, f.probability, None, "", "meaning") for f in facts]
@@ -281,10 +280,9 @@ class Analyzer:
             results.append([f for f in resolve_overlaps(self._allow.keep(text, targeted), text, order) if still_a_value(f.detector, text[f.start : f.end])])
         return results
 
-    def _detect(self, text: str, entities: list[NamedEntity], plans: list[DetectionPlan]) -> list[Finding]:
-        """Raw findings of every detector of every plan, before roles, keys and overlaps."""
+    def _detect(self, text: str, entities: list[NamedEntity], plans: list[DetectionPlan], session: AnalysisSession) -> list[Finding]:
+        """Raw findings of every detector of every plan, before roles, keys and overlaps (recognizer hits from ``session``)."""
         found: list[Finding] = []
-        hits_by_recognizer: dict[str, list[recognizer_registry.Hit]] = {}
         for plan in plans:
             cid = plan.constraint.id
             if plan.term_pattern is not None:
@@ -297,10 +295,8 @@ class Analyzer:
             for pattern in plan.patterns:
                 found += [Finding(cid, plan.primary_category, m.start(), m.end(), Source.PATTERN, 0.95, None, "", "pattern") for m in pattern.finditer(text) if m.end() > m.start()]
             for name, category in plan.recognizers:
-                if name not in hits_by_recognizer:
-                    finder = self._own_recognizers.get(name) or recognizer_registry.recognizer(name, self.countries)
-                    hits_by_recognizer[name] = list(finder.find(text))
-                found += [Finding(cid, category, h.start, h.end, Source.RECOGNIZER, h.score, None, "", name) for h in hits_by_recognizer[name] if h.score >= self.min_score]
+                hits = session.hits(text, name, (self._own_recognizers.get(name) or recognizer_registry.recognizer(name, self.countries)).find)
+                found += [Finding(cid, category, h.start, h.end, Source.RECOGNIZER, h.score, None, "", name) for h in hits if h.score >= self.min_score]
             label_category = dict(plan.entity_labels)
             found += [Finding(cid, label_category[e.label], e.start, e.end, Source.NER, 0.85, None, "", e.label) for e in entities if e.label in label_category]
         return found
@@ -331,36 +327,9 @@ class Analyzer:
         return out
 
 
-class AnalysisSession:
-    """An :class:`Analyzer` with a memo of spaCy entities per text, for the calls of one request.
-
-    ``analyze_many`` returns exactly what the analyzer's returns; a text seen
-    before in this session is not parsed again.  Thread-safe; the memo holds
-    raw entity offsets and the texts as keys, so drop the session with the request.
-    """
-
-    def __init__(self, analyzer: Analyzer) -> None:
-        self.analyzer = analyzer
-        self._entities: dict[str, tuple[NamedEntity, ...]] = {}
-        self._lock = threading.Lock()
-        self.parsed = 0  # distinct texts sent to NER so far
-
-    def analyze(self, text: str, constraints: Sequence[Constraint]) -> list[Finding]:
-        return self.analyze_many([text], constraints)[0]
-
-    def analyze_many(self, texts: Sequence[str], constraints: Sequence[Constraint]) -> list[list[Finding]]:
-        """Findings per text, as :meth:`Analyzer.analyze_many`, with NER memoized per text."""
-        return self.analyzer._analyze_many(texts, constraints, self)
-
-    def entities_many(self, texts: Sequence[str]) -> list[list[NamedEntity]]:
-        """Raw entities per text: from the memo, the texts not yet seen parsed in one batch."""
-        with self._lock:
-            missing = [t for t in dict.fromkeys(texts) if t not in self._entities]
-            if missing:
-                for text, found in zip(missing, self.analyzer._entity_recognizer().entities_many(missing)):
-                    self._entities[text] = tuple(found)
-                self.parsed += len(missing)
-            return [list(self._entities[t]) for t in texts]
+def _cleaned(text: str, entities: list[NamedEntity]) -> list[NamedEntity]:
+    """spaCy's entities of ``text`` cleaned, with the names cues, case titles and firms add (a function of the text alone)."""
+    return with_messrs_firms(text, with_parties(text, with_cued_names(text, clean_entities(text, entities))))
 
 
 def _targeted(finding: Finding, roles: frozenset[str], in_force: frozenset[str]) -> Finding | None:

@@ -61,6 +61,7 @@ from policy_engine.llm.degeneration import DegenerateOutput
 from policy_engine.llm.generation import ModelParaphraser, PromptObserver, answer_length, complete
 from policy_engine.llm.prompts import Prompt, answer_prompt
 from policy_engine.nlp.animacy import remember_probabilities
+from policy_engine.nlp.pipeline import use_stored_parses
 from policy_engine.policy.model import Constraint, Policy, RedactionMode
 
 if TYPE_CHECKING:
@@ -160,6 +161,9 @@ class Engine:
         sink = open_policy_sink(policy) if audit else None
         digest = bundle.manifest.get("content_digest")
         bundle.embedder.embed(["warm-up"])  # weights read and the first forward pass run now, not in the first request
+        parses = bundle.stored_parses()
+        if parses is not None:  # a retrieved passage is not parsed again (read on first use)
+            use_stored_parses(str(path.resolve()), parses)
         return cls(policy, retriever=bundle, audit_sink=sink, bundle_digest=digest, meanings=bundle.meanings(), **options)
 
     @classmethod

@@ -67,7 +67,7 @@ def person_probabilities(names: Iterable[str]) -> dict[str, float]:
 def remember_probabilities(probabilities: Mapping[str, float]) -> None:
     """Take P(person) of names computed earlier by :func:`person_probabilities` (a compiled bundle's) into the process's memory."""
     with _LOCK:
-        _PROBABILITY.update(probabilities)
+        _PROBABILITY.update(((MODEL, name), probability) for name, probability in probabilities.items())
 
 
 def not_persons(names: Iterable[str]) -> frozenset[str]:

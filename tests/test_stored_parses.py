@@ -1,0 +1,118 @@
+"""A compiled bundle's stored parses are the parses spaCy gives, and requests are served from them (issue 29)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from policy_engine.nlp import pipeline as nlp_pipeline
+from policy_engine.nlp.pipeline import NER, SYNTAX, parse, sentence_starts, use_stored_parses
+from policy_engine.nlp.stored_parses import PARSES, StoredParses, compute_parses, write_parses
+
+TEXTS = (
+    "**Patient:** Ravi Menon  \n**MRN:** 4471120\n\nSeen by Dr. Lena Fischer at the Harbour Clinic on 03/02/2024.",
+    "She reports that the inhaler helps. Follow-up in Leeds next month; her husband Tom will drive her.",
+)
+
+
+def _signature(doc) -> tuple:
+    tokens = [(t.text, t.whitespace_, t.tag_, t.pos_, t.dep_, t.head.i, t.lemma_, str(t.morph), t.ent_iob_, t.ent_type_, t.is_sent_start) for t in doc]
+    return tokens, [(e.start, e.end, e.label_) for e in doc.ents], [(s.start, s.end) for s in doc.sents]
+
+
+def _store(tmp_path: Path, texts: tuple[str, ...], model: str | None = None) -> StoredParses:
+    parses = compute_parses(texts)
+    if model is not None:
+        parses["model"] = model
+    write_parses(tmp_path / PARSES, parses)
+    return StoredParses(tmp_path / PARSES)
+
+
+def _counting(runs: list[str]):
+    original = nlp_pipeline.pipe
+
+    def counting_pipe(texts, **kwargs):
+        texts = list(texts)
+        runs.extend(texts)
+        return original(texts, **kwargs)
+
+    return original, counting_pipe
+
+
+def test_a_stored_doc_is_the_parse_spacy_gives(tmp_path: Path) -> None:
+    store = _store(tmp_path, TEXTS)
+    nlp = nlp_pipeline.pipeline()
+    prepare = ("ner", sentence_starts())
+    for text in TEXTS:
+        full = store.doc(nlp, tuple(nlp.pipe_names), None, text)
+        ner = store.doc(nlp, NER, ("ner", "sentence_starts"), text)
+        assert full is not None and ner is not None
+        assert _signature(full) == _signature(next(nlp_pipeline.pipe([text])))
+        assert _signature(ner) == _signature(next(nlp_pipeline.pipe([text], components=NER, prepare=prepare)))
+        assert full.ents and ner.ents
+    assert store.doc(nlp, tuple(nlp.pipe_names), None, "A text the bundle never held.") is None
+
+
+@pytest.mark.parametrize("same_model", [True, False])
+def test_parse_serves_a_registered_store_only_for_the_model_that_parsed(tmp_path: Path, same_model: bool) -> None:
+    texts = tuple(f"{t} (store {same_model})" for t in TEXTS)  # texts no other test parsed in this process
+    key = f"test-store-{same_model}"
+    use_stored_parses(key, _store(tmp_path, texts, None if same_model else "en_another_model==1.0 spacy==0"))
+    runs: list[str] = []
+    original, counting = _counting(runs)
+    nlp_pipeline.pipe = counting
+    try:
+        full = parse(texts)
+        syntax = parse(texts, components=SYNTAX)  # the leading components of the stored full run
+        ner = parse(texts, components=NER, prepare=("ner", sentence_starts()))
+    finally:
+        nlp_pipeline.pipe = original
+        nlp_pipeline._STORES.pop(key, None)
+    assert (runs == []) is same_model, runs
+    assert [_signature(d) for d in full] == [_signature(d) for d in original(texts)]
+    assert [_signature(d) for d in syntax] == [_signature(d) for d in original(texts, components=SYNTAX)]
+    assert [_signature(d) for d in ner] == [_signature(d) for d in original(texts, components=NER, prepare=("ner", sentence_starts()))]
+    full[0].set_ents([], default="outside")  # a caller's change never reaches the next caller
+    assert [e.text for e in parse([texts[0]])[0].ents] == [e.text for e in next(original([texts[0]])).ents] != []
+
+
+def test_an_opened_bundle_protects_without_parsing_its_passages_again() -> None:
+    from policy_engine.bundle.reader import Bundle
+    from policy_engine.engine.runtime import Engine
+    from tests.compile_support import compiled_fixture
+
+    _, path, _ = compiled_fixture()
+    assert (path / PARSES).is_file()
+    stored = {n.chunk_id: n.text for n in Bundle.open(path).nodes}
+    engine = Engine.open(path, audit=False)
+    nlp_pipeline._PARSED.clear()  # the compile parsed the same texts in this process
+    runs: list[str] = []
+    original, counting = _counting(runs)
+    nlp_pipeline.pipe = counting
+    try:
+        result = engine.protect("Which inhaler does Maria Lopez use for her asthma?")
+    finally:
+        nlp_pipeline.pipe = original
+        engine.close()
+    assert result.redactions and {c.chunk_id for c in result.chunks} & set(stored)  # it retrieved stored passages and redacted
+    assert not set(runs) & set(stored.values()), "a passage the bundle stored parses of was parsed again"
+    assert runs  # the question and the rewritten passages are still parsed
+
+
+def test_parses_the_manifest_does_not_list_are_not_served(tmp_path: Path) -> None:
+    """A parses file dropped into a bundle (not checked against a manifest digest at open) is ignored."""
+    import json
+    import shutil
+
+    from policy_engine.bundle.reader import Bundle
+    from tests.compile_support import compiled_fixture
+
+    _, path, _ = compiled_fixture()
+    assert Bundle.open(path).stored_parses() is not None
+    copy = tmp_path / "bundle"
+    shutil.copytree(path, copy)
+    manifest = json.loads((copy / "manifest.json").read_text(encoding="utf-8"))
+    del manifest["files"][PARSES]
+    (copy / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    assert Bundle.open(copy).stored_parses() is None
