@@ -112,6 +112,20 @@ def fit_mil(x: np.ndarray, comment_of: np.ndarray, revealing: np.ndarray, rows: 
     return model
 
 
+def development_sentences(seed: int) -> tuple[list[dict], list[tuple[int, str]], np.ndarray, np.ndarray]:
+    """SynthPAI's development comments (threads split by ``seed``), their sentences as (comment index, sentence), each
+    sentence's comment index, and each sentence's cross-validation fold (:data:`FOLDS` groups of threads, seeded)."""
+    comments = external.load_comments()
+    side = external.split_threads(comments, seed)
+    dev = [c for c in comments if side[c["thread"]] == "dev"]
+    threads = sorted({c["thread"] for c in dev})
+    random.Random(seed + 1).shuffle(threads)
+    fold_of_thread = {t: i % FOLDS for i, t in enumerate(threads)}
+    units = [(ci, s) for ci, c in enumerate(dev) for s in (external.sentences(c["text"]) or [c["text"]])]
+    comment_of = np.array([ci for ci, _ in units])
+    return dev, units, comment_of, np.array([fold_of_thread[dev[ci]["thread"]] for ci in comment_of])
+
+
 def out_of_fold(x: np.ndarray, comment_of: np.ndarray, revealing: np.ndarray, fold: np.ndarray,
                 extra: tuple[np.ndarray, np.ndarray] | None) -> tuple[np.ndarray, np.ndarray]:
     """Each sentence's score by the model fitted without its fold, and each comment's highest sentence score."""
@@ -177,15 +191,7 @@ def main() -> None:
                              "the operating point) and keep them where they raise the development out-of-fold comment AUC")
     parser.add_argument("--model", type=Path, default=MODEL, help="where to write the weights")
     args = parser.parse_args()
-    comments = external.load_comments()
-    side = external.split_threads(comments, args.seed)
-    dev = [c for c in comments if side[c["thread"]] == "dev"]
-    threads = sorted({c["thread"] for c in dev})
-    random.Random(args.seed + 1).shuffle(threads)
-    fold_of_thread = {t: i % FOLDS for i, t in enumerate(threads)}
-    units = [(ci, s) for ci, c in enumerate(dev) for s in (external.sentences(c["text"]) or [c["text"]])]
-    comment_of = np.array([ci for ci, _ in units])
-    fold = np.array([fold_of_thread[dev[ci]["thread"]] for ci in comment_of])
+    dev, units, comment_of, fold = development_sentences(args.seed)
     embed = external.Embeddings()
     x = embed([s for _, s in units])
     embed.save()
@@ -233,7 +239,7 @@ def main() -> None:
     np.savez(args.model, classes=np.array(classes), coef=np.array(coef, dtype=np.float32), intercept=np.array(intercept, dtype=np.float32),
              thresholds=thresholds)
     report = {"command": "PYTHONPATH=$PWD python bench/kg_erasure/attribute_train.py " + " ".join(sys.argv[1:]),
-              "trained_on_threads": sorted(threads), "capid_sentences": len(capid_texts),
+              "trained_on_threads": sorted({c["thread"] for c in dev}), "capid_sentences": len(capid_texts),
               "capid_positives": {a: int(v.sum()) for a, v in capid_labels.items()}, "folds": FOLDS, "mil_rounds": ROUNDS, "sentences": len(units), "comments": len(dev),
               "calibration": calibration, "thresholds_chosen": chosen, "allowed_still_revealing_on_dev": budget,
               "dev_revealing_comments": revealing, "dev_emulated_per_attribute": {a: {str(t): v for t, v in r.items()} for a, r in per_attribute.items()},

@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 from pathlib import Path
 from typing import Any
@@ -49,7 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import external
-from attribute_train import FOLDS, GRID, _counts, allowed_misses, choose_thresholds, out_of_fold
+from attribute_train import FOLDS, GRID, _counts, allowed_misses, choose_thresholds, development_sentences, out_of_fold
 from judges import MIN_POSITIVES, judges
 
 MODEL = Path(__file__).resolve().parents[2] / "enforcers" / "kg_erasure" / "fact_evidence_model.npz"
@@ -83,15 +82,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=31)
     parser.add_argument("--target", type=float, default=0.05)
     args = parser.parse_args()
-    comments = external.load_comments()
-    side = external.split_threads(comments, args.seed)
-    dev = [c for c in comments if side[c["thread"]] == "dev"]
-    threads = sorted({c["thread"] for c in dev})
-    random.Random(args.seed + 1).shuffle(threads)
-    fold_of_thread = {t: i % FOLDS for i, t in enumerate(threads)}
-    units = [(ci, s) for ci, c in enumerate(dev) for s in (external.sentences(c["text"]) or [c["text"]])]
-    comment_of = np.array([ci for ci, _ in units])
-    sentence_fold = np.array([fold_of_thread[dev[ci]["thread"]] for ci in comment_of])
+    dev, units, comment_of, sentence_fold = development_sentences(args.seed)
     embed = external.Embeddings()
     x = embed([s for _, s in units])
     profiles = json.loads((external.CORPUS / "user_bot_profiles_300.json").read_text())
