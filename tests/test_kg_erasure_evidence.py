@@ -52,3 +52,27 @@ def test_a_sentence_implying_the_attribute_is_flagged_and_one_merely_about_the_a
         judge: EvidenceJudge, relation: str, value: str, implies: str, about: str) -> None:
     fact = Fact("private:0", "author", relation, value.casefold())
     assert judge.evidence([implies, about], fact) == [True, False]
+
+
+def test_declared_evidence_replaces_the_blanket_fallback_for_a_relation_no_model_covers(judge: EvidenceJudge) -> None:
+    """``diagnosed_with`` names no attribute of the model: undeclared, the relatedness fallback takes the routine
+    sentences about the patient too; with the owner's evidence terms declared, only the terms (checked by the eraser)
+    count, so the judge itself flags nothing."""
+    routine = ["Her insurance card was scanned at the front desk.", "She signed the consent form for text reminders."]
+    undeclared = Fact("private:0", "patient", "diagnosed_with", "hiv infection")
+    declared = Fact("private:0", "patient", "diagnosed_with", "hiv infection", terms=("viral load", "antiretroviral"))
+    assert all(judge.evidence(routine, undeclared))
+    assert judge.evidence(routine, declared) == [False, False]
+
+
+def test_an_owner_who_declares_evidence_keeps_the_routine_sentences_and_loses_the_evidence() -> None:
+    from enforcers.kg_erasure.eraser import Eraser
+    from policy_engine.policy.model import PrivateKnowledge
+
+    shipped = make_judge(KGErasureSettings().evidence_judge, load_embedder(EmbeddingSettings(precision="float32")))
+    text = ("Registration update for Nadia Ferrante. Her insurance card was scanned at the front desk. "
+            "Her latest viral load was undetectable. She signed the consent form for text reminders.")
+    knowledge = PrivateKnowledge(private=[("Nadia Ferrante", "diagnosed_with", "HIV infection")])
+    erased = Eraser(knowledge, evidence={"HIV infection": ["viral load"]}, judge=shipped).erase([("reg#0", text)]).texts[0]
+    assert "viral load" not in erased
+    assert "insurance card was scanned" in erased and "consent form" in erased

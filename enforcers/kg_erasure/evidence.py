@@ -186,8 +186,14 @@ class FactJudge:
         return 1.0 / (1.0 + np.exp(-z)), threshold
 
     def evidence(self, sentences: Sequence[str], fact: Fact) -> list[bool]:
+        """The judged evidence among ``sentences``.  For a relation outside the attribute model, the relatedness
+        threshold takes nearly every sentence about the subject (relatedness alone separates little); where the owner
+        declared evidence terms for the fact's tail, those terms (which the eraser checks) are the evidence instead,
+        so the blanket fallback applies only where nothing more specific is known."""
         if not sentences:
             return []
+        if fact.terms and self.attributes.attribute_of(fact) not in self.thresholds:
+            return [False] * len(sentences)
         p, threshold = self.probabilities(sentences, fact)
         return [bool(v >= threshold) for v in p]
 
