@@ -76,6 +76,7 @@ def test_a_private_answer_with_nothing_supported_abstains_with_the_reason(enforc
     out = enforcer.apply(_private(_context("She is 18, her client is Dr. The treatment is considered low risk by Barclays.")))
     assert out.answer is None and out.refusal is not None and out.refusal.outcome == "abstained"
     assert "no sentence of the answer is supported" in out.refusal.reason and "Barclays" not in out.refusal.reason
+    assert "a name the context does not give in " in out.refusal.reason  # the kinds in words a reader understands, not identifiers
 
 
 def test_a_plain_answer_with_nothing_supported_quotes_the_context_most_relevant_to_the_question(enforcer: GroundingEnforcer) -> None:

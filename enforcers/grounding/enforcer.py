@@ -27,6 +27,16 @@ if TYPE_CHECKING:
     from policy_engine.nlp.embedding import Embedder
 
 
+
+#: What each kind of unsupported content means, as a reader of the refusal or note sees it.
+UNSUPPORTED_KINDS = {
+    "placeholder": "a placeholder the context does not hold",
+    "number": "a number the context does not give",
+    "name": "a name the context does not give",
+    "content": "mostly words the context does not use",
+    "thing": "something the context never mentions",
+}
+
 class GroundingSection(BaseModel):
     """The ``grounding`` section of a decision record: sentences judged, kept, and the kinds found unsupported."""
 
@@ -77,7 +87,7 @@ class GroundingEnforcer:
         context = context.with_section(self.name, section)
         if not judged.sentences:
             return context
-        what = ", ".join(f"{kind} ({n})" for kind, n in sorted(kinds.items())) or "nothing checkable"
+        what = "; ".join(f"{UNSUPPORTED_KINDS.get(kind, kind)} in {n} sentence(s)" for kind, n in sorted(kinds.items())) or "nothing checkable"
         if not any(s.informative for s in judged.sentences):
             unsupported = f"grounding: no sentence of the answer is supported by the protected context or the question (unsupported: {what})"
             private = context.privacy is not None or "dp_decoding" in context.sections
