@@ -145,7 +145,9 @@ def load_model(path: str | os.PathLike[str], gguf_file: str | None = None) -> Mo
 def _load_uncached(source: Path, gguf_file: str | None) -> ModelHandle:
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
+    from transformers.utils import logging as transformers_logging
 
+    transformers_logging.disable_progress_bar()  # no "Loading weights" bars on the user's terminal
     marker = source / gguf_file if gguf_file else source / "config.json"
     if not marker.is_file():
         raise ModelNotAvailable(_missing_model_message(marker))
