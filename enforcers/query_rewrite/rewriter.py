@@ -44,7 +44,7 @@ from spacy.tokens import Doc, Span
 from enforcers.query_rewrite.cuts import Edit, clipped_end, context_clauses, edit, names_a_kind, no_occupation
 from enforcers.query_rewrite.learned import shared_tagger
 from enforcers.query_rewrite.necessity import IDENTIFIERS, Decision, NecessityPlanner, measured
-from enforcers.query_rewrite.need import shared_necessity
+from enforcers.query_rewrite.need import shared_necessity, span_kind
 from enforcers.query_rewrite.placeholders import TOKEN, Placeholders
 from enforcers.query_rewrite.request_roles import request_sentences, request_text
 from enforcers.query_rewrite.section import QueryRewriteSection, SpanOutcome
@@ -52,7 +52,7 @@ from enforcers.query_rewrite.sentence_starts import answer_options, parse
 from enforcers.query_rewrite.settings import NecessityAction, NecessityRule
 from enforcers.query_rewrite.spans import AttributeDetector, AttributeSpan
 from enforcers.query_rewrite.subjects import focal_subject
-from enforcers.query_rewrite.task import TaskClassifier, TaskPrediction, shared_classifier
+from enforcers.query_rewrite.task import GENERAL, TaskClassifier, TaskPrediction, shared_classifier
 from policy_engine.enforcement.base import SpanDetector
 from policy_engine.errors import PolicyEngineError
 from policy_engine.nlp.sentences import sentence_spans
@@ -148,18 +148,13 @@ class QueryRewriter:
 
     def rewrite(self, query: str, purpose: str | None = None) -> RewriteResult:
         """The need-to-know rewrite of ``query`` for ``purpose``; raises :class:`QueryRefused` when none verifies."""
-        doc = parse(query)
-        requests = request_sentences(doc)
-        request = request_text(doc)
+        requests, request, spans = self.spans(query)
         prediction = self.classifier.predict(request)
         task, source, rule = self._task(prediction, purpose)
-        clauses = context_clauses(doc)
-        found = self._disclosures(query, doc, requests, clauses)
-        spans = [self._measurement(replace(s, end=clipped_end(doc, s.start, s.end)), query) for s in found]
         necessity = shared_necessity()
         sentences = sentence_spans(query)
         probability = necessity.probability(
-            request, [_holding(query, sentences, s.start) for s in spans], [s.value(query) for s in spans], [_kind(s) for s in spans],
+            request, [_holding(query, sentences, s.start) for s in spans], [s.value(query) for s in spans], [span_kind(s) for s in spans],
         )
         focal = focal_subject(query, requests[0].start_char, requests[-1].end_char) if requests else "self"
         ranges = [(r.start_char, r.end_char) for r in requests]
@@ -193,6 +188,13 @@ class QueryRewriter:
             return RewriteResult(protective, rewriter="protective", **result)  # type: ignore[arg-type]
         raise QueryRefused(f"no rewrite of the query passed verification ({failure}); the query is refused")
 
+    def spans(self, query: str) -> tuple[list[Span], str, list[AttributeSpan]]:
+        """(the request sentences, the request text, the attribute spans) of ``query``: what necessity is decided on."""
+        doc = parse(query)
+        requests = request_sentences(doc)
+        found = self._disclosures(query, doc, requests, context_clauses(doc))
+        return requests, request_text(doc), [self._measurement(replace(s, end=clipped_end(doc, s.start, s.end)), query) for s in found]
+
     def _disclosures(self, query: str, doc: Doc, requests: list[Span], clauses: list[tuple[int, int]]) -> list[AttributeSpan]:
         """The attribute spans of ``query`` (detected and tagged), less the ones that start an answer option of the request
         (its material, never edited).  An occupation that is a verb or only names who acted ("the nurse rang") and a name
@@ -215,15 +217,20 @@ class QueryRewriter:
     def _task(self, prediction: TaskPrediction, purpose: str | None) -> tuple[str | None, TaskSource, NecessityRule | None]:
         """The task the rules apply for, where it came from, and the policy rule for it."""
         settings = self.policy.necessity
+        if prediction.task == GENERAL:  # the classifier abstained: the owner's default task, else the question alone decides
+            return self._default_task(purpose) if settings.default_task is not None else (GENERAL, "classifier", None)
         rule = self.planner.rule(prediction.task, purpose)
         # a policy rule is specific to the task; the built-in defaults only to its kind
         if (prediction.confidence if rule is not None else prediction.kind_confidence) >= settings.min_confidence:
             return prediction.task, "classifier", rule
         if settings.default_task is not None:
-            task = self.planner.vocabulary.task_id(settings.default_task)
-            return task, "default_task", self.planner.rule(task, purpose)
+            return self._default_task(purpose)
         rule = self.planner.most_protective_rule()
         return (self.planner.vocabulary.task_id(rule.task) if rule else None), "most_protective", rule
+
+    def _default_task(self, purpose: str | None) -> tuple[str | None, TaskSource, NecessityRule | None]:
+        task = self.planner.vocabulary.task_id(self.policy.necessity.default_task or "")
+        return task, "default_task", self.planner.rule(task, purpose)
 
     def failure(self, text: str, original: str, decisions: list[Decision] | tuple[Decision, ...], requests: list[tuple[int, int]]) -> str | None:
         """Why ``text`` may not be forwarded for ``original``, or None: verification both ways (Need-to-Know Section 4.1).
@@ -270,7 +277,11 @@ class QueryRewriter:
 
 
 
-_WORD = re.compile(r"\w+")
+#: Characters of the scripts written without spaces between words (CJK ideographs, kana, hangul).
+_UNSPACED = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff"
+#: A word: a run of word characters, or one character of an unspaced script (with no segmenter a character is the
+#: only unit a cut there is known not to split: "请把这封邮件翻译成中文" is not one word).
+_WORD = re.compile(rf"[{_UNSPACED}]|[^\W{_UNSPACED}]+")
 
 
 def _words(text: str) -> set[str]:
@@ -297,7 +308,7 @@ def _occurrences(query: str, span: AttributeSpan, spans: list[AttributeSpan]) ->
     value = span.value(query)
     again = [
         (m.start(), m.end())
-        for m in re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", query, re.IGNORECASE)
+        for m in re.finditer(_whole(value), query, re.IGNORECASE)
         if m.start() != span.start and not any(s.start < m.end() and m.start() < s.end for s in spans)
     ]
     return [(span.start, span.end), *again]
@@ -306,26 +317,19 @@ def _occurrences(query: str, span: AttributeSpan, spans: list[AttributeSpan]) ->
 def _without(text: str, values: list[str]) -> str:
     """``text`` with every whole-word occurrence of ``values`` taken out (the carried values inside a kept span)."""
     for value in values:
-        text = re.sub(rf"(?<!\w){re.escape(value)}(?!\w)", " ", text)
+        text = re.sub(_whole(value), " ", text)
     return text
 
 
+def _whole(value: str) -> str:
+    """A pattern for ``value`` as whole words; a number is whole only with its decimals and thousands ("5" is no
+    occurrence in "5.15", "500" none in "1,500")."""
+    return rf"(?<!\w)(?<!\d[.,]){re.escape(value)}(?!\w)(?![.,]\d)"
+
+
 def _contains(text: str, value: str) -> bool:
-    """Whether ``value`` occurs in ``text`` as whole words ("mar" is not in "summarise")."""
-    return re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text) is not None
-
-
-#: The necessity model's kind of an organization's or a place's name (CAPID's types).
-_NAME_KINDS = {"detect:employer": "organization", "detect:location": "location"}
-
-
-def _kind(span: AttributeSpan) -> str:
-    """The kind the necessity model reads for ``span``: an organization's or a place's name is that (not the attribute it
-    evidences); a clause the tagger labels a contact detail or identifier is a statement ("an inbox full of school
-    newsletters"), not a value (kind ``other``); anything else is its attribute."""
-    if span.source in _NAME_KINDS:
-        return _NAME_KINDS[span.source]
-    return "other" if span.source == "tagger" and span.attribute in IDENTIFIERS else span.attribute
+    """Whether ``value`` occurs in ``text`` as whole words ("mar" is not in "summarise", :func:`_whole`)."""
+    return re.search(_whole(value), text) is not None
 
 
 def _holding(text: str, sentences: list[tuple[int, int]], start: int) -> str:
