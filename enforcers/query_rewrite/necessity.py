@@ -6,8 +6,8 @@ lists the attributes or families that are always kept (for the person the
 request is about) and those that are never forwarded, and the action for the
 latter.  Every span no rule settles is decided from the question by the
 learned necessity model (:mod:`enforcers.query_rewrite.need`, fitted on the
-development parts of CAPID and PUPA TNB: out-of-fold AUC 0.92 on CAPID's spans,
-0.91 on both corpora's; the essentiality network it replaced, fitted on
+development parts of CAPID and PUPA TNB: out-of-fold AUC 0.925 on CAPID's spans,
+0.90 on both corpora's; the essentiality network it replaced, fitted on
 generated queries, scored 0.58 on CAPID's),
 essential when its probability reaches the model's threshold, after these
 defaults (:meth:`NecessityPlanner.decide` gives the order):
