@@ -63,13 +63,11 @@ class CapidQuery:
 
 @dataclass(frozen=True)
 class PupaQuery:
-    """One PUPA TNB row: the real query, its PII units (none should be forwarded), the reference answer and the
-    reference rewrite (``redacted_query``: the units it still holds are the ones its authors judged the query needs)."""
+    """One PUPA TNB row: the real query, its PII units (none should be forwarded) and the reference answer."""
 
     text: str
     pii_units: tuple[str, ...]
     reference: str
-    redacted: str = ""
 
 
 def capid(path: Path = CAPID) -> list[CapidQuery]:
@@ -98,7 +96,7 @@ def pupa(path: Path = PUPA) -> list[PupaQuery]:
     """Every PUPA TNB row, in file order."""
     with path.open(encoding="utf-8", newline="") as handle:
         return [
-            PupaQuery(r["user_query"], tuple(u.strip() for u in r["pii_units"].split("||") if u.strip()), r["target_response"], r["redacted_query"])
+            PupaQuery(r["user_query"], tuple(u.strip() for u in r["pii_units"].split("||") if u.strip()), r["target_response"])
             for r in csv.DictReader(handle)
         ]
 

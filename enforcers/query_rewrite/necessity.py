@@ -5,10 +5,9 @@ query's task (and, when the rule names ``purposes``, the request's purpose)
 lists the attributes or families that are always kept (for the person the
 request is about) and those that are never forwarded, and the action for the
 latter.  Every span no rule settles is decided from the question by the
-learned necessity model (:mod:`enforcers.query_rewrite.need`, fitted on the
-development parts of CAPID and PUPA TNB: out-of-fold AUC 0.925 on CAPID's spans,
-0.90 on both corpora's; the essentiality network it replaced, fitted on
-generated queries, scored 0.58 on CAPID's),
+learned necessity model (:mod:`enforcers.query_rewrite.need`, fitted on
+CAPID's development part: out-of-fold AUC 0.93 where the essentiality network
+it replaces, fitted on generated queries, scored 0.58 on the same spans),
 essential when its probability reaches the model's threshold, after these
 defaults (:meth:`NecessityPlanner.decide` gives the order):
 

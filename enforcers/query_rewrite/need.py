@@ -1,11 +1,9 @@
 """Span necessity learned from labelled questions: "is this span needed to answer this question?" (Need-to-Know Section 3).
 
 A calibrated logistic regression over the shared MiniLM embedder, fitted by
-``training/query_rewrite/fit_necessity.py`` on the development parts of CAPID
+``training/query_rewrite/fit_necessity.py`` on the development part of CAPID
 (Ponomarenko et al., 2026: user disclosures whose every PII span is labelled
-needed or not for the question asked) and PUPA TNB (Li et al., 2025: real
-queries whose PII units a reference rewrite drops: the unrelated disclosures
-CAPID lacks), and shipped as ``necessity_model.npz``.
+needed or not for the question asked) and shipped as ``necessity_model.npz``.
 Features of one span, all from the embedder (L2-normalised rows):
 
 * the question ``q``, the sentence holding the span ``s``, the span itself ``v``;
@@ -29,8 +27,6 @@ from importlib import resources
 
 import numpy as np
 
-from enforcers.query_rewrite.necessity import IDENTIFIERS
-from enforcers.query_rewrite.spans import AttributeSpan
 from enforcers.query_rewrite.task import EMBEDDING
 from policy_engine.nlp.embedding import Embedder, load_embedder
 
@@ -66,19 +62,6 @@ def necessity_features(questions: np.ndarray, sentences: np.ndarray, spans: np.n
         one_hot[row, KINDS.index(kind_of(kind))] = 1.0
     cosines = np.stack([(q * s).sum(axis=1), (q * v).sum(axis=1)], axis=1)
     return np.hstack([q, s, v, q * s, q * v, cosines, one_hot]).astype(np.float32)
-
-
-#: The necessity model's kind of an organization's or a place's name (CAPID's types).
-_NAME_KINDS = {"detect:employer": "organization", "detect:location": "location"}
-
-
-def span_kind(span: AttributeSpan) -> str:
-    """The kind the necessity model reads for ``span``: an organization's or a place's name is that (not the attribute it
-    evidences); a clause the tagger labels a contact detail or identifier is a statement ("an inbox full of school
-    newsletters"), not a value (kind ``other``); anything else is its attribute."""
-    if span.source in _NAME_KINDS:
-        return _NAME_KINDS[span.source]
-    return "other" if span.source == "tagger" and span.attribute in IDENTIFIERS else span.attribute
 
 
 class NecessityModel:

@@ -44,7 +44,7 @@ from spacy.tokens import Doc, Span
 from enforcers.query_rewrite.cuts import Edit, clipped_end, context_clauses, edit, names_a_kind, no_occupation
 from enforcers.query_rewrite.learned import shared_tagger
 from enforcers.query_rewrite.necessity import IDENTIFIERS, Decision, NecessityPlanner, measured
-from enforcers.query_rewrite.need import shared_necessity, span_kind
+from enforcers.query_rewrite.need import shared_necessity
 from enforcers.query_rewrite.placeholders import TOKEN, Placeholders
 from enforcers.query_rewrite.request_roles import request_sentences, request_text
 from enforcers.query_rewrite.section import QueryRewriteSection, SpanOutcome
@@ -154,7 +154,7 @@ class QueryRewriter:
         necessity = shared_necessity()
         sentences = sentence_spans(query)
         probability = necessity.probability(
-            request, [_holding(query, sentences, s.start) for s in spans], [s.value(query) for s in spans], [span_kind(s) for s in spans],
+            request, [_holding(query, sentences, s.start) for s in spans], [s.value(query) for s in spans], [_kind(s) for s in spans],
         )
         focal = focal_subject(query, requests[0].start_char, requests[-1].end_char) if requests else "self"
         ranges = [(r.start_char, r.end_char) for r in requests]
@@ -330,6 +330,19 @@ def _whole(value: str) -> str:
 def _contains(text: str, value: str) -> bool:
     """Whether ``value`` occurs in ``text`` as whole words ("mar" is not in "summarise", :func:`_whole`)."""
     return re.search(_whole(value), text) is not None
+
+
+#: The necessity model's kind of an organization's or a place's name (CAPID's types).
+_NAME_KINDS = {"detect:employer": "organization", "detect:location": "location"}
+
+
+def _kind(span: AttributeSpan) -> str:
+    """The kind the necessity model reads for ``span``: an organization's or a place's name is that (not the attribute it
+    evidences); a clause the tagger labels a contact detail or identifier is a statement ("an inbox full of school
+    newsletters"), not a value (kind ``other``); anything else is its attribute."""
+    if span.source in _NAME_KINDS:
+        return _NAME_KINDS[span.source]
+    return "other" if span.source == "tagger" and span.attribute in IDENTIFIERS else span.attribute
 
 
 def _holding(text: str, sentences: list[tuple[int, int]], start: int) -> str:
