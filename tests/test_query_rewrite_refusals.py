@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from enforcers.query_rewrite.rewriter import QueryRewriter
-from enforcers.query_rewrite.task import GENERAL, shared_classifier
+from enforcers.query_rewrite.task import shared_classifier
 from policy_engine.detect.analyzer import Analyzer
 from policy_engine.policy.model import Metadata, Policy
 
@@ -54,15 +54,20 @@ def test_a_value_that_is_a_fragment_of_another_does_not_refuse_the_query(rewrite
         assert value in result.text, result.text
 
 
+ABSTAINED = pytest.mark.xfail(strict=True, reason="issue 30, withdrawn: the task classifier no longer abstains; with the CAPID-fitted necessity model an abstaining classifier (below 0.62) forwarded 155 of PUPA's 331 development units against 88 without it (diagnose.py, 118 development queries)")
+
+
+@ABSTAINED
 def test_the_task_classifier_abstains_on_a_question_with_no_answer_options() -> None:
     prediction = shared_classifier().predict("Which side effects of metformin should I watch for?")
     assert prediction.task != "multiple_choice_qa"
-    assert prediction.task == GENERAL and 0.0 < prediction.kind_confidence <= 1.0
+    assert prediction.task == "general" and 0.0 < prediction.kind_confidence <= 1.0
 
 
+@ABSTAINED
 def test_an_abstained_task_leaves_necessity_to_the_question(rewriter: QueryRewriter) -> None:
     result = rewriter.rewrite(DEMO)
-    assert result.task == GENERAL and result.task_source == "classifier"
+    assert result.task == "general" and result.task_source == "classifier"
     assert "metformin" in result.text and "type 2 diabetes" in result.text, result.text
     assert "Which side effects of metformin should I watch for?" in result.text
     assert "Dana Whitfield" not in result.text and "divorce" not in result.text

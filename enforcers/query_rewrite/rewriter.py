@@ -52,7 +52,7 @@ from enforcers.query_rewrite.sentence_starts import answer_options, parse
 from enforcers.query_rewrite.settings import NecessityAction, NecessityRule
 from enforcers.query_rewrite.spans import AttributeDetector, AttributeSpan
 from enforcers.query_rewrite.subjects import focal_subject
-from enforcers.query_rewrite.task import GENERAL, TaskClassifier, TaskPrediction, shared_classifier
+from enforcers.query_rewrite.task import TaskClassifier, TaskPrediction, shared_classifier
 from policy_engine.enforcement.base import SpanDetector
 from policy_engine.errors import PolicyEngineError
 from policy_engine.nlp.sentences import sentence_spans
@@ -217,20 +217,15 @@ class QueryRewriter:
     def _task(self, prediction: TaskPrediction, purpose: str | None) -> tuple[str | None, TaskSource, NecessityRule | None]:
         """The task the rules apply for, where it came from, and the policy rule for it."""
         settings = self.policy.necessity
-        if prediction.task == GENERAL:  # the classifier abstained: the owner's default task, else the question alone decides
-            return self._default_task(purpose) if settings.default_task is not None else (GENERAL, "classifier", None)
         rule = self.planner.rule(prediction.task, purpose)
         # a policy rule is specific to the task; the built-in defaults only to its kind
         if (prediction.confidence if rule is not None else prediction.kind_confidence) >= settings.min_confidence:
             return prediction.task, "classifier", rule
         if settings.default_task is not None:
-            return self._default_task(purpose)
+            task = self.planner.vocabulary.task_id(settings.default_task)
+            return task, "default_task", self.planner.rule(task, purpose)
         rule = self.planner.most_protective_rule()
         return (self.planner.vocabulary.task_id(rule.task) if rule else None), "most_protective", rule
-
-    def _default_task(self, purpose: str | None) -> tuple[str | None, TaskSource, NecessityRule | None]:
-        task = self.planner.vocabulary.task_id(self.policy.necessity.default_task or "")
-        return task, "default_task", self.planner.rule(task, purpose)
 
     def failure(self, text: str, original: str, decisions: list[Decision] | tuple[Decision, ...], requests: list[tuple[int, int]]) -> str | None:
         """Why ``text`` may not be forwarded for ``original``, or None: verification both ways (Need-to-Know Section 4.1).

@@ -8,14 +8,6 @@ word uni- and bigrams (the verbs and objects that name a task: "translate",
 regenerates them deterministically from the training generator family.
 Prediction is a matrix product and a softmax over the embedding and
 :func:`policy_engine.nlp.ngram_hashing.hashed_ngrams` (no scikit-learn at run time).
-
-No external corpus labels requests with these task types (CAPID and PUPA TNB
-label PII spans; PUPA's ``predicted_category`` is the kind of private content,
-not the task), so the model still learns from generated requests only, and on
-requests other people wrote it is often wrong.  It therefore **abstains** below
-:data:`ABSTAIN_AT`: the prediction is :data:`GENERAL`, a domain task whose
-necessity the learned span model decides from the question (a policy's
-``default_task`` takes its place where the owner set one).
 """
 
 from __future__ import annotations
@@ -36,15 +28,6 @@ MODEL_FILE = "task_model.npz"
 #: The encoder the model was fitted on: MiniLM in float32 (bf16 would shift the features it was trained on).
 EMBEDDING = EmbeddingSettings(precision="float32")
 LEXICAL_FEATURES = 2**11
-#: The task a request gets when the classifier abstains: no task type's rules or defaults apply, only the question.
-GENERAL = "general"
-#: Top-class probability below which the classifier abstains.  Chosen on CAPID's development questions, the one
-#: external evidence of a wrong label there is: a question with a span its annotators label needed cannot be a task
-#: that needs no personal attribute (code, translation, summarisation, information retrieval), and the classifier
-#: gave such a label to 65 of 1,224 of them, at probabilities up to 0.615; from 0.62 on none is left.  It abstains on
-#: 94 % of CAPID's development questions (the demo's "Which side effects of metformin should I watch for?", labelled
-#: multiple-choice QA at 0.55, among them).
-ABSTAIN_AT = 0.62
 
 
 def features(requests: list[str], embedder: Embedder) -> np.ndarray:
@@ -56,9 +39,8 @@ def features(requests: list[str], embedder: Embedder) -> np.ndarray:
 
 @dataclass(frozen=True)
 class TaskPrediction:
-    """The most probable task (:data:`GENERAL` when the classifier abstains), its probability (the classifier's
-    confidence), and the probability of its kind (none / addressed / domain: all the built-in defaults depend on; for
-    :data:`GENERAL` the domain kind's)."""
+    """The most probable task, its probability (the classifier's confidence), and the
+    probability of its kind (none / addressed / domain: all the built-in defaults depend on)."""
 
     task: str
     confidence: float
@@ -92,12 +74,7 @@ class TaskClassifier:
         probs /= probs.sum(axis=1, keepdims=True)
         best = probs.argmax(axis=1)
         kinds = np.array([task_kind(c) for c in self.classes])
-        return [
-            TaskPrediction(self.classes[i], float(p[i]), float(p[kinds == kinds[i]].sum()))
-            if p[i] >= ABSTAIN_AT
-            else TaskPrediction(GENERAL, float(p[i]), float(p[kinds == "domain"].sum()))
-            for i, p in zip(best, probs)
-        ]
+        return [TaskPrediction(self.classes[i], float(p[i]), float(p[kinds == kinds[i]].sum())) for i, p in zip(best, probs)]
 
     def predict(self, request: str) -> TaskPrediction:
         return self.predict_many([request])[0]
