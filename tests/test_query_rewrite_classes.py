@@ -84,7 +84,6 @@ def test_class_6_a_sensitive_attribute_the_question_is_about_is_kept(rewriter: Q
     assert "Ramadan" in out and "before dawn" in out, out
 
 
-@pytest.mark.xfail(strict=True, reason="issue 30 class 1, regressed with the necessity model refitted on CAPID + PUPA development spans: the inbox clause the filter question stands on is judged not needed")
 def test_class_7_a_clause_about_email_is_no_address_and_is_kept_when_needed(rewriter: QueryRewriter) -> None:
     result = rewriter.rewrite(INBOX)
     assert "email inbox" in result.text and "[EMAIL" not in result.text, result.text
@@ -149,7 +148,6 @@ ADVICE = "Which part of Manchester is best for a family with two small children?
 MANAGER = "My manager Tobias Wrenfield books our team meetings at 7am and I am exhausted. How do I ask Tobias Wrenfield for later meetings?"
 
 
-@pytest.mark.xfail(strict=True, reason="issue 30 class 5, regressed with the abstaining task classifier: below its abstention point the cover letter is a general task, so the firm the request names is judged by the necessity model (needed) instead of travelling as a placeholder")
 def test_a_name_a_composed_text_only_repeats_travels_as_a_placeholder(rewriter: QueryRewriter) -> None:
     out = rewriter.rewrite(COVER).text
     assert "Hallbrook" not in out and "cover letter for a risk analyst job at [ORG_1]" in out, out
