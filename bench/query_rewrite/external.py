@@ -20,7 +20,8 @@ the original query and to the reference answer (``target_response``; the
 original's own cosine to it is the ceiling).
 
 Usage: ``python bench/query_rewrite/external.py [--part validation] [--capid-limit 300] [--pupa-limit 237] [--tag after]``;
-each tag's figures are kept in ``bench/results/query_rewrite_external.json`` and all tags rendered into the ``.md``.
+each tag's figures are kept in ``bench/results/query_rewrite_external.json`` and its tables appended to the ``.md``
+(the notes written under earlier tags stay).
 """
 
 from __future__ import annotations
@@ -125,7 +126,7 @@ def pupa_scores(queries: list[PupaQuery], produced: dict[str, dict], embedder: E
     return table
 
 
-def markdown(result: dict) -> str:
+def header(result: dict) -> str:
     lines = [
         "# Query rewriting on external data (CAPID, PUPA TNB), Presidio side by side",
         "",
@@ -137,34 +138,38 @@ def markdown(result: dict) -> str:
         "utility proxies = MiniLM cosine of the forwarded text to the original query and to the reference answer (a refusal scores 0).",
         "",
     ]
-    for tag, run in result["runs"].items():
-        lines += [f"## {tag}{' (semantic)' if run['semantic'] else ''}", "", f"Command: `{run['command']}` (load average {run['load']})", ""]
-        c = run["capid"]
-        lines += [
-            f"CAPID {run['part']} part, N = {c['query_rewrite']['samples']} queries:",
-            "",
-            "| method | SLR | NE | EA | request kept | refused | mean ms | p95 ms |",
-            "|---|---|---|---|---|---|---|---|",
-        ]
-        lines += [
-            f"| {m} | {c[m]['SLR']} | {c[m]['NE']} | {c[m]['EA']} | {c[m]['request_kept']} | {c[m]['refused']} | {c[m]['latency']['mean_ms']} | {c[m]['latency']['p95_ms']} |"
-            for m in METHODS
-        ]
-        p = run["pupa"]
-        lines += [
-            "",
-            f"PUPA TNB{' ' + run['pupa_part'] + ' part' if run.get('pupa_part') else ' (all of it, before the split)'}, N = {run['pupa_n']} queries ({p['query_rewrite']['units']} PII units):",
-            "",
-            "| method | leakage % | queries leaking % | refused % | cos to query | cos to reference | mean ms | p95 ms |",
-            "|---|---|---|---|---|---|---|---|",
-        ]
-        lines += [
-            f"| {m} | {p[m]['leakage']} | {p[m]['queries_leaking']} | {p[m]['refused']} | {p[m]['cos_to_query']} | {p[m]['cos_to_reference']} | {p[m]['latency']['mean_ms']} | {p[m]['latency']['p95_ms']} |"
-            for m in METHODS
-        ]
-        if run.get("refusal_reasons"):
-            lines += ["", "Refusal reasons (query_rewrite): " + "; ".join(f"{k} x{v}" for k, v in run["refusal_reasons"].items())]
-        lines.append("")
+    return "\n".join(lines)
+
+
+def section(tag: str, run: dict) -> str:
+    """One tag's tables (CAPID, PUPA, refusal reasons)."""
+    lines = [f"## {tag}{' (semantic)' if run['semantic'] else ''}", "", f"Command: `{run['command']}` (load average {run['load']})", ""]
+    c = run["capid"]
+    lines += [
+        f"CAPID {run['part']} part, N = {c['query_rewrite']['samples']} queries:",
+        "",
+        "| method | SLR | NE | EA | request kept | refused | mean ms | p95 ms |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    lines += [
+        f"| {m} | {c[m]['SLR']} | {c[m]['NE']} | {c[m]['EA']} | {c[m]['request_kept']} | {c[m]['refused']} | {c[m]['latency']['mean_ms']} | {c[m]['latency']['p95_ms']} |"
+        for m in METHODS
+    ]
+    p = run["pupa"]
+    lines += [
+        "",
+        f"PUPA TNB{' ' + run['pupa_part'] + ' part' if run.get('pupa_part') else ' (all of it, before the split)'}, N = {run['pupa_n']} queries ({p['query_rewrite']['units']} PII units):",
+        "",
+        "| method | leakage % | queries leaking % | refused % | cos to query | cos to reference | mean ms | p95 ms |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    lines += [
+        f"| {m} | {p[m]['leakage']} | {p[m]['queries_leaking']} | {p[m]['refused']} | {p[m]['cos_to_query']} | {p[m]['cos_to_reference']} | {p[m]['latency']['mean_ms']} | {p[m]['latency']['p95_ms']} |"
+        for m in METHODS
+    ]
+    if run.get("refusal_reasons"):
+        lines += ["", "Refusal reasons (query_rewrite): " + "; ".join(f"{k} x{v}" for k, v in run["refusal_reasons"].items())]
+    lines.append("")
     return "\n".join(lines)
 
 
@@ -215,9 +220,10 @@ def main() -> None:
     result["runs"][args.tag] = run
     RESULTS.mkdir(exist_ok=True)
     path.write_text(json.dumps(result, indent=2) + "\n")
-    (RESULTS / f"{STEM}.md").write_text(markdown(result) + "\n")
+    report = RESULTS / f"{STEM}.md"  # appended: the notes written under earlier runs stay
+    report.write_text((report.read_text() if report.exists() else header(result) + "\n") + section(args.tag, run) + "\n")
     print(command)
-    print(markdown(result))
+    print(section(args.tag, run))
 
 
 if __name__ == "__main__":

@@ -102,6 +102,21 @@ def material_start(text: str, request_start: int) -> int | None:
     return min(found) + 1 if found else None
 
 
+def with_containers(decisions: list[Decision]) -> list[Decision]:
+    """``decisions`` where a span judged needed that lies inside a longer span judged not needed (and not carried as a
+    placeholder) goes with it: the clause that holds it is what leaves, so forwarding the inner value would keep part of
+    a clause judged unneeded, and keeping the clause would forward the rest ("Bavaria" inside a removed aside about a
+    tiara; an employer inside a removed job-description clause).  A value the owner's rule makes essential stays."""
+    removed = [d.span for d in decisions if not d.essential and d.placeholder is None]
+    return [
+        Decision(d.span, False, d.action, "default: goes with the clause that holds it")
+        if d.essential and not d.basis.startswith("policy")
+        and any(r.start <= d.span.start and d.span.end <= r.end and r.end - r.start > d.span.end - d.span.start for r in removed)
+        else d
+        for d in decisions
+    ]
+
+
 class NecessityPlanner:
     """Applies a policy's necessity section, over the learned necessity, to the spans of one query."""
 
@@ -142,10 +157,11 @@ class NecessityPlanner:
         only); ``requests`` are the character ranges of the request sentences of ``text``.
 
         Order: the policy's rules (the data owner's override; an essential name, contact detail or identifier still
-        travels as its placeholder); then an organization or place the request names is
-        what it asks about ("the plot of Hamlet") and is kept, unless the task only writes it back out
-        (:data:`REPEATING_TASKS`: a letter, a document, a story, code); one the model judges needed is kept where the
-        answer reasons about it (:func:`reasons_about_names`); otherwise it is carried as a placeholder; a carried value (a name, contact detail or identifier:
+        travels as its placeholder); then an organization or place the model judges needed is kept where the request
+        names it (what it asks about, "the plot of Hamlet"), unless the task only writes it back out
+        (:data:`REPEATING_TASKS`: a letter, a document, a story, code), or where the answer reasons about it
+        (:func:`reasons_about_names`); otherwise it is carried as a placeholder (PUPA TNB's reference rewrites drop most
+        names a request gives: "the average price of a home in [PLACE_1]"); a carried value (a name, contact detail or identifier:
         :func:`~enforcers.query_rewrite.placeholders.token_type`) becomes a placeholder, as does an organization or
         place the question does not need; the material of a rework task (the text after its request)
         is kept; a task needing no personal attribute keeps none; what the request itself names is what it asks about
@@ -169,9 +185,7 @@ class NecessityPlanner:
                 out.append(Decision(span, True, action, "policy rule: essential"))
             elif span.attribute in essential or span.attribute in non_essential:
                 out.append(Decision(span, False, action, "policy rule: third party" if span.attribute in essential else "policy rule: non-essential"))
-            elif carried in ("ORG", "PLACE") and task not in REPEATING_TASKS and asked and not material:
-                out.append(Decision(span, True, action, "default: the request names what it asks about"))
-            elif carried in ("ORG", "PLACE") and reasoned and probability >= threshold and concerned and not material:
+            elif carried in ("ORG", "PLACE") and probability >= threshold and not material and ((asked and task not in REPEATING_TASKS) or (reasoned and concerned)):
                 out.append(Decision(span, True, action, "model: the question needs it"))
             elif carried is not None:
                 out.append(Decision(span, False, action, "default: a value the answer only carries", placeholder=carried))
@@ -187,4 +201,4 @@ class NecessityPlanner:
                 out.append(Decision(span, True, action, "model: the question needs it"))
             else:
                 out.append(Decision(span, False, action, "model: the question does not need it"))
-        return out
+        return with_containers(out)

@@ -72,7 +72,8 @@ Role = Literal["main", "add_on"]
 def request_roles(sentences: tuple[str, ...], statements: tuple[bool, ...] = (), others: tuple[bool, ...] = ()) -> tuple[Role | None, ...]:
     """Per sentence, whether it carries the request, and as what (None: context).
 
-    A question or a known opener settles it (a statement of need, "I need a
+    A question, a known opener or a sentence in another language than the
+    English of most of the query (:func:`in_another_language`) settles it (a statement of need, "I need a
     walker to get around town", only when no question or imperative is there).
     Two kinds of such sentences are weak, requests only when no other is found
     that way: an add-on (:func:`is_add_on`) tacked on after a main request
@@ -100,7 +101,8 @@ def request_roles(sentences: tuple[str, ...], statements: tuple[bool, ...] = (),
         others = ()
     answered = [_question(s) and i + 1 < len(sentences) and _ANSWER.match(sentences[i + 1]) is not None for i, s in enumerate(sentences)]
     other = [(i < len(others) and others[i]) or answered[i] or _CLOSER.match(s) is not None for i, s in enumerate(sentences)]
-    by_rule = tuple(not o and (_question(s) or bool(_REQUEST_START.match(_plain(s)))) for s, o in zip(sentences, other))
+    foreign = in_another_language(sentences)
+    by_rule = tuple(not o and (f or _question(s) or bool(_REQUEST_START.match(_plain(s)))) for s, o, f in zip(sentences, other, foreign))
     needs = tuple(_NEED_STATEMENT.match(s) is not None for s in sentences)
     vague = tuple(r and _vague(s) for r, s in zip(by_rule, sentences))
     asking = [r and not n and not v and not is_add_on(s) for r, n, v, s in zip(by_rule, needs, vague, sentences)]  # a question or imperative
@@ -123,6 +125,35 @@ def request_roles(sentences: tuple[str, ...], statements: tuple[bool, ...] = (),
 
 #: A question mark ending a sentence or the question before its answer options ("which is it? (i) gout (ii) ...").
 _QUESTION_END = re.compile(rf"\?\s*(?:\(?{OPTION_MARK}\)\s.*)?$", re.DOTALL)
+
+
+#: Letters of the scripts that do not separate words by spaces (CJK, kana, hangul) and of other non-Latin alphabets.
+_NON_LATIN = re.compile(r"[^\W\d_a-zA-Z\u00c0-\u024f]")
+_LETTER_WORD = re.compile(r"[^\W\d_]+")
+#: A sentence of words and ordinary punctuation only (no code, numbers, symbols or markup).
+_PROSE = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*(?:[\s,;:.!?\u00bf\u00a1]+[^\W\d_]+(?:['\u2019-][^\W\d_]+)*)*[\s,;:.!?]*")
+
+
+def _not_english(sentence: str) -> bool:
+    """Whether ``sentence`` is written in another language than English: most of its letters are of a non-Latin script,
+    or it is prose (words and ordinary punctuation only: no code, figures or markup) of five or more words, mostly
+    lower-case (no headline or list of names), none of them an English function word (every English sentence of that
+    length has one; spaCy's English stop words)."""
+    letters = [c for c in sentence if c.isalpha()]
+    if letters and sum(_NON_LATIN.match(c) is not None for c in letters) > len(letters) / 2:
+        return True
+    words = _LETTER_WORD.findall(sentence)
+    return _PROSE.fullmatch(sentence.strip()) is not None and len(words) >= 5 and sum(w[0].isupper() for w in words) * 2 < len(words) and not any(w.lower() in STOP_WORDS for w in words)
+
+
+def in_another_language(sentences: tuple[str, ...]) -> tuple[bool, ...]:
+    """Per sentence, whether it is in another language than the English most of the query is written in: the user's
+    own instruction about pasted English material (the English models cannot read it, and it is never context to cut).
+    All False when most of the text is not English (then the material is foreign and the request the English part)."""
+    foreign = tuple(map(_not_english, sentences))
+    if sum(len(s) for s, f in zip(sentences, foreign) if f) * 2 >= sum(map(len, sentences)):
+        return tuple(False for _ in sentences)
+    return foreign
 
 
 def _question(sentence: str) -> bool:

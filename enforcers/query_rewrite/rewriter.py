@@ -148,14 +148,9 @@ class QueryRewriter:
 
     def rewrite(self, query: str, purpose: str | None = None) -> RewriteResult:
         """The need-to-know rewrite of ``query`` for ``purpose``; raises :class:`QueryRefused` when none verifies."""
-        doc = parse(query)
-        requests = request_sentences(doc)
-        request = request_text(doc)
+        requests, request, spans = self.spans(query)
         prediction = self.classifier.predict(request)
         task, source, rule = self._task(prediction, purpose)
-        clauses = context_clauses(doc)
-        found = self._disclosures(query, doc, requests, clauses)
-        spans = [self._measurement(replace(s, end=clipped_end(doc, s.start, s.end)), query) for s in found]
         necessity = shared_necessity()
         sentences = sentence_spans(query)
         probability = necessity.probability(
@@ -192,6 +187,13 @@ class QueryRewriter:
         if self.failure(protective, query, decisions, ranges) is None:
             return RewriteResult(protective, rewriter="protective", **result)  # type: ignore[arg-type]
         raise QueryRefused(f"no rewrite of the query passed verification ({failure}); the query is refused")
+
+    def spans(self, query: str) -> tuple[list[Span], str, list[AttributeSpan]]:
+        """(the request sentences, the request text, the attribute spans) of ``query``: what necessity is decided on."""
+        doc = parse(query)
+        requests = request_sentences(doc)
+        found = self._disclosures(query, doc, requests, context_clauses(doc))
+        return requests, request_text(doc), [self._measurement(replace(s, end=clipped_end(doc, s.start, s.end)), query) for s in found]
 
     def _disclosures(self, query: str, doc: Doc, requests: list[Span], clauses: list[tuple[int, int]]) -> list[AttributeSpan]:
         """The attribute spans of ``query`` (detected and tagged), less the ones that start an answer option of the request
@@ -270,7 +272,11 @@ class QueryRewriter:
 
 
 
-_WORD = re.compile(r"\w+")
+#: Characters of the scripts written without spaces between words (CJK ideographs, kana, hangul).
+_UNSPACED = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff"
+#: A word: a run of word characters, or one character of an unspaced script (with no segmenter a character is the
+#: only unit a cut there is known not to split: "请把这封邮件翻译成中文" is not one word).
+_WORD = re.compile(rf"[{_UNSPACED}]|[^\W{_UNSPACED}]+")
 
 
 def _words(text: str) -> set[str]:
@@ -297,7 +303,7 @@ def _occurrences(query: str, span: AttributeSpan, spans: list[AttributeSpan]) ->
     value = span.value(query)
     again = [
         (m.start(), m.end())
-        for m in re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", query, re.IGNORECASE)
+        for m in re.finditer(_whole(value), query, re.IGNORECASE)
         if m.start() != span.start and not any(s.start < m.end() and m.start() < s.end for s in spans)
     ]
     return [(span.start, span.end), *again]
@@ -306,13 +312,19 @@ def _occurrences(query: str, span: AttributeSpan, spans: list[AttributeSpan]) ->
 def _without(text: str, values: list[str]) -> str:
     """``text`` with every whole-word occurrence of ``values`` taken out (the carried values inside a kept span)."""
     for value in values:
-        text = re.sub(rf"(?<!\w){re.escape(value)}(?!\w)", " ", text)
+        text = re.sub(_whole(value), " ", text)
     return text
 
 
+def _whole(value: str) -> str:
+    """A pattern for ``value`` as whole words; a number is whole only with its decimals and thousands ("5" is no
+    occurrence in "5.15", "500" none in "1,500")."""
+    return rf"(?<!\w)(?<!\d[.,]){re.escape(value)}(?!\w)(?![.,]\d)"
+
+
 def _contains(text: str, value: str) -> bool:
-    """Whether ``value`` occurs in ``text`` as whole words ("mar" is not in "summarise")."""
-    return re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text) is not None
+    """Whether ``value`` occurs in ``text`` as whole words ("mar" is not in "summarise", :func:`_whole`)."""
+    return re.search(_whole(value), text) is not None
 
 
 #: The necessity model's kind of an organization's or a place's name (CAPID's types).

@@ -119,7 +119,8 @@ def subject_of(text: str, start: int, end: int, attribute: str = "") -> Subject:
     inside = [i for n, i in enumerate(inside) if n == 0 or not _MODIFIER.search(text, 0, found[i][0]) or all(found[j][1] == "self" for j in inside[:n])]
     nearest = inside[-1]
     others = [i for i in inside if found[i][1] != "self"]
-    if found[nearest][1] == "self" and text[found[nearest][0] :].lower().startswith(("my ", "our ")) and others:
+    owner = text[found[nearest][0] : start].strip().lower() in ("my", "our")  # "my metformin": the span is the user's own
+    if found[nearest][1] == "self" and text[found[nearest][0] :].lower().startswith(("my ", "our ")) and others and not owner:
         nearest = others[-1]  # "a woman in my book club has ...": a bare possessive is not the sentence's subject
     return _resolve(found, nearest)
 

@@ -1,0 +1,79 @@
+"""query_rewrite refuses only what cannot be forwarded safely: the two refusal classes of issue 30, and the task
+classifier's abstention, on queries written for these tests before the fixes (no corpus needed).
+
+Real spaCy, the real embedder, the shipped models.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from enforcers.query_rewrite.rewriter import QueryRewriter
+from enforcers.query_rewrite.task import shared_classifier
+from policy_engine.detect.analyzer import Analyzer
+from policy_engine.policy.model import Metadata, Policy
+
+#: "Request lost": the request is written in another language than the material it asks about.
+SPANISH = (
+    "Dear Mr. Okafor, thank you for the quote for the kitchen at 14 Elm Road. We accept it and will pay the deposit "
+    "on Monday.\nPor favor, traduce este correo al español."
+)
+CHINESE = "Hi Wei, the shipment to our Shenzhen warehouse left on May 3 and Daniel Cho will call you tomorrow.\n请帮我把这段话改得更礼貌一些。"
+GERMAN = "Bitte fasse diesen Text kurz zusammen: Our team lead Priya Raman moved the launch to June because the vendor in Leeds was late."
+#: "Essential value lost": a number that is a fragment of another value ("500" of "$5,500").
+AMOUNTS = "I take home $5,500 a month and my rent is $1,500. Can I afford a $500 monthly car payment?"
+DOSE = "My doctor raised my metformin from 500 mg to 1500 mg last week. Is 1500 mg a day a normal dose?"
+#: The demo's question: a medical question with no answer options.
+DEMO = "My name is Dana Whitfield and I'm going through a divorce. I take metformin for my type 2 diabetes. Which side effects of metformin should I watch for?"
+
+
+@pytest.fixture(scope="module")
+def rewriter() -> QueryRewriter:
+    policy = Policy(metadata=Metadata(name="refusals-test"))
+    return QueryRewriter(policy, Analyzer(policy))
+
+
+@pytest.mark.parametrize(("query", "asked"), [
+    pytest.param(
+        SPANISH, "Por favor, traduce este correo al español.",
+        marks=pytest.mark.xfail(strict=True, reason="refusal class 'request lost', forwarded but the request is edited: the detector reads 'al español' as a place and, with no abstention and the CAPID-fitted necessity model, it travels as a placeholder inside the request"),
+    ), pytest.param(
+        CHINESE, "请帮我把这段话改得更礼貌一些。",
+        marks=pytest.mark.xfail(strict=True, reason="refusal class 'request lost', still refused: the Chinese request line is found, but the edit of the English material before it empties the rewrite (not yet diagnosed)"),
+    ),
+    pytest.param(
+        GERMAN, "Bitte fasse diesen Text kurz zusammen",
+        marks=pytest.mark.xfail(strict=True, reason="refusal class 'request lost', still refused without abstention: the request is found as the English clause, classified information retrieval (p 0.25), so the tagger's span holding the German instruction is dropped as a task needing no personal attribute"),
+    ),
+])
+def test_a_request_in_another_language_than_its_material_is_forwarded_not_refused(rewriter: QueryRewriter, query: str, asked: str) -> None:
+    result = rewriter.rewrite(query)
+    assert asked in result.text, result.text
+    for name in ("Okafor", "Daniel Cho", "Priya Raman"):
+        assert name not in result.text
+
+
+@pytest.mark.parametrize(("query", "needed"), [(AMOUNTS, ("$5,500", "$1,500", "$500")), (DOSE, ("500 mg", "1500 mg", "metformin"))])
+def test_a_value_that_is_a_fragment_of_another_does_not_refuse_the_query(rewriter: QueryRewriter, query: str, needed: tuple[str, ...]) -> None:
+    result = rewriter.rewrite(query)
+    for value in needed:
+        assert value in result.text, result.text
+
+
+ABSTAINED = pytest.mark.xfail(strict=True, reason="issue 30, withdrawn: the task classifier no longer abstains; with the CAPID-fitted necessity model an abstaining classifier (below 0.62) forwarded 155 of PUPA's 331 development units against 88 without it (diagnose.py, 118 development queries)")
+
+
+@ABSTAINED
+def test_the_task_classifier_abstains_on_a_question_with_no_answer_options() -> None:
+    prediction = shared_classifier().predict("Which side effects of metformin should I watch for?")
+    assert prediction.task != "multiple_choice_qa"
+    assert prediction.task == "general" and 0.0 < prediction.kind_confidence <= 1.0
+
+
+@ABSTAINED
+def test_an_abstained_task_leaves_necessity_to_the_question(rewriter: QueryRewriter) -> None:
+    result = rewriter.rewrite(DEMO)
+    assert result.task == "general" and result.task_source == "classifier"
+    assert "metformin" in result.text and "type 2 diabetes" in result.text, result.text
+    assert "Which side effects of metformin should I watch for?" in result.text
+    assert "Dana Whitfield" not in result.text and "divorce" not in result.text
