@@ -127,12 +127,19 @@ class AttributeJudge:
         described = [c for c in self.classes if c in ATTRIBUTES]
         self._described = described
         self._descriptions = embedder.embed([ATTRIBUTES[c] for c in described])
+        self._attribute_of_relation: dict[str, str | None] = {}
 
     def attribute_of(self, fact: Fact) -> str | None:
-        """The model's attribute the fact's relation names (cosine >= :data:`RELATION_MATCH`), if any."""
+        """The model's attribute the fact's relation names (cosine >= :data:`RELATION_MATCH`), if any; a policy has few
+        relations, so each is embedded once per judge."""
+        if fact.relation not in self._attribute_of_relation:
+            self._attribute_of_relation[fact.relation] = self._match(fact.relation)
+        return self._attribute_of_relation[fact.relation]
+
+    def _match(self, relation: str) -> str | None:
         if not self._described:
             return None
-        cos = self._descriptions @ self.embedder.embed([fact.relation.replace("_", " ")])[0]
+        cos = self._descriptions @ self.embedder.embed([relation.replace("_", " ")])[0]
         best = int(np.argmax(cos))
         return self._described[best] if cos[best] >= RELATION_MATCH else None
 
