@@ -87,3 +87,12 @@ def test_the_demo_answers_stay_as_they_are(guard: OutputGuard) -> None:
     generic = guard.check(DEMO_GENERIC)
     assert generic.section.action == "pass" and generic.text == DEMO_GENERIC
     assert generic.section.qi_per_person == [] and "no sentence speaks of a person" in generic.reason
+
+
+def test_an_answer_the_score_flags_is_not_released_because_no_subject_is_a_person(guard: OutputGuard) -> None:
+    """The person is the object, not the subject ("... was given to the only 52-year-old nurse ..."): the parse finds no
+    sentence speaking of a person, but the score flags the answer, and the flag outranks the parse (fail closed)."""
+    answer = "Treatment for HIV in 2019 at the Boise clinic was given to the only 52-year-old nurse on the night shift."
+    outcome = guard.check(answer)
+    assert outcome.section.risk >= outcome.section.tau
+    assert outcome.section.verdict != "safe" and "no sentence speaks of a person" not in outcome.reason

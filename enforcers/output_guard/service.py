@@ -180,7 +180,8 @@ class OutputGuard:
         extraction, score = self._assess(text)
         people = extraction.classes_by_person()
         over = [p for p, c in people.items() if len(c) >= self.limit]
-        explained = None if over else extraction.explained(self.limit) or (None if speaks_of_someone(text) else "no_person")
+        explained = None if over else extraction.explained(self.limit) or (
+            None if score >= self.thresholds.tau_flag or speaks_of_someone(text) else "no_person")  # the score's flag outranks the parse
         flagged = bool(over) or (score >= self.thresholds.tau_flag and explained is None)
         verdict = "flag" if flagged else "abstain" if score >= self.thresholds.tau_review and explained is None else "safe"
         section = GuardSection(
