@@ -99,3 +99,20 @@ def test_only_loopback_unless_the_operator_allows_it(monkeypatch: pytest.MonkeyP
         open_server("ftp://127.0.0.1/v1")
     monkeypatch.setenv(ALLOW_REMOTE_ENV, "1")
     assert open_server("https://gpu.example.org/v1#big").endpoint == "https://gpu.example.org/v1/chat/completions"
+
+
+def test_a_proxy_in_the_environment_never_carries_the_context(server: tuple[str, list[dict[str, Any]]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """``http_proxy`` names a port nobody listens on: the request still reaches the loopback server directly."""
+    base, received = server
+    for variable in ("http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY"):
+        monkeypatch.setenv(variable, f"http://127.0.0.1:{_free_port()}")
+    for variable in ("no_proxy", "NO_PROXY"):
+        monkeypatch.delenv(variable, raising=False)
+    before = len(received)
+    open_server(f"{base}#local-7b").complete(answer_prompt(QUESTION, _context()), 16)
+    assert len(received) == before + 1
+
+
+def test_a_server_url_carries_no_credentials() -> None:
+    with pytest.raises(ServerNotAllowed, match="no user or password"):
+        open_server("http://admin:s3cret@127.0.0.1:8080/v1")

@@ -65,6 +65,11 @@ def _loopback(host: str) -> bool:
         return False
 
 
+
+#: Requests go straight to the server: an ``http_proxy`` in the environment must not carry the sanitized context off
+#: the loopback interface that :func:`open_server` checked.
+_DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
 @dataclass(frozen=True)
 class ChatServer:
     """An OpenAI-compatible ``/chat/completions`` endpoint; :attr:`source` is how answers name it."""
@@ -86,24 +91,26 @@ class ChatServer:
         body = {"model": self.model, "messages": list(prompt.messages), "max_tokens": max_new_tokens, "temperature": 0.0, "stream": False}
         request = urllib.request.Request(self.endpoint, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST")
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout_s) as response:  # noqa: S310 (http(s) only, checked in open_server)
+            with _DIRECT.open(request, timeout=self.timeout_s) as response:
                 reply = json.loads(response.read().decode("utf-8"))
-        except urllib.error.HTTPError as exc:
-            raise ModelNotAvailable(f"answer server {self.endpoint} answered HTTP {exc.code}: {exc.read()[:200].decode('utf-8', 'replace')}") from None
+        except urllib.error.HTTPError as exc:  # the body may echo the prompt: only the status is reported
+            raise ModelNotAvailable(f"answer server {self.endpoint} answered HTTP {exc.code}") from None
         except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
             reason = getattr(exc, "reason", exc)
             raise ModelNotAvailable(f"answer server {self.endpoint} is unreachable ({reason}); start it or use a local model (--model default)") from None
         try:
             return str(reply["choices"][0]["message"]["content"] or "").strip()
         except (KeyError, IndexError, TypeError):
-            raise ModelNotAvailable(f"answer server {self.endpoint} sent no chat completion: {str(reply)[:200]}") from None
+            raise ModelNotAvailable(f"answer server {self.endpoint} sent no chat completion (no choices[0].message.content in its reply)") from None
 
 
 def open_server(spec: str) -> ChatServer:
     """The :class:`ChatServer` a setting names (``http://HOST:PORT/v1#MODEL``); refuses a server off loopback unless allowed."""
     parts = urlsplit(spec)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ServerNotAllowed(f"{spec!r}: an answer server is an http(s) URL such as http://127.0.0.1:8080/v1")
+        raise ServerNotAllowed("an answer server is an http(s) URL such as http://127.0.0.1:8080/v1")
+    if parts.username or parts.password:  # the URL is named in answer records and errors: no credentials in it
+        raise ServerNotAllowed("an answer server URL carries no user or password; the engine sends no credentials")
     if not _loopback(parts.hostname) and os.environ.get(ALLOW_REMOTE_ENV) != "1":
         raise ServerNotAllowed(
             f"answer server {parts.hostname} is not on this machine's loopback interface: the prompts carry the sanitized context; "
