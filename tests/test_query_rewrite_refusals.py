@@ -77,3 +77,16 @@ def test_an_abstained_task_leaves_necessity_to_the_question(rewriter: QueryRewri
     assert "metformin" in result.text and "type 2 diabetes" in result.text, result.text
     assert "Which side effects of metformin should I watch for?" in result.text
     assert "Dana Whitfield" not in result.text and "divorce" not in result.text
+
+
+@pytest.mark.parametrize(("text", "value", "found"), [
+    ("电话13800138000谢谢", "13800138000", True),  # a value beside characters of an unspaced script is still found
+    ("请联系王伟医生", "王伟", True),
+    ("Please summarise it", "mar", False),
+    ("a dose of 5.15 mg", "5", False),
+])
+def test_verification_finds_a_value_as_whole_words_in_every_script(text: str, value: str, found: bool) -> None:
+    """The check that no removed value survives a rewrite must not miss one written beside CJK text (fail closed)."""
+    from enforcers.query_rewrite.rewriter import _contains
+
+    assert _contains(text, value) is found

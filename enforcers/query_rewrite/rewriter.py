@@ -318,8 +318,9 @@ def _without(text: str, values: list[str]) -> str:
 
 def _whole(value: str) -> str:
     """A pattern for ``value`` as whole words; a number is whole only with its decimals and thousands ("5" is no
-    occurrence in "5.15", "500" none in "1,500")."""
-    return rf"(?<!\w)(?<!\d[.,]){re.escape(value)}(?!\w)(?![.,]\d)"
+    occurrence in "5.15", "500" none in "1,500"); word edges are :data:`_WORD`'s, so a character of an unspaced script is
+    a word of its own ("13800138000" is whole in "电话13800138000谢谢")."""
+    return rf"(?<![^\W{_UNSPACED}])(?<!\d[.,]){re.escape(value)}(?![^\W{_UNSPACED}])(?![.,]\d)"
 
 
 def _contains(text: str, value: str) -> bool:
