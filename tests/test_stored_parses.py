@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from policy_engine.bundle.manifest import file_sha256
+from policy_engine.errors import EngineError
 from policy_engine.nlp import pipeline as nlp_pipeline
 from policy_engine.nlp.pipeline import NER, SYNTAX, parse, sentence_starts, use_stored_parses
 from policy_engine.nlp.stored_parses import PARSES, StoredParses, compute_parses, write_parses
@@ -26,7 +28,7 @@ def _store(tmp_path: Path, texts: tuple[str, ...], model: str | None = None) -> 
     if model is not None:
         parses["model"] = model
     write_parses(tmp_path / PARSES, parses)
-    return StoredParses(tmp_path / PARSES)
+    return StoredParses(tmp_path / PARSES, file_sha256(tmp_path / PARSES))
 
 
 def _counting(runs: list[str]):
@@ -116,3 +118,12 @@ def test_parses_the_manifest_does_not_list_are_not_served(tmp_path: Path) -> Non
     del manifest["files"][PARSES]
     (copy / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     assert Bundle.open(copy).stored_parses() is None
+
+
+def test_parses_changed_after_the_bundle_opened_are_refused(tmp_path: Path) -> None:
+    """The bytes are checked against the manifest's digest when they are read (first use), not only at open."""
+    store = _store(tmp_path, TEXTS)
+    parses = compute_parses(TEXTS[:1])
+    write_parses(tmp_path / PARSES, parses)  # swapped after the store was created from the manifest's digest
+    with pytest.raises(EngineError, match="does not match the bundle manifest"):
+        store.doc(nlp_pipeline.pipeline(), NER, ("ner", "sentence_starts"), TEXTS[0])

@@ -115,9 +115,9 @@ class Bundle:
 
     def stored_parses(self) -> StoredParses | None:
         """The spaCy parses of the nodes the compiler stored (read on first use); ``None`` for an older bundle, or
-        a file the manifest does not list (so not checked against its digest when the bundle opened)."""
-        listed = self.manifest is not None and PARSES in self.manifest.files
-        return StoredParses(self.path / PARSES) if listed and (self.path / PARSES).is_file() else None
+        a file the manifest does not list; the bytes are checked against the manifest's digest when they are read."""
+        digest = self.manifest.files.get(PARSES) if self.manifest is not None else None
+        return StoredParses(self.path / PARSES, digest) if digest is not None and (self.path / PARSES).is_file() else None
 
     @property
     def knowledge_graph(self) -> KnowledgeGraph | None:

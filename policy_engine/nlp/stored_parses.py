@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from policy_engine.errors import EngineError
 from policy_engine.nlp.pipeline import NER, Prepared, pipe, pipeline, sentence_starts
 
 if TYPE_CHECKING:
@@ -90,8 +91,11 @@ def write_parses(path: Path, parses: dict[str, Any]) -> None:
 class StoredParses:
     """The parses of one bundle's ``parses.msgpack``, read on first use; thread-safe."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, sha256: str) -> None:
+        """``sha256``: the file's digest as the bundle's manifest lists it; the bytes are checked against it when they
+        are read, so a file changed after the bundle opened is never served."""
         self.path = path
+        self.sha256 = sha256
         self._lock = threading.Lock()
         self._data: dict[str, Any] | None = None
         self._row: dict[str, int] = {}
@@ -103,7 +107,10 @@ class StoredParses:
         if self._data is None:
             import srsly
 
-            self._data = srsly.read_msgpack(self.path)
+            raw = self.path.read_bytes()
+            if hashlib.sha256(raw).hexdigest() != self.sha256:
+                raise EngineError(f"{self.path} does not match the bundle manifest's digest (modified after compile); recompile the bundle")
+            self._data = srsly.msgpack_loads(raw)
             self._row = {digest: i for i, digest in enumerate(self._data["texts"])}
             self._runs = {(tuple(r["components"]), tuple(r["prepared"]) if r["prepared"] else None): r["groups"] for r in self._data["runs"]}
         return self._data
