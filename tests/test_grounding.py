@@ -72,6 +72,14 @@ def test_unsupported_sentences_are_cut_and_counted_by_kind(enforcer: GroundingEn
     assert "Adalimumab" not in " ".join(out.notes) + section.model_dump_json() and "cut 1 of 3" in out.notes[-1]
 
 
+def test_the_record_counts_only_released_sentences_and_line_breaks_survive(enforcer: GroundingEnforcer) -> None:
+    """A lead-in states nothing and is dropped, so it is not counted as kept; the kept lines stay on their own lines."""
+    answer = "Here is what the notes say:\nShe was prescribed metformin 500 mg twice daily.\nHer HbA1c was 8.9%."
+    out = enforcer.apply(_context(answer))
+    assert out.answer == "She was prescribed metformin 500 mg twice daily.\nHer HbA1c was 8.9%."
+    assert (out.sections["grounding"].sentences, out.sections["grounding"].kept) == (3, 2)
+
+
 def test_a_private_answer_with_nothing_supported_abstains_with_the_reason(enforcer: GroundingEnforcer) -> None:
     out = enforcer.apply(_private(_context("She is 18, her client is Dr. The treatment is considered low risk by Barclays.")))
     assert out.answer is None and out.refusal is not None and out.refusal.outcome == "abstained"

@@ -83,12 +83,12 @@ class GroundingEnforcer:
         for sentence in judged.cut:
             for kind in sentence.unsupported:
                 kinds[kind] = kinds.get(kind, 0) + 1
-        section = GroundingSection(sentences=len(judged.sentences), kept=len(judged.sentences) - len(judged.cut), unsupported_kinds=kinds)
+        section = GroundingSection(sentences=len(judged.sentences), kept=len(judged.kept), unsupported_kinds=kinds)
         context = context.with_section(self.name, section)
         if not judged.sentences:
             return context
         what = "; ".join(f"{UNSUPPORTED_KINDS.get(kind, kind)} in {n} sentence(s)" for kind, n in sorted(kinds.items())) or "nothing checkable"
-        if not any(s.informative for s in judged.sentences):
+        if not judged.kept:
             unsupported = f"grounding: no sentence of the answer is supported by the protected context or the question (unsupported: {what})"
             private = context.privacy is not None or "dp_decoding" in context.sections
             quoted = None if private else quoted_answer(context.query or "", [p.text for p in context.passages if not p.withheld], self.embedder)

@@ -104,16 +104,27 @@ class SentenceSupport:
 
 @dataclass(frozen=True)
 class Grounding:
-    """The answer's sentences judged; :attr:`text` keeps the supported ones in their order and spacing."""
+    """The answer's sentences judged; :attr:`text` keeps the informative ones in their order."""
 
     answer: str
     sentences: tuple[SentenceSupport, ...]
 
     @property
+    def kept(self) -> tuple[SentenceSupport, ...]:
+        """The sentences that state a supported fact (unsupported, neutral and lead-in sentences are not)."""
+        return tuple(s for s in self.sentences if s.informative)
+
+    @property
     def text(self) -> str:
-        """The sentences that state a supported fact, joined by a space (neutral and lead-in sentences dropped)."""
-        kept = [self.answer[s.start : s.end] for s in self.sentences if s.informative]
-        return " ".join(kept)
+        """The :attr:`kept` sentences, each after a line break where the answer broke the line before it, else a space."""
+        pieces: list[str] = []
+        previous_end = None
+        for s in self.kept:
+            if previous_end is not None:
+                pieces.append("\n" if "\n" in self.answer[previous_end : s.start] else " ")
+            pieces.append(self.answer[s.start : s.end])
+            previous_end = s.end
+        return "".join(pieces)
 
     @property
     def cut(self) -> tuple[SentenceSupport, ...]:
