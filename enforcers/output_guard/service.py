@@ -161,11 +161,11 @@ class OutputGuard:
         count = len(spans) + named + len(shapes)
         return text, sorted(categories), count, critical
 
-    def _assess(self, text: str, generalized: Generalized | None = None) -> tuple[Extraction, float]:
+    def _extract(self, text: str, generalized: Generalized | None = None) -> Extraction:
         extraction = extract(text, "general" if self.settings.domain == "general" else self.settings.domain, self.classes)
         if generalized is not None:
             extraction.mentions = [m for m in extraction.mentions if not generalized.coarsened(QISpan(m.qi_class, m.start, m.end, True))]
-        return extraction, self.scorer.score(features(extraction, self.limit, qi_mass(text)))
+        return extraction
 
     def redacted(self, answer: str) -> str:
         """``answer`` after Layer 1 (direct identifiers as placeholders): the text Layer 2 reads."""
@@ -173,11 +173,12 @@ class OutputGuard:
 
     def extraction(self, answer: str) -> Extraction:
         """The QI mentions per person the guard scores for ``answer`` (after Layer 1)."""
-        return self._assess(self.redacted(answer))[0]
+        return self._extract(self.redacted(answer))
 
     def check(self, answer: str) -> GuardOutcome:
         text, categories, redacted, critical = self._layer1(answer)
-        extraction, score = self._assess(text)
+        extraction = self._extract(text)
+        score = self.scorer.score(features(extraction, self.limit, qi_mass(text)))  # embeds the answer's phrases: once per check
         people = extraction.classes_by_person()
         over = [p for p, c in people.items() if len(c) >= self.limit]
         explained = None if over else extraction.explained(self.limit) or (
@@ -204,7 +205,7 @@ class OutputGuard:
         targets = set(over) or {p for p, c in people.items() if len(c) == max(map(len, people.values()), default=0)}
         spans = [QISpan(m.qi_class, m.start, m.end, m.person in targets) for m in extraction.mentions]
         rewritten = generalize_spans(text, spans)
-        again, _ = self._assess(rewritten.text, rewritten)
+        again = self._extract(rewritten.text, rewritten)
         left = [c for c in again.classes_by_person().values() if len(c) >= self.limit]
         why = f"{found}" if over else f"score {score:.2f} at or above {self.thresholds.tau_flag:.2f}; {found}"
         section = section.model_copy(update={"generalized_spans": rewritten.count})
