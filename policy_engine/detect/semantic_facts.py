@@ -44,7 +44,8 @@ kind to span is the model's).
 A candidate the model rejects even at the largest drop seen on development
 data (:data:`DROP_BOUND`; the drop's weight is positive) needs no cut
 sentence, so the hot path embeds only the cut sentences of candidates that
-could pass (findings identical to the exact path, tested).
+could pass; the drop feature is capped at the bound (no development drop exceeded it), so the findings are those of
+the exact path on any text (tested).
 
 Lexicon and pattern recognizers stay the high-precision seeds; this finder
 adds what they do not list: only the kinds no category keyword names are
@@ -69,8 +70,8 @@ from policy_engine.nlp.pipeline import parse
 #: The fitted span classifier (written by ``training/semantic_facts.py``).
 MODEL_PATH = Path(__file__).with_name("semantic_facts_model.npz")
 #: The largest drop of a sentence's cosine without a candidate of the model's forms seen on the development part
-#: (0.479), rounded up: a candidate the model rejects with this drop is rejected whatever its drop (the drop's weight is
-#: positive), so its cut sentence is not embedded.
+#: (0.479), rounded up; the feature is capped at it, so a candidate the model rejects with this drop is rejected whatever
+#: its drop (the drop's weight is positive) and its cut sentence is not embedded.
 DROP_BOUND = 0.48
 
 
@@ -226,7 +227,8 @@ def candidate_features(
         cut_vectors = embedder.embed(cut_texts)
         where = {t: i for i, t in enumerate(cut_texts)}
         cut_cosines = np.einsum("ij,ij->i", cut_vectors[[where[t] for t in cut]], kind_vectors[best[needed]])
-        features.scalars[needed, DROP] = sentence[needed] - cut_cosines
+        # capped at the bound (no development drop exceeded it), so the cascade's bound holds by construction on any text
+        features.scalars[needed, DROP] = np.minimum(sentence[needed] - cut_cosines, DROP_BOUND)
     return features
 
 
