@@ -41,22 +41,23 @@ def candidate_spans(doc: Doc, forms: Sequence[int]) -> list[tuple[Span, int]]:
         if form in forms and span is not None and len(span) and (span.start, span.end) not in found:
             found[span.start, span.end] = (span, form)
 
-    for chunk in doc.noun_chunks:
+    chunks = list(doc.noun_chunks)
+    for chunk in chunks:
         add(trimmed(chunk), 0)
     for token in doc:
         predicate = token.dep_ == "acomp" or (token.tag_ == "VBN" and any(c.dep_ == "auxpass" for c in token.children))
         if predicate and token.pos_ in ("ADJ", "VERB"):
             left = min((child.i for child in token.lefts if child.dep_ == "advmod"), default=token.i)
             add(doc[left : token.i + 1], 1)
-    for token in doc:
+    for token in doc if 2 in forms else ():
         complements = [c for c in token.rights if c.dep_ in _COMPLEMENTS]
         if token.pos_ in ("VERB", "AUX") and token.dep_ not in ("aux", "auxpass", "amod") and complements:
             add(_clause(doc, token.i, max(c.right_edge.i for c in complements) + 1), 2)
-    for chunk in doc.noun_chunks:
+    for chunk in chunks if 3 in forms else ():
         if preps := [c for c in chunk.root.rights if c.dep_ == "prep"]:
             start = trimmed(chunk)
             add(_clause(doc, start.start, preps[-1].right_edge.i + 1) if start is not None else None, 3)
-    for chunk in doc.noun_chunks:
+    for chunk in chunks:
         for part in _conjuncts(chunk):
             add(trimmed(part), 4)
     for token in doc:
