@@ -32,7 +32,8 @@ from policy_engine.nlp.pipeline import parse
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
 
-_POSSESSIVE = ("'s", "\u2019s")
+#: The possessive endings a name mention may carry ("Dana's"): kept outside the placeholder.
+POSSESSIVE = ("'s", "\u2019s")
 _NAME_PLACEHOLDER = re.compile(r"\[NAME_(\d+)\]")
 _LETTERS = re.compile(r"[^\W\d_]+")
 _QUOTES = frozenset("\"'\u201c\u201d\u2018\u2019")
@@ -183,7 +184,7 @@ def unnamed(text: str, fields: Sequence[str] = ()) -> tuple[str, int]:
     for start, end in sorted(spans):
         if start < cursor or text.startswith("[", start):  # overlapping, or a placeholder already ("Name: [NAME_1]")
             continue
-        end = end - 2 if text[start:end].endswith(_POSSESSIVE) else end
+        end = end - 2 if text[start:end].endswith(POSSESSIVE) else end
         number = numbers.setdefault(" ".join(text[start:end].casefold().split()), taken + len(numbers) + 1)
         pieces += [text[cursor:start], f"[NAME_{number}]"]
         cursor = end

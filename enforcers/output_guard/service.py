@@ -40,7 +40,7 @@ from pydantic import BaseModel, ConfigDict
 
 from enforcers.output_guard.generalization import Generalized, generalize_spans
 from enforcers.output_guard.learned_qi import qi_mass, speaks_of_someone
-from enforcers.output_guard.names import IDENTITY_FIELD, name_like, replace_shapes, unnamed
+from enforcers.output_guard.names import IDENTITY_FIELD, POSSESSIVE, name_like, replace_shapes, unnamed
 from enforcers.output_guard.persons import Extraction, extract
 from enforcers.output_guard.qi_spans import QISpan
 from enforcers.output_guard.scoring import Scorer, Thresholds, features
@@ -52,7 +52,6 @@ from policy_engine.policy.model import CategoryDefinition, Constraint, Constrain
 
 #: Finding categories Layer 1 acts on: direct identifiers (and street addresses, which point at one household).
 LAYER1_CATEGORIES = frozenset(DIRECT_IDENTIFIER_CATEGORIES) | {"address"}
-_POSSESSIVE = ("'s", "\u2019s")
 
 Action = Literal["pass", "redacted", "generalized", "refused", "abstained"]
 
@@ -151,7 +150,7 @@ class OutputGuard:
         spans = merge_findings(findings)
         for span in spans:
             surface = answer[span.start : span.end]
-            end = span.end - 2 if surface.endswith(_POSSESSIVE) else span.end
+            end = span.end - 2 if surface.endswith(POSSESSIVE) else span.end
             pieces += [answer[cursor : span.start], book.placeholder(span.finding, answer[span.start : end])]
             cursor = end
         fields = [m.group("v") for m in IDENTITY_FIELD.finditer(answer)]
