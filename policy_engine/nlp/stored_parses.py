@@ -7,7 +7,10 @@ component runs requests ask for most (the whole pipeline, which the
 knowledge-graph eraser reads and whose leading components serve the syntax
 of redaction and of the query rewriter; and entity detection with spaCy's
 rule-based sentence starts, :data:`policy_engine.nlp.pipeline.NER`), and
-stores them as spaCy ``DocBin`` groups (``parses.msgpack``).  An opened
+stores them as spaCy ``DocBin`` groups (``parses.msgpack``); the knowledge
+graph's extraction reads the whole-pipeline run of a chunk from them, and a
+recompile takes what the bundle it replaces stored (:func:`compute_parses`),
+so a text is parsed once per run, not once per compile.  An opened
 engine hands the file to :func:`policy_engine.nlp.pipeline.use_stored_parses`;
 :func:`policy_engine.nlp.pipeline.parse` then serves a text that is exactly
 a stored node's text from it.
