@@ -169,3 +169,49 @@ def test_compile_parses_each_node_once_and_a_recompile_reuses_the_stored_parses(
     assert new_texts and sorted(whole) == sorted(new_texts) and changed.parsed_nodes == len(new_texts)
     compile_bundle(policy, tmp_path / "b")
     assert (tmp_path / "a" / PARSES).read_bytes() == (tmp_path / "b" / PARSES).read_bytes()
+
+
+def test_closing_an_engine_unregisters_its_stored_parses() -> None:
+    """An open engine serves its bundle's parses; once closed, the store is no longer registered (nor kept alive)."""
+    from policy_engine.engine.runtime import Engine
+    from tests.compile_support import compiled_fixture
+
+    _, path, _ = compiled_fixture()
+    key = str(path.resolve())
+    engine = Engine.open(path, audit=False)
+    assert engine.stored_parses is not None
+    store = engine.stored_parses[1]
+    assert nlp_pipeline._STORES.get(key) is store
+    other = Engine.open(path, audit=False)  # the same bundle opened again replaces the registration under its key
+    engine.close()
+    assert nlp_pipeline._STORES.get(key) is not store and nlp_pipeline._STORES.get(key) is other.stored_parses[1]
+    other.close()
+    assert key not in nlp_pipeline._STORES
+
+
+class RecordingStore:
+    """A parse store holding nothing that records the digest each lookup hands it."""
+
+    def __init__(self) -> None:
+        self.digests: list[str | None] = []
+
+    def doc(self, nlp, components, prepared, text, digest=None):
+        self.digests.append(digest)
+        return None
+
+
+def test_a_lookup_hashes_each_text_once_for_every_registered_store() -> None:
+    """:func:`parse` computes a text's digest once, before the run lock, and hands the same digest to every store."""
+    first, second = RecordingStore(), RecordingStore()
+    texts = ["A text parsed once for the digest test.", "Another text parsed once for the digest test."]
+    use_stored_parses("test-digest-first", first)
+    use_stored_parses("test-digest-second", second)
+    try:
+        parse(texts)
+    finally:
+        nlp_pipeline.forget_stored_parses("test-digest-first", first)
+        nlp_pipeline.forget_stored_parses("test-digest-second", second)
+    expected = [nlp_pipeline.text_digest(t) for t in texts]
+    assert first.digests == second.digests == expected
+    assert all(a is b for a, b in zip(first.digests, second.digests))  # the same string object: hashed once
+    assert "test-digest-first" not in nlp_pipeline._STORES and "test-digest-second" not in nlp_pipeline._STORES

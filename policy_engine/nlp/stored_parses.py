@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from policy_engine.errors import EngineError
-from policy_engine.nlp.pipeline import NER, Prepared, pipe, pipeline, sentence_starts
+from policy_engine.nlp.pipeline import NER, Prepared, pipe, pipeline, sentence_starts, text_digest
 
 if TYPE_CHECKING:
     from spacy.language import Language
@@ -57,10 +57,6 @@ def model_identity(nlp: Language) -> str:
     return f"{meta.get('lang')}_{meta.get('name')}=={meta.get('version')} spacy=={spacy.__version__}"
 
 
-def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
 def _runs(nlp: Language) -> list[tuple[tuple[str, ...], Prepared | None, Any]]:
     """The stored component runs: ``(components, prepared key, prepare)``."""
     return [(tuple(nlp.pipe_names), None, None), (NER, ("ner", "sentence_starts"), ("ner", sentence_starts()))]
@@ -79,7 +75,7 @@ def compute_parses(texts: Sequence[str], previous: StoredParses | None = None,
 
     nlp = pipeline()
     unique = list(dict.fromkeys(texts))
-    digests = [_digest(t) for t in unique]
+    digests = [text_digest(t) for t in unique]
     reusable = previous if previous is not None and previous.parsed_by(nlp) else None
     spans = [(start, min(start + GROUP_SIZE, len(unique))) for start in range(0, len(unique), GROUP_SIZE)]
     runs = []
@@ -172,14 +168,17 @@ class StoredParses:
                 return []
             return [i for i, digest in enumerate(digests) if digest in self._row]
 
-    def doc(self, nlp: Language, components: tuple[str, ...], prepared: Prepared | None, text: str) -> Doc | None:
-        """A private copy of the stored doc of ``text`` for this run, or ``None`` (not stored, or another model)."""
+    def doc(self, nlp: Language, components: tuple[str, ...], prepared: Prepared | None, text: str, digest: str | None = None) -> Doc | None:
+        """A private copy of the stored doc of ``text`` for this run, or ``None`` (not stored, or another model);
+        ``digest``: :func:`~policy_engine.nlp.pipeline.text_digest` of ``text`` when the caller computed it already
+        (otherwise it is computed here, before the store's lock is taken)."""
         if not self.parsed_by(nlp):
             return None
+        digest = digest if digest is not None else text_digest(text)
         with self._lock:
             data = self._load()
             groups = self._runs.get((components, prepared))
-            row = self._row.get(_digest(text))
+            row = self._row.get(digest)
             if groups is None or row is None:
                 return None
             group, offset = divmod(row, data["group_size"])
