@@ -9,14 +9,15 @@ judge ignored it; the default judge reads the sentence's relatedness to it).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from enforcers.kg_erasure.evidence import EvidenceJudge, Fact, attribute_weights, make_judge
 from enforcers.kg_erasure.settings import KGErasureSettings
-from policy_engine.nlp.embedding import Embedder, load_embedder
+from policy_engine.nlp.embedding import load_embedder
 from policy_engine.policy.model import EmbeddingSettings
 
 #: (relation, value, sentence that implies the attribute, sentence about the same author that does not)
@@ -80,19 +81,6 @@ def test_an_owner_who_declares_evidence_keeps_the_routine_sentences_and_loses_th
     assert "insurance card was scanned" in erased and "consent form" in erased
 
 
-class CountingEmbedder:
-    """The real shared embedder, recording the texts of each call that reaches it."""
-
-    def __init__(self, inner: Embedder) -> None:
-        self.inner = inner
-        self.model_id, self.model_version, self.dim, self.precision = inner.model_id, inner.model_version, inner.dim, inner.precision
-        self.calls: list[list[str]] = []
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        self.calls.append(list(texts))
-        return self.inner.embed(texts)
-
-
 #: A hand-written two-document record about one person with several private facts (two the attribute model covers, one
 #: it does not, with declared evidence), written for this test from the failure class "one document, many facts": every
 #: fact reads the same sentences about its head.
@@ -123,6 +111,9 @@ def test_each_sentence_is_embedded_once_per_round_whatever_the_number_of_facts()
     embedded once per fact and round)."""
     from enforcers.kg_erasure.eraser import Eraser
     from policy_engine.policy.model import PrivateKnowledge
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench" / "kg_erasure"))
+    from erase_speed import CountingEmbedder  # the real embedder, recording each call's texts
 
     embedder = CountingEmbedder(load_embedder(EmbeddingSettings(precision="float32")))
     judge = make_judge("fact", embedder)

@@ -44,17 +44,15 @@ CLINIC_FILES = (ROOT / "examples/clinic/docs/clinic-049.md", ROOT / "examples/cl
 
 
 class CountingEmbedder:
-    """The real embedder, counting the calls and texts that reach it."""
+    """The real embedder, recording the texts of each call that reaches it."""
 
     def __init__(self, inner: Embedder) -> None:
         self.inner = inner
         self.model_id, self.model_version, self.dim, self.precision = inner.model_id, inner.model_version, inner.dim, inner.precision
-        self.calls = 0
-        self.texts = 0
+        self.calls: list[list[str]] = []
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        self.calls += 1
-        self.texts += len(texts)
+        self.calls.append(list(texts))
         return self.inner.embed(texts)
 
 
@@ -78,16 +76,14 @@ def measure(runs: list[tuple[Eraser, list[tuple[str, str]]]], embedder: Counting
     """Median seconds of one pass over ``runs``, and the embed calls and texts of one pass."""
     outputs = [eraser.erase(items).texts for eraser, items in runs]  # warm-up: models, parse cache, the judges' own caches
     seconds = []
-    calls = texts = 0
     for _ in range(repeats):
-        embedder.calls = embedder.texts = 0
+        embedder.calls.clear()
         start = time.perf_counter()
         again = [eraser.erase(items).texts for eraser, items in runs]
         seconds.append(time.perf_counter() - start)
-        calls, texts = embedder.calls, embedder.texts
         assert again == outputs, "erasure is deterministic"
     return {"seconds_median": round(statistics.median(seconds), 3), "seconds": [round(s, 3) for s in seconds],
-            "embed_calls": calls, "texts_embedded": texts, "outputs": [list(o) for o in outputs]}
+            "embed_calls": len(embedder.calls), "texts_embedded": sum(map(len, embedder.calls)), "outputs": [list(o) for o in outputs]}
 
 
 def main() -> None:
