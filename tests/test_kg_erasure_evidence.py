@@ -9,6 +9,9 @@ judge ignored it; the default judge reads the sentence's relatedness to it).
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -51,7 +54,7 @@ def test_the_shipped_thresholds_load_as_calibrated_probabilities() -> None:
 def test_a_sentence_implying_the_attribute_is_flagged_and_one_merely_about_the_author_is_not(
         judge: EvidenceJudge, relation: str, value: str, implies: str, about: str) -> None:
     fact = Fact("private:0", "author", relation, value.casefold())
-    assert judge.evidence([implies, about], fact) == [True, False]
+    assert judge.evidence(judge.embed([implies, about]), fact) == [True, False]
 
 
 def test_declared_evidence_replaces_the_blanket_fallback_for_a_relation_no_model_covers(judge: EvidenceJudge) -> None:
@@ -61,8 +64,8 @@ def test_declared_evidence_replaces_the_blanket_fallback_for_a_relation_no_model
     routine = ["Her insurance card was scanned at the front desk.", "She signed the consent form for text reminders."]
     undeclared = Fact("private:0", "patient", "diagnosed_with", "hiv infection")
     declared = Fact("private:0", "patient", "diagnosed_with", "hiv infection", terms=("viral load", "antiretroviral"))
-    assert all(judge.evidence(routine, undeclared))
-    assert judge.evidence(routine, declared) == [False, False]
+    assert all(judge.evidence(judge.embed(routine), undeclared))
+    assert not judge.reads(declared) and judge.evidence(judge.embed(routine), declared) == [False, False]
 
 
 def test_an_owner_who_declares_evidence_keeps_the_routine_sentences_and_loses_the_evidence() -> None:
@@ -76,3 +79,59 @@ def test_an_owner_who_declares_evidence_keeps_the_routine_sentences_and_loses_th
     erased = Eraser(knowledge, evidence={"HIV infection": ["viral load"]}, judge=shipped).erase([("reg#0", text)]).texts[0]
     assert "viral load" not in erased
     assert "insurance card was scanned" in erased and "consent form" in erased
+
+
+#: A hand-written two-document record about one person with several private facts (two the attribute model covers, one
+#: it does not, with declared evidence), written for this test from the failure class "one document, many facts": every
+#: fact reads the same sentences about its head.
+MULTI_FACT = [
+    ("profile#0", "Joanna Kessler moved to the city last spring. She works as a paramedic and spends most nights on the ambulance. "
+                  "Her husband Tomasz teaches at the local school."),
+    ("profile#1", "Joanna mentioned that the night shifts leave her exhausted. The weekend market near her flat is her favourite place. "
+                  "She was recently diagnosed with asthma and now carries an inhaler."),
+    ("note#0", "Joanna Kessler asked to move her appointment to Friday. She will bring her insurance card."),
+]
+MULTI_FACTS = [("Joanna Kessler", "works_as", "paramedic"), ("Joanna Kessler", "lives_in", "Gdansk"),
+               ("Joanna Kessler", "diagnosed_with", "asthma")]
+#: The owner's evidence terms for the one relation no calibrated model covers (undeclared, it would take every sentence).
+MULTI_EVIDENCE = {"asthma": ["inhaler"]}
+
+#: What the eraser made of :data:`MULTI_FACT` when the judge embedded each fact's sentences on their own (each
+#: sentence once per fact and round): the decisions the shared embedding must keep.
+MULTI_ERASED = ["", "Joanna mentioned that the night shifts leave her exhausted. The weekend market near her flat is her favourite place.",
+                "Joanna Kessler asked to move her appointment to Friday. She will bring her insurance card."]
+MULTI_ACTIONS = {("private:0", "profile#0", "clause_dropped"), ("private:1", "profile#0", "evidence_dropped"),
+                 ("private:2", "profile#1", "clause_dropped")}
+
+
+def test_each_sentence_is_embedded_once_per_round_whatever_the_number_of_facts() -> None:
+    """The default judge embeds the sentences of a round in one call (each distinct sentence once), and each fact's
+    text once per judge: a second erasure embeds nothing but one call per round that read sentences.  Its
+    decisions are those of judging each fact's sentences on their own (before, the sentences about the head were
+    embedded once per fact and round)."""
+    from enforcers.kg_erasure.eraser import Eraser
+    from policy_engine.policy.model import PrivateKnowledge
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench" / "kg_erasure"))
+    from erase_speed import CountingEmbedder  # the real embedder, recording each call's texts
+
+    embedder = CountingEmbedder(load_embedder(EmbeddingSettings(precision="float32")))
+    judge = make_judge("fact", embedder)
+    assert judge is not None
+    eraser = Eraser(PrivateKnowledge(private=MULTI_FACTS), evidence=MULTI_EVIDENCE, judge=judge)
+    first = eraser.erase(MULTI_FACT)
+    embedder.calls.clear()
+    again = eraser.erase(MULTI_FACT)
+    assert again.texts == first.texts
+    assert 1 <= len(embedder.calls) <= again.section.rounds
+    assert all(len(set(call)) == len(call) for call in embedder.calls)
+
+    fresh = make_judge("fact", load_embedder(EmbeddingSettings(precision="float32")))
+    assert fresh is not None
+    for call in embedder.calls:
+        together = fresh.embed(call)
+        for fact in eraser.facts:
+            alone = [fresh.evidence(fresh.embed([sentence]), fact)[0] for sentence in call]
+            assert judge.evidence(together, fact) == alone, fact
+    assert list(first.texts) == MULTI_ERASED
+    assert {(t.triple, t.chunk_id, t.action) for t in first.section.triples_erased} == MULTI_ACTIONS

@@ -24,7 +24,7 @@ def _signature(doc) -> tuple:
 
 
 def _store(tmp_path: Path, texts: tuple[str, ...], model: str | None = None) -> StoredParses:
-    parses = compute_parses(texts)
+    parses, _ = compute_parses(texts)
     if model is not None:
         parses["model"] = model
     write_parses(tmp_path / PARSES, parses)
@@ -123,7 +123,95 @@ def test_parses_the_manifest_does_not_list_are_not_served(tmp_path: Path) -> Non
 def test_parses_changed_after_the_bundle_opened_are_refused(tmp_path: Path) -> None:
     """The bytes are checked against the manifest's digest when they are read (first use), not only at open."""
     store = _store(tmp_path, TEXTS)
-    parses = compute_parses(TEXTS[:1])
+    parses, _ = compute_parses(TEXTS[:1])
     write_parses(tmp_path / PARSES, parses)  # swapped after the store was created from the manifest's digest
     with pytest.raises(EngineError, match="does not match the bundle manifest"):
         store.doc(nlp_pipeline.pipeline(), NER, ("ner", "sentence_starts"), TEXTS[0])
+
+
+def test_compile_parses_each_node_once_and_a_recompile_reuses_the_stored_parses(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Counted at the process's real spaCy pipeline: a compile runs the whole pipeline once per text (the knowledge
+    graph reads the stored parse of a leaf); a recompile of the unchanged corpus parses nothing and writes the same
+    ``parses.msgpack``; after one document changes, only its new texts are parsed and the file is byte for byte the
+    one a compile into an empty directory writes."""
+    from policy_engine.bundle.reader import Bundle, compile_bundle
+    from tests.compile_support import copy_fixture
+
+    nlp = nlp_pipeline.pipeline()
+    real = nlp.pipe
+    whole: list[str] = []  # texts the whole pipeline ran on
+    seen: list[str] = []  # texts any run started on
+
+    def counting(texts, **kwargs):
+        texts = list(texts)
+        seen.extend(t for t in texts if isinstance(t, str))
+        if not kwargs.get("disable"):
+            whole.extend(t if isinstance(t, str) else t.text for t in texts)
+        return real(texts, **kwargs)
+
+    monkeypatch.setattr(nlp, "pipe", counting)
+    policy = copy_fixture(tmp_path / "policy")
+    compile_bundle(policy, tmp_path / "a")
+    nodes = {n.text for n in Bundle.open(tmp_path / "a").nodes}
+    assert sorted(whole) == sorted(nodes)  # each node once, leaves included (no second parse for the knowledge graph)
+    stored = (tmp_path / "a" / PARSES).read_bytes()
+
+    seen.clear()
+    again = compile_bundle(policy, tmp_path / "a")
+    assert seen == [] and again.parsed_nodes == 0
+    assert (tmp_path / "a" / PARSES).read_bytes() == stored
+
+    note = policy.parent / "corpus" / "notes" / "visit-becker.md"
+    note.write_text(note.read_text(encoding="utf-8").replace("routine check", "scheduled review"), encoding="utf-8")
+    whole.clear()
+    changed = compile_bundle(policy, tmp_path / "a")
+    new_texts = {n.text for n in Bundle.open(tmp_path / "a").nodes} - nodes
+    assert new_texts and sorted(whole) == sorted(new_texts) and changed.parsed_nodes == len(new_texts)
+    compile_bundle(policy, tmp_path / "b")
+    assert (tmp_path / "a" / PARSES).read_bytes() == (tmp_path / "b" / PARSES).read_bytes()
+
+
+def test_closing_an_engine_unregisters_its_stored_parses() -> None:
+    """An open engine serves its bundle's parses; once closed, the store is no longer registered (nor kept alive)."""
+    from policy_engine.engine.runtime import Engine
+    from tests.compile_support import compiled_fixture
+
+    _, path, _ = compiled_fixture()
+    key = str(path.resolve())
+    engine = Engine.open(path, audit=False)
+    assert engine.stored_parses is not None
+    store = engine.stored_parses[1]
+    assert nlp_pipeline._STORES.get(key) is store
+    other = Engine.open(path, audit=False)  # the same bundle opened again replaces the registration under its key
+    engine.close()
+    assert nlp_pipeline._STORES.get(key) is not store and nlp_pipeline._STORES.get(key) is other.stored_parses[1]
+    other.close()
+    assert key not in nlp_pipeline._STORES
+
+
+class RecordingStore:
+    """A parse store holding nothing that records the digest each lookup hands it."""
+
+    def __init__(self) -> None:
+        self.digests: list[str | None] = []
+
+    def doc(self, nlp, components, prepared, text, digest=None):
+        self.digests.append(digest)
+        return None
+
+
+def test_a_lookup_hashes_each_text_once_for_every_registered_store() -> None:
+    """:func:`parse` computes a text's digest once, before the run lock, and hands the same digest to every store."""
+    first, second = RecordingStore(), RecordingStore()
+    texts = ["A text parsed once for the digest test.", "Another text parsed once for the digest test."]
+    use_stored_parses("test-digest-first", first)
+    use_stored_parses("test-digest-second", second)
+    try:
+        parse(texts)
+    finally:
+        nlp_pipeline.forget_stored_parses("test-digest-first", first)
+        nlp_pipeline.forget_stored_parses("test-digest-second", second)
+    expected = [nlp_pipeline.text_digest(t) for t in texts]
+    assert first.digests == second.digests == expected
+    assert all(a is b for a, b in zip(first.digests, second.digests))  # the same string object: hashed once
+    assert "test-digest-first" not in nlp_pipeline._STORES and "test-digest-second" not in nlp_pipeline._STORES

@@ -238,35 +238,56 @@ class Eraser:
         return edits
 
     def _evidence_edits(self, ids: list[str], parsed: list[ParsedText], index: EntityIndex, log: _Log) -> list[list[Edit]]:
-        """Step 3b: sentences about a private head that state or imply its fact, across the passages of each document."""
+        """Step 3b: sentences about a private head that state or imply its fact, across the passages of each document.
+
+        The sentences the judge reads are embedded once per round, together, however many facts they are about."""
         edits: list[list[Edit]] = [[] for _ in parsed]
+        cases = self._evidence_cases(ids, parsed, index)
+        judged = self._judged(cases)
+        for (fact, about), verdicts in zip(cases, judged):
+            for (ti, sentence, text), close in zip(about, verdicts):
+                if fact.head in sentence.entities() and sentence.mentions_of(fact.tail):
+                    continue  # step 3 already erased it
+                if not (sentence.mentions_of(fact.tail) or fact.holds_term(text) or close):
+                    continue
+                if self._carries_public(sentence):  # a declared public fact stays; only the tail, if named, goes
+                    edits[ti].extend(Edit(m.start, m.end, describe(fact.relation, index.labels.get(fact.tail), fact.tail))
+                                     for m in sentence.mentions_of(fact.tail))
+                    if sentence.mentions_of(fact.tail):
+                        log.erased.add((fact.ref, ids[ti], "tail_generalized"))
+                else:
+                    edits[ti].append(Edit(sentence.start, sentence.end))
+                    log.clauses_removed += 1
+                    log.erased.add((fact.ref, ids[ti], "evidence_dropped"))
+        return edits
+
+    def _evidence_cases(self, ids: list[str], parsed: list[ParsedText], index: EntityIndex) -> list[tuple[Fact, list[tuple[int, Sentence, str]]]]:
+        """Each fact whose head a document mentions, with the document's sentences about the head: (text index, sentence, its text)."""
         documents: dict[str, list[int]] = {}
         for ti, cid in enumerate(ids):
             documents.setdefault(document_of(cid), []).append(ti)
+        cases = []
         for members in documents.values():
             present = set().union(*(s.entities() for ti in members for s in parsed[ti].sentences), {parsed[ti].speaker for ti in members})
             for fact in self.facts:
                 if fact.head not in present:
                     continue
-                about = [(ti, s) for ti in members for s in parsed[ti].sentences if re.search(r"\w", parsed[ti].text[s.start : s.end])
+                about = [(ti, s, parsed[ti].text[s.start : s.end]) for ti in members for s in parsed[ti].sentences
+                         if re.search(r"\w", parsed[ti].text[s.start : s.end])
                          and (fact.head in s.entities() or not (self._carries_public(s) or any(index.labels.get(e) == "PERSON" for e in s.entities())))]
-                texts = [parsed[ti].text[s.start : s.end] for ti, s in about]
-                judged = self.judge.evidence(texts, fact) if self.judge is not None else [False] * len(about)
-                for (ti, sentence), text, close in zip(about, texts, judged):
-                    if fact.head in sentence.entities() and sentence.mentions_of(fact.tail):
-                        continue  # step 3 already erased it
-                    if not (sentence.mentions_of(fact.tail) or fact.holds_term(text) or close):
-                        continue
-                    if self._carries_public(sentence):  # a declared public fact stays; only the tail, if named, goes
-                        edits[ti].extend(Edit(m.start, m.end, describe(fact.relation, index.labels.get(fact.tail), fact.tail))
-                                         for m in sentence.mentions_of(fact.tail))
-                        if sentence.mentions_of(fact.tail):
-                            log.erased.add((fact.ref, ids[ti], "tail_generalized"))
-                    else:
-                        edits[ti].append(Edit(sentence.start, sentence.end))
-                        log.clauses_removed += 1
-                        log.erased.add((fact.ref, ids[ti], "evidence_dropped"))
-        return edits
+                cases.append((fact, about))
+        return cases
+
+    def _judged(self, cases: list[tuple[Fact, list[tuple[int, Sentence, str]]]]) -> list[list[bool]]:
+        """The judge's verdict on each case's sentences; the distinct sentences of the facts it reads are embedded in one call."""
+        read = [self.judge is not None and self.judge.reads(fact) for fact, _ in cases]
+        texts = list(dict.fromkeys(text for (_, about), r in zip(cases, read) if r for _, _, text in about))
+        if self.judge is None or not texts:
+            return [[False] * len(about) for _, about in cases]
+        vectors = self.judge.embed(texts)
+        rows = {text: i for i, text in enumerate(texts)}
+        return [self.judge.evidence(vectors[[rows[text] for _, _, text in about]], fact) if r else [False] * len(about)
+                for (fact, about), r in zip(cases, read)]
 
     def _carries_public(self, sentence: Sentence) -> bool:
         present = sentence.entities()

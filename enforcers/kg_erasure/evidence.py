@@ -87,9 +87,34 @@ class Fact:
 
 
 class EvidenceJudge(Protocol):
-    """Which of ``sentences`` (each about the fact's head) are evidence of ``fact``."""
+    """Which sentences (each about a fact's head) are evidence of the fact.
 
-    def evidence(self, sentences: Sequence[str], fact: Fact) -> list[bool]: ...
+    A judge reads sentences through their vectors: the eraser embeds the
+    sentences of one erasure round once (:meth:`embed`) and asks each fact
+    the judge reads (:meth:`reads`) about its rows of them (:meth:`evidence`)."""
+
+    def reads(self, fact: Fact) -> bool:
+        """Whether the judge can flag any sentence as evidence of ``fact`` (otherwise its sentences are not embedded)."""
+
+    def embed(self, sentences: Sequence[str]) -> np.ndarray:
+        """The vectors the judge reads (one row per sentence)."""
+
+    def evidence(self, vectors: np.ndarray, fact: Fact) -> list[bool]:
+        """Which sentences, given by their :meth:`embed` vectors, are evidence of ``fact``."""
+
+
+class TextVectors:
+    """Vectors of the few recurring texts a judge compares sentences with (verbalized facts), each embedded once."""
+
+    def __init__(self, embedder: Embedder) -> None:
+        self.embedder = embedder
+        self._vectors: dict[str, np.ndarray] = {}
+
+    def __call__(self, text: str) -> np.ndarray:
+        vector = self._vectors.get(text)
+        if vector is None:
+            vector = self._vectors[text] = self.embedder.embed([text])[0]
+        return vector
 
 
 class SimilarityJudge:
@@ -98,16 +123,22 @@ class SimilarityJudge:
     def __init__(self, embedder: Embedder, threshold: float = DEFAULT_THRESHOLD) -> None:
         self.embedder = embedder
         self.threshold = threshold
+        self.facts = TextVectors(embedder)
 
-    def scores(self, sentences: Sequence[str], fact: Fact) -> np.ndarray:
-        """Cosine of each sentence to the verbalized fact."""
-        if not sentences:
+    def reads(self, fact: Fact) -> bool:
+        return True
+
+    def embed(self, sentences: Sequence[str]) -> np.ndarray:
+        return self.embedder.embed(list(sentences))
+
+    def scores(self, vectors: np.ndarray, fact: Fact) -> np.ndarray:
+        """Cosine of each sentence (its vector in ``vectors``) to the verbalized fact."""
+        if not len(vectors):
             return np.zeros(0, dtype=np.float32)
-        vectors = self.embedder.embed([fact.verbalized(), *sentences])
-        return vectors[1:] @ vectors[0]
+        return vectors @ self.facts(fact.verbalized())
 
-    def evidence(self, sentences: Sequence[str], fact: Fact) -> list[bool]:
-        return [bool(s >= self.threshold) for s in self.scores(sentences, fact)]
+    def evidence(self, vectors: np.ndarray, fact: Fact) -> list[bool]:
+        return [bool(s >= self.threshold) for s in self.scores(vectors, fact)]
 
 
 @lru_cache(maxsize=2)
@@ -148,11 +179,17 @@ class AttributeJudge:
         k = self.classes.index(attribute)
         return vectors @ self.coef[k] + self.intercept[k]
 
-    def evidence(self, sentences: Sequence[str], fact: Fact) -> list[bool]:
+    def reads(self, fact: Fact) -> bool:
+        return self.attribute_of(fact) is not None
+
+    def embed(self, sentences: Sequence[str]) -> np.ndarray:
+        return self.embedder.embed(list(sentences))
+
+    def evidence(self, vectors: np.ndarray, fact: Fact) -> list[bool]:
         attribute = self.attribute_of(fact)
-        if attribute is None or not sentences:
-            return [False] * len(sentences)
-        z = self.log_odds(self.embedder.embed(list(sentences)), attribute)
+        if attribute is None or not len(vectors):
+            return [False] * len(vectors)
+        z = self.log_odds(vectors, attribute)
         return [bool(p >= self.thresholds[self.classes.index(attribute)]) for p in 1.0 / (1.0 + np.exp(-z))]
 
 
@@ -171,6 +208,7 @@ class FactJudge:
     def __init__(self, embedder: Embedder, model: Path = FACT_MODEL) -> None:
         self.embedder = embedder
         self.attributes = AttributeJudge(embedder)
+        self.facts = TextVectors(embedder)
         data = np.load(model)
         self.verbalization = str(data["verbalization"])
         self.attribute_weights = (data["attribute_coef"], float(data["attribute_intercept"]))
@@ -178,30 +216,35 @@ class FactJudge:
         self.thresholds = dict(zip((str(c) for c in data["classes"]), (float(t) for t in data["thresholds"])))
         self.relatedness_threshold = float(data["relatedness_threshold"])
 
-    def probabilities(self, sentences: Sequence[str], fact: Fact) -> tuple[np.ndarray, float]:
-        """Each sentence's probability of being evidence of ``fact``, and the threshold that applies to the fact's relation."""
-        vectors = self.embedder.embed([getattr(fact, self.verbalization)(), *sentences])
-        cosine = vectors[1:] @ vectors[0]
+    def probabilities(self, vectors: np.ndarray, fact: Fact) -> tuple[np.ndarray, float]:
+        """Each sentence's probability (from its vector in ``vectors``) of being evidence of ``fact``, and the threshold
+        that applies to the fact's relation."""
+        cosine = vectors @ self.facts(getattr(fact, self.verbalization)())
         attribute = self.attributes.attribute_of(fact)
         if attribute in self.thresholds:
             (w_attribute, w_cosine), b = self.attribute_weights
-            z = w_attribute * self.attributes.log_odds(vectors[1:], attribute) + w_cosine * cosine + b
+            z = w_attribute * self.attributes.log_odds(vectors, attribute) + w_cosine * cosine + b
             threshold = self.thresholds[attribute]
         else:
             z = self.relatedness_weights[0][0] * cosine + self.relatedness_weights[1]
             threshold = self.relatedness_threshold
         return 1.0 / (1.0 + np.exp(-z)), threshold
 
-    def evidence(self, sentences: Sequence[str], fact: Fact) -> list[bool]:
-        """The judged evidence among ``sentences``.  For a relation outside the attribute model, the relatedness
-        threshold takes nearly every sentence about the subject (relatedness alone separates little); where the owner
-        declared evidence terms for the fact's tail, those terms (which the eraser checks) are the evidence instead,
-        so the blanket fallback applies only where nothing more specific is known."""
-        if not sentences:
-            return []
-        if fact.terms and self.attributes.attribute_of(fact) not in self.thresholds:
-            return [False] * len(sentences)
-        p, threshold = self.probabilities(sentences, fact)
+    def reads(self, fact: Fact) -> bool:
+        """For a relation outside the attribute model, the relatedness threshold takes nearly every sentence about the
+        subject (relatedness alone separates little); where the owner declared evidence terms for the fact's tail, those
+        terms (which the eraser checks) are the evidence instead, so the blanket fallback applies only where nothing more
+        specific is known and the judge does not read such a fact."""
+        return not fact.terms or self.attributes.attribute_of(fact) in self.thresholds
+
+    def embed(self, sentences: Sequence[str]) -> np.ndarray:
+        return self.embedder.embed(list(sentences))
+
+    def evidence(self, vectors: np.ndarray, fact: Fact) -> list[bool]:
+        """The judged evidence among the sentences of ``vectors`` (none for a fact the judge does not :meth:`read <reads>`)."""
+        if not len(vectors) or not self.reads(fact):
+            return [False] * len(vectors)
+        p, threshold = self.probabilities(vectors, fact)
         return [bool(v >= threshold) for v in p]
 
 

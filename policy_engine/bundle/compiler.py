@@ -1,7 +1,7 @@
 """Compile a policy and its corpus into a versioned bundle (the write side of :mod:`policy_engine.bundle.reader`).
 
 ``compile_bundle`` runs the stages ingest -> chunk -> embed -> summary tree
-(RAPTOR) -> index -> knowledge graph -> binding -> parse -> policy graph -> write.
+(RAPTOR) -> index -> parse -> knowledge graph -> binding -> policy graph -> write.
 A bundle is a directory:
 
 ==========================  ==============================================
@@ -30,8 +30,10 @@ Only the chunk store (with its stored parses) holds corpus text: the graphs name
 labels (:mod:`policy_engine.bundle.labels`) and the extraction cache stores
 offsets into the text (:class:`~policy_engine.bundle.knowledge_graph.ExtractionCache`).
 
-A rebuild into the same directory reuses the cache: only changed chunks are
-embedded and parsed.  Whether a constraint ever bites on the corpus is a lint
+A rebuild into the same directory reuses the cache and the parses the bundle
+it replaces stored: only changed chunks are embedded and parsed.  Each node is
+parsed once per stored run; the knowledge graph extracts from the stored
+parse of a leaf.  Whether a constraint ever bites on the corpus is a lint
 question (PE161, :mod:`policy_engine.lint.corpus`), answered by the detectors,
 not by the retrieval binding.
 """
@@ -54,7 +56,15 @@ import policy_engine
 from policy_engine.bundle.binding import Binding, bind_constraints
 from policy_engine.bundle.corpus import SUMMARY_DOC_ID, Chunk, SkippedInput, chunk_corpus, content_hash, ingest
 from policy_engine.bundle.index import VectorIndex
-from policy_engine.bundle.knowledge_graph import ExtractionCache, KnowledgeGraph, build_knowledge_graph, extract_chunks, spacy_version
+from policy_engine.bundle.knowledge_graph import (
+    ExtractionCache,
+    KnowledgeGraph,
+    build_knowledge_graph,
+    extract_chunks,
+    load_spacy,
+    parse_workers,
+    spacy_version,
+)
 from policy_engine.bundle.labels import EntityLabels
 from policy_engine.bundle.manifest import (
     CACHE_DIR,
@@ -72,7 +82,7 @@ from policy_engine.bundle.policy_graph import build_policy_graph, graph_to_data
 from policy_engine.bundle.raptor import AbstractiveSummarizer, ExtractiveSummarizer, Summarizer, SummaryTree, build_summary_tree
 from policy_engine.diagnostics import Diagnostic, ExitCode, PolicyError, Severity
 from policy_engine.nlp.embedding import CachedEmbedder, Embedder, EmbeddingCache, load_embedder
-from policy_engine.nlp.stored_parses import PARSES, compute_parses, write_parses
+from policy_engine.nlp.stored_parses import PARSES, StoredParses, compute_parses, write_parses
 from policy_engine.policy.loader import load_policy
 from policy_engine.policy.model import Policy
 
@@ -88,7 +98,10 @@ class StageStats:
 
 @dataclass
 class CompileReport:
-    """Outcome of :func:`compile_bundle`: where the bundle is, what was skipped, how long each stage took."""
+    """Outcome of :func:`compile_bundle`: where the bundle is, what was skipped, how long each stage took.
+
+    ``parsed_chunks``: chunks the knowledge graph extracted anew (not in the extraction cache); ``parsed_nodes``:
+    nodes spaCy parsed for the stored parses (not taken from the bundle this compile replaces)."""
 
     bundle_dir: Path
     manifest: BundleManifest | None
@@ -97,6 +110,7 @@ class CompileReport:
     embedded: int = 0
     reused_embeddings: int = 0
     parsed_chunks: int = 0
+    parsed_nodes: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -108,6 +122,7 @@ class CompileReport:
             "embedded": self.embedded,
             "reused_embeddings": self.reused_embeddings,
             "parsed_chunks": self.parsed_chunks,
+            "parsed_nodes": self.parsed_nodes,
         }
 
 
@@ -168,6 +183,7 @@ def compile_bundle(
         raise PolicyError(errors)
     out = Path(out_dir) if out_dir is not None else Path("bundles") / policy.metadata.name
     out.mkdir(parents=True, exist_ok=True)
+    previous_parses = _previous_parses(out)
     (out / MANIFEST).unlink(missing_ok=True)  # the bundle is invalid until the new manifest is written
     report = CompileReport(out, None)
     stages = _Stages(report)
@@ -207,12 +223,17 @@ def compile_bundle(
     vectors = np.vstack([leaf_vectors, tree.vectors]).astype(np.float32)
     index = stages.run("index", lambda: VectorIndex.build(vectors, settings.index, seed=settings.summary_tree.seed))
 
+    # every node parsed once per stored run (served at request time, and the knowledge graph's parse of a leaf)
+    parses, report.parsed_nodes = stages.run("parse", lambda: compute_parses([n.text for n in nodes], previous_parses, parse_workers))
+    stored = StoredParses(out / PARSES, "", data=parses)
     kg: KnowledgeGraph | None = None
     if knowledge_graph:
         extraction_cache = ExtractionCache(out / CACHE_DIR / "extractions.sqlite")
 
         def run_kg() -> KnowledgeGraph:
-            extractions, report.parsed_chunks = extract_chunks([c.text for c in leaves], extraction_cache, progress=lambda n: tick("knowledge_graph", n, len(leaves)))
+            nlp = load_spacy()
+            extractions, report.parsed_chunks = extract_chunks([c.text for c in leaves], extraction_cache, progress=lambda n: tick("knowledge_graph", n, len(leaves)),
+                                                               parsed=lambda text: stored.doc(nlp, tuple(nlp.pipe_names), None, text))
             return build_knowledge_graph([c.chunk_id for c in leaves], [c.text for c in leaves], extractions, policy.private_knowledge)
 
         kg = stages.run("knowledge_graph", run_kg)
@@ -226,7 +247,6 @@ def compile_bundle(
             settings.binding, node_entity_labels=_entity_labels(kg, tree) if kg else None,
         ),
     )
-    parses = stages.run("parse", lambda: compute_parses([n.text for n in nodes]))  # served at request time (no re-parse of a passage)
     labels = EntityLabels([c.text for c in leaves])
     stored_kg = labels.knowledge_graph(kg) if kg is not None else None  # no identifier outside the chunk store
     graph = stages.run("graph", lambda: build_policy_graph(leaves, tree.nodes, policy.constraints, bindings, stored_kg))
@@ -256,6 +276,17 @@ def compile_bundle(
 
     report.manifest = stages.run("write", write)
     return report
+
+
+def _previous_parses(out: Path) -> StoredParses | None:
+    """The stored parses of the bundle in ``out`` this compile replaces, when its manifest lists them with their digest
+    and the file still has it (a rebuild then parses only what changed)."""
+    try:
+        digest = json.loads((out / MANIFEST).read_text(encoding="utf-8"))["files"][PARSES]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    path = out / PARSES
+    return StoredParses(path, digest) if path.is_file() and file_sha256(path) == digest else None
 
 
 def _entity_labels(kg: KnowledgeGraph, tree: SummaryTree) -> dict[str, set[str]]:

@@ -243,11 +243,15 @@ def extract_chunks(
     progress: Callable[[int], None] | None = None,
     batch_size: int = 64,
     workers: int | None = None,
+    parsed: Callable[[str], Any] | None = None,
 ) -> tuple[list[ChunkExtraction], int]:
-    """Extractions for ``texts`` (cached ones reused) and how many texts were parsed.
+    """Extractions for ``texts`` (cached ones reused) and how many texts were extracted anew.
 
-    ``workers`` spaCy processes parse (default :func:`parse_workers`); results
-    come back in input order and reach the cache every ``batch_size * 4`` texts.
+    ``parsed`` gives the whole pipeline's doc of any of ``texts`` (the
+    compile's stored parses): a text that fits one window is then not parsed
+    again.  ``workers`` spaCy processes parse the rest (default
+    :func:`parse_workers`); results come back in input order and reach the
+    cache every ``batch_size * 4`` texts.
     """
     model = spacy_version()
     keys = [hashlib.sha256(t.encode("utf-8")).hexdigest() for t in texts]
@@ -255,13 +259,15 @@ def extract_chunks(
     todo = [i for i, r in enumerate(results) if r is None]
     if todo:
         nlp = pipeline()
-        n_process = workers if workers is not None else parse_workers(len(todo))
         fresh: dict[str, tuple[str, ChunkExtraction]] = {}
         size = window_size(nlp.max_length)
         pieces = [(i, piece) for i in todo for _, piece in windows(texts[i], size)]  # no text over max_length reaches spaCy
         left = Counter(i for i, _ in pieces)
+        stored = {i for i in todo if left[i] == 1} if parsed is not None else set()
+        own = [piece for i, piece in pieces if i not in stored]
+        docs = pipe(own, batch_size=batch_size, n_process=workers if workers is not None else parse_workers(len(own)))
         parts: dict[int, list[ChunkExtraction]] = {}
-        for (i, _), doc in zip(pieces, pipe((piece for _, piece in pieces), batch_size=batch_size, n_process=n_process)):
+        for (i, _), doc in zip(pieces, (parsed(texts[i]) if parsed is not None and i in stored else next(docs) for i, _ in pieces)):
             parts.setdefault(i, []).append(extract_doc(doc))
             left[i] -= 1
             if left[i]:
@@ -273,6 +279,7 @@ def extract_chunks(
                 fresh = {}
             if progress:
                 progress(1)
+        docs.close()  # exhausted: releases the run lock
         if cache and fresh:
             cache.put_many(model, fresh)
     return [r for r in results if r is not None], len(todo)

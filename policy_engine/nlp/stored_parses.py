@@ -7,7 +7,10 @@ component runs requests ask for most (the whole pipeline, which the
 knowledge-graph eraser reads and whose leading components serve the syntax
 of redaction and of the query rewriter; and entity detection with spaCy's
 rule-based sentence starts, :data:`policy_engine.nlp.pipeline.NER`), and
-stores them as spaCy ``DocBin`` groups (``parses.msgpack``).  An opened
+stores them as spaCy ``DocBin`` groups (``parses.msgpack``); the knowledge
+graph's extraction reads the whole-pipeline run of a chunk from them, and a
+recompile takes what the bundle it replaces stored (:func:`compute_parses`),
+so a text is parsed once per run, not once per compile.  An opened
 engine hands the file to :func:`policy_engine.nlp.pipeline.use_stored_parses`;
 :func:`policy_engine.nlp.pipeline.parse` then serves a text that is exactly
 a stored node's text from it.
@@ -28,12 +31,12 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from policy_engine.errors import EngineError
-from policy_engine.nlp.pipeline import NER, Prepared, pipe, pipeline, sentence_starts
+from policy_engine.nlp.pipeline import NER, Prepared, pipe, pipeline, sentence_starts, text_digest
 
 if TYPE_CHECKING:
     from spacy.language import Language
@@ -54,31 +57,47 @@ def model_identity(nlp: Language) -> str:
     return f"{meta.get('lang')}_{meta.get('name')}=={meta.get('version')} spacy=={spacy.__version__}"
 
 
-def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
 def _runs(nlp: Language) -> list[tuple[tuple[str, ...], Prepared | None, Any]]:
     """The stored component runs: ``(components, prepared key, prepare)``."""
     return [(tuple(nlp.pipe_names), None, None), (NER, ("ner", "sentence_starts"), ("ner", sentence_starts()))]
 
 
-def compute_parses(texts: Sequence[str]) -> dict[str, Any]:
-    """Parse ``texts`` with each stored run of the process's pipeline; the content of ``parses.msgpack``."""
+def compute_parses(texts: Sequence[str], previous: StoredParses | None = None,
+                   workers: Callable[[int], int] | None = None) -> tuple[dict[str, Any], int]:
+    """Parse ``texts`` with each stored run of the process's pipeline: the content of ``parses.msgpack``, and how many
+    texts were parsed (by any run).
+
+    ``previous`` (the parses of the bundle this compile replaces, checked against its manifest) supplies what it
+    already holds for this model: a group of the same texts in the same place is taken byte for byte, any other
+    text it holds as its stored doc; only the rest is parsed, streamed by ``workers(n)`` spaCy processes for ``n``
+    texts (default one)."""
     from spacy.tokens import DocBin
 
     nlp = pipeline()
     unique = list(dict.fromkeys(texts))
+    digests = [text_digest(t) for t in unique]
+    reusable = previous if previous is not None and previous.parsed_by(nlp) else None
+    spans = [(start, min(start + GROUP_SIZE, len(unique))) for start in range(0, len(unique), GROUP_SIZE)]
     runs = []
+    parsed: set[int] = set()
     for components, prepared, prepare in _runs(nlp):
+        kept = [reusable.group(components, prepared, digests[a:b]) if reusable is not None else None for a, b in spans]
+        held = set(reusable.held(components, prepared, digests)) if reusable is not None else set()
+        missing = [i for (a, b), group in zip(spans, kept) if group is None for i in range(a, b) if i not in held]
+        parsed.update(missing)
+        fresh = pipe((unique[i] for i in missing), components=components, prepare=prepare, nlp=nlp, n_process=workers(len(missing)) if workers else 1)
         groups = []
-        for start in range(0, len(unique), GROUP_SIZE):
-            docs = DocBin(store_user_data=False)
-            for doc in pipe(unique[start : start + GROUP_SIZE], components=components, prepare=prepare, nlp=nlp):
-                docs.add(doc)
-            groups.append(docs.to_bytes())
+        for (a, b), group in zip(spans, kept):
+            if group is None:
+                docs = DocBin(store_user_data=False)
+                for i in range(a, b):
+                    doc = reusable.doc(nlp, components, prepared, unique[i]) if i in held and reusable is not None else next(fresh)
+                    docs.add(doc)
+                group = docs.to_bytes()
+            groups.append(group)
+        fresh.close()  # exhausted: releases the run lock
         runs.append({"components": list(components), "prepared": list(prepared) if prepared else None, "groups": groups})
-    return {"model": model_identity(nlp), "group_size": GROUP_SIZE, "texts": [_digest(t) for t in unique], "runs": runs}
+    return {"model": model_identity(nlp), "group_size": GROUP_SIZE, "texts": digests, "runs": runs}, len(parsed)
 
 
 def write_parses(path: Path, parses: dict[str, Any]) -> None:
@@ -91,9 +110,10 @@ def write_parses(path: Path, parses: dict[str, Any]) -> None:
 class StoredParses:
     """The parses of one bundle's ``parses.msgpack``, read on first use; thread-safe."""
 
-    def __init__(self, path: Path, sha256: str) -> None:
+    def __init__(self, path: Path, sha256: str, data: dict[str, Any] | None = None) -> None:
         """``sha256``: the file's digest as the bundle's manifest lists it; the bytes are checked against it when they
-        are read, so a file changed after the bundle opened is never served."""
+        are read, so a file changed after the bundle opened is never served.  ``data``: the file's content, when it
+        was just computed (:func:`compute_parses`) and is served before it is written."""
         self.path = path
         self.sha256 = sha256
         self._lock = threading.Lock()
@@ -102,6 +122,8 @@ class StoredParses:
         self._runs: dict[tuple[tuple[str, ...], Prepared | None], list[bytes]] = {}
         self._docs: OrderedDict[tuple[tuple[str, ...], Prepared | None, int], list[Doc]] = OrderedDict()
         self._served: dict[int, bool] = {}
+        if data is not None:
+            self._index(data)
 
     def _load(self) -> dict[str, Any]:
         if self._data is None:
@@ -110,20 +132,54 @@ class StoredParses:
             raw = self.path.read_bytes()
             if hashlib.sha256(raw).hexdigest() != self.sha256:
                 raise EngineError(f"{self.path} does not match the bundle manifest's digest (modified after compile); recompile the bundle")
-            self._data = srsly.msgpack_loads(raw)
-            self._row = {digest: i for i, digest in enumerate(self._data["texts"])}
-            self._runs = {(tuple(r["components"]), tuple(r["prepared"]) if r["prepared"] else None): r["groups"] for r in self._data["runs"]}
+            self._index(srsly.msgpack_loads(raw))
+        assert self._data is not None
         return self._data
 
-    def doc(self, nlp: Language, components: tuple[str, ...], prepared: Prepared | None, text: str) -> Doc | None:
-        """A private copy of the stored doc of ``text`` for this run, or ``None`` (not stored, or another model)."""
+    def _index(self, data: dict[str, Any]) -> None:
+        self._data = data
+        self._row = {digest: i for i, digest in enumerate(data["texts"])}
+        self._runs = {(tuple(r["components"]), tuple(r["prepared"]) if r["prepared"] else None): r["groups"] for r in data["runs"]}
+
+    def parsed_by(self, nlp: Language) -> bool:
+        """Whether ``nlp`` (its model, model version and spaCy version) parsed these docs."""
+        with self._lock:
+            if id(nlp) not in self._served:
+                self._served[id(nlp)] = self._load()["model"] == model_identity(nlp)
+            return self._served[id(nlp)]
+
+    def group(self, components: tuple[str, ...], prepared: Prepared | None, digests: Sequence[str]) -> bytes | None:
+        """The stored ``DocBin`` bytes of this run holding exactly the texts of ``digests`` in that order, if one does."""
         with self._lock:
             data = self._load()
-            if id(nlp) not in self._served:
-                self._served[id(nlp)] = data["model"] == model_identity(nlp)
+            row = self._row.get(digests[0]) if digests else None
             groups = self._runs.get((components, prepared))
-            row = self._row.get(_digest(text))
-            if not self._served[id(nlp)] or groups is None or row is None:
+            if row is None or groups is None or row % data["group_size"] or data["group_size"] != GROUP_SIZE:
+                return None
+            if data["texts"][row : row + GROUP_SIZE] != list(digests):
+                return None
+            return groups[row // GROUP_SIZE]
+
+    def held(self, components: tuple[str, ...], prepared: Prepared | None, digests: Sequence[str]) -> list[int]:
+        """The positions in ``digests`` of the texts whose doc of this run is stored."""
+        with self._lock:
+            self._load()
+            if (components, prepared) not in self._runs:
+                return []
+            return [i for i, digest in enumerate(digests) if digest in self._row]
+
+    def doc(self, nlp: Language, components: tuple[str, ...], prepared: Prepared | None, text: str, digest: str | None = None) -> Doc | None:
+        """A private copy of the stored doc of ``text`` for this run, or ``None`` (not stored, or another model);
+        ``digest``: :func:`~policy_engine.nlp.pipeline.text_digest` of ``text`` when the caller computed it already
+        (otherwise it is computed here, before the store's lock is taken)."""
+        if not self.parsed_by(nlp):
+            return None
+        digest = digest if digest is not None else text_digest(text)
+        with self._lock:
+            data = self._load()
+            groups = self._runs.get((components, prepared))
+            row = self._row.get(digest)
+            if groups is None or row is None:
                 return None
             group, offset = divmod(row, data["group_size"])
             key = (components, prepared, group)
