@@ -79,7 +79,7 @@ def compile_command(policy_path: Path, out_dir: Path | None, strict: bool, fmt: 
             f"constraints {counts['constraints']}, bindings {counts['bindings']} ({counts['explicit_bindings']} explicit), "
             f"entities {counts['entities']}, triples {counts['triples']}"
         )
-        click.echo(f"  embedded {report.embedded} text(s), {report.reused_embeddings} reused from cache; parsed {report.parsed_chunks} chunk(s)")
+        click.echo(f"  embedded {report.embedded} text(s), {report.reused_embeddings} reused from cache; parsed {report.parsed_nodes} text(s) anew; knowledge graph extracted from {report.parsed_chunks} chunk(s) anew")
         click.echo(
             "  peak MB: the compiler's peak memory by the end of the stage. summaries: RAPTOR nodes over the chunks; "
             "bindings: (constraint, chunk or summary) pairs, explicit = its terms, patterns or entity types match there, the rest by similarity; "
