@@ -31,16 +31,16 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from policy_engine.detect.fact_candidates import FORMS  # noqa: E402
-from policy_engine.detect.semantic_facts import CandidateFeatures, FactModel, fitted_model  # noqa: E402
+from policy_engine.detect.semantic_facts import FactModel, fitted_model  # noqa: E402
 from policy_engine.nlp.embedding import CachedEmbedder, EmbeddingCache, load_embedder  # noqa: E402
 from policy_engine.policy.model import EmbeddingSettings  # noqa: E402
-from training.semantic_facts import STATEMENTS, Example, covers, examples, overlap, split  # noqa: E402
+from training.semantic_facts import STATEMENTS, Example, covers, examples, features_of, overlap, split  # noqa: E402
 
 STAGES = ("no candidate, none touches it", "no candidate, a wider form covers it", "no candidate, one touches it", "similarity", "threshold", "found")
 
 
 def _probabilities(model: FactModel, ex: Example) -> np.ndarray:
-    return model.probabilities(CandidateFeatures([], np.zeros(0), ex.scalars, ex.phrase, ex.kind))
+    return model.probabilities(features_of([ex], typical=False))
 
 
 def diagnose(model: FactModel, exs: list[Example], wide: list[Example], contexts: list[str]) -> tuple[dict, list[dict]]:

@@ -8,6 +8,13 @@ were; with the scalar refit, two ("wheelchair", "earlier visa application");
 with the span classifier over embedding products and the phrase's embedding
 (CAPID validation span recall 0.385 -> 0.732), five ("partially sighted",
 "asylum seeker", "refugee status" too), and no ordinary word is.
+
+``tests/fixtures/semantic_facts/new_kinds.json`` was written by hand for issue 33
+before the model was changed again: five more kinds no lexicon lists (addiction
+recovery, arrears and enforcement, gender transition, criminal convictions,
+gambling harm); with the model above, six of its eleven phrases were hidden.
+The refit on every occurrence of CAPID's values and on SPIA's tags hides the
+same phrases of both sets (5 of 9, 6 of 11), and still no ordinary word.
 """
 
 from __future__ import annotations
@@ -21,7 +28,9 @@ from policy_engine.detect import Analyzer
 from policy_engine.detect.fact_kinds import statement_kinds
 from policy_engine.policy.model import Constraint, Metadata, Policy
 
-CASES = json.loads((Path(__file__).parent / "fixtures" / "semantic_facts" / "housing_letters.json").read_text(encoding="utf-8"))["cases"]
+FIXTURES = Path(__file__).parent / "fixtures" / "semantic_facts"
+HOUSING = json.loads((FIXTURES / "housing_letters.json").read_text(encoding="utf-8"))["cases"]
+CASES = [*HOUSING, *json.loads((FIXTURES / "new_kinds.json").read_text(encoding="utf-8"))["cases"]]
 STATEMENTS = {case["statement"]: Constraint(id=f"facts-{i}", statement=case["statement"]) for i, case in enumerate(CASES)}
 
 
@@ -48,8 +57,12 @@ def test_only_kinds_no_category_keyword_names_are_matched_by_meaning(analyzer: A
 
 #: Phrases the model fitted on CAPID does not reach yet (probability below the threshold): kept as strict expected
 #: failures, so a better model shows up here as an unexpected pass.  The letters are not tuned on: they were read
-#: once, after the span classifier was fitted and measured on CAPID validation.
-NOT_YET = frozenset(["domestic abuse", "barring order", "guide dog", "child protection register"])
+#: once, after the span classifier was fitted and measured on CAPID validation; the new kinds were measured once
+#: before the change of issue 33 and once after it.
+NOT_YET = frozenset([
+    "domestic abuse", "barring order", "guide dog", "child protection register",
+    "heroin", "county court judgment", "deed poll", "online betting", "self-excluded",
+])
 
 
 def _covered(analyzer: Analyzer, case: dict) -> set[int]:
@@ -97,7 +110,7 @@ def test_the_sentence_gate_and_the_cascade_change_no_finding() -> None:
 
     embedder, model = load_embedder(EmbeddingSettings()), fitted_model()
     unrelated = "Kick-off is at three and the match will be shown on the big screen. Preheat the oven to 180 degrees and grease the tin."
-    texts, kinds = [*(case["text"] for case in CASES), unrelated], ("disabilities", "safeguarding concerns", "immigration history")
+    texts, kinds = [*(case["text"] for case in HOUSING), unrelated], ("disabilities", "safeguarding concerns", "immigration history")
     assert SemanticFacts(embedder).find_many(texts, kinds) == SemanticFacts(embedder, gate=False, cascade=False).find_many(texts, kinds)
     docs = parse(texts)
     scored = [sum(map(len, candidate_features(embedder, docs, kinds, model.forms, gate).candidates)) for gate in (model.gate, None)]

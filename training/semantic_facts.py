@@ -1,25 +1,32 @@
-"""CAPID examples for the semantic fact finder and the fit of its span classifier (:mod:`policy_engine.detect.semantic_facts`).
+"""CAPID and SPIA examples for the semantic fact finder and the fit of its span classifier (:mod:`policy_engine.detect.semantic_facts`).
 
 CAPID (Ponomarenko et al., EACL 2026 SRW; ``../shared/corpora/capid/train.jsonl``) types every sensitive span of
 a user's self-disclosure.  For each fact type a plain statement names the kind (:data:`STATEMENTS`); a candidate
 phrase of a context is positive for that statement when it overlaps a span of that type by half of the shorter of
-the two.  Contexts are shuffled with a seed; the first ``limit`` are split two thirds development, one third
-validation (the split the earlier models were measured on), and ``extra_dev`` further contexts join development
-only, so validation never changes.
+the two; every place a context writes an annotated value is a span (:func:`gold_spans`).  Contexts are shuffled with
+a seed; the first ``limit`` are split two thirds development, one third validation (the split the earlier models
+were measured on), and ``extra_dev`` further contexts join development only, so validation never changes.  SPIA
+(Selvam and Ghosh 2025; :func:`spia_split`) adds its texts' relationship, occupation, education and nationality
+tags, split by text with the same seed.
 
 The classifier (:func:`fit`) is a logistic regression over the model's scalar features, the product of the phrase's
-and the kind's embeddings and the phrase's embedding.  Its regularization is chosen by cross-validation grouped by
-context on development; its threshold is the one of highest out-of-fold span recall whose out-of-fold candidate and
-character precision are no lower than a floor (the model before).  Its sentence gate is set by the bench from the
-sentence cosines of the development candidates it reports.  ``bench/semantic_facts_calibrate.py --write-model`` fits it, writes
-``policy_engine/detect/semantic_facts_model.npz`` and measures it on validation.
+and the kind's embeddings and the phrase's embedding; a variant adds the phrase's cosines to the kind's *typical
+members* (the labelled development spans nearest the kind's embedding, :func:`typical_members`), which relate a
+phrase to a kind through examples rather than through the kind's name.  Its regularization is chosen by
+cross-validation grouped by context on development; its threshold is the one of highest out-of-fold span recall
+whose out-of-fold candidate and character precision are no lower than a floor.  Its sentence gate is set by the
+bench from the sentence cosines of the development candidates it reports.  A fit scores rows with the runtime
+model's own :meth:`~policy_engine.detect.semantic_facts.FactModel.probabilities` (:func:`predict`).
+``bench/semantic_facts_calibrate.py --write-model`` fits it, writes ``policy_engine/detect/semantic_facts_model.npz``
+and measures it on validation.
 """
 
 from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -28,7 +35,7 @@ from sklearn.metrics import log_loss
 from sklearn.model_selection import GroupKFold
 
 from policy_engine.detect.fact_kinds import statement_kinds
-from policy_engine.detect.semantic_facts import DROP, FactModel, candidate_features, feature_names
+from policy_engine.detect.semantic_facts import CandidateFeatures, FactModel, candidate_features
 from policy_engine.nlp.embedding import Embedder
 from policy_engine.nlp.pipeline import parse
 
@@ -47,12 +54,16 @@ STATEMENTS = {
 
 
 def gold_spans(row: dict) -> list[tuple[int, int, str]]:
-    """The spans of ``row``'s context with a type of :data:`STATEMENTS` (located by their first occurrence)."""
+    """The spans of ``row``'s context with a type of :data:`STATEMENTS`: every whole-word occurrence of each annotated
+    value (an annotator types a value once; each place it is written discloses it), or its first occurrence inside a
+    word when it has no whole-word one ("34F", "$48,500 annual" in "annually")."""
     out = []
     for value, info in row["piis"].items():
+        if info["type"] not in STATEMENTS or not value:
+            continue
+        found = [m.span() for m in re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", row["context"])]
         start = row["context"].find(value)
-        if start >= 0 and info["type"] in STATEMENTS:
-            out.append((start, start + len(value), info["type"]))
+        out += [(s, e, info["type"]) for s, e in found or ([(start, start + len(value))] if start >= 0 else [])]
     return out
 
 
@@ -74,6 +85,63 @@ def split(corpora: Path, limit: int, seed: int, extra_dev: int = 0) -> tuple[lis
     return rows[:cut] + rows[limit : limit + extra_dev], rows[cut:limit]
 
 
+#: SPIA's tags (Selvam and Ghosh 2025, ``../shared/corpora/spia/spia_panorama_151.jsonl``: what a text reveals about
+#: each person it mentions) that name a fact type of :data:`STATEMENTS`.
+SPIA_TYPES = {"RELATIONSHIP": "relationship", "OCCUPATION": "occupation", "POSITION": "occupation", "EDUCATION": "education", "NATIONALITY": "demographic"}
+
+
+def spia_split(corpora: Path, seed: int, development: float = 2 / 3) -> tuple[list[dict], list[dict]]:
+    """SPIA's texts as rows of CAPID's shape, split by text (seeded shuffle; ``development`` of them first).
+
+    SPIA gives a tag's value as the annotator normalized it ("Married", "India"), not as written: the value is
+    located in the text case-insensitively as the start of a word, extended to the word's end ("India" ->
+    "Indian"), and the text's own form is the row's value (a value the text never writes discloses nothing here)."""
+    texts = [json.loads(line) for line in (corpora / "spia" / "spia_panorama_151.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows = []
+    for item in texts:
+        piis = {}
+        for subject in item["subjects"]:
+            for pii in subject["PIIs"]:
+                if pii["keyword"].strip() and pii["tag"] in SPIA_TYPES:
+                    for match in re.finditer(rf"(?<!\w){re.escape(pii['keyword'].strip())}\w*", item["text"], flags=re.IGNORECASE):
+                        piis[match.group()] = {"type": SPIA_TYPES[pii["tag"]]}
+        rows.append({"context": item["text"], "piis": piis})
+    random.Random(seed).shuffle(rows)
+    cut = round(len(rows) * development)
+    return rows[:cut], rows[cut:]
+
+
+@dataclass(frozen=True)
+class TypicalMembers:
+    """Labelled facts of known kinds (their embeddings) and how many of them, nearest a kind's name, are its typical
+    members; ``sources`` numbers the text each was labelled in (a text's own labels are never its members, so a fit
+    sees a row's features as they will be on a text it was not fitted on)."""
+
+    vectors: np.ndarray
+    size: int
+    sources: np.ndarray
+
+
+def typical_columns(phrase: np.ndarray, kind: np.ndarray, members: TypicalMembers, sources: np.ndarray | None = None) -> np.ndarray:
+    """Two columns per row: the cosine of the row's phrase to the normalized mean of its kind's typical members (the
+    ``members.size`` labelled facts nearest the kind's embedding, none of the row's own source) and its best cosine to
+    one of them.  A kind such as "safeguarding concerns" has members that are rarely similar to its name ("barring
+    order"); its typical members relate a phrase to it through facts of the kinds labelled data has."""
+    out = np.zeros((len(phrase), 2), dtype=np.float32)
+    if not len(phrase):
+        return out
+    own = np.full(len(phrase), -1) if sources is None else np.asarray(sources)
+    _, group = np.unique(np.concatenate([kind, own[:, None].astype(kind.dtype)], axis=1), axis=0, return_inverse=True)
+    for g in np.unique(group):
+        rows = np.flatnonzero(group == g)
+        closeness = np.where(members.sources != own[rows[0]], members.vectors @ kind[rows[0]], -np.inf)
+        nearest = members.vectors[np.argsort(-closeness)[: members.size]]
+        centre = nearest.mean(axis=0)
+        out[rows, 0] = phrase[rows] @ (centre / np.linalg.norm(centre))
+        out[rows, 1] = (phrase[rows] @ nearest.T).max(axis=1)
+    return out
+
+
 @dataclass
 class Example:
     """One (context, fact type): the candidates' spans, forms, scalar features, phrase and kind embeddings and labels,
@@ -88,10 +156,21 @@ class Example:
     kind: np.ndarray
     y: np.ndarray
     gold: list[tuple[int, int]]
+    typical: np.ndarray
 
 
-def examples(embedder: Embedder, rows: list[dict], forms: tuple[int, ...], first_context: int = 0) -> list[Example]:
-    """An :class:`Example` per (context, fact type), every feature computed exactly (no gate, no cascade)."""
+def typical_members(embedder: Embedder, rows: list[dict], size: int, first_context: int = 0, leave_out: str | None = None) -> TypicalMembers:
+    """The labelled spans of ``rows`` (every occurrence, every type of :data:`STATEMENTS` but ``leave_out``) as the
+    typical members of kinds, each numbered by its context (a context's own spans are never its rows' members)."""
+    spans = [(first_context + i, row["context"][s:e]) for i, row in enumerate(rows) for s, e, t in gold_spans(row) if t != leave_out]
+    return TypicalMembers(embedder.embed([text for _, text in spans]), size, np.asarray([i for i, _ in spans]))
+
+
+def examples(
+    embedder: Embedder, rows: list[dict], forms: tuple[int, ...], first_context: int = 0, members: TypicalMembers | None = None,
+) -> list[Example]:
+    """An :class:`Example` per (context, fact type), every feature computed exactly (no gate, no cascade); with
+    ``members``, the typical-member columns too (none of a context's own spans among its members)."""
     docs = parse([row["context"] for row in rows])
     out = []
     for fact_type, statement in STATEMENTS.items():
@@ -100,12 +179,20 @@ def examples(embedder: Embedder, rows: list[dict], forms: tuple[int, ...], first
         for i, (row, spans) in enumerate(zip(rows, features.candidates)):
             gold = [(s, e) for s, e, t in gold_spans(row) if t == fact_type]
             n, chars = len(spans), [(c.start_char, c.end_char) for c, _ in spans]
+            phrase, kind = features.phrase[at : at + n], features.kind[at : at + n]
             out.append(Example(
-                fact_type, first_context + i, chars, np.asarray([f for _, f in spans], dtype=int), features.scalars[at : at + n],
-                features.phrase[at : at + n], features.kind[at : at + n], np.asarray([any(covers(c, g) for g in gold) for c in chars], dtype=bool), gold,
+                fact_type, first_context + i, chars, np.asarray([f for _, f in spans], dtype=int), features.scalars[at : at + n], phrase, kind,
+                np.asarray([any(covers(c, g) for g in gold) for c in chars], dtype=bool), gold,
+                typical_columns(phrase, kind, members, np.full(n, first_context + i)) if members is not None else np.zeros((n, 2), dtype=np.float32),
             ))
             at += n
     return out
+
+
+def with_members(exs: list[Example], members: TypicalMembers) -> list[Example]:
+    """``exs`` with their typical-member columns recomputed against ``members`` (leave one type out: members without
+    the held type's spans)."""
+    return [replace(ex, typical=typical_columns(ex.phrase, ex.kind, members, np.full(len(ex.y), ex.context))) for ex in exs]
 
 
 #: The feature sets compared: which scalar columns (``None``: all) and whether the product and phrase vectors are used.
@@ -116,13 +203,16 @@ class FeatureSet:
     columns: tuple[int, ...] | None
     product: bool
     phrase: bool
+    typical: bool = False
 
 
 def design(exs: list[Example], features: FeatureSet) -> np.ndarray:
-    """The design matrix of ``exs`` under ``features`` (rows in order)."""
+    """The design matrix of ``exs`` under ``features`` (rows in order; the runtime's column order)."""
     parts = [np.concatenate([ex.scalars for ex in exs])]
     if features.columns is not None:
         parts[0] = parts[0][:, list(features.columns)]
+    if features.typical:
+        parts.append(np.concatenate([ex.typical for ex in exs]))
     if features.product:
         parts.append(np.concatenate([ex.phrase * ex.kind for ex in exs]))
     if features.phrase:
@@ -182,13 +272,16 @@ def threshold_at_floor(exs: list[Example], probabilities: np.ndarray, floor: dic
 
 @dataclass
 class Fit:
-    """A fitted classifier: its feature set, regularization, weights (bias last), threshold and out-of-fold scores."""
+    """A fitted classifier: its feature set, regularization, weights (bias last), threshold, out-of-fold scores, and
+    its number of scalar columns and the embeddings' dimension."""
 
     features: FeatureSet
     c: float
     weights: np.ndarray
     threshold: float
     cross_validated: dict
+    n_scalars: int
+    dim: int
 
 
 def fit(exs: list[Example], features: FeatureSet, floor: dict, c_grid: tuple[float, ...] = C_GRID) -> Fit:
@@ -200,20 +293,27 @@ def fit(exs: list[Example], features: FeatureSet, floor: dict, c_grid: tuple[flo
     threshold = threshold_at_floor(exs, oofs[c], floor)
     model = _logistic(design(exs, features), y, c)
     weights = np.asarray([*model.coef_[0], model.intercept_[0]], dtype=np.float32)
-    return Fit(features, c, weights, threshold, score(exs, oofs[c] >= threshold))
+    n_scalars = exs[0].scalars.shape[1] + exs[0].typical.shape[1] * features.typical
+    return Fit(features, c, weights, threshold, score(exs, oofs[c] >= threshold), n_scalars, exs[0].phrase.shape[1])
+
+
+def features_of(exs: list[Example], typical: bool) -> CandidateFeatures:
+    """The rows of ``exs`` as the runtime's :class:`CandidateFeatures` (with the typical-member columns or not)."""
+    scalars = np.concatenate([np.concatenate([ex.scalars, ex.typical], axis=1) if typical else ex.scalars for ex in exs])
+    return CandidateFeatures([], np.zeros(0), scalars, np.concatenate([ex.phrase for ex in exs]), np.concatenate([ex.kind for ex in exs]))
 
 
 def predict(exs: list[Example], result: Fit) -> np.ndarray:
-    """The probability of every candidate row of ``exs`` under a :class:`Fit`."""
-    return 1.0 / (1.0 + np.exp(-(design(exs, result.features) @ result.weights[:-1] + result.weights[-1])))
+    """The probability of every candidate row of ``exs`` under a :class:`Fit`, by the runtime model's own method."""
+    return to_model(result, gate=0.0).probabilities(features_of(exs, result.features.typical))
 
 
-def to_model(result: Fit, forms: tuple[int, ...], gate: float, dim: int) -> FactModel:
-    """The runtime :class:`FactModel` of a fit over every scalar column (the drop's weight must be positive: the
-    runtime's cascade bounds a rejected candidate's drop from above)."""
-    n = len(feature_names(forms))
-    assert result.features.columns is None and result.weights[DROP] > 0, "the cascade needs every column and a positive drop weight"
-    w = result.weights
-    product = w[n : n + dim] if result.features.product else np.zeros(dim, dtype=np.float32)
-    phrase = w[n + dim * result.features.product : n + dim * (result.features.product + 1)] if result.features.phrase else np.zeros(dim, dtype=np.float32)
-    return FactModel(forms, w[:n], product, phrase, float(w[-1]), result.threshold, gate)
+def to_model(result: Fit, forms: tuple[int, ...] = (), gate: float = 0.0) -> FactModel:
+    """The runtime :class:`FactModel` of a fit over every scalar column (for a fit with the typical-member columns, a
+    model that scores rows holding them, as :func:`predict` does; the runtime computes no such columns)."""
+    assert result.features.columns is None, "the runtime model uses every scalar column"
+    w, dim = result.weights, result.dim
+    product = w[result.n_scalars : result.n_scalars + dim] if result.features.product else np.zeros(dim, dtype=np.float32)
+    at = result.n_scalars + dim * result.features.product
+    phrase = w[at : at + dim] if result.features.phrase else np.zeros(dim, dtype=np.float32)
+    return FactModel(forms, w[: result.n_scalars], product, phrase, float(w[-1]), result.threshold, gate)

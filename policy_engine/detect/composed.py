@@ -21,7 +21,9 @@ mrn                NHS numbers (mod-11) after a health cue
 account_number     bank codes after their name: UK sort codes, BLZ, BSB, BIC/SWIFT
 case_number        the generic cue-word identifier (also a few words after its
                    cue, and the value of a form field or table cell)
-date               durations, ordinal days, weekdays, years after a preposition
+date               lengths of time that date a fact, not an adverbial's
+                   (:mod:`durations`), ordinal days, weekdays, years after
+                   a preposition
 date_of_birth      birth cue required on the same line (service dates excluded)
 money              figures tied to a financial noun ("credit score 712")
 relative           family and personal-life states ("going through a divorce",
@@ -39,6 +41,7 @@ from dataclasses import dataclass
 
 from policy_engine.detect import clinical, facts, identifiers, temporal
 from policy_engine.detect.checksums import nhs_number_valid
+from policy_engine.detect.durations import DurationRecognizer
 from policy_engine.detect.listed_ids import ListedIdentifiers
 from policy_engine.detect.national_numbers import NationalNumberRecognizer
 from policy_engine.detect.recognizers import (
@@ -101,7 +104,7 @@ def _extensions(lexicons: Mapping[str, list[str]], countries: tuple[str, ...]) -
         "mrn": (_pattern("mrn", identifiers.NHS_NUMBER, score=0.85, validate=nhs_number_valid, context=_HEALTH_CONTEXT, context_required=True),),
         "account_number": (_pattern("account_number", identifiers.BANK_CODE, identifiers.BIC, score=0.85),),
         "case_number": (_generic_identifier("case_number"),),
-        "date": (_pattern("date", temporal.DURATION, temporal.ORDINAL_DAY, temporal.YEAR_AFTER_PREPOSITION, temporal.NUMERIC_DATE, score=0.7),),
+        "date": (_pattern("date", temporal.ORDINAL_DAY, temporal.YEAR_AFTER_PREPOSITION, temporal.NUMERIC_DATE, score=0.7), DurationRecognizer("date")),
         "money": (_pattern("money", facts.FINANCIAL_FIGURE, score=0.75),),
         "relative": (_pattern("relative", facts.FAMILY_STATE, score=0.75),),
         "medical_condition": (

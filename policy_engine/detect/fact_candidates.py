@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from spacy.tokens import Doc, Span, Token
 
-from policy_engine.detect.fact_kinds import trimmed
+from policy_engine.detect.fact_kinds import coordinated_parts, trimmed
 
 #: The forms a candidate phrase takes in the parse, in the order they are collected (a span found twice keeps its first).
 FORMS = ("noun chunk", "predicate", "verb phrase", "noun with its preposition", "conjunct", "compound noun", "entity")
@@ -58,8 +58,9 @@ def candidate_spans(doc: Doc, forms: Sequence[int]) -> list[tuple[Span, int]]:
             start = trimmed(chunk)
             add(_clause(doc, start.start, preps[-1].right_edge.i + 1) if start is not None else None, 3)
     for chunk in chunks:
-        for part in _conjuncts(chunk):
-            add(trimmed(part), 4)
+        if (parts := coordinated_parts(chunk)) != [chunk]:  # a chunk without coordination is its own one part
+            for part in parts:
+                add(trimmed(part), 4)
     for token in doc:
         if token.pos_ in ("NOUN", "PROPN") and token.dep_ not in _NOUN_MODIFIERS:
             add(trimmed(doc[_modifiers_start(token) : token.i + 1]), 5)
@@ -67,15 +68,6 @@ def candidate_spans(doc: Doc, forms: Sequence[int]) -> list[tuple[Span, int]]:
         if entity.label_ not in _OTHER_ENTITIES:
             add(trimmed(entity), 6)
     return list(found.values())
-
-
-def _conjuncts(chunk: Span) -> list[Span]:
-    """The parts of a noun chunk split at its coordinating conjunctions and commas (none when it has no such split)."""
-    cuts = [t.i for t in chunk if t.dep_ == "cc" or (t.is_punct and t.text in ",;")]
-    if not cuts:
-        return []
-    edges = [chunk.start - 1, *cuts, chunk.end]
-    return [chunk.doc[a + 1 : b] for a, b in zip(edges, edges[1:]) if b > a + 1]
 
 
 def _modifiers_start(token: Token) -> int:

@@ -34,12 +34,17 @@ kind to span is the model's).
   stored in ``semantic_facts_model.npz``) gives a probability, reported at
   or above its threshold.  It was fitted on CAPID (Ponomarenko et al.
   2026), whose annotators typed each sensitive span of a self-disclosure
-  (health, relationship, belief, sexual orientation, finance, ...): the
-  development part of a seeded split by context fitted it, with its
+  (health, relationship, belief, sexual orientation, finance, ...), and on
+  SPIA's relationship, occupation, education and nationality tags (Selvam
+  and Ghosh 2025): the development parts of seeded splits by context fitted it, with its
   regularization and threshold chosen by cross-validation grouped by
   context, and the validation part measured it
   (``training/semantic_facts.py``, ``bench/semantic_facts_calibrate.py``;
-  figures in ``bench/results/semantic_facts_calibration.md``).
+  figures in ``bench/results/semantic_facts_calibration.md``).  Features
+  that relate a phrase to a kind through labelled examples (its cosines to
+  the labelled spans nearest the kind) raised recall on the kinds the data
+  labels but lowered it on kinds left out of fitting, the case of a new
+  statement, so the model does not use them (same notes).
 
 A candidate the model rejects even at the largest drop seen on development
 data (:data:`DROP_BOUND`; the drop's weight is positive) needs no cut

@@ -1,0 +1,61 @@
+"""Lengths of time that are dates, and those that are no date (:data:`policy_engine.detect.temporal.DURATION`).
+
+A length of time ("two weeks", "three years and nine months") can date a fact: "two days ago", "It lasted three
+years and nine months", "a sentence of two to four years".  Written as the object of a preposition it is an
+adverbial that says how long something went on or how far from now it happens ("no doses missed over the past two
+weeks", "next home visit in four weeks", "polydipsia for two days", "within 24 hours"): it names no day, so a
+statement about dates ("Mask exact visit dates") has nothing there to hide.  Which of the two a match is, is read
+from the dependency parse of its sentence: the head of the matched phrase (spaCy's ``Span.root``, which climbs
+through "and nine months" and "the past") is a prepositional object (``pobj``) or it is not.  A length anchored to
+a point ("ago", "later", "earlier") or an age ("old") dates or ages the fact wherever it stands, so it needs no parse.
+
+Only the sentences holding a match are parsed (most texts hold none), with the parser the package loads once
+(:func:`policy_engine.nlp.pipeline.parse`) and the package's sentence splitter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from policy_engine.detect.recognizers import Hit
+from policy_engine.detect.temporal import DURATION
+from policy_engine.nlp.pipeline import SYNTAX, parse
+from policy_engine.nlp.sentences import sentence_spans
+
+#: Words after a length that anchor it to a point in time or make it an age (closed class: the pattern's own suffixes).
+_ANCHORS = ("ago", "later", "earlier", "old")
+
+
+@dataclass(frozen=True)
+class DurationRecognizer:
+    """Lengths of time that date a fact (see the module docstring); those that are a prepositional adverbial are not
+    reported."""
+
+    name: str
+    score: float = 0.7
+
+    def find(self, text: str) -> Iterator[Hit]:
+        matches = list(DURATION.finditer(text))
+        unanchored = [m for m in matches if not m.group().lower().endswith(_ANCHORS)]
+        adverbial = _prepositional_objects(text, [m.span() for m in unanchored])
+        for match in matches:
+            if match.span() not in adverbial:
+                yield Hit(self.name, match.start(), match.end(), self.score)
+
+
+def _prepositional_objects(text: str, spans: list[tuple[int, int]]) -> set[tuple[int, int]]:
+    """The ``spans`` whose phrase heads a prepositional object in the parse of its sentence (a span across sentences
+    heads none)."""
+    if not spans:
+        return set()
+    sentence_of = {span: next(((s, e) for s, e in sentence_spans(text) if s <= span[0] and span[1] <= e), None) for span in spans}
+    sentences = sorted({sentence for sentence in sentence_of.values() if sentence is not None})
+    docs = dict(zip(sentences, parse([text[s:e] for s, e in sentences], components=SYNTAX)))
+    found = set()
+    for (a, b), sentence in sentence_of.items():
+        if sentence is not None:
+            phrase = docs[sentence].char_span(a - sentence[0], b - sentence[0], alignment_mode="expand")
+            if phrase is not None and len(phrase) and phrase.root.dep_ == "pobj":
+                found.add((a, b))
+    return found
