@@ -79,6 +79,8 @@ def probabilities(phrases: list[str], weights: tuple[np.ndarray, float] | None =
     return embedded_probabilities(phrases, *weights)
 
 
-def qi_mass(text: str, weights: tuple[np.ndarray, float] | None = None) -> float:
-    """Expected number of quasi-identifier phrases in ``text``: the sum of :func:`probabilities` over its :func:`candidates`."""
-    return float(probabilities([text[s:e] for s, e in candidates(text)], weights).sum())
+def qi_mass(text: str, weights: tuple[np.ndarray, float] | None = None, coarsened: tuple[tuple[int, int], ...] = ()) -> float:
+    """Expected number of quasi-identifier phrases in ``text``: the sum of :func:`probabilities` over its :func:`candidates`,
+    leaving out those that overlap a ``coarsened`` span (a generalized value the guard wrote: "a professional", "the region")."""
+    chosen = [(s, e) for s, e in candidates(text) if not any(a < e and s < b for a, b in coarsened)]
+    return float(probabilities([text[s:e] for s, e in chosen], weights).sum())
