@@ -7,6 +7,8 @@ is refused into review with the reason.  Answers written by hand for this test.
 
 from __future__ import annotations
 
+import importlib
+import sys
 from pathlib import Path
 
 import pytest
@@ -61,3 +63,16 @@ def test_a_generalized_text_that_still_scores_in_the_review_band_is_withheld() -
     stricter = guard.check(VERBS_LEFT)
     assert stricter.text is None and stricter.section.action == "refused"
     assert "still scores" in stricter.reason and "forklift" not in stricter.reason
+
+
+def test_the_bench_counts_an_annotated_direct_span_only_where_the_released_text_reveals_it() -> None:
+    """bench/output_guard/external.py: a DIRECT span counts as a whole word, and a single common word that is no name
+    (an annotator's selection of a field label) identifies no one; names, handles and codes still count."""
+    sys.path.insert(0, str(ROOT / "bench" / "output_guard"))
+    external = importlib.import_module("external")
+    unit = importlib.import_module("spia_units").Unit("t#answer", "spia", "answer", "general", "", "safe", (), ("National", "njones", "Piper", "718-48-3146"))
+    assert external.leaks(unit, "details like National ID [ID_1] fail", 2, True) == []
+    assert external.leaks(unit, "posted by [HANDLE_1] with Piper", 2, True) == ["annotated DIRECT span"]
+    assert external.leaks(unit, "@njones : the error", 2, True) == ["annotated DIRECT span"]
+    assert external.leaks(unit, "Pipers and njonesy", 2, True) == []
+    assert [s for s in unit.direct_spans if not external.names_someone(s)] == ["National"]
