@@ -283,3 +283,22 @@ def test_without_a_trained_model_the_guard_works_and_nothing_is_trained(tmp_path
     assert default.guard is not None and not (tmp_path / ".policy-engine").exists(), "nothing trained or saved at engine start"
     result = _answer(default, GENERIC)
     assert result.answer == GENERIC and result.sections["output_guard"].model_version.startswith("spia-dev-")
+
+
+@pytest.mark.parametrize("domain", ["medical", "finance", "law"])
+def test_shipped_review_band_keeps_the_domain_guards_development_abstentions_within_budget(domain: str) -> None:
+    """At the shipped point, the development units the domain's guard abstains on (those the parse leaves to the score,
+    in the band; those with no person's QI to rewrite, at or above the flag threshold) stay within the abstain rate
+    less one standard error, counted with in-sample and with out-of-fold scores, unless an exposed unsafe unit needs the band lower."""
+    scorer = Scorer.load()
+    calibration = scorer.domains[domain]
+    n_all = int(calibration["n_all"])  # type: ignore[arg-type]
+    tau = scorer.thresholds(int(calibration["limit"]), "balanced", 0.05, domain)
+    budget = (0.05 - (0.05 * 0.95 / n_all) ** 0.5) * n_all
+    for suffix in ("", "_cv"):
+        eligible, unreviewable = calibration["review_eligible" + suffix], calibration["unreviewable" + suffix]
+        abstained = sum(tau.tau_review <= s < tau.tau_flag for s in eligible) + sum(s >= tau.tau_flag for s in unreviewable)  # type: ignore[union-attr]
+        exposed = calibration["unsafe_below_cv"]
+        assert abstained <= budget or (exposed and tau.tau_review <= min(exposed) - float(calibration["margin"])), (suffix, abstained, budget)  # type: ignore[arg-type]
+    wider = scorer.thresholds(int(calibration["limit"]), "balanced", 0.2, domain)
+    assert wider.tau_review <= tau.tau_review and wider.tau_flag == tau.tau_flag

@@ -96,3 +96,13 @@ def test_an_answer_the_score_flags_is_not_released_because_no_subject_is_a_perso
     outcome = guard.check(answer)
     assert outcome.section.risk >= outcome.section.tau
     assert outcome.section.verdict != "safe" and "no sentence speaks of a person" not in outcome.reason
+
+
+def test_a_form_field_under_a_name_field_is_not_taken_for_a_name(guard: OutputGuard) -> None:
+    """The parse sets "Location" in apposition to "Username" across the line break; a form's lines are fields of their
+    own, so the label stays, the place it labels is read as a LOCATION of the poster, and the name alone is replaced."""
+    answer = "Username: Okonkwo\nLocation: Tamale\nPosted: 2024-02-11\nBeing married with three kids, I rarely get an evening out."
+    redacted = guard.redacted(answer)
+    assert "Okonkwo" not in redacted and "Location: Tamale" in redacted, redacted
+    people = guard.extraction(answer).classes_by_person()
+    assert any({"FAMILY", "LOCATION"} <= set(classes) for classes in people.values()), people

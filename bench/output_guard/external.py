@@ -12,7 +12,8 @@ tuning; reported with the validation part, never tuned on).  Figures:
   not counting refusals for a critical direct identifier (a passport number in a QI-safe text), which are counted apart;
 * abstain rate; unsafe caught (generalized, refused, abstained, or redacted with no residual leak);
 * residual leaks: released text (as written, redacted or generalized) that
-  still holds an annotated DIRECT span or ``limit`` located QIs of one SPIA
+  still holds an annotated DIRECT span (as a whole word; a span that is one
+  common word and no name, :func:`names_someone`, identifies no one) or ``limit`` located QIs of one SPIA
   subject (``residual_leaks``, the annotators' evidence), or a direct
   identifier the project's role-free detector finds (``detector_leaks``);
 * latency per check (p50/p95, one process, one thread).
@@ -46,6 +47,7 @@ import policy_engine  # noqa: E402
 from enforcers.output_guard.service import OutputGuard  # noqa: E402
 from enforcers.output_guard.validate import DirectIdentifierValidator  # noqa: E402
 from policy_engine.detect.analyzer import Analyzer  # noqa: E402
+from policy_engine.detect.lexical import is_common_word, is_name_word  # noqa: E402
 from policy_engine.policy.vocabulary import vocabulary_for  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -65,10 +67,17 @@ def build_guard(domain: str) -> tuple[OutputGuard, int, frozenset[str]]:
     return OutputGuard(settings, Analyzer(policy), policy.constraints, categories), settings.max_per_subject, frozenset(settings.classes)
 
 
+def names_someone(span: str) -> bool:
+    """Whether an annotated DIRECT span can identify anyone on its own: not when it is a single common dictionary word
+    the name lexicon does not know as a name (an annotator's partial selection of a field label, "National" of
+    "National ID 718-..."; the value itself is a span of its own)."""
+    return not (span.isalpha() and is_common_word(span) and not is_name_word(span))
+
+
 def leaks(unit: Unit, released: str, limit: int, direct_ok: bool) -> list[str]:
     """Why a released text still identifies someone (empty when it does not)."""
     found = [] if direct_ok else ["direct identifier (detector)"]
-    found += ["annotated DIRECT span" for d in unit.direct_spans if d in released][:1]
+    found += ["annotated DIRECT span" for d in unit.direct_spans if names_someone(d) and re.search(rf"(?<!\w){re.escape(d)}(?!\w)", released)][:1]
     for subject in unit.subject_keywords:
         left = [k for k, parts in subject if any(re.search(rf"\b{re.escape(p.casefold())}", released.casefold()) for p in parts)]
         if len(left) >= limit:

@@ -35,11 +35,12 @@ from sklearn.metrics import roc_auc_score
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from external import POLICIES, build_guard, leaks  # noqa: E402
 from qi_span_train import fold_weights, masses  # noqa: E402
-from spia_units import load_spia, split_by_text  # noqa: E402
+from spia_units import Unit, load_spia, split_by_text  # noqa: E402
 
 from enforcers.output_guard.domains import SHARED_CLASSES  # noqa: E402
 from enforcers.output_guard.persons import extract  # noqa: E402
-from enforcers.output_guard.scoring import DEFAULT_SCORER, FEATURES, Scorer, features  # noqa: E402
+from enforcers.output_guard.scoring import DEFAULT_SCORER, FEATURES, Scorer, Thresholds, features  # noqa: E402
+from enforcers.output_guard.service import OutputGuard  # noqa: E402
 
 SEED = 32  # external.py's split
 LIMITS = (1, 2, 3, 4)
@@ -140,7 +141,26 @@ def domain_calibration(scorer: Scorer, fold_scorers: list[Scorer], folds: dict[s
     exposed = np.asarray([bool(leaks(u, text, limit, True)) for u, text in zip(units, redacted)])  # Layer 1 alone leaves it identifying
     held_out = _out_of_fold(fold_scorers, rows, fold)
     gap = scores[unsafe & ~counted & exposed] - held_out[unsafe & ~counted & exposed]
-    return {"limit": limit, "margin": max(float(gap.max(initial=0.0)), 0.0)} | _calibration(scores, unsafe, counted, held_out, exposed)
+    return ({"limit": limit, "margin": max(float(gap.max(initial=0.0)), 0.0)} | _calibration(scores, unsafe, counted, held_out, exposed)
+            | _abstentions(guard, units, held_out))
+
+
+def _abstentions(guard: OutputGuard, units: list[Unit], held_out: np.ndarray) -> dict[str, list[float]]:
+    """Which development units the domain's guard would abstain on, whatever its thresholds: checked with a band
+    covering every score, a unit the parse leaves to the score abstains (``review_eligible``); one that also has no
+    person's QI to generalize (or no sentence about a person) abstains at a real ``tau_flag`` too, when it scores
+    at or above it (``unreviewable``).  Each with the guard's score and the unit's out-of-fold score."""
+    guard.thresholds = Thresholds(0.0, 1.0 + 1e-9)
+    eligible, unreviewable, own = [], [], {}
+    for i, unit in enumerate(units):
+        section = guard.check(unit.text).section
+        own[i] = section.risk
+        if section.action == "abstained":
+            eligible.append(i)
+        if not section.qi_per_person and (section.action == "abstained" or "no sentence speaks of a person" in section.reason):
+            unreviewable.append(i)
+    return {"review_eligible": sorted(own[i] for i in eligible), "review_eligible_cv": sorted(float(held_out[i]) for i in eligible),
+            "unreviewable": sorted(own[i] for i in unreviewable), "unreviewable_cv": sorted(float(held_out[i]) for i in unreviewable)}
 
 
 def main() -> None:

@@ -8,7 +8,8 @@ referenced subject are rewritten: cohort statements stay as they are.
 
 A replacement that is a whole noun phrase ("a family member") replaces the
 whole noun phrase the span heads in the parse, from its left edge
-("her late husband", "a 58-year-old electrician", "an architect"), and
+("her late husband", "a 58-year-old electrician", "an architect"; a preposition before
+the phrase stays, "with 4 kids" -> "with family members"), and
 takes the head's number ("his two daughters" -> "family members"), so the
 rewrite never stacks two determiners.
 """
@@ -80,7 +81,7 @@ def _noun_phrase(text: str, span: QISpan, new: str) -> tuple[int, str]:
     if head is None or head.root.pos_ not in ("NOUN", "PROPN"):
         return span.start, new
     root = head.root
-    start = min(span.start, root.left_edge.idx)
+    start = root.left_edge.idx  # a preposition the span opens with stays ("with 4 kids" -> "with family members")
     if root.tag_ in ("NNS", "NNPS"):
         new = _ARTICLE_START.sub("", new, count=1) + "s"
     return start, new

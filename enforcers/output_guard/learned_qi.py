@@ -22,16 +22,14 @@ they describe.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from policy_engine.nlp.animacy import not_person_nouns
-from policy_engine.nlp.embedding import load_embedder
+from policy_engine.nlp.phrase_classifier import embedded_probabilities, load_classifier
 from policy_engine.nlp.pipeline import parse
-from policy_engine.policy.model import EmbeddingSettings
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span
@@ -73,21 +71,16 @@ def candidates(text: str) -> list[tuple[int, int]]:
     return sorted((s, e) for s, e in spans if "[" not in text[s:e] and any(c.isalnum() for c in text[s:e]) and any(a <= s < b for a, b in chosen))
 
 
-@lru_cache(maxsize=1)
-def _weights(path: Path = MODEL) -> tuple[np.ndarray, float]:
-    data = np.load(path)
-    return data["coef"].astype(np.float32), float(data["intercept"])
-
-
 def probabilities(phrases: list[str], weights: tuple[np.ndarray, float] | None = None) -> np.ndarray:
     """P(quasi-identifier) of each phrase under ``weights`` (the shipped model when ``None``)."""
-    if not phrases:
-        return np.zeros(0)
-    coef, intercept = weights or _weights()
-    vectors = load_embedder(EmbeddingSettings(precision="float32")).embed(phrases)
-    return 1.0 / (1.0 + np.exp(-(np.asarray(vectors) @ coef + intercept)))
+    if weights is None:
+        model = load_classifier(MODEL)
+        weights = (model.coef, model.intercept)
+    return embedded_probabilities(phrases, *weights)
 
 
-def qi_mass(text: str, weights: tuple[np.ndarray, float] | None = None) -> float:
-    """Expected number of quasi-identifier phrases in ``text``: the sum of :func:`probabilities` over its :func:`candidates`."""
-    return float(probabilities([text[s:e] for s, e in candidates(text)], weights).sum())
+def qi_mass(text: str, weights: tuple[np.ndarray, float] | None = None, coarsened: tuple[tuple[int, int], ...] = ()) -> float:
+    """Expected number of quasi-identifier phrases in ``text``: the sum of :func:`probabilities` over its :func:`candidates`,
+    leaving out those that overlap a ``coarsened`` span (a generalized value the guard wrote: "a professional", "the region")."""
+    chosen = [(s, e) for s, e in candidates(text) if not any(a < e and s < b for a, b in coarsened)]
+    return float(probabilities([text[s:e] for s, e in chosen], weights).sum())

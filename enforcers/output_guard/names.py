@@ -114,8 +114,10 @@ def _lexicon_runs(doc: Doc) -> list[tuple[int, int]]:
 
 
 def _appositions(doc: Doc) -> list[tuple[int, int]]:
-    """A proper noun in apposition to a person noun names that person ("my brother \"Dez\"", "our accountant, Miles")."""
-    heads = [t for t in doc if _proper(t) and t.dep_ == "appos" and t.head.pos_ == "NOUN"]
+    """A proper noun in apposition to a person noun names that person ("my brother \"Dez\"", "our accountant, Miles");
+    never across a line break (the lines of a form are fields of their own, "Location" under "Username: ...")."""
+    heads = [t for t in doc if _proper(t) and t.dep_ == "appos" and t.head.pos_ == "NOUN"
+             and "\n" not in doc.text[min(t.idx, t.head.idx) : max(t.idx, t.head.idx)]]
     things = not_person_nouns({t.head.lemma_.lower() for t in heads})
     return [(t.idx, _run_end(doc, t).idx + len(_run_end(doc, t))) for t in heads if t.head.lemma_.lower() not in things]
 

@@ -5,6 +5,9 @@
 organisations, nationalities, ages, amounts, dates) and attributes each to a
 person by walking up the parse from the mention to its anchor:
 
+* a labelled field of a form or profile ("Location: Cagayan") belongs to the
+  form's subject (the current one, else the speaker of a first-person text),
+  whatever the parse makes of the form's lines;
 * a personal pronoun: he/she and definite role nouns ("the patient")
   continue the current subject, I/me/my is the speaker; an indefinite or
   contrastive noun phrase ("a nurse", "another", "a different tenant") opens
@@ -316,6 +319,7 @@ def extract(text: str, domain: str, classes: tuple[str, ...]) -> Extraction:
     first_person = any(t.lower_ in _FIRST for t in doc) or bool(_SPEAKER_LABEL.match(text))
     extraction = Extraction([], 0, first_person)
     candidates = _candidates(text, doc, domain, classes)
+    fields = {m.span("v") for m in _PLACE_FIELD.finditer(text)}  # a form's field: the form's subject, whatever the parse across its lines
     things = not_person_nouns({t.lemma_.casefold() for t in doc if t.pos_ == "NOUN" and t.dep_ in _ANCHOR_DEPS}) if candidates else frozenset()
     for start, end in sentence_spans(text, ends=".!?;", spaced=False, lines="break", abbreviations=False):
         clause = doc.char_span(start, end, alignment_mode="expand")
@@ -325,7 +329,7 @@ def extract(text: str, domain: str, classes: tuple[str, ...]) -> Extraction:
             span = doc.char_span(s, e, alignment_mode="expand")
             if span is None or clause is None:
                 continue
-            anchor, pattern = (None, "hypothetical") if supposed else _anchor(span.root, qi_class, things)
+            anchor, pattern = (None, "hypothetical") if supposed else (None, None) if (s, e) in fields else _anchor(span.root, qi_class, things)
             if anchor is not None and _public_role(anchor):
                 anchor, pattern = None, "public_role"
             if anchor is None and pattern is None and shares:

@@ -19,17 +19,21 @@ the rest, a score at or above ``tau_flag`` flags too, where ``tau_flag`` is
 the lowest threshold at which the share of development safe units flagged
 (by either) stays within the preset's stated false-flag rate
 (:data:`FALSE_FLAG_RATE`); scores in ``[tau_review, tau_flag)`` abstain into
-the review queue.  Where development unsafe units that no count flags and
-Layer 1 alone leaves identifying exist, ``tau_review`` sits a stated margin
-below the lowest out-of-fold score of those units (5 folds grouped by text,
-each unit scored by a model that never saw its text), the margin being the
-largest drop from such a unit's in-sample score to its out-of-fold score (new
-answers score like out-of-fold ones, lower than the fit's own units), whatever
-the abstain budget, and no lower (the band holds the doubt those units show,
-not more); without such units it is the lowest threshold at which the
-abstained share of development units stays within the policy's
-``abstain_rate``.  The development abstained share at the shipped point is
-measured by ``bench/output_guard/external.py``.  Per domain, the development units are those of the domain's
+the review queue.  ``tau_review`` is the lowest threshold at which the
+development units the guard would abstain on stay within the policy's
+``abstain_rate`` (per domain less one standard error of that share over its
+development units), counted on the domain guard's own decisions
+(units the parse leaves to the score abstain in the band, units flagged with
+no person's QI to generalize abstain too), once with their in-sample and once
+with their out-of-fold scores (5 folds grouped by text, each unit scored by a
+model that never saw its text; new answers score like these); elsewhere on
+the shared calibration's units.  Where development unsafe units that no count
+flags and Layer 1 alone leaves identifying exist, ``tau_review`` is moreover
+at most a stated margin below the lowest out-of-fold score of those units, the
+margin being the largest drop from such a unit's in-sample score to its
+out-of-fold score, whatever the abstain budget.  The development abstained
+share at the shipped point is measured by ``bench/output_guard/external.py``.
+Per domain, the development units are those of the domain's
 example policy (its classes and limit, checked through the guard's own Layer 1
 and extraction), so its thresholds are the ones that policy's guard meets; a
 policy of another domain or limit uses the per-limit calibration of the shared classes.
@@ -67,6 +71,24 @@ class Thresholds:
     tau_flag: float
 
 
+def _within_budget(cal: dict[str, list[float] | int], tau_flag: float, abstain_rate: float) -> float:
+    """The lowest ``tau_review`` at which the domain guard's development units it would abstain on stay within
+    ``abstain_rate`` less one standard error of a share of that size over the development units (the margin for new
+    answers), counted with their in-sample scores and again with their out-of-fold scores (new answers score
+    like these): units the parse leaves to the score (``review_eligible``) abstain in ``[tau_review, tau_flag)``;
+    those with no person's QI to generalize (``unreviewable``) also abstain at or above ``tau_flag``."""
+    n_all = int(cal["n_all"])  # type: ignore[arg-type]
+    budget = (abstain_rate - float(np.sqrt(abstain_rate * (1.0 - abstain_rate) / n_all))) * n_all
+    pairs = [(np.asarray(cal["review_eligible"]), np.asarray(cal["unreviewable"])),  # type: ignore[arg-type]
+             (np.asarray(cal["review_eligible_cv"]), np.asarray(cal["unreviewable_cv"]))]  # type: ignore[arg-type]
+    candidates = np.unique(np.concatenate([pairs[0][0], pairs[1][0], [tau_flag]]))
+
+    def abstained(eligible: np.ndarray, unreviewable: np.ndarray, t: float) -> int:
+        return int(np.sum((eligible >= t) & (eligible < tau_flag)) + np.sum(unreviewable >= tau_flag))
+
+    return next((float(t) for t in candidates if t <= tau_flag and all(abstained(e, u, t) <= budget for e, u in pairs)), tau_flag)
+
+
 @dataclass(frozen=True)
 class Scorer:
     """Standardized logistic regression plus, per limit and per domain, the development scores its thresholds are derived from.
@@ -97,10 +119,13 @@ class Scorer:
         candidates = np.unique(np.concatenate([safe, every, [1.0 + 1e-9]]))
         allowed = FALSE_FLAG_RATE[preset] * n_safe - counted
         tau_flag = next((float(t) for t in candidates if np.sum(safe >= t) <= allowed), float(candidates[-1]))
-        tau_review = next((float(t) for t in candidates if t <= tau_flag and np.sum((every >= t) & (every < tau_flag)) <= abstain_rate * n_all), tau_flag)
+        if "review_eligible" in cal:  # the domain's own guard: its development units' abstentions, in-sample and out of fold
+            tau_review = _within_budget(cal, tau_flag, abstain_rate)
+        else:
+            tau_review = next((float(t) for t in candidates if t <= tau_flag and np.sum((every >= t) & (every < tau_flag)) <= abstain_rate * n_all), tau_flag)
         unsafe_cv = np.asarray(cal.get("unsafe_below_cv", []), dtype=np.float64)
-        if unsafe_cv.size:  # as low as the unsafe units only the score catches need (out of fold, less the margin) and no lower
-            tau_review = min(tau_flag, float(unsafe_cv.min()) - float(cal.get("margin", 0.0)))  # type: ignore[arg-type]
+        if unsafe_cv.size:  # at least as low as the unsafe units only the score catches need (out of fold, less the margin)
+            tau_review = min(tau_review, float(unsafe_cv.min()) - float(cal.get("margin", 0.0)))  # type: ignore[arg-type]
         return Thresholds(tau_review, tau_flag)
 
     def to_json(self) -> dict[str, object]:

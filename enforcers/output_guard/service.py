@@ -21,9 +21,12 @@
    (:func:`~enforcers.output_guard.learned_qi.speaks_of_someone`: a general answer).
 3. **Flag -> generalize -> re-check**: the flagged subjects' mentions are
    generalized; the result is extracted again (generalized values do not
-   count) and checked for direct identifiers again.  When a subject still
-   reaches the limit or a direct identifier is left, the answer is refused
-   (and the enforcer queues it for review); else the generalized text is released.
+   count), scored again (the QI-phrase mass leaves out the generalized
+   values) and checked for direct identifiers again.  The generalized text is
+   released only on the terms of any answer: when a subject still reaches the
+   limit, its score is at or above ``tau_review``, or a direct identifier is
+   left, the answer is refused (fail closed; the enforcer queues it for
+   review, with the reason).
 
 Reasons name what was found (QI classes and how many per person, identifier
 categories), never values.  :class:`GuardSection` carries scores, action,
@@ -86,6 +89,7 @@ class GuardSection(BaseModel):
     layer1_redactions: int = 0
     layer1_categories: list[str] = []
     generalized_spans: int = 0
+    risk_after: float | None = None  # the score of the generalized text (re-checked before release)
     review_item: str | None = None
 
 
@@ -206,10 +210,14 @@ class OutputGuard:
         rewritten = generalize_spans(text, spans)
         again = self._extract(rewritten.text, rewritten)
         left = [c for c in again.classes_by_person().values() if len(c) >= self.limit]
+        risk_after = self.scorer.score(features(again, self.limit, qi_mass(rewritten.text, coarsened=rewritten.replaced)))
         why = f"{found}" if over else f"score {score:.2f} at or above {self.thresholds.tau_flag:.2f}; {found}"
-        section = section.model_copy(update={"generalized_spans": rewritten.count})
+        section = section.model_copy(update={"generalized_spans": rewritten.count, "risk_after": risk_after})
         if left:
             return self._withhold(section, "refused", f"{why}; after generalizing {rewritten.count} mentions a person still has {max(map(len, left))} QI classes")
+        if rewritten.count and risk_after >= self.thresholds.tau_review:  # released only on the terms of any answer: below review
+            return self._withhold(section, "refused", f"{why}; after generalizing {rewritten.count} mentions the answer still scores "
+                                                      f"{risk_after:.2f} (review from {self.thresholds.tau_review:.2f}): {describe(again, self.limit)}")
         if not rewritten.count:  # the score's doubt, with no subject-bound QI to rewrite: a reviewer decides
             return self._withhold(section.model_copy(update={"verdict": "abstain"}), "abstained", f"doubtful: {why}; no person's QI to generalize")
         return self._released(rewritten.text, section, "generalized", f"{why}; generalized {rewritten.count} mentions")

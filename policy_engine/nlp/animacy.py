@@ -19,25 +19,15 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable, Mapping
-from functools import lru_cache
 from pathlib import Path
 
-import numpy as np
-
-from policy_engine.nlp.embedding import load_embedder
-from policy_engine.policy.model import EmbeddingSettings
+from policy_engine.nlp.phrase_classifier import embedded_probabilities, load_classifier
 
 MODEL = Path(__file__).with_name("animacy_model.npz")
 NOUN_MODEL = Path(__file__).with_name("noun_animacy_model.npz")
 #: Probability of "person" under which a PERSON-labelled name is not a pronoun candidate.
 VETO_BELOW = 0.1
 _LOCK = threading.Lock()
-
-
-@lru_cache(maxsize=2)
-def _weights(path: Path) -> tuple[np.ndarray, float, float]:
-    data = np.load(path)
-    return data["coef"].astype(np.float32), float(data["intercept"]), float(data["veto_below"]) if "veto_below" in data else VETO_BELOW
 
 
 #: Probabilities already computed per model (words recur across requests); cleared when it outgrows :data:`_REMEMBERED`.
@@ -48,14 +38,13 @@ _REMEMBERED = 4096
 def _probabilities(path: Path, texts: Iterable[str]) -> dict[str, float]:
     """P(person) of each text under the model at ``path``; texts not seen before are embedded in one batch."""
     wanted = list(dict.fromkeys(texts))
-    coef, intercept, _ = _weights(path)
+    model = load_classifier(path)
     with _LOCK:
         if len(_PROBABILITY) > _REMEMBERED:
             _PROBABILITY.clear()
         fresh = [t for t in wanted if (path, t) not in _PROBABILITY]
         if fresh:
-            vectors = load_embedder(EmbeddingSettings(precision="float32")).embed(fresh)
-            _PROBABILITY.update(zip(((path, t) for t in fresh), (float(p) for p in 1.0 / (1.0 + np.exp(-(vectors @ coef + intercept))))))
+            _PROBABILITY.update(zip(((path, t) for t in fresh), (float(p) for p in embedded_probabilities(fresh, model.coef, model.intercept))))
         return {t: _PROBABILITY[(path, t)] for t in wanted}
 
 
@@ -77,5 +66,5 @@ def not_persons(names: Iterable[str]) -> frozenset[str]:
 
 def not_person_nouns(lemmas: Iterable[str]) -> frozenset[str]:
     """The common-noun lemmas the CAPID noun model is confident denote no person (below its stored veto threshold)."""
-    veto_below = _weights(NOUN_MODEL)[2]
+    veto_below = load_classifier(NOUN_MODEL).stored.get("veto_below", VETO_BELOW)
     return frozenset(w for w, p in _probabilities(NOUN_MODEL, lemmas).items() if p < veto_below)

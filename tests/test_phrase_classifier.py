@@ -1,0 +1,42 @@
+"""The shared phrase-classifier loader reproduces each shipped model's stored weights (animacy names and nouns, QI phrases)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from enforcers.output_guard import learned_qi
+from policy_engine.nlp import animacy
+from policy_engine.nlp.embedding import load_embedder
+from policy_engine.nlp.phrase_classifier import embedded_probabilities, load_classifier
+from policy_engine.policy.model import EmbeddingSettings
+
+PHRASES = ["a night-shift nurse", "annual screening", "Hartley Freight", "her husband", "lives in Boise"]
+
+
+def _by_hand(path: Path, texts: list[str] = PHRASES) -> np.ndarray:
+    data = np.load(path)
+    vectors = np.asarray(load_embedder(EmbeddingSettings(precision="float32")).embed(texts))
+    return 1.0 / (1.0 + np.exp(-(vectors @ data["coef"].astype(np.float32) + float(data["intercept"]))))
+
+
+def test_each_shipped_model_scores_as_its_stored_weights_say() -> None:
+    np.testing.assert_allclose(learned_qi.probabilities(PHRASES), _by_hand(learned_qi.MODEL), rtol=1e-5)
+    names = animacy.person_probabilities(PHRASES)
+    np.testing.assert_allclose([names[p] for p in PHRASES], _by_hand(animacy.MODEL), rtol=1e-5)
+
+
+def test_stored_scalars_are_kept_and_the_noun_veto_uses_its_own_threshold() -> None:
+    noun = load_classifier(animacy.NOUN_MODEL)
+    assert noun.stored["veto_below"] == float(np.load(animacy.NOUN_MODEL)["veto_below"])
+    assert "veto_below" not in load_classifier(animacy.MODEL).stored
+    lemmas = ["screening", "nurse", "exercise", "husband"]
+    probability = dict(zip(lemmas, _by_hand(animacy.NOUN_MODEL, lemmas)))
+    assert animacy.not_person_nouns(lemmas) == frozenset(w for w, p in probability.items() if p < noun.stored["veto_below"])
+    assert animacy.not_person_nouns(lemmas) >= {"screening"} and not animacy.not_person_nouns(lemmas) & {"nurse", "husband"}
+
+
+def test_no_text_no_embedding() -> None:
+    assert embedded_probabilities([], np.zeros(384, dtype=np.float32), 0.0).shape == (0,)
+    assert learned_qi.qi_mass("") == 0.0
