@@ -794,3 +794,18 @@ def test_a_shouted_label_opens_no_request_and_an_occupation_modifying_a_noun_is_
     result = rewriter.rewrite(query)
     assert "31-7730218-4" not in result.text, result.text
     assert not any(d.span.attribute == "employment" for d in result.decisions)
+
+
+def test_a_needed_span_inside_a_removed_clause_goes_with_it_unless_the_owner_keeps_it() -> None:
+    """Who decided is a field of the decision, not read from its reason text: a model-kept span inside a removed clause
+    leaves with the clause, a policy-kept one stays, whatever its basis says."""
+    from enforcers.query_rewrite.necessity import Decision, with_containers
+    from enforcers.query_rewrite.settings import NecessityAction
+    from enforcers.query_rewrite.spans import AttributeSpan
+
+    clause = Decision(AttributeSpan("employment", "work", 0, 40), False, NecessityAction.REMOVE, "model: the question does not need it", origin="model")
+    inner = AttributeSpan("address", "location", 10, 17)
+    by_model = Decision(inner, True, NecessityAction.REMOVE, "model: the question needs it", origin="model")
+    by_owner = Decision(inner, True, NecessityAction.REMOVE, "kept for the clinic", origin="policy")
+    assert [d.essential for d in with_containers([clause, by_model])] == [False, False]
+    assert [d.essential for d in with_containers([clause, by_owner])] == [False, True]
