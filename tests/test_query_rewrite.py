@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from enforcers.query_rewrite.enforcer import QueryRewriteEnforcer
-from enforcers.query_rewrite.rewriter import GENERIC, QueryRefused, QueryRewriter
+from enforcers.query_rewrite.rewriter import GENERIC, SHOWN_FROM, QueryRefused, QueryRewriter
 from enforcers.query_rewrite.settings import NecessityRule, NecessitySettings
 from enforcers.query_rewrite.spans import AttributeDetector
 from policy_engine.detect.analyzer import Analyzer
@@ -201,8 +201,9 @@ def test_cli_shows_before_and_after() -> None:
     human = CliRunner().invoke(cli, ["rewrite", str(ROOT / "policies" / "clinic"), question])
     task_line = human.output.splitlines()[0]
     confidence, source = data["decision"]["confidence"], data["decision"]["task_source"]
-    # a weak guess the rules run on is shown as one; a fallback (policy default or most protective rule) is named as such
-    assert task_line.startswith("task      uncertain, best guess") == (source == "classifier" and confidence < 0.5), task_line
+    # a label the classifier is not sure of reads "general" (the rules still run on its guess); a fallback is named as such
+    assert task_line.startswith("task      general (") == (source == "classifier" and confidence < SHOWN_FROM), task_line
+    assert "multiple_choice_qa" not in task_line
     assert f"({source}, confidence" in task_line
 
 
