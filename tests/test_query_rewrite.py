@@ -529,7 +529,6 @@ def test_a_pasted_chat_takes_the_request_from_the_users_turn_and_drops_emptied_t
     assert "[09:13]" not in out and "[09:14]" not in out, out  # no timestamp is left without its turn
 
 
-@pytest.mark.xfail(strict=True, reason="issue 30 class 4, still a leak: dashed and bracketed asides are units, but the CAPID-fitted necessity model scores two of them needed for a packing list")
 def test_bracketed_and_dashed_asides_are_units_dropped_whole(rewriter: QueryRewriter) -> None:
     from enforcers.query_rewrite.sentence_starts import parse
 
@@ -651,7 +650,6 @@ def test_questions_the_message_answers_itself_are_no_request() -> None:
     assert request_text(parse(query)).endswith("sketch a weekly menu for a family of four on a budget.")
 
 
-@pytest.mark.xfail(strict=True, reason="issue 30 classes 4 and 6, still a leak: a flatmate's rehab is scored needed by the CAPID-fitted necessity model for a board-game recommendation")
 def test_a_question_of_function_words_leaves_the_task_to_the_sentence_that_names_it(rewriter: QueryRewriter) -> None:
     from enforcers.query_rewrite.request_roles import request_text
     from enforcers.query_rewrite.sentence_starts import parse

@@ -1,8 +1,8 @@
 """Span necessity learned from labelled questions: "is this span needed to answer this question?" (Need-to-Know Section 3).
 
-A calibrated small network (one ReLU layer of 64 units, or a logistic regression: the
-fit script keeps whichever variant its fixed rule prefers), fitted by
-``training/query_rewrite/fit_necessity.py`` on the development part of CAPID
+A calibrated logistic regression (the fit script also compares a small ReLU
+network, which this class reads too), fitted by
+``training/query_rewrite/fit_necessity.py --keep contextual`` on the development part of CAPID
 (Ponomarenko et al., 2026: user disclosures whose every PII span is labelled
 needed or not for the question asked) and shipped as ``necessity_model.npz``.
 Features of one span, all from the shared MiniLM (L2-normalised rows):
@@ -18,8 +18,11 @@ Features of one span, all from the shared MiniLM (L2-normalised rows):
   question, as a cross-encoder reads a pair) and ``q * c``.
 
 Out of fold on CAPID's development spans (grouped by query): AUC 0.926 for the
-separate embeddings alone, 0.930 with the contextual span by logistic regression,
-0.931 by the network (shipped: EA 77.7 at NE 8.2, against 76.2 at NE 8.8).
+separate embeddings alone, 0.930 with the contextual span (shipped: EA 76.0 at NE 8.2
+and 12.7 % of spans kept under another query's question, against 76.2 at NE 8.8 and
+13.4 % without it); the network reached 0.931 and EA 77.7 at NE 8.2 but kept 15.8 %
+under another query's question and failed hand-written regression tests of unrelated
+disclosures, so it is not shipped.
 The score is Platt-scaled on out-of-fold scores, so the output is a probability;
 ``threshold`` (stored with the weights) is the cut chosen on the development part's
 cross-validated predictions.  Numpy at prediction time, plus one encoder pass over

@@ -21,6 +21,12 @@ embedded separately); (b) ``contextual``: those plus the span read in the questi
 MLP.  The rule, fixed before any variant was run: the variant with the highest EA at an NE no higher than (a)'s NE at
 (a)'s own operating point (ties: higher AUC) is kept, at the threshold of that EA.
 
+That rule picked the MLP (AUC 0.926 / 0.930 / 0.931; EA 76.2 / 76.0 / 77.7 at NE 8.8 / 8.2 / 8.2), but the MLP is less
+led by the question: it kept 15.8 % of spans under another query's question (plain 13.4 %, contextual 12.7 %), and it
+failed hand-written regression tests of unrelated disclosures (a patient's name and religion kept for a diagnosis, an
+address and a cousin's medication for a cactus checklist).  The shipped model is therefore the contextual logistic
+regression: ``python training/query_rewrite/fit_necessity.py --keep contextual``.
+
 CAPID's questions are all about the asker's own situation, so on its own it
 never shows a question that needs none of the disclosure.  Each development
 query is therefore also paired with the questions of ``SWAPS`` other development
@@ -162,6 +168,8 @@ def _score(model: LogisticRegression | MLPClassifier, x: np.ndarray) -> np.ndarr
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cache", type=Path, default=Path("/tmp/qr_embeddings.sqlite"), help="embedding cache (outside the repository)")
+    parser.add_argument("--keep", choices=("rule", "plain", "contextual", "contextual-mlp"), default="rule",
+                        help="ship this variant (at its highest EA within the rule's NE) instead of the rule's choice")
     args = parser.parse_args()
     development, _ = capid_split(capid())
     questions, sentences, spans, kinds, y, groups, real = examples(development)
@@ -181,14 +189,18 @@ def main() -> None:
         swapped = platt.predict_proba(scores[~real][:, None])[:, 1]
         results[name] = (platt, probability, swapped, curve(probability, own_y, own_groups))
         print(f"{name}: out-of-fold ({FOLDS} folds by query) AUC {roc_auc_score(own_y, scores[real]):.3f}, Brier {brier_score_loss(own_y, probability):.3f} (base rate {own_y.mean():.3f})")
-        print("  threshold  EA    NE    SLR   (development spans as labelled)")
+        print("  threshold  EA    NE    SLR   kept under another query's question (development spans as labelled)")
         for t, ea, ne, slr in results[name][3]:
-            print(f"  {t:.3f}  {ea:5.1f} {ne:5.1f} {slr:5.1f}")
+            print(f"  {t:.3f}  {ea:5.1f} {ne:5.1f} {slr:5.1f} {100.0 * (swapped >= t).mean():5.1f}")
     base_threshold, _, _ = operating_point(results["plain"][1], own_y, own_groups)
     base_ne = next(ne for t, _, ne, _ in results["plain"][3] if t == base_threshold)
     best = max(((ea, name, t) for name, r in results.items() for t, ea, ne, _ in r[3] if ne <= base_ne), key=lambda p: p[0])
     ea, name, threshold = best
     print(f"rule: highest EA at NE <= {base_ne:.1f} (plain at its operating point {base_threshold:.3f}): {name} at {threshold:.3f}, EA {ea:.1f}")
+    if args.keep != "rule":
+        name = args.keep
+        ea, threshold = max((ea, t) for t, ea, ne, _ in results[name][3] if ne <= base_ne)
+        print(f"kept instead (--keep): {name} at {threshold:.3f}, EA {ea:.1f}")
     platt, probability, swapped, _ = results[name]
     chosen = probability >= threshold
     print(f"kept for another query's question {float((swapped >= threshold).mean()):.3f}")
