@@ -46,3 +46,18 @@ def test_the_rewrite_does_not_forward_a_lower_case_name() -> None:
     result = rewriter.rewrite(NAMED[0][0])
     assert "jenna" not in result.text.lower()
     assert "car" in result.text
+
+
+def test_a_span_read_in_the_question_context_depends_on_the_question() -> None:
+    """The necessity model's contextual feature: the same span in the same sentence reads differently under two
+    questions (attention conditions it on the question), and each row is a unit vector."""
+    import numpy as np
+
+    from enforcers.query_rewrite.need import span_in_question_context
+    from enforcers.query_rewrite.task import EMBEDDING
+    from policy_engine.nlp.embedding import load_embedder
+
+    sentence, span = "I'm allergic to peanuts.", "allergic to peanuts"
+    rows = span_in_question_context(load_embedder(EMBEDDING), ["What snacks should I pack?", "How do I rotate my tyres?"], [sentence] * 2, [span] * 2)
+    assert np.allclose(np.linalg.norm(rows, axis=1), 1.0, atol=1e-5)
+    assert 0.5 < float(rows[0] @ rows[1]) < 0.999
