@@ -61,13 +61,11 @@ def cause(result: RewriteResult | None, reason: str | None, text: str, value: st
         lost = [d for d in overlapping if not d.essential]
         if not lost:
             return "kept span, value cut (overlap / repair)"
-        basis = lost[0].basis
-        return "model: not needed" if basis.startswith("model") else f"structural: {basis}"
+        return "model: not needed" if lost[0].origin == "model" else f"structural: {lost[0].basis}"
     kept = [d for d in overlapping if d.essential]
     if not kept:
         return "removed yet leaks"
-    basis = kept[0].basis
-    return "model: needed" if basis.startswith("model") else f"structural: {basis}"
+    return "model: needed" if kept[0].origin == "model" else f"structural: {kept[0].basis}"
 
 
 def _run(rewriter: QueryRewriter, text: str) -> tuple[RewriteResult | None, str | None]:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Literal
 
 from enforcers.query_rewrite.kinds import ADDRESSED_TASKS, task_kind
 from enforcers.query_rewrite.placeholders import TOKEN_TYPE, token_type
@@ -71,6 +72,10 @@ def reasons_about_names(task: str | None) -> bool:
     return task_kind(task) == "domain" and task not in COMPOSED_TASKS
 
 
+#: Who settled a span: the data owner's policy rule, the learned necessity model, or one of the engine's defaults.
+Origin = Literal["policy", "model", "default"]
+
+
 @dataclass(frozen=True)
 class Decision:
     """What happens to one span: kept verbatim, replaced by a placeholder token, or removed/generalized, and why (no values)."""
@@ -80,6 +85,7 @@ class Decision:
     action: NecessityAction
     basis: str
     placeholder: str | None = None  # the token type ("PERSON", "ORG" ...) of a value carried as a placeholder
+    origin: Origin = "default"  # who decided: the owner's policy rule, the learned model, or an engine default
 
     @property
     def outcome(self) -> str:
@@ -110,7 +116,7 @@ def with_containers(decisions: list[Decision]) -> list[Decision]:
     removed = [d.span for d in decisions if not d.essential and d.placeholder is None]
     return [
         Decision(d.span, False, d.action, "default: goes with the clause that holds it")
-        if d.essential and not d.basis.startswith("policy")
+        if d.essential and d.origin != "policy"
         and any(r.start <= d.span.start and d.span.end <= r.end and r.end - r.start > d.span.end - d.span.start for r in removed)
         else d
         for d in decisions
@@ -180,13 +186,13 @@ class NecessityPlanner:
             material = material_from is not None and span.start >= material_from
             asked = any(r0 <= span.start < r1 for r0, r1 in requests)
             if span.attribute in essential and concerned and carried in _CARRIED_VALUES:
-                out.append(Decision(span, False, action, "policy rule: essential, carried as a placeholder", placeholder=carried))
+                out.append(Decision(span, False, action, "policy rule: essential, carried as a placeholder", placeholder=carried, origin="policy"))
             elif span.attribute in essential and concerned:
-                out.append(Decision(span, True, action, "policy rule: essential"))
+                out.append(Decision(span, True, action, "policy rule: essential", origin="policy"))
             elif span.attribute in essential or span.attribute in non_essential:
-                out.append(Decision(span, False, action, "policy rule: third party" if span.attribute in essential else "policy rule: non-essential"))
+                out.append(Decision(span, False, action, "policy rule: third party" if span.attribute in essential else "policy rule: non-essential", origin="policy"))
             elif carried in ("ORG", "PLACE") and probability >= threshold and not material and ((asked and task not in REPEATING_TASKS) or (reasoned and concerned)):
-                out.append(Decision(span, True, action, "model: the question needs it"))
+                out.append(Decision(span, True, action, "model: the question needs it", origin="model"))
             elif carried is not None:
                 out.append(Decision(span, False, action, "default: a value the answer only carries", placeholder=carried))
             elif material:
@@ -198,7 +204,7 @@ class NecessityPlanner:
             elif not concerned:
                 out.append(Decision(span, False, action, "default: third party the request is not about"))
             elif probability >= threshold:
-                out.append(Decision(span, True, action, "model: the question needs it"))
+                out.append(Decision(span, True, action, "model: the question needs it", origin="model"))
             else:
-                out.append(Decision(span, False, action, "model: the question does not need it"))
+                out.append(Decision(span, False, action, "model: the question does not need it", origin="model"))
         return with_containers(out)

@@ -43,6 +43,7 @@ from spacy.tokens import Doc, Span
 
 from enforcers.query_rewrite.cuts import Edit, clipped_end, context_clauses, edit, names_a_kind, no_occupation
 from enforcers.query_rewrite.learned import shared_tagger
+from enforcers.query_rewrite.names import shared_name_tagger
 from enforcers.query_rewrite.necessity import IDENTIFIERS, Decision, NecessityPlanner, measured
 from enforcers.query_rewrite.need import shared_necessity
 from enforcers.query_rewrite.placeholders import TOKEN, Placeholders
@@ -59,6 +60,9 @@ from policy_engine.nlp.sentences import sentence_spans
 from policy_engine.policy.model import Policy
 from policy_engine.policy.vocabulary import vocabulary_for
 
+#: Classifier confidence from which its task label is shown to a user (``bench/query_rewrite/task_label.py``: on CAPID's
+#: development questions, at every lower threshold over a quarter of the labels shown are task types no such question asks).
+SHOWN_FROM = 0.95
 #: What a generalized span reads as, per attribute (no value survives).
 GENERIC: dict[str, str] = {
     "name": "someone", "email": "an email address", "phone_number": "a phone number", "address": "somewhere",
@@ -92,6 +96,14 @@ class RewriteResult:
     decisions: tuple[Decision, ...]
     rewriter: Rewriter
     placeholders: dict[str, str]  # token -> the value it stands for: kept in the process, never recorded nor forwarded
+
+    @property
+    def shown_task(self) -> str:
+        """The task label shown to a user: the classifier's task from :data:`SHOWN_FROM`, "general" below it (what the
+        rules ran on is unchanged); a task a fallback chose is shown as it is."""
+        if self.task_source != "classifier":
+            return self.task or "none"
+        return self.prediction.task if self.prediction.confidence >= SHOWN_FROM else "general"
 
     def outcome(self, decision: Decision, original: str | None = None) -> str:
         """What the rewrite did to a span: one the plan generalizes reads "removed" when its clause went and the
@@ -201,7 +213,7 @@ class QueryRewriter:
         that modifies a common noun ("Tamil action films") disclose nothing."""
         options = [(r.start_char + o0, r.start_char + o1) for r in requests for o0, o1 in answer_options(r.text)]
         found = [
-            s for s in self.attributes.find(query)
+            s for s in self.attributes.with_names(query, self.attributes.find(query), shared_name_tagger().names(query))
             if not any(o0 <= s.start <= o0 + 1 and s.end <= o1 for o0, o1 in options)
             and not (s.attribute == "employment" and s.source != "detect:employer" and no_occupation(doc, s.start, s.end))
             and not (s.attribute == "name" and names_a_kind(doc, s.start, s.end))

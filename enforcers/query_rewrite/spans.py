@@ -139,6 +139,16 @@ class AttributeDetector:
             out.append([replace(s, subject=subject_of(text, s.start, s.end, s.attribute)) for s in merged])
         return out
 
+    def with_names(self, text: str, spans: list[AttributeSpan], names: list[tuple[int, int]]) -> list[AttributeSpan]:
+        """``spans`` plus each name range of ``names`` (the case-blind name model's, :mod:`enforcers.query_rewrite.names`)
+        that no span overlaps: a person name typed in lower case or all caps, which the detector (reading case) missed."""
+        found = [
+            replace(span, subject=subject_of(text, n0, n1, "name"))
+            for n0, n1 in names
+            if not any(n0 < s.end and s.start < n1 for s in spans) and (span := self._span("name", n0, n1, "detect:person_name")) is not None
+        ]
+        return sorted(spans + found, key=lambda s: (s.start, -s.end))
+
     def with_tagged(self, text: str, spans: list[AttributeSpan], clauses: list[tuple[int, int]], tagger: DisclosureTagger) -> list[AttributeSpan]:
         """``spans`` plus one span per clause of ``clauses`` that the tagger reads as a disclosure and no span
         (other than a proper name) already covers, unless a span of the tagged attribute lies in it ("My name is

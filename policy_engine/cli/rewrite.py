@@ -11,9 +11,6 @@ from policy_engine.cli.common import echo_json, format_option, handle_errors, ou
 from policy_engine.cli.inputs import ExistingPath, label_option, question_argument
 from policy_engine.diagnostics import ExitCode
 
-#: Below this classifier confidence the task is shown as a guess (the rewrite itself does not depend on the display).
-UNSURE_BELOW = 0.5
-
 
 @click.command("rewrite")
 @click.argument("policy_path", type=ExistingPath())
@@ -51,9 +48,7 @@ def rewrite(ctx: click.Context, policy_path: Path, question: str, purpose: str |
     if fmt == "json":
         echo_json({"before": question, "after": result.text, "decision": section.model_dump(mode="json")})
         return
-    unsure = section.task_source == "classifier" and section.confidence < UNSURE_BELOW
-    task = f"uncertain, best guess {section.task}" if unsure else (section.task or "none")
-    click.echo(f"task      {task} ({section.task_source}, confidence {section.confidence:.2f}; rule: {section.rule or 'built-in defaults'})")
+    click.echo(f"task      {result.shown_task} ({section.task_source}, confidence {section.confidence:.2f}; rule: {section.rule or 'built-in defaults'})")
     click.echo(f"before    {question}")
     click.echo(f"after     {result.text}")
     for decision in result.decisions:

@@ -66,6 +66,14 @@ class BertEncoder:
         mask = torch.tensor([e.attention_mask for e in encoded], dtype=torch.long)
         return self._forward(ids, mask), mask
 
+    def encode_with_offsets(self, texts: list[str]) -> tuple[torch.Tensor, torch.Tensor, list[list[tuple[int, int]]]]:
+        """:meth:`encode` plus each token's character range in its text (``(0, 0)`` for special and padding tokens)."""
+        encoded = self.tokenizer.encode_batch(texts)
+        ids = torch.tensor([e.ids for e in encoded], dtype=torch.long)
+        mask = torch.tensor([e.attention_mask for e in encoded], dtype=torch.long)
+        offsets = [[(0, 0) if special else offset for offset, special in zip(e.offsets, e.special_tokens_mask)] for e in encoded]
+        return self._forward(ids, mask), mask, offsets
+
     def _linear(self, x: torch.Tensor, name: str) -> torch.Tensor:
         return F.linear(x, self.weights[name + ".weight"], self.weights[name + ".bias"])
 

@@ -100,8 +100,10 @@ class EncoderWeights:
         self.pooling, self.max_length = _pooling_config(model_dir, int(config.get("max_position_embeddings") or 512))
         self.dim = int(config["hidden_size"])
         self.lock = threading.Lock()
+        self.bert: bert.BertEncoder | None = None
         if bert.serves(model_dir):
-            self.encode = bert.BertEncoder(model_dir, self.max_length).encode
+            self.bert = bert.BertEncoder(model_dir, self.max_length)
+            self.encode = self.bert.encode
             return
         from transformers import AutoModel, AutoTokenizer
         from transformers.utils import logging as transformers_logging
@@ -157,6 +159,27 @@ class TransformerEmbedder:
                     pooled = (tokens * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1e-9)
                 vectors[batch] = pooled.numpy()
         return normalize(vectors)
+
+
+def token_states(embedder: Embedder, texts: Sequence[str]) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Per text, ``(token vectors [tokens, dim], character ranges [tokens, 2])`` from the last layer of ``embedder``'s
+    encoder (float32, special tokens left out): each token read in the context of the whole text, for span features a
+    sentence vector cannot give.  Only a BERT model (the default all-MiniLM-L6-v2) exposes its tokens' offsets; any
+    other raises :class:`EmbeddingModelError`.  A :class:`CachedEmbedder` is read through (token states are not cached)."""
+    import torch
+
+    inner = embedder.inner if isinstance(embedder, CachedEmbedder) else embedder
+    encoder = inner.weights.bert if isinstance(inner, TransformerEmbedder) else None
+    if encoder is None:
+        raise EmbeddingModelError(f"{embedder.model_id}: token states need a BERT encoder read in plain torch")
+    out: list[tuple[np.ndarray, np.ndarray]] = []
+    with inner.weights.lock, torch.inference_mode():
+        for start in range(0, len(texts), 32):
+            states, mask, offsets = encoder.encode_with_offsets(list(texts[start : start + 32]))
+            for row, ranges in enumerate(offsets):
+                keep = [i for i, (a, b) in enumerate(ranges) if b > a and bool(mask[row, i])]
+                out.append((states[row, keep].float().numpy(), np.array([ranges[i] for i in keep], dtype=np.int64).reshape(-1, 2)))
+    return out
 
 
 def _pooling_config(model_dir: Path, position_limit: int) -> tuple[str, int]:

@@ -13,6 +13,20 @@ queries, request + clause + attribute) scored AUC 0.577 against this model's
 out-of-fold 0.926 (both on CAPID's development part, the day it was replaced).
 The final regression is refitted on all development examples.
 
+Variants compared out of fold on the same examples and folds (``--compare``):
+(a) ``plain``: the features of :func:`~enforcers.query_rewrite.need.necessity_features` (question, sentence and span
+embedded separately); (b) ``contextual``: those plus the span read in the question's context
+(:func:`~enforcers.query_rewrite.need.span_in_question_context`: the span's token states when the frozen MiniLM reads
+``question [SEP] sentence``) and its product with the question, by logistic regression, and (b') the same by a small
+MLP.  The rule, fixed before any variant was run: the variant with the highest EA at an NE no higher than (a)'s NE at
+(a)'s own operating point (ties: higher AUC) is kept, at the threshold of that EA.
+
+That rule picked the MLP (AUC 0.926 / 0.930 / 0.931; EA 76.2 / 76.0 / 77.7 at NE 8.8 / 8.2 / 8.2), but the MLP is less
+led by the question: it kept 15.8 % of spans under another query's question (plain 13.4 %, contextual 12.7 %), and it
+failed hand-written regression tests of unrelated disclosures (a patient's name and religion kept for a diagnosis, an
+address and a cousin's medication for a cactus checklist).  The shipped model is therefore the contextual logistic
+regression: ``python training/query_rewrite/fit_necessity.py --keep contextual``.
+
 CAPID's questions are all about the asker's own situation, so on its own it
 never shows a question that needs none of the disclosure.  Each development
 query is therefore also paired with the questions of ``SWAPS`` other development
@@ -29,6 +43,7 @@ writes ``enforcers/query_rewrite/necessity_model.npz`` and prints the figures.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import random
 import sys
 from pathlib import Path
@@ -37,11 +52,12 @@ import numpy as np
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import brier_score_loss, roc_auc_score
 from sklearn.model_selection import GroupKFold
+from sklearn.neural_network import MLPClassifier
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bench.query_rewrite.corpora import SEED, CapidQuery, capid, capid_split  # noqa: E402
-from enforcers.query_rewrite.need import MODEL_FILE, necessity_features  # noqa: E402
+from enforcers.query_rewrite.need import MODEL_FILE, contextual_features, necessity_features, span_in_question_context  # noqa: E402
 from enforcers.query_rewrite.task import EMBEDDING  # noqa: E402
 from policy_engine.nlp.embedding import CachedEmbedder, Embedder, EmbeddingCache, load_embedder  # noqa: E402
 from policy_engine.nlp.sentences import sentence_spans  # noqa: E402
@@ -55,6 +71,8 @@ FOLDS = 5
 #: Other queries' questions each span is paired with (labelled not needed); 3 read the development part worse
 #: (out-of-fold AUC 0.921 vs 0.926, EA 74.6 vs 76.2 at the chosen point) for 0.118 vs 0.134 kept under another's question.
 SWAPS = 1
+#: Hidden units of the small MLP variant.
+HIDDEN = 64
 
 
 def sentence_of(text: str, start: int) -> str:
@@ -109,39 +127,91 @@ def operating_point(probability: np.ndarray, labels: np.ndarray, groups: np.ndar
     return best
 
 
+def curve(probability: np.ndarray, labels: np.ndarray, groups: np.ndarray) -> list[tuple[float, float, float, float]]:
+    """(threshold, EA, NE, SLR) at every candidate threshold: needed spans kept, not-needed spans kept, queries leaking."""
+    points = []
+    with_ne = {g for g, y in zip(groups, labels) if y == 0}
+    for t in THRESHOLDS:
+        kept = probability >= t
+        leaking = {g for g, k, y in zip(groups, kept, labels) if k and y == 0}
+        points.append((float(t), 100.0 * kept[labels == 1].mean(), 100.0 * kept[labels == 0].mean(), 100.0 * len(leaking) / max(1, len(with_ne))))
+    return points
+
+
+def contextual(embedder: Embedder, questions: list[str], sentences: list[str], spans: list[str], cache: Path) -> np.ndarray:
+    """:func:`span_in_question_context` of every example, kept in a file beside the embedding cache (outside the repository)."""
+    key = hashlib.sha256("\x1f".join(f"{q}\x1e{s}\x1e{v}" for q, s, v in zip(questions, sentences, spans)).encode()).hexdigest()[:16]
+    path = cache.with_name(f"qr_span_in_context_{key}.npy")
+    if path.is_file():
+        return np.load(path)
+    vectors = span_in_question_context(embedder, questions, sentences, spans)
+    np.save(path, vectors)
+    return vectors
+
+
 def _regression() -> LogisticRegression:
     return LogisticRegression(C=C, max_iter=2000, solver="lbfgs")
+
+
+def _perceptron() -> MLPClassifier:
+    return MLPClassifier(hidden_layer_sizes=(HIDDEN,), alpha=1e-2, early_stopping=True, random_state=SEED, max_iter=200)
+
+
+def _score(model: LogisticRegression | MLPClassifier, x: np.ndarray) -> np.ndarray:
+    """The model's logit (a log-odds for either kind)."""
+    if isinstance(model, LogisticRegression):
+        return model.decision_function(x)
+    p = np.clip(model.predict_proba(x)[:, 1], 1e-6, 1 - 1e-6)
+    return np.log(p / (1 - p))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cache", type=Path, default=Path("/tmp/qr_embeddings.sqlite"), help="embedding cache (outside the repository)")
+    parser.add_argument("--keep", choices=("rule", "plain", "contextual", "contextual-mlp"), default="rule",
+                        help="ship this variant (at its highest EA within the rule's NE) instead of the rule's choice")
     args = parser.parse_args()
     development, _ = capid_split(capid())
     questions, sentences, spans, kinds, y, groups, real = examples(development)
     embedder = CachedEmbedder(load_embedder(EMBEDDING), EmbeddingCache(args.cache))
-    x = design(embedder, questions, sentences, spans, kinds)
-    labels_all = y.copy()
-    scores = np.zeros(len(y))
-    for train, test in GroupKFold(n_splits=FOLDS).split(x, y, groups):
-        scores[test] = _regression().fit(x[train], y[train]).decision_function(x[test])
-    swapped_scores = scores[~real]
-    scores, y, kinds, own_groups = scores[real], y[real], [k for k, own in zip(kinds, real) if own], groups[real]
-    platt = LogisticRegression(C=1e6).fit(scores[:, None], y)
-    probability = platt.predict_proba(scores[:, None])[:, 1]
-    threshold, ea, slr = operating_point(probability, y, own_groups)
+    plain = design(embedder, questions, sentences, spans, kinds)
+    rich = contextual_features(plain, contextual(embedder, questions, sentences, spans, args.cache))
+    variants = {"plain": (plain, _regression), "contextual": (rich, _regression), "contextual-mlp": (rich, _perceptron)}
+    own_y, own_groups, own_kinds = y[real], groups[real], [k for k, own in zip(kinds, real) if own]
+    print(f"development: {len(development)} queries, {int(real.sum())} spans ({int(own_y.sum())} needed), {int((~real).sum())} pairs with another query's question")
+    results = {}
+    for name, (x, make) in variants.items():
+        scores = np.zeros(len(y))
+        for train, test in GroupKFold(n_splits=FOLDS).split(x, y, groups):
+            scores[test] = _score(make().fit(x[train], y[train]), x[test])
+        platt = LogisticRegression(C=1e6).fit(scores[real][:, None], own_y)
+        probability = platt.predict_proba(scores[real][:, None])[:, 1]
+        swapped = platt.predict_proba(scores[~real][:, None])[:, 1]
+        results[name] = (platt, probability, swapped, curve(probability, own_y, own_groups))
+        print(f"{name}: out-of-fold ({FOLDS} folds by query) AUC {roc_auc_score(own_y, scores[real]):.3f}, Brier {brier_score_loss(own_y, probability):.3f} (base rate {own_y.mean():.3f})")
+        print("  threshold  EA    NE    SLR   kept under another query's question (development spans as labelled)")
+        for t, ea, ne, slr in results[name][3]:
+            print(f"  {t:.3f}  {ea:5.1f} {ne:5.1f} {slr:5.1f} {100.0 * (swapped >= t).mean():5.1f}")
+    base_threshold, _, _ = operating_point(results["plain"][1], own_y, own_groups)
+    base_ne = next(ne for t, _, ne, _ in results["plain"][3] if t == base_threshold)
+    best = max(((ea, name, t) for name, r in results.items() for t, ea, ne, _ in r[3] if ne <= base_ne), key=lambda p: p[0])
+    ea, name, threshold = best
+    print(f"rule: highest EA at NE <= {base_ne:.1f} (plain at its operating point {base_threshold:.3f}): {name} at {threshold:.3f}, EA {ea:.1f}")
+    if args.keep != "rule":
+        name = args.keep
+        ea, threshold = max((ea, t) for t, ea, ne, _ in results[name][3] if ne <= base_ne)
+        print(f"kept instead (--keep): {name} at {threshold:.3f}, EA {ea:.1f}")
+    platt, probability, swapped, _ = results[name]
     chosen = probability >= threshold
-    swapped_kept = float((platt.predict_proba(swapped_scores[:, None])[:, 1] >= threshold).mean())
-    print(f"development: {len(development)} queries, {len(y)} spans ({int(y.sum())} needed), {len(swapped_scores)} pairs with another query's question")
-    print(f"out-of-fold ({FOLDS} folds by query): AUC {roc_auc_score(y, scores):.3f}, Brier {brier_score_loss(y, probability):.3f} "
-          f"(base rate {y.mean():.3f}); threshold {threshold:.3f}: needed kept {chosen[y == 1].mean():.3f}, not-needed kept {chosen[y == 0].mean():.3f}, "
-          f"kept for another query's question {swapped_kept:.3f}")
-    print(f"operating point {threshold:.3f}: EA {ea:.1f}, SLR {slr:.1f} on development queries (labelled spans as found)")
-    for kind in sorted(set(kinds)):
-        mask = np.array([k == kind for k in kinds])
-        print(f"  {kind:20s} n={mask.sum():4d} needed={y[mask].mean():.2f} kept(needed)={chosen[mask & (y == 1)].mean() if (mask & (y == 1)).any() else float('nan'):.2f} kept(not)={chosen[mask & (y == 0)].mean():.2f}")
-    final = _regression().fit(x, labels_all)
-    np.savez_compressed(OUT, coef=final.coef_[0].astype(np.float32), intercept=np.float32(final.intercept_[0]),
+    print(f"kept for another query's question {float((swapped >= threshold).mean()):.3f}")
+    for kind in sorted(set(own_kinds)):
+        mask = np.array([k == kind for k in own_kinds])
+        print(f"  {kind:20s} n={mask.sum():4d} needed={own_y[mask].mean():.2f} kept(needed)={chosen[mask & (own_y == 1)].mean() if (mask & (own_y == 1)).any() else float('nan'):.2f} kept(not)={chosen[mask & (own_y == 0)].mean():.2f}")
+    x, make = variants[name]
+    final = make().fit(x, y)
+    layers = [(final.coef_.T, final.intercept_)] if isinstance(final, LogisticRegression) else list(zip(final.coefs_, final.intercepts_))
+    weights = {f"w{i}": w.astype(np.float32) for i, (w, _) in enumerate(layers)} | {f"b{i}": b.astype(np.float32) for i, (_, b) in enumerate(layers)}
+    np.savez_compressed(OUT, **weights, contextual=np.bool_(name != "plain"),
                         platt=np.array([platt.coef_[0][0], platt.intercept_[0]], dtype=np.float32), threshold=np.float32(threshold))
     print(f"wrote {OUT}")
 

@@ -1,0 +1,89 @@
+"""Person names however they are cased: a word classifier over the shared encoder's contextual token states.
+
+People type names in chat in lower case or all caps ("my sister jenna", "my manager DEREK"); the engine's
+detectors read case, so such names went through undetected (the largest class of PUPA TNB's leaked units on its
+development part).  The shared all-MiniLM-L6-v2 is uncased: its last-layer state of a word is the same whatever its
+case and depends on the words around it, so a name is recognised from its context ("my friend ___, he turns 30").
+
+A word is a run of adjacent word-piece tokens (:func:`words`); its feature is the mean of its pieces' states
+(:func:`~policy_engine.nlp.embedding.token_states`, L2-normalised); a logistic regression gives P(person name).  It is
+fitted by ``training/query_rewrite/fit_names.py`` on WNUT-17's training and development files (Derczynski et al., 2017:
+noisy user text, ``person`` entities) and the name spans of CAPID's development part, and shipped as ``name_model.npz``
+with the threshold chosen on WNUT-17's development file.  Adjacent name words make one span.  Thread-safe.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Sequence
+from importlib import resources
+
+import numpy as np
+
+from enforcers.query_rewrite.task import EMBEDDING
+from policy_engine.nlp.embedding import Embedder, load_embedder, token_states
+
+MODEL_FILE = "name_model.npz"
+
+
+def words(text: str, ranges: np.ndarray) -> list[tuple[int, int, list[int]]]:
+    """(start, end, token rows) of each word of ``text``: a maximal run of adjacent alphanumeric tokens (``ranges`` are
+    the tokens' character ranges); punctuation and spaces separate words."""
+    out: list[tuple[int, int, list[int]]] = []
+    for row, (start, end) in enumerate(ranges.tolist()):
+        if not text[start:end].isalnum():
+            continue
+        if out and out[-1][1] == start:
+            out[-1] = (out[-1][0], end, [*out[-1][2], row])
+        else:
+            out.append((start, end, [row]))
+    return out
+
+
+def word_features(embedder: Embedder, texts: Sequence[str]) -> list[tuple[list[tuple[int, int]], np.ndarray]]:
+    """Per text, (its words' character ranges, one L2-normalised feature row per word)."""
+    out = []
+    for text, (states, ranges) in zip(texts, token_states(embedder, texts)):
+        found = words(text, ranges)
+        x = np.array([states[rows].mean(axis=0) for _, _, rows in found], dtype=np.float32).reshape(-1, embedder.dim)
+        out.append(([(s, e) for s, e, _ in found], x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-9)))
+    return out
+
+
+class NameTagger:
+    """P(person name) per word of a text, and the name spans from the shipped threshold."""
+
+    def __init__(self, coef: np.ndarray, intercept: float, threshold: float, embedder: Embedder) -> None:
+        if coef.shape != (embedder.dim,):
+            raise ValueError(f"name model has shape {coef.shape}, expected ({embedder.dim},)")
+        self.coef, self.intercept, self.threshold, self.embedder = coef, intercept, threshold, embedder
+
+    def probabilities(self, text: str) -> list[tuple[int, int, float]]:
+        """(start, end, P(person name)) of every word of ``text``."""
+        [(ranges, x)] = word_features(self.embedder, [text])
+        p = 1.0 / (1.0 + np.exp(-(x @ self.coef + self.intercept)))
+        return [(s, e, float(q)) for (s, e), q in zip(ranges, p)]
+
+    def names(self, text: str) -> list[tuple[int, int]]:
+        """Character ranges of the person names in ``text``; adjacent name words (one space apart) are one name."""
+        out: list[tuple[int, int]] = []
+        for start, end, p in self.probabilities(text):
+            if p < self.threshold:
+                continue
+            if out and text[out[-1][1] : start] == " ":
+                out[-1] = (out[-1][0], end)
+            else:
+                out.append((start, end))
+        return out
+
+
+_lock = threading.Lock()
+
+
+@functools.lru_cache(maxsize=1)
+def shared_name_tagger() -> NameTagger:
+    """The shipped name model, loaded once per process."""
+    with _lock, resources.files("enforcers.query_rewrite").joinpath(MODEL_FILE).open("rb") as handle:
+        data = np.load(handle, allow_pickle=False)
+        return NameTagger(data["coef"].astype(np.float32), float(data["intercept"]), float(data["threshold"]), load_embedder(EMBEDDING))

@@ -1,0 +1,63 @@
+"""Person names written in lower case or all caps, as people type them in chat (real MiniLM, the shipped name model).
+
+The queries below were written for these tests, from the failure class (PUPA TNB's undetected lower-case and
+all-caps names), before the name model was fitted; none is taken from a corpus.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from enforcers.query_rewrite.names import shared_name_tagger
+
+NAMED = [
+    ("my sister jenna keeps borrowing my car without asking. how do i tell her to stop?", "jenna"),
+    ("can you write a short birthday message for my friend carlos, he turns 30 next week", "carlos"),
+    ("HELP my manager DEREK yelled at me in front of everyone again, what should i do", "DEREK"),
+    ("i think priya from accounting is upset with me, how should i bring it up with her?", "priya"),
+]
+ORDINARY = [
+    "i will mark the papers tomorrow, can you suggest a grading rubric for a 10th grade essay?",
+    "the rose bush in my garden has black spots on the leaves, what should i spray it with?",
+    "HOW DO I CHANGE THE OIL IN A 2015 HONDA CIVIC",
+    "can you explain how a bill becomes law in the united states?",
+    "what is the best way to grow basil and sage on a windowsill?",
+]
+
+
+@pytest.mark.parametrize(("query", "name"), NAMED)
+def test_a_lower_case_or_all_caps_name_is_found(query: str, name: str) -> None:
+    found = [query[s:e] for s, e in shared_name_tagger().names(query)]
+    assert name in found
+
+
+@pytest.mark.parametrize("query", ORDINARY)
+def test_ordinary_words_are_not_taken_for_names(query: str) -> None:
+    assert shared_name_tagger().names(query) == []
+
+
+def test_the_rewrite_does_not_forward_a_lower_case_name() -> None:
+    from enforcers.query_rewrite.rewriter import QueryRewriter
+    from policy_engine.detect.analyzer import Analyzer
+    from policy_engine.policy.model import Metadata, Policy
+
+    policy = Policy(metadata=Metadata(name="names-test"))
+    rewriter = QueryRewriter(policy, Analyzer(policy))
+    result = rewriter.rewrite(NAMED[0][0])
+    assert "jenna" not in result.text.lower()
+    assert "car" in result.text
+
+
+def test_a_span_read_in_the_question_context_depends_on_the_question() -> None:
+    """The necessity model's contextual feature: the same span in the same sentence reads differently under two
+    questions (attention conditions it on the question), and each row is a unit vector."""
+    import numpy as np
+
+    from enforcers.query_rewrite.need import span_in_question_context
+    from enforcers.query_rewrite.task import EMBEDDING
+    from policy_engine.nlp.embedding import load_embedder
+
+    sentence, span = "I'm allergic to peanuts.", "allergic to peanuts"
+    rows = span_in_question_context(load_embedder(EMBEDDING), ["What snacks should I pack?", "How do I rotate my tyres?"], [sentence] * 2, [span] * 2)
+    assert np.allclose(np.linalg.norm(rows, axis=1), 1.0, atol=1e-5)
+    assert 0.5 < float(rows[0] @ rows[1]) < 0.999
