@@ -169,10 +169,10 @@ def test_sanitize_workers_end_with_a_killed_driver(tmp_path: Path) -> None:
     try:
         deadline = time.monotonic() + 300
         workers: set[int] = set()
-        while time.monotonic() < deadline and driver.poll() is None and not (tmp_path / "out" / ".policy-engine" / "sanitize.sqlite").exists():
+        state = tmp_path / "out" / ".policy-engine" / "sanitize.sqlite"
+        while time.monotonic() < deadline and driver.poll() is None and not (workers and state.exists()):
             workers |= _children(driver.pid)
             time.sleep(0.2)
-        workers |= _children(driver.pid)
         assert driver.poll() is None and workers, "the run was to be killed while its workers ran"
         driver.kill()  # SIGKILL to the driver alone: no cleanup runs in it
         driver.wait()
