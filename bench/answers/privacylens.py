@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from answers.cases import Case, load_cases, split  # noqa: E402
 from answers.judge import calibrate as calibrate_judge  # noqa: E402
-from answers.judge import grounded_sentences  # noqa: E402
+from answers.judge import given_reference, grounded_in, raw_reference  # noqa: E402
 from answers.leakage import Calibration, calibrate, item_leaks  # noqa: E402
 from answers.report import leakage_at, markdown, summarize  # noqa: E402
 from answers.systems import Answered, protected, recording, unprotected  # noqa: E402
@@ -52,7 +52,9 @@ SENSITIVITY = ("0.5", "0.6", "0.7", "0.8")
 
 def _row(answered: Answered, case: Case, embedder: Embedder, threshold: float, judge_threshold: float) -> dict:
     row = asdict(answered)
-    row["judged_grounded"], row["judged_sentences"] = grounded_sentences(embedder, case, answered.answer, judge_threshold)
+    del row["given"]
+    row["judged_grounded"], row["judged_sentences"] = grounded_in(embedder, given_reference(answered.given, case.request), answered.answer, judge_threshold)
+    row["judged_grounded_raw"], row["judged_sentences_raw"] = grounded_in(embedder, raw_reference(case), answered.answer, judge_threshold)
     row["seconds"] = round(answered.seconds, 2)
     row["leaks"] = [asdict(leak) for leak in item_leaks(embedder, case.sensitive_items, answered.answer, threshold)]
     row["load_1m"] = round(os.getloadavg()[0], 2)
