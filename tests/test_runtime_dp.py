@@ -85,4 +85,6 @@ def test_the_decision_records_that_a_server_model_was_replaced_by_the_local_one(
             asked = engine.ask_passages("what does the patient have ?", passages, principal="nurse-8")
         finally:
             engine.close()
-        assert asked.protected.decision.enforcement["dp_decoding"] == {"model": Path(tiny_model).name, "replaced_server": replaced}
+        section = asked.protected.decision.enforcement["dp_decoding"]
+        assert (section["model"], section["replaced_server"], section["token_release"]) == (Path(tiny_model).name, replaced, "every")
+        assert section["tokens_paid"] in (section["tokens"], section["tokens"] + 1)  # every token drawn is paid (an end token too)

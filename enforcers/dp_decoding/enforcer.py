@@ -72,10 +72,14 @@ def warm_up(model: ModelHandle, settings: DPSettings) -> StepCost:
 class DPDecodingSection(BaseModel):
     """The ``dp_decoding`` section of a decision record: the model that decoded (its directory's name) and, when the
     policy or the engine named an answer *server*, that server's ``URL#MODEL``: DP decoding needs the token
-    distributions, so a server's model is replaced by a local one, and the record says so."""
+    distributions, so a server's model is replaced by a local one, and the record says so.  ``token_release`` and
+    ``tokens``/``tokens_paid`` (drawn / drawn by the exponential mechanism) say how the spend in ``privacy`` was made."""
 
     model: str
     replaced_server: str | None = None
+    token_release: str = "every"
+    tokens: int = 0
+    tokens_paid: int = 0
 
 
 @register_enforcer
@@ -187,17 +191,20 @@ class DPDecodingEnforcer:
         deadline = time.monotonic() + self.timeout_s if self.timeout_s is not None else None
         result = self.answer(context.query, documents, decision_id=context.decision_id, principal=context.principal, deadline=deadline)
         if result.refused:
-            return context.with_section(self.name, self.section()).refused("denied", f"privacy budget exhausted for {result.scope}")
+            return context.with_section(self.name, self.section(result)).refused("denied", f"privacy budget exhausted for {result.scope}")
         spend = self._with_remaining(result.privacy_spend())
         note = f"dp_decoding: epsilon={spend.epsilon_spent:.6g} delta={spend.delta_spent:.3g} scope={spend.scope} decision={result.decision_id}"
-        context = context.evolve(privacy=spend).noted(note).with_section(self.name, self.section())
+        context = context.evolve(privacy=spend).noted(note).with_section(self.name, self.section(result))
         if not result.text.strip():
             return context.refused("abstained", f"the private decoder released no text (epsilon {spend.epsilon_spent:.3g} spent, {result.stop_reason or 'empty draft'})")
         return context.evolve(answer=result.text)
 
-    def section(self) -> DPDecodingSection:
-        """This enforcer's decision-record section (which model decoded, and the server it replaced, if any)."""
-        return DPDecodingSection(model=self.model.source.name if self.model is not None else "none", replaced_server=self.replaced_server)
+    def section(self, result: PrivateAnswer) -> DPDecodingSection:
+        """This enforcer's decision-record section for ``result`` (which model decoded, the server it replaced, the tokens paid)."""
+        return DPDecodingSection(
+            model=self.model.source.name if self.model is not None else "none", replaced_server=self.replaced_server,
+            token_release=self.settings.decoding.token_release, tokens=result.tokens_generated, tokens_paid=result.tokens_paid,
+        )
 
     def abandon(self, context: EnforcementContext) -> PrivacySpend | None:
         """Settle the answer the pipeline gave up on (timeout): commit what it spent, stop it spending; ``None`` if none is in flight."""
