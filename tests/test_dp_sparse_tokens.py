@@ -92,13 +92,15 @@ def _median_divergence(handle, parts) -> float:
     return sorted(values)[len(values) // 2]
 
 
-def test_a_run_opens_only_when_its_test_and_a_paid_token_fit(handle, parts):
+def test_a_run_opens_only_when_its_test_and_a_paid_token_fit_then_the_public_model_goes_on_for_free(handle, parts):
     accountant = PrivacyAccountant(100.0, 1e-5)
     room = 3 * (pure_dp_rho(EPSILON_TEST) + exponential_mechanism_rho(EPSILON_TOKEN))
     accountant.charge_pure(math.sqrt(2 * (accountant.rho_budget - room * (1 + 1e-9))))  # leave room for exactly 3 runs
+    spent_before = accountant.rho_spent
     release, accountant, tokens = _run(handle, parts, threshold=-1e9, seed=2, accountant=accountant)
-    assert (release.runs, release.paid, len(tokens)) == (3, 3, 3)
-    assert accountant.rho_spent <= accountant.rho_budget
+    assert (release.runs, release.paid, len(tokens), release.exhausted) == (3, 3, 12, True)
+    assert release.decisions == [True] * 3 + [False] * 9
+    assert accountant.rho_spent - spent_before == pytest.approx(_charged(release)) and accountant.rho_spent <= accountant.rho_budget
 
 
 def test_the_same_test_seed_gives_the_same_release_and_another_seed_need_not(handle, parts):
@@ -119,12 +121,12 @@ def test_the_plan_pays_for_the_planned_runs_and_tokens_within_the_generation_sha
     assert plan.epsilon_step > every.epsilon_step  # fewer paid tokens: each may move the distribution further
 
 
-def test_the_decoder_stops_for_budget_when_no_run_fits(handle, parts):
+def test_the_decoder_pays_no_more_than_its_share_when_no_run_fits(handle, parts):
     decoder = EnsembleDecoder(handle, replace(SETTINGS, sparse_threshold=-1e9))  # every token above: each one opens and ends a run
     accountant = PrivacyAccountant(100.0, 1e-5)
     per_run = pure_dp_rho(EPSILON_TEST) + exponential_mechanism_rho(EPSILON_TOKEN)
     result = decoder.generate(QUERY, parts, EPSILON_TOKEN, accountant, torch.Generator().manual_seed(0), rho_ceiling=2.5 * per_run, epsilon_test=EPSILON_TEST)
-    assert (result.stop_reason, result.steps, result.paid, len(result.token_ids)) == ("budget", 2, 2, 2)
+    assert (result.stop_reason, result.steps, result.paid, len(result.token_ids)) == ("max_tokens", 12, 2, 12)
     assert accountant.rho_spent == pytest.approx(2 * per_run)
     with pytest.raises(ValueError, match="epsilon_test"):
         decoder.generate(QUERY, parts, EPSILON_TOKEN, accountant, torch.Generator().manual_seed(0))

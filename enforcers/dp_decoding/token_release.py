@@ -48,8 +48,9 @@ Two releases, chosen by ``decoding.token_release``:
     its test *and* a paid token within the generation's share, so the plan
     (:func:`enforcers.dp_decoding.api.plan_budget`: ``sparse_paid_tokens``
     runs, ``sparse_test_share`` of the generation budget on the tests) is a
-    bound the ledger is never charged past; decoding stops (``"budget"``)
-    when no further run fits.
+    bound the ledger is never charged past.  When no further run fits, the
+    rest of the answer is the public model's continuation of the released
+    prefix, untested and free (no document enters it); ``exhausted`` says so.
 
 Noise comes from the request's generator (:mod:`enforcers.dp_decoding.noise`,
 CSPRNG-seeded); a seeded generator makes both releases reproducible, for
@@ -109,7 +110,8 @@ class SparseTokens:
     """A sparse-vector test per token: the public token for free unless the documents move the distribution (module docstring).
 
     ``decisions`` lists, per released token, whether it was paid (True) or free
-    (False); ``runs`` counts the AboveThreshold runs opened (each charged).
+    (False); ``runs`` counts the AboveThreshold runs opened (each charged);
+    ``exhausted`` is set once no run fits the budget (later tokens are public, untested).
     """
 
     epsilon_test: float
@@ -122,6 +124,7 @@ class SparseTokens:
     paid: int = 0
     runs: int = 0
     decisions: list[bool] = field(default_factory=list)
+    exhausted: bool = False
     _noisy_threshold: float | None = None
 
     @property
@@ -130,11 +133,12 @@ class SparseTokens:
         return 1.0 / self.subsets
 
     def next_token(self, state: EnsembleState, exclude: tuple[int, ...]) -> int | None:
-        if self._noisy_threshold is None and not self._open_run():
-            return None
-        assert self._noisy_threshold is not None
-        noisy_query = state.divergence() + laplace(self.generator, 4.0 * self.sensitivity / self.epsilon_test)
-        above = noisy_query >= self._noisy_threshold
+        if self._noisy_threshold is None and not self.exhausted:
+            self.exhausted = not self._open_run()
+        above = False
+        if self._noisy_threshold is not None:
+            noisy_query = state.divergence() + laplace(self.generator, 4.0 * self.sensitivity / self.epsilon_test)
+            above = noisy_query >= self._noisy_threshold
         if above:
             self._noisy_threshold = None  # AboveThreshold halts at its first "above"; the next token opens a new run
             step = state.distribution(self.epsilon_token, exclude=exclude)
