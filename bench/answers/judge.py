@@ -33,10 +33,12 @@ Sentences with nothing to state ("Thank you.") count as not grounded: strict.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 from answers.cases import Case, text_sentences
 from answers.leakage import best_cosines
@@ -45,6 +47,7 @@ from policy_engine.nlp.sentences import sentences
 
 #: The highest share of development negatives the judge may call grounded.
 MAX_FALSE_POSITIVE_RATE = 0.05
+_WORD = re.compile(r"[a-z][a-z'-]{2,}")
 
 
 @dataclass(frozen=True)
@@ -92,3 +95,20 @@ def grounded_in(embedder: Embedder, evidence: Sequence[str], answer: str | None,
         return 0, 0
     cosines = best_cosines(embedder, released, list(evidence))
     return int((cosines >= threshold).sum()), len(released)
+
+
+def _content_words(text: str) -> set[str]:
+    return {w for w in _WORD.findall(text.lower()) if w not in ENGLISH_STOP_WORDS}
+
+
+def document_words(answer: str | None, given: Sequence[str], request: str) -> list[str]:
+    """The words of ``answer`` that come from the documents and not from the request: content words (3+ letters,
+    scikit-learn's English stop words left out) present in a ``given`` passage and absent from ``request``, sorted.
+
+    Says whether a released answer carries anything from the documents or only restates the question (issue 35:
+    private answers that restate the request carry nothing a reader needed the documents for).
+    """
+    if not answer:
+        return []
+    from_documents = set().union(*(_content_words(text) for text in given)) if given else set()
+    return sorted((_content_words(answer) & from_documents) - _content_words(request))
