@@ -47,7 +47,7 @@ from policy_engine.nlp.sentences import sentences
 
 #: The highest share of development negatives the judge may call grounded.
 MAX_FALSE_POSITIVE_RATE = 0.05
-_WORD = re.compile(r"[a-z][a-z'-]{2,}")
+_WORD = re.compile(r"[a-z]{3,}")
 
 
 @dataclass(frozen=True)
@@ -102,7 +102,7 @@ def _content_words(text: str) -> set[str]:
 
 
 def document_words(answer: str | None, given: Sequence[str], request: str) -> list[str]:
-    """The words of ``answer`` that come from the documents and not from the request: content words (3+ letters,
+    """The words of ``answer`` that come from the documents and not from the request: content words (runs of 3+ letters,
     scikit-learn's English stop words left out) present in a ``given`` passage and absent from ``request``, sorted.
 
     Says whether a released answer carries anything from the documents or only restates the question (issue 35:
