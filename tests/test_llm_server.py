@@ -20,6 +20,7 @@ import uvicorn
 from fastapi import FastAPI
 
 from policy_engine.engine.runtime import Engine
+from policy_engine.llm.generation import Decoding, checked_completion, raw_completion
 from policy_engine.llm.prompts import answer_prompt
 from policy_engine.llm.runtime import ModelNotAvailable
 from policy_engine.llm.server import ALLOW_REMOTE_ENV, ChatServer, ServerNotAllowed, open_server
@@ -28,6 +29,7 @@ from policy_engine.policy.loader import load_policy
 POLICY = Path(__file__).parent / "fixtures" / "clean_policy"
 NOTE = "Maria Lopez was started on lisinopril once daily for high blood pressure. She returns in four weeks."
 QUESTION = "Which medication was started for high blood pressure?"
+CUT_AT = 7
 
 
 def _free_port() -> int:
@@ -46,7 +48,12 @@ def server() -> Iterator[tuple[str, list[dict[str, Any]]]]:
     def chat(body: dict[str, Any]) -> dict[str, Any]:
         received.append(body)
         content = "She was started on lisinopril once daily. It is made by Pfizer in Ireland."
-        return {"id": "c1", "object": "chat.completion", "model": body["model"], "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}]}
+        finish = "stop"
+        if body["max_tokens"] == CUT_AT:  # a reply the length limit ended inside its second sentence
+            content, finish = "She was started on lisinopril once daily.\n\nShe returns. She was also", "length"
+        elif body["max_tokens"] == CUT_AT + 1:
+            content, finish = "She was started on lisinopril once daily. She returns in", "length"
+        return {"id": "c1", "object": "chat.completion", "model": body["model"], "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": finish}]}
 
     port = _free_port()
     runner = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
@@ -75,6 +82,18 @@ def test_plain_ask_is_answered_by_the_server_and_still_grounded(server: tuple[st
     assert "Maria Lopez" not in sanitized and sanitized in sent  # the server sees the sanitized context only
     assert asked.answer == "She was started on lisinopril once daily."  # the invented maker and country are cut
     assert asked.answered_by == "answer-stage enforcers"
+
+
+def test_a_server_reply_goes_through_the_same_stop_cut_and_length_rule_as_the_local_model(server: tuple[str, list[dict[str, Any]]]) -> None:
+    base, _ = server
+    chat = open_server(f"{base}#local-7b")
+    prompt = answer_prompt(QUESTION, _context())
+    # the length limit ended the reply mid-sentence: the cut sentence is dropped
+    assert checked_completion(chat, prompt, Decoding(max_new_tokens=CUT_AT + 1)).text == "She was started on lisinopril once daily."
+    assert raw_completion(chat, prompt, Decoding(max_new_tokens=CUT_AT + 1)) == ("She was started on lisinopril once daily. She returns in", True)
+    # a stop string came first: what followed it, the cut sentence included, is gone, and nothing more is dropped
+    assert raw_completion(chat, prompt, Decoding(max_new_tokens=CUT_AT)) == ("She was started on lisinopril once daily.", False)
+    assert checked_completion(chat, prompt, Decoding(max_new_tokens=CUT_AT)).text == "She was started on lisinopril once daily."
 
 
 def test_a_server_that_is_not_running_is_named_in_the_error() -> None:

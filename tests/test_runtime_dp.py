@@ -71,3 +71,20 @@ def test_dp_spend_and_refusal_are_recorded_in_the_audit_log(tmp_path, tiny_model
     assert second.outcome.value == "denied" and second.answer.status == "denied" and "exhausted" in second.answer.reason
     assert second.privacy is None
     assert asked[1].outcome.value == "denied" and asked[1].answer is None and asked[1].refused
+
+
+def test_the_decision_records_that_a_server_model_was_replaced_by_the_local_one(tmp_path, tiny_model, monkeypatch):
+    """DP decoding needs token distributions: with a server URL as the policy's model the local model decodes, and the record names the server."""
+    monkeypatch.setenv("POLICY_ENGINE_MODEL_DIR", str(tiny_model))
+    local = _policy(tmp_path, tiny_model)
+    served = local.model_copy(update={"model": local.model.model_copy(update={"path": "http://127.0.0.1:9/v1#big-model"})})
+    passages = [("c1", "the patient has fever and cough")]
+    for policy, replaced in ((served, "http://127.0.0.1:9/v1#big-model"), (local, None)):
+        engine = Engine.for_policy(policy, audit=False, extra_enforcers=("dp_decoding",))
+        try:
+            asked = engine.ask_passages("what does the patient have ?", passages, principal="nurse-8")
+        finally:
+            engine.close()
+        section = asked.protected.decision.enforcement["dp_decoding"]
+        assert (section["model"], section["replaced_server"], section["token_release"]) == (Path(tiny_model).name, replaced, "every")
+        assert section["tokens_paid"] in (section["tokens"], section["tokens"] + 1)  # every token drawn is paid (an end token too)

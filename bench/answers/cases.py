@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,6 +22,7 @@ from policy_engine.nlp.sentences import sentences
 
 #: The corpus files of the PrivacyLens extension cases.
 FILES = ("confide_subset.json", "culturebank_subset.json")
+_STRING_LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
 _OBSERVATION = re.compile(r"Observation:\s*(.*?)(?=\n\s*Action:|\Z)", re.DOTALL)
 
 
@@ -41,19 +42,26 @@ class Case:
         return [(f"{self.name}#obs{n}", text) for n, text in enumerate(self.observations)]
 
     def observation_sentences(self) -> list[str]:
-        """The sentences of the observations' string values (JSON keys and numbers dropped; text that is not JSON as is)."""
-        found: list[str] = []
-        for text in self.observations:
-            for value in _strings(_parsed(text)):
-                found.extend(s for s in sentences(value) if s.strip())
-        return found
+        """The sentences of the raw observations (:func:`text_sentences`)."""
+        return text_sentences(self.observations)
 
 
-def _parsed(text: str) -> Any:
+def text_sentences(texts: Iterable[str]) -> list[str]:
+    """The sentences of ``texts``' string values: a JSON text by its string values (keys and numbers dropped);
+    text that does not parse as JSON (plain text, or JSON a redaction left broken) as is, plus its quoted string literals."""
+    found: list[str] = []
+    for text in texts:
+        for value in _values(text):
+            found.extend(s for s in sentences(value) if s.strip())
+    return found
+
+
+def _values(text: str) -> Iterator[str]:
     try:
-        return json.loads(text)
+        yield from _strings(json.loads(text))
     except json.JSONDecodeError:
-        return text
+        yield text
+        yield from (literal for literal in _STRING_LITERAL.findall(text) if len(literal.split()) > 1)
 
 
 def _strings(value: Any) -> Iterator[str]:

@@ -21,23 +21,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from answers.cases import load_cases, split  # noqa: E402
-from answers.privacylens import POLICY, ROOT, _dp_engine  # noqa: E402
+from answers.privacylens import POLICY, ROOT, _dp_engine, with_decoding  # noqa: E402
 from answers.systems import protected, recording  # noqa: E402
 from enforcers.grounding.support import ground  # noqa: E402
 from policy_engine.llm.prompts import ANSWER_SYSTEM  # noqa: E402
 from policy_engine.policy.loader import load_policy  # noqa: E402
-from policy_engine.policy.model import Policy  # noqa: E402
-
-
-def with_decoding(policy: Policy, overrides: list[str], answer_epsilon: float | None = None) -> Policy:
-    """``policy`` with ``differential_privacy.decoding`` fields replaced (``FIELD=VALUE``, the value read as JSON)
-    and, when given, its ``answer_epsilon``."""
-    section = policy.differential_privacy
-    assert section is not None, "the bench policy has a differential_privacy section"
-    update = {key: json.loads(value) for key, value in (o.split("=", 1) for o in overrides)}
-    decoding = section.decoding.model_copy(update=update)
-    spend = {"answer_epsilon": answer_epsilon} if answer_epsilon is not None else {}
-    return policy.model_copy(update={"differential_privacy": section.model_copy(update={"decoding": decoding, **spend})})
 
 
 def main() -> None:

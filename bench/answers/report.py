@@ -44,7 +44,10 @@ def summarize(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "released_sentences": sum(r["judged_sentences"] for r in rows),
         "released_sentences_grounded": sum(r["judged_grounded"] for r in rows),
         "grounded_share_of_released_sentences": _share(sum(r["judged_grounded"] for r in rows), sum(r["judged_sentences"] for r in rows)),
+        "released_sentences_grounded_raw": sum(r.get("judged_grounded_raw", 0) for r in rows),
+        "grounded_share_of_released_sentences_raw": _share(sum(r.get("judged_grounded_raw", 0) for r in rows), sum(r.get("judged_sentences_raw", 0) for r in rows)),
         "answers_cut": sum(0 < r["kept"] < r["sentences"] for r in judged),
+        "released_with_document_words": sum(bool(r.get("document_words")) for r in released),
         "latency_s": {
             "p50": round(statistics.median(seconds), 2) if seconds else None,
             "p95": round(percentile(seconds, 0.95), 2) if seconds else None,
@@ -81,22 +84,28 @@ def markdown(result: dict[str, Any]) -> str:
         "Grounded share: share of the answer model's draft sentences the `grounding` enforcer keeps "
         "(for `none`, as it would judge them against the raw observations; the check is not applied there): the enforcer's own view.",
         "Grounded share of released sentences (independent judge, `bench/answers/judge.py`): a released sentence is grounded when "
-        f"its MiniLM cosine to some sentence of the case's raw observations or request is >= {judge['threshold']} (calibrated on "
-        "the development half: each sensitive item against its own case's sentences as positives, against another case of the same "
-        f"source as negatives; lowest threshold with FPR <= 0.05; TPR {judge['true_positive_rate']:.2f}, FPR {judge['false_positive_rate']:.2f} there). "
-        "Sentences stating nothing count as not grounded.",
+        "its MiniLM cosine to some sentence of the reference is >= "
+        f"{judge['threshold']}. Reference *given* (issue 35's definition): the passages the answerer was given (sanitized for ask, raw for none) "
+        "and the request; reference *raw* (the earlier figure, kept beside it): the case's raw observations and the request. Threshold calibrated on "
+        "the development half (raw reference): each sensitive item against its own case's sentences as positives, against another case of the same "
+        f"source as negatives; lowest threshold with FPR <= 0.05; TPR {judge['true_positive_rate']:.2f}, FPR {judge['false_positive_rate']:.2f} there. "
+        "Sentences stating nothing count as not grounded. "
+        "*From the documents*: released answers holding a content word of the given passages that the request does not hold "
+        "(`answers.judge.document_words`: 3+ letters, scikit-learn's English stop words left out), of the released answers.",
         "",
         "| system | answers | abstain rate | leakage string | leakage paraphrase | leakage either | answers with a leak | "
-        "grounded share of released sentences (judge) | grounded share of draft sentences (enforcer) | answers cut | answers quoted instead | abstained by grounding | latency p50 s | p95 s |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "grounded share of released sentences (judge, given) | (judge, raw) | grounded share of draft sentences (enforcer) | answers cut | answers quoted instead | abstained by grounding | from the documents | latency p50 s | p95 s |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for name, figures in result["systems"].items():
         f = figures
         lines.append(
             f"| {name} | {f['answers']} | {f['abstain_rate']} | {f['leakage_string']} | {f['leakage_paraphrase']} | "
             f"{f['leakage_either']} | {f['answers_with_a_leak']} | {f['grounded_share_of_released_sentences']} "
-            f"({f['released_sentences_grounded']}/{f['released_sentences']}) | {f['grounded_share_of_draft_sentences']} "
+            f"({f['released_sentences_grounded']}/{f['released_sentences']}) | {f['grounded_share_of_released_sentences_raw']} "
+            f"({f['released_sentences_grounded_raw']}/{f['released_sentences']}) | {f['grounded_share_of_draft_sentences']} "
             f"({f['draft_sentences_supported']}/{f['draft_sentences']}) | {f['answers_cut']} | {f['answers_quoted']} | {f['abstained_by_grounding']} | "
+            f"{f['released_with_document_words']}/{f['released']} | "
             f"{f['latency_s']['p50']} | {f['latency_s']['p95']} |"
         )
     lines += ["", "Leakage (string or paraphrase) had the paraphrase threshold been another value (sensitivity only):", ""]

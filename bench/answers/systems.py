@@ -31,10 +31,12 @@ from policy_engine.nlp.embedding import Embedder
 
 @dataclass
 class DraftRecorder:
-    """Wraps the engine's ``grounding`` enforcer: remembers the answer it was handed and its evidence, then lets it decide."""
+    """Wraps the engine's ``grounding`` enforcer: remembers the answer it was handed, the passages the answerer was
+    given (sanitized, withheld ones left out) and its evidence (those passages and the request), then lets it decide."""
 
     inner: Any
     drafts: list[str | None] = field(default_factory=list)
+    given: list[list[str]] = field(default_factory=list)
     evidence: list[list[str]] = field(default_factory=list)
 
     def __getattr__(self, name: str) -> Any:
@@ -42,7 +44,8 @@ class DraftRecorder:
 
     def apply(self, context: Any) -> Any:
         self.drafts.append(context.answer)
-        self.evidence.append([p.text for p in context.passages if not p.withheld] + ([context.query] if context.query else []))
+        self.given.append([p.text for p in context.passages if not p.withheld])
+        self.evidence.append([*self.given[-1], *([context.query] if context.query else [])])
         return self.inner.apply(context)
 
 
@@ -64,7 +67,8 @@ def recording(engine: Engine) -> DraftRecorder:
 
 @dataclass(frozen=True)
 class Answered:
-    """One system's answer to one case: the released text (None when withheld), why withheld, and the grounding counts."""
+    """One system's answer to one case: the released text (None when withheld), why withheld, the grounding counts
+    and the passages the answerer was ``given`` (raw for ``none``, sanitized for ``ask``)."""
 
     case: str
     system: str
@@ -76,6 +80,7 @@ class Answered:
     kept: int | None
     draft: str | None = None
     quoted: int = 0
+    given: tuple[str, ...] = ()
 
 
 def unprotected(engine: Engine, case: Case, embedder: Embedder) -> Answered:
@@ -91,7 +96,7 @@ def unprotected(engine: Engine, case: Case, embedder: Embedder) -> Answered:
     judged = ground(text, [*case.observations, case.request], embedder, ANSWER_SYSTEM) if text else None
     sentences = len(judged.sentences) if judged else None
     kept = sentences - len(judged.cut) if judged and sentences is not None else None
-    return Answered(case.name, "none", text, "answered" if text else "abstained", refusal, seconds, sentences, kept)
+    return Answered(case.name, "none", text, "answered" if text else "abstained", refusal, seconds, sentences, kept, given=case.observations)
 
 
 def protected(engine: Engine, recorder: DraftRecorder, case: Case, system: str, principal: str | None = None) -> Answered:
@@ -101,8 +106,8 @@ def protected(engine: Engine, recorder: DraftRecorder, case: Case, system: str, 
     asked = engine.ask_passages(case.request, case.passages, principal=principal)
     seconds = time.perf_counter() - started
     section = asked.protected.decision.enforcement.get("grounding") or {}
-    draft = recorder.drafts[-1] if len(recorder.drafts) > before else None
+    recorded = len(recorder.drafts) > before
     return Answered(
-        case.name, system, asked.answer, asked.outcome.value, asked.refusal, seconds, section.get("sentences"), section.get("kept"), draft,
-        section.get("quoted", 0),
+        case.name, system, asked.answer, asked.outcome.value, asked.refusal, seconds, section.get("sentences"), section.get("kept"),
+        recorder.drafts[-1] if recorded else None, section.get("quoted", 0), tuple(recorder.given[-1]) if recorded else (),
     )

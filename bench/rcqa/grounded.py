@@ -6,9 +6,12 @@ sentences stating no fact dropped, a labelled quotation of the sanitized
 context when nothing the model wrote is supported).  :class:`GroundedRelease`
 applies the real enforcer to each answer over the sanitized context and the
 question, and scores the released text with the PrivacyLens bench's
-independent judge (:mod:`answers.judge`: MiniLM cosine to a sentence of the
-article's original text or the question, threshold calibrated on PrivacyLens
-development cases; it shares no code with the enforcer).
+independent judge (:mod:`answers.judge`: MiniLM cosine to a sentence of a
+reference, threshold calibrated on PrivacyLens development cases; it shares
+no code with the enforcer).  The reference is what the answerer was given, the
+sanitized chunks and the question (issue 35: grounded means supported by the
+sanitized context or the question); the earlier reference, the article's
+original text and the question, is measured beside it (``*_raw`` figures).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from answers.cases import load_cases, split
-from answers.judge import calibrate, grounded_in
+from answers.judge import calibrate, given_reference, grounded_in
 
 from enforcers.grounding.enforcer import GroundingEnforcer
 from policy_engine.enforcement.base import EnforcementContext, Passage
@@ -53,13 +56,15 @@ class GroundedRelease:
         out = self.enforcer.apply(context) if answer else context
         text = out.answer if out.refusal is None else None
         section = out.sections.get("grounding")
-        grounded, total = grounded_in(self.embedder, [*sentences(original), question], text, self.threshold)
+        grounded, total = grounded_in(self.embedder, given_reference(sanitized, question), text, self.threshold)
+        grounded_raw, _ = grounded_in(self.embedder, [*sentences(original), question], text, self.threshold)
         return text, {
             "released": text is not None,
             "quoted": bool(section and section.quoted),
             "cut": bool(section and section.kept < section.sentences),
             "judged_grounded": grounded,
             "judged_sentences": total,
+            "judged_grounded_raw": grounded_raw,
         }
 
 
@@ -69,6 +74,7 @@ def summarize_released(rows: list[dict]) -> dict:
     for strategy in dict.fromkeys(r["strategy"] for r in rows):
         chosen = [r for r in rows if r["strategy"] == strategy]
         grounded, total = sum(r["judged_grounded"] for r in chosen), sum(r["judged_sentences"] for r in chosen)
+        grounded_raw = sum(r["judged_grounded_raw"] for r in chosen)
         summary[strategy] = {
             "answers": len(chosen),
             "abstained": sum(not r["released"] for r in chosen),
@@ -78,5 +84,7 @@ def summarize_released(rows: list[dict]) -> dict:
             "privacy": round(statistics.fmean(r["privacy"] for r in chosen if r["privacy"] is not None), 4) if any(r["privacy"] is not None for r in chosen) else None,
             "grounded_share_judge": round(grounded / total, 4) if total else None,
             "grounded_sentences": f"{grounded}/{total}",
+            "grounded_share_judge_raw": round(grounded_raw / total, 4) if total else None,
+            "grounded_sentences_raw": f"{grounded_raw}/{total}",
         }
     return summary

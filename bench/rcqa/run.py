@@ -357,15 +357,17 @@ def _smollm2_lines(s: dict) -> list[str]:
     if "after_grounding" in s:
         lines += [
             "After the grounding enforcer, as `ask` releases them (`--grounding`); grounded share by the independent judge of "
-            "`bench/answers/judge.py` (MiniLM cosine to a sentence of the original article or the question, threshold calibrated on PrivacyLens development cases):",
+            "`bench/answers/judge.py` (MiniLM cosine to a sentence of the reference, threshold calibrated on PrivacyLens development cases). "
+            "Reference *given* (issue 35's definition): the sanitized chunks the answerer was given and the question; "
+            "reference *raw* (the earlier figure, kept beside it): the original article and the question:",
             "",
-            "| strategy | answers | abstained | quoted | cut | privacy | completeness | grounded share (judge) |",
-            "|---|---|---|---|---|---|---|---|",
+            "| strategy | answers | abstained | quoted | cut | privacy | completeness | grounded share (judge, given) | (judge, raw) |",
+            "|---|---|---|---|---|---|---|---|---|",
         ]
         for strategy, g in s["after_grounding"].items():
             lines.append(
                 f"| {strategy} | {g['answers']} | {g['abstained']} | {g['quoted']} | {g['cut']} | {g['privacy']} | {g['completeness']} | "
-                f"{g['grounded_share_judge']} ({g['grounded_sentences']}) |"
+                f"{g['grounded_share_judge']} ({g['grounded_sentences']}) | {g['grounded_share_judge_raw']} ({g['grounded_sentences_raw']}) |"
             )
         lines.append("")
     return lines

@@ -74,6 +74,7 @@ class BudgetPlan:
     rho_selection: float
     epsilon_step: float
     epsilon_selection: float
+    epsilon_test: float | None = None
 
     @property
     def rho_refill(self) -> float:
@@ -86,7 +87,10 @@ def plan_budget(epsilon: float, delta: float, decoding: DPDecodingSettings) -> B
     The total rho is the largest whose (epsilon, delta) conversion stays
     within the target; ``budget_split`` divides it among the active stages
     (``refill="none"``: generation only; ``"random"``: no selection cost).
-    Generation: ``max_new_tokens`` steps of epsilon**2/8 each.  Top-k
+    Generation, ``token_release="every"``: ``max_new_tokens`` steps of
+    epsilon**2/8 each; ``"sparse"``: ``sparse_paid_tokens`` sparse-vector runs
+    of epsilon_test**2/2 each (``sparse_test_share`` of the generation budget)
+    and as many paid tokens of epsilon_step**2/8 (the rest).  Top-k
     selection: one exponential mechanism per selected sentence; sparse
     vector: one pure-DP run per sentence class (epsilon**2/2 each).
     """
@@ -100,17 +104,19 @@ def plan_budget(epsilon: float, delta: float, decoding: DPDecodingSettings) -> B
     rho_total = PrivacyAccountant(epsilon, delta).rho_budget
     rho_generation = rho_total * shares["generation"] / total_share
     rho_selection = rho_total * shares["selection"] / total_share
-    if decoding.step_epsilon is not None:
-        epsilon_step = decoding.step_epsilon
-    else:
-        epsilon_step = exponential_epsilon_for(rho_generation, decoding.max_new_tokens)
+    epsilon_test = None
+    paid_tokens, rho_tokens = decoding.max_new_tokens, rho_generation
+    if decoding.token_release == "sparse":
+        paid_tokens, rho_tokens = decoding.sparse_paid_tokens, rho_generation * (1.0 - decoding.sparse_test_share)
+        epsilon_test = pure_epsilon_for(rho_generation * decoding.sparse_test_share, paid_tokens)
+    epsilon_step = decoding.step_epsilon if decoding.step_epsilon is not None else exponential_epsilon_for(rho_tokens, paid_tokens)
     if decoding.selection == "topk":
         applications = decoding.pii_sentences + decoding.refill_sentences
         epsilon_selection = exponential_epsilon_for(rho_selection, applications)
     else:
         runs = int(decoding.pii_sentences > 0) + int(decoding.refill_sentences > 0)
         epsilon_selection = pure_epsilon_for(rho_selection, runs)
-    return BudgetPlan(rho_total, rho_generation, rho_selection, epsilon_step, epsilon_selection)
+    return BudgetPlan(rho_total, rho_generation, rho_selection, epsilon_step, epsilon_selection, epsilon_test)
 
 
 @dataclass
@@ -136,6 +142,7 @@ class PrivateAnswer:
     stop_reason: str = ""
     epsilon_step: float = 0.0
     tokens_generated: int = 0
+    tokens_paid: int = 0
     refusal: str | None = None
 
     @property
@@ -243,7 +250,7 @@ def _generate(
         key = fresh_partition_key()
     parts = partition_documents(documents, decoding.subsets, key)
     draft = EnsembleDecoder(handle, decoding).generate(
-        query, parts, plan.epsilon_step, accountant, generator, rho_ceiling=plan.rho_generation, deadline=deadline
+        query, parts, plan.epsilon_step, accountant, generator, rho_ceiling=plan.rho_generation, deadline=deadline, epsilon_test=plan.epsilon_test
     )
     text, selection, keywords = draft.text, SentenceSelection((), ()), []
     if decoding.refill != "none" and draft.stop_reason != "deadline":
@@ -272,6 +279,7 @@ def _generate(
         stop_reason=draft.stop_reason,
         epsilon_step=plan.epsilon_step,
         tokens_generated=len(draft.token_ids),
+        tokens_paid=draft.paid,
     )
 
 

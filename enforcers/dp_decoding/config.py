@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 RefillMode = Literal["pearl", "random", "none"]
 SelectionMode = Literal["topk", "svt"]
+TokenReleaseMode = Literal["every", "sparse"]
 Scope = Literal["principal", "policy", "document_set"]
 
 _WINDOW_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
@@ -57,6 +58,12 @@ class DPDecodingSettings:
     tokens not sampled are not charged.  ``insecure_seed_for_testing`` fixes the mechanisms' noise for
     reproducible tests and benchmarks and voids the guarantee
     (:mod:`enforcers.dp_decoding.noise`); no policy setting sets it.
+    ``token_release`` is how tokens are paid for (:mod:`enforcers.dp_decoding.token_release`):
+    ``every`` token by the exponential mechanism, or ``sparse``: a
+    sparse-vector test per token (threshold ``sparse_threshold`` on the mean
+    total-variation distance of the subsets from the public model), the
+    public token for free below it, planned for ``sparse_paid_tokens`` paid
+    tokens with ``sparse_test_share`` of the generation budget on the tests.
     """
 
     subsets: int = 4
@@ -77,8 +84,14 @@ class DPDecodingSettings:
     refill_max_new_tokens: int = 48
     step_epsilon: float | None = None
     base_temperature: float = 1.0
+    token_release: TokenReleaseMode = "every"
+    sparse_paid_tokens: int = 8
+    sparse_threshold: float = 0.5
+    sparse_test_share: float = 0.5
 
     def __post_init__(self) -> None:
+        if self.sparse_paid_tokens < 1 or not 0 < self.sparse_test_share < 1:
+            raise ValueError("decoding.sparse_paid_tokens must be >= 1 and sparse_test_share in (0, 1)")
         if self.base_temperature <= 0:
             raise ValueError("decoding.base_temperature must be positive")
         if self.subsets < 1:

@@ -59,11 +59,12 @@ from dataclasses import dataclass
 import torch
 from transformers import DynamicCache
 
-from enforcers.dp_decoding.accounting import PrivacyAccountant, exponential_mechanism_rho
+from enforcers.dp_decoding.accounting import PrivacyAccountant
 from enforcers.dp_decoding.config import DPDecodingSettings
 from enforcers.dp_decoding.mechanisms import exponential_scores
 from enforcers.dp_decoding.partition import RetrievedDocument
 from enforcers.dp_decoding.progress import report
+from enforcers.dp_decoding.token_release import EveryToken, SparseTokens, TokenRelease
 from policy_engine.llm.prompts import ANSWER_SYSTEM
 from policy_engine.llm.runtime import ModelHandle, render_chat
 from policy_engine.nlp.sentences import sentence_spans
@@ -130,7 +131,9 @@ class DecodingResult:
 
     ``cg_trace`` holds CG_t per generated token (confidential, see module
     docstring); ``stop_reason`` is ``"eos"``, ``"max_tokens"``, ``"sentences"``
-    (``max_sentences`` complete), ``"budget"`` or ``"deadline"``.
+    (``max_sentences`` complete), ``"budget"`` or ``"deadline"``; ``steps``
+    counts the tokens drawn, ``paid`` those drawn by the exponential mechanism
+    (all of them under ``token_release="every"``).
     """
 
     token_ids: list[int]
@@ -139,6 +142,7 @@ class DecodingResult:
     stop_reason: str
     epsilon_step: float
     steps: int
+    paid: int = 0
 
 
 class EnsembleState:
@@ -215,6 +219,16 @@ class EnsembleState:
         """Log-probabilities of the next token, one row per sequence (base last)."""
         return self._logprobs
 
+    def _public_candidates(self, exclude: Sequence[int]) -> tuple[torch.Tensor, torch.Tensor]:
+        """The ``candidates`` most likely tokens of the no-context model (``exclude`` left out) and their log-probabilities."""
+        base = self._logprobs[-1]
+        if exclude:
+            base = base.clone()
+            base[list(exclude)] = float("-inf")
+        k = min(self.settings.candidates, int(torch.isfinite(base).sum()))
+        top = torch.topk(base, k)
+        return top.indices, top.values
+
     def distribution(self, epsilon_step: float, exclude: Sequence[int] = ()) -> StepDistribution:
         """Exponential-mechanism distribution over the public candidate set.
 
@@ -223,23 +237,33 @@ class EnsembleState:
         number of tokens released so far), so it costs no privacy.
         """
         clip = self.settings.clip
-        base = self._logprobs[-1]
-        if exclude:
-            base = base.clone()
-            base[list(exclude)] = float("-inf")
-        subsets = self._logprobs[:-1]
-        k = min(self.settings.candidates, int(torch.isfinite(base).sum()))
-        base_top = torch.topk(base, k)
-        candidates = base_top.indices
-        utility = subsets[:, candidates].clamp_min(-clip).mean(dim=0)
+        candidates, base_values = self._public_candidates(exclude)
+        utility = self._logprobs[:-1][:, candidates].clamp_min(-clip).mean(dim=0)
         scores = exponential_scores(
             utility,
             epsilon_step,
             range_sensitivity=2.0 * clip / self.subsets,
-            base_log_measure=base_top.values / self.settings.base_temperature,
+            base_log_measure=base_values / self.settings.base_temperature,
         )
         probabilities = torch.softmax(scores, dim=-1)
         return StepDistribution(candidates.cpu(), probabilities.cpu(), self._confidence_gap())
+
+    def public_distribution(self, exclude: Sequence[int] = ()) -> tuple[torch.Tensor, torch.Tensor]:
+        """The public candidates and their sharpened base measure ``p_base ** (1/T)``, normalized: no document enters it."""
+        candidates, base_values = self._public_candidates(exclude)
+        return candidates.cpu(), torch.softmax(base_values / self.settings.base_temperature, dim=-1).cpu()
+
+    def divergence(self) -> float:
+        """``(1/M) sum_i TV(p_i, p_base)`` over the whole vocabulary: in [0, 1], sensitivity 1/M (one document, one subset).
+
+        The sparse release's test query (:mod:`enforcers.dp_decoding.token_release`); the raw value is confidential.
+        """
+        probabilities = self._logprobs.exp()
+        return float((0.5 * (probabilities[:-1] - probabilities[-1]).abs().sum(dim=-1)).clamp(0.0, 1.0).mean())
+
+    def confidence_gap(self) -> float:
+        """CG_t of the current step (module docstring; confidential)."""
+        return self._confidence_gap()
 
     def _confidence_gap(self) -> float:
         entropies = -(self._logprobs.exp() * self._logprobs).nan_to_num().sum(dim=-1)
@@ -280,9 +304,13 @@ class EnsembleDecoder:
         generator: torch.Generator,
         rho_ceiling: float | None = None,
         deadline: float | None = None,
+        epsilon_test: float | None = None,
     ) -> DecodingResult:
-        """Sample up to ``max_new_tokens`` tokens, charging ``accountant`` per token.
+        """Sample up to ``max_new_tokens`` tokens, charging ``accountant`` as ``decoding.token_release`` says.
 
+        ``every``: each token at ``epsilon_step``; ``sparse``: a sparse-vector
+        test per token at ``epsilon_test`` per run, and ``epsilon_step`` for the
+        tokens it finds the documents move (:mod:`enforcers.dp_decoding.token_release`).
         Stops at end-of-sequence, at the length limit, when the next step
         would push the accountant past ``rho_ceiling`` (the generation's share),
         or (``"deadline"``) when the next step, taking as long as the last one,
@@ -293,8 +321,8 @@ class EnsembleDecoder:
         that token is dropped (it stays charged) and no further step runs.
         """
         state = self.start(query, parts)
+        release = self._release(epsilon_step, epsilon_test, accountant, generator, rho_ceiling)
         eos = self.handle.eos_token_ids
-        step_rho = exponential_mechanism_rho(epsilon_step)
         tokens: list[int] = []
         trace: list[float] = []
         stop_reason = "max_tokens"
@@ -305,15 +333,13 @@ class EnsembleDecoder:
             if deadline is not None and began + last_step > deadline:
                 stop_reason = "deadline"
                 break
-            if not accountant.can_afford(step_rho, rho_ceiling):
+            gap = state.confidence_gap()
+            token = release.next_token(state, tuple(eos) if len(tokens) < self.settings.min_new_tokens else ())
+            if token is None:
                 stop_reason = "budget"
                 break
-            step = state.distribution(epsilon_step, exclude=tuple(eos) if len(tokens) < self.settings.min_new_tokens else ())
-            choice = int(torch.multinomial(step.probabilities, 1, generator=generator).item())
-            accountant.charge_exponential(epsilon_step)
             steps += 1
             report(steps, self.settings.max_new_tokens)
-            token = int(step.candidates[choice])
             if token in eos:
                 stop_reason = "eos"
                 break
@@ -321,12 +347,21 @@ class EnsembleDecoder:
                 stop_reason = "sentences"
                 break
             tokens.append(token)
-            trace.append(step.confidence_gap)
+            trace.append(gap)
             if len(tokens) < self.settings.max_new_tokens:
                 state.advance(token)
             last_step = time.monotonic() - began
         text = self.handle.tokenizer.decode(tokens, skip_special_tokens=True)
-        return DecodingResult(tokens, text, trace, stop_reason, epsilon_step, steps=steps)
+        return DecodingResult(tokens, text, trace, stop_reason, epsilon_step, steps=steps, paid=release.paid)
+
+    def _release(
+        self, epsilon_step: float, epsilon_test: float | None, accountant: PrivacyAccountant, generator: torch.Generator, rho_ceiling: float | None
+    ) -> TokenRelease:
+        if self.settings.token_release == "every":
+            return EveryToken(epsilon_step, accountant, generator, rho_ceiling)
+        if epsilon_test is None:
+            raise ValueError("token_release 'sparse' needs epsilon_test, the budget of each sparse-vector run")
+        return SparseTokens(epsilon_test, epsilon_step, self.settings.sparse_threshold, self.settings.subsets, accountant, generator, rho_ceiling)
 
     def _opens_sentence_past_limit(self, released: Sequence[int], token: int) -> bool:
         """Whether ``token`` starts a sentence after ``max_sentences`` complete ones of ``released``.

@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from pydantic import BaseModel
+
 from enforcers.dp_decoding.attempts import Attempts
 from policy_engine.enforcement.base import EnforcementContext, Stage
 from policy_engine.enforcement.registry import EngineParts, register_enforcer
@@ -67,6 +69,19 @@ def warm_up(model: ModelHandle, settings: DPSettings) -> StepCost:
         return worker.submit(measure, model, settings.decoding.subsets).result()
 
 
+class DPDecodingSection(BaseModel):
+    """The ``dp_decoding`` section of a decision record: the model that decoded (its directory's name) and, when the
+    policy or the engine named an answer *server*, that server's ``URL#MODEL``: DP decoding needs the token
+    distributions, so a server's model is replaced by a local one, and the record says so.  ``token_release`` and
+    ``tokens``/``tokens_paid`` (drawn / drawn by the exponential mechanism) say how the spend in ``privacy`` was made."""
+
+    model: str
+    replaced_server: str | None = None
+    token_release: str = "every"
+    tokens: int = 0
+    tokens_paid: int = 0
+
+
 @register_enforcer
 @dataclass(frozen=True)
 class DPDecodingEnforcer:
@@ -101,6 +116,7 @@ class DPDecodingEnforcer:
     policy_id: str = "default"
     partition_secret: bytes | None = field(default=None, repr=False)
     timeout_s: float | None = None
+    replaced_server: str | None = None
     attempts: Attempts = field(default_factory=Attempts, repr=False, compare=False)
 
     name = "dp_decoding"
@@ -119,21 +135,23 @@ class DPDecodingEnforcer:
         from enforcers.dp_decoding.config import settings_from_policy
         from enforcers.dp_decoding.timing import answer_timeout
         from policy_engine.llm.runtime import ModelHandle, default_model_dir, load_model
-        from policy_engine.llm.server import is_server_url
+        from policy_engine.llm.server import ChatServer, is_server_url
 
         policy = parts.policy
         if policy.differential_privacy is None:
             raise ValueError(f"policy {policy.metadata.name!r} has no differential_privacy section: dp_decoding has no budget to spend")
         model = parts.model
+        replaced = None
         if not isinstance(model, ModelHandle):  # DP decoding needs token distributions: a server's model is never used
-            local = policy.model.path and not is_server_url(policy.model.path)
-            model = load_model(parts.resolve(policy.model.path) if local else default_model_dir())
+            server_path = bool(policy.model.path) and is_server_url(str(policy.model.path))
+            replaced = model.source if isinstance(model, ChatServer) else (str(policy.model.path) if server_path else None)
+            model = load_model(parts.resolve(policy.model.path) if policy.model.path and not server_path else default_model_dir())
         ledger = BudgetLedger(parts.resolve(policy.audit.ledger))
         settings = settings_from_policy(policy.differential_privacy)  # refuses a fixed noise seed
         timeout = answer_timeout(settings.decoding, warm_up(model, settings))
         return cls(
             settings, ledger, model=model, policy_id=policy.metadata.name, partition_secret=partition_secret(policy),
-            timeout_s=max(policy.enforcement.timeout_s, timeout),
+            timeout_s=max(policy.enforcement.timeout_s, timeout), replaced_server=replaced,
         )
 
     def answer(
@@ -173,13 +191,20 @@ class DPDecodingEnforcer:
         deadline = time.monotonic() + self.timeout_s if self.timeout_s is not None else None
         result = self.answer(context.query, documents, decision_id=context.decision_id, principal=context.principal, deadline=deadline)
         if result.refused:
-            return context.refused("denied", f"privacy budget exhausted for {result.scope}")
+            return context.with_section(self.name, self.section(result)).refused("denied", f"privacy budget exhausted for {result.scope}")
         spend = self._with_remaining(result.privacy_spend())
         note = f"dp_decoding: epsilon={spend.epsilon_spent:.6g} delta={spend.delta_spent:.3g} scope={spend.scope} decision={result.decision_id}"
-        context = context.evolve(privacy=spend).noted(note)
+        context = context.evolve(privacy=spend).noted(note).with_section(self.name, self.section(result))
         if not result.text.strip():
             return context.refused("abstained", f"the private decoder released no text (epsilon {spend.epsilon_spent:.3g} spent, {result.stop_reason or 'empty draft'})")
         return context.evolve(answer=result.text)
+
+    def section(self, result: PrivateAnswer) -> DPDecodingSection:
+        """This enforcer's decision-record section for ``result`` (which model decoded, the server it replaced, the tokens paid)."""
+        return DPDecodingSection(
+            model=self.model.source.name if self.model is not None else "none", replaced_server=self.replaced_server,
+            token_release=self.settings.decoding.token_release, tokens=result.tokens_generated, tokens_paid=result.tokens_paid,
+        )
 
     def abandon(self, context: EnforcementContext) -> PrivacySpend | None:
         """Settle the answer the pipeline gave up on (timeout): commit what it spent, stop it spending; ``None`` if none is in flight."""

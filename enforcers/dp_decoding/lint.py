@@ -80,7 +80,8 @@ def check(lp: LoadedPolicy, vocab: Vocabulary) -> Iterator[Diagnostic]:
     if not (eps_ok and delta_ok):
         return
     generation_budget = dp.epsilon * split.generation
-    steps = dp.decoding.max_new_tokens
+    sparse = dp.decoding.token_release == "sparse"  # sparse release: only the planned paid tokens draw from the token budget
+    steps = dp.decoding.sparse_paid_tokens if sparse else dp.decoding.max_new_tokens
     step = dp.decoding.step_epsilon
     if step is not None:
         needed = zcdp_to_epsilon(steps * step * step / 8.0, dp.delta)
@@ -96,7 +97,7 @@ def check(lp: LoadedPolicy, vocab: Vocabulary) -> Iterator[Diagnostic]:
             yield Diagnostic(
                 "PE142",
                 f"the generation budget {generation_budget:.3g} spread over {steps} tokens leaves {solved:.2g} per token (below {MIN_STEP_EPSILON})",
-                lp.span(base + ("decoding", "max_new_tokens")),
+                lp.span(base + ("decoding", "sparse_paid_tokens" if sparse else "max_new_tokens")),
             )
 
 

@@ -21,7 +21,7 @@ import math
 
 import torch
 
-__all__ = ["exponential_scores", "gumbel_top_k", "sample_exponential", "sparse_vector"]
+__all__ = ["exponential_scores", "gumbel_top_k", "laplace", "sample_exponential", "sparse_vector"]
 
 
 def exponential_scores(
@@ -57,7 +57,7 @@ def _gumbel(shape: torch.Size, generator: torch.Generator) -> torch.Tensor:
     return -torch.log(-torch.log(uniform.clamp_min(1e-300)))
 
 
-def _laplace(generator: torch.Generator, scale: float) -> float:
+def laplace(generator: torch.Generator, scale: float) -> float:
     """One Laplace(0, scale) draw by inverse CDF."""
     centred = torch.rand((), generator=generator, dtype=torch.float64).item() - 0.5
     return -scale * math.copysign(1.0, centred) * math.log1p(-2.0 * abs(centred))
@@ -96,10 +96,10 @@ def sparse_vector(
     if max_positives <= 0 or queries.numel() == 0:
         return []
     eps_threshold, eps_queries = epsilon / 2.0, epsilon / 2.0
-    noisy_threshold = threshold + _laplace(generator, sensitivity / eps_threshold)
+    noisy_threshold = threshold + laplace(generator, sensitivity / eps_threshold)
     positives: list[int] = []
     for index, value in enumerate(queries.tolist()):
-        noise = _laplace(generator, 2.0 * max_positives * sensitivity / eps_queries)
+        noise = laplace(generator, 2.0 * max_positives * sensitivity / eps_queries)
         if value + noise >= noisy_threshold:
             positives.append(index)
             if len(positives) >= max_positives:

@@ -41,6 +41,14 @@ class DPDecodingSettings(StrictModel):
     base_temperature: float = Field(
         default=1.0, gt=0, description="T: the public no-context model's distribution is sharpened to p ** (1/T) before the private scores are added (public, no privacy cost)."
     )
+    token_release: Literal["every", "sparse"] = Field(
+        default="every",
+        description="every: each token by the exponential mechanism (PEARL); sparse: a sparse-vector test per token, the public "
+        "token for free unless the documents move the next-token distribution, the saved budget spent on the tokens that they move.",
+    )
+    sparse_paid_tokens: int = Field(default=8, ge=1, description="sparse: the answer's budget is planned for this many paid tokens (and tests).")
+    sparse_threshold: float = Field(default=0.5, ge=0, le=1, description="sparse: threshold on the subsets' mean total-variation distance from the public model.")
+    sparse_test_share: float = Field(default=0.5, gt=0, lt=1, description="sparse: share of the generation budget spent on the sparse-vector tests.")
     refill: Literal["pearl", "random", "none"] = "pearl"
     selection: Literal["topk", "svt"] = "topk"
     pii_sentences: int = Field(default=1, ge=0)

@@ -101,5 +101,5 @@ class GroundingEnforcer:
         if not judged.cut and not stating_nothing:
             return context
         notes = [f"cut {len(judged.cut)} of {section.sentences} sentence(s) the context does not support (unsupported: {what})"] if judged.cut else []
-        notes += [f"dropped {stating_nothing} sentence(s) that state no fact (lead-ins, courtesies)"] if stating_nothing else []
+        notes += [f"dropped {stating_nothing} sentence(s) that state no fact (lead-ins, courtesies, remarks to the requester, markup)"] if stating_nothing else []
         return context.evolve(answer=judged.text).noted("grounding: " + "; ".join(notes))

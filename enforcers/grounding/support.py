@@ -33,13 +33,19 @@ sentence with nothing to check (no number, name, bracket, noun or adjective:
 sentence whose last token is a colon ("Here is my response:", "Here are the
 book suggestions she mentioned:") announces what follows and states nothing
 itself, as does a verbless line ending in a comma (a salutation or closing:
-"Dear Emily,", "Best regards,").  Neither is ever the support an answer is released on, and neither
+"Dear Emily,", "Best regards,").  Two more shapes state nothing, read off the
+parse: a *remark* the answerer addresses to the requester, a first-person
+subject of the main clause with a second-person word beside it and no name,
+number or bracket ("I'm here to help you with your health.", "I hope this
+message finds you well."): it is about the conversation, whatever context
+nouns it borrows; and a verbless *markup fragment* echoed from a tool result
+(braces, angle brackets, a stray square bracket, a ``":`` key: '"content:" + {').
+None of these is ever the support an answer is released on, and none
 is released: the answer keeps only the sentences that state a supported fact
 (:attr:`SentenceSupport.informative`; a neutral or lead-in sentence is
-dropped, not counted as cut).  A sentence with one noun the
-evidence lacks is cut, pleasantry or fact ("I'll respond to your inquiry
-here.", "The patient has cancer."): telling the two apart would take a word
-list.  The thresholds were set on the hand-written pairs of
+dropped, not counted as cut).  Any other sentence with one noun the
+evidence lacks is cut, pleasantry or fact ("Happy reading on your journey.",
+"The patient has cancer."): telling the two apart would take a word list.  The thresholds were set on the hand-written pairs of
 ``tests/fixtures/grounding_pairs.json`` (written before this module; the
 ``thing`` pairs written before that rule) and are asserted there.  Kinds are reported,
 never the words.
@@ -193,10 +199,33 @@ def _is_lead_in(tokens: Sequence[Token]) -> bool:
     return words[-1].text == "," and not any(t.pos_ in ("VERB", "AUX") for t in words)
 
 
+def _names_something(tokens: Sequence[Token]) -> bool:
+    """Whether ``tokens`` hold a number, a name (proper noun or named entity outside dates) or a bracket."""
+    return any(
+        _is_number(t) or t.pos_ in _NAME_POS or (t.ent_type_ and t.ent_type_ not in _DATE_LABELS) or t.text in ("[", "]") for t in tokens
+    )
+
+
+def _is_remark(tokens: Sequence[Token]) -> bool:
+    """The answerer speaking to the requester: a first-person subject of the main clause, a second-person word,
+    and nothing named ("I hope this message finds you well.", "I'm glad you asked.")."""
+    speaker = any(t.pos_ == "PRON" and t.morph.get("Person") == ["1"] and t.dep_ in ("nsubj", "nsubjpass") and t.head.dep_ == "ROOT" for t in tokens)
+    addressee = any(t.pos_ == "PRON" and t.morph.get("Person") == ["2"] for t in tokens)
+    return speaker and addressee and not _names_something(tokens)
+
+
+_MARKUP = re.compile(r'[{}<>\[\]]|":')
+
+
+def _is_markup_fragment(text: str, tokens: Sequence[Token]) -> bool:
+    """A verbless piece of structured data (braces, angle or stray square brackets, a JSON key), placeholders aside."""
+    return bool(_MARKUP.search(_BRACKETED.sub("", text))) and not any(t.pos_ in ("VERB", "AUX") for t in tokens)
+
+
 def _kinds(doc: Doc, start: int, end: int, evidence: Evidence) -> _Judged:
     """The sentence ``[start, end)`` of ``doc`` judged against ``evidence`` (names, numbers, brackets; terms listed)."""
     tokens = list(doc.char_span(start, end, alignment_mode="expand") or ())
-    if _is_lead_in(tokens):  # states nothing to judge: dropped, never cut
+    if _is_lead_in(tokens) or _is_remark(tokens) or _is_markup_fragment(doc.text[start:end], tokens):  # states nothing: dropped, never cut
         return _Judged(start, end, frozenset(), (), (), 0, False)
     kinds: set[str] = set()
     brackets = list(_BRACKETED.finditer(doc.text[start:end]))

@@ -111,8 +111,22 @@ class _StopAtText:
         return torch.tensor(done, dtype=torch.bool, device=input_ids.device)
 
 
-def raw_completion(handle: ModelHandle, prompt: Prompt, decoding: Decoding) -> tuple[str, bool]:
-    """The model's greedy continuation of ``prompt`` and whether it hit the length limit (no guard)."""
+def raw_completion(handle: ModelHandle | ChatServer, prompt: Prompt, decoding: Decoding) -> tuple[str, bool]:
+    """The model's greedy continuation of ``prompt`` cut at the first stop string, and whether its last sentence was cut
+    by the length limit (no guard).
+
+    The in-process model and a :class:`ChatServer` (whose reply names the length limit as ``finish_reason`` "length")
+    pass through the same stop-string cut; text after a stop string is dropped, so a limit hit there cuts nothing kept.
+    """
+    text, hit_limit = handle.complete(prompt, decoding.max_new_tokens) if isinstance(handle, ChatServer) else _local_completion(handle, prompt, decoding)
+    text = text.lstrip()
+    for marker in decoding.stop_strings:
+        text, stopped, _ = text.partition(marker)
+        hit_limit = hit_limit and not stopped
+    return text.strip(), hit_limit
+
+
+def _local_completion(handle: ModelHandle, prompt: Prompt, decoding: Decoding) -> tuple[str, bool]:
     import torch
     from transformers import LogitsProcessorList, StoppingCriteriaList
 
@@ -131,16 +145,13 @@ def raw_completion(handle: ModelHandle, prompt: Prompt, decoding: Decoding) -> t
         )
     new = output[0, ids.shape[1] :]
     hit_limit = new.shape[0] >= decoding.max_new_tokens and int(new[-1]) not in handle.eos_token_ids
-    text = handle.tokenizer.decode(new, skip_special_tokens=True).lstrip()
-    for marker in decoding.stop_strings:
-        text = text.split(marker, 1)[0]
-    return text.strip(), hit_limit
+    return handle.tokenizer.decode(new, skip_special_tokens=True), hit_limit
 
 
-def checked_completion(handle: ModelHandle, prompt: Prompt, decoding: Decoding) -> Verdict:
+def checked_completion(handle: ModelHandle | ChatServer, prompt: Prompt, decoding: Decoding) -> Verdict:
     """The completion after the degeneration check (``text`` "" when refused; ``degenerate``: a loop was found).
 
-    A sentence cut by the length limit is dropped.
+    A sentence cut by the length limit is dropped (in-process model and server alike).
     """
     text, hit_limit = raw_completion(handle, prompt, decoding)
     verdict = check_output(text)
@@ -148,7 +159,7 @@ def checked_completion(handle: ModelHandle, prompt: Prompt, decoding: Decoding) 
 
 
 def complete(handle: ModelHandle | ChatServer, prompt: Prompt, max_new_tokens: int | None = None, decoding: Decoding | None = None) -> str:
-    """The model's checked completion of ``prompt`` (:func:`checked_completion`; a :class:`ChatServer`'s reply, same check).
+    """The model's checked completion of ``prompt`` (:func:`checked_completion`, in process or by a :class:`ChatServer`).
 
     Raises :class:`~policy_engine.llm.degeneration.DegenerateOutput` when the
     output loops with nothing usable before the loop.
@@ -156,13 +167,7 @@ def complete(handle: ModelHandle | ChatServer, prompt: Prompt, max_new_tokens: i
     chosen = decoding or Decoding()
     if max_new_tokens is not None:
         chosen = replace(chosen, max_new_tokens=max_new_tokens)
-    if isinstance(handle, ChatServer):
-        text = handle.complete(prompt, chosen.max_new_tokens)
-        for marker in chosen.stop_strings:
-            text = text.split(marker, 1)[0]
-        verdict = check_output(text.strip())
-    else:
-        verdict = checked_completion(handle, prompt, chosen)
+    verdict = checked_completion(handle, prompt, chosen)
     if verdict.refused:
         raise DegenerateOutput(verdict.reason or "degenerate model output")
     return verdict.text

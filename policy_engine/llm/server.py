@@ -86,8 +86,9 @@ class ChatServer:
     def endpoint(self) -> str:
         return self.base_url.rstrip("/") + "/chat/completions"
 
-    def complete(self, prompt: Prompt, max_new_tokens: int) -> str:
-        """The server's greedy reply to ``prompt`` (at most ``max_new_tokens``), stripped; raises when unreachable."""
+    def complete(self, prompt: Prompt, max_new_tokens: int) -> tuple[str, bool]:
+        """The server's greedy reply to ``prompt`` (at most ``max_new_tokens``), stripped, and whether the length limit
+        ended it (``finish_reason`` "length"); raises when unreachable."""
         body = {"model": self.model, "messages": list(prompt.messages), "max_tokens": max_new_tokens, "temperature": 0.0, "stream": False}
         request = urllib.request.Request(self.endpoint, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST")
         try:
@@ -99,8 +100,9 @@ class ChatServer:
             reason = getattr(exc, "reason", exc)
             raise ModelNotAvailable(f"answer server {self.endpoint} is unreachable ({reason}); start it or use a local model (--model default)") from None
         try:
-            return str(reply["choices"][0]["message"]["content"] or "").strip()
-        except (KeyError, IndexError, TypeError):
+            choice = reply["choices"][0]
+            return str(choice["message"]["content"] or "").strip(), choice.get("finish_reason") == "length"
+        except (KeyError, IndexError, TypeError, AttributeError):
             raise ModelNotAvailable(f"answer server {self.endpoint} sent no chat completion (no choices[0].message.content in its reply)") from None
 
 
