@@ -43,7 +43,9 @@ from training.semantic_facts import (  # noqa: E402
     examples,
     fit,
     predict,
+    reported_sentence_cosines,
     score,
+    sentence_gate,
     spia_split,
     split,
     to_model,
@@ -170,8 +172,8 @@ def main() -> None:
             rows[name]["leave_one_type_out"] = _leave_one_type_out(dev, result, floor, members_without)
         print(name, rows[name]["cross_validated"], round(time.time() - started), "s", flush=True)
     chosen = RUNTIME if not args.loto or not _better(rows[TYPICAL], rows[RUNTIME]) else TYPICAL
-    reported = {part: np.concatenate([ex.scalars[predict([ex], fits[chosen]) >= fits[chosen].threshold, 1] for ex in exs if len(ex.y)]) for part, exs in (("dev", dev), ("val", val))}
-    gate = round(float(np.floor(np.quantile(reported["dev"], GATE_LOSS) * 100) / 100), 2)
+    reported = {part: reported_sentence_cosines(exs, fits[chosen]) for part, exs in (("dev", dev), ("val", val))}
+    gate = sentence_gate(dev, fits[chosen], GATE_LOSS)
     below = {"gate": gate, "dev_reported": len(reported["dev"]), "dev_below": int((reported["dev"] < gate).sum()),
              "val_reported": len(reported["val"]), "val_below": int((reported["val"] < gate).sum())}
     max_drop = float(np.concatenate([ex.scalars[:, DROP] for ex in dev]).max())
