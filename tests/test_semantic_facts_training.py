@@ -10,7 +10,7 @@ import pytest
 from policy_engine.detect.fact_candidates import FORMS, candidate_spans
 from policy_engine.detect.fact_kinds import coordinated_parts
 from policy_engine.nlp.pipeline import parse
-from training.semantic_facts import Example, FeatureSet, Fit, features_of, gold_spans, predict, spia_split, to_model
+from training.semantic_facts import Example, FeatureSet, Fit, at_threshold, features_of, gold_spans, predict, score, spia_split, to_model
 
 CORPORA = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
 
@@ -39,7 +39,7 @@ def test_a_fit_scores_rows_with_the_runtime_models_own_method() -> None:
     n, dim = 5, 4
     ex = Example("health", 0, [(0, 1)] * n, np.zeros(n, dtype=int), rng.normal(size=(n, 3)).astype(np.float32), rng.normal(size=(n, dim)).astype(np.float32),
                  rng.normal(size=(n, dim)).astype(np.float32), np.zeros(n, dtype=bool), [], rng.normal(size=(n, 2)).astype(np.float32))
-    result = Fit(FeatureSet(None, product=True, phrase=True, typical=True), 1.0, rng.normal(size=5 + 2 * dim + 1).astype(np.float32), 0.5, {}, 5, dim)
+    result = Fit(FeatureSet(None, product=True, phrase=True, typical=True), 1.0, rng.normal(size=5 + 2 * dim + 1).astype(np.float32), 0.5, {}, 5, dim, np.zeros(0))
     x = np.concatenate([ex.scalars, ex.typical, ex.phrase * ex.kind, ex.phrase], axis=1)
     expected = 1 / (1 + np.exp(-(x @ result.weights[:-1] + result.weights[-1])))
     assert np.allclose(predict([ex], result), expected, atol=1e-5)
@@ -54,3 +54,15 @@ def test_coordinated_parts_split_at_conjunctions_and_commas() -> None:
     assert [p.text for p in coordinated_parts(doc[0:1])] == ["She"]
     chunks = {(c.start, c.end) for c in doc.noun_chunks}
     assert all((span.start, span.end) not in chunks for span, form in candidate_spans(doc, (0, FORMS.index("conjunct"))) if FORMS[form] == "conjunct")
+
+
+def test_another_threshold_rule_rescores_the_fits_out_of_fold_probabilities() -> None:
+    """:func:`at_threshold` scores the rows' out-of-fold probabilities at the new threshold, with no refit."""
+    n = 4
+    ex = Example("health", 0, [(0, 5), (6, 10), (11, 15), (16, 20)], np.zeros(n, dtype=int), np.zeros((n, 3), dtype=np.float32), np.zeros((n, 2), dtype=np.float32),
+                 np.zeros((n, 2), dtype=np.float32), np.asarray([True, False, True, False]), [(0, 5), (11, 15)], np.zeros((n, 2), dtype=np.float32))
+    oof = np.asarray([0.9, 0.6, 0.3, 0.1])
+    result = Fit(FeatureSet(None, product=True, phrase=True), 1.0, np.zeros(8, dtype=np.float32), 0.5, score([ex], oof >= 0.5), 3, 2, oof)
+    lower = at_threshold([ex], result, 0.2)
+    assert lower.threshold == 0.2 and lower.weights is result.weights
+    assert lower.cross_validated == score([ex], oof >= 0.2) and lower.cross_validated["span_recall"] == 1.0 and result.cross_validated["span_recall"] == 0.5

@@ -17,8 +17,10 @@ cross-validation grouped by context on development; its threshold is the one of 
 whose out-of-fold candidate and character precision are no lower than a floor.  Its sentence gate is set by the
 bench from the sentence cosines of the development candidates it reports.  A fit scores rows with the runtime
 model's own :meth:`~policy_engine.detect.semantic_facts.FactModel.probabilities` (:func:`predict`).
-``bench/semantic_facts_calibrate.py --write-model`` fits it, writes ``policy_engine/detect/semantic_facts_model.npz``
-and measures it on validation.
+``bench/semantic_facts_calibrate.py`` compares feature sets and measures them on validation;
+``bench/semantic_facts_select.py --write-model`` chooses the runtime model's regularization and threshold rule on
+kinds of fact left out of fitting (:func:`at_threshold` rescores a fit's out-of-fold probabilities at another
+threshold) and writes ``policy_engine/detect/semantic_facts_model.npz``.
 """
 
 from __future__ import annotations
@@ -272,8 +274,9 @@ def threshold_at_floor(exs: list[Example], probabilities: np.ndarray, floor: dic
 
 @dataclass
 class Fit:
-    """A fitted classifier: its feature set, regularization, weights (bias last), threshold, out-of-fold scores, and
-    its number of scalar columns and the embeddings' dimension."""
+    """A fitted classifier: its feature set, regularization, weights (bias last), threshold, out-of-fold scores, its
+    number of scalar columns and the embeddings' dimension, and the out-of-fold probability of every row (so another
+    threshold rule can be scored without refitting)."""
 
     features: FeatureSet
     c: float
@@ -282,6 +285,7 @@ class Fit:
     cross_validated: dict
     n_scalars: int
     dim: int
+    out_of_fold: np.ndarray
 
 
 def fit(exs: list[Example], features: FeatureSet, floor: dict, c_grid: tuple[float, ...] = C_GRID) -> Fit:
@@ -294,7 +298,24 @@ def fit(exs: list[Example], features: FeatureSet, floor: dict, c_grid: tuple[flo
     model = _logistic(design(exs, features), y, c)
     weights = np.asarray([*model.coef_[0], model.intercept_[0]], dtype=np.float32)
     n_scalars = exs[0].scalars.shape[1] + exs[0].typical.shape[1] * features.typical
-    return Fit(features, c, weights, threshold, score(exs, oofs[c] >= threshold), n_scalars, exs[0].phrase.shape[1])
+    return Fit(features, c, weights, threshold, score(exs, oofs[c] >= threshold), n_scalars, exs[0].phrase.shape[1], oofs[c])
+
+
+def at_threshold(exs: list[Example], result: Fit, threshold: float) -> Fit:
+    """``result`` (fitted on ``exs``) with another threshold, its out-of-fold scores at that threshold."""
+    return replace(result, threshold=threshold, cross_validated=score(exs, result.out_of_fold >= threshold))
+
+
+def sentence_gate(exs: list[Example], result: Fit, loss: float) -> float:
+    """The sentence gate of a fit: the ``loss`` quantile of the sentence cosines (scalar column 1) of the candidates of
+    ``exs`` it reports, rounded down to two decimals (the runtime scores only candidates of sentences whose cosine
+    to some kind reaches it, so about ``loss`` of what the model reports on ``exs`` is lost to the gate)."""
+    return round(float(np.floor(np.quantile(reported_sentence_cosines(exs, result), loss) * 100) / 100), 2)
+
+
+def reported_sentence_cosines(exs: list[Example], result: Fit) -> np.ndarray:
+    """The sentence cosine of every candidate of ``exs`` that ``result`` reports."""
+    return np.concatenate([ex.scalars[predict([ex], result) >= result.threshold, 1] for ex in exs if len(ex.y)])
 
 
 def features_of(exs: list[Example], typical: bool) -> CandidateFeatures:

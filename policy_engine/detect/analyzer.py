@@ -212,13 +212,33 @@ class Analyzer:
         for name, ents in zip(names, self._entity_recognizer().entities_many(list(names))):
             whole = [e for e in ents if e.start == 0 and e.end >= len(name.rstrip(". "))]
             label = whole[0].label if whole else ""
-            is_person = label == _PERSON_LABEL or (not label and len(name.split()) in (2, 3, 4) and name.istitle())
+            recognized = self._recognized_category(name)
+            if recognized is not None:
+                is_person = recognized == PERSON_CATEGORY
+            else:
+                is_person = label == _PERSON_LABEL or (not label and len(name.split()) in (2, 3, 4) and name.istitle())
             forms = person_variants(name) if is_person else [name]
             pattern = _term_pattern(forms, case_sensitive=is_person)
             if pattern is not None:
-                category = PERSON_CATEGORY if is_person else label_category.get(label, CUSTOM_CATEGORY)
+                category = PERSON_CATEGORY if is_person else recognized or label_category.get(label, CUSTOM_CATEGORY)
                 entities.append(_PrivateEntity(name, category, is_person, pattern))
         return tuple(entities)
+
+    def _recognized_category(self, name: str) -> str | None:
+        """The category one of whose recognizers finds the whole of ``name`` (its best-scoring such hit), or ``None``.
+
+        A value's format decides what it is before its capitalization or spaCy's label does: "340 Ochoa Pine" is
+        title case and spaCy tags no entity over it, as a name would be, but the street-address recognizer reads it
+        as a house number and a street, so it is an address (hidden as itself, not as a person whose "variants"
+        "Pine" and "340" would be hidden in every text)."""
+        end, best = len(name.rstrip(". ")), (0.0, None)
+        for category, definition in self.vocabulary.categories.items():
+            for recognizer in definition.recognizers:
+                if recognizer in self._own_recognizers or recognizer in recognizer_registry.registry(self.countries):
+                    found = self._own_recognizers.get(recognizer) or recognizer_registry.recognizer(recognizer, self.countries)
+                    score = max((h.score for h in found.find(name) if h.start == 0 and h.end >= end), default=0.0)
+                    best = max(best, (score, category)) if score else best
+        return best[1]
 
     def _semantic_facts(self) -> SemanticFacts:
         with self._ner_lock:
