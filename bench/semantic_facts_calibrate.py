@@ -10,9 +10,8 @@ validation part (what the report gives; the development part fitted everything):
   the phrase's embedding; regularization and threshold by cross-validation grouped by context, the threshold at
   the highest out-of-fold span recall whose out-of-fold precisions are no lower than **before**'s on development.
 
-The variant with the highest out-of-fold span recall is the runtime's feature set; its regularization and threshold
-rule are chosen on kinds of fact left out of fitting by ``bench/semantic_facts_select.py``, which writes
-``policy_engine/detect/semantic_facts_model.npz``.  Leave-one-type-out on development (fit on eight types, score
+The variant with the highest out-of-fold span recall is the runtime's (``--write-model`` writes it to
+``policy_engine/detect/semantic_facts_model.npz``).  Leave-one-type-out on development (fit on eight types, score
 the ninth) says how each variant does on a kind of fact it never saw, which is what a new statement asks of it.
 Embeddings are cached in ``--cache`` (SQLite).  Writes ``bench/results/semantic_facts_calibration.{json,md}``.
 """
@@ -32,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from policy_engine.detect.fact_candidates import FORMS  # noqa: E402
-from policy_engine.detect.semantic_facts import DROP, DROP_BOUND, feature_names  # noqa: E402
+from policy_engine.detect.semantic_facts import DROP, DROP_BOUND, MODEL_PATH, feature_names  # noqa: E402
 from policy_engine.nlp.embedding import CachedEmbedder, EmbeddingCache, load_embedder  # noqa: E402
 from policy_engine.policy.model import EmbeddingSettings  # noqa: E402
 from training.semantic_facts import (  # noqa: E402
@@ -49,6 +48,7 @@ from training.semantic_facts import (  # noqa: E402
     sentence_gate,
     spia_split,
     split,
+    to_model,
     typical_members,
     with_members,
 )
@@ -137,6 +137,7 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, default=Path("/tmp/semantic_facts_embeddings.sqlite"))
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results")
     parser.add_argument("--loto", action="store_true", help="Also leave one type out on development (slow).")
+    parser.add_argument("--write-model", action="store_true", help=f"Write the chosen variant to {MODEL_PATH.name}.")
     args = parser.parse_args()
     command = "python " + " ".join(sys.argv)
     print(command, "load average", os.getloadavg(), flush=True)
@@ -177,6 +178,10 @@ def main() -> None:
              "val_reported": len(reported["val"]), "val_below": int((reported["val"] < gate).sum())}
     max_drop = float(np.concatenate([ex.scalars[:, DROP] for ex in dev]).max())
     assert max_drop <= DROP_BOUND, f"a development drop {max_drop:.3f} exceeds DROP_BOUND: raise it, or the runtime's cascade is not exact"
+    if args.write_model:
+        assert fits[chosen].weights[DROP] > 0, "the runtime's cascade needs a positive weight on the drop"
+        assert not fits[chosen].features.typical, "the runtime computes no typical-member columns: add them to candidate_features first"
+        to_model(fits[chosen], FORMS_NOW, gate).save(MODEL_PATH)
     result = {"command": command, "load_average": os.getloadavg(), "seconds": round(time.time() - started, 1), "seed": args.seed,
               "contexts": {"dev": len(dev_rows), "dev capid": len(capid_dev), "dev spia": len(spia_dev), "validation": len(val_rows), "spia validation": len(spia_val)},
               "gold spans": {"dev": sum(len(ex.gold) for ex in dev)}, "statements": STATEMENTS, "chosen": chosen, "gate": below, "max_dev_drop": round(max_drop, 4),

@@ -17,10 +17,8 @@ cross-validation grouped by context on development; its threshold is the one of 
 whose out-of-fold candidate and character precision are no lower than a floor.  Its sentence gate is set by the
 bench from the sentence cosines of the development candidates it reports.  A fit scores rows with the runtime
 model's own :meth:`~policy_engine.detect.semantic_facts.FactModel.probabilities` (:func:`predict`).
-``bench/semantic_facts_calibrate.py`` compares feature sets and measures them on validation;
-``bench/semantic_facts_select.py --write-model`` chooses the runtime model's regularization and threshold rule on
-kinds of fact left out of fitting (:func:`at_threshold` rescores a fit's out-of-fold probabilities at another
-threshold) and writes ``policy_engine/detect/semantic_facts_model.npz``.
+``bench/semantic_facts_calibrate.py --write-model`` fits it, writes ``policy_engine/detect/semantic_facts_model.npz``
+and measures it on validation.
 """
 
 from __future__ import annotations

@@ -37,12 +37,10 @@ kind to span is the model's).
   (health, relationship, belief, sexual orientation, finance, ...), and on
   SPIA's relationship, occupation, education and nationality tags (Selvam
   and Ghosh 2025): the development parts of seeded splits by context fitted it, with its
-  regularization and threshold chosen by how it does on kinds of fact it
-  was not fitted on (leave one type out on development, the case of a new
-  statement; ``bench/semantic_facts_select.py``, figures in
-  ``bench/results/semantic_facts_selection.md``), and the validation part
-  measured it (``training/semantic_facts.py``,
-  ``bench/semantic_facts_calibrate.py``; ``bench/results/semantic_facts_calibration.md``).  Features
+  regularization and threshold chosen by cross-validation grouped by
+  context, and the validation part measured it
+  (``training/semantic_facts.py``, ``bench/semantic_facts_calibrate.py``;
+  figures in ``bench/results/semantic_facts_calibration.md``).  Features
   that relate a phrase to a kind through labelled examples (its cosines to
   the labelled spans nearest the kind) raised recall on the kinds the data
   labels but lowered it on kinds left out of fitting, the case of a new
