@@ -17,8 +17,8 @@ CAPID/SPIA types, score the ninth, average over the nine).  The rule, fixed befo
   span recall.
 
 The examples (``training.semantic_facts.examples`` over the split of ``bench/semantic_facts_calibrate.py``) are
-pickled to ``--examples`` under /tmp on the first run.  ``--write-model`` writes the chosen model when it is not the shipped
-one (sentence gate as the calibration sets it).  Writes ``bench/results/semantic_facts_selection.{json,md}`` with development
+pickled to ``--examples`` under /tmp on the first run.  The script compares; it writes no model
+(``bench/semantic_facts_calibrate.py --write-model`` writes the runtime's).  Writes ``bench/results/semantic_facts_selection.{json,md}`` with development
 (out of fold, leave one type out) and validation (CAPID, SPIA) figures of every candidate.
 """
 
@@ -39,7 +39,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.semantic_facts_calibrate import BEFORE_COLUMNS, BEFORE_THRESHOLD, BEFORE_WEIGHTS, FORMS_BEFORE, FORMS_NOW, GATE_LOSS  # noqa: E402
-from policy_engine.detect.semantic_facts import DROP, MODEL_PATH  # noqa: E402
 from policy_engine.nlp.embedding import CachedEmbedder, EmbeddingCache, load_embedder  # noqa: E402
 from policy_engine.policy.model import EmbeddingSettings  # noqa: E402
 from training.semantic_facts import (  # noqa: E402
@@ -55,7 +54,6 @@ from training.semantic_facts import (  # noqa: E402
     sentence_gate,
     spia_split,
     split,
-    to_model,
 )
 
 RUNTIME = FeatureSet(None, product=True, phrase=True)
@@ -135,7 +133,6 @@ def main() -> None:
     parser.add_argument("--c-grid", type=float, nargs="+", default=[0.03, 0.1, 0.3, 1.0])
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results")
-    parser.add_argument("--write-model", action="store_true", help=f"Write the chosen model to {MODEL_PATH.name}.")
     args = parser.parse_args()
     command = "python " + " ".join(sys.argv)
     print(command, "load average", os.getloadavg(), flush=True)
@@ -161,9 +158,6 @@ def main() -> None:
     chosen = max(admissible, key=lambda n: (rows[n]["unseen mean"]["span_recall"], rows[n]["cross_validated"]["span_recall"])) if admissible else None
     shipped = "C 1.0, floor"
     gate = sentence_gate(dev, fits[chosen], GATE_LOSS) if chosen else None
-    if args.write_model and chosen and chosen != shipped:
-        assert fits[chosen].weights[DROP] > 0, "the runtime's cascade needs a positive weight on the drop"
-        to_model(fits[chosen], FORMS_NOW, gate).save(MODEL_PATH)
     result = {"command": command, "load_average": os.getloadavg(), "seconds": round(time.time() - started, 1), "floor": floor,
               "shipped": shipped, "chosen": chosen, "gate": gate, "admissible": admissible, "rows": rows}
     args.out.mkdir(parents=True, exist_ok=True)
