@@ -59,7 +59,6 @@ def test_a_relationship_status_is_generalized_in_its_grammatical_role(guard: Out
     _reads_as_english(outcome.text)
 
 
-@pytest.mark.xfail(strict=True, reason="an occupation said with a verb is not yet generalized")
 @pytest.mark.parametrize(
     ("answer", "values", "kept"),
     [

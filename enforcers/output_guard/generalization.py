@@ -11,7 +11,13 @@ whole noun phrase the span heads in the parse, from its left edge
 ("her late husband", "a 58-year-old electrician", "an architect"; a preposition before
 the phrase stays, "with 4 kids" -> "with family members"), and
 takes the head's number ("his two daughters" -> "family members"), so the
-rewrite never stacks two determiners.
+rewrite never stacks two determiners.  Where the span's head is no noun but an
+adjective or participle (a relationship status: "a widowed teacher", "is 44,
+divorced and lives ...", "Recently separated, he ...", "Being married with
+three kids, she ..."), a noun phrase cannot stand in its place: the modifier or
+its clause is dropped with the comma or coordinator that joins it.  An
+occupation said with a verb in a sentence about the subject ("drives a
+forklift") becomes "works" (:mod:`enforcers.output_guard.occupations`).
 """
 
 from __future__ import annotations
@@ -20,6 +26,8 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from enforcers.output_guard.learned_qi import verb_phrases
+from enforcers.output_guard.occupations import occupation_rewrites
 from enforcers.output_guard.qi_spans import QISpan
 from policy_engine.enforcement.generalization.operators import generalize
 from policy_engine.nlp.pipeline import parse
@@ -124,10 +132,31 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
     return start, span.end, new
 
 
+def _before_spans(doc: Doc, start: int, end: int, spans: list[QISpan]) -> tuple[int, int] | None:
+    """The verb phrase ``start:end`` up to the first QI span after its verb, less a preposition left dangling
+    ("manages a bakery in Cork" -> "manages a bakery"); ``None`` when a span holds the verb or too little is left."""
+    cut = min((q.start for q in spans if q.start < end and start < q.end), default=end)
+    words = [t for t in doc.char_span(start, end, alignment_mode="expand") or () if t.idx + len(t) <= cut]
+    while words and words[-1].pos_ in ("ADP", "PUNCT", "CCONJ", "DET"):
+        words.pop()
+    return (start, words[-1].idx + len(words[-1])) if len(words) >= 2 else None
+
+
+def _occupations_said_with_a_verb(doc: Doc, spans: list[QISpan], bound: list[QISpan]) -> list[tuple[int, int, str]]:
+    """Rewrites of the verb phrases the occupation model calls jobs ("drives a forklift" -> "works"), in the
+    sentences that hold a span of the generalized subject, each up to the first QI span in it (that span has a
+    rewrite of its own)."""
+    sentences = [(s.start_char, s.end_char) for s in doc.sents if any(s.start_char <= b.start < s.end_char for b in bound)]
+    phrases = [_before_spans(doc, s, e, spans) for s, e in verb_phrases(doc.text) if any(a <= s < b for a, b in sentences)]
+    return occupation_rewrites(doc, [p for p in phrases if p is not None])
+
+
 def generalize_spans(text: str, spans: list[QISpan]) -> Generalized:
     """``text`` with every subject-bound span generalized (overlaps merged left to right)."""
     doc = parse([text])[0]
-    rewrites = sorted((*_in_role(doc, s, replacement(s, text[s.start : s.end])), s.start) for s in spans if s.subject)
+    bound = [s for s in spans if s.subject]
+    rewrites = sorted([(*_in_role(doc, s, replacement(s, text[s.start : s.end])), s.start) for s in bound]
+                      + [(start, end, new, start) for start, end, new in _occupations_said_with_a_verb(doc, spans, bound)])
     pieces: list[str] = []
     replaced: list[tuple[int, int]] = []
     cursor, length = 0, 0
