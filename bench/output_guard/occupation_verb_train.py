@@ -115,7 +115,6 @@ def main() -> None:
         "validation": {"phrases": len(v_y), "occupations": int(v_y.sum()), "auroc": round(float(roc_auc_score(v_y, v_scores)), 3),
                        "recall": round(float((v_scores[v_y] >= threshold).mean()), 3),
                        "false_rate": round(float((v_scores[~v_y] >= threshold).mean()), 3)},
-        "positives_development": sorted(p for p, label in zip(phrases, y) if label),
     }
     RESULTS.with_suffix(".json").write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     d, v = report["development"], report["validation"]
@@ -126,8 +125,7 @@ def main() -> None:
         f"| development (out of fold) | {d['phrases']} | {d['occupations']} | {auroc[c]:.3f} | {d['recall_out_of_fold']} | {FALSE_RATE} (set) |\n"
         f"| validation | {v['phrases']} | {v['occupations']} | {v['auroc']} | {v['recall']} | {v['false_rate']} |\n\n"
         f"C = {c}, threshold {threshold:.3f}.\n", encoding="utf-8")
-    print(json.dumps({k: report[k] for k in ("development", "validation")}, indent=1))
-    print(report["positives_development"])
+    print(json.dumps(report, indent=1))
 
 
 if __name__ == "__main__":
