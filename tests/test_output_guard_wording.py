@@ -45,6 +45,8 @@ def _reads_as_english(text: str) -> None:
         # a predicate adjective coordinated with other predicates
         ("She is 44, divorced and lives in Omaha.", ("44", "divorced", "Omaha"), "and lives in the region."),
         ("He is 61 and widowed; he lives in Hull and walks daily.", ("61", "widowed", "Hull"), "and walks daily."),
+        # the only predicate of its clause stays a predicate
+        ("She is divorced. She is 44 and lives in Omaha.", ("divorced", "44", "Omaha"), "She is 40-49 and lives in the region."),
         # a participle clause
         ("Recently separated, he is 52 and lives in Omaha.", ("separated", "52", "Omaha"), "and lives in the region."),
         # a gerund clause

@@ -90,10 +90,11 @@ _MODIFIER_ROLES = frozenset({"amod", "acomp", "conj", "advcl"})
 _COORDINATORS = frozenset({",", "and", "or", "but"})
 
 
-def _dropped(doc: Doc, token: Token) -> tuple[int, int]:
+def _dropped(doc: Doc, token: Token) -> tuple[int, int] | None:
     """The characters to delete with a modifier or predicate ``token``: its subtree, with the coordinator or comma
     that joins it to the rest (before it if one is there, else after it), or the space after an adjective before its noun.
-    The predicates coordinated with it stay ("divorced and lives in ..." drops "divorced and")."""
+    The predicates coordinated with it stay ("divorced and lives in ..." drops "divorced and").  ``None`` for the
+    only predicate of its clause ("She is divorced."): nothing joins it, and the clause cannot lose it."""
     own = [c for c in token.children if c.dep_ not in ("conj", "cc", "punct")]
     first = min((token, *(c.left_edge for c in own)), key=lambda t: t.i)
     last = max((token, *(c.right_edge for c in own)), key=lambda t: t.i)
@@ -107,6 +108,8 @@ def _dropped(doc: Doc, token: Token) -> tuple[int, int]:
     after = last.i
     while after + 1 < first.sent.end and doc[after + 1].lower_ in _COORDINATORS:
         after += 1
+    if after == last.i and token.dep_ != "advcl":
+        return None
     return first.idx, doc[after].idx + len(doc[after]) + len(doc[after].whitespace_)
 
 
@@ -114,16 +117,17 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
     """Where the rewrite of ``span`` starts and ends and what it says, by the grammatical role of the span's head:
     a noun-phrase replacement of a noun takes over the phrase's left part (determiner, possessor, modifiers) and the
     head's number; of an adjective or participle that modifies or predicates (see :data:`_MODIFIER_ROLES`) it is
-    dropped with its coordinator, since a noun phrase cannot stand there; any other replacement stays in place."""
+    dropped with its coordinator, since a noun phrase cannot stand there; any other replacement (an only predicate
+    included: "She is a family member.") stays in place."""
     if not _ARTICLE_START.match(new):
         return span.start, span.end, new
     head = doc.char_span(span.start, span.end, alignment_mode="expand")
     if head is None:
         return span.start, span.end, new
     root = head.root
-    if root.pos_ in ("ADJ", "VERB") and root.tag_ in ("JJ", "VBN", "VBG") and root.dep_ in _MODIFIER_ROLES:
-        start, end = _dropped(doc, root)
-        return start, max(end, span.end), ""
+    dropped = _dropped(doc, root) if root.pos_ in ("ADJ", "VERB") and root.tag_ in ("JJ", "VBN", "VBG") and root.dep_ in _MODIFIER_ROLES else None
+    if dropped is not None:
+        return dropped[0], max(dropped[1], span.end), ""
     if root.pos_ not in ("NOUN", "PROPN"):
         return span.start, span.end, new
     start = root.left_edge.idx  # a preposition the span opens with stays ("with 4 kids" -> "with family members")
