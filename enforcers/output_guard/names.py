@@ -15,7 +15,7 @@ and the shape of the text:
   In lower case (:func:`_lower_case_names`) a name is read from the lexicon and the name-animacy model, since the
   parse's PERSON label then also falls on dishes and objects ("i made biryani"): a PERSON entity is a name when it
   holds a lexicon name that is no dictionary word, or when none of its words is a dictionary word and the model
-  calls it a person; a lower-case noun the parse leaves unlabelled is a name when it is a lexicon name and no
+  does not veto it; a lower-case noun the parse leaves unlabelled is a name when it is a lexicon name and no
   dictionary word that the model does not veto ("okonkwo paid the bill").  The model alone does not separate the
   two in lower case (P(person) 0.82 for "biryani", 0.36 for "okonkwo").
 * **shapes** no policy category describes: identifier codes (letters and four
@@ -166,7 +166,7 @@ def _lower_case_names(doc: Doc) -> list[tuple[int, int]]:
             runs.append((start, token.idx + len(token)))
     unknown = [doc.text[s:e] for s, e in entities if not name_like(doc.text[s:e]) and not any(is_common_word(w) for w in _LETTERS.findall(doc.text[s:e]))]
     person = person_probabilities(unknown + [doc.text[s:e] for s, e in runs])
-    return [(s, e) for s, e in entities if name_like(doc.text[s:e]) or person.get(doc.text[s:e], 0.0) >= 0.5] + [
+    return [(s, e) for s, e in entities if name_like(doc.text[s:e]) or person.get(doc.text[s:e], 0.0) >= VETO_BELOW] + [
         (s, e) for s, e in runs if person[doc.text[s:e]] >= VETO_BELOW]
 
 
