@@ -164,10 +164,15 @@ def _lower_case_names(doc: Doc) -> list[tuple[int, int]]:
         if token.text.islower() and token.pos_ in ("NOUN", "PROPN") and name_like(token.text) and not token.ent_type_:
             start = runs.pop()[0] if runs and runs[-1][1] + 1 == token.idx else token.idx
             runs.append((start, token.idx + len(token)))
-    unknown = [doc.text[s:e] for s, e in entities if not name_like(doc.text[s:e]) and not any(is_common_word(w) for w in _LETTERS.findall(doc.text[s:e]))]
-    person = person_probabilities(unknown + [doc.text[s:e] for s, e in runs])
-    return [(s, e) for s, e in entities if name_like(doc.text[s:e]) or person.get(doc.text[s:e], 0.0) >= VETO_BELOW] + [
-        (s, e) for s, e in runs if person[doc.text[s:e]] >= VETO_BELOW]
+    entities = [(s, e) for s, e in entities if not plain_words(doc.text[s:e])]
+    person = person_probabilities([doc.text[s:e] for s, e in entities + runs if not name_like(doc.text[s:e])])
+    return [(s, e) for s, e in entities + runs if person.get(doc.text[s:e], 1.0) >= VETO_BELOW]
+
+
+def plain_words(surface: str) -> bool:
+    """Whether a span is plain lower-case words and no name: no capital letter, no lexicon name that is no
+    dictionary word, and a dictionary word ("biryani", "the naan"); a recognizer's PERSON label on it is no name."""
+    return surface.islower() and not name_like(surface) and any(is_common_word(w) for w in _LETTERS.findall(surface))
 
 
 def name_like(surface: str) -> bool:
