@@ -11,17 +11,29 @@ whole noun phrase the span heads in the parse, from its left edge
 ("her late husband", "a 58-year-old electrician", "an architect"; a preposition before
 the phrase stays, "with 4 kids" -> "with family members"), and
 takes the head's number ("his two daughters" -> "family members"), so the
-rewrite never stacks two determiners.
+rewrite never stacks two determiners.  Where the span's head is no noun but an
+adjective or participle (a relationship status: "a widowed teacher", "is 44,
+divorced and lives ...", "Recently separated, he ...", "Being married with
+three kids, she ..."), a noun phrase cannot stand in its place: the modifier or
+its clause is dropped with the comma or coordinator that joins it.  An
+occupation said with a verb in a sentence about the subject ("drives a
+forklift") becomes "works" (:mod:`enforcers.output_guard.occupations`).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from enforcers.output_guard.learned_qi import verb_phrases
+from enforcers.output_guard.occupations import occupation_rewrites
 from enforcers.output_guard.qi_spans import QISpan
 from policy_engine.enforcement.generalization.operators import generalize
 from policy_engine.nlp.pipeline import parse
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Token
 
 _ARTICLE_START = re.compile(r"^(?:a|an)\s+", re.IGNORECASE)
 
@@ -71,35 +83,96 @@ class Generalized:
         return any(start < span.end and span.start < end for start, end in self.replaced)
 
 
-def _noun_phrase(text: str, span: QISpan, new: str) -> tuple[int, str]:
-    """Where the rewrite of ``span`` starts and what it says: a noun-phrase replacement takes over the phrase's
-    left part (determiner, possessor, modifiers) and the head's number; any other replacement stays in place."""
+#: Dependency labels of a word that modifies or predicates without heading a noun phrase: an adjective before its
+#: noun, a predicate adjective or coordinated predicate, a participle or gerund clause ("a widowed ...", "is 44,
+#: divorced and ...", "Recently separated, he ...").
+_MODIFIER_ROLES = frozenset({"amod", "acomp", "conj", "advcl"})
+_COORDINATORS = frozenset({",", "and", "or", "but"})
+
+
+def _dropped(doc: Doc, token: Token) -> tuple[int, int] | None:
+    """The characters to delete with a modifier or predicate ``token``: its subtree, with the coordinator or comma
+    that joins it to the rest (before it if one is there, else after it), or the space after an adjective before its noun.
+    The predicates coordinated with it stay ("divorced and lives in ..." drops "divorced and").  ``None`` for the
+    only predicate of its clause ("She is divorced."): nothing joins it, and the clause cannot lose it."""
+    own = [c for c in token.children if c.dep_ not in ("conj", "cc", "punct")]
+    first = min((token, *(c.left_edge for c in own)), key=lambda t: t.i)
+    last = max((token, *(c.right_edge for c in own)), key=lambda t: t.i)
+    if token.dep_ == "amod":
+        return first.idx, last.idx + len(last) + len(last.whitespace_)
+    before = first.i
+    while before > first.sent.start and doc[before - 1].lower_ in _COORDINATORS:
+        before -= 1
+    if before < first.i and before > first.sent.start:
+        return doc[before - 1].idx + len(doc[before - 1]), last.idx + len(last)
+    after = last.i
+    while after + 1 < first.sent.end and doc[after + 1].lower_ in _COORDINATORS:
+        after += 1
+    if after == last.i and token.dep_ != "advcl":
+        return None
+    return first.idx, doc[after].idx + len(doc[after]) + len(doc[after].whitespace_)
+
+
+def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
+    """Where the rewrite of ``span`` starts and ends and what it says, by the grammatical role of the span's head:
+    a noun-phrase replacement of a noun takes over the phrase's left part (determiner, possessor, modifiers) and the
+    head's number; of an adjective or participle that modifies or predicates (see :data:`_MODIFIER_ROLES`) it is
+    dropped with its coordinator, since a noun phrase cannot stand there; any other replacement (an only predicate
+    included: "She is a family member.") stays in place."""
     if not _ARTICLE_START.match(new):
-        return span.start, new
-    doc = parse([text])[0]
+        return span.start, span.end, new
     head = doc.char_span(span.start, span.end, alignment_mode="expand")
-    if head is None or head.root.pos_ not in ("NOUN", "PROPN"):
-        return span.start, new
+    if head is None:
+        return span.start, span.end, new
     root = head.root
+    dropped = _dropped(doc, root) if root.pos_ in ("ADJ", "VERB") and root.tag_ in ("JJ", "VBN", "VBG") and root.dep_ in _MODIFIER_ROLES else None
+    if dropped is not None:
+        return dropped[0], max(dropped[1], span.end), ""
+    if root.pos_ not in ("NOUN", "PROPN"):
+        return span.start, span.end, new
     start = root.left_edge.idx  # a preposition the span opens with stays ("with 4 kids" -> "with family members")
     if root.tag_ in ("NNS", "NNPS"):
         new = _ARTICLE_START.sub("", new, count=1) + "s"
-    return start, new
+    return start, span.end, new
+
+
+def _before_spans(doc: Doc, start: int, end: int, spans: list[QISpan]) -> tuple[int, int] | None:
+    """The verb phrase ``start:end`` up to the first QI span after its verb, less a preposition left dangling
+    ("manages a bakery in Cork" -> "manages a bakery"); ``None`` when a span holds the verb or too little is left."""
+    cut = min((q.start for q in spans if q.start < end and start < q.end), default=end)
+    words = [t for t in doc.char_span(start, end, alignment_mode="expand") or () if t.idx + len(t) <= cut]
+    while words and words[-1].pos_ in ("ADP", "PUNCT", "CCONJ", "DET"):
+        words.pop()
+    return (start, words[-1].idx + len(words[-1])) if len(words) >= 2 else None
+
+
+def _occupations_said_with_a_verb(doc: Doc, spans: list[QISpan], bound: list[QISpan]) -> list[tuple[int, int, str]]:
+    """Rewrites of the verb phrases the occupation model calls jobs ("drives a forklift" -> "works"), in the
+    sentences that hold a span of the generalized subject, each up to the first QI span in it (that span has a
+    rewrite of its own)."""
+    sentences = [(s.start_char, s.end_char) for s in doc.sents if any(s.start_char <= b.start < s.end_char for b in bound)]
+    phrases = [_before_spans(doc, s, e, spans) for s, e in verb_phrases(doc.text) if any(a <= s < b for a, b in sentences)]
+    return occupation_rewrites(doc, [p for p in phrases if p is not None])
 
 
 def generalize_spans(text: str, spans: list[QISpan]) -> Generalized:
     """``text`` with every subject-bound span generalized (overlaps merged left to right)."""
-    rewrites = sorted((*_noun_phrase(text, s, replacement(s, text[s.start : s.end])), s.start, s.end) for s in spans if s.subject)
+    doc = parse([text])[0]
+    bound = [s for s in spans if s.subject]
+    rewrites = sorted([(*_in_role(doc, s, replacement(s, text[s.start : s.end])), s.start) for s in bound]
+                      + [(start, end, new, start) for start, end, new in _occupations_said_with_a_verb(doc, spans, bound)])
     pieces: list[str] = []
     replaced: list[tuple[int, int]] = []
     cursor, length = 0, 0
-    for start, new, own_start, end in rewrites:
+    for start, end, new, own_start in rewrites:
         if own_start < cursor:
             continue
         start = max(start, cursor)
         before = text[cursor:start]
         if text[start : start + 1].isupper() and text[:start].rstrip()[-1:] in ("", ".", "!", "?"):
             new = new[:1].upper() + new[1:]  # a rewrite that opens a sentence opens with a capital
+            if not new:  # a dropped clause opened it: what follows does
+                text = text[:end] + text[end : end + 1].upper() + text[end + 1 :]
         pieces += [before, new]
         length += len(before)
         replaced.append((length, length + len(new)))

@@ -56,19 +56,36 @@ def _about_someone(doc: Doc) -> list[Span]:
         for t in sentence)]
 
 
-def candidates(text: str) -> list[tuple[int, int]]:
-    """Character spans of the noun phrases, entities and short verb phrases of the sentences of ``text`` that
-    speak of someone (placeholders excluded)."""
-    doc = parse([text])[0]
-    chosen = [(s.start_char, s.end_char) for s in _about_someone(doc)]
-    spans = {(c.start_char, c.end_char) for c in doc.noun_chunks} | {(e.start_char, e.end_char) for e in doc.ents}
+def _verb_spans(doc: Doc) -> set[tuple[int, int]]:
+    """Each verb with the first complement it governs (object, preposition, predicate), up to :data:`MAX_VERB_PHRASE` tokens."""
+    spans = set()
     for token in doc:
         if token.pos_ == "VERB":
             governed = next((child for child in token.rights if child.dep_ in {"dobj", "prep", "attr", "acomp", "xcomp", "pobj"}), None)
             right = max((t.i for t in governed.subtree), default=token.i) if governed is not None else token.i
             if token.i < right < token.i + MAX_VERB_PHRASE:
                 spans.add((token.idx, doc[right].idx + len(doc[right])))
+    return spans
+
+
+def _kept(text: str, doc: Doc, spans: set[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``spans`` in the sentences of ``doc`` that speak of someone, placeholders and bare punctuation left out."""
+    chosen = [(s.start_char, s.end_char) for s in _about_someone(doc)]
     return sorted((s, e) for s, e in spans if "[" not in text[s:e] and any(c.isalnum() for c in text[s:e]) and any(a <= s < b for a, b in chosen))
+
+
+def candidates(text: str) -> list[tuple[int, int]]:
+    """Character spans of the noun phrases, entities and short verb phrases of the sentences of ``text`` that
+    speak of someone (placeholders excluded)."""
+    doc = parse([text])[0]
+    spans = {(c.start_char, c.end_char) for c in doc.noun_chunks} | {(e.start_char, e.end_char) for e in doc.ents}
+    return _kept(text, doc, spans | _verb_spans(doc))
+
+
+def verb_phrases(text: str) -> list[tuple[int, int]]:
+    """The short verb phrases among :func:`candidates`: a verb with the first complement it governs."""
+    doc = parse([text])[0]
+    return _kept(text, doc, _verb_spans(doc))
 
 
 def probabilities(phrases: list[str], weights: tuple[np.ndarray, float] | None = None) -> np.ndarray:

@@ -12,6 +12,12 @@ and the shape of the text:
   nouns of a list that holds a name ("Ibarra, Ramsey and Arroyo"); a sign-off
   line ("-- Fenwick"); identity-field values ("Seller: James_Jenkz") and a
   speaker label opening a transcript ("Henry : ...").
+  In lower case (:func:`_lower_case_names`) a name is read from the lexicon and the name-animacy model, since the
+  parse's PERSON label then also falls on dishes and objects ("i made biryani"): a PERSON entity is a name when it
+  holds a lexicon name that is no dictionary word, or when none of its words is a dictionary word and the model
+  does not veto it; a lower-case noun the parse leaves unlabelled is a name when it is a lexicon name and no
+  dictionary word that the model does not veto ("okonkwo paid the bill").  The model alone does not separate the
+  two in lower case (P(person) 0.82 for "biryani", 0.36 for "okonkwo").
 * **shapes** no policy category describes: identifier codes (letters and four
   or more digits), @handles, user names joined by an underscore
   ("rowan_keller88"; running English never joins words so), hashtags built on a given name ("#PrayForMaddox"),
@@ -26,7 +32,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from policy_engine.detect.lexical import is_common_word, is_first_name, is_name_word, is_surname
-from policy_engine.nlp.animacy import not_person_nouns
+from policy_engine.nlp.animacy import VETO_BELOW, not_person_nouns, person_probabilities
 from policy_engine.nlp.pipeline import parse
 
 if TYPE_CHECKING:
@@ -149,6 +155,26 @@ def _set_apart(token: Token) -> bool:
     return before in _OPENERS and (after in _QUOTES or before == "#" or (glued is not None and glued.end() < len(token.text)))
 
 
+def _lower_case_names(doc: Doc) -> list[tuple[int, int]]:
+    """The names of ``doc`` written wholly in lower case (see the module contract): its PERSON entities and runs of
+    nouns that are lexicon names and no dictionary words."""
+    entities = [(e.start_char, e.end_char) for e in doc.ents if e.label_ == "PERSON" and e.text.islower()]
+    runs: list[tuple[int, int]] = []
+    for token in doc:
+        if token.text.islower() and token.pos_ in ("NOUN", "PROPN") and name_like(token.text) and not token.ent_type_:
+            start = runs.pop()[0] if runs and runs[-1][1] + 1 == token.idx else token.idx
+            runs.append((start, token.idx + len(token)))
+    entities = [(s, e) for s, e in entities if not plain_words(doc.text[s:e])]
+    person = person_probabilities([doc.text[s:e] for s, e in entities + runs if not name_like(doc.text[s:e])])
+    return [(s, e) for s, e in entities + runs if person.get(doc.text[s:e], 1.0) >= VETO_BELOW]
+
+
+def plain_words(surface: str) -> bool:
+    """Whether a span is plain lower-case words and no name: no capital letter, no lexicon name that is no
+    dictionary word, and a dictionary word ("biryani", "the naan"); a recognizer's PERSON label on it is no name."""
+    return surface.islower() and not name_like(surface) and any(is_common_word(w) for w in _LETTERS.findall(surface))
+
+
 def name_like(surface: str) -> bool:
     """Whether a span can be a person's name: it has a capital letter, or a word that is a given name or surname and no dictionary word."""
     return any(c.isupper() for c in surface) or any(
@@ -164,9 +190,9 @@ def unnamed(text: str, fields: Sequence[str] = ()) -> tuple[str, int]:
     doc = parse([text])[0]
     spans: list[tuple[int, int]] = [m.span("v") for m in IDENTITY_FIELD.finditer(text)] + [m.span("v") for m in _SIGN_OFF.finditer(text)]
     spans += [m.span() for value in fields for m in re.finditer(rf"(?<![\w\[]){re.escape(value)}(?!\w)", text)]
-    spans += _lexicon_runs(doc) + _appositions(doc)
+    spans += _lexicon_runs(doc) + _appositions(doc) + _lower_case_names(doc)
     for entity in doc.ents:
-        if entity.label_ != "PERSON":
+        if entity.label_ != "PERSON" or entity.text.islower():
             continue
         if "[" not in entity.text and "]" not in entity.text:
             spans.append((entity.start_char, entity.end_char))

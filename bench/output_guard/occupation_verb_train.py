@@ -1,0 +1,132 @@
+"""Train the output guard's verb-phrase occupation classifier on CAPID development contexts (never the validation part).
+
+An occupation is often said with a verb ("runs a restaurant", "pulling night shifts", "teach elementary school"):
+CAPID's annotators typed such spans ``occupation`` in the self-disclosures they labelled (Ponomarenko et al. 2026).
+Candidates are the verb phrases of each context (:func:`enforcers.output_guard.learned_qi.verb_phrases`: a verb with
+the first complement it governs); one is an occupation when it shares at least half of the shorter of the two with a
+span typed ``occupation``, else none.  Only contexts with an occupation span are read (their other verb phrases are
+the negatives: what else people say they do).  Contexts are split 50/50 by a seeded shuffle; features are the shared
+embedder's vector of the phrase; a logistic regression (balanced classes, C by out-of-fold AUROC over folds grouped by
+context).  Its threshold is the lowest at which at most :data:`FALSE_RATE` of the development non-occupation
+phrases (out of fold) pass; the validation part is reported at it.
+
+Usage (from the checkout root)::
+
+    OMP_NUM_THREADS=1 PYTHONPATH=. python bench/output_guard/occupation_verb_train.py
+
+writes enforcers/output_guard/occupation_verb_model.npz and bench/results/occupation_verb.{json,md}.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from pathlib import Path
+
+import numpy as np
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import roc_auc_score
+
+from enforcers.output_guard.learned_qi import verb_phrases
+from enforcers.output_guard.occupations import MODEL
+from policy_engine.nlp.embedding import load_embedder
+from policy_engine.policy.model import EmbeddingSettings
+
+SEED = 32
+FOLDS = 5
+C_GRID = (10.0, 1.0, 0.1)
+CAPID = Path(__file__).resolve().parents[2].parent / "shared" / "corpora" / "capid" / "train.jsonl"
+FALSE_RATE = 0.05
+CACHE = Path("/tmp/output_guard_verb_phrase_vectors.npz")
+RESULTS = Path(__file__).resolve().parents[1] / "results" / "occupation_verb"
+
+
+def vectors_of(phrases: list[str]) -> dict[str, np.ndarray]:
+    """The embedder's (normalized) vector of each phrase, cached on disk across runs."""
+    cached = dict(np.load(CACHE, allow_pickle=True)["vectors"].item()) if CACHE.exists() else {}
+    fresh = sorted({p for p in phrases if p not in cached})
+    if fresh:
+        print(f"embedding {len(fresh)} phrases", flush=True)
+        cached.update(zip(fresh, load_embedder(EmbeddingSettings(precision="float32")).embed(fresh)))
+        np.savez(CACHE, vectors=np.asarray(cached, dtype=object))
+    return {p: cached[p] for p in phrases}
+
+
+def contexts() -> tuple[dict[str, tuple[str, list[str]]], dict[str, tuple[str, list[str]]]]:
+    """Development and validation contexts with an occupation span: id -> (context, its occupation spans)."""
+    found = {}
+    for i, line in enumerate(CAPID.read_text(encoding="utf-8").splitlines()):
+        record = json.loads(line)
+        spans = [k for k, v in record["piis"].items() if v["type"] == "occupation" and k in record["context"]]
+        if spans:
+            found[str(i)] = (record["context"], spans)
+    order = sorted(found)
+    random.Random(SEED).shuffle(order)
+    held = set(order[: len(order) // 2])
+    return {k: v for k, v in found.items() if k not in held}, {k: v for k, v in found.items() if k in held}
+
+
+def labelled(part: dict[str, tuple[str, list[str]]]) -> tuple[list[str], np.ndarray, list[str]]:
+    """Verb phrases, occupation labels and owning context ids (see the module contract)."""
+    phrases, labels, owners = [], [], []
+    for key, (text, occupations) in part.items():
+        marked = [(m, m + len(o)) for o in occupations for m in [text.find(o)]]
+        for s, e in verb_phrases(text):
+            overlap = max((min(e, qe) - max(s, qs)) / min(e - s, qe - qs) for qs, qe in marked)
+            phrases.append(text[s:e])
+            labels.append(overlap >= 0.5)
+            owners.append(key)
+    return phrases, np.asarray(labels), owners
+
+
+def fit(x: np.ndarray, y: np.ndarray, c: float) -> LogisticRegression:
+    return LogisticRegression(C=c, max_iter=3000, class_weight="balanced").fit(x, y)
+
+
+def main() -> None:
+    print("OMP_NUM_THREADS=1 PYTHONPATH=. python bench/output_guard/occupation_verb_train.py | load average", os.getloadavg())
+    development, validation = contexts()
+    phrases, y, owners = labelled(development)
+    vectors = vectors_of(phrases)
+    x = np.asarray([vectors[p] for p in phrases])
+    order = sorted(set(owners))
+    np.random.RandomState(SEED).shuffle(order)
+    fold = np.asarray([order.index(o) % FOLDS for o in owners])
+
+    def out_of_fold(c: float) -> np.ndarray:
+        held = np.zeros(len(y))
+        for k in range(FOLDS):
+            held[fold == k] = fit(x[fold != k], y[fold != k], c).predict_proba(x[fold == k])[:, 1]
+        return held
+
+    auroc = {c: roc_auc_score(y, out_of_fold(c)) for c in C_GRID}
+    c = max(C_GRID, key=lambda g: (round(auroc[g], 3), -g))
+    held = out_of_fold(c)
+    threshold = float(np.quantile(held[~y], 1 - FALSE_RATE))
+    model = fit(x, y, c)
+    np.savez(MODEL, coef=model.coef_[0].astype(np.float32), intercept=np.float64(model.intercept_[0]), c=np.float64(c), threshold=np.float64(threshold))
+    v_phrases, v_y, _ = labelled(validation)
+    v_vectors = vectors_of(v_phrases)
+    v_scores = model.predict_proba(np.asarray([v_vectors[p] for p in v_phrases]))[:, 1]
+    report = {
+        "development": {"phrases": len(y), "occupations": int(y.sum()), "out_of_fold_auroc_by_c": {str(k): round(v, 3) for k, v in auroc.items()},
+                        "c": c, "threshold": round(threshold, 3), "recall_out_of_fold": round(float((held[y] >= threshold).mean()), 3)},
+        "validation": {"phrases": len(v_y), "occupations": int(v_y.sum()), "auroc": round(float(roc_auc_score(v_y, v_scores)), 3),
+                       "recall": round(float((v_scores[v_y] >= threshold).mean()), 3),
+                       "false_rate": round(float((v_scores[~v_y] >= threshold).mean()), 3)},
+    }
+    RESULTS.with_suffix(".json").write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+    d, v = report["development"], report["validation"]
+    RESULTS.with_suffix(".md").write_text(
+        "# Verb-phrase occupation classifier (CAPID occupation spans, split by context, seed 32)\n\n"
+        "`OMP_NUM_THREADS=1 PYTHONPATH=. python bench/output_guard/occupation_verb_train.py`\n\n"
+        "| part | verb phrases | occupations | AUROC | recall at threshold | non-occupations passing |\n|---|---|---|---|---|---|\n"
+        f"| development (out of fold) | {d['phrases']} | {d['occupations']} | {auroc[c]:.3f} | {d['recall_out_of_fold']} | {FALSE_RATE} (set) |\n"
+        f"| validation | {v['phrases']} | {v['occupations']} | {v['auroc']} | {v['recall']} | {v['false_rate']} |\n\n"
+        f"C = {c}, threshold {threshold:.3f}.\n", encoding="utf-8")
+    print(json.dumps(report, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,42 @@
+"""Occupations said with a verb ("drives a forklift", "cleans offices"): found by a learned model, rewritten as "works".
+
+A quasi-identifier rule finds occupation nouns; an occupation is as often said
+by what a person does.  A logistic regression over the shared embedder's vector
+of a verb phrase (a verb with the first complement it governs,
+:func:`enforcers.output_guard.learned_qi.verb_phrases`) says whether it names a
+job; it is trained on SPIA development texts whose annotated OCCUPATION is a
+noun the text never says (``bench/output_guard/occupation_verb_train.py``,
+bench/results/occupation_verb.md), with its threshold stored beside it.  The
+generalization keeps the verb's role: the verb and its object become "works" in
+the verb's tense and person, and what follows ("at night", "in the region")
+stays (PPE Section III-E, periphrastic generalization).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from enforcers.output_guard.learned_qi import probabilities
+from policy_engine.nlp.phrase_classifier import load_classifier
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc
+
+MODEL = Path(__file__).with_name("occupation_verb_model.npz")
+#: "work" in the form of the verb it replaces (Penn tag).
+_WORK = {"VBZ": "works", "VBD": "worked", "VBN": "worked", "VBG": "working", "VBP": "work", "VB": "work"}
+
+
+def occupation_rewrites(doc: Doc, spans: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
+    """The verb phrases among ``spans`` (character offsets into ``doc``) the model calls occupations, each with
+    its rewrite: the verb and the complement it governs become "work" in the verb's form."""
+    model = load_classifier(MODEL)
+    text = doc.text
+    found = probabilities([text[s:e] for s, e in spans], (model.coef, model.intercept))
+    rewrites = []
+    for (start, end), p in zip(spans, found):
+        verb = doc.char_span(start, end, alignment_mode="expand")
+        if verb is not None and p >= model.stored["threshold"] and verb[0].tag_ in _WORK:
+            rewrites.append((start, end, _WORK[verb[0].tag_]))
+    return rewrites
