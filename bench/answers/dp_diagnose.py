@@ -21,7 +21,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from answers.cases import load_cases, split  # noqa: E402
-from answers.privacylens import POLICY, ROOT, _dp_engine, with_decoding  # noqa: E402
+from answers.dp_engine import dp_engine, with_decoding  # noqa: E402
+from answers.privacylens import POLICY, ROOT  # noqa: E402
 from answers.systems import protected, recording  # noqa: E402
 from enforcers.grounding.support import ground  # noqa: E402
 from policy_engine.llm.prompts import ANSWER_SYSTEM  # noqa: E402
@@ -43,7 +44,7 @@ def main() -> None:
     development, _ = split(load_cases(args.corpus), args.seed)
     found = []
     with tempfile.TemporaryDirectory() as scratch:
-        engine = _dp_engine(with_decoding(load_policy(POLICY), args.set, args.answer_epsilon), Path(scratch) / "ledger.sqlite", args.model)
+        engine = dp_engine(with_decoding(load_policy(POLICY), args.set, args.answer_epsilon), Path(scratch) / "ledger.sqlite", args.model)
         recorder = recording(engine)
         grounding = recorder.inner
         for case in development[args.skip : args.skip + args.limit]:

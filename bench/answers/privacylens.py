@@ -33,6 +33,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from answers.cases import Case, load_cases, split  # noqa: E402
+from answers.dp_engine import dp_engine, with_decoding  # noqa: E402
 from answers.judge import calibrate as calibrate_judge  # noqa: E402
 from answers.judge import document_words, given_reference, grounded_in, raw_reference  # noqa: E402
 from answers.leakage import Calibration, calibrate, item_leaks  # noqa: E402
@@ -42,7 +43,7 @@ from policy_engine.engine.runtime import Engine  # noqa: E402
 from policy_engine.nlp.embedding import Embedder, load_embedder  # noqa: E402
 from policy_engine.nlp.sentences import sentences  # noqa: E402
 from policy_engine.policy.loader import load_policy  # noqa: E402
-from policy_engine.policy.model import EmbeddingSettings, Policy  # noqa: E402
+from policy_engine.policy.model import EmbeddingSettings  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 POLICY = ROOT / "bench" / "answers" / "policy" / "policy.yaml"
@@ -68,23 +69,6 @@ def _cut(row: dict) -> list[str]:
         return []
     released = row["answer"] or ""
     return [s.strip() for s in sentences(row["draft"]) if s.strip() and s.strip() not in released]
-
-
-def with_decoding(policy: Policy, overrides: list[str], answer_epsilon: float | None = None) -> Policy:
-    """``policy`` with ``differential_privacy.decoding`` fields replaced (``FIELD=VALUE``, the value read as JSON)
-    and, when given, its ``answer_epsilon``."""
-    section = policy.differential_privacy
-    assert section is not None, "the bench policy has a differential_privacy section"
-    update = {key: json.loads(value) for key, value in (o.split("=", 1) for o in overrides)}
-    decoding = section.decoding.model_copy(update=update)
-    spend = {"answer_epsilon": answer_epsilon} if answer_epsilon is not None else {}
-    return policy.model_copy(update={"differential_privacy": section.model_copy(update={"decoding": decoding, **spend})})
-
-
-def _dp_engine(policy: Policy, ledger: Path, model: str) -> Engine:
-    """The engine ``ask --dp`` builds: ``dp_decoding`` added, its ledger a scratch file (never the policy's own)."""
-    scratch = policy.model_copy(update={"audit": policy.audit.model_copy(update={"ledger": str(ledger)})})
-    return Engine.for_policy(scratch, audit=False, answer_model=model, extra_enforcers=("dp_decoding",))
 
 
 def run(args: argparse.Namespace) -> dict:
@@ -114,7 +98,7 @@ def run(args: argparse.Namespace) -> dict:
     dp_cases = chosen[: args.dp]
     if dp_cases:
         with tempfile.TemporaryDirectory() as scratch:
-            dp = _dp_engine(with_decoding(policy, args.set), Path(scratch) / "ledger.sqlite", args.model)
+            dp = dp_engine(with_decoding(policy, args.set), Path(scratch) / "ledger.sqlite", args.model)
             dp_recorder = recording(dp)
             for n, case in enumerate(dp_cases):
                 answered = protected(dp, dp_recorder, case, "ask --dp", principal=f"privacylens-{case.name}")

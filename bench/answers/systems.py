@@ -16,6 +16,7 @@ so the bench can show which sentences it cut; the real enforcer decides.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,6 +28,7 @@ from policy_engine.llm.degeneration import DegenerateOutput
 from policy_engine.llm.generation import answer_length, complete
 from policy_engine.llm.prompts import ANSWER_SYSTEM, SanitizedContext, answer_prompt
 from policy_engine.nlp.embedding import Embedder
+from policy_engine.policy.model import Constraint
 
 
 @dataclass
@@ -99,11 +101,14 @@ def unprotected(engine: Engine, case: Case, embedder: Embedder) -> Answered:
     return Answered(case.name, "none", text, "answered" if text else "abstained", refusal, seconds, sentences, kept, given=case.observations)
 
 
-def protected(engine: Engine, recorder: DraftRecorder, case: Case, system: str, principal: str | None = None) -> Answered:
-    """``engine.ask_passages`` on the case (one decision record); the grounding counts from its record."""
+def protected(
+    engine: Engine, recorder: DraftRecorder, case: Case, system: str, principal: str | None = None, constraints: Sequence[Constraint] | None = None
+) -> Answered:
+    """``engine.ask_passages`` on the case (one decision record; ``constraints``: those applied instead of the policy's);
+    the grounding counts from its record."""
     before = len(recorder.drafts)
     started = time.perf_counter()
-    asked = engine.ask_passages(case.request, case.passages, principal=principal)
+    asked = engine.ask_passages(case.request, case.passages, constraints, principal=principal)
     seconds = time.perf_counter() - started
     section = asked.protected.decision.enforcement.get("grounding") or {}
     recorded = len(recorder.drafts) > before

@@ -56,12 +56,18 @@ class GroundedRelease:
         out = self.enforcer.apply(context) if answer else context
         text = out.answer if out.refusal is None else None
         section = out.sections.get("grounding")
+        quoted, cut = bool(section and section.quoted), bool(section and section.kept < section.sentences)
+        return text, self.judge(question, sanitized, text, original, quoted=quoted, cut=cut)
+
+    def judge(self, question: str, sanitized: Sequence[str], text: str | None, original: str, *, quoted: bool, cut: bool) -> dict:
+        """The judge's counts for a released ``text`` (None: abstained) against the ``sanitized`` chunks and the question,
+        and against the ``original`` article and the question (``*_raw``); ``quoted`` / ``cut`` as the grounding enforcer recorded."""
         grounded, total = grounded_in(self.embedder, given_reference(sanitized, question), text, self.threshold)
         grounded_raw, _ = grounded_in(self.embedder, [*sentences(original), question], text, self.threshold)
-        return text, {
+        return {
             "released": text is not None,
-            "quoted": bool(section and section.quoted),
-            "cut": bool(section and section.kept < section.sentences),
+            "quoted": quoted,
+            "cut": cut,
             "judged_grounded": grounded,
             "judged_sentences": total,
             "judged_grounded_raw": grounded_raw,
