@@ -130,7 +130,7 @@ class DecodingResult:
     """Output of the DP decoder.
 
     ``cg_trace`` holds CG_t per generated token (confidential, see module
-    docstring); ``stop_reason`` is ``"eos"``, ``"max_tokens"``, ``"sentences"``
+    docstring; 0 for a token the public row alone produced); ``stop_reason`` is ``"eos"``, ``"max_tokens"``, ``"sentences"``
     (``max_sentences`` complete), ``"budget"`` or ``"deadline"``; ``steps``
     counts the tokens drawn, ``paid`` those drawn by the exponential mechanism
     (all of them under ``token_release="every"``).
@@ -210,6 +210,23 @@ class EnsembleState:
         return torch.log_softmax(output.logits[:, -1, :].double(), dim=-1)[self._rows]
 
     @property
+    def public_only(self) -> bool:
+        """Whether only the base (no-context) row still runs (:meth:`keep_public_only`)."""
+        return self._logprobs.shape[0] == 1
+
+    def keep_public_only(self) -> None:
+        """Drop every row but the base one from the batch: later steps run the public model alone.
+
+        For a release that will consult no document again (the sparse release
+        once no run fits): the subsets' rows would be computed and never read.
+        """
+        base = self._rows[-1:]
+        self._cache.batch_select_indices(base)
+        self._mask, self._next_position = self._mask[base], self._next_position[base]
+        self._rows = torch.zeros(1, dtype=torch.long, device=self._mask.device)
+        self._logprobs = self._logprobs[-1:]
+
+    @property
     def distinct_sequences(self) -> int:
         """Rows the model runs per step: one per distinct prompt."""
         return int(self._mask.shape[0])
@@ -262,7 +279,10 @@ class EnsembleState:
         return float((0.5 * (probabilities[:-1] - probabilities[-1]).abs().sum(dim=-1)).clamp(0.0, 1.0).mean())
 
     def confidence_gap(self) -> float:
-        """CG_t of the current step (module docstring; confidential)."""
+        """CG_t of the current step (module docstring; confidential); 0 once only the public row runs (no subset is
+        consulted: a constant, so the sentence stage's sensitivity bound holds)."""
+        if self.public_only:
+            return 0.0
         return self._confidence_gap()
 
     def _confidence_gap(self) -> float:
@@ -349,6 +369,8 @@ class EnsembleDecoder:
             tokens.append(token)
             trace.append(gap)
             if len(tokens) < self.settings.max_new_tokens:
+                if release.exhausted and not state.public_only:
+                    state.keep_public_only()  # the rest is the public model's continuation: the subsets' rows go unread
                 state.advance(token)
             last_step = time.monotonic() - began
         text = self.handle.tokenizer.decode(tokens, skip_special_tokens=True)

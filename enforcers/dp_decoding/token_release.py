@@ -50,7 +50,8 @@ Two releases, chosen by ``decoding.token_release``:
     runs, ``sparse_test_share`` of the generation budget on the tests) is a
     bound the ledger is never charged past.  When no further run fits, the
     rest of the answer is the public model's continuation of the released
-    prefix, untested and free (no document enters it); ``exhausted`` says so.
+    prefix, untested and free (no document enters it); ``exhausted`` says so,
+    and the decoder then runs the base row alone.
 
 Noise comes from the request's generator (:mod:`enforcers.dp_decoding.noise`,
 CSPRNG-seeded); a seeded generator makes both releases reproducible, for
@@ -74,9 +75,13 @@ __all__ = ["EveryToken", "SparseTokens", "TokenRelease"]
 
 
 class TokenRelease(Protocol):
-    """Draws the next token from an ensemble state and charges the accountant; ``None`` when the budget allows no more."""
+    """Draws the next token from an ensemble state and charges the accountant; ``None`` when the budget allows no more.
+
+    ``exhausted``: every later token is the public model's, no document consulted (the decoder then runs the base row alone).
+    """
 
     paid: int
+    exhausted: bool
 
     def next_token(self, state: EnsembleState, exclude: tuple[int, ...]) -> int | None: ...
 
@@ -94,6 +99,7 @@ class EveryToken:
     generator: torch.Generator
     rho_ceiling: float | None = None
     paid: int = 0
+    exhausted: bool = False  # never: the answer stops when no paid token fits
 
     def next_token(self, state: EnsembleState, exclude: tuple[int, ...]) -> int | None:
         if not self.accountant.can_afford(exponential_mechanism_rho(self.epsilon_step), self.rho_ceiling):
