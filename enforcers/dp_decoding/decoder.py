@@ -118,11 +118,10 @@ def base_messages(query: str) -> list[dict[str, str]]:
 
 @dataclass(frozen=True)
 class StepDistribution:
-    """The private next-token distribution of one step and its confidence gap."""
+    """The private next-token distribution of one step."""
 
     candidates: torch.Tensor  # token ids, shape (K,)
     probabilities: torch.Tensor  # float64, shape (K,), sums to 1
-    confidence_gap: float
 
 
 @dataclass
@@ -263,7 +262,7 @@ class EnsembleState:
             base_log_measure=base_values / self.settings.base_temperature,
         )
         probabilities = torch.softmax(scores, dim=-1)
-        return StepDistribution(candidates.cpu(), probabilities.cpu(), self._confidence_gap())
+        return StepDistribution(candidates.cpu(), probabilities.cpu())
 
     def public_distribution(self, exclude: Sequence[int] = ()) -> tuple[torch.Tensor, torch.Tensor]:
         """The public candidates and their sharpened base measure ``p_base ** (1/T)``, normalized: no document enters it."""
@@ -283,9 +282,6 @@ class EnsembleState:
         consulted: a constant, so the sentence stage's sensitivity bound holds)."""
         if self.public_only:
             return 0.0
-        return self._confidence_gap()
-
-    def _confidence_gap(self) -> float:
         entropies = -(self._logprobs.exp() * self._logprobs).nan_to_num().sum(dim=-1)
         gaps = (entropies[-1] - entropies[:-1]).clamp(-self.settings.cg_clip, self.settings.cg_clip)
         return float(gaps.mean())
