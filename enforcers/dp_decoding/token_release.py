@@ -66,7 +66,7 @@ from typing import TYPE_CHECKING, Protocol
 import torch
 
 from enforcers.dp_decoding.accounting import PrivacyAccountant, exponential_mechanism_rho, pure_dp_rho
-from enforcers.dp_decoding.mechanisms import laplace
+from enforcers.dp_decoding.mechanisms import AboveThreshold
 
 if TYPE_CHECKING:
     from enforcers.dp_decoding.decoder import EnsembleState
@@ -131,7 +131,7 @@ class SparseTokens:
     runs: int = 0
     decisions: list[bool] = field(default_factory=list)
     exhausted: bool = False
-    _noisy_threshold: float | None = None
+    _run: AboveThreshold | None = None
 
     @property
     def sensitivity(self) -> float:
@@ -139,14 +139,11 @@ class SparseTokens:
         return 1.0 / self.subsets
 
     def next_token(self, state: EnsembleState, exclude: tuple[int, ...]) -> int | None:
-        if self._noisy_threshold is None and not self.exhausted:
+        if self._run is None and not self.exhausted:
             self.exhausted = not self._open_run()
-        above = False
-        if self._noisy_threshold is not None:
-            noisy_query = state.divergence() + laplace(self.generator, 4.0 * self.sensitivity / self.epsilon_test)
-            above = noisy_query >= self._noisy_threshold
+        above = self._run is not None and self._run.test(state.divergence())
         if above:
-            self._noisy_threshold = None  # AboveThreshold halts at its first "above"; the next token opens a new run
+            self._run = None  # AboveThreshold halts at its first "above"; the next token opens a new run
             step = state.distribution(self.epsilon_token, exclude=exclude)
             token = _draw(step.probabilities, step.candidates, self.generator)
             self.accountant.charge_exponential(self.epsilon_token)  # affordable: checked with the run's test
@@ -164,5 +161,5 @@ class SparseTokens:
             return False
         self.accountant.charge_pure(self.epsilon_test)
         self.runs += 1
-        self._noisy_threshold = self.threshold + laplace(self.generator, 2.0 * self.sensitivity / self.epsilon_test)
+        self._run = AboveThreshold(self.epsilon_test, self.sensitivity, self.threshold, self.generator)
         return True
