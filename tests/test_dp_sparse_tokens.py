@@ -130,3 +130,23 @@ def test_the_decoder_pays_no_more_than_its_share_when_no_run_fits(handle, parts)
     assert accountant.rho_spent == pytest.approx(2 * per_run)
     with pytest.raises(ValueError, match="epsilon_test"):
         decoder.generate(QUERY, parts, EPSILON_TOKEN, accountant, torch.Generator().manual_seed(0))
+
+
+def test_once_no_run_fits_the_decoder_runs_the_public_row_alone(handle, parts):
+    """After the last affordable run, each step is one row of the model (the base one), not M + 1."""
+    decoder = EnsembleDecoder(handle, replace(SETTINGS, sparse_threshold=-1e9))
+    per_run = pure_dp_rho(EPSILON_TEST) + exponential_mechanism_rho(EPSILON_TOKEN)
+    distinct = decoder.start(QUERY, parts).distinct_sequences
+    assert distinct > 1
+    rows: list[int] = []
+    hook = handle.model.register_forward_pre_hook(lambda _module, _args, kwargs: rows.append(int(kwargs["input_ids"].shape[0])), with_kwargs=True)
+    try:
+        result = decoder.generate(
+            QUERY, parts, EPSILON_TOKEN, PrivacyAccountant(100.0, 1e-5), torch.Generator().manual_seed(0), rho_ceiling=2.5 * per_run, epsilon_test=EPSILON_TEST
+        )
+    finally:
+        hook.remove()
+    steps = rows[-(len(result.token_ids) - 1):]  # the prefill runs each distinct prompt alone; then one forward per released token
+    assert (result.paid, len(result.token_ids)) == (2, 12)
+    assert steps == [distinct] * 2 + [1] * 9  # every distinct prompt while runs open; the base row alone once none fits
+    assert result.cg_trace[3:] == [0.0] * 9

@@ -80,3 +80,22 @@ def test_a_verbless_markup_fragment_states_nothing(embedder: Embedder, fragment:
 def test_a_sentence_with_markup_and_a_verb_is_judged_as_before(embedder: Embedder) -> None:
     judged = _judged(embedder, '{"content": "Our book club meets at the Grand Oak library on Friday.')
     assert judged.informative and judged.supported
+
+
+@pytest.mark.parametrize(
+    "framed",
+    ["I think you have diabetes.", "I can confirm that your landlord evicted you.", "I found that your tenant owes rent to you."],
+)
+def test_a_first_person_frame_around_an_invented_fact_is_cut_not_dropped(embedder: Embedder, framed: str) -> None:
+    judged = _judged(embedder, framed)
+    assert judged.checkable and not judged.supported
+
+
+def test_a_first_person_frame_around_a_context_fact_is_kept(embedder: Embedder) -> None:
+    judged = _judged(embedder, "I can confirm that your book club meets at the library.")
+    assert judged.informative and judged.supported
+
+
+@pytest.mark.parametrize("remark", ["I hope this message finds you well.", "I hope this helps you.", "I'm glad you asked."])
+def test_a_frame_around_the_answer_itself_stays_a_remark(embedder: Embedder, remark: str) -> None:
+    assert not _judged(embedder, remark).informative

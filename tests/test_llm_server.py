@@ -85,7 +85,7 @@ def test_plain_ask_is_answered_by_the_server_and_still_grounded(server: tuple[st
 
 
 def test_a_server_reply_goes_through_the_same_stop_cut_and_length_rule_as_the_local_model(server: tuple[str, list[dict[str, Any]]]) -> None:
-    base, _ = server
+    base, received = server
     chat = open_server(f"{base}#local-7b")
     prompt = answer_prompt(QUESTION, _context())
     # the length limit ended the reply mid-sentence: the cut sentence is dropped
@@ -93,6 +93,11 @@ def test_a_server_reply_goes_through_the_same_stop_cut_and_length_rule_as_the_lo
     assert raw_completion(chat, prompt, Decoding(max_new_tokens=CUT_AT + 1)) == ("She was started on lisinopril once daily. She returns in", True)
     # a stop string came first: what followed it, the cut sentence included, is gone, and nothing more is dropped
     assert raw_completion(chat, prompt, Decoding(max_new_tokens=CUT_AT)) == ("She was started on lisinopril once daily.", False)
+    assert received[-1]["stop"] == list(Decoding().stop_strings)  # the server stops there itself, not at the length limit
+    raw_completion(chat, prompt, Decoding(max_new_tokens=CUT_AT, stop_strings=("\n\n", ".", "!", "?", ";")))
+    assert received[-1]["stop"] == ["\n\n", ".", "!", "?"]  # the API takes four; all five still cut the reply here
+    raw_completion(chat, prompt, Decoding(max_new_tokens=CUT_AT, stop_strings=()))
+    assert "stop" not in received[-1]
     assert checked_completion(chat, prompt, Decoding(max_new_tokens=CUT_AT)).text == "She was started on lisinopril once daily."
 
 

@@ -88,3 +88,19 @@ def test_the_decision_records_that_a_server_model_was_replaced_by_the_local_one(
         section = asked.protected.decision.enforcement["dp_decoding"]
         assert (section["model"], section["replaced_server"], section["token_release"]) == (Path(tiny_model).name, replaced, "every")
         assert section["tokens_paid"] in (section["tokens"], section["tokens"] + 1)  # every token drawn is paid (an end token too)
+
+
+@pytest.mark.parametrize("path", ["default", "http://127.0.0.1:9/v1#big-model"])
+def test_the_dp_decoder_reads_the_policy_model_path_as_the_engine_does(tmp_path, tiny_model, monkeypatch, path):
+    """``model.path: default`` is the pulled default model (``$POLICY_ENGINE_MODEL_DIR``), not ``<policy dir>/default``;
+    a server URL is replaced by that local model too."""
+    monkeypatch.setenv("POLICY_ENGINE_MODEL_DIR", str(tiny_model))
+    local = _policy(tmp_path, tiny_model)
+    policy = local.model_copy(update={"model": local.model.model_copy(update={"path": path})})
+    engine = Engine.for_policy(policy, audit=False, extra_enforcers=("dp_decoding",))
+    try:
+        asked = engine.ask_passages("what does the patient have ?", [("c1", "the patient has fever and cough")], principal="nurse-9")
+    finally:
+        engine.close()
+    section = asked.protected.decision.enforcement["dp_decoding"]
+    assert section["model"] == Path(tiny_model).name

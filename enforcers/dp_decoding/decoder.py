@@ -118,11 +118,10 @@ def base_messages(query: str) -> list[dict[str, str]]:
 
 @dataclass(frozen=True)
 class StepDistribution:
-    """The private next-token distribution of one step and its confidence gap."""
+    """The private next-token distribution of one step."""
 
     candidates: torch.Tensor  # token ids, shape (K,)
     probabilities: torch.Tensor  # float64, shape (K,), sums to 1
-    confidence_gap: float
 
 
 @dataclass
@@ -130,7 +129,7 @@ class DecodingResult:
     """Output of the DP decoder.
 
     ``cg_trace`` holds CG_t per generated token (confidential, see module
-    docstring); ``stop_reason`` is ``"eos"``, ``"max_tokens"``, ``"sentences"``
+    docstring; 0 for a token the public row alone produced); ``stop_reason`` is ``"eos"``, ``"max_tokens"``, ``"sentences"``
     (``max_sentences`` complete), ``"budget"`` or ``"deadline"``; ``steps``
     counts the tokens drawn, ``paid`` those drawn by the exponential mechanism
     (all of them under ``token_release="every"``).
@@ -210,6 +209,23 @@ class EnsembleState:
         return torch.log_softmax(output.logits[:, -1, :].double(), dim=-1)[self._rows]
 
     @property
+    def public_only(self) -> bool:
+        """Whether only the base (no-context) row still runs (:meth:`keep_public_only`)."""
+        return self._logprobs.shape[0] == 1
+
+    def keep_public_only(self) -> None:
+        """Drop every row but the base one from the batch: later steps run the public model alone.
+
+        For a release that will consult no document again (the sparse release
+        once no run fits): the subsets' rows would be computed and never read.
+        """
+        base = self._rows[-1:]
+        self._cache.batch_select_indices(base)
+        self._mask, self._next_position = self._mask[base], self._next_position[base]
+        self._rows = torch.zeros(1, dtype=torch.long, device=self._mask.device)
+        self._logprobs = self._logprobs[-1:]
+
+    @property
     def distinct_sequences(self) -> int:
         """Rows the model runs per step: one per distinct prompt."""
         return int(self._mask.shape[0])
@@ -246,7 +262,7 @@ class EnsembleState:
             base_log_measure=base_values / self.settings.base_temperature,
         )
         probabilities = torch.softmax(scores, dim=-1)
-        return StepDistribution(candidates.cpu(), probabilities.cpu(), self._confidence_gap())
+        return StepDistribution(candidates.cpu(), probabilities.cpu())
 
     def public_distribution(self, exclude: Sequence[int] = ()) -> tuple[torch.Tensor, torch.Tensor]:
         """The public candidates and their sharpened base measure ``p_base ** (1/T)``, normalized: no document enters it."""
@@ -262,10 +278,10 @@ class EnsembleState:
         return float((0.5 * (probabilities[:-1] - probabilities[-1]).abs().sum(dim=-1)).clamp(0.0, 1.0).mean())
 
     def confidence_gap(self) -> float:
-        """CG_t of the current step (module docstring; confidential)."""
-        return self._confidence_gap()
-
-    def _confidence_gap(self) -> float:
+        """CG_t of the current step (module docstring; confidential); 0 once only the public row runs (no subset is
+        consulted: a constant, so the sentence stage's sensitivity bound holds)."""
+        if self.public_only:
+            return 0.0
         entropies = -(self._logprobs.exp() * self._logprobs).nan_to_num().sum(dim=-1)
         gaps = (entropies[-1] - entropies[:-1]).clamp(-self.settings.cg_clip, self.settings.cg_clip)
         return float(gaps.mean())
@@ -349,6 +365,8 @@ class EnsembleDecoder:
             tokens.append(token)
             trace.append(gap)
             if len(tokens) < self.settings.max_new_tokens:
+                if release.exhausted and not state.public_only:
+                    state.keep_public_only()  # the rest is the public model's continuation: the subsets' rows go unread
                 state.advance(token)
             last_step = time.monotonic() - began
         text = self.handle.tokenizer.decode(tokens, skip_special_tokens=True)

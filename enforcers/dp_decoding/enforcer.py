@@ -135,7 +135,8 @@ class DPDecodingEnforcer:
         from enforcers.dp_decoding.config import settings_from_policy
         from enforcers.dp_decoding.timing import answer_timeout
         from policy_engine.llm.runtime import ModelHandle, default_model_dir, load_model
-        from policy_engine.llm.server import ChatServer, is_server_url
+        from policy_engine.llm.server import ChatServer
+        from policy_engine.llm.source import model_source
 
         policy = parts.policy
         if policy.differential_privacy is None:
@@ -143,9 +144,10 @@ class DPDecodingEnforcer:
         model = parts.model
         replaced = None
         if not isinstance(model, ModelHandle):  # DP decoding needs token distributions: a server's model is never used
-            server_path = bool(policy.model.path) and is_server_url(str(policy.model.path))
-            replaced = model.source if isinstance(model, ChatServer) else (str(policy.model.path) if server_path else None)
-            model = load_model(parts.resolve(policy.model.path) if policy.model.path and not server_path else default_model_dir())
+            source = model_source(policy.model.path, parts.resolve)
+            served = isinstance(source, str)
+            replaced = model.source if isinstance(model, ChatServer) else (source if served else None)
+            model = load_model(default_model_dir() if served else source)
         ledger = BudgetLedger(parts.resolve(policy.audit.ledger))
         settings = settings_from_policy(policy.differential_privacy)  # refuses a fixed noise seed
         timeout = answer_timeout(settings.decoding, warm_up(model, settings))

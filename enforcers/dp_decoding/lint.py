@@ -1,16 +1,12 @@
 """Lint rules for differential-privacy settings (PEARL Sections 2 and 4).
 
-Per-step budgets are checked in zero-concentrated DP: an epsilon
-exponential-mechanism step is epsilon^2/8-zCDP (bounded range), T steps
-compose to rho = T * epsilon^2 / 8, and rho-zCDP implies
-(rho + 2 * sqrt(rho * ln(1/delta)), delta)-DP.
-
-This closed form is deliberately not :mod:`enforcers.dp_decoding.accounting`:
-that module converts through dp-accounting's RDP accountant (tighter, but
-importing it costs seconds, too slow for a linter).  The closed form is an
-upper bound on the accountant's epsilon, so lint can only be stricter than
-the decoder (it may flag a per-step budget the decoder would still run, never
-the reverse).
+The per-token budget (PE142) is judged on the plan the decoder itself runs
+on: :func:`enforcers.dp_decoding.budget.plan_budget` for one answer's
+(epsilon, delta) (``DPSettings.per_answer``), so ``token_release: sparse``
+(paid tokens get ``1 - sparse_test_share`` of the generation budget, the
+sparse-vector tests the rest) is checked as it is spent.  That plan converts
+through dp-accounting, whose import costs about two seconds: it is imported
+only for a policy with a ``differential_privacy`` section.
 """
 
 from __future__ import annotations
@@ -30,19 +26,6 @@ MIN_STEP_EPSILON = 0.01
 MAX_ANSWER_SHARE = 0.25
 #: Unset ``answer_epsilon`` defaults to this share of ``epsilon`` (see enforcers.dp_decoding.config).
 DEFAULT_ANSWER_SHARE = 1 / 8
-
-
-def zcdp_to_epsilon(rho: float, delta: float) -> float:
-    """(epsilon, delta)-DP implied by rho-zCDP (Bun and Steinke, Proposition 1.3)."""
-    return rho + 2.0 * math.sqrt(rho * math.log(1.0 / delta))
-
-
-def solve_step_epsilon(total_epsilon: float, delta: float, steps: int) -> float:
-    """Largest per-step exponential-mechanism epsilon whose T-fold composition fits the budget."""
-    # rho + 2 sqrt(rho L) = eps  =>  sqrt(rho) = -sqrt(L) + sqrt(L + eps)
-    log_term = math.log(1.0 / delta)
-    rho = (math.sqrt(log_term + total_epsilon) - math.sqrt(log_term)) ** 2
-    return math.sqrt(8.0 * rho / steps)
 
 
 def check(lp: LoadedPolicy, vocab: Vocabulary) -> Iterator[Diagnostic]:
@@ -79,25 +62,44 @@ def check(lp: LoadedPolicy, vocab: Vocabulary) -> Iterator[Diagnostic]:
         return
     if not (eps_ok and delta_ok):
         return
-    generation_budget = dp.epsilon * split.generation
-    sparse = dp.decoding.token_release == "sparse"  # sparse release: only the planned paid tokens draw from the token budget
-    steps = dp.decoding.sparse_paid_tokens if sparse else dp.decoding.max_new_tokens
-    step = dp.decoding.step_epsilon
+    yield from _step_budget(lp, dp, base)
+
+
+def _step_budget(lp: LoadedPolicy, dp: DifferentialPrivacySettings, base: tuple) -> Iterator[Diagnostic]:
+    """PE142: a set ``step_epsilon`` the answer's generation budget cannot pay for, or a solved per-token (or per-test)
+    epsilon below :data:`MIN_STEP_EPSILON`."""
+    from enforcers.dp_decoding.budget import plan_budget  # dp-accounting: seconds to import, paid by DP policies only
+    from enforcers.dp_decoding.config import settings_from_policy
+
+    try:
+        settings = settings_from_policy(dp)
+    except ValueError:  # a fixed seed or an answer budget outside the window's: PE149 / PE140 above say which
+        return
+    decoding = settings.decoding
+    epsilon, delta = settings.per_answer
+    plan = plan_budget(epsilon, delta, decoding)
+    sparse = decoding.token_release == "sparse"  # sparse release: only the planned paid tokens draw from the token budget
+    steps = decoding.sparse_paid_tokens if sparse else decoding.max_new_tokens
+    where = "sparse_paid_tokens" if sparse else "max_new_tokens"
+    step = decoding.step_epsilon
     if step is not None:
-        needed = zcdp_to_epsilon(steps * step * step / 8.0, dp.delta)
-        if step <= 0 or needed > generation_budget:
+        tests = steps * plan.epsilon_test**2 / 2.0 if plan.epsilon_test is not None else 0.0
+        needed = steps * step * step / 8.0 + tests
+        if step <= 0 or needed > plan.rho_generation:
             yield Diagnostic(
                 "PE142",
-                f"{steps} steps at step_epsilon {step} cost epsilon {needed:.3g}, more than the generation budget {generation_budget:.3g}",
+                f"{steps} steps at step_epsilon {step} cost rho {needed:.3g}, more than one answer's generation budget "
+                f"(rho {plan.rho_generation:.3g} of epsilon {epsilon:.3g})",
                 lp.span(base + ("decoding", "step_epsilon")),
             )
-    elif generation_budget > 0:
-        solved = solve_step_epsilon(generation_budget, dp.delta, steps)
-        if solved < MIN_STEP_EPSILON:
+        return
+    for name, solved in (("token", plan.epsilon_step), ("sparse-vector test", plan.epsilon_test)):
+        if solved is not None and solved < MIN_STEP_EPSILON:
             yield Diagnostic(
                 "PE142",
-                f"the generation budget {generation_budget:.3g} spread over {steps} tokens leaves {solved:.2g} per token (below {MIN_STEP_EPSILON})",
-                lp.span(base + ("decoding", "sparse_paid_tokens" if sparse else "max_new_tokens")),
+                f"one answer's generation budget (epsilon {epsilon:.3g}, rho {plan.rho_generation:.3g}) spread over {steps} tokens "
+                f"leaves {solved:.2g} per {name} (below {MIN_STEP_EPSILON})",
+                lp.span(base + ("decoding", where)),
             )
 
 

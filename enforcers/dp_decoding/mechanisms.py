@@ -21,7 +21,7 @@ import math
 
 import torch
 
-__all__ = ["exponential_scores", "gumbel_top_k", "laplace", "sample_exponential", "sparse_vector"]
+__all__ = ["AboveThreshold", "exponential_scores", "gumbel_top_k", "laplace", "sample_exponential", "sparse_vector"]
 
 
 def exponential_scores(
@@ -79,6 +79,26 @@ def gumbel_top_k(
     return [int(i) for i in torch.topk(noisy, k).indices]
 
 
+class AboveThreshold:
+    """One online AboveThreshold run (Dwork & Roth, 2014, Algorithm 1; Lyu, Su & Li, 2017, Algorithm 1 for ``positives`` > 1).
+
+    The noisy threshold ``threshold + Lap(2 * sensitivity / epsilon)`` is drawn
+    when the run opens; :meth:`test` compares ``value + Lap(4 * positives *
+    sensitivity / epsilon)`` with it.  Halted by the caller after ``positives``
+    "above" answers, the whole run is epsilon-DP for queries of the given
+    sensitivity, however many "below" answers it gave.
+    """
+
+    def __init__(self, epsilon: float, sensitivity: float, threshold: float, generator: torch.Generator, positives: int = 1) -> None:
+        self.generator = generator
+        self._query_scale = 4.0 * positives * sensitivity / epsilon
+        self.noisy_threshold = threshold + laplace(generator, 2.0 * sensitivity / epsilon)
+
+    def test(self, value: float) -> bool:
+        """Whether the noisy ``value`` reaches the noisy threshold ("above")."""
+        return value + laplace(self.generator, self._query_scale) >= self.noisy_threshold
+
+
 def sparse_vector(
     queries: torch.Tensor,
     threshold: float,
@@ -90,17 +110,16 @@ def sparse_vector(
     """Indices reported above ``threshold`` by the sparse vector technique.
 
     Lyu, Su & Li (2017), Algorithm 1 with half of ``epsilon`` on the threshold
-    and half on the queries; stops after ``max_positives`` positives.  The
-    whole run is epsilon-DP for queries of the given sensitivity.
+    and half on the queries (:class:`AboveThreshold`); stops after
+    ``max_positives`` positives.  The whole run is epsilon-DP for queries of
+    the given sensitivity.
     """
     if max_positives <= 0 or queries.numel() == 0:
         return []
-    eps_threshold, eps_queries = epsilon / 2.0, epsilon / 2.0
-    noisy_threshold = threshold + laplace(generator, sensitivity / eps_threshold)
+    run = AboveThreshold(epsilon, sensitivity, threshold, generator, positives=max_positives)
     positives: list[int] = []
     for index, value in enumerate(queries.tolist()):
-        noise = laplace(generator, 2.0 * max_positives * sensitivity / eps_queries)
-        if value + noise >= noisy_threshold:
+        if run.test(value):
             positives.append(index)
             if len(positives) >= max_positives:
                 break

@@ -50,7 +50,8 @@ Two releases, chosen by ``decoding.token_release``:
     runs, ``sparse_test_share`` of the generation budget on the tests) is a
     bound the ledger is never charged past.  When no further run fits, the
     rest of the answer is the public model's continuation of the released
-    prefix, untested and free (no document enters it); ``exhausted`` says so.
+    prefix, untested and free (no document enters it); ``exhausted`` says so,
+    and the decoder then runs the base row alone.
 
 Noise comes from the request's generator (:mod:`enforcers.dp_decoding.noise`,
 CSPRNG-seeded); a seeded generator makes both releases reproducible, for
@@ -65,7 +66,7 @@ from typing import TYPE_CHECKING, Protocol
 import torch
 
 from enforcers.dp_decoding.accounting import PrivacyAccountant, exponential_mechanism_rho, pure_dp_rho
-from enforcers.dp_decoding.mechanisms import laplace
+from enforcers.dp_decoding.mechanisms import AboveThreshold
 
 if TYPE_CHECKING:
     from enforcers.dp_decoding.decoder import EnsembleState
@@ -74,9 +75,13 @@ __all__ = ["EveryToken", "SparseTokens", "TokenRelease"]
 
 
 class TokenRelease(Protocol):
-    """Draws the next token from an ensemble state and charges the accountant; ``None`` when the budget allows no more."""
+    """Draws the next token from an ensemble state and charges the accountant; ``None`` when the budget allows no more.
+
+    ``exhausted``: every later token is the public model's, no document consulted (the decoder then runs the base row alone).
+    """
 
     paid: int
+    exhausted: bool
 
     def next_token(self, state: EnsembleState, exclude: tuple[int, ...]) -> int | None: ...
 
@@ -94,6 +99,7 @@ class EveryToken:
     generator: torch.Generator
     rho_ceiling: float | None = None
     paid: int = 0
+    exhausted: bool = False  # never: the answer stops when no paid token fits
 
     def next_token(self, state: EnsembleState, exclude: tuple[int, ...]) -> int | None:
         if not self.accountant.can_afford(exponential_mechanism_rho(self.epsilon_step), self.rho_ceiling):
@@ -125,7 +131,7 @@ class SparseTokens:
     runs: int = 0
     decisions: list[bool] = field(default_factory=list)
     exhausted: bool = False
-    _noisy_threshold: float | None = None
+    _run: AboveThreshold | None = None
 
     @property
     def sensitivity(self) -> float:
@@ -133,14 +139,11 @@ class SparseTokens:
         return 1.0 / self.subsets
 
     def next_token(self, state: EnsembleState, exclude: tuple[int, ...]) -> int | None:
-        if self._noisy_threshold is None and not self.exhausted:
+        if self._run is None and not self.exhausted:
             self.exhausted = not self._open_run()
-        above = False
-        if self._noisy_threshold is not None:
-            noisy_query = state.divergence() + laplace(self.generator, 4.0 * self.sensitivity / self.epsilon_test)
-            above = noisy_query >= self._noisy_threshold
+        above = self._run is not None and self._run.test(state.divergence())
         if above:
-            self._noisy_threshold = None  # AboveThreshold halts at its first "above"; the next token opens a new run
+            self._run = None  # AboveThreshold halts at its first "above"; the next token opens a new run
             step = state.distribution(self.epsilon_token, exclude=exclude)
             token = _draw(step.probabilities, step.candidates, self.generator)
             self.accountant.charge_exponential(self.epsilon_token)  # affordable: checked with the run's test
@@ -158,5 +161,5 @@ class SparseTokens:
             return False
         self.accountant.charge_pure(self.epsilon_test)
         self.runs += 1
-        self._noisy_threshold = self.threshold + laplace(self.generator, 2.0 * self.sensitivity / self.epsilon_test)
+        self._run = AboveThreshold(self.epsilon_test, self.sensitivity, self.threshold, self.generator)
         return True

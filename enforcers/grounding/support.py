@@ -35,10 +35,11 @@ book suggestions she mentioned:") announces what follows and states nothing
 itself, as does a verbless line ending in a comma (a salutation or closing:
 "Dear Emily,", "Best regards,").  Two more shapes state nothing, read off the
 parse: a *remark* the answerer addresses to the requester, a first-person
-subject of the main clause with a second-person word beside it and no name,
-number or bracket ("I'm here to help you with your health.", "I hope this
-message finds you well."): it is about the conversation, whatever context
-nouns it borrows; and a verbless *markup fragment* echoed from a tool result
+subject of the main clause with a second-person word beside it, no name,
+number or bracket, and no framed clause with a subject of its own ("I'm here
+to help you with your health.", "I hope this message finds you well."): it is
+about the conversation, whatever context nouns it borrows ("I think you have
+diabetes." frames a fact and is judged as usual); and a verbless *markup fragment* echoed from a tool result
 (braces, angle brackets, a stray square bracket, a ``":`` key: '"content:" + {').
 None of these is ever the support an answer is released on, and none
 is released: the answer keeps only the sentences that state a supported fact
@@ -206,12 +207,25 @@ def _names_something(tokens: Sequence[Token]) -> bool:
     )
 
 
+def _states_a_proposition(tokens: Sequence[Token]) -> bool:
+    """Whether the main clause frames a clause with content of its own: a ccomp, xcomp or advcl child of the root whose
+    own subject is neither the speaker nor the answer itself ("I think *you have diabetes*", "I can confirm that *your
+    landlord evicted you*"; not "I hope *this message* finds you well", "I'm here *to help you*": no subject of its own)."""
+    for clause in (t for t in tokens if t.dep_ in ("ccomp", "xcomp", "advcl") and t.head.dep_ == "ROOT"):
+        for subject in (c for c in clause.children if c.dep_ in ("nsubj", "nsubjpass")):
+            phrase = list(subject.subtree)
+            if subject.morph.get("Person") != ["1"] and not any(t.morph.get("PronType") == ["Dem"] for t in phrase):
+                return True
+    return False
+
+
 def _is_remark(tokens: Sequence[Token]) -> bool:
     """The answerer speaking to the requester: a first-person subject of the main clause, a second-person word,
-    and nothing named ("I hope this message finds you well.", "I'm glad you asked.")."""
+    nothing named, and no framed proposition of its own ("I hope this message finds you well.", "I'm glad you asked.");
+    "I think you have diabetes." frames a fact and is judged as any sentence is."""
     speaker = any(t.pos_ == "PRON" and t.morph.get("Person") == ["1"] and t.dep_ in ("nsubj", "nsubjpass") and t.head.dep_ == "ROOT" for t in tokens)
     addressee = any(t.pos_ == "PRON" and t.morph.get("Person") == ["2"] for t in tokens)
-    return speaker and addressee and not _names_something(tokens)
+    return speaker and addressee and not _names_something(tokens) and not _states_a_proposition(tokens)
 
 
 _MARKUP = re.compile(r'[{}<>\[\]]|":')

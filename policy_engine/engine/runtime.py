@@ -178,16 +178,14 @@ class Engine:
     def _load_model(self, override: str | Path | None) -> Any:
         """The policy's local model, or ``override`` (a model directory; ``"default"``: the pulled SmolLM2; an
         ``http://127.0.0.1:PORT/v1#MODEL`` URL: an OpenAI-compatible server on this machine, :mod:`policy_engine.llm.server`)."""
-        from policy_engine.llm.runtime import default_model_dir, load_model
-        from policy_engine.llm.server import is_server_url, open_server
+        from policy_engine.llm.runtime import load_model
+        from policy_engine.llm.server import open_server
+        from policy_engine.llm.source import model_source
 
         path = override if override is not None else self.policy.model.path
         assert path is not None
-        if is_server_url(str(path)):
-            return open_server(str(path))
-        if str(path) == "default":
-            return load_model(default_model_dir())
-        return load_model(self.policy.resolve_path(str(path)) if override is None else Path(path).expanduser())
+        source = model_source(path, self.policy.resolve_path if override is None else lambda given: Path(given).expanduser())
+        return open_server(source) if isinstance(source, str) else load_model(source)
 
     # --------------------------------------------------------------- requests
 

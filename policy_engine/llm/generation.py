@@ -118,7 +118,7 @@ def raw_completion(handle: ModelHandle | ChatServer, prompt: Prompt, decoding: D
     The in-process model and a :class:`ChatServer` (whose reply names the length limit as ``finish_reason`` "length")
     pass through the same stop-string cut; text after a stop string is dropped, so a limit hit there cuts nothing kept.
     """
-    text, hit_limit = handle.complete(prompt, decoding.max_new_tokens) if isinstance(handle, ChatServer) else _local_completion(handle, prompt, decoding)
+    text, hit_limit = handle.complete(prompt, decoding.max_new_tokens, decoding.stop_strings) if isinstance(handle, ChatServer) else _local_completion(handle, prompt, decoding)
     text = text.lstrip()
     for marker in decoding.stop_strings:
         text, stopped, _ = text.partition(marker)

@@ -34,7 +34,9 @@ import json
 import os
 import urllib.error
 import urllib.request
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlsplit
 
 from policy_engine.errors import PolicyEngineError
@@ -66,6 +68,9 @@ def _loopback(host: str) -> bool:
 
 
 
+#: The most stop strings the OpenAI chat-completions API accepts in one request.
+MAX_STOP_STRINGS = 4
+
 #: Requests go straight to the server: an ``http_proxy`` in the environment must not carry the sanitized context off
 #: the loopback interface that :func:`open_server` checked.
 _DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
@@ -86,10 +91,13 @@ class ChatServer:
     def endpoint(self) -> str:
         return self.base_url.rstrip("/") + "/chat/completions"
 
-    def complete(self, prompt: Prompt, max_new_tokens: int) -> tuple[str, bool]:
-        """The server's greedy reply to ``prompt`` (at most ``max_new_tokens``), stripped, and whether the length limit
-        ended it (``finish_reason`` "length"); raises when unreachable."""
-        body = {"model": self.model, "messages": list(prompt.messages), "max_tokens": max_new_tokens, "temperature": 0.0, "stream": False}
+    def complete(self, prompt: Prompt, max_new_tokens: int, stop: Sequence[str] = ()) -> tuple[str, bool]:
+        """The server's greedy reply to ``prompt`` (at most ``max_new_tokens``, ended at the first of ``stop``: the API
+        takes up to :data:`MAX_STOP_STRINGS`, the caller still cuts at all of them), stripped, and whether the length
+        limit ended it (``finish_reason`` "length"); raises when unreachable."""
+        body: dict[str, Any] = {"model": self.model, "messages": list(prompt.messages), "max_tokens": max_new_tokens, "temperature": 0.0, "stream": False}
+        if stop:
+            body["stop"] = list(stop)[:MAX_STOP_STRINGS]
         request = urllib.request.Request(self.endpoint, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST")
         try:
             with _DIRECT.open(request, timeout=self.timeout_s) as response:

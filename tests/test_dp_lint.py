@@ -1,0 +1,50 @@
+"""PE142 judges the per-token budget on the decoder's own plan (:func:`enforcers.dp_decoding.budget.plan_budget`).
+
+Real policy files, the real linter and the real dp-accounting conversion.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from enforcers.dp_decoding.budget import plan_budget
+from enforcers.dp_decoding.config import DPDecodingSettings
+from enforcers.dp_decoding.lint import MIN_STEP_EPSILON
+from policy_engine.lint import lint
+
+
+def _pe142(tmp_path: Path, decoding: str) -> list[str]:
+    path = tmp_path / "policy.yaml"
+    path.write_text(
+        textwrap.dedent("""\
+            apiVersion: policy-engine.dev/v1
+            kind: PrivacyPolicy
+            metadata: {name: sparse}
+            constraints:
+              - {id: names, statement: Hide the names of patients}
+            differential_privacy:
+              epsilon: 1
+              decoding:
+            """)
+        + textwrap.indent(textwrap.dedent(decoding), "    ")
+    )
+    return [d.message for d in lint([str(path)]).diagnostics if d.code == "PE142"]
+
+
+def test_a_sparse_release_the_answer_plan_leaves_too_little_per_token_is_warned(tmp_path: Path) -> None:
+    plan = plan_budget(1 / 8, 1e-5 / 8, DPDecodingSettings(token_release="sparse", sparse_paid_tokens=64))
+    assert plan.epsilon_step < MIN_STEP_EPSILON  # the decoder's plan for one answer (1/8 of the window by default)
+    messages = _pe142(tmp_path, "token_release: sparse\nsparse_paid_tokens: 64\n")
+    assert any("per token" in m for m in messages) and any("per sparse-vector test" in m for m in messages)
+
+
+def test_a_sparse_release_with_room_per_token_is_not_warned(tmp_path: Path) -> None:
+    assert _pe142(tmp_path, "token_release: sparse\nsparse_paid_tokens: 2\n") == []
+
+
+def test_a_set_step_epsilon_is_charged_with_the_sparse_tests_beside_it(tmp_path: Path) -> None:
+    plan = plan_budget(1 / 8, 1e-5 / 8, DPDecodingSettings(token_release="sparse", sparse_paid_tokens=2, step_epsilon=0.03))
+    assert 2 * 0.03**2 / 8 < plan.rho_generation < 2 * 0.03**2 / 8 + 2 * plan.epsilon_test**2 / 2  # tokens alone would fit
+    (message,) = _pe142(tmp_path, "token_release: sparse\nsparse_paid_tokens: 2\nstep_epsilon: 0.03\n")
+    assert "step_epsilon 0.03" in message
