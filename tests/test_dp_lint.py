@@ -5,12 +5,18 @@ Real policy files, the real linter and the real dp-accounting conversion.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
+import numpy as np
+
+from enforcers.dp_decoding.accounting import rho_for_epsilon, rho_lower_bound
 from enforcers.dp_decoding.budget import plan_budget
 from enforcers.dp_decoding.config import DPDecodingSettings
-from enforcers.dp_decoding.lint import MIN_STEP_EPSILON
+from enforcers.dp_decoding.lint import BOUND_FLOOR, MIN_STEP_EPSILON
 from policy_engine.lint import lint
 
 
@@ -48,3 +54,29 @@ def test_a_set_step_epsilon_is_charged_with_the_sparse_tests_beside_it(tmp_path:
     assert 2 * 0.03**2 / 8 < plan.rho_generation < 2 * 0.03**2 / 8 + 2 * plan.epsilon_test**2 / 2  # tokens alone would fit
     (message,) = _pe142(tmp_path, "token_release: sparse\nsparse_paid_tokens: 2\nstep_epsilon: 0.03\n")
     assert "step_epsilon 0.03" in message
+
+
+def test_the_closed_form_rho_never_exceeds_the_exact_conversion_above_the_floor() -> None:
+    """Lint clears a policy on :func:`rho_lower_bound` alone only because, from ``BOUND_FLOOR`` up, it is a lower bound
+    of the decoder's rho (below the floor dp-accounting's finite orders can convert more loosely: epsilon 0.01 at delta 1e-9)."""
+    checked = 0
+    for epsilon in np.geomspace(0.005, 64, 24):
+        for delta in np.geomspace(1e-15, 0.1, 9):
+            bound = rho_lower_bound(float(epsilon), float(delta))
+            if bound >= BOUND_FLOOR:
+                checked += 1
+                assert bound <= rho_for_epsilon(float(epsilon), float(delta)), (epsilon, delta)
+    assert checked > 150
+    assert rho_lower_bound(0.01, 1e-9) > rho_for_epsilon(0.01, 1e-9) and rho_lower_bound(0.01, 1e-9) < BOUND_FLOOR
+
+
+def test_linting_a_policy_its_lower_bound_clears_never_imports_dp_accounting() -> None:
+    clinic = Path(__file__).resolve().parents[1] / "policies" / "clinic"
+    probe = (
+        "import sys; from policy_engine.lint import lint; "
+        f"report = lint([{str(clinic)!r}]); "
+        "print(len(report.diagnostics), 'dp_accounting' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                         env={**os.environ, "PYTHONPATH": str(clinic.parents[1])}).stdout.split()
+    assert out == ["0", "False"]

@@ -21,15 +21,16 @@ what earlier stages left over without breaking the guarantee.
 Each application is composed as its own event.  ``dp-accounting``'s
 unreleased ``ExponentialMechanismDpEvent`` is deliberately not used: composed
 with a count it is charged only once.
+
+``dp-accounting`` (with scipy) takes about a second to import, so it is
+imported where a conversion runs; :func:`rho_lower_bound` needs no import and
+lets lint settle most policies without it.
 """
 
 from __future__ import annotations
 
 import math
 import threading
-
-from dp_accounting import dp_event
-from dp_accounting.rdp import rdp_privacy_accountant
 
 from policy_engine.errors import BudgetExhausted, PolicyEngineError
 
@@ -42,6 +43,7 @@ __all__ = [
     "pure_epsilon_for",
     "pure_dp_rho",
     "rho_for_epsilon",
+    "rho_lower_bound",
 ]
 
 
@@ -73,15 +75,33 @@ def pure_dp_rho(epsilon: float) -> float:
     return epsilon * epsilon / 2.0
 
 
-def _new_rdp_accountant() -> rdp_privacy_accountant.RdpAccountant:
-    return rdp_privacy_accountant.RdpAccountant()
+def _epsilon_of_events(rhos: list[float], delta: float) -> float:
+    """(epsilon, delta) of rho-zCDP events composed one by one with dp-accounting's RDP accountant."""
+    from dp_accounting import dp_event
+    from dp_accounting.rdp import rdp_privacy_accountant
+
+    accountant = rdp_privacy_accountant.RdpAccountant()
+    for rho in rhos:
+        accountant.compose(dp_event.ZCDpEvent(rho))
+    return float(accountant.get_epsilon(delta))
 
 
 def epsilon_for_rho(rho: float, delta: float) -> float:
     """(epsilon, delta) conversion of a total rho-zCDP, via dp-accounting."""
-    accountant = _new_rdp_accountant()
-    accountant.compose(dp_event.ZCDpEvent(rho))
-    return float(accountant.get_epsilon(delta))
+    return _epsilon_of_events([rho], delta)
+
+
+def rho_lower_bound(epsilon: float, delta: float) -> float:
+    """A rho no larger than :func:`rho_for_epsilon`'s, in closed form (no dp-accounting import).
+
+    Inverts the classic conversion ``epsilon = rho + 2 sqrt(rho ln(1/delta))``
+    (Bun & Steinke, 2016, Proposition 1.3); dp-accounting's RDP conversion is
+    never looser, so the largest rho it admits is at least this one.
+    """
+    if math.isinf(epsilon):
+        return math.inf
+    log_inverse_delta = math.log(1.0 / delta)
+    return (math.sqrt(log_inverse_delta + epsilon) - math.sqrt(log_inverse_delta)) ** 2
 
 
 def rho_for_epsilon(epsilon: float, delta: float) -> float:
@@ -122,7 +142,7 @@ class PrivacyAccountant:
         self.epsilon = epsilon
         self.delta = delta
         self.rho_budget = rho_for_epsilon(epsilon, delta)
-        self._events: list[dp_event.ZCDpEvent] = []
+        self._events: list[float] = []  # the rho of each charged application
         self._lock = threading.Lock()
         self._closed = False
 
@@ -134,7 +154,7 @@ class PrivacyAccountant:
     @property
     def rho_spent(self) -> float:
         with self._lock:
-            return math.fsum(e.rho for e in self._events)
+            return math.fsum(self._events)
 
     @property
     def rho_remaining(self) -> float:
@@ -163,13 +183,13 @@ class PrivacyAccountant:
         with self._lock:
             if self._closed:
                 raise AttemptAbandoned("this answer's privacy spend is already settled; no further mechanism may run")
-            spent = math.fsum(e.rho for e in self._events)
+            spent = math.fsum(self._events)
             if spent + rho > self.rho_budget:
                 raise BudgetExhausted(
                     f"charge of rho={rho:.3g} exceeds the remaining zCDP budget "
                     f"{self.rho_budget - spent:.3g} for (epsilon={self.epsilon}, delta={self.delta})"
                 )
-            self._events.append(dp_event.ZCDpEvent(rho))
+            self._events.append(rho)
 
     def epsilon_spent(self) -> float:
         """(epsilon, delta)-DP of everything charged, composed event by event."""
@@ -177,7 +197,4 @@ class PrivacyAccountant:
             events = list(self._events)
         if not events:
             return 0.0
-        accountant = _new_rdp_accountant()
-        for event in events:
-            accountant.compose(event)
-        return float(accountant.get_epsilon(self.delta))
+        return _epsilon_of_events(events, self.delta)

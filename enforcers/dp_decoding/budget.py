@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from enforcers.dp_decoding.accounting import PrivacyAccountant, exponential_epsilon_for, pure_epsilon_for
+from enforcers.dp_decoding.accounting import exponential_epsilon_for, pure_epsilon_for, rho_for_epsilon
 from enforcers.dp_decoding.config import DPDecodingSettings
 
 __all__ = ["BudgetPlan", "plan_budget"]
@@ -30,11 +30,13 @@ class BudgetPlan:
         return max(0.0, self.rho_total - self.rho_generation - self.rho_selection)
 
 
-def plan_budget(epsilon: float, delta: float, decoding: DPDecodingSettings) -> BudgetPlan:
+def plan_budget(epsilon: float, delta: float, decoding: DPDecodingSettings, rho_total: float | None = None) -> BudgetPlan:
     """Solve the per-step and per-selection epsilons that fit (epsilon, delta).
 
     The total rho is the largest whose (epsilon, delta) conversion stays
-    within the target; ``budget_split`` divides it among the active stages
+    within the target (``rho_total``, when given, replaces it: lint plans
+    with a closed-form lower bound first; every epsilon of the plan grows
+    with it); ``budget_split`` divides it among the active stages
     (``refill="none"``: generation only; ``"random"``: no selection cost).
     Generation, ``token_release="every"``: ``max_new_tokens`` steps of
     epsilon**2/8 each; ``"sparse"``: ``sparse_paid_tokens`` sparse-vector runs
@@ -50,7 +52,8 @@ def plan_budget(epsilon: float, delta: float, decoding: DPDecodingSettings) -> B
         "refill": split.refill if decoding.refill != "none" else 0.0,
     }
     total_share = sum(shares.values())
-    rho_total = PrivacyAccountant(epsilon, delta).rho_budget
+    if rho_total is None:
+        rho_total = rho_for_epsilon(epsilon, delta)
     rho_generation = rho_total * shares["generation"] / total_share
     rho_selection = rho_total * shares["selection"] / total_share
     epsilon_test = None

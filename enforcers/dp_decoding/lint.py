@@ -4,15 +4,17 @@ The per-token budget (PE142) is judged on the plan the decoder itself runs
 on: :func:`enforcers.dp_decoding.budget.plan_budget` for one answer's
 (epsilon, delta) (``DPSettings.per_answer``), so ``token_release: sparse``
 (paid tokens get ``1 - sparse_test_share`` of the generation budget, the
-sparse-vector tests the rest) is checked as it is spent.  That plan converts
-through dp-accounting, whose import costs about two seconds: it is imported
-only for a policy with a ``differential_privacy`` section.
+sparse-vector tests the rest) is checked as it is spent.  The exact plan
+converts through dp-accounting, whose import costs about a second: lint plans
+first with a closed-form lower bound of the total rho and imports it only for
+a policy that bound cannot clear (:func:`_step_budget`).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from enforcers.dp_decoding.settings import DifferentialPrivacySettings
 from enforcers.dp_decoding.timing import REFERENCE_COST, SAFETY, required_seconds
@@ -20,8 +22,13 @@ from policy_engine.diagnostics import Diagnostic
 from policy_engine.policy.loader import LoadedPolicy
 from policy_engine.policy.vocabulary import Vocabulary
 
+if TYPE_CHECKING:
+    from enforcers.dp_decoding.config import DPDecodingSettings
+
 #: A per-token budget below this carries almost no signal: sampling is nearly uniform.
 MIN_STEP_EPSILON = 0.01
+#: The smallest total rho at which lint trusts the closed-form lower bound: one token at ``MIN_STEP_EPSILON``.
+BOUND_FLOOR = MIN_STEP_EPSILON**2 / 8.0
 #: The share of the window budget one answer may spend before lint warns (PE146).
 MAX_ANSWER_SHARE = 0.25
 #: Unset ``answer_epsilon`` defaults to this share of ``epsilon`` (see enforcers.dp_decoding.config).
@@ -67,17 +74,34 @@ def check(lp: LoadedPolicy, vocab: Vocabulary) -> Iterator[Diagnostic]:
 
 def _step_budget(lp: LoadedPolicy, dp: DifferentialPrivacySettings, base: tuple) -> Iterator[Diagnostic]:
     """PE142: a set ``step_epsilon`` the answer's generation budget cannot pay for, or a solved per-token (or per-test)
-    epsilon below :data:`MIN_STEP_EPSILON`."""
-    from enforcers.dp_decoding.budget import plan_budget  # dp-accounting: seconds to import, paid by DP policies only
+    epsilon below :data:`MIN_STEP_EPSILON`.
+
+    Planned first with :func:`~enforcers.dp_decoding.accounting.rho_lower_bound` (closed form, no dp-accounting
+    import): every epsilon of the plan grows with the total rho, so a policy that passes there passes the decoder's
+    exact plan too; only one that does not is planned again exactly, and the exact plan's findings are reported.
+    The bound is trusted from :data:`BOUND_FLOOR` up, where dp-accounting's conversion is never looser (below it,
+    dp-accounting's finite set of orders can be, and no plan can pay one token at :data:`MIN_STEP_EPSILON` anyway).
+    """
+    from enforcers.dp_decoding.accounting import rho_lower_bound
     from enforcers.dp_decoding.config import settings_from_policy
 
     try:
         settings = settings_from_policy(dp)
     except ValueError:  # a fixed seed or an answer budget outside the window's: PE149 / PE140 above say which
         return
-    decoding = settings.decoding
     epsilon, delta = settings.per_answer
-    plan = plan_budget(epsilon, delta, decoding)
+    bound = rho_lower_bound(epsilon, delta)
+    if bound >= BOUND_FLOOR and not list(_plan_findings(lp, settings.decoding, epsilon, delta, base, bound)):
+        return
+    yield from _plan_findings(lp, settings.decoding, epsilon, delta, base, None)
+
+
+def _plan_findings(lp: LoadedPolicy, decoding: DPDecodingSettings, epsilon: float, delta: float, base: tuple,
+                   rho_total: float | None) -> Iterator[Diagnostic]:
+    """PE142 findings of one budget plan (``rho_total`` None: the decoder's exact plan)."""
+    from enforcers.dp_decoding.budget import plan_budget
+
+    plan = plan_budget(epsilon, delta, decoding, rho_total)
     sparse = decoding.token_release == "sparse"  # sparse release: only the planned paid tokens draw from the token budget
     steps = decoding.sparse_paid_tokens if sparse else decoding.max_new_tokens
     where = "sparse_paid_tokens" if sparse else "max_new_tokens"
