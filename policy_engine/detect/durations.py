@@ -67,7 +67,8 @@ def _prepositional_objects(text: str, spans: list[tuple[int, int]]) -> set[tuple
     sentence (a span across sentences heads none)."""
     if not spans:
         return set()
-    sentence_of = {span: next(((s, e) for s, e in sentence_spans(text) if s <= span[0] and span[1] <= e), None) for span in spans}
+    bounds = sentence_spans(text)
+    sentence_of = {span: next(((s, e) for s, e in bounds if s <= span[0] and span[1] <= e), None) for span in spans}
     sentences = sorted({sentence for sentence in sentence_of.values() if sentence is not None})
     docs = dict(zip(sentences, parse([text[s:e] for s, e in sentences], components=SYNTAX)))
     found = set()
