@@ -19,13 +19,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-
-from spacy.tokens import Token
+from typing import TYPE_CHECKING
 
 from policy_engine.detect.recognizers import Hit
 from policy_engine.detect.temporal import DURATION
 from policy_engine.nlp.pipeline import SYNTAX, parse
 from policy_engine.nlp.sentences import sentence_spans
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
 
 #: Words after a length that anchor it to a point in time or make it an age (closed class: the pattern's own suffixes).
 _ANCHORS = ("ago", "later", "earlier", "old")
