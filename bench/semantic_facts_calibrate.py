@@ -5,14 +5,15 @@ validation part (what the report gives; the development part fitted everything):
 
 * **before**: the model this one replaces (noun chunks and predicates, seven scalar features, its weights and
   threshold as shipped);
-* **scalars**, **+ product**, **+ product + phrase**: span classifiers over the wider candidate forms
-  (:data:`FORMS_NOW`), on the scalar features, plus the product of the phrase's and the kind's embeddings, plus
-  the phrase's embedding; regularization and threshold by cross-validation grouped by context, the threshold at
-  the highest out-of-fold span recall whose out-of-fold precisions are no lower than **before**'s on development.
+* **+ product + phrase**: the runtime's span classifier over the wider candidate forms (:data:`FORMS_NOW`), on the
+  scalar features, the product of the phrase's and the kind's embeddings and the phrase's embedding; regularization
+  and threshold by cross-validation grouped by context, the threshold at the highest out-of-fold span recall whose
+  out-of-fold precisions are no lower than **before**'s on development.
 
-The variant with the highest out-of-fold span recall is the runtime's (``--write-model`` writes it to
-``policy_engine/detect/semantic_facts_model.npz``).  Leave-one-type-out on development (fit on eight types, score
-the ninth) says how each variant does on a kind of fact it never saw, which is what a new statement asks of it.
+``--write-model`` writes it to ``policy_engine/detect/semantic_facts_model.npz``.  (The variants "scalars" and
+"+ product" lost to it on every figure, and "+ typical members" failed the rule fixed before its run: see the git
+history of ``bench/results/semantic_facts_calibration.md``.)  Leave-one-type-out on development (fit on eight types,
+score the ninth) says how it does on a kind of fact it never saw, which is what a new statement asks of it.
 Embeddings are cached in ``--cache`` (SQLite).  Writes ``bench/results/semantic_facts_calibration.{json,md}``.
 """
 
@@ -49,8 +50,6 @@ from training.semantic_facts import (  # noqa: E402
     spia_split,
     split,
     to_model,
-    typical_members,
-    with_members,
 )
 
 #: The candidate forms of the model before, and of the classifiers now (noun chunk, predicate, conjunct, compound noun, entity).
@@ -63,20 +62,16 @@ BEFORE_THRESHOLD = 0.16
 #: The share of the development candidates it reports that the chosen model may lose to the sentence gate (their
 #: sentence's cosine to every kind is below it): the gate is this quantile of their sentence cosines, rounded down.
 GATE_LOSS = 0.01
-#: The variants compared: the runtime's (the earlier "scalars" and "+ product" lost to it on every figure, see the git
-#: history of the results), and the same with the two cosines to the kind's typical members.
-VARIANTS = {
-    "+ product + phrase": FeatureSet(None, product=True, phrase=True),
-    "+ typical members": FeatureSet(None, product=True, phrase=True, typical=True),
-}
-#: How many labelled spans nearest a kind's embedding are its typical members.
-TYPICAL_SIZE = 10
+#: The runtime's variant and its features.
+RUNTIME = "+ product + phrase"
+RUNTIME_FEATURES = FeatureSet(None, product=True, phrase=True)
 #: The first stage that loses a gold span of a kind the model never saw (leave one type out): no candidate covers it,
 #: its best candidate's probability is below half the threshold (ranked with the negatives), below the threshold, or found.
 STAGES = ("no candidate", "similarity", "threshold", "found")
 
 
-def _before(exs: list[Example]) -> np.ndarray:
+def before_reports(exs: list[Example]) -> np.ndarray:
+    """Which candidate rows of ``exs`` (over :data:`FORMS_BEFORE`) the model before, as shipped, reports."""
     x = np.concatenate([ex.scalars for ex in exs])[:, list(BEFORE_COLUMNS)]
     return 1.0 / (1.0 + np.exp(-(x @ np.asarray(BEFORE_WEIGHTS[:-1]) + BEFORE_WEIGHTS[-1]))) >= BEFORE_THRESHOLD
 
@@ -101,31 +96,45 @@ def _stages(exs: list[Example], probabilities: np.ndarray, threshold: float) -> 
     return counts
 
 
-def _leave_one_type_out(dev: list[Example], chosen: Fit, floor: dict, members_without: dict[str, object]) -> dict:
-    """Span recall, character precision and the stage that loses each span, on each development type, by a model
-    fitted on the other eight (at the chosen regularization; its threshold from the other eight's out-of-fold
-    probabilities; typical members without the held type's spans)."""
+def held_type_probabilities(dev: list[Example], features: FeatureSet, floor: dict, c: float) -> dict[str, tuple[float, np.ndarray]]:
+    """For each development type: the threshold of a model fitted on the other eight (at regularization ``c``, its
+    threshold from their out-of-fold probabilities at ``floor``) and that model's probability of every candidate row
+    of the held type."""
     out = {}
     for held in STATEMENTS:
-        exs = with_members(dev, members_without[held]) if chosen.features.typical else dev
-        result = fit([ex for ex in exs if ex.fact_type != held], chosen.features, floor, (chosen.c,))
-        kept = [ex for ex in exs if ex.fact_type == held]
-        probabilities = predict(kept, result)
-        out[held] = {**score(kept, probabilities >= result.threshold), "stages": _stages(kept, probabilities, result.threshold)}
+        result = fit([ex for ex in dev if ex.fact_type != held], features, floor, (c,))
+        out[held] = (result.threshold, predict([ex for ex in dev if ex.fact_type == held], result))
     return out
 
 
-RUNTIME, TYPICAL = VARIANTS
+def _leave_one_type_out(dev: list[Example], chosen: Fit, floor: dict) -> dict:
+    """Span recall, character precision and the stage that loses each span, on each development type, by a model
+    fitted on the other eight (:func:`held_type_probabilities` at the chosen regularization)."""
+    out = {}
+    for held, (threshold, probabilities) in held_type_probabilities(dev, chosen.features, floor, chosen.c).items():
+        kept = [ex for ex in dev if ex.fact_type == held]
+        out[held] = {**score(kept, probabilities >= threshold), "stages": _stages(kept, probabilities, threshold)}
+    return out
 
 
-def _better(typical: dict, runtime: dict) -> bool:
-    """The rule fixed before the runs: the typical members are kept only if they raise out-of-fold span recall at no
-    lower out-of-fold precision and, on kinds the model never saw (leave one type out, averaged over types), lose
-    neither span recall nor character precision."""
-    oof, base = typical["cross_validated"], runtime["cross_validated"]
-    mean = {side: {k: np.mean([r[k] for r in rows["leave_one_type_out"].values()]) for k in ("span_recall", "char_precision")} for side, rows in (("t", typical), ("r", runtime))}
-    return (oof["span_recall"] > base["span_recall"] and oof["precision"] >= base["precision"] and oof["char_precision"] >= base["char_precision"]
-            and mean["t"]["span_recall"] >= mean["r"]["span_recall"] and mean["t"]["char_precision"] >= mean["r"]["char_precision"])
+#: The parts :func:`load_parts` gives over each candidate form set (the model before's parts carry " before").
+PARTS = ("dev", "validation", "spia validation")
+
+
+def load_parts(corpora: Path, limit: int, seed: int, extra_dev: int, cache: Path) -> tuple[dict[str, list[Example]], dict[str, int]]:
+    """The examples of every part of the split (:data:`PARTS`: development CAPID + SPIA, CAPID validation, SPIA
+    validation) over the runtime's candidate forms and, keyed ``"<part> before"``, over the model before's; and the
+    number of contexts of each part (``"dev capid"`` and ``"dev spia"`` too).  Embeddings are cached in ``cache``."""
+    embedder = CachedEmbedder(load_embedder(EmbeddingSettings()), EmbeddingCache(cache))
+    capid_dev, val_rows = split(corpora, limit, seed, extra_dev)
+    spia_dev, spia_val = spia_split(corpora, seed)
+    rows = dict(zip(PARTS, (capid_dev + spia_dev, val_rows, spia_val)))
+    firsts = np.cumsum([0, *(len(r) for r in rows.values())])
+    parts = {}
+    for forms, suffix in ((FORMS_NOW, ""), (FORMS_BEFORE, " before")):
+        parts.update({part + suffix: examples(embedder, rows[part], forms, int(first)) for part, first in zip(PARTS, firsts)})
+    counts = {**{part: len(r) for part, r in rows.items()}, "dev capid": len(capid_dev), "dev spia": len(spia_dev)}
+    return parts, counts
 
 
 def main() -> None:
@@ -142,51 +151,34 @@ def main() -> None:
     command = "python " + " ".join(sys.argv)
     print(command, "load average", os.getloadavg(), flush=True)
     started = time.time()
-    embedder = CachedEmbedder(load_embedder(EmbeddingSettings()), EmbeddingCache(args.cache))
-    capid_dev, val_rows = split(args.corpora_dir, args.limit, args.seed, args.extra_dev)
-    spia_dev, spia_val = spia_split(args.corpora_dir, args.seed)
-    dev_rows = capid_dev + spia_dev
-    members = typical_members(embedder, dev_rows, TYPICAL_SIZE)
-    members_without = {t: typical_members(embedder, dev_rows, TYPICAL_SIZE, leave_out=t) for t in STATEMENTS} if args.loto else {}
-    firsts = (0, len(dev_rows), len(dev_rows) + len(val_rows))
-    parts = {
-        forms: [examples(embedder, rows, forms, first, members if forms == FORMS_NOW else None) for rows, first in zip((dev_rows, val_rows, spia_val), firsts)]
-        for forms in (FORMS_BEFORE, FORMS_NOW)
-    }
+    parts, counts = load_parts(args.corpora_dir, args.limit, args.seed, args.extra_dev, args.cache)
     print("examples", round(time.time() - started), "s", flush=True)
-    before_dev, before_val, before_spia = parts[FORMS_BEFORE]
-    floor = score(before_dev, _before(before_dev))
-    rows = {"before": {"dev": floor, "validation": score(before_val, _before(before_val)), "spia validation": score(before_spia, _before(before_spia)),
-                       "by_type": _by_type(before_val, _before(before_val))}}
-    dev, val, spia = parts[FORMS_NOW]
-    fits: dict[str, Fit] = {}
-    for name, features in VARIANTS.items():
-        # a variant with more features must keep the runtime's out-of-fold precision, not only the model before's
-        at_least = floor if not features.typical else {k: max(floor[k], fits[RUNTIME].cross_validated[k]) for k in ("precision", "char_precision")}
-        fits[name] = result = fit(dev, features, at_least)
-        predicted = predict(val, result) >= result.threshold
-        rows[name] = {"c": result.c, "threshold": result.threshold, "dev": score(dev, predict(dev, result) >= result.threshold),
-                      "cross_validated": result.cross_validated, "validation": score(val, predicted),
-                      "spia validation": score(spia, predict(spia, result) >= result.threshold), "by_type": _by_type(val, predicted)}
-        if args.loto:
-            rows[name]["leave_one_type_out"] = _leave_one_type_out(dev, result, floor, members_without)
-        print(name, rows[name]["cross_validated"], round(time.time() - started), "s", flush=True)
-    chosen = RUNTIME if not args.loto or not _better(rows[TYPICAL], rows[RUNTIME]) else TYPICAL
-    reported = {part: reported_sentence_cosines(exs, fits[chosen]) for part, exs in (("dev", dev), ("val", val))}
-    gate = sentence_gate(dev, fits[chosen], GATE_LOSS)
+    before_dev, before_val, before_spia = (parts[part + " before"] for part in PARTS)
+    floor = score(before_dev, before_reports(before_dev))
+    rows = {"before": {"dev": floor, "validation": score(before_val, before_reports(before_val)), "spia validation": score(before_spia, before_reports(before_spia)),
+                       "by_type": _by_type(before_val, before_reports(before_val))}}
+    dev, val, spia = (parts[part] for part in PARTS)
+    chosen = fit(dev, RUNTIME_FEATURES, floor)
+    predicted = predict(val, chosen) >= chosen.threshold
+    rows[RUNTIME] = {"c": chosen.c, "threshold": chosen.threshold, "dev": score(dev, predict(dev, chosen) >= chosen.threshold),
+                     "cross_validated": chosen.cross_validated, "validation": score(val, predicted),
+                     "spia validation": score(spia, predict(spia, chosen) >= chosen.threshold), "by_type": _by_type(val, predicted)}
+    if args.loto:
+        rows[RUNTIME]["leave_one_type_out"] = _leave_one_type_out(dev, chosen, floor)
+    print(RUNTIME, rows[RUNTIME]["cross_validated"], round(time.time() - started), "s", flush=True)
+    reported = {part: reported_sentence_cosines(exs, chosen) for part, exs in (("dev", dev), ("val", val))}
+    gate = sentence_gate(dev, chosen, GATE_LOSS)
     below = {"gate": gate, "dev_reported": len(reported["dev"]), "dev_below": int((reported["dev"] < gate).sum()),
              "val_reported": len(reported["val"]), "val_below": int((reported["val"] < gate).sum())}
     max_drop = float(np.concatenate([ex.scalars[:, DROP] for ex in dev]).max())
     assert max_drop <= DROP_BOUND, f"a development drop {max_drop:.3f} exceeds DROP_BOUND: raise it, or the runtime's cascade is not exact"
     if args.write_model:
-        assert fits[chosen].weights[DROP] > 0, "the runtime's cascade needs a positive weight on the drop"
-        assert not fits[chosen].features.typical, "the runtime computes no typical-member columns: add them to candidate_features first"
-        to_model(fits[chosen], FORMS_NOW, gate).save(MODEL_PATH)
+        assert chosen.weights[DROP] > 0, "the runtime's cascade needs a positive weight on the drop"
+        to_model(chosen, FORMS_NOW, gate).save(MODEL_PATH)
     result = {"command": command, "load_average": os.getloadavg(), "seconds": round(time.time() - started, 1), "seed": args.seed,
-              "contexts": {"dev": len(dev_rows), "dev capid": len(capid_dev), "dev spia": len(spia_dev), "validation": len(val_rows), "spia validation": len(spia_val)},
-              "gold spans": {"dev": sum(len(ex.gold) for ex in dev)}, "statements": STATEMENTS, "chosen": chosen, "gate": below, "max_dev_drop": round(max_drop, 4),
-              "forms": {"before": [FORMS[f] for f in FORMS_BEFORE], "now": [FORMS[f] for f in FORMS_NOW]},
-              "features": [*feature_names(FORMS_NOW), "cosine to the kind's typical members", "best cosine to one typical member"], "typical_size": TYPICAL_SIZE, "rows": rows}
+              "contexts": counts, "gold spans": {"dev": sum(len(ex.gold) for ex in dev)}, "statements": STATEMENTS, "chosen": RUNTIME, "gate": below,
+              "max_dev_drop": round(max_drop, 4), "forms": {"before": [FORMS[f] for f in FORMS_BEFORE], "now": [FORMS[f] for f in FORMS_NOW]},
+              "features": feature_names(FORMS_NOW), "rows": rows}
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "semantic_facts_calibration.json").write_text(json.dumps(result, indent=1), encoding="utf-8")
     header = "| model | part | type | candidate precision | candidate recall | character precision | span recall | reported | gold spans |"
@@ -198,37 +190,34 @@ def main() -> None:
     lines = [
         "# Semantic fact finder: span classifier calibrated on CAPID and SPIA", "", f"Command: `{command}`  ",
         f"Load average at end: {result['load_average']}; {result['seconds']} s.", "",
-        f"Contexts: {len(dev_rows)} development (CAPID: {args.limit * 2 // 3} of the earlier split and {args.extra_dev} more; SPIA: {len(spia_dev)} texts), "
-        f"{len(val_rows)} CAPID validation (the earlier split's; seeded shuffle by context, seed {args.seed}) and {len(spia_val)} SPIA validation texts "
+        f"Contexts: {counts['dev']} development (CAPID: {args.limit * 2 // 3} of the earlier split and {args.extra_dev} more; SPIA: {counts['dev spia']} texts), "
+        f"{counts['validation']} CAPID validation (the earlier split's; seeded shuffle by context, seed {args.seed}) and {counts['spia validation']} SPIA validation texts "
         f"(seeded shuffle by text, same seed).  Gold spans: every occurrence of an annotated value (before: its first only).  ",
         f"Candidates before: {', '.join(result['forms']['before'])}; now: {', '.join(result['forms']['now'])}.  ",
         f"Scalar features: {', '.join(result['features'])}.  ",
-        *(f"{name}: C {rows[name]['c']}, threshold {rows[name]['threshold']}.  " for name in VARIANTS),
-        f"Typical members of a kind: the {TYPICAL_SIZE} labelled development spans nearest its embedding (never the row's own context's).  ",
-        f"Chosen (the rule fixed before the run: typical members only if they raise out-of-fold span recall at no lower out-of-fold "
-        f"precision and lose neither mean span recall nor mean character precision on unseen types): **{chosen}**.  ",
+        f"{RUNTIME}: C {rows[RUNTIME]['c']}, threshold {rows[RUNTIME]['threshold']}.  ",
         f"Sentence gate (the runtime scores only the candidates of sentences whose cosine to some kind reaches it): {gate}, the "
-        f"{GATE_LOSS:.0%} quantile of the sentence cosines of the development candidates the chosen model reports, rounded down; "
+        f"{GATE_LOSS:.0%} quantile of the sentence cosines of the development candidates the model reports, rounded down; "
         f"reported candidates below it: development {below['dev_below']} of {below['dev_reported']}, validation {below['val_below']} of "
         f"{below['val_reported']} (the tables above are without the gate).", "",
         header, rule,
         *(line(name, "dev", "all", rows[name]["dev"]) for name in rows),
-        *(line(name, "dev, out of fold", "all", rows[name]["cross_validated"]) for name in VARIANTS),
+        line(RUNTIME, "dev, out of fold", "all", rows[RUNTIME]["cross_validated"]),
         *(line(name, "**validation**", "all", rows[name]["validation"]) for name in rows),
         *(line(name, "**SPIA validation**", "all", rows[name]["spia validation"]) for name in rows),
         "", "Validation by type:", "", header, rule,
-        *(line(name, "validation", t, rows[name]["by_type"][t]) for t in STATEMENTS for name in ("before", chosen)),
+        *(line(name, "validation", t, rows[name]["by_type"][t]) for t in STATEMENTS for name in ("before", RUNTIME)),
     ]
     if args.loto:
         lines += ["", "Leave one type out (development; each type scored by a model fitted on the other eight):", "", header, rule,
-                  *(line(name, "dev, type unseen", t, rows[name]["leave_one_type_out"][t]) for t in STATEMENTS for name in VARIANTS),
-                  *(line(name, "dev, type unseen, mean", "all", {k: round(float(np.mean([r[k] for r in rows[name]["leave_one_type_out"].values()])), 3)
-                                                                  for k in ("precision", "recall", "char_precision", "span_recall", "reported", "gold_spans")}) for name in VARIANTS),
+                  *(line(RUNTIME, "dev, type unseen", t, rows[RUNTIME]["leave_one_type_out"][t]) for t in STATEMENTS),
+                  line(RUNTIME, "dev, type unseen, mean", "all", {k: round(float(np.mean([r[k] for r in rows[RUNTIME]["leave_one_type_out"].values()])), 3)
+                                                                  for k in ("precision", "recall", "char_precision", "span_recall", "reported", "gold_spans")}),
                   "", "Where a kind never seen loses its spans (leave one type out; shares of the type's gold spans; the first stage that loses "
                   "each: no candidate covers it, its best candidate's probability is below half the threshold, below the threshold, found):", "",
                   "| model | type | gold spans | " + " | ".join(STAGES) + " |", "|---|---|---:|" + "---:|" * len(STAGES),
                   *(f"| {name} | {t} | {sum(c.values())} | " + " | ".join(f"{c[s] / max(1, sum(c.values())):.3f}" for s in STAGES) + " |"
-                    for t in STATEMENTS for name in VARIANTS for c in [rows[name]["leave_one_type_out"][t]["stages"]])]
+                    for t in STATEMENTS for name in (RUNTIME,) for c in [rows[name]["leave_one_type_out"][t]["stages"]])]
     lines += ["", "Candidate recall counts the candidates each model proposes, so it is comparable only within a model; character",
               "precision and span recall do not depend on the candidates."]
     (args.out / "semantic_facts_calibration.md").write_text("\n".join(lines) + "\n", encoding="utf-8")

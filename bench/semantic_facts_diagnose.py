@@ -40,7 +40,7 @@ STAGES = ("no candidate, none touches it", "no candidate, a wider form covers it
 
 
 def _probabilities(model: FactModel, ex: Example) -> np.ndarray:
-    return model.probabilities(features_of([ex], typical=False))
+    return model.probabilities(features_of([ex]))
 
 
 def diagnose(model: FactModel, exs: list[Example], wide: list[Example], contexts: list[str]) -> tuple[dict, list[dict]]:

@@ -9,15 +9,15 @@ CAPID/SPIA types, score the ninth, average over the nine).  The rule, fixed befo
   out-of-fold span recall at out-of-fold precisions no lower than the model before's on development, as shipped;
   leave one type out, each held type gets the threshold of the other eight's out-of-fold probabilities) and
   **unseen** (one threshold for every held type: the highest mean leave-one-type-out span recall whose mean
-  character precision reaches :data:`SHIPPED_UNSEEN_CHAR_PRECISION`);
-* admissible: mean leave-one-type-out character precision >= :data:`SHIPPED_UNSEEN_CHAR_PRECISION` (the shipped
-  model's) and in-type out-of-fold candidate and character precision no lower than the model before's (the floor
+  character precision reaches the shipped model's);
+* admissible: mean leave-one-type-out character precision no lower than the shipped model's (:data:`SHIPPED`, its
+  own row of this run; ``--c-grid`` must hold its regularization) and in-type out-of-fold candidate and character precision no lower than the model before's (the floor
   the shipped model keeps);
 * chosen: the highest mean leave-one-type-out span recall (to three decimals), ties broken by in-type out-of-fold
   span recall.
 
-The examples (``training.semantic_facts.examples`` over the split of ``bench/semantic_facts_calibrate.py``) are
-pickled to ``--examples`` under /tmp on the first run.  The script compares; it writes no model
+The examples (:func:`bench.semantic_facts_calibrate.load_parts`, the calibration's split) are pickled under /tmp on
+the first run, in a file named after the split's arguments (``--examples`` names another).  The script compares; it writes no model
 (``bench/semantic_facts_calibrate.py --write-model`` writes the runtime's).  Writes ``bench/results/semantic_facts_selection.{json,md}`` with development
 (out of fold, leave one type out) and validation (CAPID, SPIA) figures of every candidate.
 """
@@ -25,6 +25,7 @@ pickled to ``--examples`` under /tmp on the first run.  The script compares; it 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import pickle
@@ -38,52 +39,27 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.semantic_facts_calibrate import BEFORE_COLUMNS, BEFORE_THRESHOLD, BEFORE_WEIGHTS, FORMS_BEFORE, FORMS_NOW, GATE_LOSS  # noqa: E402
-from policy_engine.nlp.embedding import CachedEmbedder, EmbeddingCache, load_embedder  # noqa: E402
-from policy_engine.policy.model import EmbeddingSettings  # noqa: E402
-from training.semantic_facts import (  # noqa: E402
-    GRID,
-    STATEMENTS,
-    Example,
-    FeatureSet,
-    at_threshold,
-    examples,
-    fit,
-    predict,
-    score,
-    sentence_gate,
-    spia_split,
-    split,
-)
+from bench.semantic_facts_calibrate import GATE_LOSS, RUNTIME_FEATURES, before_reports, held_type_probabilities, load_parts  # noqa: E402
+from training.semantic_facts import GRID, STATEMENTS, Example, at_threshold, fit, predict, score, sentence_gate  # noqa: E402
 
-RUNTIME = FeatureSet(None, product=True, phrase=True)
-#: The shipped model's (C 1.0, floor rule) mean leave-one-type-out character precision on development.
-SHIPPED_UNSEEN_CHAR_PRECISION = 0.248
+#: The shipped model's regularization and threshold rule (a candidate of every run; its row sets the bar).
+SHIPPED_C = 1.0
+SHIPPED = f"C {SHIPPED_C}, floor"
 MEASURES = ("precision", "recall", "char_precision", "span_recall", "reported")
 
 
 def _load(args: argparse.Namespace) -> dict[str, list[Example]]:
-    """Development (CAPID + SPIA), CAPID validation and SPIA validation examples over the runtime's candidate forms,
-    and the development examples over the model before's forms (for its precision floor)."""
-    if args.examples.exists():
-        with args.examples.open("rb") as handle:
+    """:func:`load_parts` of the arguments' split, pickled under /tmp (or ``--examples``) in a file named after them."""
+    key = hashlib.sha256(repr((str(args.corpora_dir.resolve()), args.limit, args.seed, args.extra_dev)).encode()).hexdigest()[:12]
+    path = args.examples or Path(f"/tmp/semantic_facts_examples_{key}.pkl")
+    if path.exists():
+        with path.open("rb") as handle:
             return pickle.load(handle)
-    embedder = CachedEmbedder(load_embedder(EmbeddingSettings()), EmbeddingCache(args.cache))
-    capid_dev, val_rows = split(args.corpora_dir, args.limit, args.seed, args.extra_dev)
-    spia_dev, spia_val = spia_split(args.corpora_dir, args.seed)
-    dev_rows = capid_dev + spia_dev
-    firsts = (0, len(dev_rows), len(dev_rows) + len(val_rows))
-    parts = dict(zip(("dev", "validation", "spia validation"), (examples(embedder, rows, FORMS_NOW, first) for rows, first in zip((dev_rows, val_rows, spia_val), firsts))))
-    parts["dev before"] = examples(embedder, dev_rows, FORMS_BEFORE)
-    args.examples.parent.mkdir(parents=True, exist_ok=True)
-    with args.examples.open("wb") as handle:
+    parts, _ = load_parts(args.corpora_dir, args.limit, args.seed, args.extra_dev, args.cache)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as handle:
         pickle.dump(parts, handle)
     return parts
-
-
-def _floor(before_dev: list[Example]) -> dict:
-    x = np.concatenate([ex.scalars for ex in before_dev])[:, list(BEFORE_COLUMNS)]
-    return score(before_dev, 1.0 / (1.0 + np.exp(-(x @ np.asarray(BEFORE_WEIGHTS[:-1]) + BEFORE_WEIGHTS[-1]))) >= BEFORE_THRESHOLD)
 
 
 def _mean(rows: dict[str, dict]) -> dict:
@@ -94,13 +70,7 @@ def _candidate(job: tuple[list[Example], float, dict]) -> dict:
     """One regularization: the fit on every development type and, for each held type, the probabilities of a fit on
     the other eight with that fit's floor threshold."""
     dev, c, floor = job
-    whole = fit(dev, RUNTIME, floor, (c,))
-    held = {}
-    for fact_type in STATEMENTS:
-        result = fit([ex for ex in dev if ex.fact_type != fact_type], RUNTIME, floor, (c,))
-        kept = [ex for ex in dev if ex.fact_type == fact_type]
-        held[fact_type] = (result.threshold, predict(kept, result))
-    return {"c": c, "fit": whole, "held": held}
+    return {"c": c, "fit": fit(dev, RUNTIME_FEATURES, floor, (c,)), "held": held_type_probabilities(dev, RUNTIME_FEATURES, floor, c)}
 
 
 def _unseen(dev: list[Example], held: dict[str, tuple[float, np.ndarray]], threshold: float | None) -> dict[str, dict]:
@@ -108,17 +78,17 @@ def _unseen(dev: list[Example], held: dict[str, tuple[float, np.ndarray]], thres
     return {t: score([ex for ex in dev if ex.fact_type == t], p >= (own if threshold is None else threshold)) for t, (own, p) in held.items()}
 
 
-def _unseen_threshold(dev: list[Example], held: dict[str, tuple[float, np.ndarray]]) -> float:
+def _unseen_threshold(dev: list[Example], held: dict[str, tuple[float, np.ndarray]], bar: float) -> float:
     """The **unseen** rule: one threshold of highest mean leave-one-type-out span recall at mean character precision
-    >= :data:`SHIPPED_UNSEEN_CHAR_PRECISION` (the highest threshold of the grid when none reaches it)."""
+    >= ``bar`` (the shipped model's; the highest threshold of the grid when none reaches it)."""
     means = {t: _mean(_unseen(dev, held, t)) for t in GRID}
-    fits = [t for t, m in means.items() if m["char_precision"] >= SHIPPED_UNSEEN_CHAR_PRECISION]
+    fits = [t for t, m in means.items() if m["char_precision"] >= bar]
     return max(fits, key=lambda t: (means[t]["span_recall"], t)) if fits else GRID[-1]
 
 
-def _admissible(row: dict, floor: dict) -> bool:
+def _admissible(row: dict, floor: dict, bar: float) -> bool:
     oof = row["cross_validated"]
-    return (row["unseen mean"]["char_precision"] >= SHIPPED_UNSEEN_CHAR_PRECISION
+    return (row["unseen mean"]["char_precision"] >= bar
             and oof["precision"] >= floor["precision"] and oof["char_precision"] >= floor["char_precision"])
 
 
@@ -129,24 +99,27 @@ def main() -> None:
     parser.add_argument("--extra-dev", type=int, default=200)
     parser.add_argument("--seed", type=int, default=33)
     parser.add_argument("--cache", type=Path, default=Path("/tmp/semantic_facts_embeddings.sqlite"))
-    parser.add_argument("--examples", type=Path, default=Path("/tmp/semantic_facts_examples.pkl"))
+    parser.add_argument("--examples", type=Path, default=None, help="Pickled examples (default: under /tmp, named after the split's arguments).")
     parser.add_argument("--c-grid", type=float, nargs="+", default=[0.03, 0.1, 0.3, 1.0])
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results")
     args = parser.parse_args()
+    if SHIPPED_C not in args.c_grid:
+        parser.error(f"--c-grid must hold the shipped model's regularization {SHIPPED_C}")
     command = "python " + " ".join(sys.argv)
     print(command, "load average", os.getloadavg(), flush=True)
     started = time.time()
     parts = _load(args)
     dev = parts["dev"]
-    floor = _floor(parts["dev before"])
+    floor = score(parts["dev before"], before_reports(parts["dev before"]))
     with ProcessPoolExecutor(args.workers) as pool:
         runs = list(pool.map(_candidate, [(dev, c, floor) for c in args.c_grid]))
     print("fits", round(time.time() - started), "s", flush=True)
+    bar = next(_mean(_unseen(dev, run["held"], None))["char_precision"] for run in runs if run["c"] == SHIPPED_C)
     rows, fits = {}, {}
     for run in runs:
         for rule in ("floor", "unseen"):
-            threshold = None if rule == "floor" else _unseen_threshold(dev, run["held"])
+            threshold = None if rule == "floor" else _unseen_threshold(dev, run["held"], bar)
             result = run["fit"] if threshold is None else at_threshold(dev, run["fit"], threshold)
             unseen = _unseen(dev, run["held"], threshold)
             name = f"C {run['c']}, {rule}"
@@ -154,19 +127,18 @@ def main() -> None:
             rows[name] = {"c": run["c"], "rule": rule, "threshold": result.threshold, "cross_validated": result.cross_validated,
                           "unseen": unseen, "unseen mean": _mean(unseen),
                           **{part: score(parts[part], predict(parts[part], result) >= result.threshold) for part in ("validation", "spia validation")}}
-    admissible = [name for name, row in rows.items() if _admissible(row, floor)]
+    admissible = [name for name, row in rows.items() if _admissible(row, floor, bar)]
     chosen = max(admissible, key=lambda n: (rows[n]["unseen mean"]["span_recall"], rows[n]["cross_validated"]["span_recall"])) if admissible else None
-    shipped = "C 1.0, floor"
     gate = sentence_gate(dev, fits[chosen], GATE_LOSS) if chosen else None
     result = {"command": command, "load_average": os.getloadavg(), "seconds": round(time.time() - started, 1), "floor": floor,
-              "shipped": shipped, "chosen": chosen, "gate": gate, "admissible": admissible, "rows": rows}
+              "shipped": SHIPPED, "shipped_unseen_char_precision": bar, "chosen": chosen, "gate": gate, "admissible": admissible, "rows": rows}
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "semantic_facts_selection.json").write_text(json.dumps(result, indent=1), encoding="utf-8")
     header = "| candidate | threshold | dev OOF cand. precision | dev OOF char precision | dev OOF span recall | unseen (LOTO) char precision | unseen (LOTO) span recall | **CAPID val** char precision | **CAPID val** span recall | **SPIA val** char precision | **SPIA val** span recall |"
 
     def line(name: str, r: dict) -> str:
         o, u, v, s = r["cross_validated"], r["unseen mean"], r["validation"], r["spia validation"]
-        mark = " (shipped)" if name == shipped else " (**chosen**)" if name == chosen else ""
+        mark = " (shipped)" if name == SHIPPED else " (**chosen**)" if name == chosen else ""
         return (f"| {name}{mark} | {r['threshold']} | {o['precision']} | {o['char_precision']} | {o['span_recall']} | {u['char_precision']} | "
                 f"{u['span_recall']} | {v['char_precision']} | {v['span_recall']} | {s['char_precision']} | {s['span_recall']} |")
 
@@ -174,7 +146,7 @@ def main() -> None:
         "# Semantic fact finder: regularization and threshold rule chosen on kinds never seen", "", f"Command: `{command}`  ",
         f"Load average at end: {result['load_average']}; {result['seconds']} s.", "",
         "Rule fixed before the run (see the script's docstring): admissible when the mean leave-one-type-out character precision "
-        f"is >= {SHIPPED_UNSEEN_CHAR_PRECISION} (the shipped model's) and in-type out-of-fold precisions are no lower than the model "
+        f"is >= {bar} (the shipped model's, its row below) and in-type out-of-fold precisions are no lower than the model "
         f"before's ({floor['precision']} candidate, {floor['char_precision']} character); chosen: highest mean leave-one-type-out span "
         "recall, ties by in-type out-of-fold span recall.  Rules: **floor** = the shipped threshold rule; **unseen** = one threshold "
         "chosen on the leave-one-type-out scores.", "",

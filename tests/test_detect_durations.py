@@ -42,6 +42,9 @@ def test_a_length_after_a_preposition_is_no_date(text: str, length: str) -> None
         ("It lasted three years and nine months in total.", "three years and nine months"),
         ("He was admitted two days ago. Within 24 hours he improved.", "two days ago"),
         ("She is six years old.", "six years old"),
+        ("He received a sentence of two to four years.", "two to four years"),
+        ("The patient has a history of 10 years of smoking.", "10 years"),
+        ("They ended a marriage of 12 years in court.", "12 years"),
     ],
 )
 def test_a_length_that_dates_a_fact_is_a_date(text: str, date: str) -> None:

@@ -38,3 +38,17 @@ def test_a_private_person_keeps_its_name_variants() -> None:
     assert person.is_person and person.category == "person_name"
     text = "Mr Jackson called the office twice."
     assert "Jackson" in [text[f.start : f.end] for f in analyzer.analyze(text, [policy.constraints[0]])]
+
+
+def test_a_recognizer_never_overrides_a_name_spacy_labels_a_person() -> None:
+    """"Baker" is a name spaCy labels PERSON; the occupation recognizer also finds the word whole, but its reading
+    only places a name spaCy gives no label, so the private person keeps its variants and the occupation word in
+    "the baker was late" is no private entity."""
+    policy = load_policy(ROOT / "policies" / "lawfirm")
+    policy.private_knowledge.entities.append("Baker")
+    analyzer = Analyzer(policy)
+    (person,) = [p for p in analyzer._private if p.name == "Baker"]
+    assert person.is_person and person.category == "person_name"
+    text = "The baker was late. Mr Baker called."
+    hidden = [text[f.start : f.end] for f in analyzer.analyze(text, [policy.constraints[0]])]
+    assert "baker" not in hidden and "Baker" in hidden

@@ -60,12 +60,12 @@ def test_a_sentence_implying_the_attribute_is_flagged_and_one_merely_about_the_a
 def test_declared_evidence_replaces_the_blanket_fallback_for_a_relation_no_model_covers(judge: EvidenceJudge) -> None:
     """``diagnosed_with`` names no attribute of the model: undeclared, the relatedness fallback takes the routine
     sentences about the patient too; with the owner's evidence terms declared, only the terms (checked by the eraser)
-    count, so the judge itself flags nothing."""
+    count: the judge does not read the fact, so the eraser asks it nothing."""
     routine = ["Her insurance card was scanned at the front desk.", "She signed the consent form for text reminders."]
     undeclared = Fact("private:0", "patient", "diagnosed_with", "hiv infection")
     declared = Fact("private:0", "patient", "diagnosed_with", "hiv infection", terms=("viral load", "antiretroviral"))
     assert all(judge.evidence(judge.embed(routine), undeclared))
-    assert not judge.reads(declared) and judge.evidence(judge.embed(routine), declared) == [False, False]
+    assert judge.reads(undeclared) and not judge.reads(declared)
 
 
 def test_an_owner_who_declares_evidence_keeps_the_routine_sentences_and_loses_the_evidence() -> None:

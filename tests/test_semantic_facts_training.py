@@ -38,12 +38,12 @@ def test_a_fit_scores_rows_with_the_runtime_models_own_method() -> None:
     rng = np.random.default_rng(0)
     n, dim = 5, 4
     ex = Example("health", 0, [(0, 1)] * n, np.zeros(n, dtype=int), rng.normal(size=(n, 3)).astype(np.float32), rng.normal(size=(n, dim)).astype(np.float32),
-                 rng.normal(size=(n, dim)).astype(np.float32), np.zeros(n, dtype=bool), [], rng.normal(size=(n, 2)).astype(np.float32))
-    result = Fit(FeatureSet(None, product=True, phrase=True, typical=True), 1.0, rng.normal(size=5 + 2 * dim + 1).astype(np.float32), 0.5, {}, 5, dim, np.zeros(0))
-    x = np.concatenate([ex.scalars, ex.typical, ex.phrase * ex.kind, ex.phrase], axis=1)
+                 rng.normal(size=(n, dim)).astype(np.float32), np.zeros(n, dtype=bool), [])
+    result = Fit(FeatureSet(None, product=True, phrase=True), 1.0, rng.normal(size=3 + 2 * dim + 1).astype(np.float32), 0.5, {}, 3, dim, np.zeros(0))
+    x = np.concatenate([ex.scalars, ex.phrase * ex.kind, ex.phrase], axis=1)
     expected = 1 / (1 + np.exp(-(x @ result.weights[:-1] + result.weights[-1])))
     assert np.allclose(predict([ex], result), expected, atol=1e-5)
-    assert np.allclose(to_model(result).probabilities(features_of([ex], typical=True)), expected, atol=1e-5)
+    assert np.allclose(to_model(result).probabilities(features_of([ex])), expected, atol=1e-5)
 
 
 def test_coordinated_parts_split_at_conjunctions_and_commas() -> None:
@@ -60,7 +60,7 @@ def test_another_threshold_rule_rescores_the_fits_out_of_fold_probabilities() ->
     """:func:`at_threshold` scores the rows' out-of-fold probabilities at the new threshold, with no refit."""
     n = 4
     ex = Example("health", 0, [(0, 5), (6, 10), (11, 15), (16, 20)], np.zeros(n, dtype=int), np.zeros((n, 3), dtype=np.float32), np.zeros((n, 2), dtype=np.float32),
-                 np.zeros((n, 2), dtype=np.float32), np.asarray([True, False, True, False]), [(0, 5), (11, 15)], np.zeros((n, 2), dtype=np.float32))
+                 np.zeros((n, 2), dtype=np.float32), np.asarray([True, False, True, False]), [(0, 5), (11, 15)])
     oof = np.asarray([0.9, 0.6, 0.3, 0.1])
     result = Fit(FeatureSet(None, product=True, phrase=True), 1.0, np.zeros(8, dtype=np.float32), 0.5, score([ex], oof >= 0.5), 3, 2, oof)
     lower = at_threshold([ex], result, 0.2)

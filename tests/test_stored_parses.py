@@ -60,7 +60,8 @@ def test_a_stored_doc_is_the_parse_spacy_gives(tmp_path: Path) -> None:
 def test_parse_serves_a_registered_store_only_for_the_model_that_parsed(tmp_path: Path, same_model: bool) -> None:
     texts = tuple(f"{t} (store {same_model})" for t in TEXTS)  # texts no other test parsed in this process
     key = f"test-store-{same_model}"
-    use_stored_parses(key, _store(tmp_path, texts, None if same_model else "en_another_model==1.0 spacy==0"))
+    store = _store(tmp_path, texts, None if same_model else "en_another_model==1.0 spacy==0")
+    use_stored_parses(key, store)
     runs: list[str] = []
     original, counting = _counting(runs)
     nlp_pipeline.pipe = counting
@@ -70,7 +71,7 @@ def test_parse_serves_a_registered_store_only_for_the_model_that_parsed(tmp_path
         ner = parse(texts, components=NER, prepare=("ner", sentence_starts()))
     finally:
         nlp_pipeline.pipe = original
-        nlp_pipeline._STORES.pop(key, None)
+        nlp_pipeline.forget_stored_parses(key, store)
     assert (runs == []) is same_model, runs
     assert [_signature(d) for d in full] == [_signature(d) for d in original(texts)]
     assert [_signature(d) for d in syntax] == [_signature(d) for d in original(texts, components=SYNTAX)]
@@ -186,6 +187,34 @@ def test_closing_an_engine_unregisters_its_stored_parses() -> None:
     engine.close()
     assert nlp_pipeline._STORES.get(key) is not store and nlp_pipeline._STORES.get(key) is other.stored_parses[1]
     other.close()
+    assert key not in nlp_pipeline._STORES
+
+
+def test_closing_one_of_two_engines_on_a_bundle_keeps_the_other_served_from_stored_parses() -> None:
+    """Two engines open on one bundle register their stores under one key; closing the later one leaves the earlier
+    one's store registered, and its requests still parse no stored passage again."""
+    from policy_engine.bundle.reader import Bundle
+    from policy_engine.engine.runtime import Engine
+    from tests.compile_support import compiled_fixture
+
+    _, path, _ = compiled_fixture()
+    key = str(path.resolve())
+    stored = {n.text for n in Bundle.open(path).nodes}
+    first = Engine.open(path, audit=False)
+    second = Engine.open(path, audit=False)
+    second.close()
+    assert first.stored_parses is not None and nlp_pipeline._STORES.get(key) is first.stored_parses[1]
+    nlp_pipeline._PARSED.clear()  # the compile parsed the same texts in this process
+    runs: list[str] = []
+    original, counting = _counting(runs)
+    nlp_pipeline.pipe = counting
+    try:
+        result = first.protect("Which inhaler does Maria Lopez use for her asthma?")
+    finally:
+        nlp_pipeline.pipe = original
+        first.close()
+    assert result.redactions and runs
+    assert not set(runs) & stored, "a passage the bundle stored parses of was parsed again"
     assert key not in nlp_pipeline._STORES
 
 

@@ -10,9 +10,9 @@ were measured on), and ``extra_dev`` further contexts join development only, so 
 tags, split by text with the same seed.
 
 The classifier (:func:`fit`) is a logistic regression over the model's scalar features, the product of the phrase's
-and the kind's embeddings and the phrase's embedding; a variant adds the phrase's cosines to the kind's *typical
-members* (the labelled development spans nearest the kind's embedding, :func:`typical_members`), which relate a
-phrase to a kind through examples rather than through the kind's name.  Its regularization is chosen by
+and the kind's embeddings and the phrase's embedding (a variant that added the phrase's cosines to a kind's "typical
+members", its nearest labelled development spans, was rejected by a rule fixed before the run: see
+``bench/results/semantic_facts_calibration.md``).  Its regularization is chosen by
 cross-validation grouped by context on development; its threshold is the one of highest out-of-fold span recall
 whose out-of-fold candidate and character precision are no lower than a floor.  Its sentence gate is set by the
 bench from the sentence cosines of the development candidates it reports.  A fit scores rows with the runtime
@@ -111,37 +111,6 @@ def spia_split(corpora: Path, seed: int, development: float = 2 / 3) -> tuple[li
     return rows[:cut], rows[cut:]
 
 
-@dataclass(frozen=True)
-class TypicalMembers:
-    """Labelled facts of known kinds (their embeddings) and how many of them, nearest a kind's name, are its typical
-    members; ``sources`` numbers the text each was labelled in (a text's own labels are never its members, so a fit
-    sees a row's features as they will be on a text it was not fitted on)."""
-
-    vectors: np.ndarray
-    size: int
-    sources: np.ndarray
-
-
-def typical_columns(phrase: np.ndarray, kind: np.ndarray, members: TypicalMembers, sources: np.ndarray | None = None) -> np.ndarray:
-    """Two columns per row: the cosine of the row's phrase to the normalized mean of its kind's typical members (the
-    ``members.size`` labelled facts nearest the kind's embedding, none of the row's own source) and its best cosine to
-    one of them.  A kind such as "safeguarding concerns" has members that are rarely similar to its name ("barring
-    order"); its typical members relate a phrase to it through facts of the kinds labelled data has."""
-    out = np.zeros((len(phrase), 2), dtype=np.float32)
-    if not len(phrase):
-        return out
-    own = np.full(len(phrase), -1) if sources is None else np.asarray(sources)
-    _, group = np.unique(np.concatenate([kind, own[:, None].astype(kind.dtype)], axis=1), axis=0, return_inverse=True)
-    for g in np.unique(group):
-        rows = np.flatnonzero(group == g)
-        closeness = np.where(members.sources != own[rows[0]], members.vectors @ kind[rows[0]], -np.inf)
-        nearest = members.vectors[np.argsort(-closeness)[: members.size]]
-        centre = nearest.mean(axis=0)
-        out[rows, 0] = phrase[rows] @ (centre / np.linalg.norm(centre))
-        out[rows, 1] = (phrase[rows] @ nearest.T).max(axis=1)
-    return out
-
-
 @dataclass
 class Example:
     """One (context, fact type): the candidates' spans, forms, scalar features, phrase and kind embeddings and labels,
@@ -156,21 +125,10 @@ class Example:
     kind: np.ndarray
     y: np.ndarray
     gold: list[tuple[int, int]]
-    typical: np.ndarray
 
 
-def typical_members(embedder: Embedder, rows: list[dict], size: int, first_context: int = 0, leave_out: str | None = None) -> TypicalMembers:
-    """The labelled spans of ``rows`` (every occurrence, every type of :data:`STATEMENTS` but ``leave_out``) as the
-    typical members of kinds, each numbered by its context (a context's own spans are never its rows' members)."""
-    spans = [(first_context + i, row["context"][s:e]) for i, row in enumerate(rows) for s, e, t in gold_spans(row) if t != leave_out]
-    return TypicalMembers(embedder.embed([text for _, text in spans]), size, np.asarray([i for i, _ in spans]))
-
-
-def examples(
-    embedder: Embedder, rows: list[dict], forms: tuple[int, ...], first_context: int = 0, members: TypicalMembers | None = None,
-) -> list[Example]:
-    """An :class:`Example` per (context, fact type), every feature computed exactly (no gate, no cascade); with
-    ``members``, the typical-member columns too (none of a context's own spans among its members)."""
+def examples(embedder: Embedder, rows: list[dict], forms: tuple[int, ...], first_context: int = 0) -> list[Example]:
+    """An :class:`Example` per (context, fact type), every feature computed exactly (no gate, no cascade)."""
     docs = parse([row["context"] for row in rows])
     out = []
     for fact_type, statement in STATEMENTS.items():
@@ -183,16 +141,9 @@ def examples(
             out.append(Example(
                 fact_type, first_context + i, chars, np.asarray([f for _, f in spans], dtype=int), features.scalars[at : at + n], phrase, kind,
                 np.asarray([any(covers(c, g) for g in gold) for c in chars], dtype=bool), gold,
-                typical_columns(phrase, kind, members, np.full(n, first_context + i)) if members is not None else np.zeros((n, 2), dtype=np.float32),
             ))
             at += n
     return out
-
-
-def with_members(exs: list[Example], members: TypicalMembers) -> list[Example]:
-    """``exs`` with their typical-member columns recomputed against ``members`` (leave one type out: members without
-    the held type's spans)."""
-    return [replace(ex, typical=typical_columns(ex.phrase, ex.kind, members, np.full(len(ex.y), ex.context))) for ex in exs]
 
 
 #: The feature sets compared: which scalar columns (``None``: all) and whether the product and phrase vectors are used.
@@ -203,7 +154,6 @@ class FeatureSet:
     columns: tuple[int, ...] | None
     product: bool
     phrase: bool
-    typical: bool = False
 
 
 def design(exs: list[Example], features: FeatureSet) -> np.ndarray:
@@ -211,8 +161,6 @@ def design(exs: list[Example], features: FeatureSet) -> np.ndarray:
     parts = [np.concatenate([ex.scalars for ex in exs])]
     if features.columns is not None:
         parts[0] = parts[0][:, list(features.columns)]
-    if features.typical:
-        parts.append(np.concatenate([ex.typical for ex in exs]))
     if features.product:
         parts.append(np.concatenate([ex.phrase * ex.kind for ex in exs]))
     if features.phrase:
@@ -295,8 +243,7 @@ def fit(exs: list[Example], features: FeatureSet, floor: dict, c_grid: tuple[flo
     threshold = threshold_at_floor(exs, oofs[c], floor)
     model = _logistic(design(exs, features), y, c)
     weights = np.asarray([*model.coef_[0], model.intercept_[0]], dtype=np.float32)
-    n_scalars = exs[0].scalars.shape[1] + exs[0].typical.shape[1] * features.typical
-    return Fit(features, c, weights, threshold, score(exs, oofs[c] >= threshold), n_scalars, exs[0].phrase.shape[1], oofs[c])
+    return Fit(features, c, weights, threshold, score(exs, oofs[c] >= threshold), exs[0].scalars.shape[1], exs[0].phrase.shape[1], oofs[c])
 
 
 def at_threshold(exs: list[Example], result: Fit, threshold: float) -> Fit:
@@ -316,20 +263,19 @@ def reported_sentence_cosines(exs: list[Example], result: Fit) -> np.ndarray:
     return np.concatenate([ex.scalars[predict([ex], result) >= result.threshold, 1] for ex in exs if len(ex.y)])
 
 
-def features_of(exs: list[Example], typical: bool) -> CandidateFeatures:
-    """The rows of ``exs`` as the runtime's :class:`CandidateFeatures` (with the typical-member columns or not)."""
-    scalars = np.concatenate([np.concatenate([ex.scalars, ex.typical], axis=1) if typical else ex.scalars for ex in exs])
+def features_of(exs: list[Example]) -> CandidateFeatures:
+    """The rows of ``exs`` as the runtime's :class:`CandidateFeatures`."""
+    scalars = np.concatenate([ex.scalars for ex in exs])
     return CandidateFeatures([], np.zeros(0), scalars, np.concatenate([ex.phrase for ex in exs]), np.concatenate([ex.kind for ex in exs]))
 
 
 def predict(exs: list[Example], result: Fit) -> np.ndarray:
     """The probability of every candidate row of ``exs`` under a :class:`Fit`, by the runtime model's own method."""
-    return to_model(result, gate=0.0).probabilities(features_of(exs, result.features.typical))
+    return to_model(result, gate=0.0).probabilities(features_of(exs))
 
 
 def to_model(result: Fit, forms: tuple[int, ...] = (), gate: float = 0.0) -> FactModel:
-    """The runtime :class:`FactModel` of a fit over every scalar column (for a fit with the typical-member columns, a
-    model that scores rows holding them, as :func:`predict` does; the runtime computes no such columns)."""
+    """The runtime :class:`FactModel` of a fit over every scalar column."""
     assert result.features.columns is None, "the runtime model uses every scalar column"
     w, dim = result.weights, result.dim
     product = w[result.n_scalars : result.n_scalars + dim] if result.features.product else np.zeros(dim, dtype=np.float32)

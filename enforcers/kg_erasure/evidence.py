@@ -100,7 +100,19 @@ class EvidenceJudge(Protocol):
         """The vectors the judge reads (one row per sentence)."""
 
     def evidence(self, vectors: np.ndarray, fact: Fact) -> list[bool]:
-        """Which sentences, given by their :meth:`embed` vectors, are evidence of ``fact``."""
+        """Which sentences, given by their :meth:`embed` vectors, are evidence of ``fact`` (asked only of a fact the
+        judge :meth:`reads`)."""
+
+
+class EmbeddingJudge:
+    """A judge that reads sentences as their vectors in the shared sentence embedder's space."""
+
+    def __init__(self, embedder: Embedder) -> None:
+        self.embedder = embedder
+
+    def embed(self, sentences: Sequence[str]) -> np.ndarray:
+        """One row per sentence: its vector from the shared embedder."""
+        return self.embedder.embed(list(sentences))
 
 
 class TextVectors:
@@ -117,19 +129,16 @@ class TextVectors:
         return vector
 
 
-class SimilarityJudge:
+class SimilarityJudge(EmbeddingJudge):
     """Sentences close to a fact in the shared embedder's space (cosine of L2-normalized vectors >= ``threshold``)."""
 
     def __init__(self, embedder: Embedder, threshold: float = DEFAULT_THRESHOLD) -> None:
-        self.embedder = embedder
+        super().__init__(embedder)
         self.threshold = threshold
         self.facts = TextVectors(embedder)
 
     def reads(self, fact: Fact) -> bool:
         return True
-
-    def embed(self, sentences: Sequence[str]) -> np.ndarray:
-        return self.embedder.embed(list(sentences))
 
     def scores(self, vectors: np.ndarray, fact: Fact) -> np.ndarray:
         """Cosine of each sentence (its vector in ``vectors``) to the verbalized fact."""
@@ -148,12 +157,12 @@ def attribute_weights(model: Path = ATTRIBUTE_MODEL) -> tuple[tuple[str, ...], n
     return tuple(str(c) for c in data["classes"]), data["coef"], data["intercept"], data["thresholds"]
 
 
-class AttributeJudge:
+class AttributeJudge(EmbeddingJudge):
     """Sentences that imply the personal attribute a fact's relation names: calibrated probability (sentence-level model on the
     embedder, see the module docstring) at or above the attribute's shipped threshold; ``model`` names another weights file."""
 
     def __init__(self, embedder: Embedder, model: Path = ATTRIBUTE_MODEL) -> None:
-        self.embedder = embedder
+        super().__init__(embedder)
         self.classes, self.coef, self.intercept, self.thresholds = attribute_weights(model)
         described = [c for c in self.classes if c in ATTRIBUTES]
         self._described = described
@@ -182,9 +191,6 @@ class AttributeJudge:
     def reads(self, fact: Fact) -> bool:
         return self.attribute_of(fact) is not None
 
-    def embed(self, sentences: Sequence[str]) -> np.ndarray:
-        return self.embedder.embed(list(sentences))
-
     def evidence(self, vectors: np.ndarray, fact: Fact) -> list[bool]:
         attribute = self.attribute_of(fact)
         if attribute is None or not len(vectors):
@@ -193,7 +199,7 @@ class AttributeJudge:
         return [bool(p >= self.thresholds[self.classes.index(attribute)]) for p in 1.0 / (1.0 + np.exp(-z))]
 
 
-class FactJudge:
+class FactJudge(EmbeddingJudge):
     """The default judge: one calibrated model of "this sentence about the subject states or implies the fact"
     (``fact_evidence_model.npz``, written by ``bench/kg_erasure/evidence_train.py`` from SynthPAI development threads).
 
@@ -206,7 +212,7 @@ class FactJudge:
     """
 
     def __init__(self, embedder: Embedder, model: Path = FACT_MODEL) -> None:
-        self.embedder = embedder
+        super().__init__(embedder)
         self.attributes = AttributeJudge(embedder)
         self.facts = TextVectors(embedder)
         data = np.load(model)
@@ -237,13 +243,10 @@ class FactJudge:
         specific is known and the judge does not read such a fact."""
         return not fact.terms or self.attributes.attribute_of(fact) in self.thresholds
 
-    def embed(self, sentences: Sequence[str]) -> np.ndarray:
-        return self.embedder.embed(list(sentences))
-
     def evidence(self, vectors: np.ndarray, fact: Fact) -> list[bool]:
-        """The judged evidence among the sentences of ``vectors`` (none for a fact the judge does not :meth:`read <reads>`)."""
-        if not len(vectors) or not self.reads(fact):
-            return [False] * len(vectors)
+        """The judged evidence among the sentences of ``vectors`` (asked only of a fact the judge :meth:`reads`)."""
+        if not len(vectors):
+            return []
         p, threshold = self.probabilities(vectors, fact)
         return [bool(v >= threshold) for v in p]
 

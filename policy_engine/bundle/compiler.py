@@ -54,7 +54,7 @@ import numpy as np
 
 import policy_engine
 from policy_engine.bundle.binding import Binding, bind_constraints
-from policy_engine.bundle.corpus import SUMMARY_DOC_ID, Chunk, SkippedInput, chunk_corpus, content_hash, ingest
+from policy_engine.bundle.corpus import SUMMARY_DOC_ID, Chunk, SkippedInput, chunk_corpus, ingest
 from policy_engine.bundle.index import VectorIndex
 from policy_engine.bundle.knowledge_graph import (
     ExtractionCache,
@@ -82,6 +82,7 @@ from policy_engine.bundle.policy_graph import build_policy_graph, graph_to_data
 from policy_engine.bundle.raptor import AbstractiveSummarizer, ExtractiveSummarizer, Summarizer, SummaryTree, build_summary_tree
 from policy_engine.diagnostics import Diagnostic, ExitCode, PolicyError, Severity
 from policy_engine.nlp.embedding import CachedEmbedder, Embedder, EmbeddingCache, load_embedder
+from policy_engine.nlp.pipeline import text_digest
 from policy_engine.nlp.stored_parses import PARSES, StoredParses, compute_parses, write_parses
 from policy_engine.policy.loader import load_policy
 from policy_engine.policy.model import Policy
@@ -299,7 +300,7 @@ def _entity_labels(kg: KnowledgeGraph, tree: SummaryTree) -> dict[str, set[str]]
 
 def _manifest(policy: Policy, ingested: Any, embedder: Embedder, settings: Any, leaves: list[Chunk], summaries: list[Chunk],
               bindings: list[Binding], kg: KnowledgeGraph | None, files: dict[str, str], tree: SummaryTree) -> BundleManifest:
-    corpus_digest = hashlib.sha256("".join(f"{d.doc_id}\0{content_hash(d.text)}\n" for d in ingested.documents).encode()).hexdigest()
+    corpus_digest = hashlib.sha256("".join(f"{d.doc_id}\0{text_digest(d.text)}\n" for d in ingested.documents).encode()).hexdigest()
     return BundleManifest.model_validate({
         "format_version": FORMAT_VERSION,
         "policy": {"name": policy.metadata.name, "version": policy.metadata.version, "revision": policy.revision,

@@ -21,7 +21,6 @@ the chunk id is derived from the document id and those offsets.
 from __future__ import annotations
 
 import glob
-import hashlib
 import itertools
 import json
 import os
@@ -76,10 +75,6 @@ class Chunk:
     level: int = 0
 
     @property
-    def content_hash(self) -> str:
-        return content_hash(self.text)
-
-    @property
     def is_summary(self) -> bool:
         return self.level > 0
 
@@ -102,10 +97,6 @@ class IngestReport:
     documents: list[Document] = field(default_factory=list)
     skipped: list[SkippedInput] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
-
-
-def content_hash(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 # ------------------------------------------------------------------ discovery

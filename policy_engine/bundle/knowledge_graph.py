@@ -25,19 +25,19 @@ per available core (:func:`parse_workers`).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
 import sqlite3
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import closing
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from policy_engine.nlp.entities import normalize_entity, same_entity
-from policy_engine.nlp.pipeline import MODEL_NAME, pipe, pipeline
+from policy_engine.nlp.pipeline import MODEL_NAME, pipe, pipeline, text_digest
 from policy_engine.nlp.text_windows import window_size, windows
 from policy_engine.policy.model import PrivateKnowledge
 
@@ -254,7 +254,7 @@ def extract_chunks(
     cache every ``batch_size * 4`` texts.
     """
     model = spacy_version()
-    keys = [hashlib.sha256(t.encode("utf-8")).hexdigest() for t in texts]
+    keys = [text_digest(t) for t in texts]
     results: list[ChunkExtraction | None] = [cache.get(model, k, t) if cache else None for k, t in zip(keys, texts)]
     todo = [i for i, r in enumerate(results) if r is None]
     if todo:
@@ -265,21 +265,21 @@ def extract_chunks(
         left = Counter(i for i, _ in pieces)
         stored = {i for i in todo if left[i] == 1} if parsed is not None else set()
         own = [piece for i, piece in pieces if i not in stored]
-        docs = pipe(own, batch_size=batch_size, n_process=workers if workers is not None else parse_workers(len(own)))
         parts: dict[int, list[ChunkExtraction]] = {}
-        for (i, _), doc in zip(pieces, (parsed(texts[i]) if parsed is not None and i in stored else next(docs) for i, _ in pieces)):
-            parts.setdefault(i, []).append(extract_doc(doc))
-            left[i] -= 1
-            if left[i]:
-                continue
-            merged = results[i] = _merged(parts.pop(i))
-            fresh[keys[i]] = (texts[i], merged)
-            if cache and len(fresh) >= batch_size * 4:
-                cache.put_many(model, fresh)
-                fresh = {}
-            if progress:
-                progress(1)
-        docs.close()  # exhausted: releases the run lock
+        # closed however the loop ends: a pipe holds the run lock until it is exhausted or closed
+        with closing(pipe(own, batch_size=batch_size, n_process=workers if workers is not None else parse_workers(len(own)))) as docs:
+            for (i, _), doc in zip(pieces, (parsed(texts[i]) if parsed is not None and i in stored else next(docs) for i, _ in pieces)):
+                parts.setdefault(i, []).append(extract_doc(doc))
+                left[i] -= 1
+                if left[i]:
+                    continue
+                merged = results[i] = _merged(parts.pop(i))
+                fresh[keys[i]] = (texts[i], merged)
+                if cache and len(fresh) >= batch_size * 4:
+                    cache.put_many(model, fresh)
+                    fresh = {}
+                if progress:
+                    progress(1)
         if cache and fresh:
             cache.put_many(model, fresh)
     return [r for r in results if r is not None], len(todo)

@@ -24,7 +24,6 @@ vectors and name-keyed probabilities for the policy the bundle holds.
 from __future__ import annotations
 
 import base64
-import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +36,7 @@ from policy_engine.detect.category_resolver import description_vectors
 from policy_engine.nlp.animacy import person_probabilities
 from policy_engine.nlp.embedding import Embedder
 from policy_engine.nlp.entities import normalize_entity
+from policy_engine.nlp.pipeline import text_digest
 from policy_engine.policy.model import Policy, PrivateKnowledge
 from policy_engine.policy.vocabulary import vocabulary_for
 
@@ -64,7 +64,7 @@ def write_meanings(path: Path, policy: Policy, embedder: Embedder, labels: Entit
     names = knowledge_entities(policy.private_knowledge)
     animacy = person_probabilities(names) if names else {}
     write_json(path, {
-        "descriptions": {_digest(text): _encode(vector) for text, vector in vectors.items()},
+        "descriptions": {text_digest(text): _encode(vector) for text, vector in vectors.items()},
         "animacy": {labels(name): probability for name, probability in animacy.items()},
     })
 
@@ -78,15 +78,11 @@ def read_meanings(path: Path, policy: Policy, statement_vectors: np.ndarray, lab
     vectors = {
         category.description: _decode(stored[key])
         for category in vocabulary_for(policy.vocabulary).categories.values()
-        if (key := _digest(category.description)) in stored
+        if (key := text_digest(category.description)) in stored
     }
     vectors.update({constraint.statement: statement_vectors[i] for i, constraint in enumerate(policy.constraints)})
     animacy = {name: float(probabilities[label]) for name in knowledge_entities(policy.private_knowledge) if (label := labels(name)) in probabilities}
     return Meanings(vectors, animacy)
-
-
-def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _encode(vector: np.ndarray) -> str:

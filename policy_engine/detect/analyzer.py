@@ -212,7 +212,8 @@ class Analyzer:
         for name, ents in zip(names, self._entity_recognizer().entities_many(list(names))):
             whole = [e for e in ents if e.start == 0 and e.end >= len(name.rstrip(". "))]
             label = whole[0].label if whole else ""
-            recognized = self._recognized_category(name)
+            # spaCy's label decides; a recognizer's reading only places a name spaCy gives no label ("340 Ochoa Pine")
+            recognized = None if label else self._recognized_category(name)
             if recognized is not None:
                 is_person = recognized == PERSON_CATEGORY
             else:
@@ -225,7 +226,9 @@ class Analyzer:
         return tuple(entities)
 
     def _recognized_category(self, name: str) -> str | None:
-        """The category one of whose recognizers finds the whole of ``name`` (its best-scoring such hit), or ``None``.
+        """The category one of whose recognizers finds the whole of ``name`` (its best-scoring such hit), or ``None``;
+        asked only of a name spaCy labels no entity, so it never overrides spaCy ("Baker" labelled PERSON stays a
+        person, not an occupation whose word "baker" would be hidden in "the baker was late").
 
         A value's format decides what it is before its capitalization or spaCy's label does: "340 Ochoa Pine" is
         title case and spaCy tags no entity over it, as a name would be, but the street-address recognizer reads it

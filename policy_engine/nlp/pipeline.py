@@ -156,26 +156,40 @@ class ParseStore(Protocol):
         ``digest``: :func:`text_digest` of ``text`` when the caller computed it already."""
 
 
-#: Registered stores by key (a bundle's path); the most recent :data:`STORES_KEPT` are consulted.
+#: The store served under each key (a bundle's path): the latest one registered there and not yet forgotten; the most
+#: recent :data:`STORES_KEPT` keys are consulted.
 _STORES: OrderedDict[str, ParseStore] = OrderedDict()
+#: Every store registered under a key and not yet forgotten, oldest first (two engines open on one bundle: two).
+_REGISTERED: dict[str, list[ParseStore]] = {}
 STORES_KEPT = 8
 
 
 def use_stored_parses(key: str, store: ParseStore) -> None:
-    """Serve the docs ``store`` holds from :func:`parse` (replacing a store registered under the same ``key``) until
+    """Serve the docs ``store`` holds from :func:`parse` (in place of a store registered under the same ``key``) until
     :func:`forget_stored_parses`."""
     with _RUN_LOCK:
+        _REGISTERED.setdefault(key, []).append(store)
         _STORES[key] = store
         _STORES.move_to_end(key)
         while len(_STORES) > STORES_KEPT:
-            _STORES.popitem(last=False)
+            evicted, _ = _STORES.popitem(last=False)
+            _REGISTERED.pop(evicted, None)
 
 
 def forget_stored_parses(key: str, store: ParseStore) -> None:
-    """Stop serving ``store`` (an engine closing); a store registered under ``key`` since then stays."""
+    """Stop serving ``store`` (an engine closing): ``key`` serves the latest store registered under it and not yet
+    forgotten (another engine still open on the same bundle), or none."""
     with _RUN_LOCK:
-        if _STORES.get(key) is store:
-            del _STORES[key]
+        registered = _REGISTERED.get(key, [])
+        at = next((i for i in reversed(range(len(registered))) if registered[i] is store), None)
+        if at is None:
+            return
+        del registered[at]
+        if registered:
+            _STORES[key] = registered[-1]
+        else:
+            del _REGISTERED[key]
+            _STORES.pop(key, None)
 
 
 def _prepared(prepare: Prepare | None) -> Prepared | None:

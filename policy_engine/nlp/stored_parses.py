@@ -32,6 +32,7 @@ import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from contextlib import closing
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -85,17 +86,17 @@ def compute_parses(texts: Sequence[str], previous: StoredParses | None = None,
         held = set(reusable.held(components, prepared, digests)) if reusable is not None else set()
         missing = [i for (a, b), group in zip(spans, kept) if group is None for i in range(a, b) if i not in held]
         parsed.update(missing)
-        fresh = pipe((unique[i] for i in missing), components=components, prepare=prepare, nlp=nlp, n_process=workers(len(missing)) if workers else 1)
         groups = []
-        for (a, b), group in zip(spans, kept):
-            if group is None:
-                docs = DocBin(store_user_data=False)
-                for i in range(a, b):
-                    doc = reusable.doc(nlp, components, prepared, unique[i]) if i in held and reusable is not None else next(fresh)
-                    docs.add(doc)
-                group = docs.to_bytes()
-            groups.append(group)
-        fresh.close()  # exhausted: releases the run lock
+        # closed however the loop ends: a pipe holds the run lock until it is exhausted or closed
+        with closing(pipe((unique[i] for i in missing), components=components, prepare=prepare, nlp=nlp, n_process=workers(len(missing)) if workers else 1)) as fresh:
+            for (a, b), group in zip(spans, kept):
+                if group is None:
+                    docs = DocBin(store_user_data=False)
+                    for i in range(a, b):
+                        doc = reusable.doc(nlp, components, prepared, unique[i], digests[i]) if i in held and reusable is not None else next(fresh)
+                        docs.add(doc)
+                    group = docs.to_bytes()
+                groups.append(group)
         runs.append({"components": list(components), "prepared": list(prepared) if prepared else None, "groups": groups})
     return {"model": model_identity(nlp), "group_size": GROUP_SIZE, "texts": digests, "runs": runs}, len(parsed)
 
