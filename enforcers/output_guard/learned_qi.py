@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from policy_engine.nlp.animacy import not_person_nouns
-from policy_engine.nlp.phrase_classifier import embedded_probabilities, load_classifier
+from policy_engine.nlp.phrase_classifier import probabilities as remembered_probabilities
 from policy_engine.nlp.pipeline import parse
 
 if TYPE_CHECKING:
@@ -88,16 +88,14 @@ def verb_phrases(text: str) -> list[tuple[int, int]]:
     return _kept(text, doc, _verb_spans(doc))
 
 
-def probabilities(phrases: list[str], weights: tuple[np.ndarray, float] | None = None) -> np.ndarray:
-    """P(quasi-identifier) of each phrase under ``weights`` (the shipped model when ``None``)."""
-    if weights is None:
-        model = load_classifier(MODEL)
-        weights = (model.coef, model.intercept)
-    return embedded_probabilities(phrases, *weights)
+def probabilities(phrases: list[str]) -> np.ndarray:
+    """P(quasi-identifier) of each phrase under the shipped model (remembered per phrase, :func:`policy_engine.nlp.phrase_classifier.probabilities`)."""
+    known = remembered_probabilities(MODEL, phrases)
+    return np.array([known[p] for p in phrases], dtype=float)
 
 
-def qi_mass(text: str, weights: tuple[np.ndarray, float] | None = None, coarsened: tuple[tuple[int, int], ...] = ()) -> float:
+def qi_mass(text: str, coarsened: tuple[tuple[int, int], ...] = ()) -> float:
     """Expected number of quasi-identifier phrases in ``text``: the sum of :func:`probabilities` over its :func:`candidates`,
     leaving out those that overlap a ``coarsened`` span (a generalized value the guard wrote: "a professional", "the region")."""
     chosen = [(s, e) for s, e in candidates(text) if not any(a < e and s < b for a, b in coarsened)]
-    return float(probabilities([text[s:e] for s, e in chosen], weights).sum())
+    return float(probabilities([text[s:e] for s, e in chosen]).sum())

@@ -17,8 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from enforcers.output_guard.learned_qi import probabilities
-from policy_engine.nlp.phrase_classifier import load_classifier
+from policy_engine.nlp.phrase_classifier import load_classifier, probabilities
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -33,10 +32,10 @@ def occupation_rewrites(doc: Doc, spans: list[tuple[int, int]]) -> list[tuple[in
     its rewrite: the verb and the complement it governs become "work" in the verb's form."""
     model = load_classifier(MODEL)
     text = doc.text
-    found = probabilities([text[s:e] for s, e in spans], (model.coef, model.intercept))
+    found = probabilities(MODEL, (text[s:e] for s, e in spans))
     rewrites = []
-    for (start, end), p in zip(spans, found):
+    for start, end in spans:
         verb = doc.char_span(start, end, alignment_mode="expand")
-        if verb is not None and p >= model.stored["threshold"] and verb[0].tag_ in _WORK:
+        if verb is not None and found[text[start:end]] >= model.stored["threshold"] and verb[0].tag_ in _WORK:
             rewrites.append((start, end, _WORK[verb[0].tag_]))
     return rewrites

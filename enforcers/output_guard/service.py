@@ -210,11 +210,12 @@ class OutputGuard:
         rewritten = generalize_spans(text, spans)
         again = self._extract(rewritten.text, rewritten)
         left = [c for c in again.classes_by_person().values() if len(c) >= self.limit]
-        risk_after = self.scorer.score(features(again, self.limit, qi_mass(rewritten.text, coarsened=rewritten.replaced)))
         why = f"{found}" if over else f"score {score:.2f} at or above {self.thresholds.tau_flag:.2f}; {found}"
-        section = section.model_copy(update={"generalized_spans": rewritten.count, "risk_after": risk_after})
+        section = section.model_copy(update={"generalized_spans": rewritten.count})
         if left:
             return self._withhold(section, "refused", f"{why}; after generalizing {rewritten.count} mentions a person still has {max(map(len, left))} QI classes")
+        risk_after = self.scorer.score(features(again, self.limit, qi_mass(rewritten.text, coarsened=rewritten.replaced)))
+        section = section.model_copy(update={"risk_after": risk_after})
         if rewritten.count and risk_after >= self.thresholds.tau_review:  # released only on the terms of any answer: below review
             return self._withhold(section, "refused", f"{why}; after generalizing {rewritten.count} mentions the answer still scores "
                                                       f"{risk_after:.2f} (review from {self.thresholds.tau_review:.2f}): {describe(again, self.limit)}")
