@@ -21,6 +21,7 @@ from enforcers.output_guard.service import OutputGuard
 from policy_engine.detect.analyzer import Analyzer
 from policy_engine.nlp import phrase_classifier
 from policy_engine.nlp.embedding import load_embedder
+from policy_engine.nlp.pipeline import parse
 from policy_engine.policy.model import EmbeddingSettings
 from policy_engine.policy.vocabulary import vocabulary_for
 
@@ -70,7 +71,7 @@ def test_a_flagged_answer_embeds_each_phrase_once_per_model(guard: OutputGuard, 
     real = embedder.embed
     monkeypatch.setattr(embedder, "embed", lambda texts: embedded.extend(texts) or real(texts))
     assert guard.check(answer).section.action == "generalized"
-    verbs = {answer[s:e] for s, e in verb_phrases(answer)}
+    verbs = {answer[s:e] for s, e in verb_phrases(parse([answer])[0])}
     assert embedded and not [t for t, n in Counter(embedded).items() if n > (2 if t in verbs else 1)], embedded
     embedded.clear()
     guard.check(answer)

@@ -155,7 +155,7 @@ def _occupations_said_with_a_verb(doc: Doc, spans: list[QISpan], bound: list[QIS
     sentences that hold a span of the generalized subject, each up to the first QI span in it (that span has a
     rewrite of its own)."""
     sentences = [(s.start_char, s.end_char) for s in doc.sents if any(s.start_char <= b.start < s.end_char for b in bound)]
-    phrases = [_before_spans(doc, s, e, spans) for s, e in verb_phrases(doc.text) if any(a <= s < b for a, b in sentences)]
+    phrases = [_before_spans(doc, s, e, spans) for s, e in verb_phrases(doc) if any(a <= s < b for a, b in sentences)]
     return occupation_rewrites(doc, [p for p in phrases if p is not None])
 
 

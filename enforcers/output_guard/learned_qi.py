@@ -82,10 +82,9 @@ def candidates(text: str) -> list[tuple[int, int]]:
     return _kept(text, doc, spans | _verb_spans(doc))
 
 
-def verb_phrases(text: str) -> list[tuple[int, int]]:
-    """The short verb phrases among :func:`candidates`: a verb with the first complement it governs."""
-    doc = parse([text])[0]
-    return _kept(text, doc, _verb_spans(doc))
+def verb_phrases(doc: Doc) -> list[tuple[int, int]]:
+    """The short verb phrases among the :func:`candidates` of the parsed text ``doc``: a verb with the first complement it governs."""
+    return _kept(doc.text, doc, _verb_spans(doc))
 
 
 def probabilities(phrases: list[str]) -> np.ndarray:
