@@ -54,3 +54,17 @@ def test_a_dropped_adjective_leaves_no_generalized_value_and_its_article_agrees(
     assert reads in rewritten.text and rewritten.count == 1, rewritten
     assert all(end > start for start, end in rewritten.replaced), rewritten
     assert qi_mass(rewritten.text, coarsened=rewritten.replaced) == qi_mass(rewritten.text)
+
+
+@pytest.mark.parametrize(
+    ("answer", "reads"),
+    [
+        ("She is 44 and she drives a forklift at night.", "she works at night."),
+        ("He is 58 and drives a taxi on weekends.", "and works on weekends."),
+    ],
+)
+def test_an_occupation_verb_is_cut_at_its_object_and_what_modifies_the_object_stays(answer: str, reads: str) -> None:
+    """The parse hangs "at night" on "forklift"; the job said is "drives a forklift", and the time of day stays."""
+    found = extract(answer, "medical", CLASSES)
+    rewritten = generalize_spans(answer, [QISpan(m.qi_class, m.start, m.end, m.person is not None) for m in found.mentions]).text
+    assert reads in rewritten and "drives" not in rewritten, rewritten

@@ -32,11 +32,13 @@ from policy_engine.nlp.phrase_classifier import probabilities as remembered_prob
 from policy_engine.nlp.pipeline import parse
 
 if TYPE_CHECKING:
-    from spacy.tokens import Doc, Span
+    from spacy.tokens import Doc, Span, Token
 
 MODEL = Path(__file__).with_name("qi_span_model.npz")
 #: Longest verb phrase read as one candidate, in tokens.
 MAX_VERB_PHRASE = 6
+#: Dependency labels of the complement a verb phrase runs to (object, preposition, predicate).
+COMPLEMENT_ROLES = frozenset({"dobj", "prep", "attr", "acomp", "xcomp", "pobj"})
 
 
 def speaks_of_someone(text: str) -> bool:
@@ -56,12 +58,17 @@ def _about_someone(doc: Doc) -> list[Span]:
         for t in sentence)]
 
 
+def complement(verb: Token) -> Token | None:
+    """The first complement ``verb`` governs to its right (see :data:`COMPLEMENT_ROLES`), if any."""
+    return next((child for child in verb.rights if child.dep_ in COMPLEMENT_ROLES), None)
+
+
 def _verb_spans(doc: Doc) -> set[tuple[int, int]]:
     """Each verb with the first complement it governs (object, preposition, predicate), up to :data:`MAX_VERB_PHRASE` tokens."""
     spans = set()
     for token in doc:
         if token.pos_ == "VERB":
-            governed = next((child for child in token.rights if child.dep_ in {"dobj", "prep", "attr", "acomp", "xcomp", "pobj"}), None)
+            governed = complement(token)
             right = max((t.i for t in governed.subtree), default=token.i) if governed is not None else token.i
             if token.i < right < token.i + MAX_VERB_PHRASE:
                 spans.add((token.idx, doc[right].idx + len(doc[right])))
