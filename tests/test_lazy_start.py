@@ -58,13 +58,13 @@ def test_opening_a_compiled_bundle_runs_one_forward_pass_and_stores_no_name(tmp_
     _, bundle, _ = compiled_fixture()
     code = (
         "import json, sys\n"
-        "from policy_engine.nlp import animacy, embedding\n"
+        "from policy_engine.nlp import animacy, embedding, phrase_classifier\n"
         "calls = []\n"
         "embed = embedding.TransformerEmbedder.embed\n"
         "embedding.TransformerEmbedder.embed = lambda self, texts: calls.append(list(texts)) or embed(self, texts)\n"
         "from policy_engine.engine.runtime import Engine\n"
         f"Engine.open({str(bundle)!r}, audit=False)\n"
-        "known = sorted(name for model, name in animacy._PROBABILITY if model == animacy.MODEL)\n"
+        "known = sorted(name for model, name in phrase_classifier._PROBABILITY if model == animacy.MODEL)\n"
         "animacy.person_probabilities(known)  # what the knowledge-graph eraser asks while it is built\n"
         "print(json.dumps([calls, known, 'presidio_analyzer' in sys.modules, 'transformers' in sys.modules]))\n"
     )

@@ -16,7 +16,9 @@ import pytest
 import policy_engine
 from enforcers.output_guard.names import replace_shapes
 from enforcers.output_guard.service import OutputGuard
+from enforcers.output_guard.validate import DirectIdentifierValidator
 from policy_engine.detect.analyzer import Analyzer
+from policy_engine.detect.lexical import is_common_word, is_first_name, is_surname
 from policy_engine.policy.vocabulary import vocabulary_for
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -106,3 +108,13 @@ def test_a_form_field_under_a_name_field_is_not_taken_for_a_name(guard: OutputGu
     assert "Okonkwo" not in redacted and "Location: Tamale" in redacted, redacted
     people = guard.extraction(answer).classes_by_person()
     assert any({"FAMILY", "LOCATION"} <= set(classes) for classes in people.values()), people
+
+
+@pytest.mark.parametrize(("text", "word"), [("her brother dravik visited.", "dravik"), ("dr. zorbaxa signed the note.", "zorbaxa")])
+def test_layer1_and_the_validator_read_a_lower_case_unknown_word_the_detector_calls_a_name_alike(guard: OutputGuard, text: str, word: str) -> None:
+    """A lower-case word that is neither a dictionary word nor in the name lexicon, which the detector marks as a
+    person's name, is one to Layer 1 and to the direct-identifier validator alike (one rule, :func:`enforcers.output_guard.names.plain_words`)."""
+    assert not is_common_word(word) and not is_first_name(word) and not is_surname(word)
+    assert word not in guard.redacted(text)
+    assert any(word in text[f.start : f.end] for f in guard._direct_findings(text) if f.category == "person_name")
+    assert DirectIdentifierValidator()([text]) == [False]

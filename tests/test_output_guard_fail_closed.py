@@ -9,14 +9,20 @@ from __future__ import annotations
 
 import importlib
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
 import policy_engine
+from enforcers.output_guard.learned_qi import verb_phrases
 from enforcers.output_guard.scoring import Thresholds
 from enforcers.output_guard.service import OutputGuard
 from policy_engine.detect.analyzer import Analyzer
+from policy_engine.nlp import phrase_classifier
+from policy_engine.nlp.embedding import load_embedder
+from policy_engine.nlp.pipeline import parse
+from policy_engine.policy.model import EmbeddingSettings
 from policy_engine.policy.vocabulary import vocabulary_for
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -52,6 +58,24 @@ def test_a_clean_generalization_is_released_and_its_rescore_recorded(guard: Outp
     assert outcome.section.action == "generalized" and outcome.text is not None
     assert not any(value in outcome.text for value in ("47", "baker", "Leeds"))
     assert outcome.section.risk_after is not None and outcome.section.risk_after < outcome.section.tau_review < outcome.section.risk
+
+
+def test_a_flagged_answer_embeds_each_phrase_once_per_model(guard: OutputGuard, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Scoring the answer, finding its occupation verbs and re-scoring the rewrite share one memory of phrase
+    probabilities: through the real embedder, a phrase is embedded twice only where two models read it (a verb
+    phrase: the QI model and the occupation model), and checking the same answer again embeds nothing."""
+    answer = "She is 44, divorced and lives in Omaha and drives a forklift at night."
+    monkeypatch.setattr(phrase_classifier, "_PROBABILITY", {})
+    embedder = load_embedder(EmbeddingSettings(precision="float32"))
+    embedded: list[str] = []
+    real = embedder.embed
+    monkeypatch.setattr(embedder, "embed", lambda texts: embedded.extend(texts) or real(texts))
+    assert guard.check(answer).section.action == "generalized"
+    verbs = {answer[s:e] for s, e in verb_phrases(parse([answer])[0])}
+    assert embedded and not [t for t, n in Counter(embedded).items() if n > (2 if t in verbs else 1)], embedded
+    embedded.clear()
+    guard.check(answer)
+    assert embedded == []
 
 
 def test_a_generalized_text_that_still_scores_in_the_review_band_is_withheld() -> None:

@@ -10,6 +10,7 @@ import re
 import pytest
 
 from enforcers.output_guard.generalization import generalize_spans
+from enforcers.output_guard.learned_qi import qi_mass
 from enforcers.output_guard.persons import extract
 from enforcers.output_guard.qi_spans import QISpan
 
@@ -35,3 +36,35 @@ def test_generalized_noun_phrases_read_as_english(answer: str, values: tuple[str
     assert re.search(r"\ban\s+[^aeiouAEIOU\W]", rewritten) is None, rewritten  # "an professional"
     for value in values:
         assert value not in rewritten, rewritten
+
+
+@pytest.mark.parametrize(
+    ("answer", "reads"),
+    [
+        ("She is a widowed architect who lives in Cork.", "She is an architect who"),
+        ("A widowed architect lives in Cork.", "An architect lives"),
+        ("He is a divorced engineer.", "He is an engineer."),
+    ],
+)
+def test_a_dropped_adjective_leaves_no_generalized_value_and_its_article_agrees(answer: str, reads: str) -> None:
+    """Dropping a status said as an adjective ("widowed") writes no generalized value: the noun phrase around it is
+    re-scored in full, not skipped as if it were coarsened."""
+    status = next(m for m in extract(answer, "medical", CLASSES).mentions if m.qi_class == "FAMILY")
+    rewritten = generalize_spans(answer, [QISpan(status.qi_class, status.start, status.end, True)])
+    assert reads in rewritten.text and rewritten.count == 1, rewritten
+    assert all(end > start for start, end in rewritten.replaced), rewritten
+    assert qi_mass(rewritten.text, coarsened=rewritten.replaced) == qi_mass(rewritten.text)
+
+
+@pytest.mark.parametrize(
+    ("answer", "reads"),
+    [
+        ("She is 44 and she drives a forklift at night.", "she works at night."),
+        ("He is 58 and drives a taxi on weekends.", "and works on weekends."),
+    ],
+)
+def test_an_occupation_verb_is_cut_at_its_object_and_what_modifies_the_object_stays(answer: str, reads: str) -> None:
+    """The parse hangs "at night" on "forklift"; the job said is "drives a forklift", and the time of day stays."""
+    found = extract(answer, "medical", CLASSES)
+    rewritten = generalize_spans(answer, [QISpan(m.qi_class, m.start, m.end, m.person is not None) for m in found.mentions]).text
+    assert reads in rewritten and "drives" not in rewritten, rewritten

@@ -31,6 +31,7 @@ from sklearn.metrics import roc_auc_score
 from enforcers.output_guard.learned_qi import verb_phrases
 from enforcers.output_guard.occupations import MODEL
 from policy_engine.nlp.embedding import load_embedder
+from policy_engine.nlp.pipeline import parse
 from policy_engine.policy.model import EmbeddingSettings
 
 SEED = 32
@@ -72,7 +73,7 @@ def labelled(part: dict[str, tuple[str, list[str]]]) -> tuple[list[str], np.ndar
     phrases, labels, owners = [], [], []
     for key, (text, occupations) in part.items():
         marked = [(m, m + len(o)) for o in occupations for m in [text.find(o)]]
-        for s, e in verb_phrases(text):
+        for s, e in verb_phrases(parse([text])[0]):
             overlap = max((min(e, qe) - max(s, qs)) / min(e - s, qe - qs) for qs, qe in marked)
             phrases.append(text[s:e])
             labels.append(overlap >= 0.5)

@@ -30,12 +30,15 @@ from enforcers.output_guard.learned_qi import verb_phrases
 from enforcers.output_guard.occupations import occupation_rewrites
 from enforcers.output_guard.qi_spans import QISpan
 from policy_engine.enforcement.generalization.operators import generalize
+from policy_engine.enforcement.generalization.phrasing import indefinite
 from policy_engine.nlp.pipeline import parse
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
 
 _ARTICLE_START = re.compile(r"^(?:a|an)\s+", re.IGNORECASE)
+#: An indefinite article ending the text before a dropped modifier ("a widowed architect" -> "a| architect").
+_ARTICLE_END = re.compile(r"\b(?:a|an)\s+$", re.IGNORECASE)
 
 _OPERATOR = {
     "AGE": "decade",
@@ -72,7 +75,8 @@ def replacement(span: QISpan, surface: str) -> str:
 
 @dataclass(frozen=True)
 class Generalized:
-    """The rewritten text, how many spans were generalized, and where the replacements sit in it."""
+    """The rewritten text, how many spans were generalized, and where the non-empty replacements sit in it (a dropped
+    modifier leaves no generalized value behind: the noun phrase around it is read again like any other)."""
 
     text: str
     count: int
@@ -151,8 +155,20 @@ def _occupations_said_with_a_verb(doc: Doc, spans: list[QISpan], bound: list[QIS
     sentences that hold a span of the generalized subject, each up to the first QI span in it (that span has a
     rewrite of its own)."""
     sentences = [(s.start_char, s.end_char) for s in doc.sents if any(s.start_char <= b.start < s.end_char for b in bound)]
-    phrases = [_before_spans(doc, s, e, spans) for s, e in verb_phrases(doc.text) if any(a <= s < b for a, b in sentences)]
+    phrases = [_before_spans(doc, s, e, spans) for s, e in verb_phrases(doc) if any(a <= s < b for a, b in sentences)]
     return occupation_rewrites(doc, [p for p in phrases if p is not None])
+
+
+def _article_agreeing(before: str, after: str) -> str:
+    """``before`` with an indefinite article at its end made to agree with the word that now follows it, ``after``
+    ("a widowed architect" with "widowed " dropped -> "an architect"); its capital kept."""
+    article = _ARTICLE_END.search(before)
+    if article is None:
+        return before
+    agreeing = indefinite(f"a {after}").split(" ", 1)[0]
+    if before[article.start()].isupper():
+        agreeing = agreeing.capitalize()
+    return before[: article.start()] + agreeing + before[article.start() + len(article.group().rstrip()) :]
 
 
 def generalize_spans(text: str, spans: list[QISpan]) -> Generalized:
@@ -163,7 +179,7 @@ def generalize_spans(text: str, spans: list[QISpan]) -> Generalized:
                       + [(start, end, new, start) for start, end, new in _occupations_said_with_a_verb(doc, spans, bound)])
     pieces: list[str] = []
     replaced: list[tuple[int, int]] = []
-    cursor, length = 0, 0
+    cursor, length, count = 0, 0, 0
     for start, end, new, own_start in rewrites:
         if own_start < cursor:
             continue
@@ -173,10 +189,14 @@ def generalize_spans(text: str, spans: list[QISpan]) -> Generalized:
             new = new[:1].upper() + new[1:]  # a rewrite that opens a sentence opens with a capital
             if not new:  # a dropped clause opened it: what follows does
                 text = text[:end] + text[end : end + 1].upper() + text[end + 1 :]
+        if not new:
+            before = _article_agreeing(before, text[end:])
         pieces += [before, new]
         length += len(before)
-        replaced.append((length, length + len(new)))
+        if new:
+            replaced.append((length, length + len(new)))
         length += len(new)
+        count += 1
         cursor = end
     pieces.append(text[cursor:])
-    return Generalized("".join(pieces), len(replaced), tuple(replaced))
+    return Generalized("".join(pieces), count, tuple(replaced))

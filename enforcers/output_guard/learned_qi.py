@@ -28,15 +28,17 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from policy_engine.nlp.animacy import not_person_nouns
-from policy_engine.nlp.phrase_classifier import embedded_probabilities, load_classifier
+from policy_engine.nlp.phrase_classifier import probabilities as remembered_probabilities
 from policy_engine.nlp.pipeline import parse
 
 if TYPE_CHECKING:
-    from spacy.tokens import Doc, Span
+    from spacy.tokens import Doc, Span, Token
 
 MODEL = Path(__file__).with_name("qi_span_model.npz")
 #: Longest verb phrase read as one candidate, in tokens.
 MAX_VERB_PHRASE = 6
+#: Dependency labels of the complement a verb phrase runs to (object, preposition, predicate).
+COMPLEMENT_ROLES = frozenset({"dobj", "prep", "attr", "acomp", "xcomp", "pobj"})
 
 
 def speaks_of_someone(text: str) -> bool:
@@ -56,12 +58,17 @@ def _about_someone(doc: Doc) -> list[Span]:
         for t in sentence)]
 
 
+def complement(verb: Token) -> Token | None:
+    """The first complement ``verb`` governs to its right (see :data:`COMPLEMENT_ROLES`), if any."""
+    return next((child for child in verb.rights if child.dep_ in COMPLEMENT_ROLES), None)
+
+
 def _verb_spans(doc: Doc) -> set[tuple[int, int]]:
     """Each verb with the first complement it governs (object, preposition, predicate), up to :data:`MAX_VERB_PHRASE` tokens."""
     spans = set()
     for token in doc:
         if token.pos_ == "VERB":
-            governed = next((child for child in token.rights if child.dep_ in {"dobj", "prep", "attr", "acomp", "xcomp", "pobj"}), None)
+            governed = complement(token)
             right = max((t.i for t in governed.subtree), default=token.i) if governed is not None else token.i
             if token.i < right < token.i + MAX_VERB_PHRASE:
                 spans.add((token.idx, doc[right].idx + len(doc[right])))
@@ -82,22 +89,19 @@ def candidates(text: str) -> list[tuple[int, int]]:
     return _kept(text, doc, spans | _verb_spans(doc))
 
 
-def verb_phrases(text: str) -> list[tuple[int, int]]:
-    """The short verb phrases among :func:`candidates`: a verb with the first complement it governs."""
-    doc = parse([text])[0]
-    return _kept(text, doc, _verb_spans(doc))
+def verb_phrases(doc: Doc) -> list[tuple[int, int]]:
+    """The short verb phrases among the :func:`candidates` of the parsed text ``doc``: a verb with the first complement it governs."""
+    return _kept(doc.text, doc, _verb_spans(doc))
 
 
-def probabilities(phrases: list[str], weights: tuple[np.ndarray, float] | None = None) -> np.ndarray:
-    """P(quasi-identifier) of each phrase under ``weights`` (the shipped model when ``None``)."""
-    if weights is None:
-        model = load_classifier(MODEL)
-        weights = (model.coef, model.intercept)
-    return embedded_probabilities(phrases, *weights)
+def probabilities(phrases: list[str]) -> np.ndarray:
+    """P(quasi-identifier) of each phrase under the shipped model (remembered per phrase, :func:`policy_engine.nlp.phrase_classifier.probabilities`)."""
+    known = remembered_probabilities(MODEL, phrases)
+    return np.array([known[p] for p in phrases], dtype=float)
 
 
-def qi_mass(text: str, weights: tuple[np.ndarray, float] | None = None, coarsened: tuple[tuple[int, int], ...] = ()) -> float:
+def qi_mass(text: str, coarsened: tuple[tuple[int, int], ...] = ()) -> float:
     """Expected number of quasi-identifier phrases in ``text``: the sum of :func:`probabilities` over its :func:`candidates`,
     leaving out those that overlap a ``coarsened`` span (a generalized value the guard wrote: "a professional", "the region")."""
     chosen = [(s, e) for s, e in candidates(text) if not any(a < e and s < b for a, b in coarsened)]
-    return float(probabilities([text[s:e] for s, e in chosen], weights).sum())
+    return float(probabilities([text[s:e] for s, e in chosen]).sum())

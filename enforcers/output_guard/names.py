@@ -15,9 +15,9 @@ and the shape of the text:
   In lower case (:func:`_lower_case_names`) a name is read from the lexicon and the name-animacy model, since the
   parse's PERSON label then also falls on dishes and objects ("i made biryani"): a PERSON entity is a name when it
   holds a lexicon name that is no dictionary word, or when none of its words is a dictionary word and the model
-  does not veto it; a lower-case noun the parse leaves unlabelled is a name when it is a lexicon name and no
-  dictionary word that the model does not veto ("okonkwo paid the bill").  The model alone does not separate the
-  two in lower case (P(person) 0.82 for "biryani", 0.36 for "okonkwo").
+  does not veto it (:func:`policy_engine.nlp.animacy.not_persons`); a lower-case noun the parse leaves unlabelled
+  is a name when it is a lexicon name and no dictionary word ("okonkwo paid the bill"), whatever the model says:
+  the model alone does not separate the two in lower case (P(person) 0.82 for "biryani", 0.36 for "okonkwo").
 * **shapes** no policy category describes: identifier codes (letters and four
   or more digits), @handles, user names joined by an underscore
   ("rowan_keller88"; running English never joins words so), hashtags built on a given name ("#PrayForMaddox"),
@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from policy_engine.detect.lexical import is_common_word, is_first_name, is_name_word, is_surname
-from policy_engine.nlp.animacy import VETO_BELOW, not_person_nouns, person_probabilities
+from policy_engine.nlp.animacy import not_person_nouns, not_persons
 from policy_engine.nlp.pipeline import parse
 
 if TYPE_CHECKING:
@@ -156,8 +156,9 @@ def _set_apart(token: Token) -> bool:
 
 
 def _lower_case_names(doc: Doc) -> list[tuple[int, int]]:
-    """The names of ``doc`` written wholly in lower case (see the module contract): its PERSON entities and runs of
-    nouns that are lexicon names and no dictionary words."""
+    """The names of ``doc`` written wholly in lower case (see the module contract): its PERSON entities that are not
+    plain words and, unless they hold a lexicon name, not vetoed by the name-animacy model; and runs of nouns that
+    are lexicon names and no dictionary words (never vetoed)."""
     entities = [(e.start_char, e.end_char) for e in doc.ents if e.label_ == "PERSON" and e.text.islower()]
     runs: list[tuple[int, int]] = []
     for token in doc:
@@ -165,8 +166,8 @@ def _lower_case_names(doc: Doc) -> list[tuple[int, int]]:
             start = runs.pop()[0] if runs and runs[-1][1] + 1 == token.idx else token.idx
             runs.append((start, token.idx + len(token)))
     entities = [(s, e) for s, e in entities if not plain_words(doc.text[s:e])]
-    person = person_probabilities([doc.text[s:e] for s, e in entities + runs if not name_like(doc.text[s:e])])
-    return [(s, e) for s, e in entities + runs if person.get(doc.text[s:e], 1.0) >= VETO_BELOW]
+    vetoed = not_persons(doc.text[s:e] for s, e in entities if not name_like(doc.text[s:e]))
+    return [(s, e) for s, e in entities if doc.text[s:e] not in vetoed] + runs
 
 
 def plain_words(surface: str) -> bool:

@@ -43,7 +43,7 @@ from pydantic import BaseModel, ConfigDict
 
 from enforcers.output_guard.generalization import Generalized, generalize_spans
 from enforcers.output_guard.learned_qi import qi_mass, speaks_of_someone
-from enforcers.output_guard.names import IDENTITY_FIELD, POSSESSIVE, name_like, replace_shapes, unnamed
+from enforcers.output_guard.names import IDENTITY_FIELD, POSSESSIVE, plain_words, replace_shapes, unnamed
 from enforcers.output_guard.persons import Extraction, extract
 from enforcers.output_guard.qi_spans import QISpan
 from enforcers.output_guard.scoring import Scorer, Thresholds, features
@@ -139,11 +139,11 @@ class OutputGuard:
         self.classes = tuple(settings.classes)
 
     def _direct_findings(self, text: str) -> list[FindingLike]:
-        """The detector's findings of direct-identifier categories in ``text``; a person name must be one:
-        a span with a capital letter or a word of the name lexicon (a statement's matcher also marks lower-case
-        common nouns, "a widow ... inherits shares", as relatives' names)."""
+        """The detector's findings of direct-identifier categories in ``text``; a person name must be more than plain
+        lower-case words (:func:`~enforcers.output_guard.names.plain_words`, the direct-identifier validator's rule:
+        a statement's matcher also marks lower-case common nouns, "a widow ... inherits shares", as relatives' names)."""
         return [f for f in self.detector.analyze_many([text], self.direct)[0]
-                if f.category in LAYER1_CATEGORIES and (f.category != "person_name" or name_like(text[f.start : f.end]))]
+                if f.category in LAYER1_CATEGORIES and (f.category != "person_name" or not plain_words(text[f.start : f.end]))]
 
     def _layer1(self, answer: str) -> tuple[str, list[str], int, bool]:
         """Answer with direct identifiers replaced; their categories and count; whether one was critical."""
@@ -210,11 +210,12 @@ class OutputGuard:
         rewritten = generalize_spans(text, spans)
         again = self._extract(rewritten.text, rewritten)
         left = [c for c in again.classes_by_person().values() if len(c) >= self.limit]
-        risk_after = self.scorer.score(features(again, self.limit, qi_mass(rewritten.text, coarsened=rewritten.replaced)))
         why = f"{found}" if over else f"score {score:.2f} at or above {self.thresholds.tau_flag:.2f}; {found}"
-        section = section.model_copy(update={"generalized_spans": rewritten.count, "risk_after": risk_after})
+        section = section.model_copy(update={"generalized_spans": rewritten.count})
         if left:
             return self._withhold(section, "refused", f"{why}; after generalizing {rewritten.count} mentions a person still has {max(map(len, left))} QI classes")
+        risk_after = self.scorer.score(features(again, self.limit, qi_mass(rewritten.text, coarsened=rewritten.replaced)))
+        section = section.model_copy(update={"risk_after": risk_after})
         if rewritten.count and risk_after >= self.thresholds.tau_review:  # released only on the terms of any answer: below review
             return self._withhold(section, "refused", f"{why}; after generalizing {rewritten.count} mentions the answer still scores "
                                                       f"{risk_after:.2f} (review from {self.thresholds.tau_review:.2f}): {describe(again, self.limit)}")

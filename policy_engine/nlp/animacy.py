@@ -17,46 +17,25 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from policy_engine.nlp.phrase_classifier import embedded_probabilities, load_classifier
+from policy_engine.nlp.phrase_classifier import load_classifier, probabilities, remember
 
 MODEL = Path(__file__).with_name("animacy_model.npz")
 NOUN_MODEL = Path(__file__).with_name("noun_animacy_model.npz")
 #: Probability of "person" under which a PERSON-labelled name is not a pronoun candidate.
 VETO_BELOW = 0.1
-_LOCK = threading.Lock()
-
-
-#: Probabilities already computed per model (words recur across requests); cleared when it outgrows :data:`_REMEMBERED`.
-_PROBABILITY: dict[tuple[Path, str], float] = {}
-_REMEMBERED = 4096
-
-
-def _probabilities(path: Path, texts: Iterable[str]) -> dict[str, float]:
-    """P(person) of each text under the model at ``path``; texts not seen before are embedded in one batch."""
-    wanted = list(dict.fromkeys(texts))
-    model = load_classifier(path)
-    with _LOCK:
-        if len(_PROBABILITY) > _REMEMBERED:
-            _PROBABILITY.clear()
-        fresh = [t for t in wanted if (path, t) not in _PROBABILITY]
-        if fresh:
-            _PROBABILITY.update(zip(((path, t) for t in fresh), (float(p) for p in embedded_probabilities(fresh, model.coef, model.intercept))))
-        return {t: _PROBABILITY[(path, t)] for t in wanted}
 
 
 def person_probabilities(names: Iterable[str]) -> dict[str, float]:
     """P(person) of each name under the WNUT17 name-animacy model."""
-    return _probabilities(MODEL, names)
+    return probabilities(MODEL, names)
 
 
-def remember_probabilities(probabilities: Mapping[str, float]) -> None:
+def remember_probabilities(known: Mapping[str, float]) -> None:
     """Take P(person) of names computed earlier by :func:`person_probabilities` (a compiled bundle's) into the process's memory."""
-    with _LOCK:
-        _PROBABILITY.update(((MODEL, name), probability) for name, probability in probabilities.items())
+    remember(MODEL, known)
 
 
 def not_persons(names: Iterable[str]) -> frozenset[str]:
@@ -67,4 +46,4 @@ def not_persons(names: Iterable[str]) -> frozenset[str]:
 def not_person_nouns(lemmas: Iterable[str]) -> frozenset[str]:
     """The common-noun lemmas the CAPID noun model is confident denote no person (below its stored veto threshold)."""
     veto_below = load_classifier(NOUN_MODEL).stored.get("veto_below", VETO_BELOW)
-    return frozenset(w for w, p in _probabilities(NOUN_MODEL, lemmas).items() if p < veto_below)
+    return frozenset(w for w, p in probabilities(NOUN_MODEL, lemmas).items() if p < veto_below)

@@ -8,11 +8,17 @@ scalar the model's trainer chose beside them (a veto threshold).
 :func:`load_classifier` reads one file once per process;
 :func:`embedded_probabilities` embeds texts in one batch with the shared
 embedder (float32) and returns the sigmoid of the linear score.
+:func:`probabilities` answers the same per text under a shipped model and
+remembers each answer per (model, text), so the phrases one request asks
+about several times (the guard scores an answer, finds its occupation verbs,
+then re-scores the rewrite; words recur across requests) are embedded once;
+the memory is cleared when it outgrows :data:`REMEMBERED` entries.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -46,3 +52,28 @@ def embedded_probabilities(texts: Sequence[str], coef: np.ndarray, intercept: fl
         return np.zeros(0)
     vectors = np.asarray(load_embedder(EmbeddingSettings(precision="float32")).embed(list(texts)))
     return 1.0 / (1.0 + np.exp(-(vectors @ coef + intercept)))
+
+
+#: Most (model, text) probabilities kept before the memory is cleared.
+REMEMBERED = 4096
+_PROBABILITY: dict[tuple[Path, str], float] = {}
+_LOCK = threading.Lock()
+
+
+def probabilities(path: Path, texts: Iterable[str]) -> dict[str, float]:
+    """The probability of each distinct text under the classifier at ``path``; texts not remembered are embedded in one batch."""
+    wanted = list(dict.fromkeys(texts))
+    model = load_classifier(path)
+    with _LOCK:
+        if len(_PROBABILITY) > REMEMBERED:
+            _PROBABILITY.clear()
+        fresh = [t for t in wanted if (path, t) not in _PROBABILITY]
+        if fresh:
+            _PROBABILITY.update(zip(((path, t) for t in fresh), (float(p) for p in embedded_probabilities(fresh, model.coef, model.intercept))))
+        return {t: _PROBABILITY[(path, t)] for t in wanted}
+
+
+def remember(path: Path, known: Mapping[str, float]) -> None:
+    """Take probabilities under the classifier at ``path`` computed earlier (a compiled bundle's) into the process's memory."""
+    with _LOCK:
+        _PROBABILITY.update(((path, text), probability) for text, probability in known.items())

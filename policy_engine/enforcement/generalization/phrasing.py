@@ -105,7 +105,7 @@ def _pluralize(phrase: str) -> str:
     return f"{head} {last}".strip()
 
 
-def _indefinite(phrase: str) -> str:
+def indefinite(phrase: str) -> str:
     """The phrase with "a"/"an" agreeing with its next word."""
     match = re.match(r"^(a|an)\s+(\w)", phrase, re.IGNORECASE)
     if not match:
@@ -144,7 +144,7 @@ def _fit_noun_phrase(doc: Doc, start: int, end: int, phrase: str, countable: boo
         return Placement(start, end, phrase)
     word = det.lower_
     if word in ("a", "an"):
-        return Placement(det.idx, end, _indefinite(phrase) if not plural else phrase)
+        return Placement(det.idx, end, indefinite(phrase) if not plural else phrase)
     if word == "the" and _LEADING_ARTICLE.match(phrase):
         return Placement(det.idx, end, det.text + " " + _LEADING_ARTICLE.sub("", phrase))
     return Placement(start, end, _LEADING_ARTICLE.sub("", phrase))
