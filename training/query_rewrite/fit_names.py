@@ -28,11 +28,11 @@ from sklearn.metrics import brier_score_loss, roc_auc_score
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bench.query_rewrite.corpora import CORPORA, capid, capid_split  # noqa: E402
-from enforcers.query_rewrite.names import MODEL_FILE, word_features  # noqa: E402
+from enforcers.query_rewrite.names import MODEL, word_features  # noqa: E402
 from enforcers.query_rewrite.task import EMBEDDING  # noqa: E402
 from policy_engine.nlp.embedding import Embedder, load_embedder  # noqa: E402
 
-OUT = Path(__file__).resolve().parents[2] / "enforcers" / "query_rewrite" / MODEL_FILE
+OUT = MODEL
 WNUT_TRAIN = CORPORA / "wnut17" / "wnut17train.conll"
 WNUT_DEV = CORPORA / "wnut17" / "emerging.dev.conll"
 THRESHOLDS = np.round(np.arange(0.3, 0.951, 0.05), 2)
