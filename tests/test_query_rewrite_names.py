@@ -79,3 +79,11 @@ def test_the_tagger_scores_words_with_the_stored_weights() -> None:
     assert [(s, e) for s, e, _ in got] == ranges
     assert np.allclose([p for _, _, p in got], expected, atol=1e-6)
     assert tagger.threshold == float(data["threshold"])
+
+
+def test_a_name_past_the_encoders_cut_is_found() -> None:
+    """A lower-case name after more than 256 tokens of ordinary chat is still read (the tagger windows long texts)."""
+    filler = "we walked along the river and talked about the weather. " * 40
+    query = filler + "can you write a short birthday message for my friend carlos, he turns 30 next week"
+    found = [query[s:e] for s, e in shared_name_tagger().names(query)]
+    assert "carlos" in found

@@ -41,7 +41,9 @@ def words(text: str, ranges: np.ndarray) -> list[tuple[int, int, list[int]]]:
 
 
 def word_features(embedder: Embedder, texts: Sequence[str]) -> list[tuple[list[tuple[int, int]], np.ndarray]]:
-    """Per text, (its words' character ranges, one L2-normalised feature row per word)."""
+    """Per text, (its words' character ranges, one L2-normalised feature row per word).  Every word of a text longer
+    than the encoder's ``max_length`` has a row: :func:`~policy_engine.nlp.embedding.token_states` reads such a text in
+    overlapping windows."""
     out = []
     for text, (states, ranges) in zip(texts, token_states(embedder, texts)):
         found = words(text, ranges)

@@ -68,7 +68,10 @@ def kind_of(attribute_or_type: str) -> str:
 def span_in_question_context(embedder: Embedder, questions: Sequence[str], sentences: Sequence[str], spans: Sequence[str]) -> np.ndarray:
     """Per span, the mean of its tokens' last-layer states when the encoder reads ``question [SEP] sentence``: attention
     conditions the span on the question (a cross-encoder's reading, on the frozen shared MiniLM).  A span not found in
-    its sentence is read as the whole sentence.  Rows L2-normalised."""
+    its sentence is read as the whole sentence.  A pair longer than the encoder's ``max_length`` (256 tokens) is read
+    in overlapping windows (:func:`~policy_engine.nlp.embedding.token_states`): a span past the cut still gets its
+    own states, read with the sentence around it (the question may then be out of the window's view).  Rows
+    L2-normalised."""
     pairs = list(dict.fromkeys(f"{q} [SEP] {s}" for q, s in zip(questions, sentences)))
     states = dict(zip(pairs, token_states(embedder, pairs)))
     out = np.zeros((len(spans), embedder.dim), dtype=np.float32)
