@@ -199,12 +199,13 @@ def _kept_states(encoder: bert.BertEncoder, texts: list[str]) -> list[tuple[np.n
 
 
 def _windowed(encoder: bert.BertEncoder, text: str, first: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """``first`` (the states of ``text``'s first window) extended past the encoder's cut: while text is left after the
-    last token read, the next window starts at the word holding the middle token of the previous one, and its tokens
-    past the last one read are added (offsets shifted into ``text``)."""
+    """``first`` (the states of ``text``'s first window) extended past the encoder's cut: while a window was full and
+    text is left after the last token read, the next window starts at the word holding the middle token of the
+    previous one, and its tokens past the last one read are added (offsets shifted into ``text``)."""
+    full = encoder.tokenizer.truncation["max_length"] - encoder.tokenizer.num_special_tokens_to_add(False)
     states, ranges = [first[0]], [first[1]]
     window = first[1]
-    while len(window) and text[int(ranges[-1][-1, 1]) :].strip():
+    while len(window) >= full and text[int(ranges[-1][-1, 1]) :].strip():
         covered = int(ranges[-1][-1, 1])
         middle = int(window[len(window) // 2, 0])
         begin = text.rfind(" ", 0, middle) + 1 or middle
