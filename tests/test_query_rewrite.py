@@ -802,9 +802,9 @@ def test_a_needed_span_inside_a_removed_clause_goes_with_it_unless_the_owner_kee
     from enforcers.query_rewrite.settings import NecessityAction
     from enforcers.query_rewrite.spans import AttributeSpan
 
-    clause = Decision(AttributeSpan("employment", "work", 0, 40), False, NecessityAction.REMOVE, "model: the question does not need it", origin="model")
+    clause = Decision(AttributeSpan("employment", "work", 0, 40), False, NecessityAction.REMOVE, "the question does not need it", origin="model")
     inner = AttributeSpan("address", "location", 10, 17)
-    by_model = Decision(inner, True, NecessityAction.REMOVE, "model: the question needs it", origin="model")
+    by_model = Decision(inner, True, NecessityAction.REMOVE, "the question needs it", origin="model")
     by_owner = Decision(inner, True, NecessityAction.REMOVE, "kept for the clinic", origin="policy")
     assert [d.essential for d in with_containers([clause, by_model])] == [False, False]
     assert [d.essential for d in with_containers([clause, by_owner])] == [False, True]

@@ -61,3 +61,29 @@ def test_a_span_read_in_the_question_context_depends_on_the_question() -> None:
     rows = span_in_question_context(load_embedder(EMBEDDING), ["What snacks should I pack?", "How do I rotate my tyres?"], [sentence] * 2, [span] * 2)
     assert np.allclose(np.linalg.norm(rows, axis=1), 1.0, atol=1e-5)
     assert 0.5 < float(rows[0] @ rows[1]) < 0.999
+
+
+def test_the_tagger_scores_words_with_the_stored_weights() -> None:
+    """The shared loader reads ``name_model.npz`` unchanged: each word's probability is the sigmoid of the stored
+    coef and intercept over its feature, and the threshold is the stored one."""
+    import numpy as np
+
+    from enforcers.query_rewrite.names import MODEL, word_features
+
+    tagger = shared_name_tagger()
+    data = np.load(MODEL)
+    query = NAMED[1][0]
+    [(ranges, x)] = word_features(tagger.embedder, [query])
+    expected = 1.0 / (1.0 + np.exp(-(x @ data["coef"].astype(np.float32) + float(data["intercept"]))))
+    got = tagger.probabilities(query)
+    assert [(s, e) for s, e, _ in got] == ranges
+    assert np.allclose([p for _, _, p in got], expected, atol=1e-6)
+    assert tagger.threshold == float(data["threshold"])
+
+
+def test_a_name_past_the_encoders_cut_is_found() -> None:
+    """A lower-case name after more than 256 tokens of ordinary chat is still read (the tagger windows long texts)."""
+    filler = "we walked along the river and talked about the weather. " * 40
+    query = filler + "can you write a short birthday message for my friend carlos, he turns 30 next week"
+    found = [query[s:e] for s, e in shared_name_tagger().names(query)]
+    assert "carlos" in found

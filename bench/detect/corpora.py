@@ -63,7 +63,10 @@ class Doc:
     spans: tuple[tuple[int, int, str], ...]  # (start, end, shared category or NEUTRAL)
 
 
-def _conll_docs(path: Path, corpus: str, prefix: str) -> list[Doc]:
+def conll_docs(path: Path, corpus: str, prefix: str) -> list[Doc]:
+    """One :class:`Doc` per sentence of a tab-separated CoNLL file (WNUT-17's layout: token, then BIO tag): tokens
+    joined by single spaces, a B- tag and the I- tags of the same type after it one span, its type mapped by
+    :data:`WNUT_MAP` (:data:`NEUTRAL` for the rest); ids ``<prefix>-<n>``."""
     docs, tokens = [], []
 
     def flush() -> None:
@@ -100,7 +103,7 @@ def _conll_docs(path: Path, corpus: str, prefix: str) -> list[Doc]:
 
 def load_wnut17(root: Path) -> list[Doc]:
     base = root / "wnut17"
-    return _conll_docs(base / "emerging.dev.conll", "wnut17", "dev") + _conll_docs(base / "emerging.test.annotated", "wnut17", "test")
+    return conll_docs(base / "emerging.dev.conll", "wnut17", "dev") + conll_docs(base / "emerging.test.annotated", "wnut17", "test")
 
 
 def load_presidio_synth(root: Path) -> list[Doc]:

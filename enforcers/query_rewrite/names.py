@@ -14,17 +14,16 @@ with the threshold chosen on WNUT-17's development file.  Adjacent name words ma
 
 from __future__ import annotations
 
-import functools
-import threading
 from collections.abc import Sequence
-from importlib import resources
+from pathlib import Path
 
 import numpy as np
 
 from enforcers.query_rewrite.task import EMBEDDING
 from policy_engine.nlp.embedding import Embedder, load_embedder, token_states
+from policy_engine.nlp.phrase_classifier import PhraseClassifier, linear_probabilities, load_classifier
 
-MODEL_FILE = "name_model.npz"
+MODEL = Path(__file__).with_name("name_model.npz")
 
 
 def words(text: str, ranges: np.ndarray) -> list[tuple[int, int, list[int]]]:
@@ -42,7 +41,9 @@ def words(text: str, ranges: np.ndarray) -> list[tuple[int, int, list[int]]]:
 
 
 def word_features(embedder: Embedder, texts: Sequence[str]) -> list[tuple[list[tuple[int, int]], np.ndarray]]:
-    """Per text, (its words' character ranges, one L2-normalised feature row per word)."""
+    """Per text, (its words' character ranges, one L2-normalised feature row per word).  Every word of a text longer
+    than the encoder's ``max_length`` has a row: :func:`~policy_engine.nlp.embedding.token_states` reads such a text in
+    overlapping windows."""
     out = []
     for text, (states, ranges) in zip(texts, token_states(embedder, texts)):
         found = words(text, ranges)
@@ -54,15 +55,15 @@ def word_features(embedder: Embedder, texts: Sequence[str]) -> list[tuple[list[t
 class NameTagger:
     """P(person name) per word of a text, and the name spans from the shipped threshold."""
 
-    def __init__(self, coef: np.ndarray, intercept: float, threshold: float, embedder: Embedder) -> None:
-        if coef.shape != (embedder.dim,):
-            raise ValueError(f"name model has shape {coef.shape}, expected ({embedder.dim},)")
-        self.coef, self.intercept, self.threshold, self.embedder = coef, intercept, threshold, embedder
+    def __init__(self, model: PhraseClassifier, embedder: Embedder) -> None:
+        if model.coef.shape != (embedder.dim,):
+            raise ValueError(f"name model has shape {model.coef.shape}, expected ({embedder.dim},)")
+        self.model, self.threshold, self.embedder = model, model.stored["threshold"], embedder
 
     def probabilities(self, text: str) -> list[tuple[int, int, float]]:
         """(start, end, P(person name)) of every word of ``text``."""
         [(ranges, x)] = word_features(self.embedder, [text])
-        p = 1.0 / (1.0 + np.exp(-(x @ self.coef + self.intercept)))
+        p = linear_probabilities(x, self.model.coef, self.model.intercept)
         return [(s, e, float(q)) for (s, e), q in zip(ranges, p)]
 
     def names(self, text: str) -> list[tuple[int, int]]:
@@ -78,12 +79,7 @@ class NameTagger:
         return out
 
 
-_lock = threading.Lock()
-
-
-@functools.lru_cache(maxsize=1)
 def shared_name_tagger() -> NameTagger:
-    """The shipped name model, loaded once per process."""
-    with _lock, resources.files("enforcers.query_rewrite").joinpath(MODEL_FILE).open("rb") as handle:
-        data = np.load(handle, allow_pickle=False)
-        return NameTagger(data["coef"].astype(np.float32), float(data["intercept"]), float(data["threshold"]), load_embedder(EMBEDDING))
+    """The shipped name model (read once per process by :func:`~policy_engine.nlp.phrase_classifier.load_classifier`)
+    over the shared embedder."""
+    return NameTagger(load_classifier(MODEL), load_embedder(EMBEDDING))

@@ -74,6 +74,8 @@ def reasons_about_names(task: str | None) -> bool:
 
 #: Who settled a span: the data owner's policy rule, the learned necessity model, or one of the engine's defaults.
 Origin = Literal["policy", "model", "default"]
+#: How a decision's basis names who settled it.
+ORIGIN_LABEL: dict[Origin, str] = {"policy": "policy rule", "model": "model", "default": "default"}
 
 
 @dataclass(frozen=True)
@@ -83,9 +85,14 @@ class Decision:
     span: AttributeSpan
     essential: bool
     action: NecessityAction
-    basis: str
+    reason: str  # why, without who decided
     placeholder: str | None = None  # the token type ("PERSON", "ORG" ...) of a value carried as a placeholder
     origin: Origin = "default"  # who decided: the owner's policy rule, the learned model, or an engine default
+
+    @property
+    def basis(self) -> str:
+        """Who decided and why, as reports show it: ``"<origin label>: <reason>"`` (:data:`ORIGIN_LABEL`)."""
+        return f"{ORIGIN_LABEL[self.origin]}: {self.reason}"
 
     @property
     def outcome(self) -> str:
@@ -115,7 +122,7 @@ def with_containers(decisions: list[Decision]) -> list[Decision]:
     tiara; an employer inside a removed job-description clause).  A value the owner's rule makes essential stays."""
     removed = [d.span for d in decisions if not d.essential and d.placeholder is None]
     return [
-        Decision(d.span, False, d.action, "default: goes with the clause that holds it")
+        Decision(d.span, False, d.action, "goes with the clause that holds it")
         if d.essential and d.origin != "policy"
         and any(r.start <= d.span.start and d.span.end <= r.end and r.end - r.start > d.span.end - d.span.start for r in removed)
         else d
@@ -186,25 +193,25 @@ class NecessityPlanner:
             material = material_from is not None and span.start >= material_from
             asked = any(r0 <= span.start < r1 for r0, r1 in requests)
             if span.attribute in essential and concerned and carried in _CARRIED_VALUES:
-                out.append(Decision(span, False, action, "policy rule: essential, carried as a placeholder", placeholder=carried, origin="policy"))
+                out.append(Decision(span, False, action, "essential, carried as a placeholder", placeholder=carried, origin="policy"))
             elif span.attribute in essential and concerned:
-                out.append(Decision(span, True, action, "policy rule: essential", origin="policy"))
+                out.append(Decision(span, True, action, "essential", origin="policy"))
             elif span.attribute in essential or span.attribute in non_essential:
-                out.append(Decision(span, False, action, "policy rule: third party" if span.attribute in essential else "policy rule: non-essential", origin="policy"))
+                out.append(Decision(span, False, action, "third party" if span.attribute in essential else "non-essential", origin="policy"))
             elif carried in ("ORG", "PLACE") and probability >= threshold and not material and ((asked and task not in REPEATING_TASKS) or (reasoned and concerned)):
-                out.append(Decision(span, True, action, "model: the question needs it", origin="model"))
+                out.append(Decision(span, True, action, "the question needs it", origin="model"))
             elif carried is not None:
-                out.append(Decision(span, False, action, "default: a value the answer only carries", placeholder=carried))
+                out.append(Decision(span, False, action, "a value the answer only carries", placeholder=carried))
             elif material:
-                out.append(Decision(span, True, action, "default: material the task reworks"))
+                out.append(Decision(span, True, action, "material the task reworks"))
             elif task_kind(task) == "none":
-                out.append(Decision(span, False, action, "default: task needs no personal attribute"))
+                out.append(Decision(span, False, action, "task needs no personal attribute"))
             elif asked:
-                out.append(Decision(span, True, action, "default: the request itself names it"))
+                out.append(Decision(span, True, action, "the request itself names it"))
             elif not concerned:
-                out.append(Decision(span, False, action, "default: third party the request is not about"))
+                out.append(Decision(span, False, action, "third party the request is not about"))
             elif probability >= threshold:
-                out.append(Decision(span, True, action, "model: the question needs it", origin="model"))
+                out.append(Decision(span, True, action, "the question needs it", origin="model"))
             else:
-                out.append(Decision(span, False, action, "model: the question does not need it", origin="model"))
+                out.append(Decision(span, False, action, "the question does not need it", origin="model"))
         return with_containers(out)

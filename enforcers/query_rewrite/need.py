@@ -1,7 +1,7 @@
 """Span necessity learned from labelled questions: "is this span needed to answer this question?" (Need-to-Know Section 3).
 
 A calibrated logistic regression (the fit script also compares a small ReLU
-network, which this class reads too), fitted by
+network, which is not shipped), fitted by
 ``training/query_rewrite/fit_necessity.py --keep contextual`` on the development part of CAPID
 (Ponomarenko et al., 2026: user disclosures whose every PII span is labelled
 needed or not for the question asked) and shipped as ``necessity_model.npz``.
@@ -68,7 +68,10 @@ def kind_of(attribute_or_type: str) -> str:
 def span_in_question_context(embedder: Embedder, questions: Sequence[str], sentences: Sequence[str], spans: Sequence[str]) -> np.ndarray:
     """Per span, the mean of its tokens' last-layer states when the encoder reads ``question [SEP] sentence``: attention
     conditions the span on the question (a cross-encoder's reading, on the frozen shared MiniLM).  A span not found in
-    its sentence is read as the whole sentence.  Rows L2-normalised."""
+    its sentence is read as the whole sentence.  A pair longer than the encoder's ``max_length`` (256 tokens) is read
+    in overlapping windows (:func:`~policy_engine.nlp.embedding.token_states`): a span past the cut still gets its
+    own states, read with the sentence around it (the question may then be out of the window's view).  Rows
+    L2-normalised."""
     pairs = list(dict.fromkeys(f"{q} [SEP] {s}" for q, s in zip(questions, sentences)))
     states = dict(zip(pairs, token_states(embedder, pairs)))
     out = np.zeros((len(spans), embedder.dim), dtype=np.float32)
@@ -101,16 +104,14 @@ def contextual_features(plain: np.ndarray, in_context: np.ndarray) -> np.ndarray
 
 
 class NecessityModel:
-    """P(span needed | question, its sentence, the span, its kind): a logistic regression or a small ReLU network
-    (``layers``: weight and bias per layer, the last giving the logit), Platt-scaled."""
+    """P(span needed | question, its sentence, the span, its kind): a logistic regression (``coef`` over the features,
+    ``intercept``), Platt-scaled."""
 
-    def __init__(
-        self, layers: list[tuple[np.ndarray, np.ndarray]], contextual: bool, platt: tuple[float, float], threshold: float, embedder: Embedder,
-    ) -> None:
+    def __init__(self, coef: np.ndarray, intercept: float, contextual: bool, platt: tuple[float, float], threshold: float, embedder: Embedder) -> None:
         width = (7 if contextual else 5) * embedder.dim + 2 + len(KINDS)
-        if layers[0][0].shape[0] != width or layers[-1][0].shape[1] != 1:
-            raise ValueError(f"necessity model reads {layers[0][0].shape[0]} features, expected {width}")
-        self.layers, self.contextual, self.platt, self.threshold, self.embedder = layers, contextual, platt, threshold, embedder
+        if coef.shape != (width,):
+            raise ValueError(f"necessity model has shape {coef.shape}, expected ({width},)")
+        self.coef, self.intercept, self.contextual, self.platt, self.threshold, self.embedder = coef, intercept, contextual, platt, threshold, embedder
 
     def probability(self, question: str, sentences: Sequence[str], spans: Sequence[str], kinds: Sequence[str]) -> list[float]:
         """One calibrated probability per (sentence, span, kind), all for the same ``question``."""
@@ -125,9 +126,7 @@ class NecessityModel:
         )
         if self.contextual:
             x = contextual_features(x, span_in_question_context(self.embedder, [question] * len(spans), sentences, spans))
-        for weight, bias in self.layers[:-1]:
-            x = np.maximum(x @ weight + bias, 0.0)
-        score = (x @ self.layers[-1][0] + self.layers[-1][1])[:, 0]
+        score = x @ self.coef + self.intercept
         return [float(p) for p in 1.0 / (1.0 + np.exp(-(self.platt[0] * score + self.platt[1])))]
 
 
@@ -139,7 +138,7 @@ def shared_necessity() -> NecessityModel:
     """The shipped necessity model, loaded once per process."""
     with _lock, resources.files("enforcers.query_rewrite").joinpath(MODEL_FILE).open("rb") as handle:
         data = np.load(handle, allow_pickle=False)
-        layers = [(data[f"w{i}"].astype(np.float32), data[f"b{i}"].astype(np.float32)) for i in range(sum(k.startswith("w") for k in data.files))]
         return NecessityModel(
-            layers, bool(data["contextual"]), (float(data["platt"][0]), float(data["platt"][1])), float(data["threshold"]), load_embedder(EMBEDDING),
+            data["coef"].astype(np.float32), float(data["intercept"]), bool(data["contextual"]),
+            (float(data["platt"][0]), float(data["platt"][1])), float(data["threshold"]), load_embedder(EMBEDDING),
         )

@@ -60,11 +60,10 @@ class BertEncoder:
         self.tokenizer.enable_padding(pad_id=self.tokenizer.token_to_id(pad), pad_token=pad)
 
     def encode(self, texts: list[str]) -> tuple[torch.Tensor, torch.Tensor]:
-        """``(token vectors [batch, length, hidden], attention mask [batch, length])`` of ``texts``, padded to the longest."""
-        encoded = self.tokenizer.encode_batch(texts)
-        ids = torch.tensor([e.ids for e in encoded], dtype=torch.long)
-        mask = torch.tensor([e.attention_mask for e in encoded], dtype=torch.long)
-        return self._forward(ids, mask), mask
+        """``(token vectors [batch, length, hidden], attention mask [batch, length])`` of ``texts``, padded to the longest
+        and cut at ``max_length`` tokens."""
+        states, mask, _ = self.encode_with_offsets(texts)
+        return states, mask
 
     def encode_with_offsets(self, texts: list[str]) -> tuple[torch.Tensor, torch.Tensor, list[list[tuple[int, int]]]]:
         """:meth:`encode` plus each token's character range in its text (``(0, 0)`` for special and padding tokens)."""

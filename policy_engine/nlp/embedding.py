@@ -25,12 +25,15 @@ import sqlite3
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from policy_engine.errors import PolicyEngineError
 from policy_engine.policy.model import EmbeddingSettings
+
+if TYPE_CHECKING:
+    from policy_engine.nlp import bert
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -163,23 +166,58 @@ class TransformerEmbedder:
 
 def token_states(embedder: Embedder, texts: Sequence[str]) -> list[tuple[np.ndarray, np.ndarray]]:
     """Per text, ``(token vectors [tokens, dim], character ranges [tokens, 2])`` from the last layer of ``embedder``'s
-    encoder (float32, special tokens left out): each token read in the context of the whole text, for span features a
-    sentence vector cannot give.  Only a BERT model (the default all-MiniLM-L6-v2) exposes its tokens' offsets; any
-    other raises :class:`EmbeddingModelError`.  A :class:`CachedEmbedder` is read through (token states are not cached)."""
+    encoder (float32, special tokens left out): each token read in the context of the text around it, for span features
+    a sentence vector cannot give.  Texts are read in batches of the embedder's ``batch_size``.
+
+    The encoder reads at most ``max_length`` tokens (256 for all-MiniLM-L6-v2).  A text longer than that is read in
+    overlapping windows (:func:`_windowed`): every token of the text gets a state, a token past the first window's cut
+    from a window that starts about half a window before it (so it sees that much left context, not the text's start).
+    Only a BERT model (the default all-MiniLM-L6-v2) exposes its tokens' offsets; any other raises
+    :class:`EmbeddingModelError`.  A :class:`CachedEmbedder` is read through (token states are not cached)."""
     import torch
 
     inner = embedder.inner if isinstance(embedder, CachedEmbedder) else embedder
     encoder = inner.weights.bert if isinstance(inner, TransformerEmbedder) else None
     if encoder is None:
         raise EmbeddingModelError(f"{embedder.model_id}: token states need a BERT encoder read in plain torch")
+    size = inner.batch_size
     out: list[tuple[np.ndarray, np.ndarray]] = []
     with inner.weights.lock, torch.inference_mode():
-        for start in range(0, len(texts), 32):
-            states, mask, offsets = encoder.encode_with_offsets(list(texts[start : start + 32]))
-            for row, ranges in enumerate(offsets):
-                keep = [i for i, (a, b) in enumerate(ranges) if b > a and bool(mask[row, i])]
-                out.append((states[row, keep].float().numpy(), np.array([ranges[i] for i in keep], dtype=np.int64).reshape(-1, 2)))
+        for start in range(0, len(texts), size):
+            out += _kept_states(encoder, list(texts[start : start + size]))
+        return [_windowed(encoder, text, first) for text, first in zip(texts, out)]
+
+
+def _kept_states(encoder: bert.BertEncoder, texts: list[str]) -> list[tuple[np.ndarray, np.ndarray]]:
+    """One encoder batch: per text, the states and character ranges of its real (non-special, unpadded) tokens."""
+    states, mask, offsets = encoder.encode_with_offsets(texts)
+    out = []
+    for row, ranges in enumerate(offsets):
+        keep = [i for i, (a, b) in enumerate(ranges) if b > a and bool(mask[row, i])]
+        out.append((states[row, keep].float().numpy(), np.array([ranges[i] for i in keep], dtype=np.int64).reshape(-1, 2)))
     return out
+
+
+def _windowed(encoder: bert.BertEncoder, text: str, first: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """``first`` (the states of ``text``'s first window) extended past the encoder's cut: while a window was full and
+    text is left after the last token read, the next window starts at the word holding the middle token of the
+    previous one, and its tokens past the last one read are added (offsets shifted into ``text``)."""
+    full = encoder.tokenizer.truncation["max_length"] - encoder.tokenizer.num_special_tokens_to_add(False)
+    states, ranges = [first[0]], [first[1]]
+    window = first[1]
+    while len(window) >= full and text[int(ranges[-1][-1, 1]) :].strip():
+        covered = int(ranges[-1][-1, 1])
+        middle = int(window[len(window) // 2, 0])
+        begin = text.rfind(" ", 0, middle) + 1 or middle
+        [(more, at)] = _kept_states(encoder, [text[begin:]])
+        at = at + begin
+        fresh = at[:, 0] >= covered
+        if not fresh.any():
+            break
+        states.append(more[fresh])
+        ranges.append(at[fresh])
+        window = at
+    return (np.vstack(states), np.vstack(ranges)) if len(states) > 1 else first
 
 
 def _pooling_config(model_dir: Path, position_limit: int) -> tuple[str, int]:

@@ -6,8 +6,9 @@ guard's quasi-identifier phrase model.  Each is stored as an ``.npz`` with
 ``coef`` (one weight per embedding dimension) and ``intercept``, plus any
 scalar the model's trainer chose beside them (a veto threshold).
 :func:`load_classifier` reads one file once per process;
-:func:`embedded_probabilities` embeds texts in one batch with the shared
-embedder (float32) and returns the sigmoid of the linear score.
+:func:`linear_probabilities` is the sigmoid of the linear score of given
+vectors; :func:`embedded_probabilities` embeds texts in one batch with the
+shared embedder (float32) and returns it.
 :func:`probabilities` answers the same per text under a shipped model and
 remembers each answer per (model, text), so the phrases one request asks
 about several times (the guard scores an answer, finds its occupation verbs,
@@ -46,12 +47,17 @@ def load_classifier(path: Path) -> PhraseClassifier:
     return PhraseClassifier(data["coef"].astype(np.float32), float(data["intercept"]), stored)
 
 
+def linear_probabilities(vectors: np.ndarray, coef: np.ndarray, intercept: float) -> np.ndarray:
+    """sigmoid(vector . coef + intercept) of each row of ``vectors``."""
+    return 1.0 / (1.0 + np.exp(-(vectors @ coef + intercept)))
+
+
 def embedded_probabilities(texts: Sequence[str], coef: np.ndarray, intercept: float) -> np.ndarray:
     """sigmoid(embedding(text) . coef + intercept) of each text, embedded in one batch (empty in, empty out)."""
     if not texts:
         return np.zeros(0)
     vectors = np.asarray(load_embedder(EmbeddingSettings(precision="float32")).embed(list(texts)))
-    return 1.0 / (1.0 + np.exp(-(vectors @ coef + intercept)))
+    return linear_probabilities(vectors, coef, intercept)
 
 
 #: Most (model, text) probabilities kept before the memory is cleared.

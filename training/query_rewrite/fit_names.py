@@ -27,12 +27,13 @@ from sklearn.metrics import brier_score_loss, roc_auc_score
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from bench.detect.corpora import conll_docs  # noqa: E402
 from bench.query_rewrite.corpora import CORPORA, capid, capid_split  # noqa: E402
-from enforcers.query_rewrite.names import MODEL_FILE, word_features  # noqa: E402
+from enforcers.query_rewrite.names import MODEL, word_features  # noqa: E402
 from enforcers.query_rewrite.task import EMBEDDING  # noqa: E402
 from policy_engine.nlp.embedding import Embedder, load_embedder  # noqa: E402
 
-OUT = Path(__file__).resolve().parents[2] / "enforcers" / "query_rewrite" / MODEL_FILE
+OUT = MODEL
 WNUT_TRAIN = CORPORA / "wnut17" / "wnut17train.conll"
 WNUT_DEV = CORPORA / "wnut17" / "emerging.dev.conll"
 THRESHOLDS = np.round(np.arange(0.3, 0.951, 0.05), 2)
@@ -42,24 +43,8 @@ C = 1.0
 
 
 def conll(path: Path) -> list[tuple[str, list[tuple[int, int]]]]:
-    """(text, person-name character ranges) per sentence of a CoNLL file: tokens joined by single spaces."""
-    out: list[tuple[str, list[tuple[int, int]]]] = []
-    tokens: list[tuple[str, str]] = []
-    for line in [*path.read_text(encoding="utf-8").splitlines(), ""]:
-        token, _, tag = line.partition("\t")
-        if token.strip():
-            tokens.append((token, tag.strip()))
-            continue
-        if tokens:
-            text, ranges, at = "", [], 0
-            for word, label in tokens:
-                if label.endswith("-person"):
-                    ranges.append((at, at + len(word)))
-                text += word + " "
-                at += len(word) + 1
-            out.append((text.rstrip(), ranges))
-        tokens = []
-    return out
+    """(text, person-name character ranges) per sentence of a WNUT-17 CoNLL file (:func:`bench.detect.corpora.conll_docs`)."""
+    return [(d.text, [(s, e) for s, e, category in d.spans if category == "PERSON"]) for d in conll_docs(path, "wnut17", path.stem)]
 
 
 def capid_names() -> list[tuple[str, list[tuple[int, int]]]]:

@@ -25,7 +25,9 @@ That rule picked the MLP (AUC 0.926 / 0.930 / 0.931; EA 76.2 / 76.0 / 77.7 at NE
 led by the question: it kept 15.8 % of spans under another query's question (plain 13.4 %, contextual 12.7 %), and it
 failed hand-written regression tests of unrelated disclosures (a patient's name and religion kept for a diagnosis, an
 address and a cousin's medication for a cactus checklist).  The shipped model is therefore the contextual logistic
-regression: ``python training/query_rewrite/fit_necessity.py --keep contextual``.
+regression: ``python training/query_rewrite/fit_necessity.py`` (``--keep contextual``, the default; ``--keep plain``
+ships the regression without the contextual span).  The MLP is fitted for the comparison only: the rule's pick is
+printed, and only a logistic regression is written (the runtime reads ``coef`` and ``intercept``).
 
 CAPID's questions are all about the asker's own situation, so on its own it
 never shows a question that needs none of the disclosure.  Each development
@@ -168,8 +170,8 @@ def _score(model: LogisticRegression | MLPClassifier, x: np.ndarray) -> np.ndarr
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cache", type=Path, default=Path("/tmp/qr_embeddings.sqlite"), help="embedding cache (outside the repository)")
-    parser.add_argument("--keep", choices=("rule", "plain", "contextual", "contextual-mlp"), default="rule",
-                        help="ship this variant (at its highest EA within the rule's NE) instead of the rule's choice")
+    parser.add_argument("--keep", choices=("plain", "contextual"), default="contextual",
+                        help="the logistic-regression variant to ship, at its highest EA within the rule's NE")
     args = parser.parse_args()
     development, _ = capid_split(capid())
     questions, sentences, spans, kinds, y, groups, real = examples(development)
@@ -195,23 +197,18 @@ def main() -> None:
     base_threshold, _, _ = operating_point(results["plain"][1], own_y, own_groups)
     base_ne = next(ne for t, _, ne, _ in results["plain"][3] if t == base_threshold)
     best = max(((ea, name, t) for name, r in results.items() for t, ea, ne, _ in r[3] if ne <= base_ne), key=lambda p: p[0])
-    ea, name, threshold = best
-    print(f"rule: highest EA at NE <= {base_ne:.1f} (plain at its operating point {base_threshold:.3f}): {name} at {threshold:.3f}, EA {ea:.1f}")
-    if args.keep != "rule":
-        name = args.keep
-        ea, threshold = max((ea, t) for t, ea, ne, _ in results[name][3] if ne <= base_ne)
-        print(f"kept instead (--keep): {name} at {threshold:.3f}, EA {ea:.1f}")
+    print(f"rule: highest EA at NE <= {base_ne:.1f} (plain at its operating point {base_threshold:.3f}): {best[1]} at {best[2]:.3f}, EA {best[0]:.1f}")
+    name = args.keep
+    ea, threshold = max((ea, t) for t, ea, ne, _ in results[name][3] if ne <= base_ne)
+    print(f"shipped (--keep): {name} at {threshold:.3f}, EA {ea:.1f}")
     platt, probability, swapped, _ = results[name]
     chosen = probability >= threshold
     print(f"kept for another query's question {float((swapped >= threshold).mean()):.3f}")
     for kind in sorted(set(own_kinds)):
         mask = np.array([k == kind for k in own_kinds])
         print(f"  {kind:20s} n={mask.sum():4d} needed={own_y[mask].mean():.2f} kept(needed)={chosen[mask & (own_y == 1)].mean() if (mask & (own_y == 1)).any() else float('nan'):.2f} kept(not)={chosen[mask & (own_y == 0)].mean():.2f}")
-    x, make = variants[name]
-    final = make().fit(x, y)
-    layers = [(final.coef_.T, final.intercept_)] if isinstance(final, LogisticRegression) else list(zip(final.coefs_, final.intercepts_))
-    weights = {f"w{i}": w.astype(np.float32) for i, (w, _) in enumerate(layers)} | {f"b{i}": b.astype(np.float32) for i, (_, b) in enumerate(layers)}
-    np.savez_compressed(OUT, **weights, contextual=np.bool_(name != "plain"),
+    final = _regression().fit(variants[name][0], y)
+    np.savez_compressed(OUT, coef=final.coef_[0].astype(np.float32), intercept=np.float32(final.intercept_[0]), contextual=np.bool_(name != "plain"),
                         platt=np.array([platt.coef_[0][0], platt.intercept_[0]], dtype=np.float32), threshold=np.float32(threshold))
     print(f"wrote {OUT}")
 
