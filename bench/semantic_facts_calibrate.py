@@ -137,14 +137,19 @@ def load_parts(corpora: Path, limit: int, seed: int, extra_dev: int, cache: Path
     return parts, counts
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def add_split_arguments(parser: argparse.ArgumentParser) -> None:
+    """The corpora, split and embedding-cache options every semantic-facts bench shares (one split, one cache)."""
     parser.add_argument("--corpora-dir", type=Path, default=ROOT.parent / "shared" / "corpora")
     parser.add_argument("--limit", type=int, default=600, help="Contexts split two thirds development, one third validation.")
     parser.add_argument("--extra-dev", type=int, default=200, help="Further contexts for development only.")
     parser.add_argument("--seed", type=int, default=33)
     parser.add_argument("--cache", type=Path, default=Path("/tmp/semantic_facts_embeddings.sqlite"))
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_split_arguments(parser)
     parser.add_argument("--loto", action="store_true", help="Also leave one type out on development (slow).")
     parser.add_argument("--write-model", action="store_true", help=f"Write the chosen variant to {MODEL_PATH.name}.")
     args = parser.parse_args()

@@ -30,6 +30,7 @@ from sklearn.metrics import roc_auc_score
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.semantic_facts_calibrate import add_split_arguments  # noqa: E402
 from policy_engine.detect.fact_candidates import FORMS  # noqa: E402
 from policy_engine.detect.semantic_facts import FactModel, fitted_model  # noqa: E402
 from policy_engine.nlp.embedding import CachedEmbedder, EmbeddingCache, load_embedder  # noqa: E402
@@ -69,12 +70,7 @@ def diagnose(model: FactModel, exs: list[Example], wide: list[Example], contexts
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--corpora-dir", type=Path, default=ROOT.parent / "shared" / "corpora")
-    parser.add_argument("--limit", type=int, default=600)
-    parser.add_argument("--extra-dev", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=33)
-    parser.add_argument("--cache", type=Path, default=Path("/tmp/semantic_facts_embeddings.sqlite"))
-    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results")
+    add_split_arguments(parser)
     args = parser.parse_args()
     command = "python " + " ".join(sys.argv)
     print(command, "load average", os.getloadavg())

@@ -39,7 +39,14 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.semantic_facts_calibrate import GATE_LOSS, RUNTIME_FEATURES, before_reports, held_type_probabilities, load_parts  # noqa: E402
+from bench.semantic_facts_calibrate import (  # noqa: E402
+    GATE_LOSS,
+    RUNTIME_FEATURES,
+    add_split_arguments,
+    before_reports,
+    held_type_probabilities,
+    load_parts,
+)
 from training.semantic_facts import GRID, STATEMENTS, Example, at_threshold, fit, predict, score, sentence_gate  # noqa: E402
 
 #: The shipped model's regularization and threshold rule (a candidate of every run; its row sets the bar).
@@ -94,15 +101,10 @@ def _admissible(row: dict, floor: dict, bar: float) -> bool:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--corpora-dir", type=Path, default=ROOT.parent / "shared" / "corpora")
-    parser.add_argument("--limit", type=int, default=600)
-    parser.add_argument("--extra-dev", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=33)
-    parser.add_argument("--cache", type=Path, default=Path("/tmp/semantic_facts_embeddings.sqlite"))
+    add_split_arguments(parser)
     parser.add_argument("--examples", type=Path, default=None, help="Pickled examples (default: under /tmp, named after the split's arguments).")
     parser.add_argument("--c-grid", type=float, nargs="+", default=[0.03, 0.1, 0.3, 1.0])
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results")
     args = parser.parse_args()
     if SHIPPED_C not in args.c_grid:
         parser.error(f"--c-grid must hold the shipped model's regularization {SHIPPED_C}")

@@ -28,11 +28,10 @@ import numpy as np
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import roc_auc_score
 
+from bench.output_guard.qi_span_train import phrase_vectors
 from enforcers.output_guard.learned_qi import verb_phrases
 from enforcers.output_guard.occupations import MODEL
-from policy_engine.nlp.embedding import load_embedder
 from policy_engine.nlp.pipeline import parse
-from policy_engine.policy.model import EmbeddingSettings
 
 SEED = 32
 FOLDS = 5
@@ -41,17 +40,6 @@ CAPID = Path(__file__).resolve().parents[2].parent / "shared" / "corpora" / "cap
 FALSE_RATE = 0.05
 CACHE = Path("/tmp/output_guard_verb_phrase_vectors.npz")
 RESULTS = Path(__file__).resolve().parents[1] / "results" / "occupation_verb"
-
-
-def vectors_of(phrases: list[str]) -> dict[str, np.ndarray]:
-    """The embedder's (normalized) vector of each phrase, cached on disk across runs."""
-    cached = dict(np.load(CACHE, allow_pickle=True)["vectors"].item()) if CACHE.exists() else {}
-    fresh = sorted({p for p in phrases if p not in cached})
-    if fresh:
-        print(f"embedding {len(fresh)} phrases", flush=True)
-        cached.update(zip(fresh, load_embedder(EmbeddingSettings(precision="float32")).embed(fresh)))
-        np.savez(CACHE, vectors=np.asarray(cached, dtype=object))
-    return {p: cached[p] for p in phrases}
 
 
 def contexts() -> tuple[dict[str, tuple[str, list[str]]], dict[str, tuple[str, list[str]]]]:
@@ -89,7 +77,7 @@ def main() -> None:
     print("OMP_NUM_THREADS=1 PYTHONPATH=. python bench/output_guard/occupation_verb_train.py | load average", os.getloadavg())
     development, validation = contexts()
     phrases, y, owners = labelled(development)
-    vectors = vectors_of(phrases)
+    vectors = phrase_vectors(phrases, CACHE)
     x = np.asarray([vectors[p] for p in phrases])
     order = sorted(set(owners))
     np.random.RandomState(SEED).shuffle(order)
@@ -108,7 +96,7 @@ def main() -> None:
     model = fit(x, y, c)
     np.savez(MODEL, coef=model.coef_[0].astype(np.float32), intercept=np.float64(model.intercept_[0]), c=np.float64(c), threshold=np.float64(threshold))
     v_phrases, v_y, _ = labelled(validation)
-    v_vectors = vectors_of(v_phrases)
+    v_vectors = phrase_vectors(v_phrases, CACHE)
     v_scores = model.predict_proba(np.asarray([v_vectors[p] for p in v_phrases]))[:, 1]
     report = {
         "development": {"phrases": len(y), "occupations": int(y.sum()), "out_of_fold_auroc_by_c": {str(k): round(v, 3) for k, v in auroc.items()},

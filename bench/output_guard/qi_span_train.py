@@ -42,14 +42,14 @@ C_GRID = (10.0, 1.0, 0.1)
 CACHE = Path("/tmp/output_guard_phrase_vectors.npz")
 
 
-def phrase_vectors(phrases: list[str]) -> dict[str, np.ndarray]:
-    """The embedder's vector of each phrase, cached on disk across runs."""
-    cached = dict(np.load(CACHE, allow_pickle=True)["vectors"].item()) if CACHE.exists() else {}
+def phrase_vectors(phrases: list[str], cache: Path = CACHE) -> dict[str, np.ndarray]:
+    """The embedder's vector of each phrase, cached on disk (``cache``) across runs."""
+    cached = dict(np.load(cache, allow_pickle=True)["vectors"].item()) if cache.exists() else {}
     fresh = sorted({p for p in phrases if p not in cached})
     if fresh:
         print(f"embedding {len(fresh)} phrases", flush=True)
         cached.update(zip(fresh, load_embedder(EmbeddingSettings(precision="float32")).embed(fresh)))
-        np.savez(CACHE, vectors=np.asarray(cached, dtype=object))
+        np.savez(cache, vectors=np.asarray(cached, dtype=object))
     return {p: cached[p] for p in phrases}
 
 
