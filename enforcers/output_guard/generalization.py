@@ -94,11 +94,45 @@ _MODIFIER_ROLES = frozenset({"amod", "acomp", "conj", "advcl"})
 _COORDINATORS = frozenset({",", "and", "or", "but"})
 
 
+def _status_clause(doc: Doc, token: Token) -> tuple[int, int] | None:
+    """The characters of a copular clause that says nothing but the predicate ``token``: a sentence ("She is
+    divorced."), when the answer has another, or a relative clause with the commas around it ("The client, who is
+    divorced, is 58" -> "The client is 58"); ``None`` when the clause says more or is the whole answer."""
+    if token.dep_ == "acomp" and token.head.pos_ == "AUX":  # "She is divorced."
+        verb, others = token.head, [c for c in token.head.children if c.i != token.i]
+    elif token.tag_ == "VBN" and token.dep_ in ("ROOT", "relcl") and any(c.dep_ == "auxpass" for c in token.children):
+        verb, others = token, list(token.children)  # parsed as a passive: "He is widowed."
+    else:
+        return None
+    if any(c.dep_ not in ("nsubj", "nsubjpass", "auxpass", "punct", "neg", "advmod") for c in others):
+        return None
+    last = token.right_edge
+    if verb.dep_ == "relcl":
+        first = verb.left_edge
+        if first.i == 0:
+            return None
+        opening, closing = doc[first.i - 1], doc[last.i + 1] if last.i + 1 < len(doc) else None
+        if opening.text == "," and closing is not None and closing.text == ",":
+            return opening.idx, closing.idx + 1
+        return opening.idx + len(opening), last.idx + len(last)
+    sentence = token.sent
+    if verb.dep_ != "ROOT" or len(list(doc.sents)) < 2:
+        return None
+    if sentence.end < len(doc):  # a later sentence follows: the space before it goes too
+        return sentence.start_char, doc[sentence.end].idx
+    previous = doc[sentence.start - 1]
+    return previous.idx + len(previous), sentence.end_char
+
+
 def _dropped(doc: Doc, token: Token) -> tuple[int, int] | None:
-    """The characters to delete with a modifier or predicate ``token``: its subtree, with the coordinator or comma
-    that joins it to the rest (before it if one is there, else after it), or the space after an adjective before its noun.
-    The predicates coordinated with it stay ("divorced and lives in ..." drops "divorced and").  ``None`` for the
-    only predicate of its clause ("She is divorced."): nothing joins it, and the clause cannot lose it."""
+    """The characters to delete with a modifier or predicate ``token``: a clause that says nothing else
+    (:func:`_status_clause`), else its subtree, with the coordinator or comma that joins it to the rest (before it if
+    one is there, else after it), or the space after an adjective before its noun.  The predicates coordinated with
+    it stay ("divorced and lives in ..." drops "divorced and").  ``None`` for the only predicate of a clause that
+    says more, or of the whole answer: nothing joins it, and the clause cannot lose it."""
+    clause = _status_clause(doc, token)
+    if clause is not None:
+        return clause
     own = [c for c in token.children if c.dep_ not in ("conj", "cc", "punct")]
     first = min((token, *(c.left_edge for c in own)), key=lambda t: t.i)
     last = max((token, *(c.right_edge for c in own)), key=lambda t: t.i)
@@ -121,15 +155,16 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
     """Where the rewrite of ``span`` starts and ends and what it says, by the grammatical role of the span's head:
     a noun-phrase replacement of a noun takes over the phrase's left part (determiner, possessor, modifiers) and the
     head's number; of an adjective or participle that modifies or predicates (see :data:`_MODIFIER_ROLES`) it is
-    dropped with its coordinator, since a noun phrase cannot stand there; any other replacement (an only predicate
-    included: "She is a family member.") stays in place."""
+    dropped with its coordinator (a clause that says nothing else goes whole), since a noun phrase cannot stand there;
+    any other replacement stays in place (the only predicate of a one-sentence answer: "She is a family member.")."""
     if not _ARTICLE_START.match(new):
         return span.start, span.end, new
     head = doc.char_span(span.start, span.end, alignment_mode="expand")
     if head is None:
         return span.start, span.end, new
     root = head.root
-    dropped = _dropped(doc, root) if root.pos_ in ("ADJ", "VERB") and root.tag_ in ("JJ", "VBN", "VBG") and root.dep_ in _MODIFIER_ROLES else None
+    said = root.pos_ in ("ADJ", "VERB") and root.tag_ in ("JJ", "VBN", "VBG")
+    dropped = (_dropped(doc, root) if root.dep_ in _MODIFIER_ROLES else _status_clause(doc, root)) if said else None
     if dropped is not None:
         return dropped[0], max(dropped[1], span.end), ""
     if root.pos_ not in ("NOUN", "PROPN"):

@@ -221,14 +221,17 @@ class OutputGuard:
                                                       f"{risk_after:.2f} (review from {self.thresholds.tau_review:.2f}): {describe(again, self.limit)}")
         if not rewritten.count:  # the score's doubt, with no subject-bound QI to rewrite: a reviewer decides
             return self._withhold(section.model_copy(update={"verdict": "abstain"}), "abstained", f"doubtful: {why}; no person's QI to generalize")
-        return self._released(rewritten.text, section, "generalized", f"{why}; generalized {rewritten.count} mentions")
+        return self._released(rewritten.text, section, "generalized", f"{why}; generalized {rewritten.count} mentions", rewritten.replaced)
 
-    def _released(self, text: str, section: GuardSection, action: Action, reason: str) -> GuardOutcome:
+    def _released(self, text: str, section: GuardSection, action: Action, reason: str,
+                  written: tuple[tuple[int, int], ...] = ()) -> GuardOutcome:
         """Release ``text`` unless a rewrite left a direct identifier the full detector finds (the engine's
         detector; after generalization also the parse's names and the guard's own name checks, :func:`~enforcers.output_guard.names.unnamed`,
-        which Layer 1 already ran on a text released as redacted): then refuse into review."""
+        which Layer 1 already ran on a text released as redacted): then refuse into review.  A finding wholly inside
+        a generalization the guard ``written`` itself ("50-59", "the region") is none: those words come from a fixed
+        vocabulary of coarse values, never from the answer."""
         if action != "pass":
-            left = [f.category for f in self._direct_findings(text)]
+            left = [f.category for f in self._direct_findings(text) if not any(s <= f.start and f.end <= e for s, e in written)]
             left += replace_shapes(text)[1]
             left += ["person_name"] * (unnamed(text)[1] if action == "generalized" else 0)
             if left:
