@@ -200,10 +200,15 @@ def _is_lead_in(tokens: Sequence[Token]) -> bool:
     return words[-1].text == "," and not any(t.pos_ in ("VERB", "AUX") for t in words)
 
 
+def _is_name(token: Token) -> bool:
+    """A proper noun or a named entity other than a date: a word that names something the context must give."""
+    return token.pos_ in _NAME_POS or bool(token.ent_type_ and token.ent_type_ not in _DATE_LABELS)
+
+
 def _names_something(tokens: Sequence[Token]) -> bool:
     """Whether ``tokens`` hold a number, a name (proper noun or named entity outside dates) or a bracket."""
     return any(
-        _is_number(t) or t.pos_ in _NAME_POS or (t.ent_type_ and t.ent_type_ not in _DATE_LABELS) or t.text in ("[", "]") for t in tokens
+        _is_number(t) or _is_name(t) or t.text in ("[", "]") for t in tokens
     )
 
 
@@ -257,7 +262,7 @@ def _kinds(doc: Doc, start: int, end: int, evidence: Evidence) -> _Judged:
             checked = True
             if _number(token.text) not in evidence.numbers and token.text.lower() not in evidence.words:
                 kinds.add("number")
-        elif (token.pos_ in _NAME_POS or (token.ent_type_ and token.ent_type_ not in _DATE_LABELS)) and token.is_alpha:
+        elif _is_name(token) and token.is_alpha:
             checked = checked or not token.is_stop
             if not evidence.knows(token) and not token.is_stop:
                 kinds.add("name")
