@@ -1,0 +1,203 @@
+"""Recall of the output guard's direct-identifier pass (Layer 1) on every SPIA development unit, by class of span.
+
+The external bench (:mod:`external`) counts residual leaks only in *released* answers, and on the development part
+no released answer holds an annotated DIRECT span, so it gives no development signal for Layer 1.  This bench runs
+Layer 1 (:meth:`~enforcers.output_guard.service.OutputGuard.redacted`: the detector, the parse's names and the
+identifier shapes) on every development unit (answer and sentence units, released or not) under each example
+policy and reports:
+
+* **recall** of annotated DIRECT spans: a span that occurs in the unit as a whole word and can identify someone
+  (:func:`external.names_someone`) is caught when it no longer occurs as a whole word in the redacted text (the
+  external bench's leak rule).  Broken down by the span's **shape** (:func:`shape`) and by the **positions** it
+  occurs in (:func:`positions`); the misses are listed by unit and class (no text);
+* **false flags**: the share of safe units in which Layer 1 replaced a stretch of text that overlaps no annotated
+  span of the text (neither DIRECT nor QUASI), and the share that overlaps no annotated DIRECT span, with the
+  placeholder labels of those replacements.
+
+Only the development part (split by text, seed 32, as in :mod:`external`) is read.
+
+Usage (from the checkout root)::
+
+    OMP_NUM_THREADS=1 PYTHONPATH=. python bench/output_guard/direct_recall.py [--run NAME] [--domain D]
+
+Results go to bench/results/output_guard_direct_recall.{json,md}, one entry per ``--run``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import os
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from external import POLICIES, SEED, build_guard, names_someone  # noqa: E402
+from spia_units import SPIA, Unit, load_spia, split_by_text  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+RESULTS = ROOT / "bench" / "results" / "output_guard_direct_recall"
+_PLACEHOLDER = re.compile(r"\[([A-Z][A-Z_]*?)_\d+\]")
+_FIELD = re.compile(r"(?i)\b(?:name|user\s*name|username|seller(?:\s+name)?|buyer|author|contact|user|id)\s*:?\s*$")
+
+
+def whole_word(span: str) -> re.Pattern[str]:
+    """``span`` as a whole word (the external bench's leak rule)."""
+    return re.compile(rf"(?<!\w){re.escape(span)}(?!\w)")
+
+
+def shape(span: str, text: str) -> str:
+    """The class of an annotated DIRECT span by its form (first match): e-mail, user handle, code or number,
+    organisation or list of names, lower-case name, name in capitals, full name, single name."""
+    if "@" in span.lstrip("@") or re.search(r"\(\s*at\s*\)", span):
+        return "e-mail"
+    glued = " " not in span and (re.search(r"[_.]", span) or re.search(r"[a-z][A-Z]", span) or re.search(r"[a-z]\d|\d[a-z]", span, re.I))
+    if re.search(rf"@{re.escape(span)}", text) or (glued and sum(c.isalpha() for c in span) > sum(c.isdigit() for c in span)):
+        return "user handle"
+    if any(c.isdigit() for c in span):
+        return "code or number"
+    if re.search(r",|&|\band\b", span):
+        return "organisation or list"
+    if span.islower():
+        return "lower-case name"
+    if span.isupper() and len(span) > 1:
+        return "name in capitals"
+    return "full name" if len(span.split()) > 1 else "single name"
+
+
+def positions(span: str, text: str) -> set[str]:
+    """Where ``span`` occurs in ``text``: before a possessive, opening a sentence or line, inside quotes, as the value of
+    a field ("Name: ..."), as a speaker label ("Henry : ..."), else mid-sentence."""
+    found: set[str] = set()
+    for m in whole_word(span).finditer(text):
+        before, after = text[: m.start()], text[m.end() :]
+        if re.match(r"['\u2019]s\b", after):
+            found.add("possessive")
+        if re.search(r"(?:^|[.!?]\s+|\n\s*)[\"'\u201c\u2018(@]?$", before):
+            found.add("sentence or line start")
+        if re.search(r"[\"\u201c\u2018]\S*$", before) or re.match(r"\S*[\"\u201d\u2019]", after):
+            found.add("inside quotes")
+        if _FIELD.search(before):
+            found.add("field value")
+        if re.match(r"\s+:", after):
+            found.add("speaker label")
+    return found or {"mid-sentence"}
+
+
+def replaced(original: str, redacted: str) -> list[tuple[int, int, str]]:
+    """(start, end, placeholder label) of each stretch of ``original`` that Layer 1 changed in ``redacted``
+    (a character alignment; the label is that of the first placeholder written there, "?" when none is whole)."""
+    out = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, original, redacted, autojunk=False).get_opcodes():
+        if op != "equal" and i2 > i1:
+            label = _PLACEHOLDER.search(redacted[max(0, j1 - 1) : j2 + 8])
+            out.append((i1, i2, label.group(1) if label else "?"))
+    return out
+
+
+def annotated(root: Path = SPIA) -> dict[str, list[tuple[str, str]]]:
+    """Per SPIA text: (span text, identifier type) of every annotated entity span."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    for line in (root / "entity_panorama_151.jsonl").read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        out[record["metadata"]["data_id"]] = [(e["span_text"], e["identifier_type"]) for e in record["entities"] if e["span_text"].strip()]
+    return out
+
+
+def _covered(text: str, spans: list[str]) -> list[tuple[int, int]]:
+    return [m.span() for s in spans for m in re.finditer(re.escape(s), text)]
+
+
+def _rate(hits: int, total: int) -> float | None:
+    return round(hits / total, 3) if total else None
+
+
+def evaluate(domain: str, entities: dict[str, list[tuple[str, str]]]) -> dict[str, object]:
+    """Layer-1 recall by class and false flags on the development units of ``domain``'s example policy."""
+    guard, limit, classes = build_guard(domain)
+    units, _ = load_spia(limit, classes)
+    development: list[Unit] = split_by_text(units, SEED)[0]
+    totals: dict[str, Counter[str]] = {"shape": Counter(), "position": Counter()}
+    caught: dict[str, Counter[str]] = {"shape": Counter(), "position": Counter()}
+    misses, flagged_any, flagged_direct, labels = [], 0, 0, Counter()
+    safe = [u for u in development if u.label == "safe"]
+    for unit in development:
+        redacted = guard.redacted(unit.text)
+        for span in (d for d in unit.direct_spans if names_someone(d) and whole_word(d).search(unit.text)):
+            kind, where = shape(span, unit.text), positions(span, unit.text)
+            hit = whole_word(span).search(redacted) is None
+            for axis, keys in (("shape", [kind]), ("position", sorted(where))):
+                totals[axis].update(keys)
+                caught[axis].update(keys if hit else [])
+            if not hit:
+                misses.append({"unit": unit.unit_id, "shape": kind, "positions": sorted(where)})
+        if unit.label == "safe":
+            spans = entities.get(unit.unit_id.split("#")[0], [])
+            anywhere = _covered(unit.text, [s for s, _ in spans])
+            direct = _covered(unit.text, [s for s, t in spans if t == "DIRECT"])
+            stretches = replaced(unit.text, redacted)
+            outside = [(s, e, label) for s, e, label in stretches if not any(a < e and s < b for a, b in anywhere)]
+            flagged_any += bool(outside)
+            flagged_direct += any(not any(a < e and s < b for a, b in direct) for s, e, _ in stretches)
+            labels.update(label for _, _, label in outside)
+    table = {axis: {k: {"spans": n, "caught": caught[axis][k], "recall": _rate(caught[axis][k], n)} for k, n in sorted(totals[axis].items())}
+             for axis in totals}
+    n = sum(totals["shape"].values())
+    return {
+        "policy": POLICIES[domain], "units": len(development), "safe_units": len(safe), "direct_spans": n,
+        "recall": _rate(sum(caught["shape"].values()), n), "by_shape": table["shape"], "by_position": table["position"], "misses": misses,
+        "false_flags": {"safe_units_flagging_no_annotated_span": _rate(flagged_any, len(safe)),
+                        "safe_units_flagging_no_direct_span": _rate(flagged_direct, len(safe)),
+                        "placeholders_on_no_annotated_span": dict(labels.most_common())},
+    }
+
+
+def render(results: dict[str, dict[str, object]]) -> str:
+    lines = ["# Layer-1 recall of annotated DIRECT spans on SPIA development units", "",
+             "Produced by `bench/output_guard/direct_recall.py` (development part only, split by text, seed 32). A span is caught",
+             "when it no longer occurs as a whole word after Layer 1; false flags are safe units where Layer 1 replaced text",
+             "that overlaps no annotated span (any type) / no annotated DIRECT span.", ""]
+    for run, entry in results.items():
+        lines += [f"## {run}", "", f"`{entry['command']}` (load average {entry['load_average']})", ""]
+        domains: dict[str, dict[str, object]] = entry["domains"]  # type: ignore[assignment]
+        lines += ["| domain | units | DIRECT spans | recall | safe units flagging no annotated span | ... no DIRECT span | labels there |",
+                  "|---|---|---|---|---|---|---|"]
+        for domain, r in domains.items():
+            f: dict[str, object] = r["false_flags"]  # type: ignore[assignment]
+            lines.append(f"| {domain} | {r['units']} | {r['direct_spans']} | {r['recall']} | {f['safe_units_flagging_no_annotated_span']} | "
+                         f"{f['safe_units_flagging_no_direct_span']} | {f['placeholders_on_no_annotated_span']} |")
+        for axis in ("by_shape", "by_position"):
+            keys = sorted({k for r in domains.values() for k in r[axis]})  # type: ignore[attr-defined]
+            lines += ["", f"### recall {axis.replace('_', ' ')} (caught/spans)", "", "| class | " + " | ".join(domains) + " |", "|---" * (len(domains) + 1) + "|"]
+            for k in keys:
+                cells = [f"{r[axis][k]['caught']}/{r[axis][k]['spans']}" if k in r[axis] else "-" for r in domains.values()]  # type: ignore[index,operator]
+                lines.append(f"| {k} | " + " | ".join(cells) + " |")
+        lines += ["", "### misses (unit, shape, positions)", ""]
+        for domain, r in domains.items():
+            lines += [f"- {domain}: " + ("; ".join(f"{m['unit']} {m['shape']} ({', '.join(m['positions'])})" for m in r["misses"]) or "none")]  # type: ignore[attr-defined]
+        lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--run", default="current", help="name of this run in the results file")
+    parser.add_argument("--domain", action="append", choices=list(POLICIES), help="only these domains")
+    args = parser.parse_args()
+    command = "OMP_NUM_THREADS=1 PYTHONPATH=. python bench/output_guard/direct_recall.py " + " ".join(sys.argv[1:])
+    print(command, "| load average", os.getloadavg())
+    entities = annotated()
+    domains = {d: evaluate(d, entities) for d in args.domain or POLICIES}
+    path = RESULTS.with_suffix(".json")
+    results = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    results[args.run] = {"command": command, "load_average": [round(x, 2) for x in os.getloadavg()], "domains": domains}
+    path.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    RESULTS.with_suffix(".md").write_text(render(results), encoding="utf-8")
+    print(render({args.run: results[args.run]}))
+
+
+if __name__ == "__main__":
+    main()
