@@ -29,10 +29,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from policy_engine.detect.lexical import is_common_word, is_first_name, is_name_word, is_surname
 from policy_engine.nlp.animacy import not_person_nouns, not_persons
+from policy_engine.nlp.name_tagger import shared_name_tagger
 from policy_engine.nlp.pipeline import parse
 
 if TYPE_CHECKING:
@@ -41,6 +43,7 @@ if TYPE_CHECKING:
 #: The possessive endings a name mention may carry ("Dana's"): kept outside the placeholder.
 POSSESSIVE = ("'s", "\u2019s")
 _NAME_PLACEHOLDER = re.compile(r"\[NAME_(\d+)\]")
+_PLACEHOLDER = re.compile(r"\[[A-Z][A-Z_]*_\d+\]")
 _LETTERS = re.compile(r"[^\W\d_]+")
 _QUOTES = frozenset("\"'\u201c\u201d\u2018\u2019")
 _OPENERS = _QUOTES | {"#"}
@@ -51,6 +54,10 @@ _SIGN_OFF = re.compile(r"(?m)^[ \t]*(?:--?|\u2014|\u2013|~)[ \t]*(?P<v>[A-Z][\w.
 #: Entity labels of places and other non-persons a run of unknown proper nouns may carry and still not be a name.
 _NOT_PERSON_ENTITIES = frozenset({"GPE", "LOC", "FAC", "NORP", "DATE", "TIME", "MONEY", "PRODUCT", "EVENT", "LAW", "LANGUAGE", "WORK_OF_ART"})
 _CAMEL = re.compile(r"[A-Z][a-z]+")
+#: P(name) under which the case-blind name model, with the parse, vetoes a recognizer's one-word name that is a
+#: dictionary word: on WNUT-17's development file 5.7% of such capitalised words that are persons and 80% of the
+#: others fall below it.
+VETO_BELOW = 0.05
 
 
 def _hashtag_with_name(tag: re.Match[str]) -> bool:
@@ -170,6 +177,43 @@ def _lower_case_names(doc: Doc) -> list[tuple[int, int]]:
     return [(s, e) for s, e in entities if doc.text[s:e] not in vetoed] + runs
 
 
+def _tagged_names(text: str) -> list[tuple[int, int]]:
+    """Names the case-blind name model (:mod:`policy_engine.nlp.name_tagger`, fitted on WNUT-17's noisy user text)
+    reads from their context, whatever their case, that hold a word the name lexicon knows: a given name that is
+    also a dictionary word, which the parse leaves unlabelled mid-sentence ("thanks to Dale for ...")."""
+    return [(s, e) for s, e in shared_name_tagger().names(text) if any(is_name_word(w) for w in _LETTERS.findall(text[s:e]))]
+
+
+@lru_cache(maxsize=64)
+def _name_probabilities(text: str) -> dict[int, float]:
+    """P(person name) of each word of ``text`` by its start, under the case-blind name model (one pass per text)."""
+    return {start: p for start, _, p in shared_name_tagger().probabilities(text)}
+
+
+def not_a_name(text: str, start: int, end: int) -> bool:
+    """Whether a span of ``text`` that a recognizer or the parse labels a person's name is none (one rule for the
+    detector's findings, the parse's PERSON entities and the direct-identifier validator):
+
+    * plain lower-case words (:func:`plain_words`);
+    * a label: one dictionary word no name lexicon knows directly before a colon ("Seller:", "Price:"), or the words
+      of a hashtag that hold no given name ("#Blessed"; a hashtag built on a name is read by :data:`SHAPES`);
+    * one capitalised dictionary word the parse uses as no noun (a verb or auxiliary opening a sentence, "Mark the
+      invoice as paid") to which the case-blind name model, reading it in its context, gives P(name) below
+      :data:`VETO_BELOW`: two readings agree it is a word, not a name.
+    """
+    surface = text[start:end]
+    if plain_words(surface):
+        return True
+    if start > 0 and text[start - 1] == "#":
+        return not any(is_first_name(w) for w in _CAMEL.findall(surface))
+    if not (surface.isalpha() and is_common_word(surface)):
+        return False
+    if text.startswith(":", end):
+        return not is_name_word(surface)
+    token = next((t for t in parse([text])[0] if t.idx == start), None)
+    return token is not None and token.pos_ not in ("NOUN", "PROPN") and _name_probabilities(text).get(start, 1.0) < VETO_BELOW
+
+
 def plain_words(surface: str) -> bool:
     """Whether a span is plain lower-case words and no name: no capital letter, no lexicon name that is no
     dictionary word, and a dictionary word ("biryani", "the naan"); a recognizer's PERSON label on it is no name."""
@@ -191,9 +235,9 @@ def unnamed(text: str, fields: Sequence[str] = ()) -> tuple[str, int]:
     doc = parse([text])[0]
     spans: list[tuple[int, int]] = [m.span("v") for m in IDENTITY_FIELD.finditer(text)] + [m.span("v") for m in _SIGN_OFF.finditer(text)]
     spans += [m.span() for value in fields for m in re.finditer(rf"(?<![\w\[]){re.escape(value)}(?!\w)", text)]
-    spans += _lexicon_runs(doc) + _appositions(doc) + _lower_case_names(doc)
+    spans += _lexicon_runs(doc) + _appositions(doc) + _lower_case_names(doc) + _tagged_names(text)
     for entity in doc.ents:
-        if entity.label_ != "PERSON" or entity.text.islower():
+        if entity.label_ != "PERSON" or entity.text.islower() or not_a_name(text, entity.start_char, entity.end_char):
             continue
         if "[" not in entity.text and "]" not in entity.text:
             spans.append((entity.start_char, entity.end_char))
@@ -206,12 +250,14 @@ def unnamed(text: str, fields: Sequence[str] = ()) -> tuple[str, int]:
                 spans.append((entity.doc[run[0]].idx, entity.doc[run[-1]].idx + len(entity.doc[run[-1]])))
                 run = []
     spans += _list_mates(text, doc, spans + [m.span() for m in _NAME_PLACEHOLDER.finditer(text)])
+    written = [m.span() for m in _PLACEHOLDER.finditer(text)]  # no name is read inside a placeholder ("[NAME_1]")
+    spans = [(s, e) for s, e in spans if not any(a < e and s < b for a, b in written)]
     pieces: list[str] = []
     numbers: dict[str, int] = {}
     taken = max((int(n) for n in _NAME_PLACEHOLDER.findall(text)), default=0)  # numbers the detector's placeholders hold
     cursor = 0
     for start, end in sorted(spans):
-        if start < cursor or text.startswith("[", start):  # overlapping, or a placeholder already ("Name: [NAME_1]")
+        if start < cursor:  # overlapping
             continue
         end = end - 2 if text[start:end].endswith(POSSESSIVE) else end
         number = numbers.setdefault(" ".join(text[start:end].casefold().split()), taken + len(numbers) + 1)

@@ -43,7 +43,7 @@ from pydantic import BaseModel, ConfigDict
 
 from enforcers.output_guard.generalization import Generalized, generalize_spans
 from enforcers.output_guard.learned_qi import qi_mass, speaks_of_someone
-from enforcers.output_guard.names import IDENTITY_FIELD, POSSESSIVE, plain_words, replace_shapes, unnamed
+from enforcers.output_guard.names import IDENTITY_FIELD, POSSESSIVE, not_a_name, replace_shapes, unnamed
 from enforcers.output_guard.persons import Extraction, extract
 from enforcers.output_guard.qi_spans import QISpan
 from enforcers.output_guard.scoring import Scorer, Thresholds, features
@@ -139,11 +139,12 @@ class OutputGuard:
         self.classes = tuple(settings.classes)
 
     def _direct_findings(self, text: str) -> list[FindingLike]:
-        """The detector's findings of direct-identifier categories in ``text``; a person name must be more than plain
-        lower-case words (:func:`~enforcers.output_guard.names.plain_words`, the direct-identifier validator's rule:
-        a statement's matcher also marks lower-case common nouns, "a widow ... inherits shares", as relatives' names)."""
+        """The detector's findings of direct-identifier categories in ``text``; a person name must be one
+        (:func:`~enforcers.output_guard.names.not_a_name`, the direct-identifier validator's rule: a statement's
+        matcher also marks lower-case common nouns, "a widow ... inherits shares", as relatives' names, and the
+        recognizer field labels, hashtags and verbs opening a sentence)."""
         return [f for f in self.detector.analyze_many([text], self.direct)[0]
-                if f.category in LAYER1_CATEGORIES and (f.category != "person_name" or not plain_words(text[f.start : f.end]))]
+                if f.category in LAYER1_CATEGORIES and (f.category != "person_name" or not not_a_name(text, f.start, f.end))]
 
     def _layer1(self, answer: str) -> tuple[str, list[str], int, bool]:
         """Answer with direct identifiers replaced; their categories and count; whether one was critical."""

@@ -4,8 +4,8 @@ A record passes only if the project's own detector (:class:`policy_engine.detect
 recognizers with checksums, lexicons and spaCy NER) finds no direct identifier in
 it: person names, contact details, government ids, medical record numbers,
 account numbers, case/docket numbers or dates of birth.  A person name must be
-more than plain lower-case words (:func:`enforcers.output_guard.names.plain_words`:
-"the biryani was flavorful" names no one), as in the guard's Layer 1.  Quasi-identifiers
+one by the guard's Layer-1 rule (:func:`enforcers.output_guard.names.not_a_name`: plain lower-case words,
+"the biryani was flavorful", a field label or a verb opening a sentence name no one).  Quasi-identifiers
 (ages, towns, jobs) are what the corpus is about and are allowed.
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cached_property
 
-from enforcers.output_guard.names import plain_words
+from enforcers.output_guard.names import not_a_name
 from policy_engine.policy.model import Constraint, DetectorHints, Metadata, Policy
 
 #: The categories whose presence disqualifies a record.
@@ -45,4 +45,4 @@ class DirectIdentifierValidator:
 
     def __call__(self, texts: Sequence[str]) -> list[bool]:
         findings = self._analyzer.analyze_many(list(texts), self.constraints)
-        return [not [f for f in found if f.category != "person_name" or not plain_words(text[f.start : f.end])] for text, found in zip(texts, findings)]
+        return [not [f for f in found if f.category != "person_name" or not not_a_name(text, f.start, f.end)] for text, found in zip(texts, findings)]

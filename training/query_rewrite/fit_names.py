@@ -1,6 +1,6 @@
-"""Fit the case-blind person-name word classifier (:mod:`enforcers.query_rewrite.names`), deterministically.
+"""Fit the case-blind person-name word classifier (:mod:`policy_engine.nlp.name_tagger`), deterministically.
 
-Examples are words (:func:`~enforcers.query_rewrite.names.words`) labelled person name or not, from
+Examples are words (:func:`~policy_engine.nlp.name_tagger.words`) labelled person name or not, from
 
 * WNUT-17's training file (``wnut17train.conll``) and development file (``emerging.dev.conll``): noisy user text
   (Twitter, Reddit, YouTube, Stack Overflow) with ``B-/I-person`` tags; the test file is never read;
@@ -12,7 +12,7 @@ The threshold rule, fixed before fitting: fit on WNUT train + CAPID development,
 lowest candidate threshold whose word precision on WNUT dev reaches ``PRECISION`` (a word wrongly taken for a name
 becomes a placeholder and may cost the answer).  The shipped regression is refitted on all three sources.
 
-Usage: ``python training/query_rewrite/fit_names.py`` writes ``enforcers/query_rewrite/name_model.npz`` and prints
+Usage: ``python training/query_rewrite/fit_names.py`` writes ``policy_engine/nlp/name_model.npz`` and prints
 AUC, Brier score, and precision / recall per threshold on WNUT dev (also for names typed in lower case or all caps).
 """
 
@@ -29,9 +29,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bench.detect.corpora import conll_docs  # noqa: E402
 from bench.query_rewrite.corpora import CORPORA, capid, capid_split  # noqa: E402
-from enforcers.query_rewrite.names import MODEL, word_features  # noqa: E402
 from enforcers.query_rewrite.task import EMBEDDING  # noqa: E402
 from policy_engine.nlp.embedding import Embedder, load_embedder  # noqa: E402
+from policy_engine.nlp.name_tagger import MODEL, word_features  # noqa: E402
 
 OUT = MODEL
 WNUT_TRAIN = CORPORA / "wnut17" / "wnut17train.conll"

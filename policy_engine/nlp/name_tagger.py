@@ -1,0 +1,90 @@
+"""Person names however they are cased: a word classifier over the shared encoder's contextual token states.
+
+People type names in chat in lower case or all caps ("my sister jenna", "my manager DEREK"); the engine's
+detectors read case, so such names went through undetected (the largest class of PUPA TNB's leaked units on its
+development part).  The shared all-MiniLM-L6-v2 is uncased: its last-layer state of a word is the same whatever its
+case and depends on the words around it, so a name is recognised from its context ("my friend ___, he turns 30").
+
+A word is a run of adjacent word-piece tokens (:func:`words`); its feature is the mean of its pieces' states
+(:func:`~policy_engine.nlp.embedding.token_states`, L2-normalised); a logistic regression gives P(person name).  It is
+fitted by ``training/query_rewrite/fit_names.py`` on WNUT-17's training and development files (Derczynski et al., 2017:
+noisy user text, ``person`` entities) and the name spans of CAPID's development part, and shipped as ``name_model.npz``
+with the threshold chosen on WNUT-17's development file.  Adjacent name words make one span.  Thread-safe.
+
+The query rewriter reads names in a question with it; the output guard reads names in an answer with it
+(:mod:`enforcers.output_guard.names`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from policy_engine.nlp.embedding import Embedder, load_embedder, token_states
+from policy_engine.nlp.phrase_classifier import PhraseClassifier, linear_probabilities, load_classifier
+from policy_engine.policy.model import EmbeddingSettings
+
+MODEL = Path(__file__).with_name("name_model.npz")
+#: The shared embedder as the name model was fitted on it (float32 vectors).
+EMBEDDING = EmbeddingSettings(precision="float32")
+
+
+def words(text: str, ranges: np.ndarray) -> list[tuple[int, int, list[int]]]:
+    """(start, end, token rows) of each word of ``text``: a maximal run of adjacent alphanumeric tokens (``ranges`` are
+    the tokens' character ranges); punctuation and spaces separate words."""
+    out: list[tuple[int, int, list[int]]] = []
+    for row, (start, end) in enumerate(ranges.tolist()):
+        if not text[start:end].isalnum():
+            continue
+        if out and out[-1][1] == start:
+            out[-1] = (out[-1][0], end, [*out[-1][2], row])
+        else:
+            out.append((start, end, [row]))
+    return out
+
+
+def word_features(embedder: Embedder, texts: Sequence[str]) -> list[tuple[list[tuple[int, int]], np.ndarray]]:
+    """Per text, (its words' character ranges, one L2-normalised feature row per word).  Every word of a text longer
+    than the encoder's ``max_length`` has a row: :func:`~policy_engine.nlp.embedding.token_states` reads such a text in
+    overlapping windows."""
+    out = []
+    for text, (states, ranges) in zip(texts, token_states(embedder, texts)):
+        found = words(text, ranges)
+        x = np.array([states[rows].mean(axis=0) for _, _, rows in found], dtype=np.float32).reshape(-1, embedder.dim)
+        out.append(([(s, e) for s, e, _ in found], x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-9)))
+    return out
+
+
+class NameTagger:
+    """P(person name) per word of a text, and the name spans from the shipped threshold."""
+
+    def __init__(self, model: PhraseClassifier, embedder: Embedder) -> None:
+        if model.coef.shape != (embedder.dim,):
+            raise ValueError(f"name model has shape {model.coef.shape}, expected ({embedder.dim},)")
+        self.model, self.threshold, self.embedder = model, model.stored["threshold"], embedder
+
+    def probabilities(self, text: str) -> list[tuple[int, int, float]]:
+        """(start, end, P(person name)) of every word of ``text``."""
+        [(ranges, x)] = word_features(self.embedder, [text])
+        p = linear_probabilities(x, self.model.coef, self.model.intercept)
+        return [(s, e, float(q)) for (s, e), q in zip(ranges, p)]
+
+    def names(self, text: str) -> list[tuple[int, int]]:
+        """Character ranges of the person names in ``text``; adjacent name words (one space apart) are one name."""
+        out: list[tuple[int, int]] = []
+        for start, end, p in self.probabilities(text):
+            if p < self.threshold:
+                continue
+            if out and text[out[-1][1] : start] == " ":
+                out[-1] = (out[-1][0], end)
+            else:
+                out.append((start, end))
+        return out
+
+
+def shared_name_tagger() -> NameTagger:
+    """The shipped name model (read once per process by :func:`~policy_engine.nlp.phrase_classifier.load_classifier`)
+    over the shared embedder."""
+    return NameTagger(load_classifier(MODEL), load_embedder(EMBEDDING))

@@ -1,0 +1,66 @@
+"""Names Layer 1 must read in running text, and ordinary words and labels it must leave (issue 32, residual leaks).
+
+Written for this test, before the change, from the classes the development recall bench
+(``bench/output_guard/direct_recall.py``) showed: a given name that is also a dictionary word, which the parse
+leaves unlabelled in the middle of a sentence ("married to <Name> &"); the same in lower case; a form's field label
+read as a name, with the field's value then renamed inside its own placeholder; a hashtag of ordinary words read
+as a name.  Each runs through the clinic example policy's guard with the real detector, parse, embedder and
+scorer: the name is gone from what Layer 1 writes and from what the guard releases, and ordinary words stay.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import policy_engine
+from enforcers.output_guard.service import OutputGuard
+from policy_engine.detect.analyzer import Analyzer
+from policy_engine.policy.vocabulary import vocabulary_for
+
+ROOT = Path(__file__).resolve().parents[1]
+
+NAMES = {
+    "given name joined by an ampersand": ("Ten years of marriage to Shelby & three kids later, still the best choice I made.", ["Shelby"]),
+    "given name as object of a preposition": ("Big thanks to Dale for covering my shift at the pharmacy on Sunday.", ["Dale"]),
+    "given name that is a word, after a verb": ("Finally married Carmen last spring and we moved into a flat by the river.", ["Carmen"]),
+    "given name in lower case": pytest.param("spent the whole weekend with marguerite and the kids at the lake", ["marguerite"], marks=pytest.mark.xfail(
+        strict=True, reason="a lower-case given name that is also a dictionary word (a flower): the name model gives it 0.21, "
+                            "under its shipped threshold 0.35, and the lexicon rule takes only names that are no dictionary word")),
+    "form value under a field label": ("Seller: Tavish\nPrice: 40 dollars, pick-up only.", ["Tavish"]),
+}
+
+ORDINARY = {
+    "modal, noun and verbs": ("I will pay the bill when the rose bushes arrive; please mark the date.", ["will", "bill", "rose", "mark"]),
+    "capitalised at a sentence start": ("Will the bill be ready by Friday? Mark the invoice as paid.", ["Will", "bill", "Mark"]),
+    "hashtags of ordinary words": ("Long shift, but the team pulled through. #Blessed #FamilyFirst", ["#Blessed", "#FamilyFirst"]),
+    "form labels": ("Seller: Tavish\nPrice: 40 dollars, pick-up only.", ["Seller:", "Price:"]),
+}
+
+
+@pytest.fixture(scope="module")
+def guard() -> OutputGuard:
+    policy = policy_engine.load_policy(ROOT / "policies" / "clinic")
+    assert policy.quasi_identifiers is not None
+    return OutputGuard(policy.quasi_identifiers, Analyzer(policy), policy.constraints, dict(vocabulary_for(policy.vocabulary).categories))
+
+
+def _present(word: str, text: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text) is not None
+
+
+@pytest.mark.parametrize(("answer", "names"), list(NAMES.values()), ids=list(NAMES))
+def test_a_name_in_running_text_is_gone_from_what_layer1_writes_and_the_guard_releases(guard: OutputGuard, answer: str, names: list[str]) -> None:
+    redacted = guard.redacted(answer)
+    assert not [n for n in names if _present(n, redacted)], redacted
+    assert "[[" not in redacted and "]]" not in redacted, redacted  # no name read inside a placeholder
+    outcome = guard.check(answer)
+    assert outcome.text is None or not [n for n in names if _present(n, outcome.text)], outcome.text
+
+
+@pytest.mark.parametrize(("answer", "words"), ORDINARY.values(), ids=list(ORDINARY))
+def test_ordinary_words_and_labels_stay(guard: OutputGuard, answer: str, words: list[str]) -> None:
+    redacted = guard.redacted(answer)
+    assert [w for w in words if w not in redacted] == [], redacted
