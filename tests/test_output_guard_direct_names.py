@@ -30,6 +30,10 @@ NAMES = {
         strict=True, reason="a lower-case given name that is also a dictionary word (a flower): the name model gives it 0.21, "
                             "under its shipped threshold 0.35, and the lexicon rule takes only names that are no dictionary word")),
     "form value under a field label": ("Seller: Tavish\nPrice: 40 dollars, pick-up only.", ["Tavish"]),
+    "handles after a platform label": ("Find me on TikTok: tmoore or IG: lunaverde for the listing.", ["tmoore", "lunaverde"]),
+    "login name in a log line": ('The log says "user dmurphy not authorised" after the update.', ["dmurphy"]),
+    "account name with digits": ("Error: account mariposa88 locked after three attempts.", ["mariposa88"]),
+    "sign-off after the last sentence": ("Crazy week at the depot. -Tomasz", ["Tomasz"]),
 }
 
 ORDINARY = {
@@ -37,6 +41,9 @@ ORDINARY = {
     "capitalised at a sentence start": ("Will the bill be ready by Friday? Mark the invoice as paid.", ["Will", "bill", "Mark"]),
     "hashtags of ordinary words": ("Long shift, but the team pulled through. #Blessed #FamilyFirst", ["#Blessed", "#FamilyFirst"]),
     "form labels": ("Seller: Tavish\nPrice: 40 dollars, pick-up only.", ["Seller:", "Price:"]),
+    "words after account nouns": ("The user interface changed, my account is locked and the login page on Instagram is down.",
+                                  ["interface", "locked", "page", "Instagram"]),
+    "a dash inside a sentence": ("The pharmacy - Boots on the corner - was closed.", ["Boots"]),
 }
 
 

@@ -10,8 +10,12 @@ and the shape of the text:
   organisation label the recognizer gives them ("Oluwaseun Adeyemi"); a proper
   noun in apposition to a person noun ("my brother \"Dez\""); the other proper
   nouns of a list that holds a name ("Ibarra, Ramsey and Arroyo"); a sign-off
-  line ("-- Fenwick"); identity-field values ("Seller: James_Jenkz") and a
-  speaker label opening a transcript ("Henry : ...").
+  ("-- Fenwick", also after the last sentence of a line); identity-field values ("Seller: James_Jenkz"), an
+  account's name after its label ("user dmurphy", "IG: lunaverde") and a speaker label opening a transcript
+  ("Henry : ...").  The case-blind name model (:mod:`policy_engine.nlp.name_tagger`) adds the words it reads as
+  names in context that the lexicon knows ("married to Leigh & ..."), and one rule (:func:`not_a_name`) says which
+  recognizer or parse PERSON spans are no names (field labels, hashtags of ordinary words, a verb opening a
+  sentence).  No name is read inside a placeholder.
   In lower case (:func:`_lower_case_names`) a name is read from the lexicon and the name-animacy model, since the
   parse's PERSON label then also falls on dishes and objects ("i made biryani"): a PERSON entity is a name when it
   holds a lexicon name that is no dictionary word, or when none of its words is a dictionary word and the model
@@ -49,8 +53,14 @@ _QUOTES = frozenset("\"'\u201c\u201d\u2018\u2019")
 _OPENERS = _QUOTES | {"#"}
 #: Fields of a form, profile or transcript whose value is a person's name or handle.
 IDENTITY_FIELD = re.compile(r"(?im)(?:\b(?:user\s*name|username|seller(?:\s+name)?|buyer|author|name)\s*:\s*|\A\s*(?=[A-Z][\w.]*\s+:))(?P<v>[^\s|:,;]+)")
-#: A sign-off line: a dash or tilde, then one to three capitalised words and nothing else.
-_SIGN_OFF = re.compile(r"(?m)^[ \t]*(?:--?|\u2014|\u2013|~)[ \t]*(?P<v>[A-Z][\w.'\u2019-]*(?:[ \t]+[A-Z][\w.'\u2019-]*){0,2})[ \t]*$")
+#: A sign-off: a dash or tilde opening a line or following the last sentence of one, then one to three capitalised
+#: words and nothing else ("-- Fenwick", "Crazy week. -Tomasz").
+_SIGN_OFF = re.compile(r"(?m)(?:^|(?<=[.!?])[ \t]+)[ \t]*(?:--?|\u2014|\u2013|~)[ \t]*(?P<v>[A-Z][\w.'\u2019-]*(?:[ \t]+[A-Z][\w.'\u2019-]*){0,2})[ \t]*$")
+#: An account's name after its label, the user, login or account or a social platform it is on ("user dmurphy",
+#: "IG: lunaverde", "Telegram at mariposa88"); a value that is a dictionary word is no name ("the user interface").
+#: An @handle is left to :data:`SHAPES`.
+ACCOUNT = re.compile(r"(?i)\b(?:user(?:\s*name)?|login|account|handle|instagram|insta|ig|tiktok|facebook|fb|twitter|telegram|snapchat|discord|reddit)"
+                     r"[ \t]*(?::|\b(?:at|is)\b)?[ \t]*(?P<v>[A-Za-z][\w.]*\w)")
 #: Entity labels of places and other non-persons a run of unknown proper nouns may carry and still not be a name.
 _NOT_PERSON_ENTITIES = frozenset({"GPE", "LOC", "FAC", "NORP", "DATE", "TIME", "MONEY", "PRODUCT", "EVENT", "LAW", "LANGUAGE", "WORK_OF_ART"})
 _CAMEL = re.compile(r"[A-Z][a-z]+")
@@ -235,6 +245,7 @@ def unnamed(text: str, fields: Sequence[str] = ()) -> tuple[str, int]:
     doc = parse([text])[0]
     spans: list[tuple[int, int]] = [m.span("v") for m in IDENTITY_FIELD.finditer(text)] + [m.span("v") for m in _SIGN_OFF.finditer(text)]
     spans += [m.span() for value in fields for m in re.finditer(rf"(?<![\w\[]){re.escape(value)}(?!\w)", text)]
+    spans += [m.span("v") for m in ACCOUNT.finditer(text) if not is_common_word(m.group("v"))]
     spans += _lexicon_runs(doc) + _appositions(doc) + _lower_case_names(doc) + _tagged_names(text)
     for entity in doc.ents:
         if entity.label_ != "PERSON" or entity.text.islower() or not_a_name(text, entity.start_char, entity.end_char):
