@@ -133,6 +133,9 @@ def _says_what_it_said(text: str) -> None:
         ("She is a widow and lives in Leeds; she is 67.", "She lives in the region; she is 60-69."),
         ("He is 52, a widower and lives in Cork.", "He is 50-59 and lives in the region."),
         ("He is married, 63 and lives in Derby.", "He is 60-69 and lives in the region."),
+        # a status said as a passive goes with its auxiliaries and what it alone governs, the subject stays
+        ("She has been divorced since 2019 and lives in Leeds; she is 44.", "She lives in the region; she is 40-49."),
+        ("She lives in Leeds and has been divorced since 2019; she is 44.", "She lives in the region; she is 40-49."),
     ],
 )
 def test_a_status_goes_with_its_copula_and_a_relative_object_keeps_its_verb(guard: OutputGuard, answer: str, expected: str) -> None:

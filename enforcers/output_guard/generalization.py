@@ -99,6 +99,9 @@ _MODIFIER_ROLES = frozenset({"amod", "acomp", "conj", "advcl", "dep"})
 _COORDINATORS = frozenset({",", "and", "or", "but"})
 #: Dependency labels of what a copula says of its subject: with none of them left, the copula goes with the status.
 _PREDICATES = frozenset({"attr", "acomp", "prep", "oprd", "npadvmod", "advmod", "xcomp", "ccomp"})
+#: Dependency labels of a predicate's children that are not its own words: what is coordinated with it, its subject
+#: and auxiliaries (the subject stays; the auxiliaries go only with a bare copula, :func:`_bare_copula`).
+_NOT_OWN = frozenset({"conj", "cc", "punct", "nsubj", "nsubjpass", "aux", "auxpass"})
 #: Dependency labels of the object of a verb or preposition ("has two sons", "with three kids").
 _OBJECTS = frozenset({"dobj", "pobj"})
 
@@ -135,8 +138,11 @@ def _status_clause(doc: Doc, token: Token) -> tuple[int, int] | None:
 
 def _bare_copula(token: Token) -> list[Token]:
     """The copula whose only predicate is ``token``, with its auxiliaries and negation before it ("is married and
-    works ..." -> "works ..."): it goes with the status, since nothing is left for it to say; empty when it says more
-    ("is 44, divorced and ..." keeps "is 44")."""
+    works ..." -> "works ..."), or the auxiliaries of a status said as a passive ("has been divorced since 2019 and
+    lives ..." -> "lives ..."): they go with the status, since nothing is left for them to say; empty when the copula
+    says more ("is 44, divorced and ..." keeps "is 44")."""
+    if token.tag_ == "VBN" and any(c.dep_ == "auxpass" for c in token.children):
+        return [c for c in token.children if c.dep_ in ("aux", "auxpass", "neg") and c.i < token.i]
     copula = token.head
     if token.dep_ not in ("acomp", "attr") or copula.lemma_ != "be" or any(c.dep_ in _PREDICATES for c in copula.children if c.i != token.i):
         return []
@@ -152,14 +158,14 @@ def _dropped(doc: Doc, token: Token) -> tuple[int, int] | None:
     clause = _status_clause(doc, token)
     if clause is not None:
         return clause
-    own = [c for c in (token.lefts if token.pos_ == "NOUN" else token.children) if c.dep_ not in ("conj", "cc", "punct")]
+    own = [c for c in (token.lefts if token.pos_ == "NOUN" else token.children) if c.dep_ not in _NOT_OWN]
     copula = _bare_copula(token)
     first = min((token, *(c.left_edge for c in own), *copula), key=lambda t: t.i)
     last = max((token, *(c.right_edge for c in own)), key=lambda t: t.i)
     if token.dep_ == "amod":
         return first.idx, last.idx + len(last) + len(last.whitespace_)
     before = first.i
-    joined_before = not copula or copula[0].dep_ == "conj"  # a copula that goes follows its subject, not a predicate
+    joined_before = not copula or any(t.dep_ == "conj" for t in (token, *copula))  # else it follows its subject
     while joined_before and before > first.sent.start and doc[before - 1].lower_ in _COORDINATORS:
         before -= 1
     if before < first.i and before > first.sent.start:
@@ -198,7 +204,8 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
     said = root.pos_ in ("ADJ", "VERB") and root.tag_ in ("JJ", "VBN", "VBG", "VBD")  # "widowed" is read as a past verb too
     if span.qi_class == "FAMILY" and _predicate_noun(root):
         said = True  # "is a widow", "is 52, a widower and ...": a status said with a noun is no relative either
-    dropped = (_dropped(doc, root) if root.dep_ in _MODIFIER_ROLES | {"attr", "appos"} else _status_clause(doc, root)) if said else None
+    passive = any(c.dep_ == "auxpass" for c in root.children)  # "has been divorced since 2019 and lives ..."
+    dropped = (_dropped(doc, root) if root.dep_ in _MODIFIER_ROLES | {"attr", "appos"} or passive else _status_clause(doc, root)) if said else None
     if dropped is not None:
         return dropped[0], max(dropped[1], span.end), ""
     if root.pos_ not in ("NOUN", "PROPN"):
