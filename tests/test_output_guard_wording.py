@@ -4,7 +4,9 @@ Answers written by hand for this test, before the fix, from three failure classe
 adjective or participle ("a widowed ...", "is divorced", "Being married ...", "Recently separated, ..."); an
 occupation said with a verb ("drives a forklift"); and lower-case food or objects beside lower-case names, where the
 names must be hidden and the food kept.  Each runs through the clinic example policy's guard with the real detector,
-parse and scorer.
+parse and scorer.  A second set, written before the next fix from the answers the lead probed (a status coordinated
+with other predicates, a copula left with no predicate, a relative as the object of "has" or "with", verb phrases
+that are no job beside real jobs), checks that the rewrite says what the answer said and nothing false.
 """
 
 from __future__ import annotations
@@ -104,3 +106,108 @@ def test_lower_case_food_is_no_name_and_lower_case_names_stay_hidden(guard: Outp
     redacted = guard.redacted(answer)
     assert not [n for n in names if n in redacted], redacted
     assert all(k in redacted for k in kept), redacted
+
+
+#: A copula or verb left with no predicate before another verb ("is works", "is has"), or a status made a noun.
+UNFINISHED = re.compile(r"\b(?:is|was|are|were)\s+(?:works|worked|has|had|takes|lives|drives|teaches)\b", re.IGNORECASE)
+
+
+def _says_what_it_said(text: str) -> None:
+    """Reads as English (:func:`_reads_as_english`) and has no copula left without its predicate."""
+    _reads_as_english(text)
+    assert UNFINISHED.search(text) is None, text
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # the status and its copula go; the relative that is the object of "has" keeps its verb and its number
+        ("She is divorced and has two sons. She is 44 and lives in Omaha.", "She has family members. She is 40-49 and lives in the region."),
+        ("She is 44, divorced and has two sons, and lives in Omaha.", "She is 40-49 and has family members, and lives in the region."),
+        # a copula whose only predicate was the status goes with it
+        ("The patient, 58, is married and works as a welder in Leeds.", "The patient, 50-59, works as a professional in the region."),
+        ("The client, 52, is divorced and drives a forklift in Omaha.", "The client, 50-59, works in the region."),
+        # a status the tagger reads as a past verb ("widowed/VBD") in a coordination of predicates
+        ("She is 71, widowed and lives alone in Bristol.", "She is 70-79 and lives alone in the region."),
+        # a status said with a noun, the copula's predicate or beside it; a town the parse also reads as an organisation
+        ("She is a widow and lives in Leeds; she is 67.", "She lives in the region; she is 60-69."),
+        ("He is 52, a widower and lives in Cork.", "He is 50-59 and lives in the region."),
+        ("He is married, 63 and lives in Derby.", "He is 60-69 and lives in the region."),
+        # a status said as a passive goes with its auxiliaries and what it alone governs, the subject stays
+        ("She has been divorced since 2019 and lives in Leeds; she is 44.", "She lives in the region; she is 40-49."),
+        ("She lives in Leeds and has been divorced since 2019; she is 44.", "She lives in the region; she is 40-49."),
+    ],
+)
+def test_a_status_goes_with_its_copula_and_a_relative_object_keeps_its_verb(guard: OutputGuard, answer: str, expected: str) -> None:
+    """Hand-written before the fix (issue 32 item 4): not "She is a family member." (a status is no relative, and
+    "has two sons" lost its verb), not "is works" (a copula left with no predicate)."""
+    outcome = guard.check(answer)
+    assert outcome.section.action == "generalized", outcome.reason
+    assert outcome.text == expected
+    _says_what_it_said(outcome.text)
+
+
+@pytest.mark.parametrize(
+    ("answer", "values", "kept"),
+    [
+        ("She is 44, lives in Omaha and has two sons.", ("44", "Omaha", "sons"), "lives in the region and has family members."),
+        ("He is 39 and lives with three kids in Fresno.", ("39", "kids"), "lives with family members"),
+        ("He is 66 and lives in York with his two daughters.", ("66", "York", "daughters"), "with family members."),
+        ("He is 58 and lives in Leeds with his wife.", ("58", "Leeds", "wife"), "with a family member."),
+        ("She is 81, widowed and has three grandchildren in Tulsa.", ("81", "widowed", "grandchildren"), "has family members"),
+    ],
+)
+def test_a_relative_keeps_the_role_it_plays(guard: OutputGuard, answer: str, values: tuple[str, ...], kept: str) -> None:
+    """A relative that is the object of "has" or "with" becomes a relative of the same number in the same role."""
+    outcome = guard.check(answer)
+    assert outcome.section.action == "generalized" and outcome.text is not None, outcome.reason
+    assert not [v for v in values if v in outcome.text], outcome.text
+    assert kept in outcome.text, outcome.text
+    assert "family member" not in outcome.text.split(kept)[0], outcome.text  # the status before it left no relative behind
+    _says_what_it_said(outcome.text)
+
+
+@pytest.mark.parametrize(
+    ("answer", "values", "kept"),
+    [
+        # commuting, errands, hobbies, habits: what the person does, no job
+        ("He is 45, takes the bus to the clinic and lives in Leeds.", ("45", "Leeds"), "takes the bus to the clinic"),
+        ("He is 61, walks to work and lives in Leeds.", ("61", "Leeds"), "walks to work"),
+        ("He is 70, lives in Leeds and walks the dog every morning.", ("70", "Leeds"), "walks the dog every morning"),
+        ("She is 62, goes to church on Sundays and lives in Omaha.", ("62", "Omaha"), "goes to church on Sundays"),
+        ("She is 55, plays tennis at weekends and lives in Tulsa.", ("55", "Tulsa"), "plays tennis at weekends"),
+    ],
+)
+def test_a_verb_phrase_that_is_no_job_stays(guard: OutputGuard, answer: str, values: tuple[str, ...], kept: str) -> None:
+    outcome = guard.check(answer)
+    assert outcome.section.action == "generalized" and outcome.text is not None, outcome.reason
+    assert not [v for v in values if v in outcome.text], outcome.text
+    assert kept in outcome.text and "works" not in outcome.text, outcome.text
+    _says_what_it_said(outcome.text)
+
+
+@pytest.mark.parametrize(
+    ("answer", "values", "kept"),
+    [
+        ("He is 48, drives a forklift and lives in Omaha.", ("48", "forklift", "Omaha"), "works and lives in the region."),
+        pytest.param("She is 37, teaches maths at a secondary school and lives in Leeds.", ("37", "maths", "Leeds"), "lives in the region.",
+                     marks=pytest.mark.xfail(strict=True, reason="a known miss: the occupation-verb model scores 'teaches maths' 0.50, "
+                                                                 "below its threshold 0.502 (validation recall 0.78, bench/results/occupation_verb.md)")),
+        ("He is 51, divorced, delivers parcels and lives in Leeds.", ("51", "divorced", "parcels", "Leeds"), "lives in the region."),
+    ],
+)
+def test_a_job_said_with_a_verb_goes_and_what_is_coordinated_with_it_stays(guard: OutputGuard, answer: str, values: tuple[str, ...], kept: str) -> None:
+    outcome = guard.check(answer)
+    assert outcome.section.action == "generalized" and outcome.text is not None, outcome.reason
+    assert not [v for v in values if v in outcome.text], outcome.text
+    assert kept in outcome.text, outcome.text
+    _says_what_it_said(outcome.text)
+
+
+def test_a_widower_who_takes_the_bus_is_no_relative_and_no_worker(guard: OutputGuard) -> None:
+    """The lead's probe: "He is an adult, a family member and works from [NAME_1] every day." said three false things."""
+    outcome = guard.check("He is 70, widowed and takes the bus from Hull every day.")
+    assert outcome.section.action == "generalized" and outcome.text is not None, outcome.reason
+    assert not [v for v in ("70", "widowed", "Hull") if v in outcome.text], outcome.text
+    assert "takes the bus" in outcome.text and "family member" not in outcome.text and "works" not in outcome.text, outcome.text
+    _says_what_it_said(outcome.text)

@@ -6,7 +6,8 @@ Candidates are the verb phrases of each context (:func:`enforcers.output_guard.l
 the first complement it governs); one is an occupation when it shares at least half of the shorter of the two with a
 span typed ``occupation``, else none.  Only contexts with an occupation span are read (their other verb phrases are
 the negatives: what else people say they do).  Contexts are split 50/50 by a seeded shuffle; features are the shared
-embedder's vector of the phrase; a logistic regression (balanced classes, C by out-of-fold AUROC over folds grouped by
+embedder's vector of the phrase and of its verb's lemma alone (the object dominates the phrase's vector: "takes the
+bus" lay by "drives a bus"); a logistic regression (balanced classes, C by out-of-fold AUROC over folds grouped by
 context).  Its threshold is the lowest at which at most :data:`FALSE_RATE` of the development non-occupation
 phrases (out of fold) pass; the validation part is reported at it.
 
@@ -14,7 +15,9 @@ Usage (from the checkout root)::
 
     OMP_NUM_THREADS=1 PYTHONPATH=. python bench/output_guard/occupation_verb_train.py
 
-writes enforcers/output_guard/occupation_verb_model.npz and bench/results/occupation_verb.{json,md}.
+writes enforcers/output_guard/occupation_verb_model.npz (the phrase vector's weights, intercept, threshold),
+enforcers/output_guard/occupation_verb_lemma_model.npz (the verb lemma vector's weights) and
+bench/results/occupation_verb.{json,md}.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from sklearn.metrics import roc_auc_score
 
 from bench.output_guard.qi_span_train import phrase_vectors
 from enforcers.output_guard.learned_qi import verb_phrases
-from enforcers.output_guard.occupations import MODEL
+from enforcers.output_guard.occupations import MODEL, VERB_MODEL, verb_lemma
 from policy_engine.nlp.pipeline import parse
 
 SEED = 32
@@ -56,17 +59,25 @@ def contexts() -> tuple[dict[str, tuple[str, list[str]]], dict[str, tuple[str, l
     return {k: v for k, v in found.items() if k not in held}, {k: v for k, v in found.items() if k in held}
 
 
-def labelled(part: dict[str, tuple[str, list[str]]]) -> tuple[list[str], np.ndarray, list[str]]:
-    """Verb phrases, occupation labels and owning context ids (see the module contract)."""
-    phrases, labels, owners = [], [], []
+def labelled(part: dict[str, tuple[str, list[str]]]) -> tuple[list[str], list[str], np.ndarray, list[str]]:
+    """Verb phrases, their verbs' lemmas, occupation labels and owning context ids (see the module contract)."""
+    phrases, verbs, labels, owners = [], [], [], []
     for key, (text, occupations) in part.items():
         marked = [(m, m + len(o)) for o in occupations for m in [text.find(o)]]
-        for s, e in verb_phrases(parse([text])[0]):
+        doc = parse([text])[0]
+        for s, e in verb_phrases(doc):
             overlap = max((min(e, qe) - max(s, qs)) / min(e - s, qe - qs) for qs, qe in marked)
             phrases.append(text[s:e])
+            verbs.append(verb_lemma(doc, s, e))
             labels.append(overlap >= 0.5)
             owners.append(key)
-    return phrases, np.asarray(labels), owners
+    return phrases, verbs, np.asarray(labels), owners
+
+
+def matrix(phrases: list[str], verbs: list[str]) -> np.ndarray:
+    """The model's input rows for ``phrases`` and their verbs' lemmas (vectors cached in :data:`CACHE`)."""
+    vectors = phrase_vectors(phrases + verbs, CACHE)
+    return np.hstack([np.asarray([vectors[p] for p in phrases]), np.asarray([vectors[v] for v in verbs])])
 
 
 def fit(x: np.ndarray, y: np.ndarray, c: float) -> LogisticRegression:
@@ -76,9 +87,8 @@ def fit(x: np.ndarray, y: np.ndarray, c: float) -> LogisticRegression:
 def main() -> None:
     print("OMP_NUM_THREADS=1 PYTHONPATH=. python bench/output_guard/occupation_verb_train.py | load average", os.getloadavg())
     development, validation = contexts()
-    phrases, y, owners = labelled(development)
-    vectors = phrase_vectors(phrases, CACHE)
-    x = np.asarray([vectors[p] for p in phrases])
+    phrases, verbs, y, owners = labelled(development)
+    x = matrix(phrases, verbs)
     order = sorted(set(owners))
     np.random.RandomState(SEED).shuffle(order)
     fold = np.asarray([order.index(o) % FOLDS for o in owners])
@@ -94,10 +104,11 @@ def main() -> None:
     held = out_of_fold(c)
     threshold = float(np.quantile(held[~y], 1 - FALSE_RATE))
     model = fit(x, y, c)
-    np.savez(MODEL, coef=model.coef_[0].astype(np.float32), intercept=np.float64(model.intercept_[0]), c=np.float64(c), threshold=np.float64(threshold))
-    v_phrases, v_y, _ = labelled(validation)
-    v_vectors = phrase_vectors(v_phrases, CACHE)
-    v_scores = model.predict_proba(np.asarray([v_vectors[p] for p in v_phrases]))[:, 1]
+    half = x.shape[1] // 2  # the phrase's weights, then the verb lemma's
+    np.savez(MODEL, coef=model.coef_[0][:half].astype(np.float32), intercept=np.float64(model.intercept_[0]), c=np.float64(c), threshold=np.float64(threshold))
+    np.savez(VERB_MODEL, coef=model.coef_[0][half:].astype(np.float32), intercept=np.float64(0.0))
+    v_phrases, v_verbs, v_y, _ = labelled(validation)
+    v_scores = model.predict_proba(matrix(v_phrases, v_verbs))[:, 1]
     report = {
         "development": {"phrases": len(y), "occupations": int(y.sum()), "out_of_fold_auroc_by_c": {str(k): round(v, 3) for k, v in auroc.items()},
                         "c": c, "threshold": round(threshold, 3), "recall_out_of_fold": round(float((held[y] >= threshold).mean()), 3)},
@@ -109,6 +120,7 @@ def main() -> None:
     d, v = report["development"], report["validation"]
     RESULTS.with_suffix(".md").write_text(
         "# Verb-phrase occupation classifier (CAPID occupation spans, split by context, seed 32)\n\n"
+        "Features: the embedder's vector of the verb phrase and of its verb's lemma.\n\n"
         "`OMP_NUM_THREADS=1 PYTHONPATH=. python bench/output_guard/occupation_verb_train.py`\n\n"
         "| part | verb phrases | occupations | AUROC | recall at threshold | non-occupations passing |\n|---|---|---|---|---|---|\n"
         f"| development (out of fold) | {d['phrases']} | {d['occupations']} | {auroc[c]:.3f} | {d['recall_out_of_fold']} | {FALSE_RATE} (set) |\n"

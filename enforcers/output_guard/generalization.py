@@ -11,13 +11,18 @@ whole noun phrase the span heads in the parse, from its left edge
 ("her late husband", "a 58-year-old electrician", "an architect"; a preposition before
 the phrase stays, "with 4 kids" -> "with family members"), and
 takes the head's number ("his two daughters" -> "family members"), so the
-rewrite never stacks two determiners.  Where the span's head is no noun but an
-adjective or participle (a relationship status: "a widowed teacher", "is 44,
-divorced and lives ...", "Recently separated, he ...", "Being married with
-three kids, she ..."), a noun phrase cannot stand in its place: the modifier or
-its clause is dropped with the comma or coordinator that joins it.  An
-occupation said with a verb in a sentence about the subject ("drives a
-forklift") becomes "works" (:mod:`enforcers.output_guard.occupations`).
+rewrite never stacks two determiners.  A span that opens with the verb or
+preposition governing the relative ("has two sons", "with three kids") keeps it:
+the relative is its object ("has family members").  Where the span's head is no
+noun but an adjective or participle (a relationship status: "a widowed teacher",
+"is 44, divorced and lives ...", "Recently separated, he ...", "Being married with
+three kids, she ..."; the tagger also reads "widowed" as a past verb), or a status
+noun that is the copula's predicate ("is a widow", "is 52, a widower and ..."), a
+noun phrase cannot stand in its place: the modifier or its clause is dropped with
+the comma or coordinator that joins it, and a copula left with no predicate goes
+with it ("is married and works as ..." -> "works as ...").  An occupation said
+with a verb in a sentence about the subject ("drives a forklift") becomes "works"
+(:mod:`enforcers.output_guard.occupations`).
 """
 
 from __future__ import annotations
@@ -90,8 +95,15 @@ class Generalized:
 #: Dependency labels of a word that modifies or predicates without heading a noun phrase: an adjective before its
 #: noun, a predicate adjective or coordinated predicate, a participle or gerund clause ("a widowed ...", "is 44,
 #: divorced and ...", "Recently separated, he ...").
-_MODIFIER_ROLES = frozenset({"amod", "acomp", "conj", "advcl"})
+_MODIFIER_ROLES = frozenset({"amod", "acomp", "conj", "advcl", "dep"})
 _COORDINATORS = frozenset({",", "and", "or", "but"})
+#: Dependency labels of what a copula says of its subject: with none of them left, the copula goes with the status.
+_PREDICATES = frozenset({"attr", "acomp", "prep", "oprd", "npadvmod", "advmod", "xcomp", "ccomp"})
+#: Dependency labels of a predicate's children that are not its own words: what is coordinated with it, its subject
+#: and auxiliaries (the subject stays; the auxiliaries go only with a bare copula, :func:`_bare_copula`).
+_NOT_OWN = frozenset({"conj", "cc", "punct", "nsubj", "nsubjpass", "aux", "auxpass"})
+#: Dependency labels of the object of a verb or preposition ("has two sons", "with three kids").
+_OBJECTS = frozenset({"dobj", "pobj"})
 
 
 def _status_clause(doc: Doc, token: Token) -> tuple[int, int] | None:
@@ -104,8 +116,8 @@ def _status_clause(doc: Doc, token: Token) -> tuple[int, int] | None:
         verb, others = token, list(token.children)  # parsed as a passive: "He is widowed."
     else:
         return None
-    if any(c.dep_ not in ("nsubj", "nsubjpass", "auxpass", "punct", "neg", "advmod") for c in others):
-        return None
+    if any(c.dep_ not in ("nsubj", "nsubjpass", "auxpass", "punct", "neg", "advmod") for c in others) or any(c.dep_ == "conj" for c in token.children):
+        return None  # the clause says more, beside the status or coordinated with it ("is married and works as ...")
     last = token.right_edge
     if verb.dep_ == "relcl":
         first = verb.left_edge
@@ -124,6 +136,19 @@ def _status_clause(doc: Doc, token: Token) -> tuple[int, int] | None:
     return previous.idx + len(previous), sentence.end_char
 
 
+def _bare_copula(token: Token) -> list[Token]:
+    """The copula whose only predicate is ``token``, with its auxiliaries and negation before it ("is married and
+    works ..." -> "works ..."), or the auxiliaries of a status said as a passive ("has been divorced since 2019 and
+    lives ..." -> "lives ..."): they go with the status, since nothing is left for them to say; empty when the copula
+    says more ("is 44, divorced and ..." keeps "is 44")."""
+    if token.tag_ == "VBN" and any(c.dep_ == "auxpass" for c in token.children):
+        return [c for c in token.children if c.dep_ in ("aux", "auxpass", "neg") and c.i < token.i]
+    copula = token.head
+    if token.dep_ not in ("acomp", "attr") or copula.lemma_ != "be" or any(c.dep_ in _PREDICATES for c in copula.children if c.i != token.i):
+        return []
+    return [copula, *(c for c in copula.children if c.dep_ in ("aux", "neg") and c.i < copula.i)]
+
+
 def _dropped(doc: Doc, token: Token) -> tuple[int, int] | None:
     """The characters to delete with a modifier or predicate ``token``: a clause that says nothing else
     (:func:`_status_clause`), else its subtree, with the coordinator or comma that joins it to the rest (before it if
@@ -133,13 +158,15 @@ def _dropped(doc: Doc, token: Token) -> tuple[int, int] | None:
     clause = _status_clause(doc, token)
     if clause is not None:
         return clause
-    own = [c for c in token.children if c.dep_ not in ("conj", "cc", "punct")]
-    first = min((token, *(c.left_edge for c in own)), key=lambda t: t.i)
+    own = [c for c in (token.lefts if token.pos_ == "NOUN" else token.children) if c.dep_ not in _NOT_OWN]
+    copula = _bare_copula(token)
+    first = min((token, *(c.left_edge for c in own), *copula), key=lambda t: t.i)
     last = max((token, *(c.right_edge for c in own)), key=lambda t: t.i)
     if token.dep_ == "amod":
         return first.idx, last.idx + len(last) + len(last.whitespace_)
     before = first.i
-    while before > first.sent.start and doc[before - 1].lower_ in _COORDINATORS:
+    joined_before = not copula or any(t.dep_ == "conj" for t in (token, *copula))  # else it follows its subject
+    while joined_before and before > first.sent.start and doc[before - 1].lower_ in _COORDINATORS:
         before -= 1
     if before < first.i and before > first.sent.start:
         return doc[before - 1].idx + len(doc[before - 1]), last.idx + len(last)
@@ -151,10 +178,18 @@ def _dropped(doc: Doc, token: Token) -> tuple[int, int] | None:
     return first.idx, doc[after].idx + len(doc[after]) + len(doc[after].whitespace_)
 
 
+def _predicate_noun(token: Token) -> bool:
+    """Whether the noun ``token`` says what the subject of a copula is: its predicate ("is a widow"), or a noun
+    set beside or coordinated with that predicate ("is 52, a widower and ...")."""
+    if token.dep_ in ("appos", "conj"):
+        token = token.head
+    return token.dep_ == "attr" and token.head.lemma_ == "be"
+
+
 def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
     """Where the rewrite of ``span`` starts and ends and what it says, by the grammatical role of the span's head:
     a noun-phrase replacement of a noun takes over the phrase's left part (determiner, possessor, modifiers) and the
-    head's number; of an adjective or participle that modifies or predicates (see :data:`_MODIFIER_ROLES`) it is
+    head's number (of the object, where the span opens with the verb or preposition governing it); of an adjective or participle that modifies or predicates (see :data:`_MODIFIER_ROLES`) it is
     dropped with its coordinator (a clause that says nothing else goes whole), since a noun phrase cannot stand there;
     any other replacement stays in place (the only predicate of a one-sentence answer: "She is a family member.")."""
     if not _ARTICLE_START.match(new):
@@ -163,8 +198,14 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
     if head is None:
         return span.start, span.end, new
     root = head.root
-    said = root.pos_ in ("ADJ", "VERB") and root.tag_ in ("JJ", "VBN", "VBG")
-    dropped = (_dropped(doc, root) if root.dep_ in _MODIFIER_ROLES else _status_clause(doc, root)) if said else None
+    held = next((t for t in head if t.head.i == root.i and t.dep_ in _OBJECTS and t.pos_ in ("NOUN", "PROPN")), None)
+    if root.pos_ in ("VERB", "AUX", "ADP") and held is not None:
+        root = held  # "has two sons", "with three kids": the verb or preposition stays, its object is the relative
+    said = root.pos_ in ("ADJ", "VERB") and root.tag_ in ("JJ", "VBN", "VBG", "VBD")  # "widowed" is read as a past verb too
+    if span.qi_class == "FAMILY" and _predicate_noun(root):
+        said = True  # "is a widow", "is 52, a widower and ...": a status said with a noun is no relative either
+    passive = any(c.dep_ == "auxpass" for c in root.children)  # "has been divorced since 2019 and lives ..."
+    dropped = (_dropped(doc, root) if root.dep_ in _MODIFIER_ROLES | {"attr", "appos"} or passive else _status_clause(doc, root)) if said else None
     if dropped is not None:
         return dropped[0], max(dropped[1], span.end), ""
     if root.pos_ not in ("NOUN", "PROPN"):
@@ -207,15 +248,18 @@ def _article_agreeing(before: str, after: str) -> str:
 
 
 def generalize_spans(text: str, spans: list[QISpan]) -> Generalized:
-    """``text`` with every subject-bound span generalized (overlaps merged left to right)."""
+    """``text`` with every subject-bound span generalized (overlaps merged left to right).  Where a place and another
+    class claim the same words ("lives in Cork", read by the parse as an organisation too), the place's rewrite is
+    said: "the region" is true of either reading, "an organization" is false of a town."""
     doc = parse([text])[0]
     bound = [s for s in spans if s.subject]
-    rewrites = sorted([(*_in_role(doc, s, replacement(s, text[s.start : s.end])), s.start) for s in bound]
-                      + [(start, end, new, start) for start, end, new in _occupations_said_with_a_verb(doc, spans, bound)])
+    rewrites = sorted([(*_in_role(doc, s, replacement(s, text[s.start : s.end])), s.start, s.qi_class != "LOCATION") for s in bound]
+                      + [(start, end, new, start, True) for start, end, new in _occupations_said_with_a_verb(doc, spans, bound)],
+                      key=lambda r: (r[0], r[4], r[1:4]))  # where two classes claim the same words, a place is said first
     pieces: list[str] = []
     replaced: list[tuple[int, int]] = []
     cursor, length, count = 0, 0, 0
-    for start, end, new, own_start in rewrites:
+    for start, end, new, own_start, _ in rewrites:
         if own_start < cursor:
             continue
         start = max(start, cursor)
