@@ -1,19 +1,18 @@
-"""Why the rewriter leaks and loses on the DEVELOPMENT parts of CAPID and PUPA TNB: every leaked and every lost gold span by cause.
+"""Where the rewriter's leaks and losses come from, on the DEVELOPMENT parts of CAPID and PUPA TNB only.
 
-For each development query the rewriter runs once; each gold span (CAPID: every labelled span; PUPA: every PII unit,
-all of them not needed) is matched to the decisions whose span overlaps it in the query, and bucketed:
+Each development query is rewritten once.  Every gold span the forwarded text still carries but should not (CAPID: a
+not-needed span, scored as :func:`bench.query_rewrite.metrics.score` scores it, covered >= 0.8; PUPA TNB: a PII unit
+forwarded verbatim) is matched to the decisions whose span overlaps it in the query and put under the stage that let
+it through (:func:`leak_stage`): (a) never proposed as a span, by kind; (b) proposed and judged needed by the necessity
+model, by kind and the model's probability; (c) kept by a policy rule or an engine default; (d) removed, yet the value
+survives (a second mention, a placeholder or cut that did not take, a decision covering part of the span).  Every
+needed CAPID span the rewrite lost is put under :func:`loss_stage`: removed by the model, removed by a rule, removed
+with a neighbouring phrase, lost in a refusal.  Per query, the stages a leaking query leaks through, and how many leak
+through one stage alone (what fixing that stage alone would clear).
 
-* a leaked span (not needed, still in the forwarded text: CAPID coverage >= 0.8, PUPA the unit verbatim):
-  ``model: needed`` (the necessity model kept it), ``structural: <basis>`` (a default rule kept it: the request
-  names it, material of a rework task ...), ``policy rule``, ``not detected`` (no decision overlaps it),
-  ``removed yet leaks`` (a decision removed an overlapping span, the value survives elsewhere or in part);
-* a lost span (needed, gone): ``placeholder`` (carried as a token), ``model: not needed``, ``structural: <basis>``,
-  ``cut with its unit`` (no decision of its own: it went with a neighbour's clause);
-* a refused query: every span of it under ``refused: <reason>``.
-
-Usage: ``python bench/query_rewrite/diagnose.py [--capid-limit 150] [--pupa-limit 118]``; writes the table to
-``bench/results/query_rewrite_diagnosis.md`` (counts only, no corpus text) and, with ``--dump``, per-span rows to a
-file outside the repository.  Only the development parts are read.
+Usage: ``python bench/query_rewrite/diagnose.py [--capid-limit 150] [--pupa-limit 118] [--tag name]``; appends the
+tables to ``bench/results/query_rewrite_leak_sources.md`` (counts only, no corpus text) and, with ``--dump``, writes
+per-span rows to a file outside the repository.
 """
 
 from __future__ import annotations
@@ -26,12 +25,17 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from spacy.tokens import Doc
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a script from a fresh install
 
 from bench.query_rewrite.corpora import capid, capid_split, pupa, pupa_split  # noqa: E402
-from bench.query_rewrite.metrics import LEXICAL, coverage  # noqa: E402
+from bench.query_rewrite.metrics import LEXICAL, coverage, scored_items  # noqa: E402
+from enforcers.query_rewrite.necessity import Decision  # noqa: E402
+from enforcers.query_rewrite.need import kind_of  # noqa: E402
 from enforcers.query_rewrite.rewriter import QueryRefused, QueryRewriter, RewriteResult  # noqa: E402
 from policy_engine.detect.analyzer import Analyzer  # noqa: E402
+from policy_engine.nlp.pipeline import parse as pipe_parse  # noqa: E402
 from policy_engine.policy.model import Metadata, Policy  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"
@@ -47,25 +51,77 @@ def _refusal_class(reason: str) -> str:
     return found.group(1) if found else reason
 
 
-def cause(result: RewriteResult | None, reason: str | None, text: str, value: str, essential: bool) -> str:
-    """The bucket of one gold span (``value`` in ``text``), kept or lost as ``essential`` says it should not be."""
-    if result is None:
-        return f"refused: {_refusal_class(reason or '')}"
+#: Edges of the necessity model's probability bins.
+BINS = (0.5, 0.6, 0.7, 0.8, 0.9)
+
+
+def _bin(probability: float | None) -> str:
+    """The bin of a necessity probability ("p 0.6-0.7"; "p ?" when none was computed)."""
+    if probability is None:
+        return "p ?"
+    low = max((b for b in BINS if probability >= b), default=0.0)
+    high = min((b for b in BINS if b > low), default=1.0)
+    return f"p {low:.1f}-{high:.1f}"
+
+
+def _overlap(decision: Decision, where: tuple[int, int]) -> int:
+    return min(decision.span.end, where[1]) - max(decision.span.start, where[0])
+
+
+def leak_stage(result: RewriteResult, text: str, value: str, kind: str) -> tuple[str, str, str]:
+    """(stage, detail, the model's probability bin for stage b) of a non-needed gold span ``value`` (of ``kind``) that the forwarded text still carries.
+
+    Stages: ``a never proposed`` (no decision overlaps it; detail: its kind), ``b model: needed`` (the learned model
+    kept the overlapping span; detail: kind and probability bin), ``c kept by a rule`` (a policy rule or an engine
+    default kept it; detail: the basis), ``d removed, value survives`` (every overlapping decision removed or carried
+    its span; detail: a second mention outside the decision, a placeholder that did not take, or a decision that
+    covers only part of the gold span)."""
     where = _locate(text, value)
-    overlapping = [d for d in result.decisions if where and d.span.start < where[1] and where[0] < d.span.end]
+    overlapping = sorted((d for d in result.decisions if where and _overlap(d, where) > 0), key=lambda d: -_overlap(d, where))
     if not overlapping:
-        return "cut with its unit" if essential else "not detected"
-    if essential:
-        if any(d.placeholder is not None for d in overlapping):
-            return "placeholder"
-        lost = [d for d in overlapping if not d.essential]
-        if not lost:
-            return "kept span, value cut (overlap / repair)"
-        return "model: not needed" if lost[0].origin == "model" else f"structural: {lost[0].basis}"
+        return "a never proposed", kind, ""
     kept = [d for d in overlapping if d.essential]
-    if not kept:
-        return "removed yet leaks"
-    return "model: needed" if kept[0].origin == "model" else f"structural: {kept[0].basis}"
+    if kept:
+        d = kept[0]
+        inner = ", inside a larger kept span" if d.span.end - d.span.start > 2 * len(value) else ""
+        if d.origin == "model":
+            return "b model: needed", f"{kind}{inner}", _bin(d.probability)
+        return "c kept by a rule", f"{d.basis}{inner}", ""
+    assert where is not None
+    rest = text.casefold()[: where[0]] + " " + text.casefold()[where[1]:]
+    if re.search(rf"(?<!\w){re.escape(value.casefold())}(?!\w)", rest):
+        return "d removed, value survives", "a second mention", ""
+    if not any(d.span.start <= where[0] and where[1] <= d.span.end for d in overlapping):
+        return "d removed, value survives", "decision covers part of the span", ""
+    if any(d.placeholder is not None for d in overlapping):
+        return "d removed, value survives", "placeholder did not take", ""
+    return "d removed, value survives", "cut did not take (inside a kept range / repair)", ""
+
+
+def loss_stage(result: RewriteResult | None, reason: str | None, text: str, value: str, kind: str) -> tuple[str, str, str]:
+    """(stage, detail, the model's probability bin for a removal by the model) of a needed gold span the forwarded text lost: ``lost in a refusal`` (detail: the reason),
+    ``removed by the model`` (kind, probability bin), ``removed by a rule`` (basis; a placeholder carries it as a
+    token), ``removed with a neighbouring phrase`` (no decision of its own, or one kept whose value a cut took)."""
+    if result is None:
+        return "lost in a refusal", _refusal_class(reason or ""), ""
+    where = _locate(text, value)
+    overlapping = sorted((d for d in result.decisions if where and _overlap(d, where) > 0), key=lambda d: -_overlap(d, where))
+    lost = [d for d in overlapping if not d.essential]
+    if not lost:
+        return "removed with a neighbouring phrase", "no decision of its own" if not overlapping else "kept span, value cut", ""
+    d = lost[0]
+    if d.origin == "model":
+        return "removed by the model", kind, _bin(d.probability)
+    return "removed by a rule", "placeholder" if d.placeholder is not None else d.basis, ""
+
+
+def unit_kind(doc: Doc, text: str, value: str) -> str:
+    """A PUPA unit's kind (PUPA labels none): the spaCy entity label over it, else "no entity", with its casing."""
+    where = _locate(text, value)
+    label = next((e.label_ for e in doc.ents if where and e.start_char < where[1] and where[0] < e.end_char), "no entity")
+    written = text[where[0] : where[1]] if where else value  # PUPA's units are stored case-folded
+    case = "digits" if any(c.isdigit() for c in written) else "lower-case" if written == written.lower() else "all caps" if written == written.upper() else "capitalised"
+    return f"{label}, {case}"
 
 
 def _run(rewriter: QueryRewriter, text: str) -> tuple[RewriteResult | None, str | None]:
@@ -73,6 +129,27 @@ def _run(rewriter: QueryRewriter, text: str) -> tuple[RewriteResult | None, str 
         return rewriter.rewrite(text), None
     except QueryRefused as refused:
         return None, str(refused)
+
+
+def _table(title: str, counter: Counter, header: str = "| stage | detail | spans |") -> list[str]:
+    """Spans per (stage, detail), then the model's stage per probability bin."""
+    details, bins = Counter(), Counter()
+    for (stage, detail, probability), n in counter.items():
+        details[stage, detail] += n
+        if probability:
+            bins[stage, probability] += n
+    lines = [f"{title} ({sum(counter.values())}):", "", header, "|---|---|---|"]
+    lines += [f"| {stage} | {detail} | {n} |" for (stage, detail), n in sorted(details.items(), key=lambda kv: (kv[0][0], -kv[1]))]
+    lines += ["", "| stage | necessity probability | spans |", "|---|---|---|"]
+    return lines + [f"| {stage} | {p} | {n} |" for (stage, p), n in sorted(bins.items())] + [""]
+
+
+def _by_query(title: str, stages: list[set[str]], queries: int) -> list[str]:
+    """Per stage: the queries with a leak through it, and those that leak through it alone (fixing only that stage
+    would stop them leaking)."""
+    names = sorted(set().union(*stages)) if stages else []
+    lines = [f"{title}: {len(stages)} of {queries} queries leak", "", "| stage | queries with a leak there | queries leaking only there |", "|---|---|---|"]
+    return lines + [f"| {n} | {sum(n in s for s in stages)} | {sum(s == {n} for s in stages)} |" for n in names] + [""]
 
 
 def main() -> None:
@@ -84,40 +161,58 @@ def main() -> None:
     args = parser.parse_args()
     policy = Policy(metadata=Metadata(name="query-rewrite-diagnosis"))
     rewriter = QueryRewriter(policy, Analyzer(policy))
-    tables: dict[str, Counter] = {"CAPID leaked": Counter(), "CAPID lost": Counter(), "PUPA leaked": Counter()}
+    leaked, lost, forwarded = Counter(), Counter(), Counter()
+    capid_stages: list[set[str]] = []
+    pupa_stages: list[set[str]] = []
     totals = Counter()
     rows = []
-    for q in capid_split(capid())[0][: args.capid_limit]:
+    capid_queries = capid_split(capid())[0][: args.capid_limit]
+    for q in capid_queries:
         result, reason = _run(rewriter, q.text)
         out = result.text if result else ""
-        for span in q.spans:
-            kept = coverage(span.value, out) >= LEXICAL
-            totals["CAPID essential" if span.essential else "CAPID not needed"] += 1
-            if kept != span.essential:
-                bucket = cause(result, reason, q.text, span.value, span.essential)
-                tables["CAPID lost" if span.essential else "CAPID leaked"][bucket] += 1
-                rows.append({"corpus": "capid", "query": q.text, "span": span.value, "type": span.type, "essential": span.essential,
-                             "cause": bucket, "out": out, "task": result.task if result else None})
-    for q in pupa_split(pupa())[0][: args.pupa_limit]:
+        totals["CAPID refused"] += result is None
+        essential, other = scored_items(q.items())
+        kinds = {s.value: kind_of(s.type) for s in q.spans}
+        stages = set()
+        for value in other:
+            totals["CAPID not needed (scored)"] += 1
+            if result is not None and coverage(value, out) >= LEXICAL:
+                stage = leak_stage(result, q.text, value, kinds[value])
+                leaked[stage] += 1
+                stages.add(stage[0])
+                rows.append({"corpus": "capid", "query": q.text, "span": value, "essential": False, "stage": stage, "out": out})
+        capid_stages += [stages] if stages else []
+        totals["CAPID with a not-needed span"] += bool(other)
+        for value in essential:
+            totals["CAPID needed"] += 1
+            if coverage(value, out) < LEXICAL:
+                stage = loss_stage(result, reason, q.text, value, kinds[value])
+                lost[stage] += 1
+                rows.append({"corpus": "capid", "query": q.text, "span": value, "essential": True, "stage": stage, "out": out})
+    pupa_queries = pupa_split(pupa())[0][: args.pupa_limit]
+    for q in pupa_queries:
         result, reason = _run(rewriter, q.text)
-        out = result.text if result else ""
+        totals["PUPA refused"] += result is None
+        doc = pipe_parse([q.text])[0]
+        stages = set()
         for unit in q.pii_units:
             totals["PUPA units"] += 1
-            if re.search(rf"(?<!\w){re.escape(unit.casefold())}(?!\w)", out.casefold()):
-                bucket = cause(result, reason, q.text, unit, False)
-                tables["PUPA leaked"][bucket] += 1
-                rows.append({"corpus": "pupa", "query": q.text, "span": unit, "cause": bucket, "out": out, "task": result.task if result else None})
-            elif result is None:
-                tables["PUPA refused (units)"] = tables.get("PUPA refused (units)", Counter())
-                tables["PUPA refused (units)"][f"refused: {_refusal_class(reason or '')}"] += 1
+            if result is not None and re.search(rf"(?<!\w){re.escape(unit.casefold())}(?!\w)", result.text.casefold()):
+                stage = leak_stage(result, q.text, unit, unit_kind(doc, q.text, unit))
+                forwarded[stage] += 1
+                stages.add(stage[0])
+                rows.append({"corpus": "pupa", "query": q.text, "span": unit, "stage": stage, "out": result.text})
+        pupa_stages += [stages] if stages else []
     command = f"python bench/query_rewrite/diagnose.py --capid-limit {args.capid_limit} --pupa-limit {args.pupa_limit} --tag {args.tag}"
     lines = [f"## {args.tag}", "", f"Command: `{command}` (load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}); "
-             f"development parts only; {dict(totals)}", ""]
-    for name, counter in tables.items():
-        lines += [f"{name} ({sum(counter.values())}):", "", "| cause | spans |", "|---|---|"]
-        lines += [f"| {k} | {v} |" for k, v in counter.most_common()] + [""]
-    path = RESULTS / "query_rewrite_diagnosis.md"
-    history = path.read_text() if path.exists() else "# Query rewriting: leaked and lost spans by cause (development parts)\n\n"
+             f"development parts only (CAPID {len(capid_queries)} queries, PUPA TNB {len(pupa_queries)}); {dict(totals)}", ""]
+    lines += _by_query("CAPID (SLR)", capid_stages, totals["CAPID with a not-needed span"])
+    lines += _table("CAPID leaked not-needed spans", leaked)
+    lines += _table("CAPID lost needed spans (EA)", lost)
+    lines += _by_query("PUPA TNB", pupa_stages, len(pupa_queries))
+    lines += _table("PUPA TNB forwarded units", forwarded, "| stage | detail (spaCy entity, casing) | units |")
+    path = RESULTS / "query_rewrite_leak_sources.md"
+    history = path.read_text() if path.exists() else "# Query rewriting: where leaks and losses come from (development parts)\n\n" + (__doc__ or "").split("\n\n")[0] + "\n\n"
     path.write_text(history + "\n".join(lines) + "\n")
     if args.dump:
         args.dump.write_text(json.dumps(rows, indent=1, ensure_ascii=False))

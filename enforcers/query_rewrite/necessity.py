@@ -28,7 +28,7 @@ defaults (:meth:`NecessityPlanner.decide` gives the order):
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from enforcers.query_rewrite.kinds import ADDRESSED_TASKS, task_kind
@@ -88,6 +88,7 @@ class Decision:
     reason: str  # why, without who decided
     placeholder: str | None = None  # the token type ("PERSON", "ORG" ...) of a value carried as a placeholder
     origin: Origin = "default"  # who decided: the owner's policy rule, the learned model, or an engine default
+    probability: float | None = None  # the learned probability that the question needs the span (whoever decided)
 
     @property
     def basis(self) -> str:
@@ -122,7 +123,7 @@ def with_containers(decisions: list[Decision]) -> list[Decision]:
     tiara; an employer inside a removed job-description clause).  A value the owner's rule makes essential stays."""
     removed = [d.span for d in decisions if not d.essential and d.placeholder is None]
     return [
-        Decision(d.span, False, d.action, "goes with the clause that holds it")
+        Decision(d.span, False, d.action, "goes with the clause that holds it", probability=d.probability)
         if d.essential and d.origin != "policy"
         and any(r.start <= d.span.start and d.span.end <= r.end and r.end - r.start > d.span.end - d.span.start for r in removed)
         else d
@@ -214,4 +215,4 @@ class NecessityPlanner:
                 out.append(Decision(span, True, action, "the question needs it", origin="model"))
             else:
                 out.append(Decision(span, False, action, "the question does not need it", origin="model"))
-        return with_containers(out)
+        return with_containers([replace(d, probability=p) for d, p in zip(out, essential_probability)])
