@@ -14,7 +14,9 @@ before the model was changed again: five more kinds no lexicon lists (addiction
 recovery, arrears and enforcement, gender transition, criminal convictions,
 gambling harm); with the model above, six of its eleven phrases were hidden.
 The refit on every occurrence of CAPID's values and on SPIA's tags hides the
-same phrases of both sets (5 of 9, 6 of 11), and still no ordinary word.
+same phrases of both sets (5 of 9, 6 of 11), and still no ordinary word; so does the refit on the candidates the
+parse adds (a copula's adjectival attribute or a predicate's conjunct, an amount with its symbol), read once after it
+was accepted on CAPID development.
 """
 
 from __future__ import annotations
