@@ -45,8 +45,7 @@ def candidate_spans(doc: Doc, forms: Sequence[int]) -> list[tuple[Span, int]]:
     for chunk in chunks:
         add(trimmed(chunk), 0)
     for token in doc:
-        predicate = token.dep_ == "acomp" or (token.tag_ == "VBN" and any(c.dep_ == "auxpass" for c in token.children))
-        if predicate and token.pos_ in ("ADJ", "VERB"):
+        if _is_predicate(token) and token.pos_ in ("ADJ", "VERB"):
             left = min((child.i for child in token.lefts if child.dep_ == "advmod"), default=token.i)
             add(doc[left : token.i + 1], 1)
     for token in doc if 2 in forms else ():
@@ -66,8 +65,27 @@ def candidate_spans(doc: Doc, forms: Sequence[int]) -> list[tuple[Span, int]]:
             add(trimmed(doc[_modifiers_start(token) : token.i + 1]), 5)
     for entity in doc.ents:
         if entity.label_ not in _OTHER_ENTITIES:
-            add(trimmed(entity), 6)
+            add(trimmed(_with_attached_symbol(entity)), 6)
     return list(found.values())
+
+
+def _is_predicate(token: Token) -> bool:
+    """Whether ``token`` is said of its subject: an adjectival complement ("is partially sighted"), an adjective that is
+    a copula's attribute ("I'm a heterosexual who ..."), a passive participle ("was diagnosed") or a conjunct of one
+    of them ("34 years old and heterosexual")."""
+    if token.dep_ == "conj" and token.head is not token:
+        return token.pos_ == "ADJ" and _is_predicate(token.head)
+    return (token.dep_ == "acomp" or (token.dep_ == "attr" and token.pos_ == "ADJ")
+            or (token.tag_ == "VBN" and any(c.dep_ == "auxpass" for c in token.children)))
+
+
+def _with_attached_symbol(entity: Span) -> Span:
+    """``entity`` with the symbol the parse attaches to its head just before it ("£" of "£34,500", which the
+    entity recognizer leaves out of the MONEY "34,500")."""
+    before = entity.start - 1
+    if before >= 0 and entity.doc[before].pos_ == "SYM" and entity.doc[before].head.i in range(entity.start, entity.end):
+        return entity.doc[before : entity.end]
+    return entity
 
 
 def _modifiers_start(token: Token) -> int:
