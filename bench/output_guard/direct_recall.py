@@ -276,15 +276,13 @@ def main() -> None:
     args = parser.parse_args()
     command = "OMP_NUM_THREADS=1 PYTHONPATH=. python bench/output_guard/direct_recall.py " + " ".join(sys.argv[1:])
     print(command, "| load average", os.getloadavg())
-    path = RESULTS.with_suffix(".json")
-    results = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
     if args.source == "spia":
-        domains = {d: evaluate(d, annotated()) for d in args.domain or POLICIES}
-        results[args.run] = {"command": command, "load_average": [round(x, 2) for x in os.getloadavg()], "domains": domains}
+        entry: dict[str, object] = {"domains": {d: evaluate(d, annotated()) for d in args.domain or POLICIES}}
     else:
-        args.run = f"{args.run}@{args.source}"
-        results[args.run] = {"command": command, "load_average": [round(x, 2) for x in os.getloadavg()], "source": args.source,
-                             "result": evaluate_names(args.source)}
+        args.run, entry = f"{args.run}@{args.source}", {"source": args.source, "result": evaluate_names(args.source)}
+    path = RESULTS.with_suffix(".json")
+    results = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}  # read after the run: other runs may have written
+    results[args.run] = {"command": command, "load_average": [round(x, 2) for x in os.getloadavg()], **entry}
     path.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     RESULTS.with_suffix(".md").write_text(render(results), encoding="utf-8")
     print(render({args.run: results[args.run]}))
