@@ -4,7 +4,10 @@ Written for this test, before the change, from the classes the development recal
 (``bench/output_guard/direct_recall.py``) showed: a given name that is also a dictionary word, which the parse
 leaves unlabelled in the middle of a sentence ("married to <Name> &"); the same in lower case; a form's field label
 read as a name, with the field's value then renamed inside its own placeholder; a hashtag of ordinary words read
-as a name.  Each runs through the clinic example policy's guard with the real detector, parse, embedder and
+as a name.  Then, from the bench's person-name recall on other teams' text (``--source presidio|wnut``), whose
+largest missed class is a name the lexicon does not know (and no dictionary word), read by its context alone:
+as the agent of a passive, the subject opening a clause, beside a known name in a list, a given name and surname
+both unknown; and the capitalised drug, shop and place names outside the lexicon that must stay.  Each runs through the clinic example policy's guard with the real detector, parse, embedder and
 scorer: the name is gone from what Layer 1 writes and from what the guard releases, and ordinary words stay.
 """
 
@@ -22,6 +25,9 @@ from policy_engine.policy.vocabulary import vocabulary_for
 
 ROOT = Path(__file__).resolve().parents[1]
 
+#: Why an unlisted name the model reads below its shipped threshold (0.35) is still missed: no other rule reads it.
+_BELOW = "the name model gives this unlisted name P {p} in context, under its shipped threshold, and the parse gives it {label} entity label"
+
 NAMES = {
     "given name joined by an ampersand": ("Ten years of marriage to Shelby & three kids later, still the best choice I made.", ["Shelby"]),
     "given name as object of a preposition": ("Big thanks to Dale for covering my shift at the pharmacy on Sunday.", ["Dale"]),
@@ -34,6 +40,15 @@ NAMES = {
     "login name in a log line": ('The log says "user dmurphy not authorised" after the update.', ["dmurphy"]),
     "account name with digits": ("Error: account mariposa88 locked after three attempts.", ["mariposa88"]),
     "sign-off after the last sentence": ("Crazy week at the depot. -Tomasz", ["Tomasz"]),
+    "unknown name, agent of a passive": pytest.param("The scan was reviewed by Wirihana on Tuesday and the results came back clear.", ["Wirihana"],
+                                                     marks=pytest.mark.xfail(strict=True, reason=_BELOW.format(p="0.27", label="ORG"))),
+    "unknown name opening a clause": pytest.param("Before the biopsy, Oyelaran asked how long the results would take.", ["Oyelaran"],
+                                                  marks=pytest.mark.xfail(strict=True, reason=_BELOW.format(p="0.34", label="NORP"))),
+    "unknown name beside a known one": ("Nkemdirim and Bowers were both on the night shift when the alarm went off.", ["Nkemdirim", "Bowers"]),
+    "unknown given name and surname": ("Thanks again to Siosaia Taufa for the referral to the cardiology ward.", ["Siosaia", "Taufa"]),
+    "unknown name as object of a verb": ("I told Tsegaye about the new dosage and he said it sounded right.", ["Tsegaye"]),
+    "unknown name as subject": pytest.param("Chidubem picked up her prescription on Friday and said the pharmacist was kind.", ["Chidubem"],
+                                            marks=pytest.mark.xfail(strict=True, reason=_BELOW.format(p="0.04", label="no"))),
 }
 
 ORDINARY = {
@@ -44,6 +59,11 @@ ORDINARY = {
     "words after account nouns": ("The user interface changed, my account is locked and the login page on Instagram is down.",
                                   ["interface", "locked", "page", "Instagram"]),
     "a dash inside a sentence": ("The pharmacy - Boots on the corner - was closed.", ["Boots"]),
+    "drug names outside the lexicon": ("My doctor switched me from Ozempic to Mounjaro last month.", ["Ozempic", "Mounjaro"]),
+    "a shop outside the lexicon": ("The parcel from Zalando arrived two days late.", ["Zalando"]),
+    "a town outside the lexicon": pytest.param("We spent a week hiking near Kuopio before the surgery.", ["Kuopio"], marks=pytest.mark.xfail(
+        strict=True, reason="the parse labels the town PERSON, and a PERSON entity that is no dictionary word is read as a name")),
+    "a pronoun and a drug opening sentences": ("She said the Xarelto made her dizzy. Xarelto is a blood thinner.", ["She", "Xarelto"]),
 }
 
 

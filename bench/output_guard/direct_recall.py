@@ -16,11 +16,19 @@ policy and reports:
 
 Only the development part (split by text, seed 32, as in :mod:`external`) is read.
 
+``--source wnut|presidio`` reads person names in other teams' labelled text instead (:func:`evaluate_names`, Layer 1
+under the clinic policy): the posts of WNUT-17's *training* file (``person`` entities; the name model was fitted on
+WNUT's training and development files, so this half is a seen-text check) and presidio-research's synthetic
+sentences (``PERSON`` spans, never seen by any model here), each cut into a development and a validation half by a
+seeded shuffle of posts (:func:`bench.detect.corpora.split`, seed 32).  A person span is caught when every word of
+it lies in a stretch Layer 1 replaced; recall is broken down by :func:`name_classes`.  A false flag is a post with
+no person entity in which Layer 1 wrote a name placeholder.  WNUT's test file is never read.
+
 Usage (from the checkout root)::
 
-    OMP_NUM_THREADS=1 PYTHONPATH=. python bench/output_guard/direct_recall.py [--run NAME] [--domain D]
+    OMP_NUM_THREADS=1 PYTHONPATH=. python bench/output_guard/direct_recall.py [--run NAME] [--domain D] [--source S]
 
-Results go to bench/results/output_guard_direct_recall.{json,md}, one entry per ``--run``.
+Results go to bench/results/output_guard_direct_recall.{json,md}, one entry per ``--run`` (and ``--source``).
 """
 
 from __future__ import annotations
@@ -38,7 +46,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from external import POLICIES, SEED, build_guard, names_someone  # noqa: E402
 from spia_units import SPIA, Unit, load_spia, split_by_text  # noqa: E402
 
+from bench.detect.corpora import Doc, conll_docs, load_presidio_synth, split  # noqa: E402
+from policy_engine.detect.lexical import is_common_word, is_name_word  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[2]
+CORPORA = ROOT.parent / "shared" / "corpora"
 RESULTS = ROOT / "bench" / "results" / "output_guard_direct_recall"
 _PLACEHOLDER = re.compile(r"\[([A-Z][A-Z_]*?)_\d+\]")
 _FIELD = re.compile(r"(?i)\b(?:name|user\s*name|username|seller(?:\s+name)?|buyer|author|contact|user|id)\s*:?\s*$")
@@ -87,14 +99,20 @@ def positions(span: str, text: str) -> set[str]:
     return found or {"mid-sentence"}
 
 
+_TOKEN = re.compile(r"\[[A-Z][A-Z_]*_\d+\]|\w+|[^\w\s]")
+
+
 def replaced(original: str, redacted: str) -> list[tuple[int, int, str]]:
-    """(start, end, placeholder label) of each stretch of ``original`` that Layer 1 changed in ``redacted``
-    (a character alignment; the label is that of the first placeholder written there, "?" when none is whole)."""
+    """(start, end, placeholder label) of each stretch of ``original`` that Layer 1 changed in ``redacted`` (an
+    alignment of tokens, a placeholder one token, so that no letter of a name aligns with one of "[NAME_1]"; the
+    label is that of the first placeholder written there, "?" when none is)."""
+    before, after = list(_TOKEN.finditer(original)), list(_TOKEN.finditer(redacted))
+    matcher = difflib.SequenceMatcher(None, [t.group() for t in before], [t.group() for t in after], autojunk=False)
     out = []
-    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, original, redacted, autojunk=False).get_opcodes():
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op != "equal" and i2 > i1:
-            label = _PLACEHOLDER.search(redacted[max(0, j1 - 1) : j2 + 8])
-            out.append((i1, i2, label.group(1) if label else "?"))
+            label = next((m.group(1) for t in after[j1:j2] if (m := _PLACEHOLDER.fullmatch(t.group()))), "?")
+            out.append((before[i1].start(), before[i2 - 1].end(), label))
     return out
 
 
@@ -155,12 +173,80 @@ def evaluate(domain: str, entities: dict[str, list[tuple[str, str]]]) -> dict[st
     }
 
 
+def name_posts(source: str) -> list[Doc]:
+    """The posts of ``source``: WNUT-17's training file (never its test file) or presidio-research's synthetic sentences."""
+    if source == "wnut":
+        return conll_docs(CORPORA / "wnut17" / "wnut17train.conll", "wnut17", "train")
+    return load_presidio_synth(CORPORA)
+
+
+def name_classes(text: str, start: int, end: int) -> list[str]:
+    """The classes of a person span (a span may be in several): a single name (one word) or a full name; in lower
+    case; holding a dictionary word ("Chase", "Summer"); holding no word the name lexicon knows ("Saoirse"); plural or
+    possessive (followed by 's, WNUT's tokens split it off, or a family's plural, "the Okafors")."""
+    span = text[start:end]
+    words = re.findall(r"[^\W\d_]+", span)
+    found = ["single name" if len(span.split()) == 1 else "full name"]
+    found += ["lower-case"] if span.islower() else []
+    found += ["dictionary word"] if any(is_common_word(w) for w in words) else []
+    found += ["outside the lexicon"] if words and not any(is_name_word(w) for w in words) else []
+    plural = span.endswith("s") and re.search(r"(?i)\bthe\s+$", text[:start]) is not None
+    found += ["plural or possessive"] if plural or re.match(r"\s?['\u2019]s\b", text[end:]) else []
+    return found
+
+
+def evaluate_names(source: str) -> dict[str, object]:
+    """Layer-1 recall of person names by class and false flags on posts with no person, per half of ``source``."""
+    guard = build_guard("medical")[0]
+    out: dict[str, object] = {"policy": POLICIES["medical"]}
+    for part, posts in zip(("development", "validation"), split(name_posts(source), SEED)):
+        totals, caught, misses, quiet, flagged = Counter(), Counter(), Counter(), 0, 0
+        for post in posts:
+            stretches = replaced(post.text, guard.redacted(post.text))
+            persons = [(s, e) for s, e, category in post.spans if category == "PERSON"]
+            for start, end in persons:
+                words = [m.span() for m in re.finditer(r"\w+", post.text[start:end])]
+                hit = all(any(a <= start + s and start + e <= b for a, b, _ in stretches) for s, e in words)
+                classes = name_classes(post.text, start, end)
+                totals.update(classes)
+                caught.update(classes if hit else [])
+                misses.update([] if hit else ["; ".join(classes)])
+            if not persons:
+                quiet += 1
+                flagged += any("NAME" in label for _, _, label in stretches)
+        n = sum(totals[k] for k in ("single name", "full name"))
+        hits = sum(caught[k] for k in ("single name", "full name"))
+        out[part] = {"posts": len(posts), "person_spans": n, "recall": _rate(hits, n),
+                     "by_class": {k: {"spans": v, "caught": caught[k], "recall": _rate(caught[k], v)} for k, v in sorted(totals.items())},
+                     "misses_by_classes": dict(misses.most_common()), "no_person_posts": quiet, "false_flag_share": _rate(flagged, quiet)}
+    return out
+
+
+def render_names(run: str, entry: dict[str, object]) -> list[str]:
+    """The markdown of one person-name run (``--source wnut|presidio``)."""
+    lines = [f"## {run} (person names, {entry['source']})", "", f"`{entry['command']}` (load average {entry['load_average']})", "",
+             "| part | posts | person spans | recall | no-person posts | share with a name placeholder |", "|---|---|---|---|---|---|"]
+    parts: dict[str, dict[str, object]] = {k: v for k, v in entry["result"].items() if k != "policy"}  # type: ignore[attr-defined]
+    for part, r in parts.items():
+        lines.append(f"| {part} | {r['posts']} | {r['person_spans']} | {r['recall']} | {r['no_person_posts']} | {r['false_flag_share']} |")
+    keys = sorted({k for r in parts.values() for k in r["by_class"]})  # type: ignore[attr-defined]
+    lines += ["", "| class (caught/spans) | " + " | ".join(parts) + " |", "|---" * (len(parts) + 1) + "|"]
+    for k in keys:
+        lines.append(f"| {k} | " + " | ".join(f"{r['by_class'][k]['caught']}/{r['by_class'][k]['spans']}" if k in r["by_class"] else "-"  # type: ignore[index,operator]
+                                            for r in parts.values()) + " |")
+    lines += ["", "Misses of the development part by their classes: " + str(parts["development"]["misses_by_classes"]), ""]
+    return lines
+
+
 def render(results: dict[str, dict[str, object]]) -> str:
     lines = ["# Layer-1 recall of annotated DIRECT spans on SPIA development units", "",
              "Produced by `bench/output_guard/direct_recall.py` (development part only, split by text, seed 32). A span is caught",
              "when it no longer occurs as a whole word after Layer 1; false flags are safe units where Layer 1 replaced text",
              "that overlaps no annotated span (any type) / no annotated DIRECT span.", ""]
     for run, entry in results.items():
+        if "source" in entry:
+            lines += render_names(run, entry)
+            continue
         lines += [f"## {run}", "", f"`{entry['command']}` (load average {entry['load_average']})", ""]
         domains: dict[str, dict[str, object]] = entry["domains"]  # type: ignore[assignment]
         lines += ["| domain | units | DIRECT spans | recall | safe units flagging no annotated span | ... no DIRECT span | labels there |",
@@ -186,14 +272,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--run", default="current", help="name of this run in the results file")
     parser.add_argument("--domain", action="append", choices=list(POLICIES), help="only these domains")
+    parser.add_argument("--source", choices=["spia", "wnut", "presidio"], default="spia", help="SPIA DIRECT spans, or person names of WNUT-17 / presidio-synth")
     args = parser.parse_args()
     command = "OMP_NUM_THREADS=1 PYTHONPATH=. python bench/output_guard/direct_recall.py " + " ".join(sys.argv[1:])
     print(command, "| load average", os.getloadavg())
-    entities = annotated()
-    domains = {d: evaluate(d, entities) for d in args.domain or POLICIES}
+    if args.source == "spia":
+        entry: dict[str, object] = {"domains": {d: evaluate(d, annotated()) for d in args.domain or POLICIES}}
+    else:
+        args.run, entry = f"{args.run}@{args.source}", {"source": args.source, "result": evaluate_names(args.source)}
     path = RESULTS.with_suffix(".json")
-    results = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
-    results[args.run] = {"command": command, "load_average": [round(x, 2) for x in os.getloadavg()], "domains": domains}
+    results = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}  # read after the run: other runs may have written
+    results[args.run] = {"command": command, "load_average": [round(x, 2) for x in os.getloadavg()], **entry}
     path.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     RESULTS.with_suffix(".md").write_text(render(results), encoding="utf-8")
     print(render({args.run: results[args.run]}))

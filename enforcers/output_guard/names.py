@@ -13,7 +13,8 @@ and the shape of the text:
   ("-- Fenwick", also after the last sentence of a line); identity-field values ("Seller: James_Jenkz"), an
   account's name after its label ("user dmurphy", "IG: lunaverde") and a speaker label opening a transcript
   ("Henry : ...").  The case-blind name model (:mod:`policy_engine.nlp.name_tagger`) adds the words it reads as
-  names in context that the lexicon knows ("married to Leigh & ..."), and one rule (:func:`not_a_name`) says which
+  names in context that the lexicon knows ("married to Leigh & ...") or that no word list knows ("reviewed by
+  Wirihana"), and one rule (:func:`not_a_name`) says which
   recognizer or parse PERSON spans are no names (field labels, hashtags of ordinary words, a verb opening a
   sentence).  No name is read inside a placeholder.
   In lower case (:func:`_lower_case_names`) a name is read from the lexicon and the name-animacy model, since the
@@ -36,7 +37,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from policy_engine.detect.lexical import is_common_word, is_first_name, is_name_word, is_surname
+from policy_engine.detect.lexical import is_common_word, is_first_name, is_name_word, is_plain_word, is_surname
 from policy_engine.nlp.animacy import not_person_nouns, not_persons
 from policy_engine.nlp.name_tagger import shared_name_tagger
 from policy_engine.nlp.pipeline import parse
@@ -149,11 +150,12 @@ _LIST_SEPARATOR = r"\s*(?:,\s*(?:and\s+|&\s+)?|and\s+|&\s+)"
 
 
 def _list_mates(text: str, doc: Doc, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """The other single proper nouns of a list ("A, B and C") that holds a name, when the lexicon knows them as names."""
+    """The other single proper nouns of a list ("A, B and C") that holds a name, when the lexicon knows them as names
+    or no word list knows them (:func:`_unlisted`, "Nkemdirim and Bowers")."""
     starts, ends = {s for s, _ in spans}, {e for _, e in spans}
     found = []
     for token in doc:
-        if not _proper(token) or not is_name_word(token.text) or any(s <= token.idx < e for s, e in spans):
+        if not _proper(token) or not (is_name_word(token.text) or _unlisted(token.text)) or any(s <= token.idx < e for s, e in spans):
             continue
         after = re.match(_LIST_SEPARATOR, text[token.idx + len(token) :])
         before = [e for e in ends if e <= token.idx and re.fullmatch(_LIST_SEPARATOR, text[e : token.idx])]
@@ -189,9 +191,19 @@ def _lower_case_names(doc: Doc) -> list[tuple[int, int]]:
 
 def _tagged_names(text: str) -> list[tuple[int, int]]:
     """Names the case-blind name model (:mod:`policy_engine.nlp.name_tagger`, fitted on WNUT-17's noisy user text)
-    reads from their context, whatever their case, that hold a word the name lexicon knows: a given name that is
-    also a dictionary word, which the parse leaves unlabelled mid-sentence ("thanks to Dale for ...")."""
-    return [(s, e) for s, e in shared_name_tagger().names(text) if any(is_name_word(w) for w in _LETTERS.findall(text[s:e]))]
+    reads from their context, whatever their case, that hold a word the name lexicon knows (a given name that is
+    also a dictionary word, which the parse leaves unlabelled mid-sentence, "thanks to Dale for ..."), or whose words
+    are all capitalised and known to neither the lexicon nor the dictionary (:func:`_unlisted`, "reviewed by
+    Wirihana"): no list speaks for or against such a word, so the model's reading of its context decides."""
+    return [(s, e) for s, e in shared_name_tagger().names(text)
+            if any(is_name_word(w) for w in _LETTERS.findall(text[s:e])) or _unlisted(text[s:e])]
+
+
+def _unlisted(surface: str) -> bool:
+    """Whether every word of ``surface`` is capitalised ("Oyelaran", not "OYELARAN", an address line's style) and
+    neither a lexicon name, a dictionary word nor a function word ("She")."""
+    words = _LETTERS.findall(surface)
+    return bool(words) and all(w.istitle() and not is_name_word(w) and not is_common_word(w) and not is_plain_word(w) for w in words)
 
 
 @lru_cache(maxsize=64)
@@ -236,6 +248,18 @@ def name_like(surface: str) -> bool:
         (is_first_name(w) or is_surname(w)) and not is_common_word(w) for w in re.findall(r"[^\W\d_]+", surface))
 
 
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``spans`` in order, each set of overlapping ones as one (a name read whole by one rule and in part by another
+    is replaced whole)."""
+    out: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if out and start < out[-1][1]:
+            out[-1] = (out[-1][0], max(end, out[-1][1]))
+        else:
+            out.append((start, end))
+    return out
+
+
 def unnamed(text: str, fields: Sequence[str] = ()) -> tuple[str, int]:
     """``text`` with the person names the detector left replaced by ``[NAME_n]`` (a possessive stays outside; see the module contract).
 
@@ -267,9 +291,7 @@ def unnamed(text: str, fields: Sequence[str] = ()) -> tuple[str, int]:
     numbers: dict[str, int] = {}
     taken = max((int(n) for n in _NAME_PLACEHOLDER.findall(text)), default=0)  # numbers the detector's placeholders hold
     cursor = 0
-    for start, end in sorted(spans):
-        if start < cursor:  # overlapping
-            continue
+    for start, end in _merged(spans):
         end = end - 2 if text[start:end].endswith(POSSESSIVE) else end
         number = numbers.setdefault(" ".join(text[start:end].casefold().split()), taken + len(numbers) + 1)
         pieces += [text[cursor:start], f"[NAME_{number}]"]
