@@ -4,7 +4,7 @@ Answers written by hand for this test, before the fix, from three failure classe
 adjective or participle ("a widowed ...", "is divorced", "Being married ...", "Recently separated, ..."); an
 occupation said with a verb ("drives a forklift"); and lower-case food or objects beside lower-case names, where the
 names must be hidden and the food kept.  Each runs through the clinic example policy's guard with the real detector,
-parse and scorer.  A second set, written before the next fix from the answers the lead probed (a status coordinated
+parse and scorer.  A second set, written before the next fix (a status coordinated
 with other predicates, a copula left with no predicate, a relative as the object of "has" or "with", verb phrases
 that are no job beside real jobs), checks that the rewrite says what the answer said and nothing false.
 """
@@ -38,6 +38,14 @@ def _reads_as_english(text: str) -> None:
     assert all(s[:1].isupper() for s in re.split(r"(?<=[.!?])\s+", text) if s), text  # every sentence opens with a capital
 
 
+def _generalized_without(guard: OutputGuard, answer: str, values: tuple[str, ...]) -> str:
+    """The guard's generalized text of ``answer``, holding none of ``values``."""
+    outcome = guard.check(answer)
+    assert outcome.section.action == "generalized" and outcome.text is not None, outcome.reason
+    assert not [v for v in values if v in outcome.text], outcome.text
+    return outcome.text
+
+
 @pytest.mark.parametrize(
     ("answer", "values", "kept"),
     [
@@ -54,11 +62,9 @@ def _reads_as_english(text: str) -> None:
     ],
 )
 def test_a_relationship_status_is_generalized_in_its_grammatical_role(guard: OutputGuard, answer: str, values: tuple[str, ...], kept: str) -> None:
-    outcome = guard.check(answer)
-    assert outcome.section.action == "generalized" and outcome.text is not None, outcome.reason
-    assert not [v for v in values if v in outcome.text], outcome.text
-    assert kept in outcome.text, outcome.text
-    _reads_as_english(outcome.text)
+    text = _generalized_without(guard, answer, values)
+    assert kept in text, text
+    _reads_as_english(text)
 
 
 @pytest.mark.parametrize(
@@ -159,12 +165,10 @@ def test_a_status_goes_with_its_copula_and_a_relative_object_keeps_its_verb(guar
 )
 def test_a_relative_keeps_the_role_it_plays(guard: OutputGuard, answer: str, values: tuple[str, ...], kept: str) -> None:
     """A relative that is the object of "has" or "with" becomes a relative of the same number in the same role."""
-    outcome = guard.check(answer)
-    assert outcome.section.action == "generalized" and outcome.text is not None, outcome.reason
-    assert not [v for v in values if v in outcome.text], outcome.text
-    assert kept in outcome.text, outcome.text
-    assert "family member" not in outcome.text.split(kept)[0], outcome.text  # the status before it left no relative behind
-    _says_what_it_said(outcome.text)
+    text = _generalized_without(guard, answer, values)
+    assert kept in text, text
+    assert "family member" not in text.split(kept)[0], text  # the status before it left no relative behind
+    _says_what_it_said(text)
 
 
 @pytest.mark.parametrize(
@@ -179,11 +183,9 @@ def test_a_relative_keeps_the_role_it_plays(guard: OutputGuard, answer: str, val
     ],
 )
 def test_a_verb_phrase_that_is_no_job_stays(guard: OutputGuard, answer: str, values: tuple[str, ...], kept: str) -> None:
-    outcome = guard.check(answer)
-    assert outcome.section.action == "generalized" and outcome.text is not None, outcome.reason
-    assert not [v for v in values if v in outcome.text], outcome.text
-    assert kept in outcome.text and "works" not in outcome.text, outcome.text
-    _says_what_it_said(outcome.text)
+    text = _generalized_without(guard, answer, values)
+    assert kept in text and "works" not in text, text
+    _says_what_it_said(text)
 
 
 @pytest.mark.parametrize(
@@ -197,17 +199,13 @@ def test_a_verb_phrase_that_is_no_job_stays(guard: OutputGuard, answer: str, val
     ],
 )
 def test_a_job_said_with_a_verb_goes_and_what_is_coordinated_with_it_stays(guard: OutputGuard, answer: str, values: tuple[str, ...], kept: str) -> None:
-    outcome = guard.check(answer)
-    assert outcome.section.action == "generalized" and outcome.text is not None, outcome.reason
-    assert not [v for v in values if v in outcome.text], outcome.text
-    assert kept in outcome.text, outcome.text
-    _says_what_it_said(outcome.text)
+    text = _generalized_without(guard, answer, values)
+    assert kept in text, text
+    _says_what_it_said(text)
 
 
 def test_a_widower_who_takes_the_bus_is_no_relative_and_no_worker(guard: OutputGuard) -> None:
-    """The lead's probe: "He is an adult, a family member and works from [NAME_1] every day." said three false things."""
-    outcome = guard.check("He is 70, widowed and takes the bus from Hull every day.")
-    assert outcome.section.action == "generalized" and outcome.text is not None, outcome.reason
-    assert not [v for v in ("70", "widowed", "Hull") if v in outcome.text], outcome.text
-    assert "takes the bus" in outcome.text and "family member" not in outcome.text and "works" not in outcome.text, outcome.text
-    _says_what_it_said(outcome.text)
+    """Not "He is an adult, a family member and works from [NAME_1] every day.", which said three false things."""
+    text = _generalized_without(guard, "He is 70, widowed and takes the bus from Hull every day.", ("70", "widowed", "Hull"))
+    assert "takes the bus" in text and "family member" not in text and "works" not in text, text
+    _says_what_it_said(text)

@@ -33,10 +33,8 @@ Results go to bench/results/output_guard_direct_recall.{json,md}, one entry per 
 
 from __future__ import annotations
 
-import argparse
 import difflib
 import json
-import os
 import re
 import sys
 from collections import Counter
@@ -44,6 +42,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from external import POLICIES, SEED, build_guard, names_someone  # noqa: E402
+from runs import announce, record, run_arguments  # noqa: E402
 from spia_units import SPIA, Unit, load_spia, split_by_text  # noqa: E402
 
 from bench.detect.corpora import Doc, conll_docs, load_presidio_synth, split  # noqa: E402
@@ -269,23 +268,15 @@ def render(results: dict[str, dict[str, object]]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--run", default="current", help="name of this run in the results file")
-    parser.add_argument("--domain", action="append", choices=list(POLICIES), help="only these domains")
+    parser = run_arguments(__doc__, POLICIES)
     parser.add_argument("--source", choices=["spia", "wnut", "presidio"], default="spia", help="SPIA DIRECT spans, or person names of WNUT-17 / presidio-synth")
     args = parser.parse_args()
-    command = "OMP_NUM_THREADS=1 PYTHONPATH=. python bench/output_guard/direct_recall.py " + " ".join(sys.argv[1:])
-    print(command, "| load average", os.getloadavg())
+    command = announce("direct_recall.py")
     if args.source == "spia":
         entry: dict[str, object] = {"domains": {d: evaluate(d, annotated()) for d in args.domain or POLICIES}}
     else:
         args.run, entry = f"{args.run}@{args.source}", {"source": args.source, "result": evaluate_names(args.source)}
-    path = RESULTS.with_suffix(".json")
-    results = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}  # read after the run: other runs may have written
-    results[args.run] = {"command": command, "load_average": [round(x, 2) for x in os.getloadavg()], **entry}
-    path.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
-    RESULTS.with_suffix(".md").write_text(render(results), encoding="utf-8")
-    print(render({args.run: results[args.run]}))
+    record(RESULTS, args.run, command, entry, render)
 
 
 if __name__ == "__main__":

@@ -28,9 +28,6 @@ entry per ``--run`` (earlier runs are kept for comparison).
 
 from __future__ import annotations
 
-import argparse
-import json
-import os
 import re
 import statistics
 import sys
@@ -41,6 +38,7 @@ import numpy as np
 from sklearn.metrics import roc_auc_score
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from runs import announce, record, run_arguments  # noqa: E402
 from spia_units import Unit, load_handwritten, load_spia, split_by_text  # noqa: E402
 
 import policy_engine  # noqa: E402
@@ -170,21 +168,13 @@ def render(results: dict[str, dict[str, object]]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--run", default="current", help="name of this run in the results file")
-    parser.add_argument("--domain", action="append", choices=list(POLICIES), help="only these domains")
+    parser = run_arguments(__doc__, POLICIES)
     parser.add_argument("--part", action="append", choices=PARTS, help="only these parts (default all); leaks are listed from validation+handwritten, else development+handwritten")
     args = parser.parse_args()
-    command = "OMP_NUM_THREADS=1 PYTHONPATH=. python bench/output_guard/external.py " + " ".join(sys.argv[1:])
-    print(command, "| load average", os.getloadavg())
+    command = announce("external.py")
     validator = DirectIdentifierValidator()
     domains = {d: evaluate(d, validator, tuple(args.part or PARTS)) for d in args.domain or POLICIES}
-    path = RESULTS.with_suffix(".json")
-    results = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
-    results[args.run] = {"command": command, "load_average": [round(x, 2) for x in os.getloadavg()], "domains": domains}
-    path.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
-    RESULTS.with_suffix(".md").write_text(render(results), encoding="utf-8")
-    print(render({args.run: results[args.run]}))
+    record(RESULTS, args.run, command, {"domains": domains}, render)
 
 
 if __name__ == "__main__":
