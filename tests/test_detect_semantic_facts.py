@@ -173,3 +173,16 @@ def test_a_predicate_adjective_and_an_amount_with_its_symbol_are_candidates() ->
     assert ("heterosexual", "predicate") in found[0]
     assert ("heterosexual", "predicate") in found[1]
     assert ("£34,500", "entity") in found[2]
+
+
+def test_only_a_number_entity_takes_the_symbol_the_parse_attaches_before_it() -> None:
+    """The parse attaches the "#" of "#London" to the place as it attaches the "£" of "£34,500" to the amount; only
+    the amount (a number entity) grows to take it, the hashtag's "#" is no part of the place."""
+    from policy_engine.detect.fact_candidates import _with_attached_symbol
+    from policy_engine.nlp.pipeline import parse
+
+    docs = parse(["My salary is £34,500.", "I moved to #London last year."])
+    assert docs[1][3].text == "#" and docs[1][3].head.text == "London"
+    grown = {entity.text: _with_attached_symbol(entity).text for doc in docs for entity in doc.ents}
+    assert grown["34,500"] == "£34,500"
+    assert grown["London"] == "London"
