@@ -266,7 +266,7 @@ def main() -> None:
     parser = run_arguments(__doc__, POLICIES)
     parser.add_argument("--source", choices=["spia", "wnut", "presidio"], default="spia", help="SPIA DIRECT spans, or person names of WNUT-17 / presidio-synth")
     args = parser.parse_args()
-    command = announce("direct_recall.py")
+    command = announce()
     if args.source == "spia":
         spans = annotated()
         entry: dict[str, object] = {"domains": {d: evaluate(d, spans) for d in args.domain or POLICIES}}

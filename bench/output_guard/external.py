@@ -176,7 +176,7 @@ def main() -> None:
     parser = run_arguments(__doc__, POLICIES)
     parser.add_argument("--part", action="append", choices=PARTS, help="only these parts (default all); leaks are listed from validation+handwritten, else development+handwritten")
     args = parser.parse_args()
-    command = announce("external.py")
+    command = announce()
     validator = DirectIdentifierValidator()
     domains = {d: evaluate(d, validator, tuple(args.part or PARTS)) for d in args.domain or POLICIES}
     record(RESULTS, args.run, command, {"domains": domains}, render)
