@@ -27,8 +27,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import numpy as np
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -36,7 +34,7 @@ from bench.semantic_facts_calibrate import add_split_arguments  # noqa: E402
 from policy_engine.detect import fact_kinds  # noqa: E402
 from policy_engine.detect.fact_candidates import FORMS, candidate_spans  # noqa: E402
 from policy_engine.detect.fact_kinds import statement_kinds  # noqa: E402
-from policy_engine.detect.semantic_facts import fitted_model  # noqa: E402
+from policy_engine.detect.semantic_facts import fitted_model, gated_sentences  # noqa: E402
 from policy_engine.nlp.embedding import CachedEmbedder, EmbeddingCache, load_embedder  # noqa: E402
 from policy_engine.nlp.pipeline import parse  # noqa: E402
 from policy_engine.policy.model import EmbeddingSettings  # noqa: E402
@@ -62,8 +60,9 @@ def _shape(doc, start: int, end: int) -> str:  # noqa: ANN001 - a spaCy Doc
     return " ".join(t.pos_ for t in tokens[:4]) + (" ..." if len(tokens) > 4 else "")
 
 
-def classify(rows: list[dict], docs: list, sentence_cosines: dict, forms: tuple[int, ...], gate: float) -> list[dict]:
-    """One record per gold span: its type, text, class (:data:`CLASSES`) and part-of-speech shape."""
+def classify(rows: list[dict], docs: list, kept: dict[str, set[tuple[int, int]]], forms: tuple[int, ...]) -> list[dict]:
+    """One record per gold span: its type, text, class (:data:`CLASSES`) and part-of-speech shape; ``kept``: per fact
+    type, the sentences the gate keeps (:func:`~policy_engine.detect.semantic_facts.gated_sentences`)."""
     out = []
     for i, (row, doc) in enumerate(zip(rows, docs)):
         spans = candidate_spans(doc, forms)
@@ -74,8 +73,7 @@ def classify(rows: list[dict], docs: list, sentence_cosines: dict, forms: tuple[
             gold = (start, end)
             covering = [span for span, _ in spans if covers((span.start_char, span.end_char), gold)]
             if covering:
-                kept = any(sentence_cosines[fact_type][i, span.sent.start] >= gate for span in covering)
-                label = "candidate" if kept else "gate"
+                label = "candidate" if any((i, span.sent.start) in kept[fact_type] for span in covering) else "gate"
             elif any(covers((span.start_char, span.end_char), gold) for span, _ in long):
                 label = "length"
             elif any(covers((span.start_char, span.end_char), gold) for span, _ in every):
@@ -100,11 +98,8 @@ def main() -> None:
     at = {text: k for k, text in enumerate(sentences)}
     sentence_vectors = embedder.embed(sentences)
     kinds_of = {t: statement_kinds(statement) for t, statement in STATEMENTS.items()}
-    sentence_cosines: dict[str, dict[tuple[int, int], float]] = {}
-    for fact_type, kinds in kinds_of.items():
-        best = np.max(sentence_vectors @ embedder.embed(list(kinds)).T, axis=1)
-        sentence_cosines[fact_type] = {(i, s.start): float(best[at[s.text]]) for i, doc in enumerate(docs) for s in doc.sents}
-    records = classify(rows, docs, sentence_cosines, model.forms, model.gate)
+    kept = {t: gated_sentences(docs, lambda text: sentence_vectors[at[text]], embedder.embed(list(kinds)), model.gate) for t, kinds in kinds_of.items()}
+    records = classify(rows, docs, kept, model.forms)
     counts = {t: Counter(r["class"] for r in records if r["type"] == t) for t in STATEMENTS}
     counts["all"] = Counter(r["class"] for r in records)
     shapes = Counter(r["shape"] for r in records if r["class"].startswith("shape"))

@@ -119,6 +119,24 @@ def test_the_sentence_gate_and_the_cascade_change_no_finding() -> None:
     assert 0 < scored[0] < scored[1], scored
 
 
+def test_the_gate_keeps_the_sentences_near_a_kind_every_one_without_a_gate_and_none_without_a_kind() -> None:
+    """:func:`~policy_engine.detect.semantic_facts.gated_sentences`, the gate the finder and the candidate-ceiling
+    bench share: a sentence is kept when its cosine to some kind reaches the shipped gate."""
+    from policy_engine.detect.semantic_facts import fitted_model, gated_sentences
+    from policy_engine.nlp.embedding import load_embedder
+    from policy_engine.nlp.pipeline import parse
+    from policy_engine.policy.model import EmbeddingSettings
+
+    embedder, gate = load_embedder(EmbeddingSettings()), fitted_model().gate
+    docs = parse(["My son has used a wheelchair since the accident. Kick-off is at three and the match will be shown on the big screen."])
+    sentences = list(docs[0].sents)
+    vectors = dict(zip([s.text for s in sentences], embedder.embed([s.text for s in sentences])))
+    kinds = embedder.embed(["disabilities", "safeguarding concerns"])
+    assert gated_sentences(docs, vectors.__getitem__, kinds, gate) == {(0, sentences[0].start)}
+    assert gated_sentences(docs, vectors.__getitem__, kinds, None) == {(0, s.start) for s in sentences}
+    assert gated_sentences(docs, vectors.__getitem__, kinds[:0], gate) == set()
+
+
 def test_the_cascade_bound_holds_because_the_drop_weight_is_positive() -> None:
     """The cascade sets a candidate's drop to :data:`DROP_BOUND` to decide whether its cut sentence is needed; that is
     an upper bound on the probability only while the model's weight on the drop is positive."""
@@ -155,3 +173,16 @@ def test_a_predicate_adjective_and_an_amount_with_its_symbol_are_candidates() ->
     assert ("heterosexual", "predicate") in found[0]
     assert ("heterosexual", "predicate") in found[1]
     assert ("£34,500", "entity") in found[2]
+
+
+def test_only_a_number_entity_takes_the_symbol_the_parse_attaches_before_it() -> None:
+    """The parse attaches the "#" of "#London" to the place as it attaches the "£" of "£34,500" to the amount; only
+    the amount (a number entity) grows to take it, the hashtag's "#" is no part of the place."""
+    from policy_engine.detect.fact_candidates import _with_attached_symbol
+    from policy_engine.nlp.pipeline import parse
+
+    docs = parse(["My salary is £34,500.", "I moved to #London last year."])
+    assert docs[1][3].text == "#" and docs[1][3].head.text == "London"
+    grown = {entity.text: _with_attached_symbol(entity).text for doc in docs for entity in doc.ents}
+    assert grown["34,500"] == "£34,500"
+    assert grown["London"] == "London"

@@ -108,6 +108,7 @@ def test_a_form_field_under_a_name_field_is_not_taken_for_a_name(guard: OutputGu
     assert "Okonkwo" not in redacted and "Location: Tamale" in redacted, redacted
     people = guard.extraction(answer).classes_by_person()
     assert any({"FAMILY", "LOCATION"} <= set(classes) for classes in people.values()), people
+    assert guard.extraction_of_redacted(redacted).classes_by_person() == people  # the benches' path: Layer 1 once
 
 
 @pytest.mark.parametrize(("text", "word"), [("her brother dravik visited.", "dravik"), ("dr. zorbaxa signed the note.", "zorbaxa")])

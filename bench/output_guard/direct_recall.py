@@ -41,7 +41,7 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from external import POLICIES, SEED, build_guard, names_someone  # noqa: E402
+from external import POLICIES, SEED, build_guard, names_someone, whole_word  # noqa: E402
 from runs import announce, record, run_arguments  # noqa: E402
 from spia_units import SPIA, Unit, load_spia, split_by_text  # noqa: E402
 
@@ -53,11 +53,6 @@ CORPORA = ROOT.parent / "shared" / "corpora"
 RESULTS = ROOT / "bench" / "results" / "output_guard_direct_recall"
 _PLACEHOLDER = re.compile(r"\[([A-Z][A-Z_]*?)_\d+\]")
 _FIELD = re.compile(r"(?i)\b(?:name|user\s*name|username|seller(?:\s+name)?|buyer|author|contact|user|id)\s*:?\s*$")
-
-
-def whole_word(span: str) -> re.Pattern[str]:
-    """``span`` as a whole word (the external bench's leak rule)."""
-    return re.compile(rf"(?<!\w){re.escape(span)}(?!\w)")
 
 
 def shape(span: str, text: str) -> str:
@@ -271,9 +266,10 @@ def main() -> None:
     parser = run_arguments(__doc__, POLICIES)
     parser.add_argument("--source", choices=["spia", "wnut", "presidio"], default="spia", help="SPIA DIRECT spans, or person names of WNUT-17 / presidio-synth")
     args = parser.parse_args()
-    command = announce("direct_recall.py")
+    command = announce()
     if args.source == "spia":
-        entry: dict[str, object] = {"domains": {d: evaluate(d, annotated()) for d in args.domain or POLICIES}}
+        spans = annotated()
+        entry: dict[str, object] = {"domains": {d: evaluate(d, spans) for d in args.domain or POLICIES}}
     else:
         args.run, entry = f"{args.run}@{args.source}", {"source": args.source, "result": evaluate_names(args.source)}
     record(RESULTS, args.run, command, entry, render)

@@ -72,10 +72,15 @@ def names_someone(span: str) -> bool:
     return not (span.isalpha() and is_common_word(span) and not is_name_word(span))
 
 
+def whole_word(span: str) -> re.Pattern[str]:
+    """``span`` as a whole word: the leak rule (an annotated span leaks when the released text still holds it so)."""
+    return re.compile(rf"(?<!\w){re.escape(span)}(?!\w)")
+
+
 def leaks(unit: Unit, released: str, limit: int, direct_ok: bool) -> list[str]:
     """Why a released text still identifies someone (empty when it does not)."""
     found = [] if direct_ok else ["direct identifier (detector)"]
-    found += ["annotated DIRECT span" for d in unit.direct_spans if names_someone(d) and re.search(rf"(?<!\w){re.escape(d)}(?!\w)", released)][:1]
+    found += ["annotated DIRECT span" for d in unit.direct_spans if names_someone(d) and whole_word(d).search(released)][:1]
     for subject in unit.subject_keywords:
         left = [k for k, parts in subject if any(re.search(rf"\b{re.escape(p.casefold())}", released.casefold()) for p in parts)]
         if len(left) >= limit:
@@ -171,7 +176,7 @@ def main() -> None:
     parser = run_arguments(__doc__, POLICIES)
     parser.add_argument("--part", action="append", choices=PARTS, help="only these parts (default all); leaks are listed from validation+handwritten, else development+handwritten")
     args = parser.parse_args()
-    command = announce("external.py")
+    command = announce()
     validator = DirectIdentifierValidator()
     domains = {d: evaluate(d, validator, tuple(args.part or PARTS)) for d in args.domain or POLICIES}
     record(RESULTS, args.run, command, {"domains": domains}, render)

@@ -133,7 +133,7 @@ def domain_calibration(scorer: Scorer, fold_scorers: list[Scorer], folds: dict[s
     units = split_by_text(load_spia(limit, classes)[0], SEED)[0]
     redacted = [guard.redacted(u.text) for u in units]
     mass = _held_out_masses(redacted, [u.unit_id.split("#")[0] for u in units], span_weights, folds)
-    rows = np.asarray([features(guard.extraction(u.text), limit, mass[text]) for u, text in zip(units, redacted)])
+    rows = np.asarray([features(guard.extraction_of_redacted(text), limit, mass[text]) for text in redacted])
     scores = np.asarray([scorer.score(r) for r in rows])
     fold = np.asarray([folds[u.unit_id.split("#")[0]] for u in units])
     unsafe = np.asarray([u.label == "unsafe" for u in units])

@@ -112,7 +112,7 @@ def ranking(domain: str, fold_scorers: list, folds: dict[str, int], span_weights
     guard, limit, classes = build_guard(domain)
     units = split_by_text(load_spia(limit, classes)[0], SEED)[0]
     redacted = [guard.redacted(u.text) for u in units]
-    extractions = [guard.extraction(u.text) for u in units]
+    extractions = [guard.extraction_of_redacted(text) for text in redacted]
     mass = _held_out_masses(redacted, [u.unit_id.split("#")[0] for u in units], span_weights, folds)
     rows = np.asarray([features(x, limit, mass[t]) for x, t in zip(extractions, redacted)])
     fold = np.asarray([folds[u.unit_id.split("#")[0]] for u in units])

@@ -18,9 +18,10 @@ def run_arguments(doc: str, domains: Iterable[str]) -> argparse.ArgumentParser:
     return parser
 
 
-def announce(script: str) -> str:
-    """The command line that reproduces this run (printed with the load average now); returned for the results file."""
-    command = f"OMP_NUM_THREADS=1 PYTHONPATH=. python bench/output_guard/{script} " + " ".join(sys.argv[1:])
+def announce() -> str:
+    """The command line that reproduces this run of the running script (``sys.argv``; printed with the load average
+    now); returned for the results file."""
+    command = f"OMP_NUM_THREADS=1 PYTHONPATH=. python bench/output_guard/{Path(sys.argv[0]).name} " + " ".join(sys.argv[1:])
     print(command, "| load average", os.getloadavg())
     return command
 

@@ -30,6 +30,7 @@ from spacy.tokens import Doc
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a script from a fresh install
 
 from bench.query_rewrite.corpora import capid, capid_split, pupa, pupa_split  # noqa: E402
+from bench.query_rewrite.external import forwarded  # noqa: E402
 from bench.query_rewrite.metrics import LEXICAL, coverage, scored_items  # noqa: E402
 from enforcers.query_rewrite.necessity import Decision  # noqa: E402
 from enforcers.query_rewrite.need import kind_of  # noqa: E402
@@ -89,7 +90,7 @@ def leak_stage(result: RewriteResult, text: str, value: str, kind: str) -> tuple
         return "c kept by a rule", f"{d.basis}{inner}", ""
     assert where is not None
     rest = text.casefold()[: where[0]] + " " + text.casefold()[where[1]:]
-    if re.search(rf"(?<!\w){re.escape(value.casefold())}(?!\w)", rest):
+    if forwarded(value, rest):
         return "d removed, value survives", "a second mention", ""
     if not any(d.span.start <= where[0] and where[1] <= d.span.end for d in overlapping):
         return "d removed, value survives", "decision covers part of the span", ""
@@ -161,7 +162,7 @@ def main() -> None:
     args = parser.parse_args()
     policy = Policy(metadata=Metadata(name="query-rewrite-diagnosis"))
     rewriter = QueryRewriter(policy, Analyzer(policy))
-    leaked, lost, forwarded = Counter(), Counter(), Counter()
+    leaked, lost, carried = Counter(), Counter(), Counter()
     capid_stages: list[set[str]] = []
     pupa_stages: list[set[str]] = []
     totals = Counter()
@@ -197,9 +198,9 @@ def main() -> None:
         stages = set()
         for unit in q.pii_units:
             totals["PUPA units"] += 1
-            if result is not None and re.search(rf"(?<!\w){re.escape(unit.casefold())}(?!\w)", result.text.casefold()):
+            if result is not None and forwarded(unit, result.text):
                 stage = leak_stage(result, q.text, unit, unit_kind(doc, q.text, unit))
-                forwarded[stage] += 1
+                carried[stage] += 1
                 stages.add(stage[0])
                 rows.append({"corpus": "pupa", "query": q.text, "span": unit, "stage": stage, "out": result.text})
         pupa_stages += [stages] if stages else []
@@ -210,7 +211,7 @@ def main() -> None:
     lines += _table("CAPID leaked not-needed spans", leaked)
     lines += _table("CAPID lost needed spans (EA)", lost)
     lines += _by_query("PUPA TNB", pupa_stages, len(pupa_queries))
-    lines += _table("PUPA TNB forwarded units", forwarded, "| stage | detail (spaCy entity, casing) | units |")
+    lines += _table("PUPA TNB forwarded units", carried, "| stage | detail (spaCy entity, casing) | units |")
     path = RESULTS / "query_rewrite_leak_sources.md"
     history = path.read_text() if path.exists() else "# Query rewriting: where leaks and losses come from (development parts)\n\n" + (__doc__ or "").split("\n\n")[0] + "\n\n"
     path.write_text(history + "\n".join(lines) + "\n")

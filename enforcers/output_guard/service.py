@@ -179,6 +179,11 @@ class OutputGuard:
         """The QI mentions per person the guard scores for ``answer`` (after Layer 1)."""
         return self._extract(self.redacted(answer))
 
+    def extraction_of_redacted(self, redacted: str) -> Extraction:
+        """The QI mentions per person the guard scores for ``redacted``, a text :meth:`redacted` already returned
+        (Layer 1 is not run again): ``extraction_of_redacted(redacted(a)) == extraction(a)``."""
+        return self._extract(redacted)
+
     def check(self, answer: str) -> GuardOutcome:
         text, categories, redacted, critical = self._layer1(answer)
         extraction = self._extract(text)

@@ -29,6 +29,8 @@ _MAX_CLAUSE_TOKENS = 8
 _NOUN_MODIFIERS = frozenset(["compound", "amod", "nmod", "npadvmod"])
 #: Entity labels that name people, works or times, which other detectors own or which are no fact about a person.
 _OTHER_ENTITIES = frozenset(["PERSON", "DATE", "TIME", "CARDINAL", "ORDINAL", "WORK_OF_ART", "LAW", "EVENT", "FAC", "PRODUCT", "LANGUAGE"])
+#: Entity labels of numbers, the only entities that take the symbol written before them.
+_NUMBER_ENTITIES = frozenset(["MONEY", "QUANTITY", "PERCENT", "CARDINAL"])
 
 
 def candidate_spans(doc: Doc, forms: Sequence[int]) -> list[tuple[Span, int]]:
@@ -73,17 +75,18 @@ def _is_predicate(token: Token) -> bool:
     """Whether ``token`` is said of its subject: an adjectival complement ("is partially sighted"), an adjective that is
     a copula's attribute ("I'm a heterosexual who ..."), a passive participle ("was diagnosed") or a conjunct of one
     of them ("34 years old and heterosexual")."""
-    if token.dep_ == "conj" and token.head is not token:
+    if token.dep_ == "conj":
         return token.pos_ == "ADJ" and _is_predicate(token.head)
     return (token.dep_ == "acomp" or (token.dep_ == "attr" and token.pos_ == "ADJ")
             or (token.tag_ == "VBN" and any(c.dep_ == "auxpass" for c in token.children)))
 
 
 def _with_attached_symbol(entity: Span) -> Span:
-    """``entity`` with the symbol the parse attaches to its head just before it ("£" of "£34,500", which the
-    entity recognizer leaves out of the MONEY "34,500")."""
+    """A number ``entity`` (:data:`_NUMBER_ENTITIES`) with the symbol the parse attaches to its head just before it
+    ("£" of "£34,500", which the entity recognizer leaves out of the MONEY "34,500"); any other entity as it is (the
+    "#" of "#London" is no part of the place)."""
     before = entity.start - 1
-    if before >= 0 and entity.doc[before].pos_ == "SYM" and entity.doc[before].head.i in range(entity.start, entity.end):
+    if entity.label_ in _NUMBER_ENTITIES and before >= 0 and entity.doc[before].pos_ == "SYM" and entity.doc[before].head.i in range(entity.start, entity.end):
         return entity.doc[before : entity.end]
     return entity
 

@@ -169,6 +169,18 @@ def _without(sentence: Span, span: Span) -> str:
     return (text[: span.start_char - offset] + text[span.end_char - offset :]).strip()
 
 
+def gated_sentences(
+    docs: Sequence[Doc], sentence_vector: Callable[[str], np.ndarray], kind_vectors: np.ndarray, gate: float | None,
+) -> set[tuple[int, int]]:
+    """The sentences of ``docs`` the gate keeps, as (doc index, first token index): every sentence when ``gate`` is
+    None, else those whose embedding (``sentence_vector(text)``) reaches cosine ``gate`` to some kind (a row of
+    ``kind_vectors``; none when there is no kind)."""
+    return {
+        (i, s.start) for i, doc in enumerate(docs) for s in doc.sents
+        if gate is None or (len(kind_vectors) and float(np.max(sentence_vector(s.text) @ kind_vectors.T)) >= gate)
+    }
+
+
 def candidate_features(
     embedder: Embedder,
     docs: Sequence[Doc],
@@ -190,10 +202,7 @@ def candidate_features(
     sentence_vectors = embedder.embed(sentence_texts) if kinds else np.zeros((len(sentence_texts), embedder.dim), dtype=np.float32)
     at = {text: i for i, text in enumerate(sentence_texts)}
     kind_vectors = sentence_vectors[[at[k] for k in kinds]]
-    kept = {
-        (i, s.start) for i, sents in enumerate(sentences_of) for s in sents
-        if gate is None or (len(kinds) and float(np.max(sentence_vectors[at[s.text]] @ kind_vectors.T)) >= gate)
-    }
+    kept = gated_sentences(docs, lambda text: sentence_vectors[at[text]], kind_vectors, gate)
     candidates = [[(span, form) for span, form in candidate_spans(doc, forms) if (i, span.sent.start) in kept] for i, doc in enumerate(docs)]
     flat = [span for spans in candidates for span, _ in spans]
     if not flat or not kinds:
