@@ -19,8 +19,10 @@ from pathlib import Path
 import pytest
 
 import policy_engine
+from enforcers.output_guard.names import not_a_name, unnamed
 from enforcers.output_guard.service import OutputGuard
 from policy_engine.detect.analyzer import Analyzer
+from policy_engine.nlp.name_tagger import shared_name_tagger
 from policy_engine.policy.vocabulary import vocabulary_for
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -58,6 +60,8 @@ ORDINARY = {
     "form labels": ("Seller: Tavish\nPrice: 40 dollars, pick-up only.", ["Seller:", "Price:"]),
     "words after account nouns": ("The user interface changed, my account is locked and the login page on Instagram is down.",
                                   ["interface", "locked", "page", "Instagram"]),
+    "a modal after an account noun": ("The user should restart the router.", ["should"]),
+    "a pronoun after an account verb": ("I will handle this tomorrow.", ["this"]),
     "a dash inside a sentence": ("The pharmacy - Boots on the corner - was closed.", ["Boots"]),
     "drug names outside the lexicon": ("My doctor switched me from Ozempic to Mounjaro last month.", ["Ozempic", "Mounjaro"]),
     "a shop outside the lexicon": ("The parcel from Zalando arrived two days late.", ["Zalando"]),
@@ -91,3 +95,16 @@ def test_a_name_in_running_text_is_gone_from_what_layer1_writes_and_the_guard_re
 def test_ordinary_words_and_labels_stay(guard: OutputGuard, answer: str, words: list[str]) -> None:
     redacted = guard.redacted(answer)
     assert [w for w in words if w not in redacted] == [], redacted
+
+
+def test_layer1_and_its_veto_read_an_answer_with_one_encoder_pass() -> None:
+    """The name spans (:func:`unnamed`) and the veto of a recognizer's name (:func:`not_a_name`) share the one
+    process-wide tagger and its memory of texts: the answer goes through the encoder once."""
+    answer = "Is the lease signed yet? Mark the folder as done when it is."
+    tagger = shared_name_tagger()
+    before = tagger.encoded
+    unnamed(answer)
+    start = answer.index("Mark")
+    assert not_a_name(answer, start, start + len("Mark"))
+    assert shared_name_tagger() is tagger
+    assert tagger.encoded == before + 1

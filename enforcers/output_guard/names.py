@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from policy_engine.detect.lexical import is_common_word, is_first_name, is_name_word, is_plain_word, is_surname
@@ -58,7 +57,8 @@ IDENTITY_FIELD = re.compile(r"(?im)(?:\b(?:user\s*name|username|seller(?:\s+name
 #: words and nothing else ("-- Fenwick", "Crazy week. -Tomasz").
 _SIGN_OFF = re.compile(r"(?m)(?:^|(?<=[.!?])[ \t]+)[ \t]*(?:--?|\u2014|\u2013|~)[ \t]*(?P<v>[A-Z][\w.'\u2019-]*(?:[ \t]+[A-Z][\w.'\u2019-]*){0,2})[ \t]*$")
 #: An account's name after its label, the user, login or account or a social platform it is on ("user dmurphy",
-#: "IG: lunaverde", "Telegram at mariposa88"); a value that is a dictionary word is no name ("the user interface").
+#: "IG: lunaverde", "Telegram at mariposa88"); a value that is a dictionary or function word is no name ("the user
+#: interface", "the user should", "handle this"): :func:`_account_name`.
 #: An @handle is left to :data:`SHAPES`.
 ACCOUNT = re.compile(r"(?i)\b(?:user(?:\s*name)?|login|account|handle|instagram|insta|ig|tiktok|facebook|fb|twitter|telegram|snapchat|discord|reddit)"
                      r"[ \t]*(?::|\b(?:at|is)\b)?[ \t]*(?P<v>[A-Za-z][\w.]*\w)")
@@ -199,17 +199,18 @@ def _tagged_names(text: str) -> list[tuple[int, int]]:
             if any(is_name_word(w) for w in _LETTERS.findall(text[s:e])) or _unlisted(text[s:e])]
 
 
+def _account_name(value: str) -> bool:
+    """Whether the word after an account label (:data:`ACCOUNT`) can be the account's name: neither a dictionary word
+    nor a function word, the words a label noun or verb is followed by in running text ("the user should restart",
+    "I will handle this")."""
+    return not is_common_word(value) and not is_plain_word(value)
+
+
 def _unlisted(surface: str) -> bool:
     """Whether every word of ``surface`` is capitalised ("Oyelaran", not "OYELARAN", an address line's style) and
     neither a lexicon name, a dictionary word nor a function word ("She")."""
     words = _LETTERS.findall(surface)
     return bool(words) and all(w.istitle() and not is_name_word(w) and not is_common_word(w) and not is_plain_word(w) for w in words)
-
-
-@lru_cache(maxsize=64)
-def _name_probabilities(text: str) -> dict[int, float]:
-    """P(person name) of each word of ``text`` by its start, under the case-blind name model (one pass per text)."""
-    return {start: p for start, _, p in shared_name_tagger().probabilities(text)}
 
 
 def not_a_name(text: str, start: int, end: int) -> bool:
@@ -233,7 +234,10 @@ def not_a_name(text: str, start: int, end: int) -> bool:
     if text.startswith(":", end):
         return not is_name_word(surface)
     token = next((t for t in parse([text])[0] if t.idx == start), None)
-    return token is not None and token.pos_ not in ("NOUN", "PROPN") and _name_probabilities(text).get(start, 1.0) < VETO_BELOW
+    if token is None or token.pos_ in ("NOUN", "PROPN"):
+        return False
+    # The tagger remembers the text's word probabilities from :func:`_tagged_names`: no second encoder pass.
+    return next((p for s, _, p in shared_name_tagger().probabilities(text) if s == start), 1.0) < VETO_BELOW
 
 
 def plain_words(surface: str) -> bool:
@@ -269,7 +273,7 @@ def unnamed(text: str, fields: Sequence[str] = ()) -> tuple[str, int]:
     doc = parse([text])[0]
     spans: list[tuple[int, int]] = [m.span("v") for m in IDENTITY_FIELD.finditer(text)] + [m.span("v") for m in _SIGN_OFF.finditer(text)]
     spans += [m.span() for value in fields for m in re.finditer(rf"(?<![\w\[]){re.escape(value)}(?!\w)", text)]
-    spans += [m.span("v") for m in ACCOUNT.finditer(text) if not is_common_word(m.group("v"))]
+    spans += [m.span("v") for m in ACCOUNT.finditer(text) if _account_name(m.group("v"))]
     spans += _lexicon_runs(doc) + _appositions(doc) + _lower_case_names(doc) + _tagged_names(text)
     for entity in doc.ents:
         if entity.label_ != "PERSON" or entity.text.islower() or not_a_name(text, entity.start_char, entity.end_char):
