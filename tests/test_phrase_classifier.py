@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from enforcers.output_guard import learned_qi
+from enforcers.output_guard import learned_qi, occupations
 from policy_engine.nlp import animacy
 from policy_engine.nlp.embedding import load_embedder
 from policy_engine.nlp.phrase_classifier import embedded_probabilities, load_classifier
@@ -40,3 +40,15 @@ def test_stored_scalars_are_kept_and_the_noun_veto_uses_its_own_threshold() -> N
 def test_no_text_no_embedding() -> None:
     assert embedded_probabilities([], np.zeros(384, dtype=np.float32), 0.0).shape == (0,)
     assert learned_qi.qi_mass("") == 0.0
+
+
+def test_the_occupation_model_is_one_logistic_regression_over_the_phrase_and_lemma_vectors() -> None:
+    """One stored model: its weights over the concatenated vectors of the verb phrase and its verb's lemma, one
+    intercept; the shared scorer reproduces it, and no second file holds part of it."""
+    phrases, verbs = ["drives a forklift", "takes the bus"], ["drive", "take"]
+    data = np.load(occupations.MODEL)
+    embedder = load_embedder(EmbeddingSettings(precision="float32"))
+    vectors = np.hstack([np.asarray(embedder.embed(phrases)), np.asarray(embedder.embed(verbs))])
+    by_hand = 1.0 / (1.0 + np.exp(-(vectors @ data["coef"].astype(np.float32) + float(data["intercept"]))))
+    np.testing.assert_allclose(occupations.occupation_probabilities(phrases, verbs), by_hand, rtol=1e-5)
+    assert sorted(p.name for p in occupations.MODEL.parent.glob("occupation_verb*.npz")) == [occupations.MODEL.name]
