@@ -26,12 +26,9 @@ from pathlib import Path
 import numpy as np
 
 from policy_engine.nlp.embedding import Embedder, load_embedder, token_states
-from policy_engine.nlp.phrase_classifier import PhraseClassifier, linear_probabilities, load_classifier
-from policy_engine.policy.model import EmbeddingSettings
+from policy_engine.nlp.phrase_classifier import EMBEDDING, PhraseClassifier, linear_probabilities, load_classifier
 
 MODEL = Path(__file__).with_name("name_model.npz")
-#: The shared embedder as the name model was fitted on it (float32 vectors).
-EMBEDDING = EmbeddingSettings(precision="float32")
 #: Texts whose word probabilities a tagger remembers.
 REMEMBERED = 64
 

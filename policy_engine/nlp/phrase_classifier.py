@@ -35,7 +35,7 @@ from policy_engine.nlp.embedding import load_embedder
 from policy_engine.policy.model import EmbeddingSettings
 
 #: The shared embedder as the shipped small models (these, the name model, the query rewriter's) were fitted on it:
-#: float32 vectors.
+#: MiniLM in float32 (bf16 would shift the features they were trained on).
 EMBEDDING = EmbeddingSettings(precision="float32")
 
 
