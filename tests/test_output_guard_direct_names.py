@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 import policy_engine
-from enforcers.output_guard.names import not_a_name, unnamed
+from enforcers.output_guard.names import not_a_name, replace_shapes, unnamed
 from enforcers.output_guard.service import OutputGuard
 from policy_engine.detect.analyzer import Analyzer
 from policy_engine.nlp.name_tagger import shared_name_tagger
@@ -49,6 +49,9 @@ NAMES = {
     "unknown name beside a known one": ("Nkemdirim and Bowers were both on the night shift when the alarm went off.", ["Nkemdirim", "Bowers"]),
     "unknown given name and surname": ("Thanks again to Siosaia Taufa for the referral to the cardiology ward.", ["Siosaia", "Taufa"]),
     "unknown name as object of a verb": ("I told Tsegaye about the new dosage and he said it sounded right.", ["Tsegaye"]),
+    "hashtag on a surname no list knows": ("So proud of my cousin for finishing the marathon. #TeamKowalski", ["#TeamKowalski"]),
+    "hashtag on a surname the dictionary lists": pytest.param("Rest easy, Madiba. #RIPMandela", ["#RIPMandela"], marks=pytest.mark.xfail(
+        strict=True, reason="the project's dictionary lists 'mandela', so no word of the hashtag can be a name's (hashtag_names)")),
     "unknown name as subject": pytest.param("Chidubem picked up her prescription on Friday and said the pharmacist was kind.", ["Chidubem"],
                                             marks=pytest.mark.xfail(strict=True, reason=_BELOW.format(p="0.04", label="no"))),
 }
@@ -95,6 +98,15 @@ def test_a_name_in_running_text_is_gone_from_what_layer1_writes_and_the_guard_re
 def test_ordinary_words_and_labels_stay(guard: OutputGuard, answer: str, words: list[str]) -> None:
     redacted = guard.redacted(answer)
     assert [w for w in words if w not in redacted] == [], redacted
+
+
+@pytest.mark.parametrize(("tag", "vetoed"), [("#TeamKowalski", False), ("#PrayForMaddox", False), ("#Blessed", True), ("#FamilyFirst", True)])
+def test_the_veto_and_the_hashtag_shape_read_a_hashtag_alike(tag: str, vetoed: bool) -> None:
+    """A recognizer's name on a hashtag is vetoed exactly when the hashtag shape would leave it (one word test)."""
+    answer = f"What a week. {tag}"
+    start = answer.index(tag) + 1
+    assert not_a_name(answer, start, len(answer)) is vetoed
+    assert (tag in replace_shapes(answer)[0]) is vetoed
 
 
 def test_layer1_and_its_veto_read_an_answer_with_one_encoder_pass() -> None:

@@ -25,7 +25,7 @@ and the shape of the text:
   the model alone does not separate the two in lower case (P(person) 0.82 for "biryani", 0.36 for "okonkwo").
 * **shapes** no policy category describes: identifier codes (letters and four
   or more digits), @handles, user names joined by an underscore
-  ("rowan_keller88"; running English never joins words so), hashtags built on a given name ("#PrayForMaddox"),
+  ("rowan_keller88"; running English never joins words so), hashtags built on a name ("#PrayForMaddox", :func:`hashtag_names`),
   web addresses whose path is a person's slug ("/in/tamsin-rhodes") and
   e-mail addresses written out to dodge a filter ("name (at) host (dot) net").
 """
@@ -58,7 +58,7 @@ IDENTITY_FIELD = re.compile(r"(?im)(?:\b(?:user\s*name|username|seller(?:\s+name
 _SIGN_OFF = re.compile(r"(?m)(?:^|(?<=[.!?])[ \t]+)[ \t]*(?:--?|\u2014|\u2013|~)[ \t]*(?P<v>[A-Z][\w.'\u2019-]*(?:[ \t]+[A-Z][\w.'\u2019-]*){0,2})[ \t]*$")
 #: An account's name after its label, the user, login or account or a social platform it is on ("user dmurphy",
 #: "IG: lunaverde", "Telegram at mariposa88"); a value that is a dictionary or function word is no name ("the user
-#: interface", "the user should", "handle this"): :func:`_account_name`.
+#: interface", "the user should", "handle this"): :func:`may_name`.
 #: An @handle is left to :data:`SHAPES`.
 ACCOUNT = re.compile(r"(?i)\b(?:user(?:\s*name)?|login|account|handle|instagram|insta|ig|tiktok|facebook|fb|twitter|telegram|snapchat|discord|reddit)"
                      r"[ \t]*(?::|\b(?:at|is)\b)?[ \t]*(?P<v>[A-Za-z][\w.]*\w)")
@@ -71,8 +71,19 @@ _CAMEL = re.compile(r"[A-Z][a-z]+")
 VETO_BELOW = 0.05
 
 
-def _hashtag_with_name(tag: re.Match[str]) -> bool:
-    return any(is_first_name(w) and not is_common_word(w) for w in _CAMEL.findall(tag.group()))
+def may_name(word: str) -> bool:
+    """Whether ``word`` can be a name's: neither a dictionary word nor a function word.  A lexicon name that is no
+    dictionary word ("Maddox") can, and so can a word no list knows ("Kowalski"); "should", "this", "Blessed" cannot.
+    One test for the words after an account label (:data:`ACCOUNT`), the words of a hashtag (:func:`hashtag_names`)
+    and unlisted names (:func:`_unlisted`)."""
+    return not is_common_word(word) and not is_plain_word(word)
+
+
+def hashtag_names(tag: str) -> bool:
+    """Whether a hashtag is built on a name: one of its capitalised words can be a name's (:func:`may_name`,
+    "#PrayForMaddox", "#TeamKowalski"; not "#Blessed", "#FamilyFirst").  Read by :data:`SHAPES`, which hides such a
+    hashtag, and by :func:`not_a_name`, which vetoes a recognizer's name on any other."""
+    return any(may_name(w) for w in _CAMEL.findall(tag))
 
 
 def _url_with_name(url: re.Match[str]) -> bool:
@@ -87,7 +98,7 @@ SHAPES: dict[str, tuple[re.Pattern[str], Callable[[re.Match[str]], bool] | None]
     "URL": (re.compile(r"\b(?:https?://)?(?:www\.)?[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}(?P<path>/[^\s)\]]*[\w/])"), _url_with_name),
     "EMAIL": (re.compile(r"[\w.+-]+\s*[(\[{<]\s*at\s*[)\]}>]\s*[\w-]+(?:\s*[(\[{<]\s*dot\s*[)\]}>]\s*[\w-]+)+", re.I), None),
     "HANDLE": (re.compile(r"(?<![\w.])@[A-Za-z_][\w.]{2,}|(?<![\w@.\[/-])(?=\w*[a-z])[A-Za-z]\w*_\w*[A-Za-z0-9](?![\w\]])"), None),
-    "HASHTAG": (re.compile(r"(?<![\w&])#[A-Za-z]\w{2,}"), _hashtag_with_name),
+    "HASHTAG": (re.compile(r"(?<![\w&])#[A-Za-z]\w{2,}"), lambda tag: hashtag_names(tag.group())),
 }
 
 
@@ -199,18 +210,11 @@ def _tagged_names(text: str) -> list[tuple[int, int]]:
             if any(is_name_word(w) for w in _LETTERS.findall(text[s:e])) or _unlisted(text[s:e])]
 
 
-def _account_name(value: str) -> bool:
-    """Whether the word after an account label (:data:`ACCOUNT`) can be the account's name: neither a dictionary word
-    nor a function word, the words a label noun or verb is followed by in running text ("the user should restart",
-    "I will handle this")."""
-    return not is_common_word(value) and not is_plain_word(value)
-
-
 def _unlisted(surface: str) -> bool:
     """Whether every word of ``surface`` is capitalised ("Oyelaran", not "OYELARAN", an address line's style) and
     neither a lexicon name, a dictionary word nor a function word ("She")."""
     words = _LETTERS.findall(surface)
-    return bool(words) and all(w.istitle() and not is_name_word(w) and not is_common_word(w) and not is_plain_word(w) for w in words)
+    return bool(words) and all(w.istitle() and not is_name_word(w) and may_name(w) for w in words)
 
 
 def not_a_name(text: str, start: int, end: int) -> bool:
@@ -219,7 +223,7 @@ def not_a_name(text: str, start: int, end: int) -> bool:
 
     * plain lower-case words (:func:`plain_words`);
     * a label: one dictionary word no name lexicon knows directly before a colon ("Seller:", "Price:"), or the words
-      of a hashtag that hold no given name ("#Blessed"; a hashtag built on a name is read by :data:`SHAPES`);
+      of a hashtag that hold no name (:func:`hashtag_names`, "#Blessed"; a hashtag built on a name is read by :data:`SHAPES`);
     * one capitalised dictionary word the parse uses as no noun (a verb or auxiliary opening a sentence, "Mark the
       invoice as paid") to which the case-blind name model, reading it in its context, gives P(name) below
       :data:`VETO_BELOW`: two readings agree it is a word, not a name.
@@ -228,7 +232,7 @@ def not_a_name(text: str, start: int, end: int) -> bool:
     if plain_words(surface):
         return True
     if start > 0 and text[start - 1] == "#":
-        return not any(is_first_name(w) for w in _CAMEL.findall(surface))
+        return not hashtag_names(surface)
     if not (surface.isalpha() and is_common_word(surface)):
         return False
     if text.startswith(":", end):
@@ -273,7 +277,7 @@ def unnamed(text: str, fields: Sequence[str] = ()) -> tuple[str, int]:
     doc = parse([text])[0]
     spans: list[tuple[int, int]] = [m.span("v") for m in IDENTITY_FIELD.finditer(text)] + [m.span("v") for m in _SIGN_OFF.finditer(text)]
     spans += [m.span() for value in fields for m in re.finditer(rf"(?<![\w\[]){re.escape(value)}(?!\w)", text)]
-    spans += [m.span("v") for m in ACCOUNT.finditer(text) if _account_name(m.group("v"))]
+    spans += [m.span("v") for m in ACCOUNT.finditer(text) if may_name(m.group("v"))]
     spans += _lexicon_runs(doc) + _appositions(doc) + _lower_case_names(doc) + _tagged_names(text)
     for entity in doc.ents:
         if entity.label_ != "PERSON" or entity.text.islower() or not_a_name(text, entity.start_char, entity.end_char):
