@@ -109,6 +109,12 @@ def test_the_veto_and_the_hashtag_shape_read_a_hashtag_alike(tag: str, vetoed: b
     assert (tag in replace_shapes(answer)[0]) is vetoed
 
 
+def test_no_name_is_read_inside_a_placeholder_whose_label_holds_a_digit() -> None:
+    """Layer 1 reads placeholders with the enforcers' one pattern (labels may hold digits, "[ZIP5_1]"): a label that
+    opens with a given name is no name of the text."""
+    assert unnamed("Referred by [MARIA2_1] yesterday.") == ("Referred by [MARIA2_1] yesterday.", 0)
+
+
 def test_layer1_and_its_veto_read_an_answer_with_one_encoder_pass() -> None:
     """The name spans (:func:`unnamed`) and the veto of a recognizer's name (:func:`not_a_name`) share the one
     process-wide tagger and its memory of texts: the answer goes through the encoder once."""

@@ -37,6 +37,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from policy_engine.detect.lexical import is_common_word, is_first_name, is_name_word, is_plain_word, is_surname
+from policy_engine.enforcement.placeholders import PLACEHOLDER
 from policy_engine.nlp.animacy import not_person_nouns, not_persons
 from policy_engine.nlp.name_tagger import shared_name_tagger
 from policy_engine.nlp.pipeline import parse
@@ -47,7 +48,6 @@ if TYPE_CHECKING:
 #: The possessive endings a name mention may carry ("Dana's"): kept outside the placeholder.
 POSSESSIVE = ("'s", "\u2019s")
 _NAME_PLACEHOLDER = re.compile(r"\[NAME_(\d+)\]")
-_PLACEHOLDER = re.compile(r"\[[A-Z][A-Z_]*_\d+\]")
 _LETTERS = re.compile(r"[^\W\d_]+")
 _QUOTES = frozenset("\"'\u201c\u201d\u2018\u2019")
 _OPENERS = _QUOTES | {"#"}
@@ -293,7 +293,7 @@ def unnamed(text: str, fields: Sequence[str] = ()) -> tuple[str, int]:
                 spans.append((entity.doc[run[0]].idx, entity.doc[run[-1]].idx + len(entity.doc[run[-1]])))
                 run = []
     spans += _list_mates(text, doc, spans + [m.span() for m in _NAME_PLACEHOLDER.finditer(text)])
-    written = [m.span() for m in _PLACEHOLDER.finditer(text)]  # no name is read inside a placeholder ("[NAME_1]")
+    written = [m.span() for m in PLACEHOLDER.finditer(text)]  # no name is read inside a placeholder ("[NAME_1]")
     spans = [(s, e) for s, e in spans if not any(a < e and s < b for a, b in written)]
     pieces: list[str] = []
     numbers: dict[str, int] = {}
