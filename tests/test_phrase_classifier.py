@@ -9,7 +9,7 @@ import numpy as np
 from enforcers.output_guard import learned_qi, occupations
 from policy_engine.nlp import animacy
 from policy_engine.nlp.embedding import load_embedder
-from policy_engine.nlp.phrase_classifier import EMBEDDING, embedded_probabilities, load_classifier
+from policy_engine.nlp.phrase_classifier import EMBEDDING, linear_scores, load_classifier
 
 PHRASES = ["a night-shift nurse", "annual screening", "Hartley Freight", "her husband", "lives in Boise"]
 
@@ -37,7 +37,7 @@ def test_stored_scalars_are_kept_and_the_noun_veto_uses_its_own_threshold() -> N
 
 
 def test_no_text_no_embedding() -> None:
-    assert embedded_probabilities([], np.zeros(384, dtype=np.float32), 0.0).shape == (0,)
+    assert linear_scores(learned_qi.MODEL, []) == {}
     assert learned_qi.qi_mass("") == 0.0
 
 

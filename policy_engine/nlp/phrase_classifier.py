@@ -7,8 +7,7 @@ guard's quasi-identifier phrase model.  Each is stored as an ``.npz`` with
 scalar the model's trainer chose beside them (a veto threshold).
 :func:`load_classifier` reads one file once per process;
 :func:`linear_probabilities` is the sigmoid of the linear score of given
-vectors; :func:`embedded_probabilities` embeds texts in one batch with the
-shared embedder (float32) and returns it.
+vectors.
 :func:`linear_scores` gives each text's share of a model's linear score, its
 vector against one block of the weights (a model over the concatenated
 vectors of several texts, a phrase and its verb's lemma, has one block per
@@ -24,7 +23,7 @@ score per text, or the probability a compiled bundle supplied
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -61,14 +60,6 @@ def linear_probabilities(vectors: np.ndarray, coef: np.ndarray, intercept: float
     return 1.0 / (1.0 + np.exp(-(vectors @ coef + intercept)))
 
 
-def embedded_probabilities(texts: Sequence[str], coef: np.ndarray, intercept: float) -> np.ndarray:
-    """sigmoid(embedding(text) . coef + intercept) of each text, embedded in one batch (empty in, empty out)."""
-    if not texts:
-        return np.zeros(0)
-    vectors = np.asarray(load_embedder(EMBEDDING).embed(list(texts)))
-    return linear_probabilities(vectors, coef, intercept)
-
-
 #: Most (model, block, text) scores kept before the memory is cleared.
 REMEMBERED = 4096
 _SCORE: dict[tuple[Path, int, str], float] = {}
@@ -78,8 +69,8 @@ _LOCK = threading.Lock()
 
 
 def linear_scores(path: Path, texts: Iterable[str], block: int = 0) -> dict[str, float]:
-    """embedding(text) . coef[block] of each distinct text under the classifier at ``path``, whose weights are
-    ``block``-many embedding widths long and more (no intercept); texts not remembered are embedded in one batch."""
+    """Each distinct text's vector against the ``block``-th embedding-wide slice of the weights of the classifier at
+    ``path`` (no intercept); texts not remembered are embedded in one batch."""
     wanted = list(dict.fromkeys(texts))
     model = load_classifier(path)
     with _LOCK:
