@@ -19,8 +19,10 @@ from pathlib import Path
 import pytest
 
 import policy_engine
+from enforcers.output_guard.names import not_a_name, replace_shapes, unnamed
 from enforcers.output_guard.service import OutputGuard
 from policy_engine.detect.analyzer import Analyzer
+from policy_engine.nlp.name_tagger import shared_name_tagger
 from policy_engine.policy.vocabulary import vocabulary_for
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,6 +49,12 @@ NAMES = {
     "unknown name beside a known one": ("Nkemdirim and Bowers were both on the night shift when the alarm went off.", ["Nkemdirim", "Bowers"]),
     "unknown given name and surname": ("Thanks again to Siosaia Taufa for the referral to the cardiology ward.", ["Siosaia", "Taufa"]),
     "unknown name as object of a verb": ("I told Tsegaye about the new dosage and he said it sounded right.", ["Tsegaye"]),
+    "hashtag on a lexicon surname": ("So proud of my cousin for finishing the marathon. #TeamGonzalez", ["#TeamGonzalez"]),
+    "hashtag on a surname no list knows": pytest.param("So proud of my cousin for finishing the marathon. #TeamKowalski", ["#TeamKowalski"],
+                                                       marks=pytest.mark.xfail(strict=True, reason="the lexicon does not know 'Kowalski', and a "
+                                                                               "hashtag word no list knows counts for no name (hashtag_names)")),
+    "hashtag on a surname the dictionary lists": pytest.param("Rest easy, Madiba. #RIPMandela", ["#RIPMandela"], marks=pytest.mark.xfail(
+        strict=True, reason="the project's dictionary lists 'mandela', so no word of the hashtag can be a name's (hashtag_names)")),
     "unknown name as subject": pytest.param("Chidubem picked up her prescription on Friday and said the pharmacist was kind.", ["Chidubem"],
                                             marks=pytest.mark.xfail(strict=True, reason=_BELOW.format(p="0.04", label="no"))),
 }
@@ -58,6 +66,8 @@ ORDINARY = {
     "form labels": ("Seller: Tavish\nPrice: 40 dollars, pick-up only.", ["Seller:", "Price:"]),
     "words after account nouns": ("The user interface changed, my account is locked and the login page on Instagram is down.",
                                   ["interface", "locked", "page", "Instagram"]),
+    "a modal after an account noun": ("The user should restart the router.", ["should"]),
+    "a pronoun after an account verb": ("I will handle this tomorrow.", ["this"]),
     "a dash inside a sentence": ("The pharmacy - Boots on the corner - was closed.", ["Boots"]),
     "drug names outside the lexicon": ("My doctor switched me from Ozempic to Mounjaro last month.", ["Ozempic", "Mounjaro"]),
     "a shop outside the lexicon": ("The parcel from Zalando arrived two days late.", ["Zalando"]),
@@ -91,3 +101,31 @@ def test_a_name_in_running_text_is_gone_from_what_layer1_writes_and_the_guard_re
 def test_ordinary_words_and_labels_stay(guard: OutputGuard, answer: str, words: list[str]) -> None:
     redacted = guard.redacted(answer)
     assert [w for w in words if w not in redacted] == [], redacted
+
+
+@pytest.mark.parametrize(("tag", "vetoed"), [("#TeamGonzalez", False), ("#PrayForMaddox", False), ("#Blessed", True), ("#FamilyMan", True), ("#AgriPride", True)])
+def test_the_veto_and_the_hashtag_shape_read_a_hashtag_alike(tag: str, vetoed: bool) -> None:
+    """A recognizer's name on a hashtag is vetoed exactly when the hashtag shape would leave it (one word test)."""
+    answer = f"What a week. {tag}"
+    start = answer.index(tag) + 1
+    assert not_a_name(answer, start, len(answer)) is vetoed
+    assert (tag in replace_shapes(answer)[0]) is vetoed
+
+
+def test_no_name_is_read_inside_a_placeholder_whose_label_holds_a_digit() -> None:
+    """Layer 1 reads placeholders with the enforcers' one pattern (labels may hold digits, "[ZIP5_1]"): a label that
+    opens with a given name is no name of the text."""
+    assert unnamed("Referred by [MARIA2_1] yesterday.") == ("Referred by [MARIA2_1] yesterday.", 0)
+
+
+def test_layer1_and_its_veto_read_an_answer_with_one_encoder_pass() -> None:
+    """The name spans (:func:`unnamed`) and the veto of a recognizer's name (:func:`not_a_name`) share the one
+    process-wide tagger and its memory of texts: the answer goes through the encoder once."""
+    answer = "Is the lease signed yet? Mark the folder as done when it is."
+    tagger = shared_name_tagger()
+    before = tagger.encoded
+    unnamed(answer)
+    start = answer.index("Mark")
+    assert not_a_name(answer, start, start + len("Mark"))
+    assert shared_name_tagger() is tagger
+    assert tagger.encoded == before + 1

@@ -65,7 +65,7 @@ def test_a_flagged_answer_embeds_each_phrase_once_per_model(guard: OutputGuard, 
     probabilities: through the real embedder, a phrase is embedded twice only where two models read it (a verb
     phrase: the QI model and the occupation model), and checking the same answer again embeds nothing."""
     answer = "She is 44, divorced and lives in Omaha and drives a forklift at night."
-    monkeypatch.setattr(phrase_classifier, "_PROBABILITY", {})
+    monkeypatch.setattr(phrase_classifier, "_SCORE", {})
     embedder = load_embedder(EmbeddingSettings(precision="float32"))
     embedded: list[str] = []
     real = embedder.embed

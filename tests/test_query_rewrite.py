@@ -804,7 +804,8 @@ def test_a_needed_span_inside_a_removed_clause_goes_with_it_unless_the_owner_kee
 
     clause = Decision(AttributeSpan("employment", "work", 0, 40), False, NecessityAction.REMOVE, "the question does not need it", origin="model")
     inner = AttributeSpan("address", "location", 10, 17)
-    by_model = Decision(inner, True, NecessityAction.REMOVE, "the question needs it", origin="model")
+    by_model = Decision(inner, True, NecessityAction.REMOVE, "the question needs it", origin="model", probability=0.8)
     by_owner = Decision(inner, True, NecessityAction.REMOVE, "kept for the clinic", origin="policy")
     assert [d.essential for d in with_containers([clause, by_model])] == [False, False]
+    assert with_containers([clause, by_model])[1] == Decision(inner, False, NecessityAction.REMOVE, "goes with the clause that holds it", probability=0.8)
     assert [d.essential for d in with_containers([clause, by_owner])] == [False, True]

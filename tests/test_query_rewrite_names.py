@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from enforcers.query_rewrite.names import shared_name_tagger
+from policy_engine.nlp.name_tagger import shared_name_tagger
 
 NAMED = [
     ("my sister jenna keeps borrowing my car without asking. how do i tell her to stop?", "jenna"),
@@ -68,7 +68,7 @@ def test_the_tagger_scores_words_with_the_stored_weights() -> None:
     coef and intercept over its feature, and the threshold is the stored one."""
     import numpy as np
 
-    from enforcers.query_rewrite.names import MODEL, word_features
+    from policy_engine.nlp.name_tagger import MODEL, word_features
 
     tagger = shared_name_tagger()
     data = np.load(MODEL)

@@ -15,9 +15,8 @@ Usage (from the checkout root)::
 
     OMP_NUM_THREADS=1 PYTHONPATH=. python bench/output_guard/occupation_verb_train.py
 
-writes enforcers/output_guard/occupation_verb_model.npz (the phrase vector's weights, intercept, threshold),
-enforcers/output_guard/occupation_verb_lemma_model.npz (the verb lemma vector's weights) and
-bench/results/occupation_verb.{json,md}.
+writes enforcers/output_guard/occupation_verb_model.npz (the weights over the phrase's vector then the verb lemma's,
+the intercept, C and the threshold) and bench/results/occupation_verb.{json,md}.
 """
 
 from __future__ import annotations
@@ -33,7 +32,7 @@ from sklearn.metrics import roc_auc_score
 
 from bench.output_guard.qi_span_train import phrase_vectors
 from enforcers.output_guard.learned_qi import verb_phrases
-from enforcers.output_guard.occupations import MODEL, VERB_MODEL, verb_lemma
+from enforcers.output_guard.occupations import MODEL, verb_lemma
 from policy_engine.nlp.pipeline import parse
 
 SEED = 32
@@ -104,9 +103,7 @@ def main() -> None:
     held = out_of_fold(c)
     threshold = float(np.quantile(held[~y], 1 - FALSE_RATE))
     model = fit(x, y, c)
-    half = x.shape[1] // 2  # the phrase's weights, then the verb lemma's
-    np.savez(MODEL, coef=model.coef_[0][:half].astype(np.float32), intercept=np.float64(model.intercept_[0]), c=np.float64(c), threshold=np.float64(threshold))
-    np.savez(VERB_MODEL, coef=model.coef_[0][half:].astype(np.float32), intercept=np.float64(0.0))
+    np.savez(MODEL, coef=model.coef_[0].astype(np.float32), intercept=np.float64(model.intercept_[0]), c=np.float64(c), threshold=np.float64(threshold))
     v_phrases, v_verbs, v_y, _ = labelled(validation)
     v_scores = model.predict_proba(matrix(v_phrases, v_verbs))[:, 1]
     report = {

@@ -61,6 +61,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from policy_engine.enforcement.placeholders import PLACEHOLDER
 from policy_engine.nlp.embedding import Embedder
 from policy_engine.nlp.pipeline import parse
 from policy_engine.nlp.sentences import sentence_spans
@@ -75,7 +76,6 @@ MAX_NOVEL_SHARE = 0.5
 #: Cosine (shared embedder, single words) at which an evidence word stands for a novel one ("unwell" ~ "ill").
 SYNONYM_COSINE = 0.7
 
-_PLACEHOLDER = re.compile(r"\[[A-Z][A-Z0-9_]*_\d+\]")
 #: Bracketed text in an answer: a placeholder, or a template slot the model left unfilled.
 _BRACKETED = re.compile(r"\[[^\[\]\n]{1,80}\]")
 _TERM_POS = frozenset({"NOUN", "ADJ"})
@@ -161,7 +161,7 @@ class Evidence:
         self.placeholders: set[str] = set()
         terms: set[str] = set()
         for doc in docs:
-            self.placeholders.update(_PLACEHOLDER.findall(doc.text))
+            self.placeholders.update(PLACEHOLDER.findall(doc.text))
             for token in doc:
                 lower = token.text.lower()
                 self.words.update((lower, token.lemma_.lower()))

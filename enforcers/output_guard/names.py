@@ -25,7 +25,7 @@ and the shape of the text:
   the model alone does not separate the two in lower case (P(person) 0.82 for "biryani", 0.36 for "okonkwo").
 * **shapes** no policy category describes: identifier codes (letters and four
   or more digits), @handles, user names joined by an underscore
-  ("rowan_keller88"; running English never joins words so), hashtags built on a given name ("#PrayForMaddox"),
+  ("rowan_keller88"; running English never joins words so), hashtags built on a name ("#PrayForMaddox", :func:`hashtag_names`),
   web addresses whose path is a person's slug ("/in/tamsin-rhodes") and
   e-mail addresses written out to dodge a filter ("name (at) host (dot) net").
 """
@@ -34,10 +34,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from policy_engine.detect.lexical import is_common_word, is_first_name, is_name_word, is_plain_word, is_surname
+from policy_engine.enforcement.placeholders import PLACEHOLDER
 from policy_engine.nlp.animacy import not_person_nouns, not_persons
 from policy_engine.nlp.name_tagger import shared_name_tagger
 from policy_engine.nlp.pipeline import parse
@@ -48,7 +48,6 @@ if TYPE_CHECKING:
 #: The possessive endings a name mention may carry ("Dana's"): kept outside the placeholder.
 POSSESSIVE = ("'s", "\u2019s")
 _NAME_PLACEHOLDER = re.compile(r"\[NAME_(\d+)\]")
-_PLACEHOLDER = re.compile(r"\[[A-Z][A-Z_]*_\d+\]")
 _LETTERS = re.compile(r"[^\W\d_]+")
 _QUOTES = frozenset("\"'\u201c\u201d\u2018\u2019")
 _OPENERS = _QUOTES | {"#"}
@@ -58,7 +57,8 @@ IDENTITY_FIELD = re.compile(r"(?im)(?:\b(?:user\s*name|username|seller(?:\s+name
 #: words and nothing else ("-- Fenwick", "Crazy week. -Tomasz").
 _SIGN_OFF = re.compile(r"(?m)(?:^|(?<=[.!?])[ \t]+)[ \t]*(?:--?|\u2014|\u2013|~)[ \t]*(?P<v>[A-Z][\w.'\u2019-]*(?:[ \t]+[A-Z][\w.'\u2019-]*){0,2})[ \t]*$")
 #: An account's name after its label, the user, login or account or a social platform it is on ("user dmurphy",
-#: "IG: lunaverde", "Telegram at mariposa88"); a value that is a dictionary word is no name ("the user interface").
+#: "IG: lunaverde", "Telegram at mariposa88"); a value that is a dictionary or function word is no name ("the user
+#: interface", "the user should", "handle this"): :func:`may_name`.
 #: An @handle is left to :data:`SHAPES`.
 ACCOUNT = re.compile(r"(?i)\b(?:user(?:\s*name)?|login|account|handle|instagram|insta|ig|tiktok|facebook|fb|twitter|telegram|snapchat|discord|reddit)"
                      r"[ \t]*(?::|\b(?:at|is)\b)?[ \t]*(?P<v>[A-Za-z][\w.]*\w)")
@@ -71,8 +71,19 @@ _CAMEL = re.compile(r"[A-Z][a-z]+")
 VETO_BELOW = 0.05
 
 
-def _hashtag_with_name(tag: re.Match[str]) -> bool:
-    return any(is_first_name(w) and not is_common_word(w) for w in _CAMEL.findall(tag.group()))
+def may_name(word: str) -> bool:
+    """Whether ``word`` can be a name's: neither a dictionary word nor a function word ("Maddox", "dmurphy"; not
+    "should", "this", "Blessed").  One test for the words after an account label (:data:`ACCOUNT`), the words of a
+    hashtag (:func:`hashtag_names`) and unlisted names (:func:`_unlisted`)."""
+    return not is_common_word(word) and not is_plain_word(word)
+
+
+def hashtag_names(tag: str) -> bool:
+    """Whether a hashtag is built on a name: one of its capitalised words is a lexicon name, given name or surname,
+    that can be a name's (:func:`may_name`: "#PrayForMaddox"; not "#Blessed", "#FamilyMan").  A word no list knows
+    does not count ("#AgriPride"): a hashtag has no context for the name model to read.  Read by :data:`SHAPES`,
+    which hides such a hashtag, and by :func:`not_a_name`, which vetoes a recognizer's name on any other."""
+    return any(is_name_word(w) and may_name(w) for w in _CAMEL.findall(tag))
 
 
 def _url_with_name(url: re.Match[str]) -> bool:
@@ -87,7 +98,7 @@ SHAPES: dict[str, tuple[re.Pattern[str], Callable[[re.Match[str]], bool] | None]
     "URL": (re.compile(r"\b(?:https?://)?(?:www\.)?[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}(?P<path>/[^\s)\]]*[\w/])"), _url_with_name),
     "EMAIL": (re.compile(r"[\w.+-]+\s*[(\[{<]\s*at\s*[)\]}>]\s*[\w-]+(?:\s*[(\[{<]\s*dot\s*[)\]}>]\s*[\w-]+)+", re.I), None),
     "HANDLE": (re.compile(r"(?<![\w.])@[A-Za-z_][\w.]{2,}|(?<![\w@.\[/-])(?=\w*[a-z])[A-Za-z]\w*_\w*[A-Za-z0-9](?![\w\]])"), None),
-    "HASHTAG": (re.compile(r"(?<![\w&])#[A-Za-z]\w{2,}"), _hashtag_with_name),
+    "HASHTAG": (re.compile(r"(?<![\w&])#[A-Za-z]\w{2,}"), lambda tag: hashtag_names(tag.group())),
 }
 
 
@@ -203,13 +214,7 @@ def _unlisted(surface: str) -> bool:
     """Whether every word of ``surface`` is capitalised ("Oyelaran", not "OYELARAN", an address line's style) and
     neither a lexicon name, a dictionary word nor a function word ("She")."""
     words = _LETTERS.findall(surface)
-    return bool(words) and all(w.istitle() and not is_name_word(w) and not is_common_word(w) and not is_plain_word(w) for w in words)
-
-
-@lru_cache(maxsize=64)
-def _name_probabilities(text: str) -> dict[int, float]:
-    """P(person name) of each word of ``text`` by its start, under the case-blind name model (one pass per text)."""
-    return {start: p for start, _, p in shared_name_tagger().probabilities(text)}
+    return bool(words) and all(w.istitle() and not is_name_word(w) and may_name(w) for w in words)
 
 
 def not_a_name(text: str, start: int, end: int) -> bool:
@@ -218,7 +223,7 @@ def not_a_name(text: str, start: int, end: int) -> bool:
 
     * plain lower-case words (:func:`plain_words`);
     * a label: one dictionary word no name lexicon knows directly before a colon ("Seller:", "Price:"), or the words
-      of a hashtag that hold no given name ("#Blessed"; a hashtag built on a name is read by :data:`SHAPES`);
+      of a hashtag that hold no name (:func:`hashtag_names`, "#Blessed"; a hashtag built on a name is read by :data:`SHAPES`);
     * one capitalised dictionary word the parse uses as no noun (a verb or auxiliary opening a sentence, "Mark the
       invoice as paid") to which the case-blind name model, reading it in its context, gives P(name) below
       :data:`VETO_BELOW`: two readings agree it is a word, not a name.
@@ -227,13 +232,16 @@ def not_a_name(text: str, start: int, end: int) -> bool:
     if plain_words(surface):
         return True
     if start > 0 and text[start - 1] == "#":
-        return not any(is_first_name(w) for w in _CAMEL.findall(surface))
+        return not hashtag_names(surface)
     if not (surface.isalpha() and is_common_word(surface)):
         return False
     if text.startswith(":", end):
         return not is_name_word(surface)
     token = next((t for t in parse([text])[0] if t.idx == start), None)
-    return token is not None and token.pos_ not in ("NOUN", "PROPN") and _name_probabilities(text).get(start, 1.0) < VETO_BELOW
+    if token is None or token.pos_ in ("NOUN", "PROPN"):
+        return False
+    # The tagger remembers the text's word probabilities from :func:`_tagged_names`: no second encoder pass.
+    return next((p for s, _, p in shared_name_tagger().probabilities(text) if s == start), 1.0) < VETO_BELOW
 
 
 def plain_words(surface: str) -> bool:
@@ -269,7 +277,7 @@ def unnamed(text: str, fields: Sequence[str] = ()) -> tuple[str, int]:
     doc = parse([text])[0]
     spans: list[tuple[int, int]] = [m.span("v") for m in IDENTITY_FIELD.finditer(text)] + [m.span("v") for m in _SIGN_OFF.finditer(text)]
     spans += [m.span() for value in fields for m in re.finditer(rf"(?<![\w\[]){re.escape(value)}(?!\w)", text)]
-    spans += [m.span("v") for m in ACCOUNT.finditer(text) if not is_common_word(m.group("v"))]
+    spans += [m.span("v") for m in ACCOUNT.finditer(text) if may_name(m.group("v"))]
     spans += _lexicon_runs(doc) + _appositions(doc) + _lower_case_names(doc) + _tagged_names(text)
     for entity in doc.ents:
         if entity.label_ != "PERSON" or entity.text.islower() or not_a_name(text, entity.start_char, entity.end_char):
@@ -285,7 +293,7 @@ def unnamed(text: str, fields: Sequence[str] = ()) -> tuple[str, int]:
                 spans.append((entity.doc[run[0]].idx, entity.doc[run[-1]].idx + len(entity.doc[run[-1]])))
                 run = []
     spans += _list_mates(text, doc, spans + [m.span() for m in _NAME_PLACEHOLDER.finditer(text)])
-    written = [m.span() for m in _PLACEHOLDER.finditer(text)]  # no name is read inside a placeholder ("[NAME_1]")
+    written = [m.span() for m in PLACEHOLDER.finditer(text)]  # no name is read inside a placeholder ("[NAME_1]")
     spans = [(s, e) for s, e in spans if not any(a < e and s < b for a, b in written)]
     pieces: list[str] = []
     numbers: dict[str, int] = {}

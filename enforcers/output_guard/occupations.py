@@ -9,8 +9,8 @@ alone: the phrase's object dominates its vector ("takes the bus" lies by "drives
 bus"), and the verb's own vector lets the model weigh the verb itself ("takes
 the bus" 0.86 -> 0.36, below the threshold 0.50).  It is trained on the verb
 phrases of CAPID development contexts against the spans annotated ``occupation``
-(``bench/output_guard/occupation_verb_train.py``, bench/results/occupation_verb.md),
-with its threshold stored beside it.  The
+(``bench/output_guard/occupation_verb_train.py``, bench/results/occupation_verb.md)
+and stored as one file: its weights over the phrase's vector then the lemma's, its intercept and its threshold.  The
 generalization keeps the verb's role: the verb and its object become "works" in
 the verb's tense and person, and what follows the object's own words ("at night",
 "in the region"), even where the parse hangs it on the object, stays (PPE Section
@@ -25,15 +25,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from enforcers.output_guard.learned_qi import complement
-from policy_engine.nlp.phrase_classifier import load_classifier, probabilities
+from policy_engine.nlp.phrase_classifier import linear_scores, load_classifier
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
 
-#: The phrase vector's weights, the intercept and the threshold.
+#: The weights over the phrase's vector then its verb lemma's (blocks 0 and 1), the intercept and the threshold.
 MODEL = Path(__file__).with_name("occupation_verb_model.npz")
-#: The verb lemma vector's weights (intercept 0): the second half of the one logistic regression.
-VERB_MODEL = Path(__file__).with_name("occupation_verb_lemma_model.npz")
 #: "work" in the form of the verb it replaces (Penn tag).
 _WORK = {"VBZ": "works", "VBD": "worked", "VBN": "worked", "VBG": "working", "VBP": "work", "VB": "work"}
 #: Dependency labels of what modifies a complement after it (a time, a place, a clause) or is coordinated with it
@@ -57,17 +55,12 @@ def verb_lemma(doc: Doc, start: int, end: int) -> str:
     return phrase[0].lemma_.lower() if phrase is not None else doc.text[start:end].split(" ", 1)[0].lower()
 
 
-def _logits(path: Path, texts: list[str]) -> np.ndarray:
-    """The linear score of each text under the part of the model at ``path``, read back from the shared memory of
-    phrase probabilities (:func:`policy_engine.nlp.phrase_classifier.probabilities`: each text embedded once)."""
-    found = probabilities(path, texts)
-    p = np.clip(np.array([found[t] for t in texts], dtype=float), 1e-7, 1 - 1e-7)
-    return np.log(p) - np.log1p(-p)
-
-
 def occupation_probabilities(phrases: list[str], verbs: list[str]) -> np.ndarray:
-    """P(occupation) of each verb phrase with its verb's lemma: the sigmoid of the sum of the two parts' scores."""
-    return 1.0 / (1.0 + np.exp(-(_logits(MODEL, phrases) + _logits(VERB_MODEL, verbs))))
+    """P(occupation) of each verb phrase with its verb's lemma: the sigmoid of the phrase's and the lemma's shares of
+    the linear score plus the intercept (each text embedded once, :func:`policy_engine.nlp.phrase_classifier.linear_scores`)."""
+    phrase, lemma = linear_scores(MODEL, phrases, block=0), linear_scores(MODEL, verbs, block=1)
+    scores = np.array([phrase[p] + lemma[v] for p, v in zip(phrases, verbs)], dtype=float) + load_classifier(MODEL).intercept
+    return 1.0 / (1.0 + np.exp(-scores))
 
 
 def occupation_rewrites(doc: Doc, spans: list[tuple[int, int]]) -> list[tuple[int, int, str]]:

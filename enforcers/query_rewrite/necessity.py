@@ -123,7 +123,7 @@ def with_containers(decisions: list[Decision]) -> list[Decision]:
     tiara; an employer inside a removed job-description clause).  A value the owner's rule makes essential stays."""
     removed = [d.span for d in decisions if not d.essential and d.placeholder is None]
     return [
-        Decision(d.span, False, d.action, "goes with the clause that holds it", probability=d.probability)
+        replace(d, essential=False, reason="goes with the clause that holds it", origin="default")
         if d.essential and d.origin != "policy"
         and any(r.start <= d.span.start and d.span.end <= r.end and r.end - r.start > d.span.end - d.span.start for r in removed)
         else d

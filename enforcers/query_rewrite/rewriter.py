@@ -43,7 +43,6 @@ from spacy.tokens import Doc, Span
 
 from enforcers.query_rewrite.cuts import Edit, clipped_end, context_clauses, edit, names_a_kind, no_occupation
 from enforcers.query_rewrite.learned import shared_tagger
-from enforcers.query_rewrite.names import shared_name_tagger
 from enforcers.query_rewrite.necessity import IDENTIFIERS, Decision, NecessityPlanner, measured
 from enforcers.query_rewrite.need import shared_necessity
 from enforcers.query_rewrite.placeholders import TOKEN, Placeholders
@@ -56,6 +55,7 @@ from enforcers.query_rewrite.subjects import focal_subject
 from enforcers.query_rewrite.task import TaskClassifier, TaskPrediction, shared_classifier
 from policy_engine.enforcement.base import SpanDetector
 from policy_engine.errors import PolicyEngineError
+from policy_engine.nlp.name_tagger import shared_name_tagger
 from policy_engine.nlp.sentences import sentence_spans
 from policy_engine.policy.model import Policy
 from policy_engine.policy.vocabulary import vocabulary_for

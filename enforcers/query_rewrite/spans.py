@@ -140,7 +140,7 @@ class AttributeDetector:
         return out
 
     def with_names(self, text: str, spans: list[AttributeSpan], names: list[tuple[int, int]]) -> list[AttributeSpan]:
-        """``spans`` plus each name range of ``names`` (the case-blind name model's, :mod:`enforcers.query_rewrite.names`)
+        """``spans`` plus each name range of ``names`` (the case-blind name model's, :mod:`policy_engine.nlp.name_tagger`)
         that no span overlaps: a person name typed in lower case or all caps, which the detector (reading case) missed."""
         found = [
             replace(span, subject=subject_of(text, n0, n1, "name"))

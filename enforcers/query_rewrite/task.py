@@ -22,11 +22,9 @@ import numpy as np
 from enforcers.query_rewrite.kinds import task_kind
 from policy_engine.nlp.embedding import Embedder, load_embedder
 from policy_engine.nlp.ngram_hashing import hashed_ngrams, word_ngrams
-from policy_engine.policy.model import EmbeddingSettings
+from policy_engine.nlp.phrase_classifier import EMBEDDING
 
 MODEL_FILE = "task_model.npz"
-#: The encoder the model was fitted on: MiniLM in float32 (bf16 would shift the features it was trained on).
-EMBEDDING = EmbeddingSettings(precision="float32")
 LEXICAL_FEATURES = 2**11
 
 

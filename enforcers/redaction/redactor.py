@@ -40,13 +40,11 @@ from enforcers.redaction.participants import OCCUPATION_OPERATOR, refers_to_part
 from policy_engine.enforcement.base import EnforcementContext, FindingLike, Paraphraser, Passage, RedactionSpan, SpanDetector
 from policy_engine.enforcement.generalization.operators import STILL_READS_AS
 from policy_engine.enforcement.generalization.periphrasis import Generalizer, merge_adjacent
-from policy_engine.enforcement.placeholders import PlaceholderBook, Span, fallback_note, merge_findings
+from policy_engine.enforcement.placeholders import PLACEHOLDER, PlaceholderBook, Span, fallback_note, merge_findings
 from policy_engine.llm.degeneration import DegenerateOutput
 from policy_engine.nlp.syntax import parse_many
 from policy_engine.policy.model import CategoryDefinition, Constraint, RedactionMode
 
-#: A placeholder this module writes: ``[LABEL_n]``.
-PLACEHOLDER = re.compile(r"\[[A-Z][A-Z0-9_]*_\d+\]")
 _ARTICLE_BEFORE = re.compile(r"\b(?:a|an|the)[ \t]+$", re.IGNORECASE)
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@
 partial overlap can only redact more); :class:`PlaceholderBook` numbers
 typed placeholders per entity consistently across the passages of one
 request (``[PATIENT_NAME_1]`` for "Jane Marie Doe" and "Ms Doe" alike).
+:data:`PLACEHOLDER` reads them back from a text.
 :func:`fallback_note` is the note an enforcer adds when a passage meant to be
 generalized shows placeholders instead, and :func:`fallen_back` reads the
 passages back from the notes, so that the context can say so to its reader.
@@ -17,6 +18,10 @@ from dataclasses import dataclass
 
 from policy_engine.enforcement.base import FindingLike
 from policy_engine.policy.model import CategoryDefinition
+
+#: A typed placeholder as the enforcers write it, ``[LABEL_n]`` (``[PATIENT_NAME_1]``, ``[ZIP5_2]``): the one pattern
+#: the redactor, the grounding check and the output guard read placeholders with.
+PLACEHOLDER = re.compile(r"\[[A-Z][A-Z0-9_]*_\d+\]")
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,9 @@ A word is a run of adjacent word-piece tokens (:func:`words`); its feature is th
 (:func:`~policy_engine.nlp.embedding.token_states`, L2-normalised); a logistic regression gives P(person name).  It is
 fitted by ``training/query_rewrite/fit_names.py`` on WNUT-17's training and development files (Derczynski et al., 2017:
 noisy user text, ``person`` entities) and the name spans of CAPID's development part, and shipped as ``name_model.npz``
-with the threshold chosen on WNUT-17's development file.  Adjacent name words make one span.  Thread-safe.
+with the threshold chosen on WNUT-17's development file.  Adjacent name words make one span.  A tagger remembers the
+word probabilities of the last :data:`REMEMBERED` texts it read, so every reader of one text (the name spans and the
+output guard's veto of a recognizer's name) shares one encoder pass.  Thread-safe.
 
 The query rewriter reads names in a question with it; the output guard reads names in an answer with it
 (:mod:`enforcers.output_guard.names`).
@@ -18,17 +20,17 @@ The query rewriter reads names in a question with it; the output guard reads nam
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache, lru_cache
 from pathlib import Path
 
 import numpy as np
 
 from policy_engine.nlp.embedding import Embedder, load_embedder, token_states
-from policy_engine.nlp.phrase_classifier import PhraseClassifier, linear_probabilities, load_classifier
-from policy_engine.policy.model import EmbeddingSettings
+from policy_engine.nlp.phrase_classifier import EMBEDDING, PhraseClassifier, linear_probabilities, load_classifier
 
 MODEL = Path(__file__).with_name("name_model.npz")
-#: The shared embedder as the name model was fitted on it (float32 vectors).
-EMBEDDING = EmbeddingSettings(precision="float32")
+#: Texts whose word probabilities a tagger remembers.
+REMEMBERED = 64
 
 
 def words(text: str, ranges: np.ndarray) -> list[tuple[int, int, list[int]]]:
@@ -64,12 +66,22 @@ class NameTagger:
         if model.coef.shape != (embedder.dim,):
             raise ValueError(f"name model has shape {model.coef.shape}, expected ({embedder.dim},)")
         self.model, self.threshold, self.embedder = model, model.stored["threshold"], embedder
+        self._remembered = lru_cache(maxsize=REMEMBERED)(self._scored)
 
-    def probabilities(self, text: str) -> list[tuple[int, int, float]]:
-        """(start, end, P(person name)) of every word of ``text``."""
+    def _scored(self, text: str) -> tuple[tuple[int, int, float], ...]:
         [(ranges, x)] = word_features(self.embedder, [text])
         p = linear_probabilities(x, self.model.coef, self.model.intercept)
-        return [(s, e, float(q)) for (s, e), q in zip(ranges, p)]
+        return tuple((s, e, float(q)) for (s, e), q in zip(ranges, p))
+
+    @property
+    def encoded(self) -> int:
+        """How many texts this tagger has run through the encoder (a remembered text is not run again)."""
+        return self._remembered.cache_info().misses
+
+    def probabilities(self, text: str) -> tuple[tuple[int, int, float], ...]:
+        """(start, end, P(person name)) of every word of ``text``; one encoder pass per text while it is among the
+        last :data:`REMEMBERED` read."""
+        return self._remembered(text)
 
     def names(self, text: str) -> list[tuple[int, int]]:
         """Character ranges of the person names in ``text``; adjacent name words (one space apart) are one name."""
@@ -84,7 +96,7 @@ class NameTagger:
         return out
 
 
+@cache
 def shared_name_tagger() -> NameTagger:
-    """The shipped name model (read once per process by :func:`~policy_engine.nlp.phrase_classifier.load_classifier`)
-    over the shared embedder."""
+    """The shipped name model over the shared embedder: one tagger per process, so its memory of texts is shared."""
     return NameTagger(load_classifier(MODEL), load_embedder(EMBEDDING))

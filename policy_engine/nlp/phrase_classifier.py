@@ -7,19 +7,23 @@ guard's quasi-identifier phrase model.  Each is stored as an ``.npz`` with
 scalar the model's trainer chose beside them (a veto threshold).
 :func:`load_classifier` reads one file once per process;
 :func:`linear_probabilities` is the sigmoid of the linear score of given
-vectors; :func:`embedded_probabilities` embeds texts in one batch with the
-shared embedder (float32) and returns it.
-:func:`probabilities` answers the same per text under a shipped model and
-remembers each answer per (model, text), so the phrases one request asks
-about several times (the guard scores an answer, finds its occupation verbs,
-then re-scores the rewrite; words recur across requests) are embedded once;
-the memory is cleared when it outgrows :data:`REMEMBERED` entries.
+vectors.
+:func:`linear_scores` gives each text's share of a model's linear score, its
+vector against one block of the weights (a model over the concatenated
+vectors of several texts, a phrase and its verb's lemma, has one block per
+text), and remembers each score per (model, block, text), so the phrases one
+request asks about several times (the guard scores an answer, finds its
+occupation verbs, then re-scores the rewrite; words recur across requests)
+are embedded once; the memory is cleared when it outgrows :data:`REMEMBERED`
+entries.  :func:`probabilities` answers the sigmoid of a one-block model's
+score per text, or the probability a compiled bundle supplied
+(:func:`remember`).
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -28,6 +32,10 @@ import numpy as np
 
 from policy_engine.nlp.embedding import load_embedder
 from policy_engine.policy.model import EmbeddingSettings
+
+#: The shared embedder as the shipped small models (these, the name model, the query rewriter's) were fitted on it:
+#: MiniLM in float32 (bf16 would shift the features they were trained on).
+EMBEDDING = EmbeddingSettings(precision="float32")
 
 
 @dataclass(frozen=True)
@@ -52,31 +60,40 @@ def linear_probabilities(vectors: np.ndarray, coef: np.ndarray, intercept: float
     return 1.0 / (1.0 + np.exp(-(vectors @ coef + intercept)))
 
 
-def embedded_probabilities(texts: Sequence[str], coef: np.ndarray, intercept: float) -> np.ndarray:
-    """sigmoid(embedding(text) . coef + intercept) of each text, embedded in one batch (empty in, empty out)."""
-    if not texts:
-        return np.zeros(0)
-    vectors = np.asarray(load_embedder(EmbeddingSettings(precision="float32")).embed(list(texts)))
-    return linear_probabilities(vectors, coef, intercept)
-
-
-#: Most (model, text) probabilities kept before the memory is cleared.
+#: Most (model, block, text) scores kept before the memory is cleared.
 REMEMBERED = 4096
+_SCORE: dict[tuple[Path, int, str], float] = {}
+#: Probabilities a compiled bundle supplied, by (model, text).
 _PROBABILITY: dict[tuple[Path, str], float] = {}
 _LOCK = threading.Lock()
 
 
-def probabilities(path: Path, texts: Iterable[str]) -> dict[str, float]:
-    """The probability of each distinct text under the classifier at ``path``; texts not remembered are embedded in one batch."""
+def linear_scores(path: Path, texts: Iterable[str], block: int = 0) -> dict[str, float]:
+    """Each distinct text's vector against the ``block``-th embedding-wide slice of the weights of the classifier at
+    ``path`` (no intercept); texts not remembered are embedded in one batch."""
     wanted = list(dict.fromkeys(texts))
     model = load_classifier(path)
     with _LOCK:
-        if len(_PROBABILITY) > REMEMBERED:
-            _PROBABILITY.clear()
-        fresh = [t for t in wanted if (path, t) not in _PROBABILITY]
+        if len(_SCORE) > REMEMBERED:
+            _SCORE.clear()
+        fresh = [t for t in wanted if (path, block, t) not in _SCORE]
         if fresh:
-            _PROBABILITY.update(zip(((path, t) for t in fresh), (float(p) for p in embedded_probabilities(fresh, model.coef, model.intercept))))
-        return {t: _PROBABILITY[(path, t)] for t in wanted}
+            vectors = np.asarray(load_embedder(EMBEDDING).embed(fresh))
+            width = vectors.shape[1]
+            scores = vectors @ model.coef[block * width : (block + 1) * width]
+            _SCORE.update(zip(((path, block, t) for t in fresh), (float(x) for x in scores)))
+        return {t: _SCORE[(path, block, t)] for t in wanted}
+
+
+def probabilities(path: Path, texts: Iterable[str]) -> dict[str, float]:
+    """The probability of each distinct text under the one-block classifier at ``path``: a compiled bundle's where
+    it supplied one, else the sigmoid of :func:`linear_scores` plus the intercept."""
+    wanted = list(dict.fromkeys(texts))
+    with _LOCK:
+        known = {t: _PROBABILITY[(path, t)] for t in wanted if (path, t) in _PROBABILITY}
+    scores = linear_scores(path, (t for t in wanted if t not in known))
+    intercept = load_classifier(path).intercept
+    return {t: known[t] if t in known else float(1.0 / (1.0 + np.exp(-(scores[t] + intercept)))) for t in wanted}
 
 
 def remember(path: Path, known: Mapping[str, float]) -> None:

@@ -29,9 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bench.detect.corpora import conll_docs  # noqa: E402
 from bench.query_rewrite.corpora import CORPORA, capid, capid_split  # noqa: E402
-from enforcers.query_rewrite.task import EMBEDDING  # noqa: E402
 from policy_engine.nlp.embedding import Embedder, load_embedder  # noqa: E402
-from policy_engine.nlp.name_tagger import MODEL, word_features  # noqa: E402
+from policy_engine.nlp.name_tagger import EMBEDDING, MODEL, word_features  # noqa: E402
 
 OUT = MODEL
 WNUT_TRAIN = CORPORA / "wnut17" / "wnut17train.conll"
