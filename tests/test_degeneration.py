@@ -96,3 +96,12 @@ def test_a_sentence_cut_by_the_length_limit_is_dropped_unless_it_is_all_there_is
     assert without_cut_sentence("The dose was lowered. IgE is a type of immune response that") == "The dose was lowered."
     assert without_cut_sentence("The dose was lowered.") == "The dose was lowered."
     assert without_cut_sentence("an answer with no end mark") == "an answer with no end mark"
+
+
+def test_a_list_marker_ends_no_sentence():
+    """A numbered draft cut by the length limit released "1." alone: the marker's full stop is no sentence end."""
+    from policy_engine.llm.degeneration import without_cut_sentence
+
+    cut = "1. An ultrasound and a fine needle aspiration biopsy may be"
+    assert without_cut_sentence(cut) == cut
+    assert without_cut_sentence("1. An ultrasound is needed. 2. A biopsy of the") == "1. An ultrasound is needed."

@@ -122,8 +122,9 @@ def check_output(text: str, limits: LoopCheck = LoopCheck()) -> Verdict:
 
 
 def without_cut_sentence(text: str) -> str:
-    """``text`` without a last sentence that a length limit cut off (kept when it is all there is)."""
-    ends = [end for _, end in sentence_spans(text, abbreviations=False) if text[end - 1] in ".!?"]
+    """``text`` without a last sentence that a length limit cut off (kept when it is all there is).  A list marker
+    ("1.", "b)") ends no sentence: cutting after it would release the marker alone."""
+    ends = [end for start, end in sentence_spans(text, abbreviations=False) if text[end - 1] in ".!?" and any(c.isalpha() for c in text[start:end])]
     return text[: ends[-1]] if ends and ends[-1] < len(text.rstrip()) else text
 
 
