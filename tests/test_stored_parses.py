@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -31,15 +33,21 @@ def _store(tmp_path: Path, texts: tuple[str, ...], model: str | None = None) -> 
     return StoredParses(tmp_path / PARSES, file_sha256(tmp_path / PARSES))
 
 
-def _counting(runs: list[str]):
-    original = nlp_pipeline.pipe
+@contextmanager
+def _counted_parses() -> Iterator[list[str]]:
+    """The texts the pipeline's ``pipe`` runs on while the block runs (the real pipe is put back after it)."""
+    original, runs = nlp_pipeline.pipe, []
 
     def counting_pipe(texts, **kwargs):
         texts = list(texts)
         runs.extend(texts)
         return original(texts, **kwargs)
 
-    return original, counting_pipe
+    nlp_pipeline.pipe = counting_pipe
+    try:
+        yield runs
+    finally:
+        nlp_pipeline.pipe = original
 
 
 def test_a_stored_doc_is_the_parse_spacy_gives(tmp_path: Path) -> None:
@@ -62,22 +70,19 @@ def test_parse_serves_a_registered_store_only_for_the_model_that_parsed(tmp_path
     key = f"test-store-{same_model}"
     store = _store(tmp_path, texts, None if same_model else "en_another_model==1.0 spacy==0")
     use_stored_parses(key, store)
-    runs: list[str] = []
-    original, counting = _counting(runs)
-    nlp_pipeline.pipe = counting
     try:
-        full = parse(texts)
-        syntax = parse(texts, components=SYNTAX)  # the leading components of the stored full run
-        ner = parse(texts, components=NER, prepare=("ner", sentence_starts()))
+        with _counted_parses() as runs:
+            full = parse(texts)
+            syntax = parse(texts, components=SYNTAX)  # the leading components of the stored full run
+            ner = parse(texts, components=NER, prepare=("ner", sentence_starts()))
     finally:
-        nlp_pipeline.pipe = original
         nlp_pipeline.forget_stored_parses(key, store)
     assert (runs == []) is same_model, runs
-    assert [_signature(d) for d in full] == [_signature(d) for d in original(texts)]
-    assert [_signature(d) for d in syntax] == [_signature(d) for d in original(texts, components=SYNTAX)]
-    assert [_signature(d) for d in ner] == [_signature(d) for d in original(texts, components=NER, prepare=("ner", sentence_starts()))]
+    assert [_signature(d) for d in full] == [_signature(d) for d in nlp_pipeline.pipe(texts)]
+    assert [_signature(d) for d in syntax] == [_signature(d) for d in nlp_pipeline.pipe(texts, components=SYNTAX)]
+    assert [_signature(d) for d in ner] == [_signature(d) for d in nlp_pipeline.pipe(texts, components=NER, prepare=("ner", sentence_starts()))]
     full[0].set_ents([], default="outside")  # a caller's change never reaches the next caller
-    assert [e.text for e in parse([texts[0]])[0].ents] == [e.text for e in next(original([texts[0]])).ents] != []
+    assert [e.text for e in parse([texts[0]])[0].ents] == [e.text for e in next(nlp_pipeline.pipe([texts[0]])).ents] != []
 
 
 def test_an_opened_bundle_protects_without_parsing_its_passages_again() -> None:
@@ -90,13 +95,10 @@ def test_an_opened_bundle_protects_without_parsing_its_passages_again() -> None:
     stored = {n.chunk_id: n.text for n in Bundle.open(path).nodes}
     engine = Engine.open(path, audit=False)
     nlp_pipeline._PARSED.clear()  # the compile parsed the same texts in this process
-    runs: list[str] = []
-    original, counting = _counting(runs)
-    nlp_pipeline.pipe = counting
     try:
-        result = engine.protect("Which inhaler does Maria Lopez use for her asthma?")
+        with _counted_parses() as runs:
+            result = engine.protect("Which inhaler does Maria Lopez use for her asthma?")
     finally:
-        nlp_pipeline.pipe = original
         engine.close()
     assert result.redactions and {c.chunk_id for c in result.chunks} & set(stored)  # it retrieved stored passages and redacted
     assert not set(runs) & set(stored.values()), "a passage the bundle stored parses of was parsed again"
@@ -205,13 +207,10 @@ def test_closing_one_of_two_engines_on_a_bundle_keeps_the_other_served_from_stor
     second.close()
     assert first.stored_parses is not None and nlp_pipeline._STORES.get(key) is first.stored_parses[1]
     nlp_pipeline._PARSED.clear()  # the compile parsed the same texts in this process
-    runs: list[str] = []
-    original, counting = _counting(runs)
-    nlp_pipeline.pipe = counting
     try:
-        result = first.protect("Which inhaler does Maria Lopez use for her asthma?")
+        with _counted_parses() as runs:
+            result = first.protect("Which inhaler does Maria Lopez use for her asthma?")
     finally:
-        nlp_pipeline.pipe = original
         first.close()
     assert result.redactions and runs
     assert not set(runs) & stored, "a passage the bundle stored parses of was parsed again"
