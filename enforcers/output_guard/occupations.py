@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from enforcers.output_guard.learned_qi import complement
-from policy_engine.nlp.phrase_classifier import linear_scores, load_classifier
+from policy_engine.nlp.phrase_classifier import linear_scores, load_classifier, sigmoid
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
@@ -60,7 +60,7 @@ def occupation_probabilities(phrases: list[str], verbs: list[str]) -> np.ndarray
     the linear score plus the intercept (each text embedded once, :func:`policy_engine.nlp.phrase_classifier.linear_scores`)."""
     phrase, lemma = linear_scores(MODEL, phrases, block=0), linear_scores(MODEL, verbs, block=1)
     scores = np.array([phrase[p] + lemma[v] for p, v in zip(phrases, verbs)], dtype=float) + load_classifier(MODEL).intercept
-    return 1.0 / (1.0 + np.exp(-scores))
+    return sigmoid(scores)
 
 
 def occupation_rewrites(doc: Doc, spans: list[tuple[int, int]]) -> list[tuple[int, int, str]]:

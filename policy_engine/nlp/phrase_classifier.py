@@ -57,7 +57,12 @@ def load_classifier(path: Path) -> PhraseClassifier:
 
 def linear_probabilities(vectors: np.ndarray, coef: np.ndarray, intercept: float) -> np.ndarray:
     """sigmoid(vector . coef + intercept) of each row of ``vectors``."""
-    return 1.0 / (1.0 + np.exp(-(vectors @ coef + intercept)))
+    return sigmoid(vectors @ coef + intercept)
+
+
+def sigmoid(z: np.ndarray | float) -> np.ndarray:
+    """The logistic function of a linear score (a model's probability from its logit)."""
+    return 1.0 / (1.0 + np.exp(-np.asarray(z)))
 
 
 #: Most (model, block, text) scores kept before the memory is cleared.
@@ -93,7 +98,7 @@ def probabilities(path: Path, texts: Iterable[str]) -> dict[str, float]:
         known = {t: _PROBABILITY[(path, t)] for t in wanted if (path, t) in _PROBABILITY}
     scores = linear_scores(path, (t for t in wanted if t not in known))
     intercept = load_classifier(path).intercept
-    return {t: known[t] if t in known else float(1.0 / (1.0 + np.exp(-(scores[t] + intercept)))) for t in wanted}
+    return {t: known[t] if t in known else float(sigmoid(scores[t] + intercept)) for t in wanted}
 
 
 def remember(path: Path, known: Mapping[str, float]) -> None:
