@@ -47,6 +47,7 @@ from typing import Protocol
 import numpy as np
 
 from policy_engine.nlp.embedding import Embedder
+from policy_engine.nlp.phrase_classifier import sigmoid
 
 #: Cosine to the verbalized fact at which a sentence about the head counts as its evidence (the lowest value
 #: ``bench/kg_erasure/external.py`` sweeps on SynthPAI development threads; see bench/results/kg_erasure_external.md).
@@ -196,7 +197,7 @@ class AttributeJudge(EmbeddingJudge):
         if attribute is None or not len(vectors):
             return [False] * len(vectors)
         z = self.log_odds(vectors, attribute)
-        return [bool(p >= self.thresholds[self.classes.index(attribute)]) for p in 1.0 / (1.0 + np.exp(-z))]
+        return [bool(p >= self.thresholds[self.classes.index(attribute)]) for p in sigmoid(z)]
 
 
 class FactJudge(EmbeddingJudge):
@@ -234,7 +235,7 @@ class FactJudge(EmbeddingJudge):
         else:
             z = self.relatedness_weights[0][0] * cosine + self.relatedness_weights[1]
             threshold = self.relatedness_threshold
-        return 1.0 / (1.0 + np.exp(-z)), threshold
+        return sigmoid(z), threshold
 
     def reads(self, fact: Fact) -> bool:
         """For a relation outside the attribute model, the relatedness threshold takes nearly every sentence about the

@@ -48,6 +48,7 @@ from pathlib import Path
 import numpy as np
 
 from enforcers.output_guard.persons import Extraction
+from policy_engine.nlp.phrase_classifier import sigmoid
 
 DEFAULT_SCORER = Path(__file__).with_name("default_scorer.json")
 FEATURES = ("margin", "second", "attributed", "unanchored", "kept_by_pattern", "persons", "first_person", "qi_mass")
@@ -105,8 +106,9 @@ class Scorer:
     domains: dict[str, dict[str, list[float] | int]] = field(default_factory=dict)
 
     def score(self, row: np.ndarray) -> float:
+        """The probability of one feature row (the logit clamped to [-50, 50], as the calibration arrays were made)."""
         z = float(((row - self.mean) / self.scale) @ self.weights + self.bias)
-        return 1.0 / (1.0 + np.exp(-np.clip(z, -50.0, 50.0)))
+        return float(sigmoid(np.clip(z, -50.0, 50.0)))
 
     def thresholds(self, limit: int, preset: str, abstain_rate: float, domain: str = "general") -> Thresholds:
         """``tau_flag`` for the preset's false-flag rate and ``tau_review`` for ``abstain_rate`` (see the module contract):

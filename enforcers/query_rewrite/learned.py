@@ -33,6 +33,7 @@ import numpy as np
 from enforcers.query_rewrite.task import EMBEDDING, LEXICAL_FEATURES, features
 from policy_engine.nlp.embedding import Embedder, load_embedder
 from policy_engine.nlp.ngram_hashing import char_wb_ngrams, hashed_ngrams
+from policy_engine.nlp.phrase_classifier import sigmoid
 
 REQUEST_FILE = "request_model.npz"
 TAGGER_FILE = "disclosure_model.npz"
@@ -63,7 +64,7 @@ class RequestDetector:
     def probability(self, sentences: list[str]) -> list[float]:
         if not sentences:
             return []
-        return [float(p) for p in 1.0 / (1.0 + np.exp(-(features(sentences, self.embedder) @ self.coef + self.intercept)))]
+        return [float(p) for p in sigmoid(features(sentences, self.embedder) @ self.coef + self.intercept)]
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,7 @@ import numpy as np
 
 from enforcers.query_rewrite.task import EMBEDDING
 from policy_engine.nlp.embedding import Embedder, load_embedder, token_states
+from policy_engine.nlp.phrase_classifier import sigmoid
 
 MODEL_FILE = "necessity_model.npz"
 #: Span kinds: CAPID's types (the labelled data's vocabulary), plus ``other`` for attributes it has no type for.
@@ -127,7 +128,7 @@ class NecessityModel:
         if self.contextual:
             x = contextual_features(x, span_in_question_context(self.embedder, [question] * len(spans), sentences, spans))
         score = x @ self.coef + self.intercept
-        return [float(p) for p in 1.0 / (1.0 + np.exp(-(self.platt[0] * score + self.platt[1])))]
+        return [float(p) for p in sigmoid(self.platt[0] * score + self.platt[1])]
 
 
 _lock = threading.Lock()

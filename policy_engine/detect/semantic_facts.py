@@ -70,6 +70,7 @@ from spacy.tokens import Doc, Span
 
 from policy_engine.detect.fact_candidates import FORMS, candidate_spans
 from policy_engine.nlp.embedding import Embedder
+from policy_engine.nlp.phrase_classifier import sigmoid
 from policy_engine.nlp.pipeline import parse
 
 #: The fitted span classifier (written by ``training/semantic_facts.py``).
@@ -138,7 +139,7 @@ class FactModel:
 
     def probabilities(self, features: CandidateFeatures) -> np.ndarray:
         """The probability of each row (see :meth:`logits`)."""
-        return 1.0 / (1.0 + np.exp(-self.logits(features)))
+        return sigmoid(self.logits(features))
 
     def save(self, path: Path) -> None:
         """Write the model to ``path`` (``.npz``)."""
