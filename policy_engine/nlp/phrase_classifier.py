@@ -14,8 +14,9 @@ vectors of several texts, a phrase and its verb's lemma, has one block per
 text), and remembers each score per (model, block, text), so the phrases one
 request asks about several times (the guard scores an answer, finds its
 occupation verbs, then re-scores the rewrite; words recur across requests)
-are embedded once; the memory is cleared when it outgrows :data:`REMEMBERED`
-entries.  :func:`probabilities` answers the sigmoid of a one-block model's
+are embedded once, outside the memory's lock (a caller whose texts are
+remembered never waits on another's embedding); the memory is cleared when it
+outgrows :data:`REMEMBERED` entries.  :func:`probabilities` answers the sigmoid of a one-block model's
 score per text, or the probability a compiled bundle supplied
 (:func:`remember`).
 """
@@ -68,6 +69,9 @@ def sigmoid(z: np.ndarray | float) -> np.ndarray:
 #: Most (model, block, text) scores kept before the memory is cleared.
 REMEMBERED = 4096
 _SCORE: dict[tuple[Path, int, str], float] = {}
+#: (model, block, text) keys a caller is embedding now, each with the event its caller sets once it has stored them
+#: (or failed to).
+_EMBEDDING: dict[tuple[Path, int, str], threading.Event] = {}
 #: Probabilities a compiled bundle supplied, by (model, text).
 _PROBABILITY: dict[tuple[Path, str], float] = {}
 _LOCK = threading.Lock()
@@ -75,19 +79,66 @@ _LOCK = threading.Lock()
 
 def linear_scores(path: Path, texts: Iterable[str], block: int = 0) -> dict[str, float]:
     """Each distinct text's vector against the ``block``-th embedding-wide slice of the weights of the classifier at
-    ``path`` (no intercept); texts not remembered are embedded in one batch."""
+    ``path`` (no intercept).
+
+    Texts neither remembered nor being embedded by another caller are reserved and embedded in one batch, outside
+    the memory's lock, so a caller whose texts are remembered never waits on another's embedding; a text another
+    caller is embedding is waited for rather than embedded twice, and embedded here if that caller failed or the
+    memory was cleared before it could be read.
+    """
     wanted = list(dict.fromkeys(texts))
     model = load_classifier(path)
+    scores: dict[str, float] = {}
+    while len(scores) < len(wanted):
+        mine, reservation, theirs = _reserve(path, block, [t for t in wanted if t not in scores], scores)
+        if mine:
+            scores.update(_embed_and_store(path, block, model, mine, reservation))
+        for embedding in theirs:
+            embedding.wait()
+    return {t: scores[t] for t in wanted}
+
+
+def _reserve(
+    path: Path, block: int, texts: list[str], scores: dict[str, float]
+) -> tuple[list[str], threading.Event, set[threading.Event]]:
+    """Under the lock: copy the remembered scores of ``texts`` into ``scores``, reserve the texts no caller is
+    embedding under a new event (the texts and the event come first), and answer the events of those another caller is
+    embedding."""
+    mine: list[str] = []
+    reservation = threading.Event()
+    theirs: set[threading.Event] = set()
     with _LOCK:
         if len(_SCORE) > REMEMBERED:
             _SCORE.clear()
-        fresh = [t for t in wanted if (path, block, t) not in _SCORE]
-        if fresh:
-            vectors = np.asarray(load_embedder(EMBEDDING).embed(fresh))
-            width = vectors.shape[1]
-            scores = vectors @ model.coef[block * width : (block + 1) * width]
-            _SCORE.update(zip(((path, block, t) for t in fresh), (float(x) for x in scores)))
-        return {t: _SCORE[(path, block, t)] for t in wanted}
+        for text in texts:
+            key = (path, block, text)
+            if key in _SCORE:
+                scores[text] = _SCORE[key]
+            elif key in _EMBEDDING:
+                theirs.add(_EMBEDDING[key])
+            else:
+                mine.append(text)
+        _EMBEDDING.update(((path, block, t), reservation) for t in mine)
+    return mine, reservation, theirs
+
+
+def _embed_and_store(
+    path: Path, block: int, model: PhraseClassifier, texts: list[str], reservation: threading.Event
+) -> dict[str, float]:
+    """Embed the ``texts`` reserved under ``reservation`` (without the lock), then remember their scores and release
+    the reservation; it is released, and its waiters woken, whether or not the embedding succeeded."""
+    stored: dict[str, float] = {}
+    try:
+        vectors = np.asarray(load_embedder(EMBEDDING).embed(texts))
+        width = vectors.shape[1]
+        stored = dict(zip(texts, (float(x) for x in vectors @ model.coef[block * width : (block + 1) * width])))
+    finally:
+        with _LOCK:
+            _SCORE.update(((path, block, t), score) for t, score in stored.items())
+            for text in texts:
+                del _EMBEDDING[(path, block, text)]
+        reservation.set()
+    return stored
 
 
 def probabilities(path: Path, texts: Iterable[str]) -> dict[str, float]:
