@@ -24,6 +24,7 @@ from policy_engine.detect.name_shapes import LAYOUT_WORDS, LOWER, NAME_WORD, UPP
 from policy_engine.detect.names import FORMS_OF_ADDRESS, TITLES
 from policy_engine.detect.ner import NamedEntity
 from policy_engine.detect.roles import ROLE_TITLES
+from policy_engine.nlp.name_tagger import shared_name_tagger
 
 PERSON = "PERSON"
 NUMERIC_LABELS = frozenset({"DATE", "MONEY", "TIME", "PERCENT", "QUANTITY", "CARDINAL"})
@@ -141,11 +142,23 @@ _HONORIFIC_BEFORE_ROLE = re.compile(r"(?:" + "|".join(HONORIFICS) + r")\b\.?[ \t
 
 
 def is_form_label(text: str, start: int, end: int) -> bool:
-    """Dictionary words opening a line and closed by a colon ("Reason:", "Nurse:"): a form's field label, never data
-    (a speaker's name, "Marguerite:", is no dictionary word and stays)."""
+    """Dictionary words opening a line and closed by a colon ("Reason:", "Nurse:"): a form's field label, never data.
+
+    A transcript opens its lines the same way with the speaker's name ("Matthew: Remember me?"), and many given
+    names are dictionary words too.  Where a word is also a name in the lexicon, the case-blind name model
+    (:mod:`policy_engine.nlp.name_tagger`) reads it in its context and a reading at or above its shipped threshold
+    makes it a name ("Matthew" 0.79, "Grace" 0.50; "Reason" 0.01, "Judge" 0.13).  Only such texts pay the encoder pass.
+    """
     opens_line = not text[text.rfind("\n", 0, start) + 1 : start].strip(" \t*#->|")
-    words = WORD.findall(text[start:end])
-    return opens_line and text[end : end + 3].lstrip(" *").startswith(":") and bool(words) and all(is_common_word(w) for w in words)
+    words = list(WORD.finditer(text, start, end))
+    if not (opens_line and text[end : end + 3].lstrip(" *").startswith(":") and words and all(is_common_word(w.group()) for w in words)):
+        return False
+    named = [(w.start(), w.end()) for w in words if is_first_name(w.group()) or is_surname(w.group())]
+    if not named:
+        return True
+    tagger = shared_name_tagger()
+    read = {(s, e): p for s, e, p in tagger.probabilities(text)}
+    return all(read.get(span, 0.0) < tagger.threshold for span in named)
 
 
 def word_start(text: str, start: int) -> int:
