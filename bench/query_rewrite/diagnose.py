@@ -8,7 +8,10 @@ model, by kind and the model's probability; (c) kept by a policy rule or an engi
 survives (a second mention, a placeholder or cut that did not take, a decision covering part of the span).  Every
 needed CAPID span the rewrite lost is put under :func:`loss_stage`: removed by the model, removed by a rule, removed
 with a neighbouring phrase, lost in a refusal.  Per query, the stages a leaking query leaks through, and how many leak
-through one stage alone (what fixing that stage alone would clear).
+through one stage alone (what fixing that stage alone would clear).  The leaked values never proposed are classed by
+form (:func:`never_proposed_class`: a lower-case value; a run of capitalised proper-name words outside the request
+sentences with no entity label; other), and the runs a rule proposing every such run would add (:func:`named_runs`)
+are counted by whether they are gold units at all (the rule's cost per query).
 
 Usage: ``python bench/query_rewrite/diagnose.py [--capid-limit 150] [--pupa-limit 118] [--tag name]``; appends the
 tables to ``bench/results/query_rewrite_leak_sources.md`` (counts only, no corpus text) and, with ``--dump``, writes
@@ -23,9 +26,11 @@ import os
 import re
 import sys
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
-from spacy.tokens import Doc
+from spacy.lang.en.stop_words import STOP_WORDS
+from spacy.tokens import Doc, Span, Token
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a script from a fresh install
 
@@ -34,7 +39,9 @@ from bench.query_rewrite.external import forwarded  # noqa: E402
 from bench.query_rewrite.metrics import LEXICAL, coverage, scored_items  # noqa: E402
 from enforcers.query_rewrite.necessity import Decision  # noqa: E402
 from enforcers.query_rewrite.need import kind_of  # noqa: E402
+from enforcers.query_rewrite.request_roles import request_sentences  # noqa: E402
 from enforcers.query_rewrite.rewriter import QueryRefused, QueryRewriter, RewriteResult  # noqa: E402
+from enforcers.query_rewrite.sentence_starts import parse as syntax_parse  # noqa: E402
 from policy_engine.detect.analyzer import Analyzer  # noqa: E402
 from policy_engine.nlp.pipeline import parse as pipe_parse  # noqa: E402
 from policy_engine.policy.model import Metadata, Policy  # noqa: E402
@@ -125,6 +132,120 @@ def unit_kind(doc: Doc, text: str, value: str) -> str:
     return f"{label}, {case}"
 
 
+def _occurrences(text: str, value: str) -> list[tuple[int, int]]:
+    """Every case-folded occurrence of ``value`` in ``text``."""
+    return [(m.start(), m.end()) for m in re.finditer(re.escape(value.casefold()), text.casefold())] if value else []
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """One query's parses: its syntax with the rewriter's sentence starts, its request sentences, its entity ranges."""
+
+    syntax: Doc
+    requests: list[Span]
+    entities: list[tuple[int, int, str]]
+
+    @classmethod
+    def of(cls, text: str) -> Parsed:
+        syntax = syntax_parse(text)
+        return cls(syntax, request_sentences(syntax), [(e.start_char, e.end_char, e.label_) for e in pipe_parse([text])[0].ents])
+
+    def in_request(self, start: int) -> bool:
+        return any(r.start_char <= start < r.end_char for r in self.requests)
+
+    def entity(self, start: int, end: int) -> str | None:
+        return next((label for e0, e1, label in self.entities if e0 < end and start < e1), None)
+
+
+#: Words that may join the words of one name ("Bank of Ireland", "Marks & Spencer", "Hewlett-Packard").
+_NAME_JOINERS = frozenset({"of", "&", "-"})
+
+
+def _name_word(token: Token) -> bool:
+    """A word of a proper name: upper-case initial, and a proper noun or a compound part of one."""
+    return token.text[:1].isupper() and (token.pos_ == "PROPN" or (token.dep_ == "compound" and token.head.pos_ == "PROPN"))
+
+
+def named_runs(parsed: Parsed) -> list[tuple[int, int]]:
+    """The candidate rule measured for issue 30's never-proposed names: character ranges of the runs of proper-name
+    words (:func:`_name_word`, joined by :data:`_NAME_JOINERS`) outside the request sentences that the parse labels as
+    no entity."""
+    runs: list[list[Token]] = []
+    for token in parsed.syntax:
+        if not _name_word(token) or parsed.in_request(token.idx) or parsed.entity(token.idx, token.idx + len(token)) is not None:
+            continue
+        if runs and (runs[-1][-1].i == token.i - 1 or _joined(runs[-1], token)):
+            runs[-1].append(token)
+        else:
+            runs.append([token])
+    return [(run[0].idx, run[-1].idx + len(run[-1])) for run in runs]
+
+
+def _joined(run: list[Token], token: Token) -> bool:
+    """Whether only joiner words lie between the end of ``run`` and ``token``."""
+    between = token.doc[run[-1].i + 1 : token.i]
+    return 0 < len(between) <= 2 and all(t.lower_ in _NAME_JOINERS for t in between)
+
+
+def never_proposed_class(parsed: Parsed, text: str, value: str) -> tuple[str, str]:
+    """(class, detail) of a leaked unit no decision overlaps: ``b lower-case`` (no upper-case letter), ``a proper-name
+    run outside the request`` (every content word capitalised, outside the request sentences, no entity label), or
+    ``c other`` (an entity label the detector does not map, a name inside the request, any other form)."""
+    where = _locate(text, value) or (0, 0)
+    written = text[where[0] : where[1]]
+    inside = "inside the request" if parsed.in_request(where[0]) else "outside the request"
+    if not any(c.isupper() for c in written):
+        return "b lower-case", inside
+    label = parsed.entity(*where)
+    if label is not None:
+        return "c other", f"spaCy {label}, {inside}"
+    words = [w for w in re.findall(r"[^\W\d_]+", written) if w.casefold() not in STOP_WORDS]
+    if words and all(w[:1].isupper() for w in words):
+        casing = "all caps" if written == written.upper() else "capitalised"
+        return ("a proper-name run outside the request", casing) if inside == "outside the request" else ("c other", f"proper-name run inside the request, {casing}")
+    return "c other", f"other form, {inside}"
+
+
+def run_cost(parsed: Parsed, text: str, result: RewriteResult | None, gold: list[str], leaked: list[str]) -> Counter:
+    """The runs :func:`named_runs` would add to ``text``'s proposals (those no decision of ``result`` overlaps), by
+    what they overlap: a never-proposed leaked unit (``leaked``), another gold unit or span, or no gold unit (the cost)."""
+    decided = [(d.span.start, d.span.end) for d in result.decisions] if result else []
+    leaked_at = [o for v in leaked for o in _occurrences(text, v)]
+    gold_at = [o for v in gold for o in _occurrences(text, v)]
+    out = Counter()
+    for run in named_runs(parsed):
+        if any(_overlaps(run, d) for d in decided):
+            continue
+        out["a never-proposed leaked unit" if any(_overlaps(run, o) for o in leaked_at) else "another gold unit" if any(_overlaps(run, o) for o in gold_at) else "no gold unit"] += 1
+    return out
+
+
+def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    return a[0] < b[1] and b[0] < a[1]
+
+
+def _tally_names(corpus: str, text: str, result: RewriteResult | None, gold: list[str], never: list[str], forms: Counter, costs: Counter) -> None:
+    """Adds to ``forms`` the form class of each never-proposed leaked value of ``never`` and to ``costs`` what the
+    runs :func:`named_runs` would add to ``text`` overlap (:func:`run_cost`), per ``corpus``."""
+    parsed = Parsed.of(text)
+    for value in never:
+        forms[(corpus, *never_proposed_class(parsed, text, value))] += 1
+    for what, n in run_cost(parsed, text, result, gold, never).items():
+        costs[corpus, what] += n
+
+
+def _names_tables(forms: Counter, costs: Counter, queries: dict[str, int]) -> list[str]:
+    """The never-proposed leaked values by form, and what the proper-name-run rule would add per query."""
+    lines = [f"Never-proposed leaked values by form ({sum(forms.values())}):", "", "| corpus | class | detail | values |", "|---|---|---|---|"]
+    lines += [f"| {c} | {k} | {d} | {n} |" for (c, k, d), n in sorted(forms.items(), key=lambda kv: (kv[0][0], kv[0][1], -kv[1]))]
+    lines += ["", "Runs the proper-name rule (`named_runs`) would add (no decision overlaps them), by what they overlap:", "",
+              "| corpus | queries | runs added | a never-proposed leaked unit | another gold unit | no gold unit | no gold unit per query |", "|---|---|---|---|---|---|---|"]
+    for corpus, n in queries.items():
+        hit, other, none = (costs[corpus, w] for w in ("a never-proposed leaked unit", "another gold unit", "no gold unit"))
+        lines.append(f"| {corpus} | {n} | {hit + other + none} | {hit} | {other} | {none} | {none / max(n, 1):.2f} |")
+    return lines + [""]
+
+
 def _run(rewriter: QueryRewriter, text: str) -> tuple[RewriteResult | None, str | None]:
     try:
         return rewriter.rewrite(text), None
@@ -162,7 +283,7 @@ def main() -> None:
     args = parser.parse_args()
     policy = Policy(metadata=Metadata(name="query-rewrite-diagnosis"))
     rewriter = QueryRewriter(policy, Analyzer(policy))
-    leaked, lost, carried = Counter(), Counter(), Counter()
+    leaked, lost, carried, forms, costs = Counter(), Counter(), Counter(), Counter(), Counter()
     capid_stages: list[set[str]] = []
     pupa_stages: list[set[str]] = []
     totals = Counter()
@@ -174,14 +295,16 @@ def main() -> None:
         totals["CAPID refused"] += result is None
         essential, other = scored_items(q.items())
         kinds = {s.value: kind_of(s.type) for s in q.spans}
-        stages = set()
+        stages, never = set(), []
         for value in other:
             totals["CAPID not needed (scored)"] += 1
             if result is not None and coverage(value, out) >= LEXICAL:
                 stage = leak_stage(result, q.text, value, kinds[value])
                 leaked[stage] += 1
                 stages.add(stage[0])
+                never += [value] if stage[0] == "a never proposed" else []
                 rows.append({"corpus": "capid", "query": q.text, "span": value, "essential": False, "stage": stage, "out": out})
+        _tally_names("CAPID", q.text, result, [s.value for s in q.spans], never, forms, costs)
         capid_stages += [stages] if stages else []
         totals["CAPID with a not-needed span"] += bool(other)
         for value in essential:
@@ -195,14 +318,16 @@ def main() -> None:
         result, reason = _run(rewriter, q.text)
         totals["PUPA refused"] += result is None
         doc = pipe_parse([q.text])[0]
-        stages = set()
+        stages, never = set(), []
         for unit in q.pii_units:
             totals["PUPA units"] += 1
             if result is not None and forwarded(unit, result.text):
                 stage = leak_stage(result, q.text, unit, unit_kind(doc, q.text, unit))
                 carried[stage] += 1
                 stages.add(stage[0])
+                never += [unit] if stage[0] == "a never proposed" else []
                 rows.append({"corpus": "pupa", "query": q.text, "span": unit, "stage": stage, "out": result.text})
+        _tally_names("PUPA TNB", q.text, result, list(q.pii_units), never, forms, costs)
         pupa_stages += [stages] if stages else []
     command = f"python bench/query_rewrite/diagnose.py --capid-limit {args.capid_limit} --pupa-limit {args.pupa_limit} --tag {args.tag}"
     lines = [f"## {args.tag}", "", f"Command: `{command}` (load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}); "
@@ -212,6 +337,7 @@ def main() -> None:
     lines += _table("CAPID lost needed spans (EA)", lost)
     lines += _by_query("PUPA TNB", pupa_stages, len(pupa_queries))
     lines += _table("PUPA TNB forwarded units", carried, "| stage | detail (spaCy entity, casing) | units |")
+    lines += _names_tables(forms, costs, {"CAPID": len(capid_queries), "PUPA TNB": len(pupa_queries)})
     path = RESULTS / "query_rewrite_leak_sources.md"
     history = path.read_text() if path.exists() else "# Query rewriting: where leaks and losses come from (development parts)\n\n" + (__doc__ or "").split("\n\n")[0] + "\n\n"
     path.write_text(history + "\n".join(lines) + "\n")
