@@ -52,6 +52,9 @@ ROOT = Path(__file__).resolve().parents[2]
 CORPORA = ROOT.parent / "shared" / "corpora"
 RESULTS = ROOT / "bench" / "results" / "output_guard_direct_recall"
 _PLACEHOLDER = re.compile(r"\[([A-Z][A-Z_]*?)_\d+\]")
+#: The heading of the hand-written part of the results file (diagnoses, acceptance rules written before a measurement):
+#: :func:`render` keeps it, and everything after it, when it rewrites the runs.
+NOTES = "# Diagnoses and acceptance rules (written by hand, kept when the runs are rendered again)"
 _FIELD = re.compile(r"(?i)\b(?:name|user\s*name|username|seller(?:\s+name)?|buyer|author|contact|user|id)\s*:?\s*$")
 
 
@@ -177,13 +180,15 @@ def name_posts(source: str) -> list[Doc]:
 def name_classes(text: str, start: int, end: int) -> list[str]:
     """The classes of a person span (a span may be in several): a single name (one word) or a full name; in lower
     case; holding a dictionary word ("Chase", "Summer"); holding no word the name lexicon knows ("Saoirse"); plural or
-    possessive (followed by 's, WNUT's tokens split it off, or a family's plural, "the Okafors")."""
+    possessive (followed by 's, WNUT's tokens split it off, or a family's plural, "the Okafors"); holding a capitalised
+    word that neither the lexicon nor the dictionary knows ("Jeknić", "Lantos")."""
     span = text[start:end]
     words = re.findall(r"[^\W\d_]+", span)
     found = ["single name" if len(span.split()) == 1 else "full name"]
     found += ["lower-case"] if span.islower() else []
     found += ["dictionary word"] if any(is_common_word(w) for w in words) else []
     found += ["outside the lexicon"] if words and not any(is_name_word(w) for w in words) else []
+    found += ["a capitalised word no list knows"] if any(w[0].isupper() and not is_name_word(w) and not is_common_word(w) for w in words) else []
     plural = span.endswith("s") and re.search(r"(?i)\bthe\s+$", text[:start]) is not None
     found += ["plural or possessive"] if plural or re.match(r"\s?['\u2019]s\b", text[end:]) else []
     return found
@@ -259,7 +264,14 @@ def render(results: dict[str, dict[str, object]]) -> str:
         for domain, r in domains.items():
             lines += [f"- {domain}: " + ("; ".join(f"{m['unit']} {m['shape']} ({', '.join(m['positions'])})" for m in r["misses"]) or "none")]  # type: ignore[attr-defined]
         lines.append("")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n" + _notes()
+
+
+def _notes() -> str:
+    """The hand-written part of the results file as it stands (from :data:`NOTES` on), or nothing."""
+    path = RESULTS.with_suffix(".md")
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    return "\n" + text[text.index(NOTES):] if NOTES in text else ""
 
 
 def main() -> None:
