@@ -57,10 +57,10 @@ IDENTITY_FIELD = re.compile(r"(?im)(?:\b(?:user\s*name|username|seller(?:\s+name
 #: words and nothing else ("-- Fenwick", "Crazy week. -Tomasz").
 _SIGN_OFF = re.compile(r"(?m)(?:^|(?<=[.!?])[ \t]+)[ \t]*(?:--?|\u2014|\u2013|~)[ \t]*(?P<v>[A-Z][\w.'\u2019-]*(?:[ \t]+[A-Z][\w.'\u2019-]*){0,2})[ \t]*$")
 #: An account's name after its label, the user, login or account or a social platform it is on ("user dmurphy",
-#: "IG: lunaverde", "Telegram at mariposa88"); a value that is a dictionary or function word is no name ("the user
+#: "IG: lunaverde", "Telegram at mariposa88"), the label a word of its own (not the "insta" of "instalment"); a value that is a dictionary or function word is no name ("the user
 #: interface", "the user should", "handle this"): :func:`may_name`.
 #: An @handle is left to :data:`SHAPES`.
-ACCOUNT = re.compile(r"(?i)\b(?:user(?:\s*name)?|login|account|handle|instagram|insta|ig|tiktok|facebook|fb|twitter|telegram|snapchat|discord|reddit)"
+ACCOUNT = re.compile(r"(?i)\b(?:user(?:\s*name)?|login|account|handle|instagram|insta|ig|tiktok|facebook|fb|twitter|telegram|snapchat|discord|reddit)\b"
                      r"[ \t]*(?::|\b(?:at|is)\b)?[ \t]*(?P<v>[A-Za-z][\w.]*\w)")
 #: Entity labels of places and other non-persons a run of unknown proper nouns may carry and still not be a name.
 _NOT_PERSON_ENTITIES = frozenset({"GPE", "LOC", "FAC", "NORP", "DATE", "TIME", "MONEY", "PRODUCT", "EVENT", "LAW", "LANGUAGE", "WORK_OF_ART"})
