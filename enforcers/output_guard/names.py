@@ -36,6 +36,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from policy_engine.detect.entity_bounds import names_a_field
 from policy_engine.detect.lexical import is_common_word, is_first_name, is_name_word, is_plain_word, is_surname
 from policy_engine.enforcement.placeholders import PLACEHOLDER
 from policy_engine.nlp.animacy import not_person_nouns, not_persons
@@ -69,6 +70,12 @@ _CAMEL = re.compile(r"[A-Z][a-z]+")
 #: dictionary word: on WNUT-17's development file 5.7% of such capitalised words that are persons and 80% of the
 #: others fall below it.
 VETO_BELOW = 0.05
+
+
+def field_values(text: str) -> list[re.Match[str]]:
+    """The values of ``text``'s identity fields (:data:`IDENTITY_FIELD`, group ``v``) that can be a name or handle:
+    a function or plain dictionary word after the label is the sentence going on ("Seller: she replied ...")."""
+    return [m for m in IDENTITY_FIELD.finditer(text) if not is_plain_word(m.group("v"))]
 
 
 def may_name(word: str) -> bool:
@@ -222,7 +229,8 @@ def not_a_name(text: str, start: int, end: int) -> bool:
     detector's findings, the parse's PERSON entities and the direct-identifier validator):
 
     * plain lower-case words (:func:`plain_words`);
-    * a label: one dictionary word no name lexicon knows directly before a colon ("Seller:", "Price:"), or the words
+    * a label: one dictionary word directly before a colon (:func:`~policy_engine.detect.entity_bounds.names_a_field`:
+      "Seller:", "Price:"; a given name the name model reads as one stays a name, "Matthew:"), or the words
       of a hashtag that hold no name (:func:`hashtag_names`, "#Blessed"; a hashtag built on a name is read by :data:`SHAPES`);
     * one capitalised dictionary word the parse uses as no noun (a verb or auxiliary opening a sentence, "Mark the
       invoice as paid") to which the case-blind name model, reading it in its context, gives P(name) below
@@ -236,7 +244,7 @@ def not_a_name(text: str, start: int, end: int) -> bool:
     if not (surface.isalpha() and is_common_word(surface)):
         return False
     if text.startswith(":", end):
-        return not is_name_word(surface)
+        return names_a_field(text, start, end)
     token = next((t for t in parse([text])[0] if t.idx == start), None)
     if token is None or token.pos_ in ("NOUN", "PROPN"):
         return False
@@ -275,7 +283,7 @@ def unnamed(text: str, fields: Sequence[str] = ()) -> tuple[str, int]:
     replaced the field's label, "[NAME_1]: MartinArt").  Returns the text and the number of distinct names.
     """
     doc = parse([text])[0]
-    spans: list[tuple[int, int]] = [m.span("v") for m in IDENTITY_FIELD.finditer(text)] + [m.span("v") for m in _SIGN_OFF.finditer(text)]
+    spans: list[tuple[int, int]] = [m.span("v") for m in field_values(text)] + [m.span("v") for m in _SIGN_OFF.finditer(text)]
     spans += [m.span() for value in fields for m in re.finditer(rf"(?<![\w\[]){re.escape(value)}(?!\w)", text)]
     spans += [m.span("v") for m in ACCOUNT.finditer(text) if may_name(m.group("v"))]
     spans += _lexicon_runs(doc) + _appositions(doc) + _lower_case_names(doc) + _tagged_names(text)

@@ -43,7 +43,7 @@ from pydantic import BaseModel, ConfigDict
 
 from enforcers.output_guard.generalization import Generalized, generalize_spans
 from enforcers.output_guard.learned_qi import qi_mass, speaks_of_someone
-from enforcers.output_guard.names import IDENTITY_FIELD, POSSESSIVE, not_a_name, replace_shapes, unnamed
+from enforcers.output_guard.names import POSSESSIVE, field_values, not_a_name, replace_shapes, unnamed
 from enforcers.output_guard.persons import Extraction, extract
 from enforcers.output_guard.qi_spans import QISpan
 from enforcers.output_guard.scoring import Scorer, Thresholds, features
@@ -158,7 +158,7 @@ class OutputGuard:
             end = span.end - 2 if surface.endswith(POSSESSIVE) else span.end
             pieces += [answer[cursor : span.start], book.placeholder(span.finding, answer[span.start : end])]
             cursor = end
-        fields = [m.group("v") for m in IDENTITY_FIELD.finditer(answer)]
+        fields = [m.group("v") for m in field_values(answer)]
         text, named = unnamed("".join(pieces) + answer[cursor:], fields)
         text, shapes = replace_shapes(text)
         categories = {f.category for f in findings} | ({"person_name"} if named else set()) | set(shapes)

@@ -141,17 +141,17 @@ _WORD_BEFORE_APOSTROPHE = re.compile(r"\b[A-Za-z]+['\u2019]$")
 _HONORIFIC_BEFORE_ROLE = re.compile(r"(?:" + "|".join(HONORIFICS) + r")\b\.?[ \t]+(?=(?:" + "|".join(_ROLE_WORDS) + r")\b)", re.IGNORECASE)
 
 
-def is_form_label(text: str, start: int, end: int) -> bool:
-    """Dictionary words opening a line and closed by a colon ("Reason:", "Nurse:"): a form's field label, never data.
+def names_a_field(text: str, start: int, end: int) -> bool:
+    """Whether dictionary words closed by a colon label a field ("Reason:", "Seller:", "Nurse:") rather than name
+    the person who speaks or is listed there.
 
     A transcript opens its lines the same way with the speaker's name ("Matthew: Remember me?"), and many given
     names are dictionary words too.  Where a word is also a name in the lexicon, the case-blind name model
-    (:mod:`policy_engine.nlp.name_tagger`) reads it in its context and a reading at or above its shipped threshold
+    (:mod:`policy_engine.nlp.name_tagger`) reads it in its context, and a reading at or above its shipped threshold
     makes it a name ("Matthew" 0.79, "Grace" 0.50; "Reason" 0.01, "Judge" 0.13).  Only such texts pay the encoder pass.
     """
-    opens_line = not text[text.rfind("\n", 0, start) + 1 : start].strip(" \t*#->|")
     words = list(WORD.finditer(text, start, end))
-    if not (opens_line and text[end : end + 3].lstrip(" *").startswith(":") and words and all(is_common_word(w.group()) for w in words)):
+    if not (text[end : end + 3].lstrip(" *").startswith(":") and words and all(is_common_word(w.group()) for w in words)):
         return False
     named = [(w.start(), w.end()) for w in words if is_first_name(w.group()) or is_surname(w.group())]
     if not named:
@@ -159,6 +159,12 @@ def is_form_label(text: str, start: int, end: int) -> bool:
     tagger = shared_name_tagger()
     read = {(s, e): p for s, e, p in tagger.probabilities(text)}
     return all(read.get(span, 0.0) < tagger.threshold for span in named)
+
+
+def is_form_label(text: str, start: int, end: int) -> bool:
+    """A field label (:func:`names_a_field`) opening a line: a form's label, never data."""
+    opens_line = not text[text.rfind("\n", 0, start) + 1 : start].strip(" \t*#->|")
+    return opens_line and names_a_field(text, start, end)
 
 
 def word_start(text: str, start: int) -> int:
