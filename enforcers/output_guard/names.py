@@ -36,6 +36,8 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from spacy.lang.en.stop_words import STOP_WORDS
+
 from policy_engine.detect.entity_bounds import names_a_field
 from policy_engine.detect.lexical import is_common_word, is_first_name, is_name_word, is_plain_word, is_surname
 from policy_engine.enforcement.placeholders import PLACEHOLDER
@@ -73,9 +75,10 @@ VETO_BELOW = 0.05
 
 
 def field_values(text: str) -> list[re.Match[str]]:
-    """The values of ``text``'s identity fields (:data:`IDENTITY_FIELD`, group ``v``) that can be a name or handle:
-    a function or plain dictionary word after the label is the sentence going on ("Seller: she replied ...")."""
-    return [m for m in IDENTITY_FIELD.finditer(text) if not is_plain_word(m.group("v"))]
+    """The values of ``text``'s identity fields (:data:`IDENTITY_FIELD`, group ``v``) that can be a name or handle: a
+    function word no name lexicon knows after the label is the sentence going on ("Seller: she replied ..."); any
+    other value, a dictionary word included ("Name: Key", "Seller: Will"), is hidden, as a field's value is."""
+    return [m for m in IDENTITY_FIELD.finditer(text) if m.group("v").lower() not in STOP_WORDS or is_name_word(m.group("v"))]
 
 
 def may_name(word: str) -> bool:
