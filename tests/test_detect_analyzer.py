@@ -211,10 +211,10 @@ def test_ner_noise_is_cleaned_before_redaction() -> None:
 
 def test_a_speakers_given_name_before_a_colon_is_a_name_and_a_field_label_is_not() -> None:
     """A transcript line opens with its speaker's name and a colon, as a form's field opens with its label; a given
-    name that is also a dictionary word ("Matthew", "Grace") is still a name, "Reason" and "Nurse" are labels."""
+    name that is also a dictionary word ("Matthew", "Grace", "Dawn") is still a name, "Reason" and "Nurse" are labels."""
     names = Constraint(id="names", statement="Hide the names of people.")
     analyzer = Analyzer(policy(names))
-    transcript = "Halldór: What a wife.\nMatthew: Remember me, Kelly? I talked just like this!\nGrace: You saved my life."
-    assert {"Matthew", "Grace", "Halldór", "Kelly"} <= set(values(transcript, analyzer.analyze(transcript, [names])))
+    transcript = "Halldór: What a wife.\nMatthew: Remember me, Kelly? I talked just like this!\nGrace: You saved my life.\nDawn: I paid."
+    assert {"Matthew", "Grace", "Dawn", "Halldór", "Kelly"} <= set(values(transcript, analyzer.analyze(transcript, [names])))
     form = "Reason: follow-up of chest pain\nNurse: Shelly Moore\nPlan: discharge home"
     assert values(form, analyzer.analyze(form, [names])) == ["Shelly Moore"]

@@ -39,6 +39,8 @@ NAMES = {
                             "under its shipped threshold 0.35, and the lexicon rule takes only names that are no dictionary word")),
     "form value under a field label": ("Seller: Tavish\nPrice: 40 dollars, pick-up only.", ["Tavish"]),
     "field values that are words": ("Name: Key\nSeller: Will, pick-up only.", ["Key", "Will"]),
+    "an account name that is a function word": ("Username: nobody\nJoined 2019, 40 posts.", ["nobody"]),
+    "a speaker's given name the model reads low": ("Dawn Fletcher called earlier.\nDawn: I paid the invoice for the MRI.", ["Dawn"]),
     "handles after a platform label": ("Find me on TikTok: tmoore or IG: lunaverde for the listing.", ["tmoore", "lunaverde"]),
     "login name in a log line": ('The log says "user dmurphy not authorised" after the update.', ["dmurphy"]),
     "account name with digits": ("Error: account mariposa88 locked after three attempts.", ["mariposa88"]),

@@ -50,8 +50,7 @@ RESULTS = Path(__file__).resolve().parents[1] / "results"
 
 
 def _locate(text: str, value: str) -> tuple[int, int] | None:
-    at = text.casefold().find(value.casefold())
-    return (at, at + len(value)) if at >= 0 else None
+    return next(iter(_occurrences(text, value)), None)
 
 
 def _refusal_class(reason: str) -> str:
@@ -190,8 +189,11 @@ def _joined(run: list[Token], token: Token) -> bool:
 def never_proposed_class(parsed: Parsed, text: str, value: str) -> tuple[str, str]:
     """(class, detail) of a leaked unit no decision overlaps: ``b lower-case`` (no upper-case letter), ``a proper-name
     run outside the request`` (every content word capitalised, outside the request sentences, no entity label), or
-    ``c other`` (an entity label the detector does not map, a name inside the request, any other form)."""
-    where = _locate(text, value) or (0, 0)
+    ``c other`` (an entity label the detector does not map, a name inside the request, any other form, or a unit not
+    found as written)."""
+    where = _locate(text, value)
+    if where is None:  # the unit is written otherwise in the text (spacing, quotes): no form to read
+        return "c other", "not located in the text"
     written = text[where[0] : where[1]]
     inside = "inside the request" if parsed.in_request(where[0]) else "outside the request"
     if not any(c.isupper() for c in written):

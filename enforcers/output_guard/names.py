@@ -42,7 +42,7 @@ from policy_engine.detect.entity_bounds import names_a_field
 from policy_engine.detect.lexical import is_common_word, is_first_name, is_name_word, is_plain_word, is_surname
 from policy_engine.enforcement.placeholders import PLACEHOLDER
 from policy_engine.nlp.animacy import not_person_nouns, not_persons
-from policy_engine.nlp.name_tagger import shared_name_tagger
+from policy_engine.nlp.name_tagger import WORD_BELOW, shared_name_tagger
 from policy_engine.nlp.pipeline import parse
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ _LETTERS = re.compile(r"[^\W\d_]+")
 _QUOTES = frozenset("\"'\u201c\u201d\u2018\u2019")
 _OPENERS = _QUOTES | {"#"}
 #: Fields of a form, profile or transcript whose value is a person's name or handle.
-IDENTITY_FIELD = re.compile(r"(?im)(?:\b(?:user\s*name|username|seller(?:\s+name)?|buyer|author|name)\s*:\s*|\A\s*(?=[A-Z][\w.]*\s+:))(?P<v>[^\s|:,;]+)")
+IDENTITY_FIELD = re.compile(r"(?im)(?:\b(?:(?P<account>user\s*name|username)|seller(?:\s+name)?|buyer|author|name)\s*:\s*|\A\s*(?=[A-Z][\w.]*\s+:))(?P<v>[^\s|:,;]+)")
 #: A sign-off: a dash or tilde opening a line or following the last sentence of one, then one to three capitalised
 #: words and nothing else ("-- Fenwick", "Crazy week. -Tomasz").
 _SIGN_OFF = re.compile(r"(?m)(?:^|(?<=[.!?])[ \t]+)[ \t]*(?:--?|\u2014|\u2013|~)[ \t]*(?P<v>[A-Z][\w.'\u2019-]*(?:[ \t]+[A-Z][\w.'\u2019-]*){0,2})[ \t]*$")
@@ -68,17 +68,15 @@ ACCOUNT = re.compile(r"(?i)\b(?:user(?:\s*name)?|login|account|handle|instagram|
 #: Entity labels of places and other non-persons a run of unknown proper nouns may carry and still not be a name.
 _NOT_PERSON_ENTITIES = frozenset({"GPE", "LOC", "FAC", "NORP", "DATE", "TIME", "MONEY", "PRODUCT", "EVENT", "LAW", "LANGUAGE", "WORK_OF_ART"})
 _CAMEL = re.compile(r"[A-Z][a-z]+")
-#: P(name) under which the case-blind name model, with the parse, vetoes a recognizer's one-word name that is a
-#: dictionary word: on WNUT-17's development file 5.7% of such capitalised words that are persons and 80% of the
-#: others fall below it.
-VETO_BELOW = 0.05
 
 
 def field_values(text: str) -> list[re.Match[str]]:
     """The values of ``text``'s identity fields (:data:`IDENTITY_FIELD`, group ``v``) that can be a name or handle: a
-    function word no name lexicon knows after the label is the sentence going on ("Seller: she replied ..."); any
-    other value, a dictionary word included ("Name: Key", "Seller: Will"), is hidden, as a field's value is."""
-    return [m for m in IDENTITY_FIELD.finditer(text) if m.group("v").lower() not in STOP_WORDS or is_name_word(m.group("v"))]
+    function word no name lexicon knows after a person's label is the sentence going on ("Seller: she replied ...");
+    any other value, a dictionary word included ("Name: Key", "Seller: Will"), and every account name ("Username:
+    nobody") is hidden, as a field's value is."""
+    return [m for m in IDENTITY_FIELD.finditer(text)
+            if m.group("account") or m.group("v").lower() not in STOP_WORDS or is_name_word(m.group("v"))]
 
 
 def may_name(word: str) -> bool:
@@ -237,7 +235,7 @@ def not_a_name(text: str, start: int, end: int) -> bool:
       of a hashtag that hold no name (:func:`hashtag_names`, "#Blessed"; a hashtag built on a name is read by :data:`SHAPES`);
     * one capitalised dictionary word the parse uses as no noun (a verb or auxiliary opening a sentence, "Mark the
       invoice as paid") to which the case-blind name model, reading it in its context, gives P(name) below
-      :data:`VETO_BELOW`: two readings agree it is a word, not a name.
+      :data:`~policy_engine.nlp.name_tagger.WORD_BELOW`: two readings agree it is a word, not a name.
     """
     surface = text[start:end]
     if plain_words(surface):
@@ -252,7 +250,7 @@ def not_a_name(text: str, start: int, end: int) -> bool:
     if token is None or token.pos_ in ("NOUN", "PROPN"):
         return False
     # The tagger remembers the text's word probabilities from :func:`_tagged_names`: no second encoder pass.
-    return next((p for s, _, p in shared_name_tagger().probabilities(text) if s == start), 1.0) < VETO_BELOW
+    return next((p for s, _, p in shared_name_tagger().probabilities(text) if s == start), 1.0) < WORD_BELOW
 
 
 def plain_words(surface: str) -> bool:

@@ -24,7 +24,7 @@ from policy_engine.detect.name_shapes import LAYOUT_WORDS, LOWER, NAME_WORD, UPP
 from policy_engine.detect.names import FORMS_OF_ADDRESS, TITLES
 from policy_engine.detect.ner import NamedEntity
 from policy_engine.detect.roles import ROLE_TITLES
-from policy_engine.nlp.name_tagger import shared_name_tagger
+from policy_engine.nlp.name_tagger import WORD_BELOW, shared_name_tagger
 
 PERSON = "PERSON"
 NUMERIC_LABELS = frozenset({"DATE", "MONEY", "TIME", "PERCENT", "QUANTITY", "CARDINAL"})
@@ -145,20 +145,23 @@ def names_a_field(text: str, start: int, end: int) -> bool:
     """Whether dictionary words closed by a colon label a field ("Reason:", "Seller:", "Nurse:") rather than name
     the person who speaks or is listed there.
 
-    A transcript opens its lines the same way with the speaker's name ("Matthew: Remember me?"), and many given
-    names are dictionary words too.  Where a word is also a name in the lexicon, the case-blind name model
-    (:mod:`policy_engine.nlp.name_tagger`) reads it in its context, and a reading at or above its shipped threshold
-    makes it a name ("Matthew" 0.79, "Grace" 0.50; "Reason" 0.01, "Judge" 0.13).  Only such texts pay the encoder pass.
+    A transcript opens its lines the same way with the speaker's name ("Matthew: Remember me?", "Dawn: I paid"), and
+    many given names are dictionary words too.  A word that is also a name in the lexicon is a label only where the
+    case-blind name model (:mod:`policy_engine.nlp.name_tagger`), reading the label's line, agrees it is a word:
+    P(name) below :data:`~policy_engine.nlp.name_tagger.WORD_BELOW` ("Reason" 0.01; "Dawn" 0.11 and "Judge" 0.13
+    stay names).  Fails closed: a word the model does not read is a name.  Only lines opening with such a word pay
+    an encoder pass, over that line alone.
     """
     words = list(WORD.finditer(text, start, end))
     if not (text[end : end + 3].lstrip(" *").startswith(":") and words and all(is_common_word(w.group()) for w in words)):
         return False
-    named = [(w.start(), w.end()) for w in words if is_first_name(w.group()) or is_surname(w.group())]
+    named = [w.start() for w in words if is_first_name(w.group()) or is_surname(w.group())]
     if not named:
         return True
-    tagger = shared_name_tagger()
-    read = {(s, e): p for s, e, p in tagger.probabilities(text)}
-    return all(read.get(span, 0.0) < tagger.threshold for span in named)
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = len(text) if (newline := text.find("\n", end)) < 0 else newline
+    read = {line_start + s: p for s, _, p in shared_name_tagger().probabilities(text[line_start:line_end])}
+    return all(read.get(s, 1.0) < WORD_BELOW for s in named)
 
 
 def is_form_label(text: str, start: int, end: int) -> bool:

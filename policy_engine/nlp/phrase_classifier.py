@@ -130,6 +130,8 @@ def _embed_and_store(
     stored: dict[str, float] = {}
     try:
         vectors = np.asarray(load_embedder(EMBEDDING).embed(texts))
+        if len(vectors) != len(texts):  # a short answer would leave a reserved text unscored and its callers looping
+            raise ValueError(f"the embedder returned {len(vectors)} vectors for {len(texts)} texts")
         width = vectors.shape[1]
         stored = dict(zip(texts, (float(x) for x in vectors @ model.coef[block * width : (block + 1) * width])))
     finally:
