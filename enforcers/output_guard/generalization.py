@@ -16,9 +16,10 @@ preposition governing the relative ("has two sons", "with three kids") keeps it:
 the relative is its object ("has family members").  Where the span's head is no
 noun but an adjective or participle (a relationship status: "a widowed teacher",
 "is 44, divorced and lives ...", "Recently separated, he ...", "Being married with
-three kids, she ..."; the tagger also reads "widowed" as a past verb), or a status
-noun that is the copula's predicate ("is a widow", "is 52, a widower and ..."), a
-noun phrase cannot stand in its place: the modifier or its clause is dropped with
+three kids, she ..."; the tagger also reads "widowed" as a past verb; "a nurse in
+Leeds, divorced, ..."), a noun set before another noun to modify it ("the stroke
+unit" -> "the unit"), or a status noun that is the copula's predicate ("is a widow",
+"is 52, a widower and ..."), a noun phrase cannot stand in its place: the modifier or its clause is dropped with
 the comma or coordinator that joins it, and a copula left with no predicate goes
 with it ("is married and works as ..." -> "works as ...").  An occupation said
 with a verb in a sentence about the subject ("drives a forklift") becomes "works"
@@ -94,8 +95,11 @@ class Generalized:
 
 #: Dependency labels of a word that modifies or predicates without heading a noun phrase: an adjective before its
 #: noun, a predicate adjective or coordinated predicate, a participle or gerund clause ("a widowed ...", "is 44,
-#: divorced and ...", "Recently separated, he ...").
-_MODIFIER_ROLES = frozenset({"amod", "acomp", "conj", "advcl", "dep"})
+#: divorced and ...", "Recently separated, he ...", "a nurse in Leeds, divorced, ...").
+_MODIFIER_ROLES = frozenset({"amod", "acomp", "conj", "advcl", "acl", "dep"})
+#: Dependency labels of a word set before a noun to modify it, whose own words go with it: an adjective, or a noun
+#: naming what the head is for ("the stroke unit", "a diabetes clinic"), where no noun phrase can stand.
+_BEFORE_NOUN = frozenset({"amod", "compound"})
 _COORDINATORS = frozenset({",", "and", "or", "but"})
 #: Dependency labels of what a copula says of its subject: with none of them left, the copula goes with the status.
 _PREDICATES = frozenset({"attr", "acomp", "prep", "oprd", "npadvmod", "advmod", "xcomp", "ccomp"})
@@ -162,7 +166,7 @@ def _dropped(doc: Doc, token: Token) -> tuple[int, int] | None:
     copula = _bare_copula(token)
     first = min((token, *(c.left_edge for c in own), *copula), key=lambda t: t.i)
     last = max((token, *(c.right_edge for c in own)), key=lambda t: t.i)
-    if token.dep_ == "amod":
+    if token.dep_ in _BEFORE_NOUN:
         return first.idx, last.idx + len(last) + len(last.whitespace_)
     before = first.i
     joined_before = not copula or any(t.dep_ == "conj" for t in (token, *copula))  # else it follows its subject
@@ -202,10 +206,11 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
     if root.pos_ in ("VERB", "AUX", "ADP") and held is not None:
         root = held  # "has two sons", "with three kids": the verb or preposition stays, its object is the relative
     said = root.pos_ in ("ADJ", "VERB") and root.tag_ in ("JJ", "VBN", "VBG", "VBD")  # "widowed" is read as a past verb too
+    said = said or (root.dep_ == "compound" and root.head.pos_ in ("NOUN", "PROPN") and root.head.i not in {t.i for t in head})
     if span.qi_class == "FAMILY" and _predicate_noun(root):
         said = True  # "is a widow", "is 52, a widower and ...": a status said with a noun is no relative either
     passive = any(c.dep_ == "auxpass" for c in root.children)  # "has been divorced since 2019 and lives ..."
-    dropped = (_dropped(doc, root) if root.dep_ in _MODIFIER_ROLES | {"attr", "appos"} or passive else _status_clause(doc, root)) if said else None
+    dropped = (_dropped(doc, root) if root.dep_ in _MODIFIER_ROLES | _BEFORE_NOUN | {"attr", "appos"} or passive else _status_clause(doc, root)) if said else None
     if dropped is not None:
         return dropped[0], max(dropped[1], span.end), ""
     if root.pos_ not in ("NOUN", "PROPN"):
