@@ -40,6 +40,7 @@ from spacy.lang.en.stop_words import STOP_WORDS
 
 from policy_engine.detect.entity_bounds import names_a_field
 from policy_engine.detect.lexical import is_common_word, is_first_name, is_name_word, is_plain_word, is_surname
+from policy_engine.detect.roles import ROLE_TITLES
 from policy_engine.enforcement.placeholders import PLACEHOLDER
 from policy_engine.nlp.animacy import not_person_nouns, not_persons
 from policy_engine.nlp.name_tagger import WORD_BELOW, shared_name_tagger
@@ -159,7 +160,7 @@ def _lexicon_runs(doc: Doc) -> list[tuple[int, int]]:
 def _appositions(doc: Doc) -> list[tuple[int, int]]:
     """A proper noun in apposition to a person noun names that person ("my brother \"Dez\"", "our accountant, Miles");
     never across a line break (the lines of a form are fields of their own, "Location" under "Username: ...")."""
-    heads = [t for t in doc if _proper(t) and t.dep_ == "appos" and t.head.pos_ == "NOUN"
+    heads = [t for t in doc if _proper(t) and t.dep_ == "appos" and t.head.pos_ == "NOUN" and not role_noun(t.text)
              and "\n" not in doc.text[min(t.idx, t.head.idx) : max(t.idx, t.head.idx)]]
     things = not_person_nouns({t.head.lemma_.lower() for t in heads})
     return [(t.idx, _run_end(doc, t).idx + len(_run_end(doc, t))) for t in heads if t.head.lemma_.lower() not in things]
@@ -229,7 +230,7 @@ def not_a_name(text: str, start: int, end: int) -> bool:
     """Whether a span of ``text`` that a recognizer or the parse labels a person's name is none (one rule for the
     detector's findings, the parse's PERSON entities and the direct-identifier validator):
 
-    * plain lower-case words (:func:`plain_words`);
+    * plain lower-case words (:func:`plain_words`), or one role noun (:func:`role_noun`);
     * a label: one dictionary word directly before a colon (:func:`~policy_engine.detect.entity_bounds.names_a_field`:
       "Seller:", "Price:"; a given name the name model reads as one stays a name, "Matthew:"), or the words
       of a hashtag that hold no name (:func:`hashtag_names`, "#Blessed"; a hashtag built on a name is read by :data:`SHAPES`);
@@ -238,7 +239,7 @@ def not_a_name(text: str, start: int, end: int) -> bool:
       :data:`~policy_engine.nlp.name_tagger.WORD_BELOW`: two readings agree it is a word, not a name.
     """
     surface = text[start:end]
-    if plain_words(surface):
+    if plain_words(surface) or role_noun(surface):
         return True
     if start > 0 and text[start - 1] == "#":
         return not hashtag_names(surface)
@@ -251,6 +252,12 @@ def not_a_name(text: str, start: int, end: int) -> bool:
         return False
     # The tagger remembers the text's word probabilities from :func:`_tagged_names`: no second encoder pass.
     return next((p for s, _, p in shared_name_tagger().probabilities(text) if s == start), 1.0) < WORD_BELOW
+
+
+def role_noun(surface: str) -> bool:
+    """Whether ``surface`` is one role noun (``ROLE_TITLES``: "Nurse", "Solicitor") that no name lexicon knows: a
+    person's role, not their name ("Nurse here, long shift"); "Baker", a surname too, can be a name."""
+    return surface.lower() in ROLE_TITLES and not is_name_word(surface)
 
 
 def plain_words(surface: str) -> bool:
