@@ -9,6 +9,10 @@ largest missed class is a name the lexicon does not know (and no dictionary word
 as the agent of a passive, the subject opening a clause, beside a known name in a list, a given name and surname
 both unknown; and the capitalised drug, shop and place names outside the lexicon that must stay.  Each runs through the clinic example policy's guard with the real detector, parse, embedder and
 scorer: the name is gone from what Layer 1 writes and from what the guard releases, and ordinary words stay.
+A later set, written before its change from presidio development's largest class of misses: unlisted names in
+sentences that would fit a company as well (strict xfails: no reading of spelling ships), beside capitalised products,
+a bank, a town, a road, a drug brand and a word holding an account label's letters ("instalment") that must stay;
+and speaker names, field labels and values, and role nouns before and after a colon.
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ from policy_engine.policy.vocabulary import vocabulary_for
 
 ROOT = Path(__file__).resolve().parents[1]
 
+_SPELLING = ("no reading of a word's spelling: the context model alone scores these names 0.06-0.28 (a spelling model met "
+             "its development rule but not validation, bench/results/output_guard_direct_recall.md, guard11)")
 #: Why an unlisted name the model reads below its shipped threshold (0.35) is still missed: no other rule reads it.
 _BELOW = "the name model gives this unlisted name P {p} in context, under its shipped threshold, and the parse gives it {label} entity label"
 
@@ -61,6 +67,14 @@ NAMES = {
         strict=True, reason="the project's dictionary lists 'mandela', so no word of the hashtag can be a name's (hashtag_names)")),
     "unknown name as subject": pytest.param("Chidubem picked up her prescription on Friday and said the pharmacist was kind.", ["Chidubem"],
                                             marks=pytest.mark.xfail(strict=True, reason=_BELOW.format(p="0.04", label="no"))),
+    # Unlisted names whose context does not say "person" (presidio development's largest class of misses)
+    **{k: pytest.param(a, n, marks=pytest.mark.xfail(strict=True, reason=_SPELLING)) for k, (a, n) in {
+        "medical: a possessive name opening the answer": ("Ngozichukwu's blood pressure readings have been high since the new prescription.", ["Ngozichukwu"]),
+        "finance: a name as subject, context fits a company": ("Ebunoluwa still owes the bank two payments on the car loan.", ["Ebunoluwa"]),
+        "finance: a surname the parse calls a nationality": ("Kaczmarczyk's savings were moved into the joint account last year.", ["Kaczmarczyk"]),
+        "law: a transliterated given name the parse calls a company": ("Vukašin is still waiting for the court to rule on the custody hearing.", ["Vukašin"]),
+        "law: a patronymic surname after a verb": ("Tell Sigurðardóttir that the tax return is due in January.", ["Sigurðardóttir"]),
+    }.items()},
 }
 
 ORDINARY = {
@@ -80,6 +94,13 @@ ORDINARY = {
     "a shop outside the lexicon": ("The parcel from Zalando arrived two days late.", ["Zalando"]),
     "a town outside the lexicon": pytest.param("We spent a week hiking near Kuopio before the surgery.", ["Kuopio"], marks=pytest.mark.xfail(
         strict=True, reason="the parse labels the town PERSON, and a PERSON entity that is no dictionary word is read as a name")),
+    "accounting products": ("Export the statement to QuickBooks or Xero before the audit.", ["QuickBooks", "Xero"]),
+    "a bank": ("Your Revolut card can be frozen in the app.", ["Revolut"]),
+    "a town's court": ("The hearing was moved to the Tonbridge county court.", ["Tonbridge"]),
+    "a road": ("Parking near Gorsebrook Road is free after six.", ["Gorsebrook"]),
+    "a drug brand": ("Ask whether Brufen is safe with your blood thinner.", ["Brufen"]),
+    "a signing service": ("Upload the signed contract to Docusign and send a copy to the court.", ["Docusign"]),
+    "a word holding an account label's letters": ("The first instalment is due on the first of the month.", ["instalment"]),
     "a pronoun and a drug opening sentences": ("She said the Xarelto made her dizzy. Xarelto is a blood thinner.", ["She", "Xarelto"]),
 }
 
