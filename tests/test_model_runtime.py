@@ -81,7 +81,7 @@ def test_pull_converts_smollm2_once_and_generates():
     assert any(target.glob("*.safetensors"))
     assert pull_default_model() == target  # idempotent, no second conversion
     handle = load_model(target)
-    prompt = torch.tensor([render_chat(handle, [{"role": "user", "content": "What is the capital of France?"}])])
+    prompt = torch.tensor([render_chat(handle, [{"role": "user", "content": "What is the capital of France?"}])], device=handle.model.device)
     output = handle.model.generate(input_ids=prompt, attention_mask=torch.ones_like(prompt), max_new_tokens=12, do_sample=False)
     answer = handle.tokenizer.decode(output[0, prompt.shape[1]:], skip_special_tokens=True)
     assert "Paris" in answer
