@@ -46,6 +46,7 @@ NAMES = {
     "form value under a field label": ("Seller: Tavish\nPrice: 40 dollars, pick-up only.", ["Tavish"]),
     "field values that are words": ("Name: Key\nSeller: Will, pick-up only.", ["Key", "Will"]),
     "a surname that is also a trade": ("Thanks to Baker for the lift to the clinic.", ["Baker"]),
+    "a surname that is also a role word": ("Thanks to Teller for the lift to the clinic.", ["Teller"]),
     "an account name that is a function word": ("Username: nobody\nJoined 2019, 40 posts.", ["nobody"]),
     "a speaker's given name the model reads low": ("Dawn Fletcher called earlier.\nDawn: I paid the invoice for the MRI.", ["Dawn"]),
     "handles after a platform label": ("Find me on TikTok: tmoore or IG: lunaverde for the listing.", ["tmoore", "lunaverde"]),

@@ -160,7 +160,7 @@ def _lexicon_runs(doc: Doc) -> list[tuple[int, int]]:
 def _appositions(doc: Doc) -> list[tuple[int, int]]:
     """A proper noun in apposition to a person noun names that person ("my brother \"Dez\"", "our accountant, Miles");
     never across a line break (the lines of a form are fields of their own, "Location" under "Username: ...")."""
-    heads = [t for t in doc if _proper(t) and t.dep_ == "appos" and t.head.pos_ == "NOUN" and not role_noun(t.text)
+    heads = [t for t in doc if _proper(t) and t.dep_ == "appos" and t.head.pos_ == "NOUN" and not role_noun(doc.text, t.idx, t.idx + len(t))
              and "\n" not in doc.text[min(t.idx, t.head.idx) : max(t.idx, t.head.idx)]]
     things = not_person_nouns({t.head.lemma_.lower() for t in heads})
     return [(t.idx, _run_end(doc, t).idx + len(_run_end(doc, t))) for t in heads if t.head.lemma_.lower() not in things]
@@ -239,7 +239,7 @@ def not_a_name(text: str, start: int, end: int) -> bool:
       :data:`~policy_engine.nlp.name_tagger.WORD_BELOW`: two readings agree it is a word, not a name.
     """
     surface = text[start:end]
-    if plain_words(surface) or role_noun(surface):
+    if plain_words(surface) or role_noun(text, start, end):
         return True
     if start > 0 and text[start - 1] == "#":
         return not hashtag_names(surface)
@@ -254,10 +254,16 @@ def not_a_name(text: str, start: int, end: int) -> bool:
     return next((p for s, _, p in shared_name_tagger().probabilities(text) if s == start), 1.0) < WORD_BELOW
 
 
-def role_noun(surface: str) -> bool:
-    """Whether ``surface`` is one role noun (``ROLE_TITLES``: "Nurse", "Solicitor") that no name lexicon knows: a
-    person's role, not their name ("Nurse here, long shift"); "Baker", a surname too, can be a name."""
-    return surface.lower() in ROLE_TITLES and not is_name_word(surface)
+def role_noun(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is one role noun (``ROLE_TITLES``: "Nurse", "Solicitor") that no name lexicon knows
+    and that the case-blind name model, reading it in its context, agrees is a word (P(name) below
+    :data:`~policy_engine.nlp.name_tagger.WORD_BELOW`): a person's role, not their name ("Nurse here, long shift"
+    0.02).  A surname that is also a role word stays a name ("Thanks to Teller for the lift" 0.47; "Baker" is in the
+    lexicon)."""
+    surface = text[start:end]
+    if surface.lower() not in ROLE_TITLES or is_name_word(surface):
+        return False
+    return next((p for s, _, p in shared_name_tagger().probabilities(text) if s == start), 1.0) < WORD_BELOW
 
 
 def plain_words(surface: str) -> bool:
