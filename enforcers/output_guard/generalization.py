@@ -18,7 +18,8 @@ noun but an adjective or participle (a relationship status: "a widowed teacher",
 "is 44, divorced and lives ...", "Recently separated, he ...", "Being married with
 three kids, she ..."; the tagger also reads "widowed" as a past verb; "a nurse in
 Leeds, divorced, ..."), a noun set before another noun to modify it ("the stroke
-unit" -> "the unit"), or a status noun that is the copula's predicate ("is a widow",
+unit" -> "the unit"; a job's modifier takes its head along, "a nurse practitioner" -> "a
+professional"), or a status noun that is the copula's predicate ("is a widow",
 "is 52, a widower and ..."), a noun phrase cannot stand in its place: the modifier or its clause is dropped with
 the comma or coordinator that joins it, and a copula left with no predicate goes
 with it ("is married and works as ..." -> "works as ...").  An occupation said
@@ -166,7 +167,7 @@ def _dropped(doc: Doc, token: Token) -> tuple[int, int] | None:
     copula = _bare_copula(token)
     first = min((token, *(c.left_edge for c in own), *copula), key=lambda t: t.i)
     last = max((token, *(c.right_edge for c in own)), key=lambda t: t.i)
-    if token.dep_ in _BEFORE_NOUN:
+    if token.dep_ in _BEFORE_NOUN and token.i < token.head.i:  # after its head ("50, divorced,") it goes with its comma
         return first.idx, last.idx + len(last) + len(last.whitespace_)
     before = first.i
     joined_before = not copula or any(t.dep_ == "conj" for t in (token, *copula))  # else it follows its subject
@@ -206,7 +207,10 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
     if root.pos_ in ("VERB", "AUX", "ADP") and held is not None:
         root = held  # "has two sons", "with three kids": the verb or preposition stays, its object is the relative
     said = root.pos_ in ("ADJ", "VERB") and root.tag_ in ("JJ", "VBN", "VBG", "VBD")  # "widowed" is read as a past verb too
-    said = said or (root.dep_ == "compound" and root.head.pos_ in ("NOUN", "PROPN") and root.head.i not in {t.i for t in head})
+    modifies = root.dep_ == "compound" and root.head.pos_ in ("NOUN", "PROPN") and root.head.i not in {t.i for t in head}
+    if modifies and span.qi_class == "OCCUPATION":  # "a nurse practitioner": the head is the job too, the phrase goes whole
+        root = root.head
+    said = said or (modifies and span.qi_class != "OCCUPATION")
     if span.qi_class == "FAMILY" and _predicate_noun(root):
         said = True  # "is a widow", "is 52, a widower and ...": a status said with a noun is no relative either
     passive = any(c.dep_ == "auxpass" for c in root.children)  # "has been divorced since 2019 and lives ..."
@@ -218,7 +222,7 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
     start = root.left_edge.idx  # a preposition the span opens with stays ("with 4 kids" -> "with family members")
     if root.tag_ in ("NNS", "NNPS"):
         new = _ARTICLE_START.sub("", new, count=1) + "s"
-    return start, span.end, new
+    return start, max(span.end, root.idx + len(root)), new
 
 
 def _before_spans(doc: Doc, start: int, end: int, spans: list[QISpan]) -> tuple[int, int] | None:

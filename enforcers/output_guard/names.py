@@ -38,12 +38,12 @@ from typing import TYPE_CHECKING
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
-from policy_engine.detect.entity_bounds import names_a_field
+from policy_engine.detect.entity_bounds import is_form_label
 from policy_engine.detect.lexical import is_common_word, is_first_name, is_name_word, is_plain_word, is_surname
 from policy_engine.detect.roles import ROLE_TITLES
 from policy_engine.enforcement.placeholders import PLACEHOLDER
 from policy_engine.nlp.animacy import not_person_nouns, not_persons
-from policy_engine.nlp.name_tagger import WORD_BELOW, shared_name_tagger
+from policy_engine.nlp.name_tagger import reads_as_word, shared_name_tagger
 from policy_engine.nlp.pipeline import parse
 
 if TYPE_CHECKING:
@@ -61,11 +61,12 @@ IDENTITY_FIELD = re.compile(r"(?im)(?:\b(?:(?P<account>user\s*name|username)|sel
 #: words and nothing else ("-- Fenwick", "Crazy week. -Tomasz").
 _SIGN_OFF = re.compile(r"(?m)(?:^|(?<=[.!?])[ \t]+)[ \t]*(?:--?|\u2014|\u2013|~)[ \t]*(?P<v>[A-Z][\w.'\u2019-]*(?:[ \t]+[A-Z][\w.'\u2019-]*){0,2})[ \t]*$")
 #: An account's name after its label, the user, login or account or a social platform it is on ("user dmurphy",
-#: "IG: lunaverde", "Telegram at mariposa88"), the label a word of its own (not the "insta" of "instalment"); a value that is a dictionary or function word is no name ("the user
-#: interface", "the user should", "handle this"): :func:`may_name`.
+#: "IG: lunaverde", "Telegram at mariposa88"), the label a word of its own (not the "insta" of "instalment"); after a
+#: colon the value is the account's, whatever word it is ("Login: nobody"); without one, a value that is a dictionary
+#: or function word is no name ("the user interface", "the user should", "handle this"): :func:`may_name`.
 #: An @handle is left to :data:`SHAPES`.
 ACCOUNT = re.compile(r"(?i)\b(?:user(?:\s*name)?|login|account|handle|instagram|insta|ig|tiktok|facebook|fb|twitter|telegram|snapchat|discord|reddit)\b"
-                     r"[ \t]*(?::|\b(?:at|is)\b)?[ \t]*(?P<v>[A-Za-z][\w.]*\w)")
+                     r"[ \t]*(?:(?P<colon>:)|\b(?:at|is)\b)?[ \t]*(?P<v>[A-Za-z][\w.]*\w)")
 #: Entity labels of places and other non-persons a run of unknown proper nouns may carry and still not be a name.
 _NOT_PERSON_ENTITIES = frozenset({"GPE", "LOC", "FAC", "NORP", "DATE", "TIME", "MONEY", "PRODUCT", "EVENT", "LAW", "LANGUAGE", "WORK_OF_ART"})
 _CAMEL = re.compile(r"[A-Z][a-z]+")
@@ -231,7 +232,7 @@ def not_a_name(text: str, start: int, end: int) -> bool:
     detector's findings, the parse's PERSON entities and the direct-identifier validator):
 
     * plain lower-case words (:func:`plain_words`), or one role noun (:func:`role_noun`);
-    * a label: one dictionary word directly before a colon (:func:`~policy_engine.detect.entity_bounds.names_a_field`:
+    * a label: one dictionary word opening a line before a colon (:func:`~policy_engine.detect.entity_bounds.is_form_label`:
       "Seller:", "Price:"; a given name the name model reads as one stays a name, "Matthew:"), or the words
       of a hashtag that hold no name (:func:`hashtag_names`, "#Blessed"; a hashtag built on a name is read by :data:`SHAPES`);
     * one capitalised dictionary word the parse uses as no noun (a verb or auxiliary opening a sentence, "Mark the
@@ -246,12 +247,12 @@ def not_a_name(text: str, start: int, end: int) -> bool:
     if not (surface.isalpha() and is_common_word(surface)):
         return False
     if text.startswith(":", end):
-        return names_a_field(text, start, end)
+        return is_form_label(text, start, end)
     token = next((t for t in parse([text])[0] if t.idx == start), None)
     if token is None or token.pos_ in ("NOUN", "PROPN"):
         return False
     # The tagger remembers the text's word probabilities from :func:`_tagged_names`: no second encoder pass.
-    return next((p for s, _, p in shared_name_tagger().probabilities(text) if s == start), 1.0) < WORD_BELOW
+    return reads_as_word(text, start)
 
 
 def role_noun(text: str, start: int, end: int) -> bool:
@@ -263,7 +264,7 @@ def role_noun(text: str, start: int, end: int) -> bool:
     surface = text[start:end]
     if surface.lower() not in ROLE_TITLES or is_name_word(surface):
         return False
-    return next((p for s, _, p in shared_name_tagger().probabilities(text) if s == start), 1.0) < WORD_BELOW
+    return reads_as_word(text, start)
 
 
 def plain_words(surface: str) -> bool:
@@ -294,12 +295,13 @@ def unnamed(text: str, fields: Sequence[str] = ()) -> tuple[str, int]:
     """``text`` with the person names the detector left replaced by ``[NAME_n]`` (a possessive stays outside; see the module contract).
 
     ``fields``: identity-field values read from the answer as written (a detector placeholder may since have
-    replaced the field's label, "[NAME_1]: MartinArt").  Returns the text and the number of distinct names.
+    replaced the field's label, "[NAME_1]: MartinArt"), looked for through the text when they can be a name
+    (:func:`may_name`: not "nobody" or "Will", whose other uses are words).  Returns the text and the number of distinct names.
     """
     doc = parse([text])[0]
     spans: list[tuple[int, int]] = [m.span("v") for m in field_values(text)] + [m.span("v") for m in _SIGN_OFF.finditer(text)]
-    spans += [m.span() for value in fields for m in re.finditer(rf"(?<![\w\[]){re.escape(value)}(?!\w)", text)]
-    spans += [m.span("v") for m in ACCOUNT.finditer(text) if may_name(m.group("v"))]
+    spans += [m.span() for value in fields if may_name(value) for m in re.finditer(rf"(?<![\w\[]){re.escape(value)}(?!\w)", text)]
+    spans += [m.span("v") for m in ACCOUNT.finditer(text) if m.group("colon") or may_name(m.group("v"))]
     spans += _lexicon_runs(doc) + _appositions(doc) + _lower_case_names(doc) + _tagged_names(text)
     for entity in doc.ents:
         if entity.label_ != "PERSON" or entity.text.islower() or not_a_name(text, entity.start_char, entity.end_char):

@@ -24,7 +24,7 @@ from policy_engine.detect.name_shapes import LAYOUT_WORDS, LOWER, NAME_WORD, UPP
 from policy_engine.detect.names import FORMS_OF_ADDRESS, TITLES
 from policy_engine.detect.ner import NamedEntity
 from policy_engine.detect.roles import ROLE_TITLES
-from policy_engine.nlp.name_tagger import WORD_BELOW, shared_name_tagger
+from policy_engine.nlp.name_tagger import reads_as_word
 
 PERSON = "PERSON"
 NUMERIC_LABELS = frozenset({"DATE", "MONEY", "TIME", "PERCENT", "QUANTITY", "CARDINAL"})
@@ -141,9 +141,10 @@ _WORD_BEFORE_APOSTROPHE = re.compile(r"\b[A-Za-z]+['\u2019]$")
 _HONORIFIC_BEFORE_ROLE = re.compile(r"(?:" + "|".join(HONORIFICS) + r")\b\.?[ \t]+(?=(?:" + "|".join(_ROLE_WORDS) + r")\b)", re.IGNORECASE)
 
 
-def names_a_field(text: str, start: int, end: int) -> bool:
-    """Whether dictionary words closed by a colon label a field ("Reason:", "Seller:", "Nurse:") rather than name
-    the person who speaks or is listed there.
+def is_form_label(text: str, start: int, end: int) -> bool:
+    """Whether dictionary words opening a line and closed by a colon label a field ("Reason:", "Seller:", "Nurse:")
+    rather than name the person who speaks or is listed there; a word before a colon inside a line is no label
+    ("Message from Teller: call me back").
 
     A transcript opens its lines the same way with the speaker's name ("Matthew: Remember me?", "Dawn: I paid"), and
     many given names are dictionary words too.  A word that is also a name in the lexicon is a label only where the
@@ -152,22 +153,14 @@ def names_a_field(text: str, start: int, end: int) -> bool:
     stay names).  Fails closed: a word the model does not read is a name.  Only lines opening with such a word pay
     an encoder pass, over that line alone.
     """
+    line_start = text.rfind("\n", 0, start) + 1
+    if text[line_start:start].strip(" \t*#->|"):
+        return False
     words = list(WORD.finditer(text, start, end))
     if not (text[end : end + 3].lstrip(" *").startswith(":") and words and all(is_common_word(w.group()) for w in words)):
         return False
-    named = [w.start() for w in words if is_first_name(w.group()) or is_surname(w.group())]
-    if not named:
-        return True
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = len(text) if (newline := text.find("\n", end)) < 0 else newline
-    read = {line_start + s: p for s, _, p in shared_name_tagger().probabilities(text[line_start:line_end])}
-    return all(read.get(s, 1.0) < WORD_BELOW for s in named)
-
-
-def is_form_label(text: str, start: int, end: int) -> bool:
-    """A field label (:func:`names_a_field`) opening a line: a form's label, never data."""
-    opens_line = not text[text.rfind("\n", 0, start) + 1 : start].strip(" \t*#->|")
-    return opens_line and names_a_field(text, start, end)
+    line = text[line_start : len(text) if (newline := text.find("\n", end)) < 0 else newline]
+    return all(reads_as_word(line, w.start() - line_start) for w in words if is_first_name(w.group()) or is_surname(w.group()))
 
 
 def word_start(text: str, start: int) -> int:

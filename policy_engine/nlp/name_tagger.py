@@ -99,6 +99,12 @@ class NameTagger:
         return out
 
 
+def reads_as_word(text: str, start: int) -> bool:
+    """Whether the shared tagger, reading ``text``, gives the word starting at ``start`` P(name) below
+    :data:`WORD_BELOW` (it agrees the word is no name); a position that starts no word of its reading fails closed."""
+    return next((p for s, _, p in shared_name_tagger().probabilities(text) if s == start), 1.0) < WORD_BELOW
+
+
 @cache
 def shared_name_tagger() -> NameTagger:
     """The shipped name model over the shared embedder: one tagger per process, so its memory of texts is shared."""
