@@ -207,10 +207,11 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
     if root.pos_ in ("VERB", "AUX", "ADP") and held is not None:
         root = held  # "has two sons", "with three kids": the verb or preposition stays, its object is the relative
     said = root.pos_ in ("ADJ", "VERB") and root.tag_ in ("JJ", "VBN", "VBG", "VBD")  # "widowed" is read as a past verb too
-    modifies = root.dep_ == "compound" and root.head.pos_ in ("NOUN", "PROPN") and root.head.i not in {t.i for t in head}
-    if modifies and span.qi_class == "OCCUPATION":  # "a nurse practitioner": the head is the job too, the phrase goes whole
-        root = root.head
-    said = said or (modifies and span.qi_class != "OCCUPATION")
+    if root.dep_ == "compound" and root.head.pos_ in ("NOUN", "PROPN") and root.head.i not in {t.i for t in head}:
+        if span.qi_class == "OCCUPATION":
+            root = root.head  # "a nurse practitioner": the head is the job too, the phrase goes whole
+        else:
+            said = True  # "the stroke unit": the modifier goes, its head stays
     if span.qi_class == "FAMILY" and _predicate_noun(root):
         said = True  # "is a widow", "is 52, a widower and ...": a status said with a noun is no relative either
     passive = any(c.dep_ == "auxpass" for c in root.children)  # "has been divorced since 2019 and lives ..."

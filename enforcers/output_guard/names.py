@@ -56,7 +56,7 @@ _LETTERS = re.compile(r"[^\W\d_]+")
 _QUOTES = frozenset("\"'\u201c\u201d\u2018\u2019")
 _OPENERS = _QUOTES | {"#"}
 #: Fields of a form, profile or transcript whose value is a person's name or handle.
-IDENTITY_FIELD = re.compile(r"(?im)(?:\b(?:(?P<account>user\s*name|username)|seller(?:\s+name)?|buyer|author|name)\s*:\s*|\A\s*(?=[A-Z][\w.]*\s+:))(?P<v>[^\s|:,;]+)")
+IDENTITY_FIELD = re.compile(r"(?im)(?:\b(?:user\s*name|username|seller(?:\s+name)?|buyer|author|name)\s*:\s*|\A\s*(?=[A-Z][\w.]*\s+:))(?P<v>[^\s|:,;]+)")
 #: A sign-off: a dash or tilde opening a line or following the last sentence of one, then one to three capitalised
 #: words and nothing else ("-- Fenwick", "Crazy week. -Tomasz").
 _SIGN_OFF = re.compile(r"(?m)(?:^|(?<=[.!?])[ \t]+)[ \t]*(?:--?|\u2014|\u2013|~)[ \t]*(?P<v>[A-Z][\w.'\u2019-]*(?:[ \t]+[A-Z][\w.'\u2019-]*){0,2})[ \t]*$")
@@ -74,11 +74,10 @@ _CAMEL = re.compile(r"[A-Z][a-z]+")
 
 def field_values(text: str) -> list[re.Match[str]]:
     """The values of ``text``'s identity fields (:data:`IDENTITY_FIELD`, group ``v``) that can be a name or handle: a
-    function word no name lexicon knows after a person's label is the sentence going on ("Seller: she replied ...");
-    any other value, a dictionary word included ("Name: Key", "Seller: Will"), and every account name ("Username:
-    nobody") is hidden, as a field's value is."""
-    return [m for m in IDENTITY_FIELD.finditer(text)
-            if m.group("account") or m.group("v").lower() not in STOP_WORDS or is_name_word(m.group("v"))]
+    function word no name lexicon knows after the label is the sentence going on ("Seller: she replied ..."); any
+    other value, a dictionary word included ("Name: Key", "Seller: Will"), is hidden, as a field's value is.  An
+    account name after "Username:" is hidden whatever word it is by :data:`ACCOUNT` ("Username: nobody")."""
+    return [m for m in IDENTITY_FIELD.finditer(text) if m.group("v").lower() not in STOP_WORDS or is_name_word(m.group("v"))]
 
 
 def may_name(word: str) -> bool:
