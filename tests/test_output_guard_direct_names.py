@@ -62,6 +62,10 @@ NAMES = {
     "unknown name beside a known one": ("Nkemdirim and Bowers were both on the night shift when the alarm went off.", ["Nkemdirim", "Bowers"]),
     "unknown given name and surname": ("Thanks again to Siosaia Taufa for the referral to the cardiology ward.", ["Siosaia", "Taufa"]),
     "unknown name as object of a verb": ("I told Tsegaye about the new dosage and he said it sounded right.", ["Tsegaye"]),
+    "a firm named by its partners' surnames": ("She has kept the books at Mukherjee, Osei and Lindgren since the merger.", ["Mukherjee", "Osei", "Lindgren"]),
+    "two partners joined by an ampersand": ("Our accountants, Haldane & Okonjo, filed the return a week late.", ["Haldane", "Okonjo"]),
+    "a list mate that is a dictionary word": ("I clean the offices of Hart, Bhattacharya and Mensah on weekends.", ["Hart", "Bhattacharya", "Mensah"]),
+    "a dictionary-word surname listed before names": ("The will was witnessed by Rose, Figueroa and Tanaka in March.", ["Rose", "Figueroa", "Tanaka"]),
     "hashtag on a lexicon surname": ("So proud of my cousin for finishing the marathon. #TeamGonzalez", ["#TeamGonzalez"]),
     "hashtag on a surname no list knows": pytest.param("So proud of my cousin for finishing the marathon. #TeamKowalski", ["#TeamKowalski"],
                                                        marks=pytest.mark.xfail(strict=True, reason="the lexicon does not know 'Kowalski', and a "
@@ -106,6 +110,8 @@ ORDINARY = {
     "a signing service": ("Upload the signed contract to Docusign and send a copy to the court.", ["Docusign"]),
     "a word holding an account label's letters": ("The first instalment is due on the first of the month.", ["instalment"]),
     "a pronoun and a drug opening sentences": ("She said the Xarelto made her dizzy. Xarelto is a blood thinner.", ["She", "Xarelto"]),
+    "a list of towns": ("We drove through Leeds, Bradford and Halifax before the appointment.", ["Leeds", "Bradford", "Halifax"]),
+    "a list of drugs": ("He takes Ozempic, Jardiance and Entresto every morning.", ["Ozempic", "Jardiance", "Entresto"]),
 }
 
 
@@ -161,3 +167,32 @@ def test_layer1_and_its_veto_read_an_answer_with_one_encoder_pass() -> None:
     assert not_a_name(answer, start, start + len("Mark"))
     assert shared_name_tagger() is tagger
     assert tagger.encoded == before + 1
+
+
+#: Bare runs of nine or more digits are identifier-shaped whatever the words around them say (a social security,
+#: account, routing or phone number written without separators); shorter runs, amounts and years are no identifier.
+LONG_NUMBERS = {
+    "a reference quoted in a call": ("Quote reference 5829301746 when you call the helpline.", "5829301746"),
+    "a tracking code": ("Tracking code 771203948 shows the parcel stuck in customs.", "771203948"),
+    "a number after a product word": ("The tablet is still on firmware 204418793 and the app crashes.", "204418793"),
+    "an account in a sentence": ("Move the savings to 20419983347 before the end of the month.", "20419983347"),
+}
+SHORT_NUMBERS = {
+    "an amount without a currency sign": ("The house cost 350000 and the loan runs for 25 years.", ["350000", "25"]),
+    "an amount with separators": ("The grant was $1,250,000 in 2021.", ["$1,250,000", "2021"]),
+    "a count": ("We saw 12000 patients last year.", ["12000"]),
+    "an amount with a currency sign": ("The fund holds $4500000000 in bonds.", ["$4500000000"]),
+}
+
+
+@pytest.mark.parametrize(("answer", "number"), LONG_NUMBERS.values(), ids=list(LONG_NUMBERS))
+def test_a_bare_long_number_is_hidden_from_what_the_guard_releases(guard: OutputGuard, answer: str, number: str) -> None:
+    assert number not in guard.redacted(answer)
+    outcome = guard.check(answer)
+    assert outcome.text is None or number not in outcome.text, outcome.text
+
+
+@pytest.mark.parametrize(("answer", "numbers"), SHORT_NUMBERS.values(), ids=list(SHORT_NUMBERS))
+def test_amounts_counts_and_years_stay(guard: OutputGuard, answer: str, numbers: list[str]) -> None:
+    redacted = guard.redacted(answer)
+    assert [n for n in numbers if n not in redacted] == [], redacted

@@ -24,7 +24,9 @@ and the shape of the text:
   is a name when it is a lexicon name and no dictionary word ("okonkwo paid the bill"), whatever the model says:
   the model alone does not separate the two in lower case (P(person) 0.82 for "biryani", 0.36 for "okonkwo").
 * **shapes** no policy category describes: identifier codes (letters and four
-  or more digits), @handles, user names joined by an underscore
+  or more digits; a bare run of nine or more digits, no amount written with a currency sign or separators,
+  whatever the words around it call it: a social security, account, routing or phone number written without
+  separators has that shape, and no count or price a reader needs does), @handles, user names joined by an underscore
   ("rowan_keller88"; running English never joins words so), hashtags built on a name ("#PrayForMaddox", :func:`hashtag_names`),
   web addresses whose path is a person's slug ("/in/tamsin-rhodes") and
   e-mail addresses written out to dodge a filter ("name (at) host (dot) net").
@@ -103,7 +105,7 @@ def _url_with_name(url: re.Match[str]) -> bool:
 
 #: Identifier shapes, each a placeholder label and a pattern (a match the predicate rejects stays).
 SHAPES: dict[str, tuple[re.Pattern[str], Callable[[re.Match[str]], bool] | None]] = {
-    "ID": (re.compile(r"\b(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[\w-]*(?:\d[\w-]*){4,}\b"), None),
+    "ID": (re.compile(r"\b(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[\w-]*(?:\d[\w-]*){4,}\b|(?<![\w$\u00a3\u20ac\u00a5.,])\d{9,}(?!\w|[.,]\d)"), None),
     "URL": (re.compile(r"\b(?:https?://)?(?:www\.)?[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}(?P<path>/[^\s)\]]*[\w/])"), _url_with_name),
     "EMAIL": (re.compile(r"[\w.+-]+\s*[(\[{<]\s*at\s*[)\]}>]\s*[\w-]+(?:\s*[(\[{<]\s*dot\s*[)\]}>]\s*[\w-]+)+", re.I), None),
     "HANDLE": (re.compile(r"(?<![\w.])@[A-Za-z_][\w.]{2,}|(?<![\w@.\[/-])(?=\w*[a-z])[A-Za-z]\w*_\w*[A-Za-z0-9](?![\w\]])"), None),
@@ -167,21 +169,51 @@ def _appositions(doc: Doc) -> list[tuple[int, int]]:
 
 
 _LIST_SEPARATOR = r"\s*(?:,\s*(?:and\s+|&\s+)?|and\s+|&\s+)"
+#: Entity labels of places: a list of them is a list of places, whatever names the lexicon also knows them as.
+_PLACES = frozenset({"GPE", "LOC", "FAC"})
+
+
+def _name_lists(text: str, doc: Doc) -> list[tuple[int, int]]:
+    """Lists of two or more single proper nouns joined by "and" or "&" ("A, B and C", "A & B") every one of which the
+    lexicon knows as a name and none a dictionary word, unless the parse labels them all places: the partners a firm
+    is named after ("Mukherjee, Osei and Lindgren") or people listed together.  Each item is a name."""
+    lists: list[list[Token]] = []
+    for token in doc:
+        if not _proper(token):
+            continue
+        joint = text[lists[-1][-1].idx + len(lists[-1][-1]) : token.idx] if lists else ""
+        if lists and re.fullmatch(_LIST_SEPARATOR, joint):
+            lists[-1].append(token)
+        else:
+            lists.append([token])
+    found = []
+    for items in lists:
+        joints = [text[a.idx + len(a) : b.idx] for a, b in zip(items, items[1:])]
+        named = all(is_name_word(t.text) and not is_common_word(t.text) for t in items)
+        if len(items) > 1 and named and any(re.search(r"and|&", j) for j in joints) and not all(t.ent_type_ in _PLACES for t in items):
+            found += [(t.idx, t.idx + len(t)) for t in items]
+    return found
 
 
 def _list_mates(text: str, doc: Doc, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """The other single proper nouns of a list ("A, B and C") that holds a name, when the lexicon knows them as names
-    or no word list knows them (:func:`_unlisted`, "Nkemdirim and Bowers")."""
-    starts, ends = {s for s, _ in spans}, {e for _, e in spans}
-    found = []
-    for token in doc:
-        if not _proper(token) or not (is_name_word(token.text) or _unlisted(token.text)) or any(s <= token.idx < e for s, e in spans):
-            continue
-        after = re.match(_LIST_SEPARATOR, text[token.idx + len(token) :])
-        before = [e for e in ends if e <= token.idx and re.fullmatch(_LIST_SEPARATOR, text[e : token.idx])]
-        if before or (after is not None and token.idx + len(token) + after.end() in starts):
-            found.append((token.idx, token.idx + len(token)))
-    return found
+    or no word list knows them (:func:`_unlisted`, "Nkemdirim and Bowers"); a mate found makes its own neighbours
+    mates ("Hart, Bhattacharya and Mensah": one name read makes the list)."""
+    found: list[tuple[int, int]] = []
+    while True:
+        known = spans + found
+        starts, ends = {s for s, _ in known}, {e for _, e in known}
+        mates = []
+        for token in doc:
+            if not _proper(token) or not (is_name_word(token.text) or _unlisted(token.text)) or any(s <= token.idx < e for s, e in known):
+                continue
+            after = re.match(_LIST_SEPARATOR, text[token.idx + len(token) :])
+            before = [e for e in ends if e <= token.idx and re.fullmatch(_LIST_SEPARATOR, text[e : token.idx])]
+            if before or (after is not None and token.idx + len(token) + after.end() in starts):
+                mates.append((token.idx, token.idx + len(token)))
+        if not mates:
+            return found
+        found += mates
 
 
 def _set_apart(token: Token) -> bool:
@@ -301,7 +333,7 @@ def unnamed(text: str, fields: Sequence[str] = ()) -> tuple[str, int]:
     spans: list[tuple[int, int]] = [m.span("v") for m in field_values(text)] + [m.span("v") for m in _SIGN_OFF.finditer(text)]
     spans += [m.span() for value in fields if may_name(value) for m in re.finditer(rf"(?<![\w\[]){re.escape(value)}(?!\w)", text)]
     spans += [m.span("v") for m in ACCOUNT.finditer(text) if m.group("colon") or may_name(m.group("v"))]
-    spans += _lexicon_runs(doc) + _appositions(doc) + _lower_case_names(doc) + _tagged_names(text)
+    spans += _lexicon_runs(doc) + _name_lists(text, doc) + _appositions(doc) + _lower_case_names(doc) + _tagged_names(text)
     for entity in doc.ents:
         if entity.label_ != "PERSON" or entity.text.islower() or not_a_name(text, entity.start_char, entity.end_char):
             continue
