@@ -190,7 +190,7 @@ def _name_lists(text: str, doc: Doc) -> list[tuple[int, int]]:
     for items in lists:
         joints = [text[a.idx + len(a) : b.idx] for a, b in zip(items, items[1:])]
         named = all(is_name_word(t.text) and not is_common_word(t.text) for t in items)
-        if len(items) > 1 and named and any(re.search(r"and|&", j) for j in joints) and not all(t.ent_type_ in _PLACES for t in items):
+        if len(items) > 1 and named and any(re.search(r"\band\b|&", j) for j in joints) and not all(t.ent_type_ in _PLACES for t in items):
             found += [(t.idx, t.idx + len(t)) for t in items]
     return found
 
