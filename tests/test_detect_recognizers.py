@@ -175,3 +175,19 @@ def test_context_raises_score() -> None:
     plain = next(recognizer("ssn").find("number 123-45-6789"))
     with_context = next(recognizer("ssn").find("SSN 123-45-6789"))
     assert with_context.score > plain.score
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "value"),
+    [
+        ("medical_condition", "He has had two strokes since May.", "strokes"),
+        ("medical_condition", "She was treated for kidney stone last year.", "kidney stone"),
+        ("medication", "My husband is on a statin now.", "statin"),
+        ("medication", "She takes two antibiotic courses a year.", "antibiotic"),
+    ],
+)
+def test_condition_and_medicine_lexicons_match_either_number(name: str, text: str, value: str) -> None:
+    """The lexicons of conditions and medicines match their entries in either grammatical number ("stroke" ->
+    "strokes", "statins" -> "statin"): the number does not change what is disclosed."""
+    assert [text[h.start : h.end] for h in recognizer(name).find(text)] == [value]
+

@@ -281,18 +281,42 @@ def _public_role(anchor: Token) -> bool:
             and not _CASE_ROLE.search(phrase) and not _relative(anchor))
 
 
-def _bare_age(token: Token) -> bool:
-    """A bare number said of a person ("She is 34", "The client is 47", "my client, 55, ..."): the attribute of a copula
-    whose subject is a pronoun or a case role, or an apposition to a common noun."""
+def _bare_age(token: Token, things: frozenset[str]) -> bool:
+    """A bare number said of a person ("She is 34", "My neighbour is 61", "... lives in Swansea and is 74", "my client,
+    55, ..."): the attribute of a copula whose subject (or, for a copula conjoined to a verb, that verb's subject) is a
+    pronoun, a case role or a noun the noun-animacy model does not call a thing ("The fee is 61" is no age), or an
+    apposition to a common noun."""
     if token.tag_ != "CD" or not token.text.isdigit() or not 0 < int(token.text) < 111:
         return False
     if token.dep_ == "attr":
-        subject = next((c for c in token.head.children if c.dep_ == "nsubj"), None)
-        return subject is not None and (subject.pos_ == "PRON" or bool(_CASE_ROLE.search(token.doc[subject.left_edge.i : subject.i + 1].text)))
+        verb = token.head
+        while verb.dep_ == "conj" and not any(c.dep_ == "nsubj" for c in verb.children):
+            verb = verb.head
+        subject = next((c for c in verb.children if c.dep_ == "nsubj"), None)
+        return subject is not None and (subject.pos_ == "PRON" or bool(_CASE_ROLE.search(token.doc[subject.left_edge.i : subject.i + 1].text))
+                                        or (subject.pos_ == "NOUN" and not _is_plural(subject) and subject.lemma_.casefold() not in things))
     return token.dep_ == "appos" and token.head.pos_ == "NOUN"
 
 
-def _candidates(text: str, doc: Doc, domain: str, classes: tuple[str, ...]) -> list[tuple[str, int, int]]:
+def _modified_noun(doc: Doc, start: int, end: int) -> Token | None:
+    """The noun after the span that the span's head modifies as a compound ("student" of "a student loan", "nurse" of
+    "a nurse practitioner"), if any."""
+    span = doc.char_span(start, end, alignment_mode="expand")
+    if span is None or span.root.dep_ != "compound" or span.root.head.pos_ not in ("NOUN", "PROPN") or span.root.head.i < span.end:
+        return None
+    return span.root.head
+
+
+def _names_a_thing(doc: Doc, found: list[tuple[str, int, int]]) -> set[tuple[str, int, int]]:
+    """The occupation spans whose job noun modifies a noun the noun-animacy model calls a thing: a kind of thing ("a
+    student loan", "teacher training", "the pharmacist helpline"), not anyone's job; a job named by two nouns ("a nurse
+    practitioner") modifies a person noun and stays."""
+    heads = {c: _modified_noun(doc, c[1], c[2]) for c in found if c[0] == "OCCUPATION"}
+    things = not_person_nouns({h.lemma_.casefold() for h in heads.values() if h is not None})
+    return {c for c, h in heads.items() if h is not None and h.lemma_.casefold() in things}
+
+
+def _candidates(text: str, doc: Doc, domain: str, classes: tuple[str, ...], things: frozenset[str]) -> list[tuple[str, int, int]]:
     """Class spans from the rule finder and the parse, one per (class, region), non-overlapping within a class."""
     dated = [(e.start_char, e.end_char) for e in doc.ents if e.label_ in ("DATE", "TIME")]
     found = [(s.qi_class, s.start, s.end) for s in find_qi_spans(text, domain, classes)
@@ -301,10 +325,12 @@ def _candidates(text: str, doc: Doc, domain: str, classes: tuple[str, ...]) -> l
     found += [(_ENTITY_CLASS[e.label_], e.start_char, e.end_char) for e in doc.ents if e.label_ in _ENTITY_CLASS
               and not (e.start_char and text[e.start_char - 1] in "#@") and not any(a < e.end_char and e.start_char < b for a, b in codes)]
     found += [("LOCATION", m.start("v"), m.end("v")) for m in _PLACE_FIELD.finditer(text)]
-    found += [("AGE", t.idx, t.idx + len(t)) for t in doc if _bare_age(t)]
+    found += [("AGE", t.idx, t.idx + len(t)) for t in doc if _bare_age(t, things)]
     found += [(qi, h.start, h.end) for name, qi in _RECOGNIZER_CLASS.items() for h in recognizer(name).find(text)]
     named = [(e.start_char, e.end_char) for e in doc.ents if e.label_ in ("PERSON", "ORG")]  # "Baker" in "Baker Lowe" is a name, not a job
-    wanted = [c for c in found if c[0] in classes and not (c[0] in ("OCCUPATION", "FAMILY") and any(a <= c[1] and c[2] <= b for a, b in named))]
+    kinds_of_things = _names_a_thing(doc, found)
+    wanted = [c for c in found if c[0] in classes and not (c[0] in ("OCCUPATION", "FAMILY") and any(a <= c[1] and c[2] <= b for a, b in named))
+              and c not in kinds_of_things]
     kept: list[tuple[str, int, int]] = []
     for qi_class, start, end in sorted(wanted, key=lambda c: (c[1], -(c[2] - c[1]))):
         if not any(k[0] == qi_class and k[1] < end and start < k[2] for k in kept):
@@ -318,9 +344,10 @@ def extract(text: str, domain: str, classes: tuple[str, ...]) -> Extraction:
     subjects = _Subjects()
     first_person = any(t.lower_ in _FIRST for t in doc) or bool(_SPEAKER_LABEL.match(text))
     extraction = Extraction([], 0, first_person)
-    candidates = _candidates(text, doc, domain, classes)
+    # the nouns that may anchor a mention or say a bare age: which of them denote no person
+    things = not_person_nouns({t.lemma_.casefold() for t in doc if t.pos_ == "NOUN" and t.dep_ in _ANCHOR_DEPS})
+    candidates = _candidates(text, doc, domain, classes, things)
     fields = {m.span("v") for m in _PLACE_FIELD.finditer(text)}  # a form's field: the form's subject, whatever the parse across its lines
-    things = not_person_nouns({t.lemma_.casefold() for t in doc if t.pos_ == "NOUN" and t.dep_ in _ANCHOR_DEPS}) if candidates else frozenset()
     for start, end in sentence_spans(text, ends=".!?;", spaced=False, lines="break", abbreviations=False):
         clause = doc.char_span(start, end, alignment_mode="expand")
         shares = clause is not None and any(e.label_ == "PERCENT" for e in clause.ents)

@@ -183,11 +183,11 @@ def lexicon_recognizers() -> dict[str, Recognizer]:
     return {
         "medication": _Combinations(
             "medication",
-            CompositeRecognizer("medication", (lexicon_recognizer("medication", lists["medication"], right=_MEDICATION_RIGHT), _DRUG_MORPHOLOGY, _COMBINATION)),
+            CompositeRecognizer("medication", (lexicon_recognizer("medication", lists["medication"], right=_MEDICATION_RIGHT, inflected=True), _DRUG_MORPHOLOGY, _COMBINATION)),
         ),
         "medical_condition": CompositeRecognizer(
             "medical_condition",
-            (lexicon_recognizer("medical_condition", lists["medical_condition"], left=_CONDITION_LEFT, right=_CONDITION_RIGHT), _CONDITION_MORPHOLOGY, _INJURY, _ALLERGY),
+            (lexicon_recognizer("medical_condition", lists["medical_condition"], left=_CONDITION_LEFT, right=_CONDITION_RIGHT, inflected=True), _CONDITION_MORPHOLOGY, _INJURY, _ALLERGY),
         ),
         "occupation": CompositeRecognizer(
             "occupation", (lexicon_recognizer("occupation", lists["occupation"], left=_OCCUPATION_LEFT), _OCCUPATION_PHRASE), not_before=_NO_OCCUPATION_AFTER
