@@ -38,6 +38,7 @@ from enforcers.output_guard.occupations import occupation_rewrites
 from enforcers.output_guard.qi_spans import QISpan
 from policy_engine.enforcement.generalization.operators import generalize
 from policy_engine.enforcement.generalization.phrasing import indefinite
+from policy_engine.enforcement.placeholders import PLACEHOLDER
 from policy_engine.nlp.pipeline import parse
 
 if TYPE_CHECKING:
@@ -183,6 +184,17 @@ def _dropped(doc: Doc, token: Token) -> tuple[int, int] | None:
     return first.idx, doc[after].idx + len(doc[after]) + len(doc[after].whitespace_)
 
 
+def _whole_placeholders(text: str, start: int, end: int) -> tuple[int, int]:
+    """``start:end`` widened to every Layer-1 placeholder it cuts: the tokenizer splits "[NAME_1]" into three words
+    that the parse may hang on different heads, and a drop ending at "NAME_1" would leave its "]"."""
+    for placeholder in PLACEHOLDER.finditer(text):
+        if placeholder.start() < start < placeholder.end():
+            start = placeholder.start()
+        if placeholder.start() < end < placeholder.end():
+            end = placeholder.end()
+    return start, end
+
+
 def _predicate_noun(token: Token) -> bool:
     """Whether the noun ``token`` says what the subject of a copula is: its predicate ("is a widow"), or a noun
     set beside or coordinated with that predicate ("is 52, a widower and ...")."""
@@ -217,7 +229,7 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
     passive = any(c.dep_ == "auxpass" for c in root.children)  # "has been divorced since 2019 and lives ..."
     dropped = (_dropped(doc, root) if root.dep_ in _MODIFIER_ROLES | _BEFORE_NOUN | {"attr", "appos"} or passive else _status_clause(doc, root)) if said else None
     if dropped is not None:
-        return dropped[0], max(dropped[1], span.end), ""
+        return (*_whole_placeholders(doc.text, dropped[0], max(dropped[1], span.end)), "")
     if root.pos_ not in ("NOUN", "PROPN"):
         return span.start, span.end, new
     start = root.left_edge.idx  # a preposition the span opens with stays ("with 4 kids" -> "with family members")
