@@ -155,16 +155,28 @@ def _bare_copula(token: Token) -> list[Token]:
     return [copula, *(c for c in copula.children if c.dep_ in ("aux", "neg") and c.i < copula.i)]
 
 
+def _closing_comma(doc: Doc, token: Token) -> Token | None:
+    """The comma that closes a clause ``token`` heads, where a comma opens it ("[NAME_1], married to her sister, at
+    the clinic ..."): the parse may hang what follows that comma on the participle too, but a clause set off by
+    commas ends at its closing comma; ``None`` when no comma opens the clause or none of its own closes it."""
+    opening = token.left_edge.i - 1
+    if opening < 0 or doc[opening].text != ",":
+        return None
+    return next((c for c in token.rights if c.text == ","), None)
+
+
 def _dropped(doc: Doc, token: Token) -> tuple[int, int] | None:
     """The characters to delete with a modifier or predicate ``token``: a clause that says nothing else
     (:func:`_status_clause`), else its subtree, with the coordinator or comma that joins it to the rest (before it if
-    one is there, else after it), or the space after an adjective before its noun.  The predicates coordinated with
+    one is there, else after it; a clause set off by commas ends at its closing comma, :func:`_closing_comma`, and takes
+it along when no coordinator follows), or the space after an adjective before its noun.  The predicates coordinated with
     it stay ("divorced and lives in ..." drops "divorced and").  ``None`` for the only predicate of a clause that
     says more, or of the whole answer: nothing joins it, and the clause cannot lose it."""
     clause = _status_clause(doc, token)
     if clause is not None:
         return clause
-    own = [c for c in (token.lefts if token.pos_ == "NOUN" else token.children) if c.dep_ not in _NOT_OWN]
+    closing = _closing_comma(doc, token)
+    own = [c for c in (token.lefts if token.pos_ == "NOUN" else token.children) if c.dep_ not in _NOT_OWN and (closing is None or c.i < closing.i)]
     copula = _bare_copula(token)
     first = min((token, *(c.left_edge for c in own), *copula), key=lambda t: t.i)
     last = max((token, *(c.right_edge for c in own)), key=lambda t: t.i)
@@ -174,7 +186,9 @@ def _dropped(doc: Doc, token: Token) -> tuple[int, int] | None:
     joined_before = not copula or any(t.dep_ == "conj" for t in (token, *copula))  # else it follows its subject
     while joined_before and before > first.sent.start and doc[before - 1].lower_ in _COORDINATORS:
         before -= 1
-    if before < first.i and before > first.sent.start:
+    if before < first.i and before > first.sent.start:  # the closing comma goes too unless a coordinator follows it
+        if closing is not None and closing.i == last.i + 1 and closing.i + 1 < len(doc) and doc[closing.i + 1].lower_ not in _COORDINATORS:
+            last = closing
         return doc[before - 1].idx + len(doc[before - 1]), last.idx + len(last)
     after = last.i
     while after + 1 < first.sent.end and doc[after + 1].lower_ in _COORDINATORS:
