@@ -219,8 +219,8 @@ def _predicate_noun(token: Token) -> bool:
 
 def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
     """Where the rewrite of ``span`` starts and ends and what it says, by the grammatical role of the span's head:
-    a noun-phrase replacement of a noun takes over the phrase's left part (determiner, possessor, modifiers) and the
-    head's number (of the object, where the span opens with the verb or preposition governing it); of an adjective or participle that modifies or predicates (see :data:`_MODIFIER_ROLES`) it is
+    a noun-phrase replacement of a noun takes over the phrase's left part (determiner, possessor, modifiers; a
+    relative "whose" stays and the article goes: "whose family member") and the head's number (of the object, where the span opens with the verb or preposition governing it); of an adjective or participle that modifies or predicates (see :data:`_MODIFIER_ROLES`) it is
     dropped with its coordinator (a clause that says nothing else goes whole), since a noun phrase cannot stand there;
     any other replacement stays in place (the only predicate of a one-sentence answer: "She is a family member.")."""
     if not _ARTICLE_START.match(new):
@@ -249,6 +249,8 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
     start = root.left_edge.idx  # a preposition the span opens with stays ("with 4 kids" -> "with family members")
     if root.tag_ in ("NNS", "NNPS"):
         new = _ARTICLE_START.sub("", new, count=1) + "s"
+    if root.left_edge.tag_ == "WP$":  # "whose wife [RELATIVE_NAME_1]": the relative determiner links the clause to its head
+        start, new = doc[root.left_edge.i + 1].idx, _ARTICLE_START.sub("", new, count=1)
     return start, max(span.end, root.idx + len(root)), new
 
 
