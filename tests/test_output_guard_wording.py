@@ -325,3 +325,18 @@ def test_a_relative_clause_keeps_its_relative_determiner(guard: OutputGuard, ans
     link to its head (not "based in the region a family member [RELATIVE_NAME_1] recently had ...")."""
     text = _kept_whole(guard, answer, values, kept)
     assert re.search(r"\bwhose (?!a |an )", text), text
+
+
+@pytest.mark.parametrize(
+    ("answer", "kept"),
+    [
+        ("She is 45, a nurse in Leeds, and she is managing asthma with inhalers.", "is managing a medical condition with inhalers."),
+        ("She is 61, a baker from Derby, and has developed asthma.", "has developed a medical condition."),
+        ("He is 52, a plumber in Derby, and needs help managing diabetes.", "needs help managing medical conditions."),
+    ],
+)
+def test_a_generalized_value_after_a_verb_reads_as_its_object(guard: OutputGuard, answer: str, kept: str) -> None:
+    """Written with the class-3 fix, for the other reading of a participle before a value: a finite verb ("is
+    managing", "has developed") keeps the article; a participle with no auxiliary takes the bare plural, which reads
+    right whether it modifies the value or governs it."""
+    assert kept in _kept_whole(guard, answer, ("asthma", "diabetes"), ())

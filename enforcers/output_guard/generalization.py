@@ -217,10 +217,22 @@ def _predicate_noun(token: Token) -> bool:
     return token.dep_ == "attr" and token.head.lemma_ == "be"
 
 
+def _after_a_modifier(doc: Doc, start: int) -> bool:
+    """Whether the word before ``start`` is an adjective or participle with no auxiliary or subject of its own, which
+    the parse left out of the noun phrase there ("reports worsening asthma": "worsening" read as a verb whose object
+    is the condition, or "diabetes" as a verb): the word may modify the noun or govern it, and a noun phrase said
+    there in the bare plural reads right either way ("reports worsening medical conditions", "needs help managing
+    medical conditions"), where "worsening a medical condition" and "a managing medical condition" would not."""
+    previous = [t for t in doc if t.idx + len(t) <= start][-1:]
+    return bool(previous) and previous[0].tag_ in ("JJ", "JJR", "JJS", "VBG", "VBN") and not any(
+        c.dep_ in ("aux", "auxpass", "nsubj", "nsubjpass") for c in previous[0].children)
+
+
 def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
     """Where the rewrite of ``span`` starts and ends and what it says, by the grammatical role of the span's head:
     a noun-phrase replacement of a noun takes over the phrase's left part (determiner, possessor, modifiers; a
-    relative "whose" stays and the article goes: "whose family member") and the head's number (of the object, where the span opens with the verb or preposition governing it); of an adjective or participle that modifies or predicates (see :data:`_MODIFIER_ROLES`) it is
+    relative "whose" stays and the article goes: "whose family member") and the head's number, or the plural after
+    a modifier the parse left out of the phrase (:func:`_after_a_modifier`) (of the object, where the span opens with the verb or preposition governing it); of an adjective or participle that modifies or predicates (see :data:`_MODIFIER_ROLES`) it is
     dropped with its coordinator (a clause that says nothing else goes whole), since a noun phrase cannot stand there;
     any other replacement stays in place (the only predicate of a one-sentence answer: "She is a family member.")."""
     if not _ARTICLE_START.match(new):
@@ -244,14 +256,13 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
     dropped = (_dropped(doc, root) if root.dep_ in _MODIFIER_ROLES | _BEFORE_NOUN | {"attr", "appos"} or passive else _status_clause(doc, root)) if said else None
     if dropped is not None:
         return (*_whole_placeholders(doc.text, dropped[0], max(dropped[1], span.end)), "")
-    if root.pos_ not in ("NOUN", "PROPN"):
-        return span.start, span.end, new
-    start = root.left_edge.idx  # a preposition the span opens with stays ("with 4 kids" -> "with family members")
-    if root.tag_ in ("NNS", "NNPS"):
+    noun = root.pos_ in ("NOUN", "PROPN")
+    start = root.left_edge.idx if noun else span.start  # a preposition the span opens with stays ("with 4 kids" -> "with family members")
+    if (noun and root.tag_ in ("NNS", "NNPS")) or _after_a_modifier(doc, start):
         new = _ARTICLE_START.sub("", new, count=1) + "s"
-    if root.left_edge.tag_ == "WP$":  # "whose wife [RELATIVE_NAME_1]": the relative determiner links the clause to its head
+    if noun and root.left_edge.tag_ == "WP$":  # "whose wife [RELATIVE_NAME_1]": the relative determiner links the clause to its head
         start, new = doc[root.left_edge.i + 1].idx, _ARTICLE_START.sub("", new, count=1)
-    return start, max(span.end, root.idx + len(root)), new
+    return start, max(span.end, root.idx + len(root)) if noun else span.end, new
 
 
 def _before_spans(doc: Doc, start: int, end: int, spans: list[QISpan]) -> tuple[int, int] | None:
