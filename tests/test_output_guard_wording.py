@@ -19,6 +19,7 @@ import pytest
 import policy_engine
 from enforcers.output_guard.service import OutputGuard
 from policy_engine.detect.analyzer import Analyzer
+from policy_engine.enforcement.placeholders import PLACEHOLDER
 from policy_engine.policy.vocabulary import vocabulary_for
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -230,3 +231,112 @@ def test_a_value_that_modifies_a_noun_or_trails_a_noun_goes_without_leaving_a_fa
     text = _generalized_without(guard, answer, values)
     _reads_as_english(text)
     assert kept in text and "family member" not in text, text
+
+
+#: A bracket that is no part of a whole placeholder ("in the region]": a dropped clause ended inside "[NAME_1]").
+def _no_stray_bracket(text: str) -> None:
+    assert not re.search(r"[\[\]]", PLACEHOLDER.sub("", text)), text
+
+
+def _kept_whole(guard: OutputGuard, answer: str, values: tuple[str, ...], kept: tuple[str, ...]) -> str:
+    """The generalized text of ``answer``: none of ``values``, every phrase of ``kept``, no stray bracket, no two
+    determiners or commas in a row."""
+    text = _generalized_without(guard, answer, values)
+    assert all(k in text for k in kept), text
+    _no_stray_bracket(text)
+    _reads_as_english(text)
+    return text
+
+
+@pytest.mark.parametrize(
+    ("answer", "values", "kept"),
+    [
+        ("She is 45, a nurse in Leeds, married to Tom Ellery, and she was diagnosed with lupus last year.",
+         ("45", "nurse", "Leeds", "married", "Tom", "Ellery", "lupus"), ("and she was diagnosed with", "last year.")),
+        ("The client is 47, an accountant in Cork, separated from Daniel Whitcombe, and she asked about her statins.",
+         ("47", "accountant", "Cork", "separated", "Daniel", "Whitcombe"), ("and she asked about",)),
+        ("She is 33, a dentist in Derby, divorced from Peter Hanley, and she now takes insulin for diabetes.",
+         ("33", "dentist", "Derby", "divorced", "Peter", "Hanley", "insulin", "diabetes"), ("and she now takes",)),
+    ],
+)
+def test_a_dropped_clause_takes_a_placeholder_whole(guard: OutputGuard, answer: str, values: tuple[str, ...], kept: tuple[str, ...]) -> None:
+    """Hand-written before the fix (issue 32, class 1): a status clause ending in a name ("married to [NAME_1]") goes
+    with the whole placeholder, not up to its "]"."""
+    _kept_whole(guard, answer, values, kept)
+
+
+@pytest.mark.parametrize(
+    ("answer", "values", "kept"),
+    [
+        ("I met Tom Ellery, married to her sister, at the clinic in Bristol where he works as a pharmacist.",
+         ("Tom", "Ellery", "married", "sister"), ("at the clinic", "where he works")),
+        ("We spoke to Dana Whitlock, engaged to his cousin, outside the pharmacy in Derby where she works as a cashier.",
+         ("Dana", "Whitlock", "engaged", "cousin"), ("outside the pharmacy", "where she works")),
+        ("The nurse met Omar Haddad, divorced from her aunt, in the car park in Leeds after his shift as a paramedic.",
+         ("Omar", "Haddad", "divorced", "aunt"), ("in the car park", "after his shift")),
+        ("They visited Lena Brandt, widowed by his brother, at her flat in Cork where she teaches piano.",
+         ("Lena", "Brandt", "widowed", "brother"), ("at her flat", "teaches piano")),
+    ],
+)
+def test_a_participle_clause_between_commas_goes_without_what_follows_it(guard: OutputGuard, answer: str, values: tuple[str, ...], kept: tuple[str, ...]) -> None:
+    """Hand-written before the fix (issue 32, class 2): the parse hangs what follows the clause's closing comma on
+    its participle; the clause ends at that comma, and the rest of the sentence stays (not "I met [RELATIVE_NAME_1].")."""
+    text = _kept_whole(guard, answer, values, kept)
+    assert "], " not in text, text  # the clause went with both its commas
+
+
+@pytest.mark.parametrize(
+    ("answer", "values", "kept"),
+    [
+        ("The patient, a retired teacher living with her daughter Priya in Swansea, reports worsening asthma.",
+         ("teacher", "daughter", "Priya", "asthma"), ("reports worsening",)),
+        ("He is 44, a driver from York, with worsening diabetes this winter.", ("44", "driver", "York", "diabetes"), ("worsening", "this winter.")),
+        ("The patient, a 50-year-old chef in Cork, reports recurring eczema on her hands.", ("50", "chef", "Cork", "eczema"), ("recurring", "on her hands.")),
+        ("The patient, 61, a baker from Derby, describes progressing arthritis in both knees.",
+         ("61", "baker", "Derby", "arthritis"), ("progressing", "in both knees.")),
+        # a modifier or possessor the parse holds in the noun phrase
+        ("She is 45, a nurse in Leeds, and she has chronic asthma.", ("45", "nurse", "asthma"), ("and she has",)),
+        ("The patient, 61, a baker from Derby, reports severe asthma at night.", ("61", "baker", "Derby", "asthma"), ("reports", "at night.")),
+        ("He is 52, a plumber in Derby, and his diabetes is getting worse.", ("52", "plumber", "Derby", "diabetes"), ("is getting worse.",)),
+        ("She is 39, a teacher in Bath, and her asthma keeps her awake.", ("39", "teacher", "Bath", "asthma"), ("keeps her awake.",)),
+    ],
+)
+def test_a_generalized_value_after_a_modifier_takes_no_article(guard: OutputGuard, answer: str, values: tuple[str, ...], kept: tuple[str, ...]) -> None:
+    """Hand-written before the fix (issue 32, class 3): not "reports worsening a medical condition" (an article
+    between a modifier and its noun), nor "chronic a ...", "severe a ...", "her a ..."."""
+    text = _kept_whole(guard, answer, values, kept)
+    assert not re.search(r"\b(?:\w+ing|chronic|severe|her|his)\s+(?:a|an)\s", text), text
+
+
+@pytest.mark.parametrize(
+    ("answer", "values", "kept"),
+    [
+        ("He is a 38-year-old firefighter based in Aberdeen whose wife Claire recently had a miscarriage.",
+         ("38", "firefighter", "Aberdeen", "wife", "Claire"), ("recently had",)),
+        ("The librarian, 49, lives in Cork, whose husband Raj was treated for cancer last year.",
+         ("librarian", "49", "Cork", "husband", "Raj"), ("was treated",)),
+        ("He is 70, a porter from Derby whose daughter Anya is his carer.", ("70", "Derby", "daughter", "Anya"), ("is his carer.",)),
+        ("The welder is 58 and lives in Bath with a neighbour whose brother Tomasz drives him to dialysis.",
+         ("welder", "Bath", "brother", "Tomasz"), ("with a neighbour", "drives him to dialysis.")),
+    ],
+)
+def test_a_relative_clause_keeps_its_relative_determiner(guard: OutputGuard, answer: str, values: tuple[str, ...], kept: tuple[str, ...]) -> None:
+    """Hand-written before the fix (issue 32, class 4): "whose wife [RELATIVE_NAME_1]" keeps "whose", the clause's
+    link to its head (not "based in the region a family member [RELATIVE_NAME_1] recently had ...")."""
+    text = _kept_whole(guard, answer, values, kept)
+    assert re.search(r"\bwhose (?!a |an )", text), text
+
+
+@pytest.mark.parametrize(
+    ("answer", "kept"),
+    [
+        ("She is 45, a nurse in Leeds, and she is managing asthma with inhalers.", "is managing a medical condition with inhalers."),
+        ("She is 61, a baker from Derby, and has developed asthma.", "has developed a medical condition."),
+        ("He is 52, a plumber in Derby, and needs help managing diabetes.", "needs help managing medical conditions."),
+    ],
+)
+def test_a_generalized_value_after_a_verb_reads_as_its_object(guard: OutputGuard, answer: str, kept: str) -> None:
+    """Written with the class-3 fix, for the other reading of a participle before a value: a finite verb ("is
+    managing", "has developed") keeps the article; a participle with no auxiliary takes the bare plural, which reads
+    right whether it modifies the value or governs it."""
+    assert kept in _kept_whole(guard, answer, ("asthma", "diabetes"), ())

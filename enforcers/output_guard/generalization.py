@@ -38,6 +38,7 @@ from enforcers.output_guard.occupations import occupation_rewrites
 from enforcers.output_guard.qi_spans import QISpan
 from policy_engine.enforcement.generalization.operators import generalize
 from policy_engine.enforcement.generalization.phrasing import indefinite
+from policy_engine.enforcement.placeholders import PLACEHOLDER
 from policy_engine.nlp.pipeline import parse
 
 if TYPE_CHECKING:
@@ -154,16 +155,28 @@ def _bare_copula(token: Token) -> list[Token]:
     return [copula, *(c for c in copula.children if c.dep_ in ("aux", "neg") and c.i < copula.i)]
 
 
+def _closing_comma(doc: Doc, token: Token) -> Token | None:
+    """The comma that closes a clause ``token`` heads, where a comma opens it ("[NAME_1], married to her sister, at
+    the clinic ..."): the parse may hang what follows that comma on the participle too, but a clause set off by
+    commas ends at its closing comma; ``None`` when no comma opens the clause or none of its own closes it."""
+    opening = token.left_edge.i - 1
+    if opening < 0 or doc[opening].text != ",":
+        return None
+    return next((c for c in token.rights if c.text == ","), None)
+
+
 def _dropped(doc: Doc, token: Token) -> tuple[int, int] | None:
     """The characters to delete with a modifier or predicate ``token``: a clause that says nothing else
     (:func:`_status_clause`), else its subtree, with the coordinator or comma that joins it to the rest (before it if
-    one is there, else after it), or the space after an adjective before its noun.  The predicates coordinated with
+    one is there, else after it; a clause set off by commas ends at its closing comma, :func:`_closing_comma`, and takes
+it along when no coordinator follows), or the space after an adjective before its noun.  The predicates coordinated with
     it stay ("divorced and lives in ..." drops "divorced and").  ``None`` for the only predicate of a clause that
     says more, or of the whole answer: nothing joins it, and the clause cannot lose it."""
     clause = _status_clause(doc, token)
     if clause is not None:
         return clause
-    own = [c for c in (token.lefts if token.pos_ == "NOUN" else token.children) if c.dep_ not in _NOT_OWN]
+    closing = _closing_comma(doc, token)
+    own = [c for c in (token.lefts if token.pos_ == "NOUN" else token.children) if c.dep_ not in _NOT_OWN and (closing is None or c.i < closing.i)]
     copula = _bare_copula(token)
     first = min((token, *(c.left_edge for c in own), *copula), key=lambda t: t.i)
     last = max((token, *(c.right_edge for c in own)), key=lambda t: t.i)
@@ -173,7 +186,9 @@ def _dropped(doc: Doc, token: Token) -> tuple[int, int] | None:
     joined_before = not copula or any(t.dep_ == "conj" for t in (token, *copula))  # else it follows its subject
     while joined_before and before > first.sent.start and doc[before - 1].lower_ in _COORDINATORS:
         before -= 1
-    if before < first.i and before > first.sent.start:
+    if before < first.i and before > first.sent.start:  # the closing comma goes too unless a coordinator follows it
+        if closing is not None and closing.i == last.i + 1 and closing.i + 1 < len(doc) and doc[closing.i + 1].lower_ not in _COORDINATORS:
+            last = closing
         return doc[before - 1].idx + len(doc[before - 1]), last.idx + len(last)
     after = last.i
     while after + 1 < first.sent.end and doc[after + 1].lower_ in _COORDINATORS:
@@ -181,6 +196,17 @@ def _dropped(doc: Doc, token: Token) -> tuple[int, int] | None:
     if after == last.i and token.dep_ != "advcl":
         return None
     return first.idx, doc[after].idx + len(doc[after]) + len(doc[after].whitespace_)
+
+
+def _whole_placeholders(text: str, start: int, end: int) -> tuple[int, int]:
+    """``start:end`` widened to every Layer-1 placeholder it cuts: the tokenizer splits "[NAME_1]" into three words
+    that the parse may hang on different heads, and a drop ending at "NAME_1" would leave its "]"."""
+    for placeholder in PLACEHOLDER.finditer(text):
+        if placeholder.start() < start < placeholder.end():
+            start = placeholder.start()
+        if placeholder.start() < end < placeholder.end():
+            end = placeholder.end()
+    return start, end
 
 
 def _predicate_noun(token: Token) -> bool:
@@ -191,10 +217,22 @@ def _predicate_noun(token: Token) -> bool:
     return token.dep_ == "attr" and token.head.lemma_ == "be"
 
 
+def _after_a_modifier(doc: Doc, start: int) -> bool:
+    """Whether the word before ``start`` is an adjective or participle with no auxiliary or subject of its own, which
+    the parse left out of the noun phrase there ("reports worsening asthma": "worsening" read as a verb whose object
+    is the condition, or "diabetes" as a verb): the word may modify the noun or govern it, and a noun phrase said
+    there in the bare plural reads right either way ("reports worsening medical conditions", "needs help managing
+    medical conditions"), where "worsening a medical condition" and "a managing medical condition" would not."""
+    previous = [t for t in doc if t.idx + len(t) <= start][-1:]
+    return bool(previous) and previous[0].tag_ in ("JJ", "JJR", "JJS", "VBG", "VBN") and not any(
+        c.dep_ in ("aux", "auxpass", "nsubj", "nsubjpass") for c in previous[0].children)
+
+
 def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
     """Where the rewrite of ``span`` starts and ends and what it says, by the grammatical role of the span's head:
-    a noun-phrase replacement of a noun takes over the phrase's left part (determiner, possessor, modifiers) and the
-    head's number (of the object, where the span opens with the verb or preposition governing it); of an adjective or participle that modifies or predicates (see :data:`_MODIFIER_ROLES`) it is
+    a noun-phrase replacement of a noun takes over the phrase's left part (determiner, possessor, modifiers; a
+    relative "whose" stays and the article goes: "whose family member") and the head's number, or the plural after
+    a modifier the parse left out of the phrase (:func:`_after_a_modifier`) (of the object, where the span opens with the verb or preposition governing it); of an adjective or participle that modifies or predicates (see :data:`_MODIFIER_ROLES`) it is
     dropped with its coordinator (a clause that says nothing else goes whole), since a noun phrase cannot stand there;
     any other replacement stays in place (the only predicate of a one-sentence answer: "She is a family member.")."""
     if not _ARTICLE_START.match(new):
@@ -217,13 +255,14 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
     passive = any(c.dep_ == "auxpass" for c in root.children)  # "has been divorced since 2019 and lives ..."
     dropped = (_dropped(doc, root) if root.dep_ in _MODIFIER_ROLES | _BEFORE_NOUN | {"attr", "appos"} or passive else _status_clause(doc, root)) if said else None
     if dropped is not None:
-        return dropped[0], max(dropped[1], span.end), ""
-    if root.pos_ not in ("NOUN", "PROPN"):
-        return span.start, span.end, new
-    start = root.left_edge.idx  # a preposition the span opens with stays ("with 4 kids" -> "with family members")
-    if root.tag_ in ("NNS", "NNPS"):
+        return (*_whole_placeholders(doc.text, dropped[0], max(dropped[1], span.end)), "")
+    noun = root.pos_ in ("NOUN", "PROPN")
+    start = root.left_edge.idx if noun else span.start  # a preposition the span opens with stays ("with 4 kids" -> "with family members")
+    if (noun and root.tag_ in ("NNS", "NNPS")) or _after_a_modifier(doc, start):
         new = _ARTICLE_START.sub("", new, count=1) + "s"
-    return start, max(span.end, root.idx + len(root)), new
+    if noun and root.left_edge.tag_ == "WP$":  # "whose wife [RELATIVE_NAME_1]": the relative determiner links the clause to its head
+        start, new = doc[root.left_edge.i + 1].idx, _ARTICLE_START.sub("", new, count=1)
+    return start, max(span.end, root.idx + len(root)) if noun else span.end, new
 
 
 def _before_spans(doc: Doc, start: int, end: int, spans: list[QISpan]) -> tuple[int, int] | None:
