@@ -57,3 +57,18 @@ def test_an_attempt_abandoned_before_it_opens_never_decodes(tmp_path: Path) -> N
     (entry,) = ledger.entries()
     assert entry.state == "released"
     attempts.open("decision-1", attempt)  # the mark is consumed: an id is refused once
+
+
+def test_an_attempt_that_ended_before_a_late_abandon_reports_what_it_committed(tmp_path: Path) -> None:
+    """On a loaded machine the pipeline's timeout may be handled after the decoder has settled and closed its attempt:
+    the late abandon returns the committed spend, so the denied request's record carries what the ledger charged."""
+    ledger, attempt = _attempt(tmp_path)
+    attempts = Attempts()
+    attempts.open("decision-1", attempt)
+    attempt.accountant.charge_exponential(0.2)
+    settled = attempt.settle()
+    attempts.close("decision-1")
+    assert attempts.abandon("decision-1") == settled
+    (entry,) = ledger.entries()
+    assert entry.state == "committed" and entry.epsilon == pytest.approx(settled.epsilon_spent, abs=1e-6)
+    attempts.open("decision-2", attempt)  # the late abandon marks no id as given up on

@@ -14,6 +14,7 @@ the records, ``audit query`` and the report agree to the last epsilon.
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -60,6 +61,12 @@ class Attempt:
             self._settled = PrivacySpend(scope=self.scope, epsilon_spent=epsilon, delta_spent=delta)
             return self._settled
 
+    @property
+    def settled(self) -> PrivacySpend | None:
+        """What :meth:`settle` committed, once it has."""
+        with self._lock:
+            return self._settled
+
     def abandon(self) -> PrivacySpend | None:
         """:meth:`settle` for the pipeline giving up on it; ``None`` when decoding already failed and released."""
         with self._lock:
@@ -79,6 +86,10 @@ class Attempt:
         self._released = True
 
 
+#: How many ended attempts' spends are remembered for a late abandon (a timeout handled after the decoder ended).
+ENDED_KEPT = 256
+
+
 class Attempts:
     """Attempts in flight by decision id (thread-safe): what the pipeline settles when it abandons one."""
 
@@ -86,6 +97,7 @@ class Attempts:
         self._lock = threading.Lock()
         self._open: dict[str, Attempt] = {}
         self._abandoned: set[str] = set()  # given up on before the decoder opened its attempt
+        self._ended: OrderedDict[str, PrivacySpend] = OrderedDict()  # settled and closed: what a late abandon reports
 
     def open(self, decision_id: str, attempt: Attempt) -> None:
         """Hold ``attempt`` while it decodes; raises :class:`AttemptAbandoned` when the pipeline already gave up on it."""
@@ -98,18 +110,27 @@ class Attempts:
             self._open[decision_id] = attempt
 
     def close(self, decision_id: str) -> None:
+        """The attempt of ``decision_id`` ended; what it committed stays known to a late :meth:`abandon`."""
         with self._lock:
-            self._open.pop(decision_id, None)
+            attempt = self._open.pop(decision_id, None)
+            settled = attempt.settled if attempt is not None else None
+            if settled is not None:
+                self._ended[decision_id] = settled
+                while len(self._ended) > ENDED_KEPT:
+                    self._ended.popitem(last=False)
 
     def abandon(self, decision_id: str | None) -> PrivacySpend | None:
         """Settle the attempt of ``decision_id`` now with what it spent.
 
-        ``None`` when it has not started decoding (it then never will: its
-        :meth:`open` refuses, and its reservation is released) or already ended.
+        What it committed when it already ended (the pipeline's timeout was handled after the decoder settled: the
+        request is denied, and its record carries the charge the ledger holds).  ``None`` when it has not started
+        decoding (it then never will: its :meth:`open` refuses, and its reservation is released) or failed.
         """
         if not decision_id:
             return None
         with self._lock:
+            if decision_id in self._ended:
+                return self._ended.pop(decision_id)
             attempt = self._open.pop(decision_id, None)
             if attempt is None:
                 self._abandoned.add(decision_id)

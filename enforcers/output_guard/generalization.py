@@ -62,7 +62,7 @@ _PHRASE = {
     "VISIT_PATTERN": "attends follow-up care",
     "ASSET_CLASS": "holds investments",
     "INCOME_BAND": "has an income",
-    "TRANSACTIONS": "made transactions",
+    "TRANSACTIONS": "had account activity",
     "MATTER_TYPE": "a legal matter",
     "PROCEDURAL_ROLE": "is a party",
     "CASE_DISPOSITION": "the matter concluded",
@@ -72,8 +72,57 @@ _PHRASE = {
 }
 
 
+#: Class phrases said as a predicate when the span opens with its verb: a verb lemma and what follows it, the verb put
+#: in the form of the verb it replaces; each is true of every member of its class ("missed three payments" and "moved
+#: 240,000 into bonds" both "had account activity").
+_PREDICATE_PHRASES = {
+    "VISIT_PATTERN": ("attend", "follow-up care"),
+    "ASSET_CLASS": ("hold", "investments"),
+    "INCOME_BAND": ("have", "an income"),
+    "TRANSACTIONS": ("have", "account activity"),
+}
+#: The forms of the predicates' verbs by Penn tag.
+_FORMS = {
+    "have": {"VBZ": "has", "VBD": "had", "VBN": "had", "VBG": "having", "VBP": "have", "VB": "have"},
+    "hold": {"VBZ": "holds", "VBD": "held", "VBN": "held", "VBG": "holding", "VBP": "hold", "VB": "hold"},
+    "attend": {"VBZ": "attends", "VBD": "attended", "VBN": "attended", "VBG": "attending", "VBP": "attend", "VB": "attend"},
+}
+#: Dependents after a verb that are no part of what it says: a coordinated verb, a clause, punctuation.
+_NOT_COMPLEMENTS = frozenset({"conj", "cc", "punct", "advcl", "mark", "relcl"})
+
+
+def _a_time(token: Token) -> bool:
+    """Whether a dependent says when ("last spring", "in March"), not how often or how much ("a year", "per month",
+    "every Tuesday": a rate belongs to the amount or the pattern)."""
+    words = list(token.subtree)
+    return any(t.ent_type_ in ("DATE", "TIME") for t in words) and not any(t.lower_ in ("a", "an", "per", "every", "each") for t in words)
+
+
+def _predicate_end(verb: Token) -> int:
+    """Where what ``verb`` says ends: after its objects and the phrases that complete it ("moved 240,000 into premium
+    bonds", "earns 95,000 a year"), before a coordinated verb, a clause, or the time it happened ("last spring")."""
+    end = verb.idx + len(verb)
+    for child in verb.rights:
+        if child.dep_ in _NOT_COMPLEMENTS or _a_time(child):
+            break
+        end = max(end, child.right_edge.idx + len(child.right_edge))
+    return end
+
+
+def _as_predicate(doc: Doc, span: QISpan) -> tuple[int, int, str] | None:
+    """The rewrite of a span that opens with its verb, for a class said as a predicate (:data:`_PREDICATE_PHRASES`): the verb
+    with its objects and completions becomes the class phrase in the verb's form ("who missed three mortgage payments
+    this year" -> "who had account activity this year"); ``None`` for any other span."""
+    phrase = doc.char_span(span.start, span.end, alignment_mode="expand")
+    if span.qi_class not in _PREDICATE_PHRASES or phrase is None or phrase[0].pos_ not in ("VERB", "AUX") or phrase[0].tag_ not in _FORMS["have"]:
+        return None
+    lemma, rest = _PREDICATE_PHRASES[span.qi_class]
+    return span.start, max(span.end, _predicate_end(phrase[0])), f"{_FORMS[lemma][phrase[0].tag_]} {rest}"
+
+
 def replacement(span: QISpan, surface: str) -> str:
-    """The generalization of one QI span (never the span's own text)."""
+    """The generalization of one QI span, never the span's own text (nor a range with it as a bound: "39" -> "an
+    adult", not "30-39", so the value itself appears nowhere)."""
     operator = _OPERATOR.get(span.qi_class)
     generalized = generalize(operator, surface) if operator else None
     if generalized is None or surface.strip().casefold() in generalized.casefold():
@@ -235,6 +284,9 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
     a modifier the parse left out of the phrase (:func:`_after_a_modifier`) (of the object, where the span opens with the verb or preposition governing it); of an adjective or participle that modifies or predicates (see :data:`_MODIFIER_ROLES`) it is
     dropped with its coordinator (a clause that says nothing else goes whole), since a noun phrase cannot stand there;
     any other replacement stays in place (the only predicate of a one-sentence answer: "She is a family member.")."""
+    predicate = _as_predicate(doc, span)
+    if predicate is not None:
+        return predicate
     if not _ARTICLE_START.match(new):
         return span.start, span.end, new
     head = doc.char_span(span.start, span.end, alignment_mode="expand")

@@ -165,7 +165,16 @@ def _appositions(doc: Doc) -> list[tuple[int, int]]:
     heads = [t for t in doc if _proper(t) and t.dep_ == "appos" and t.head.pos_ == "NOUN" and not role_noun(doc.text, t.idx, t.idx + len(t))
              and "\n" not in doc.text[min(t.idx, t.head.idx) : max(t.idx, t.head.idx)]]
     things = not_person_nouns({t.head.lemma_.lower() for t in heads})
-    return [(t.idx, _run_end(doc, t).idx + len(_run_end(doc, t))) for t in heads if t.head.lemma_.lower() not in things]
+    return [(_run_start(doc, t).idx, _run_end(doc, t).idx + len(_run_end(doc, t))) for t in heads if t.head.lemma_.lower() not in things]
+
+
+def _run_start(doc: Doc, token: Token) -> Token:
+    """The first proper noun of the run ``token`` closes ("Hargreaves" of "his employer, Hargreaves Foods", whose
+    apposition the parse hangs on "Foods")."""
+    first = token
+    while first.i > 0 and _proper(doc[first.i - 1]) and doc[first.i - 1].whitespace_ and not any(c in doc[first.i - 1].text for c in "[]_"):
+        first = doc[first.i - 1]
+    return first
 
 
 _LIST_SEPARATOR = r"\s*(?:,\s*(?:and\s+|&\s+)?|and\s+|&\s+)"
