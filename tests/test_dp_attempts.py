@@ -72,3 +72,17 @@ def test_an_attempt_that_ended_before_a_late_abandon_reports_what_it_committed(t
     (entry,) = ledger.entries()
     assert entry.state == "committed" and entry.epsilon == pytest.approx(settled.epsilon_spent, abs=1e-6)
     attempts.open("decision-2", attempt)  # the late abandon marks no id as given up on
+
+
+def test_a_reused_decision_id_never_reports_an_earlier_attempts_spend(tmp_path: Path) -> None:
+    ledger, attempt = _attempt(tmp_path)
+    attempts = Attempts()
+    attempts.open("decision-1", attempt)
+    attempt.settle()
+    attempts.close("decision-1")
+    (tmp_path / "again").mkdir()
+    _, second = _attempt(tmp_path / "again")
+    attempts.open("decision-1", second)
+    second.accountant.charge_exponential(0.1)
+    spend = attempts.abandon("decision-1")
+    assert spend is not None and spend.epsilon_spent == pytest.approx(second.accountant.epsilon_spent())

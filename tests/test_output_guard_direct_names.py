@@ -197,3 +197,14 @@ def test_a_bare_long_number_is_hidden_from_what_the_guard_releases(guard: Output
 def test_amounts_counts_and_years_stay(guard: OutputGuard, answer: str, numbers: list[str]) -> None:
     redacted = guard.redacted(answer)
     assert [n for n in numbers if n not in redacted] == [], redacted
+
+
+@pytest.mark.parametrize(("answer", "numbers"), [("The numbers are 123456789,987654321 for the joint accounts.", ["123456789", "987654321"]),
+                                                 ("Please quote reference no.123456789 on the form.", ["123456789"])])
+def test_long_numbers_joined_by_punctuation_are_hidden(guard: OutputGuard, answer: str, numbers: list[str]) -> None:
+    redacted = guard.redacted(answer)
+    assert not [n for n in numbers if n in redacted], redacted
+
+
+def test_a_decimal_with_many_places_is_no_identifier(guard: OutputGuard) -> None:
+    assert "3.141592653" in guard.redacted("Pi is about 3.141592653 to nine places.")

@@ -18,6 +18,7 @@ import pytest
 import policy_engine
 from enforcers.output_guard.service import OutputGuard
 from policy_engine.detect.analyzer import Analyzer
+from policy_engine.enforcement.placeholders import PLACEHOLDER
 from policy_engine.policy.vocabulary import vocabulary_for
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,3 +49,31 @@ def test_a_quasi_identifier_said_with_a_verb_is_rewritten_with_its_object(guard:
     assert kept in outcome.text, outcome.text
     assert LEFT_BEHIND.search(outcome.text) is None, outcome.text
 
+
+
+#: Review findings on this file's first fix, each an answer whose released text must hold no bracket cut in two, no
+#: placeholder inside a generalized phrase, and not the job or amount it hid.
+@pytest.mark.parametrize(
+    ("answer", "gone"),
+    [
+        ("The retired teacher in Leeds, 71, earns 95,000 a year from her job as a nurse at Leeds General and holds shares in Tesco.", ("95,000", "nurse")),
+        ("A divorced welder in Hull, 44, cashed out his ISA and wired 12,000 to his brother in Lagos.", ("12,000", "brother", "Lagos")),
+    ],
+)
+def test_a_rewrite_never_cuts_a_placeholder(guard: OutputGuard, answer: str, gone: tuple[str, ...]) -> None:
+    outcome = guard.check(answer)
+    assert outcome.text is not None, outcome.reason
+    assert not [w for w in gone if w in outcome.text], outcome.text
+    assert not re.search(r"[\[\]]", PLACEHOLDER.sub("", outcome.text)), outcome.text  # every bracket is a whole placeholder's
+
+
+@pytest.mark.parametrize(("answer", "job", "kept"), [
+    ("She is 29, works as a paralegal in Leeds and has a student loan of \u00a341,000.", "student", "loan"),
+    ("She gets a firefighter pension, lives in Hull and is 58.", "firefighter", "pension"),
+])
+def test_a_job_noun_before_a_thing_is_hidden_and_the_thing_stays(guard: OutputGuard, answer: str, job: str, kept: str) -> None:
+    """A job noun modifying a thing still tells the person's job ("a firefighter pension"): the job goes, the thing
+    stays ("a pension"), never "a professional of 41,000"."""
+    outcome = guard.check(answer)
+    assert outcome.text is not None and job not in outcome.text and kept in outcome.text, outcome.text
+    assert "professional of" not in outcome.text and "professional pension" not in outcome.text, outcome.text

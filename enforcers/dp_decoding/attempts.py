@@ -107,6 +107,7 @@ class Attempts:
                 from enforcers.dp_decoding.accounting import AttemptAbandoned
 
                 raise AttemptAbandoned("the pipeline gave up on this answer before it started decoding")
+            self._ended.pop(decision_id, None)  # an id used again reports its own attempt, never an earlier one's
             self._open[decision_id] = attempt
 
     def close(self, decision_id: str) -> None:

@@ -39,6 +39,7 @@ from enforcers.output_guard.qi_spans import QISpan
 from policy_engine.enforcement.generalization.operators import generalize
 from policy_engine.enforcement.generalization.phrasing import indefinite
 from policy_engine.enforcement.placeholders import PLACEHOLDER
+from policy_engine.nlp.animacy import not_person_nouns
 from policy_engine.nlp.pipeline import parse
 
 if TYPE_CHECKING:
@@ -59,10 +60,6 @@ _OPERATOR = {
 }
 _PHRASE = {
     "AGE": "an adult",
-    "VISIT_PATTERN": "attends follow-up care",
-    "ASSET_CLASS": "holds investments",
-    "INCOME_BAND": "has an income",
-    "TRANSACTIONS": "had account activity",
     "MATTER_TYPE": "a legal matter",
     "PROCEDURAL_ROLE": "is a party",
     "CASE_DISPOSITION": "the matter concluded",
@@ -72,9 +69,9 @@ _PHRASE = {
 }
 
 
-#: Class phrases said as a predicate when the span opens with its verb: a verb lemma and what follows it, the verb put
-#: in the form of the verb it replaces; each is true of every member of its class ("missed three payments" and "moved
-#: 240,000 into bonds" both "had account activity").
+#: Class phrases said as a predicate: a verb lemma and what follows it, the verb put in the form of the verb it
+#: replaces when the span opens with its verb (else in the present, "has an income"); each is true of every member of
+#: its class ("missed three payments" and "moved 240,000 into bonds" both "had account activity").
 _PREDICATE_PHRASES = {
     "VISIT_PATTERN": ("attend", "follow-up care"),
     "ASSET_CLASS": ("hold", "investments"),
@@ -87,6 +84,8 @@ _FORMS = {
     "hold": {"VBZ": "holds", "VBD": "held", "VBN": "held", "VBG": "holding", "VBP": "hold", "VB": "hold"},
     "attend": {"VBZ": "attends", "VBD": "attended", "VBN": "attended", "VBG": "attending", "VBP": "attend", "VB": "attend"},
 }
+#: Penn tags of the verb forms :data:`_FORMS` gives.
+_VERB_TAGS = frozenset(_FORMS["have"])
 #: Dependents after a verb that are no part of what it says: a coordinated verb, a clause, punctuation.
 _NOT_COMPLEMENTS = frozenset({"conj", "cc", "punct", "advcl", "mark", "relcl"})
 
@@ -114,7 +113,7 @@ def _as_predicate(doc: Doc, span: QISpan) -> tuple[int, int, str] | None:
     with its objects and completions becomes the class phrase in the verb's form ("who missed three mortgage payments
     this year" -> "who had account activity this year"); ``None`` for any other span."""
     phrase = doc.char_span(span.start, span.end, alignment_mode="expand")
-    if span.qi_class not in _PREDICATE_PHRASES or phrase is None or phrase[0].pos_ not in ("VERB", "AUX") or phrase[0].tag_ not in _FORMS["have"]:
+    if span.qi_class not in _PREDICATE_PHRASES or phrase is None or phrase[0].pos_ not in ("VERB", "AUX") or phrase[0].tag_ not in _VERB_TAGS:
         return None
     lemma, rest = _PREDICATE_PHRASES[span.qi_class]
     return span.start, max(span.end, _predicate_end(phrase[0])), f"{_FORMS[lemma][phrase[0].tag_]} {rest}"
@@ -126,6 +125,9 @@ def replacement(span: QISpan, surface: str) -> str:
     operator = _OPERATOR.get(span.qi_class)
     generalized = generalize(operator, surface) if operator else None
     if generalized is None or surface.strip().casefold() in generalized.casefold():
+        if span.qi_class in _PREDICATE_PHRASES:  # said in place of a span that does not open with its verb
+            lemma, rest = _PREDICATE_PHRASES[span.qi_class]
+            return f"{_FORMS[lemma]['VBZ']} {rest}"
         return _PHRASE.get(span.qi_class, "certain details")
     return generalized
 
@@ -298,10 +300,10 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
         root = held  # "has two sons", "with three kids": the verb or preposition stays, its object is the relative
     said = root.pos_ in ("ADJ", "VERB") and root.tag_ in ("JJ", "VBN", "VBG", "VBD")  # "widowed" is read as a past verb too
     if root.dep_ == "compound" and root.head.pos_ in ("NOUN", "PROPN") and root.head.i not in {t.i for t in head}:
-        if span.qi_class == "OCCUPATION":
+        if span.qi_class == "OCCUPATION" and root.head.lemma_.casefold() not in not_person_nouns({root.head.lemma_.casefold()}):
             root = root.head  # "a nurse practitioner": the head is the job too, the phrase goes whole
         else:
-            said = True  # "the stroke unit": the modifier goes, its head stays
+            said = True  # "the stroke unit", "a firefighter pension": the modifier goes, its head (a thing) stays
     if span.qi_class == "FAMILY" and _predicate_noun(root):
         said = True  # "is a widow", "is 52, a widower and ...": a status said with a noun is no relative either
     passive = any(c.dep_ == "auxpass" for c in root.children)  # "has been divorced since 2019 and lives ..."
@@ -363,7 +365,7 @@ def generalize_spans(text: str, spans: list[QISpan]) -> Generalized:
     for start, end, new, own_start, _ in rewrites:
         if own_start < cursor:
             continue
-        start = max(start, cursor)
+        start, end = _whole_placeholders(text, max(start, cursor), end)  # a rewrite never cuts a Layer-1 placeholder
         before = text[cursor:start]
         if text[start : start + 1].isupper() and text[:start].rstrip()[-1:] in ("", ".", "!", "?"):
             new = new[:1].upper() + new[1:]  # a rewrite that opens a sentence opens with a capital

@@ -105,7 +105,7 @@ def _url_with_name(url: re.Match[str]) -> bool:
 
 #: Identifier shapes, each a placeholder label and a pattern (a match the predicate rejects stays).
 SHAPES: dict[str, tuple[re.Pattern[str], Callable[[re.Match[str]], bool] | None]] = {
-    "ID": (re.compile(r"\b(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[\w-]*(?:\d[\w-]*){4,}\b|(?<![\w$\u00a3\u20ac\u00a5.,])\d{9,}(?!\w|[.,]\d)"), None),
+    "ID": (re.compile(r"\b(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[\w-]*(?:\d[\w-]*){4,}\b|(?<![\w$\u00a3\u20ac\u00a5])(?<!\d\.)\d{9,}(?!\w|\.\d)"), None),
     "URL": (re.compile(r"\b(?:https?://)?(?:www\.)?[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}(?P<path>/[^\s)\]]*[\w/])"), _url_with_name),
     "EMAIL": (re.compile(r"[\w.+-]+\s*[(\[{<]\s*at\s*[)\]}>]\s*[\w-]+(?:\s*[(\[{<]\s*dot\s*[)\]}>]\s*[\w-]+)+", re.I), None),
     "HANDLE": (re.compile(r"(?<![\w.])@[A-Za-z_][\w.]{2,}|(?<![\w@.\[/-])(?=\w*[a-z])[A-Za-z]\w*_\w*[A-Za-z0-9](?![\w\]])"), None),

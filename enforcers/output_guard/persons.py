@@ -298,24 +298,6 @@ def _bare_age(token: Token, things: frozenset[str]) -> bool:
     return token.dep_ == "appos" and token.head.pos_ == "NOUN"
 
 
-def _modified_noun(doc: Doc, start: int, end: int) -> Token | None:
-    """The noun after the span that the span's head modifies as a compound ("student" of "a student loan", "nurse" of
-    "a nurse practitioner"), if any."""
-    span = doc.char_span(start, end, alignment_mode="expand")
-    if span is None or span.root.dep_ != "compound" or span.root.head.pos_ not in ("NOUN", "PROPN") or span.root.head.i < span.end:
-        return None
-    return span.root.head
-
-
-def _names_a_thing(doc: Doc, found: list[tuple[str, int, int]]) -> set[tuple[str, int, int]]:
-    """The occupation spans whose job noun modifies a noun the noun-animacy model calls a thing: a kind of thing ("a
-    student loan", "teacher training", "the pharmacist helpline"), not anyone's job; a job named by two nouns ("a nurse
-    practitioner") modifies a person noun and stays."""
-    heads = {c: _modified_noun(doc, c[1], c[2]) for c in found if c[0] == "OCCUPATION"}
-    things = not_person_nouns({h.lemma_.casefold() for h in heads.values() if h is not None})
-    return {c for c, h in heads.items() if h is not None and h.lemma_.casefold() in things}
-
-
 def _candidates(text: str, doc: Doc, domain: str, classes: tuple[str, ...], things: frozenset[str]) -> list[tuple[str, int, int]]:
     """Class spans from the rule finder and the parse, one per (class, region), non-overlapping within a class."""
     dated = [(e.start_char, e.end_char) for e in doc.ents if e.label_ in ("DATE", "TIME")]
@@ -328,9 +310,7 @@ def _candidates(text: str, doc: Doc, domain: str, classes: tuple[str, ...], thin
     found += [("AGE", t.idx, t.idx + len(t)) for t in doc if _bare_age(t, things)]
     found += [(qi, h.start, h.end) for name, qi in _RECOGNIZER_CLASS.items() for h in recognizer(name).find(text)]
     named = [(e.start_char, e.end_char) for e in doc.ents if e.label_ in ("PERSON", "ORG")]  # "Baker" in "Baker Lowe" is a name, not a job
-    kinds_of_things = _names_a_thing(doc, found)
-    wanted = [c for c in found if c[0] in classes and not (c[0] in ("OCCUPATION", "FAMILY") and any(a <= c[1] and c[2] <= b for a, b in named))
-              and c not in kinds_of_things]
+    wanted = [c for c in found if c[0] in classes and not (c[0] in ("OCCUPATION", "FAMILY") and any(a <= c[1] and c[2] <= b for a, b in named))]
     kept: list[tuple[str, int, int]] = []
     for qi_class, start, end in sorted(wanted, key=lambda c: (c[1], -(c[2] - c[1]))):
         if not any(k[0] == qi_class and k[1] < end and start < k[2] for k in kept):
