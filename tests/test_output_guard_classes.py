@@ -11,6 +11,7 @@ distinct persons) bind their QIs to nobody or to different people.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -238,12 +239,7 @@ def test_a_job_named_by_two_nouns_is_still_an_occupation() -> None:
     assert "OCCUPATION" in {m.qi_class for m in found.mentions}, found.mentions
 
 
-def test_names_listed_inside_an_organisation_leave_no_placeholder_inside_its_generalization() -> None:
+def test_names_listed_inside_an_organisation_leave_no_placeholder_inside_its_generalization(example_guard: Callable[[str], OutputGuard]) -> None:
     """Review finding: "represented by Osei & Lindgren" read "[an organization [NAME_2]"."""
-    policy = policy_engine.load_policy(Path(__file__).resolve().parents[1] / "policies" / "lawfirm")
-    assert policy.quasi_identifiers is not None
-    from policy_engine.policy.vocabulary import vocabulary_for
-
-    guard = OutputGuard(policy.quasi_identifiers, Analyzer(policy), policy.constraints, dict(vocabulary_for(policy.vocabulary).categories))
-    outcome = guard.check("The tenant, 34, a nurse in Hull, was represented by Osei & Lindgren.")
+    outcome = example_guard("lawfirm").check("The tenant, 34, a nurse in Hull, was represented by Osei & Lindgren.")
     assert outcome.text is None or (outcome.text.count("[") == outcome.text.count("]") and "[an " not in outcome.text and "Osei" not in outcome.text), outcome.text

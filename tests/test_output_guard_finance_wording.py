@@ -11,26 +11,20 @@ bank example policy's guard with the real detector, parse and scorer.
 from __future__ import annotations
 
 import re
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 
-import policy_engine
 from enforcers.output_guard.service import OutputGuard
-from policy_engine.detect.analyzer import Analyzer
 from policy_engine.enforcement.placeholders import PLACEHOLDER
-from policy_engine.policy.vocabulary import vocabulary_for
 
-ROOT = Path(__file__).resolve().parents[1]
 #: Words the rewrite may not leave after the verb's phrase: an amount, or a phrase that belonged to the replaced verb.
 LEFT_BEHIND = re.compile(r"(?:transactions|activity|income|investments)\s+(?:[$\u00a3\u20ac]|\d|into|to|a year)", re.IGNORECASE)
 
 
 @pytest.fixture(scope="module")
-def guard() -> OutputGuard:
-    policy = policy_engine.load_policy(ROOT / "policies" / "bank")
-    assert policy.quasi_identifiers is not None
-    return OutputGuard(policy.quasi_identifiers, Analyzer(policy), policy.constraints, dict(vocabulary_for(policy.vocabulary).categories))
+def guard(example_guard: Callable[[str], OutputGuard]) -> OutputGuard:
+    return example_guard("bank")
 
 
 @pytest.mark.parametrize(

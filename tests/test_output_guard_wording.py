@@ -12,15 +12,13 @@ that are no job beside real jobs), checks that the rewrite says what the answer 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-import policy_engine
 from enforcers.output_guard.service import OutputGuard
-from policy_engine.detect.analyzer import Analyzer
 from policy_engine.enforcement.placeholders import PLACEHOLDER
-from policy_engine.policy.vocabulary import vocabulary_for
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Two determiners in a row ("a a family member"), a phrase of one to four words said twice in a row, or two commas.
@@ -28,10 +26,8 @@ BROKEN = re.compile(r"\b(?:a|an|the)\s+(?:a|an|the)\b|\b(\w+(?:\s+\w+){0,3})\s+\
 
 
 @pytest.fixture(scope="module")
-def guard() -> OutputGuard:
-    policy = policy_engine.load_policy(ROOT / "policies" / "clinic")
-    assert policy.quasi_identifiers is not None
-    return OutputGuard(policy.quasi_identifiers, Analyzer(policy), policy.constraints, dict(vocabulary_for(policy.vocabulary).categories))
+def guard(example_guard: Callable[[str], OutputGuard]) -> OutputGuard:
+    return example_guard("clinic")
 
 
 def _reads_as_english(text: str) -> None:
