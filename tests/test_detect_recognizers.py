@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from policy_engine.detect.checksums import aba_valid, iban_valid, luhn_valid, ssn_plausible
-from policy_engine.detect.recognizers import recognizer, registry
+from policy_engine.detect.recognizers import lexicon_recognizer, recognizer, registry
 from policy_engine.policy.vocabulary import builtin_vocabulary
 
 
@@ -191,3 +191,9 @@ def test_condition_and_medicine_lexicons_match_either_number(name: str, text: st
     "strokes", "statins" -> "statin"): the number does not change what is disclosed."""
     assert [text[h.start : h.end] for h in recognizer(name).find(text)] == [value]
 
+
+
+def test_the_other_number_follows_english_spelling() -> None:
+    """"hiv" has no plural "hives" (a different condition): "-es" follows only a sibilant ("crutches")."""
+    found = lexicon_recognizer("condition", ["hiv", "stroke", "crutch", "injury"], inflected=True).find("hives, strokes, crutches and injuries")
+    assert [h.start for h in found] == [7, 16, 29]

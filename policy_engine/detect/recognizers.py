@@ -84,11 +84,7 @@ class LexiconRecognizer:
     ``left`` and ``right`` optionally widen a hit over modifiers written next
     to the entry: ``left`` must match the text just before the hit (anchored
     at its end, e.g. "generalized " before "anxiety disorder"), ``right``
-    the text just after it (e.g. " mellitus", " 1000 mg").  ``inflected``
-    also matches an entry whose last word the text writes in the other
-    grammatical number, by the regular English endings (:func:`_other_numbers`:
-    "strokes" for "stroke", "statin" for "statins"), for lexicons of things
-    whose number does not change what is disclosed (conditions, medicines).
+    the text just after it (e.g. " mellitus", " 1000 mg").
     """
 
     name: str
@@ -97,7 +93,6 @@ class LexiconRecognizer:
     score: float = 0.8
     left: re.Pattern[str] | None = None
     right: re.Pattern[str] | None = None
-    inflected: bool = False
 
     def find(self, text: str) -> Iterator[Hit]:
         words = [(m.start(), m.end(), m.group().lower()) for m in _WORD.finditer(text)]
@@ -105,16 +100,12 @@ class LexiconRecognizer:
         while i < len(words):
             for n in range(min(self.max_words, len(words) - i), 0, -1):
                 phrase = " ".join(w for _, _, w in words[i : i + n])
-                if phrase in self.phrases or (self.inflected and self._known_in_other_number(phrase)):
+                if phrase in self.phrases:
                     yield Hit(self.name, *self._widen(text, words[i][0], words[i + n - 1][1]), self.score)
                     i += n
                     break
             else:
                 i += 1
-
-    def _known_in_other_number(self, phrase: str) -> bool:
-        stem, _, last = phrase.rpartition(" ")
-        return any(f"{stem} {form}".lstrip() in self.phrases for form in _other_numbers(last))
 
     def _widen(self, text: str, start: int, end: int) -> tuple[int, int]:
         if self.left is not None and (m := self.left.search(text, max(0, start - 60), start)):
@@ -154,30 +145,36 @@ class Recognizer(Protocol):
 _WORD = re.compile(r"[A-Za-z0-9]+(?:['\u2019-][A-Za-z0-9]+)*")
 
 
+_SIBILANT = ("s", "x", "z", "ch", "sh")
+
+
 def _other_numbers(word: str) -> tuple[str, ...]:
-    """The forms a regular English noun takes in the other grammatical number: the plural of a singular
-    ("stroke" -> "strokes", "crutch" -> "crutches", "injury" -> "injuries") and the singulars a plural may have
-    ("strokes" -> "stroke", "crutches" -> "crutch", "injuries" -> "injury").  A caller keeps only the forms its
-    lexicon lists, so a word that merely ends in "s" ("lupus") matches nothing new."""
-    forms = [f"{word}s", f"{word}es"]
-    if word.endswith("y") and len(word) > 2:
-        forms.append(f"{word[:-1]}ies")
-    if word.endswith("s") and len(word) > 3:
-        forms.append(word[:-1])
-        if word.endswith("es"):
-            forms.append(word[:-2])
-        if word.endswith("ies"):
-            forms.append(f"{word[:-3]}y")
-    return tuple(forms)
+    """The form a regular English noun takes in the other grammatical number, by the spelling rules: the plural of a
+    singular ("stroke" -> "strokes", "crutch" -> "crutches", "injury" -> "injuries") or the singular of a plural
+    ("strokes" -> "stroke", "crutches" -> "crutch", "injuries" -> "injury"; "hiv" -> "hivs", never "hives").  A word
+    that merely ends in "s" gives a form no one writes ("lupus" -> "lupu"), which matches nothing."""
+    if word.endswith("ies") and len(word) > 4:
+        return (f"{word[:-3]}y",)
+    if word.endswith("es") and word[:-2].endswith(_SIBILANT):
+        return (word[:-2],)
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        return (word[:-1],)
+    if word.endswith("y") and len(word) > 2 and word[-2] not in "aeiou":
+        return (f"{word[:-1]}ies",)
+    return (f"{word}es" if word.endswith(_SIBILANT) else f"{word}s",)
 
 
 def lexicon_recognizer(
     name: str, entries: list[str], score: float = 0.8, left: re.Pattern[str] | None = None, right: re.Pattern[str] | None = None,
     inflected: bool = False,
 ) -> LexiconRecognizer:
-    """A lexicon recognizer over ``entries`` (case-insensitive, whole words; ``inflected``: in either number)."""
-    phrases = frozenset(" ".join(_WORD.findall(e.lower())) for e in entries)
-    return LexiconRecognizer(name, phrases, max(len(p.split()) for p in phrases), score, left, right, inflected)
+    """A lexicon recognizer over ``entries`` (case-insensitive, whole words).  ``inflected`` also lists each entry with
+    its last word in the other grammatical number (:func:`_other_numbers`: "strokes" for "stroke", "statin" for
+    "statins"), for lexicons of things whose number does not change what is disclosed (conditions, medicines)."""
+    phrases = {" ".join(_WORD.findall(e.lower())) for e in entries}
+    if inflected:
+        phrases |= {f"{stem} {form}".lstrip() for stem, _, last in (p.rpartition(" ") for p in list(phrases)) for form in _other_numbers(last)}
+    return LexiconRecognizer(name, frozenset(phrases), max(len(p.split()) for p in phrases), score, left, right)
 
 
 @functools.lru_cache(maxsize=8)
