@@ -69,23 +69,12 @@ _PHRASE = {
 }
 
 
-#: Class phrases said as a predicate: a verb lemma and what follows it, the verb put in the form of the verb it
-#: replaces when the span opens with its verb (else in the present, "has an income"); each is true of every member of
-#: its class ("missed three payments" and "moved 240,000 into bonds" both "had account activity").
-_PREDICATE_PHRASES = {
-    "VISIT_PATTERN": ("attend", "follow-up care"),
-    "ASSET_CLASS": ("hold", "investments"),
-    "INCOME_BAND": ("have", "an income"),
-    "TRANSACTIONS": ("have", "account activity"),
-}
-#: The forms of the predicates' verbs by Penn tag.
-_FORMS = {
-    "have": {"VBZ": "has", "VBD": "had", "VBN": "had", "VBG": "having", "VBP": "have", "VB": "have"},
-    "hold": {"VBZ": "holds", "VBD": "held", "VBN": "held", "VBG": "holding", "VBP": "hold", "VB": "hold"},
-    "attend": {"VBZ": "attends", "VBD": "attended", "VBN": "attended", "VBG": "attending", "VBP": "attend", "VB": "attend"},
-}
-#: Penn tags of the verb forms :data:`_FORMS` gives.
-_VERB_TAGS = frozenset(_FORMS["have"])
+#: What a class said as a predicate has, after "have" put in the form of the verb it replaces when the span opens
+#: with its verb (else "has": "has an income"); each is true of every member of its class ("missed three payments"
+#: and "moved 240,000 into bonds" both "had account activity").
+_HAD = {"VISIT_PATTERN": "follow-up care", "ASSET_CLASS": "investments", "INCOME_BAND": "an income", "TRANSACTIONS": "account activity"}
+#: "have" by the Penn tag of the verb it replaces.
+_HAVE = {"VBZ": "has", "VBD": "had", "VBN": "had", "VBG": "having", "VBP": "have", "VB": "have"}
 #: Dependents after a verb that are no part of what it says: a coordinated verb, a clause, punctuation.
 _NOT_COMPLEMENTS = frozenset({"conj", "cc", "punct", "advcl", "mark", "relcl"})
 
@@ -109,14 +98,13 @@ def _predicate_end(verb: Token) -> int:
 
 
 def _as_predicate(doc: Doc, span: QISpan) -> tuple[int, int, str] | None:
-    """The rewrite of a span that opens with its verb, for a class said as a predicate (:data:`_PREDICATE_PHRASES`): the verb
-    with its objects and completions becomes the class phrase in the verb's form ("who missed three mortgage payments
-    this year" -> "who had account activity this year"); ``None`` for any other span."""
+    """The rewrite of a span that opens with its verb, for a class said as a predicate (:data:`_HAD`): the verb with its
+    objects and completions becomes "have" in the verb's form and what the class has ("who missed three mortgage
+    payments this year" -> "who had account activity this year"); ``None`` for any other span."""
     phrase = doc.char_span(span.start, span.end, alignment_mode="expand")
-    if span.qi_class not in _PREDICATE_PHRASES or phrase is None or phrase[0].pos_ not in ("VERB", "AUX") or phrase[0].tag_ not in _VERB_TAGS:
+    if span.qi_class not in _HAD or phrase is None or phrase[0].pos_ not in ("VERB", "AUX") or phrase[0].tag_ not in _HAVE:
         return None
-    lemma, rest = _PREDICATE_PHRASES[span.qi_class]
-    return span.start, max(span.end, _predicate_end(phrase[0])), f"{_FORMS[lemma][phrase[0].tag_]} {rest}"
+    return span.start, max(span.end, _predicate_end(phrase[0])), f"{_HAVE[phrase[0].tag_]} {_HAD[span.qi_class]}"
 
 
 def replacement(span: QISpan, surface: str) -> str:
@@ -125,9 +113,8 @@ def replacement(span: QISpan, surface: str) -> str:
     operator = _OPERATOR.get(span.qi_class)
     generalized = generalize(operator, surface) if operator else None
     if generalized is None or surface.strip().casefold() in generalized.casefold():
-        if span.qi_class in _PREDICATE_PHRASES:  # said in place of a span that does not open with its verb
-            lemma, rest = _PREDICATE_PHRASES[span.qi_class]
-            return f"{_FORMS[lemma]['VBZ']} {rest}"
+        if span.qi_class in _HAD:  # said in place of a span that does not open with its verb
+            return f"has {_HAD[span.qi_class]}"
         return _PHRASE.get(span.qi_class, "certain details")
     return generalized
 
@@ -251,7 +238,8 @@ it along when no coordinator follows), or the space after an adjective before it
 
 def _whole_placeholders(text: str, start: int, end: int) -> tuple[int, int]:
     """``start:end`` widened to every Layer-1 placeholder it cuts: the tokenizer splits "[NAME_1]" into three words
-    that the parse may hang on different heads, and a drop ending at "NAME_1" would leave its "]"."""
+    that the parse may hang on different heads, and a rewrite ending at "NAME_1" would leave its "]" (every rewrite
+    is widened so in :func:`generalize_spans`)."""
     for placeholder in PLACEHOLDER.finditer(text):
         if placeholder.start() < start < placeholder.end():
             start = placeholder.start()
@@ -309,7 +297,7 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
     passive = any(c.dep_ == "auxpass" for c in root.children)  # "has been divorced since 2019 and lives ..."
     dropped = (_dropped(doc, root) if root.dep_ in _MODIFIER_ROLES | _BEFORE_NOUN | {"attr", "appos"} or passive else _status_clause(doc, root)) if said else None
     if dropped is not None:
-        return (*_whole_placeholders(doc.text, dropped[0], max(dropped[1], span.end)), "")
+        return dropped[0], max(dropped[1], span.end), ""
     noun = root.pos_ in ("NOUN", "PROPN")
     start = root.left_edge.idx if noun else span.start  # a preposition the span opens with stays ("with 4 kids" -> "with family members")
     if (noun and root.tag_ in ("NNS", "NNPS")) or _after_a_modifier(doc, start):
