@@ -64,7 +64,7 @@ _PHRASE = {
     "PROCEDURAL_ROLE": "is a party",
     "CASE_DISPOSITION": "the matter concluded",
     "NATIONALITY": "foreign",
-    "MONEY": "an amount",
+    "MONEY": "a certain amount",
     "DATE": "at one point",
 }
 
@@ -73,6 +73,8 @@ _PHRASE = {
 #: with its verb (else "has": "has an income"); each is true of every member of its class ("missed three payments"
 #: and "moved 240,000 into bonds" both "had account activity").
 _HAD = {"VISIT_PATTERN": "follow-up care", "ASSET_CLASS": "investments", "INCOME_BAND": "an income", "TRANSACTIONS": "account activity"}
+#: A span that is an amount of money ("20,000 euros", "$310,000"), said in place of its class's predicate.
+_AMOUNT_START = re.compile(r"[£$€¥]|\d")
 #: "have" by the Penn tag of the verb it replaces.
 _HAVE = {"VBZ": "has", "VBD": "had", "VBN": "had", "VBG": "having", "VBP": "have", "VB": "have"}
 #: Dependents after a verb that are no part of what it says: a coordinated verb, a clause, punctuation.
@@ -113,8 +115,8 @@ def replacement(span: QISpan, surface: str) -> str:
     operator = _OPERATOR.get(span.qi_class)
     generalized = generalize(operator, surface) if operator else None
     if generalized is None or surface.strip().casefold() in generalized.casefold():
-        if span.qi_class in _HAD:  # said in place of a span that does not open with its verb
-            return f"has {_HAD[span.qi_class]}"
+        if span.qi_class in _HAD:  # said in place of a span that does not open with its verb (an amount is an amount)
+            return _PHRASE["MONEY"] if _AMOUNT_START.match(surface) else f"has {_HAD[span.qi_class]}"
         return _PHRASE.get(span.qi_class, "certain details")
     return generalized
 
@@ -300,7 +302,7 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
         return dropped[0], max(dropped[1], span.end), ""
     noun = root.pos_ in ("NOUN", "PROPN")
     start = root.left_edge.idx if noun else span.start  # a preposition the span opens with stays ("with 4 kids" -> "with family members")
-    if (noun and root.tag_ in ("NNS", "NNPS")) or _after_a_modifier(doc, start):
+    if new != _PHRASE["MONEY"] and ((noun and root.tag_ in ("NNS", "NNPS")) or _after_a_modifier(doc, start)):  # one amount, of euros or not
         new = _ARTICLE_START.sub("", new, count=1) + "s"
     if noun and root.left_edge.tag_ == "WP$":  # "whose wife [RELATIVE_NAME_1]": the relative determiner links the clause to its head
         start, new = doc[root.left_edge.i + 1].idx, _ARTICLE_START.sub("", new, count=1)

@@ -32,6 +32,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from enforcers.output_guard.incomes import income_mentions
 from enforcers.output_guard.qi_spans import SINGULAR as _CASE_ROLE
 from enforcers.output_guard.qi_spans import find_qi_spans
 from policy_engine.detect.recognizers import recognizer
@@ -298,8 +299,10 @@ def _bare_age(token: Token, things: frozenset[str]) -> bool:
     return token.dep_ == "appos" and token.head.pos_ == "NOUN"
 
 
-def _candidates(text: str, doc: Doc, domain: str, classes: tuple[str, ...], things: frozenset[str]) -> list[tuple[str, int, int]]:
-    """Class spans from the rule finder and the parse, one per (class, region), non-overlapping within a class."""
+def _candidates(text: str, doc: Doc, domain: str, classes: tuple[str, ...], things: frozenset[str],
+                incomes: dict[tuple[int, int], Token]) -> list[tuple[str, int, int]]:
+    """Class spans from the rule finder and the parse, one per (class, region), non-overlapping within a class; an
+    income (:mod:`enforcers.output_guard.incomes`) is read from the parse only."""
     dated = [(e.start_char, e.end_char) for e in doc.ents if e.label_ in ("DATE", "TIME")]
     found = [(s.qi_class, s.start, s.end) for s in find_qi_spans(text, domain, classes)
              if not (s.qi_class == "LOCATION" and any(a < s.end and s.start < b for a, b in dated))]  # "in January" is no place
@@ -309,6 +312,7 @@ def _candidates(text: str, doc: Doc, domain: str, classes: tuple[str, ...], thin
     found += [("LOCATION", m.start("v"), m.end("v")) for m in _PLACE_FIELD.finditer(text)]
     found += [("AGE", t.idx, t.idx + len(t)) for t in doc if _bare_age(t, things)]
     found += [(qi, h.start, h.end) for name, qi in _RECOGNIZER_CLASS.items() for h in recognizer(name).find(text)]
+    found += [("INCOME_BAND", s, e) for s, e in incomes]
     named = [(e.start_char, e.end_char) for e in doc.ents if e.label_ in ("PERSON", "ORG")]  # "Baker" in "Baker Lowe" is a name, not a job
     wanted = [c for c in found if c[0] in classes and not (c[0] in ("OCCUPATION", "FAMILY") and any(a <= c[1] and c[2] <= b for a, b in named))]
     kept: list[tuple[str, int, int]] = []
@@ -326,7 +330,9 @@ def extract(text: str, domain: str, classes: tuple[str, ...]) -> Extraction:
     extraction = Extraction([], 0, first_person)
     # the nouns that may anchor a mention or say a bare age: which of them denote no person
     things = not_person_nouns({t.lemma_.casefold() for t in doc if t.pos_ == "NOUN" and t.dep_ in _ANCHOR_DEPS})
-    candidates = _candidates(text, doc, domain, classes, things)
+    # an income's person is read from its noun of pay or its amount, not from its span's head
+    incomes = {(s, e): paid for s, e, paid in income_mentions(doc, [(h.start, h.end) for h in recognizer("money").find(text)])}
+    candidates = _candidates(text, doc, domain, classes, things, incomes)
     fields = {m.span("v") for m in _PLACE_FIELD.finditer(text)}  # a form's field: the form's subject, whatever the parse across its lines
     for start, end in sentence_spans(text, ends=".!?;", spaced=False, lines="break", abbreviations=False):
         clause = doc.char_span(start, end, alignment_mode="expand")
@@ -336,7 +342,7 @@ def extract(text: str, domain: str, classes: tuple[str, ...]) -> Extraction:
             span = doc.char_span(s, e, alignment_mode="expand")
             if span is None or clause is None:
                 continue
-            anchor, pattern = (None, "hypothetical") if supposed else (None, None) if (s, e) in fields else _anchor(span.root, qi_class, things)
+            anchor, pattern = (None, "hypothetical") if supposed else (None, None) if (s, e) in fields else _anchor(incomes.get((s, e), span.root) if qi_class == "INCOME_BAND" else span.root, qi_class, things)
             if anchor is not None and _public_role(anchor):
                 anchor, pattern = None, "public_role"
             if anchor is None and pattern is None and shares:

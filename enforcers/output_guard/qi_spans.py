@@ -3,14 +3,13 @@
 :func:`find_qi_spans` finds spans of the eight QI classes of a domain with
 the project's own recognizers (occupation, relative, medical condition,
 medication lexicons) plus patterns for ages, places, employers and the
-domain-specific classes.  A span counts toward a *referenced subject* only
-in a sentence that points at one individual (a singular role noun, a
-personal pronoun, "a 52-year-old ..."); cohort sentences ("adults aged
-50-70", "patients with ...") count toward nobody.  :func:`qi_profile` says
-how many distinct classes the subject carries: more than the policy's
-``max_per_subject`` is a QI cluster, and the spans show an officer why.
-This is a rule, independent of the learned detector, and of the synthetic
-generators' vocabularies.
+domain-specific classes (an income is read from the parse instead,
+:mod:`enforcers.output_guard.incomes`; a class with no pattern here gives no
+span).  A span counts toward a *referenced subject* only in a sentence that
+points at one individual (a singular role noun, a personal pronoun, "a
+52-year-old ..."); cohort sentences ("adults aged 50-70", "patients with
+...") count toward nobody.  This is a rule, independent of the learned
+detector, and of the synthetic generators' vocabularies.
 """
 
 from __future__ import annotations
@@ -39,7 +38,6 @@ _CLASS_PATTERNS: dict[str, str] = {
     "PROCEDURAL_ROLE": r"\b(?:is|was|as|named as|acting as|serving as|listed as) (?:the |a |an )?(?:key )?(?:plaintiff|defendant|co-defendant|witness|appellant|appellee|executor|guardian(?: ad litem)?|respondent|petitioner|prosecution witness)\b|\bsubpoenaed\b",
     "MATTER_TYPE": r"\b(?:custody|divorce|wrongful termination|DUI|shoplifting|asylum|patent infringement|boundary|will contest|contesting a will|eviction|bankruptcy|malpractice)\b",
     "ASSET_CLASS": r"\b(?:municipal bonds|rental (?:duplexes|properties|units)|bitcoin|crypto\w*|vineyard|bullion|gold|farmland|stock position|food trucks|stake in)\b",
-    "INCOME_BAND": r"\b(?:earns?|salary|income|pension|wage|commission|benefits?) [^.]{0,30}?\$?\d[\d,.]*(?: (?:million|thousand))?|\$\d[\d,]* (?:a|per) (?:year|month)\b|\bseven-figure\b|\btop income bracket\b",
     "TRANSACTIONS": r"\b(?:wired|withdrew|transferred|moved|cashed out|sold the|bought|missed \w+ (?:mortgage )?payments|took out cash|(?:took|took out) a \$?[\d,]+ (?:loan|401\(k\) loan))\b",
     "VISIT_PATTERN": r"\b(?:visits?|seen|sees|admitted|hospitali[sz]ed|came to|comes in)\b[^.]{0,40}?\b(?:every|each|weekly|monthly|daily|times|twice|since|last|Tuesday|Thursday|Sunday|weekend|night|ER|emergency|urgent care)\b",
 }
@@ -60,18 +58,6 @@ class QISpan:
     start: int
     end: int
     subject: bool
-
-
-@dataclass(frozen=True)
-class QIProfile:
-    """Distinct QI classes bound to the referenced subject, against ``max_per_subject``."""
-
-    classes: tuple[str, ...]
-    max_per_subject: int
-
-    @property
-    def exceeded(self) -> bool:
-        return len(self.classes) > self.max_per_subject
 
 
 @cache
@@ -102,7 +88,7 @@ def find_qi_spans(text: str, domain: str, classes: tuple[str, ...] | None = None
     spans = sentence_spans(text, ends=".!?;", spaced=False, lines="break", abbreviations=False)
     sentences = [(s, e, bool(SINGULAR.search(text, s, e)) and not _COHORT.search(text, s, e)) for s, e in spans]
     found: list[QISpan] = []
-    for qi_class in wanted:
+    for qi_class in (c for c in wanted if c in _RECOGNIZED or c in _CLASS_PATTERNS):
         last_end = -1
         for start, end in sorted(_class_spans(text, qi_class)):
             if start < last_end:
@@ -112,6 +98,3 @@ def find_qi_spans(text: str, domain: str, classes: tuple[str, ...] | None = None
             last_end = end
     return sorted(found, key=lambda s: (s.start, s.qi_class))
 
-
-def qi_profile(spans: list[QISpan], max_per_subject: int) -> QIProfile:
-    return QIProfile(tuple(sorted({s.qi_class for s in spans if s.subject})), max_per_subject)
