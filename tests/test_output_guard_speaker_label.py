@@ -1,0 +1,38 @@
+"""A post that opens with its author's handle speaks in its author's voice, also after Layer 1 made the handle a placeholder (issue 32).
+
+Social posts open with a speaker label ("@sunny_days_88 : Divorced, raising
+two kids ...") and then drop the subject ("Divorced", "raising"): the
+quasi-identifiers are the author's.  The guard reads the text Layer 1 wrote,
+where the handle is a placeholder ("[HANDLE_1] : ..."), so the label must be
+read there too.  Written from the class before the change; real parse.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from enforcers.output_guard.domains import qi_classes
+from enforcers.output_guard.persons import extract
+from enforcers.output_guard.service import OutputGuard
+
+LABELLED = [
+    "[HANDLE_1] : Divorced but not defeated, raising two kids on my own in Leeds.",
+    "[HANDLE_1][NAME_2] : Widowed last spring, back on the night shift at the fire station in Hull.",
+    "@[NAME_1]_[NAME_2] : Married twelve years this week, still driving the school bus every morning.",
+    "[USERNAME_1]: Recently separated, new flat in Croydon, same old job at the bakery.",
+]
+
+
+@pytest.mark.parametrize("text", LABELLED)
+def test_the_quasi_identifiers_of_a_labelled_post_are_its_authors(text: str) -> None:
+    extraction = extract(text, "medical", qi_classes("medical"))
+    assert extraction.mentions and all(m.person is not None for m in extraction.mentions), [(m.qi_class, m.person, m.pattern) for m in extraction.mentions]
+    assert len(extraction.classes_by_person()) == 1
+
+
+def test_a_raw_handle_label_makes_a_cluster_of_its_authors_qis(example_guard: Callable[[str], OutputGuard]) -> None:
+    outcome = example_guard("clinic").check("sunny_days_88 : Divorced, raising two kids on my own and living in Leeds since March.")
+    assert outcome.section.action not in ("pass", "redacted"), outcome.reason
+    assert "Leeds" not in outcome.text
