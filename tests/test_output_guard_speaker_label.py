@@ -5,6 +5,13 @@ two kids ...") and then drop the subject ("Divorced", "raising"): the
 quasi-identifiers are the author's.  The guard reads the text Layer 1 wrote,
 where the handle is a placeholder ("[HANDLE_1] : ..."), so the label must be
 read there too.  Written from the class before the change; real parse.
+
+Not read so yet: a label of Layer-1 placeholders read as the speaker's met
+the development AUROC rule (out of fold 0.921 / 0.988 / 0.905 -> 0.931 /
+0.995 / 0.914) but raised the share of SPIA development safe units the
+finance guard flags from 0.062 to 0.082 (run stop46-speaker-dev in
+bench/results/output_guard_external.json), over the 0.01 the rule fixed
+beforehand allows; the cases it would fix are strict xfails.
 """
 
 from __future__ import annotations
@@ -25,7 +32,11 @@ LABELLED = [
 ]
 
 
-@pytest.mark.parametrize("text", LABELLED)
+NOT_READ = "a label of Layer-1 placeholders is not read as the speaker's (module docstring: it flagged more safe finance posts)"
+
+
+@pytest.mark.parametrize("text", [t if t.startswith("[HANDLE_1] : Divorced") else pytest.param(t, marks=pytest.mark.xfail(strict=True, reason=NOT_READ))
+                                  for t in LABELLED])
 def test_the_quasi_identifiers_of_a_labelled_post_are_its_authors(text: str) -> None:
     extraction = extract(text, "medical", qi_classes("medical"))
     assert extraction.mentions and all(m.person is not None for m in extraction.mentions), [(m.qi_class, m.person, m.pattern) for m in extraction.mentions]

@@ -61,9 +61,8 @@ _UNABLE = {"unable", "cannot", "can't"}
 _ANCHOR_DEPS = ("nsubj", "nsubjpass", "appos", "attr", "poss")
 #: A token mixing letters and at least four digits (an id, licence or account code): a direct identifier, never a QI.
 _CODE = re.compile(r"\b(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[\w-]*(?:\d[\w-]*){4,}\b")
-#: A post or record opened by its author's label ("@jay_n : ...", "Name: Cindy | ...", and as Layer 1 leaves it, "[HANDLE_1] : ..."):
-#: the text speaks for that person.
-_SPEAKER_LABEL = re.compile(r"^\s*(?:@[\w.]+|@?(?:\[[A-Z][A-Z_]*_\d+\][\w.]*)+|[A-Z][\w.]*|(?:user)?name|seller(?: name)?)\s*:", re.IGNORECASE)
+#: A post or record opened by its author's label ("@jay_n : ...", "Name: Cindy | ..."): the text speaks for that person.
+_SPEAKER_LABEL = re.compile(r"^\s*(?:@[\w.]+|[A-Z][\w.]*|(?:user)?name|seller(?: name)?)\s*:", re.IGNORECASE)
 #: A labelled place field of a form or profile ("Location: Cagayan").
 _PLACE_FIELD = re.compile(r"(?im)\b(?:location|city|town|country|hometown)\s*:\s*(?P<v>[^|\n;]+?)\s*(?=\||\n|;|$)")
 
