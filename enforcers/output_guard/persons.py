@@ -299,10 +299,11 @@ def _bare_age(token: Token, things: frozenset[str]) -> bool:
     return token.dep_ == "appos" and token.head.pos_ == "NOUN"
 
 
-def _candidates(text: str, doc: Doc, domain: str, classes: tuple[str, ...], things: frozenset[str],
-                incomes: dict[tuple[int, int], Token]) -> list[tuple[str, int, int]]:
-    """Class spans from the rule finder and the parse, one per (class, region), non-overlapping within a class; an
-    income (:mod:`enforcers.output_guard.incomes`) is read from the parse only."""
+def _candidates(text: str, doc: Doc, domain: str, classes: tuple[str, ...], things: frozenset[str]
+                ) -> tuple[list[tuple[str, int, int]], dict[tuple[int, int], Token]]:
+    """Class spans from the rule finder and the parse, one per (class, region), non-overlapping within a class; and the
+    incomes among the amounts (:mod:`enforcers.output_guard.incomes`, read from the parse only), each with the token
+    its person is read from (its noun of pay or its amount, not its span's head)."""
     dated = [(e.start_char, e.end_char) for e in doc.ents if e.label_ in ("DATE", "TIME")]
     found = [(s.qi_class, s.start, s.end) for s in find_qi_spans(text, domain, classes)
              if not (s.qi_class == "LOCATION" and any(a < s.end and s.start < b for a, b in dated))]  # "in January" is no place
@@ -311,7 +312,9 @@ def _candidates(text: str, doc: Doc, domain: str, classes: tuple[str, ...], thin
               and not (e.start_char and text[e.start_char - 1] in "#@") and not any(a < e.end_char and e.start_char < b for a, b in codes)]
     found += [("LOCATION", m.start("v"), m.end("v")) for m in _PLACE_FIELD.finditer(text)]
     found += [("AGE", t.idx, t.idx + len(t)) for t in doc if _bare_age(t, things)]
-    found += [(qi, h.start, h.end) for name, qi in _RECOGNIZER_CLASS.items() for h in recognizer(name).find(text)]
+    recognized = {name: [(h.start, h.end) for h in recognizer(name).find(text)] for name in _RECOGNIZER_CLASS}
+    found += [(qi, s, e) for name, qi in _RECOGNIZER_CLASS.items() for s, e in recognized[name]]
+    incomes = {(s, e): paid for s, e, paid in income_mentions(doc, recognized["money"])}
     found += [("INCOME_BAND", s, e) for s, e in incomes]
     named = [(e.start_char, e.end_char) for e in doc.ents if e.label_ in ("PERSON", "ORG")]  # "Baker" in "Baker Lowe" is a name, not a job
     wanted = [c for c in found if c[0] in classes and not (c[0] in ("OCCUPATION", "FAMILY") and any(a <= c[1] and c[2] <= b for a, b in named))]
@@ -319,7 +322,7 @@ def _candidates(text: str, doc: Doc, domain: str, classes: tuple[str, ...], thin
     for qi_class, start, end in sorted(wanted, key=lambda c: (c[1], -(c[2] - c[1]))):
         if not any(k[0] == qi_class and k[1] < end and start < k[2] for k in kept):
             kept.append((qi_class, start, end))
-    return kept
+    return kept, incomes
 
 
 def extract(text: str, domain: str, classes: tuple[str, ...]) -> Extraction:
@@ -330,9 +333,7 @@ def extract(text: str, domain: str, classes: tuple[str, ...]) -> Extraction:
     extraction = Extraction([], 0, first_person)
     # the nouns that may anchor a mention or say a bare age: which of them denote no person
     things = not_person_nouns({t.lemma_.casefold() for t in doc if t.pos_ == "NOUN" and t.dep_ in _ANCHOR_DEPS})
-    # an income's person is read from its noun of pay or its amount, not from its span's head
-    incomes = {(s, e): paid for s, e, paid in income_mentions(doc, [(h.start, h.end) for h in recognizer("money").find(text)])}
-    candidates = _candidates(text, doc, domain, classes, things, incomes)
+    candidates, incomes = _candidates(text, doc, domain, classes, things)
     fields = {m.span("v") for m in _PLACE_FIELD.finditer(text)}  # a form's field: the form's subject, whatever the parse across its lines
     for start, end in sentence_spans(text, ends=".!?;", spaced=False, lines="break", abbreviations=False):
         clause = doc.char_span(start, end, alignment_mode="expand")
