@@ -37,7 +37,7 @@ from enforcers.output_guard.learned_qi import verb_phrases
 from enforcers.output_guard.occupations import occupation_rewrites
 from enforcers.output_guard.qi_spans import QISpan
 from policy_engine.enforcement.generalization.operators import generalize
-from policy_engine.enforcement.generalization.phrasing import indefinite
+from policy_engine.enforcement.generalization.phrasing import indefinite, plural_phrase
 from policy_engine.enforcement.placeholders import PLACEHOLDER
 from policy_engine.nlp.animacy import not_person_nouns
 from policy_engine.nlp.pipeline import parse
@@ -303,7 +303,7 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
     noun = root.pos_ in ("NOUN", "PROPN")
     start = root.left_edge.idx if noun else span.start  # a preposition the span opens with stays ("with 4 kids" -> "with family members")
     if new != _PHRASE["MONEY"] and ((noun and root.tag_ in ("NNS", "NNPS")) or _after_a_modifier(doc, start)):  # one amount, of euros or not
-        new = _ARTICLE_START.sub("", new, count=1) + "s"
+        new = plural_phrase(new)
     if noun and root.left_edge.tag_ == "WP$":  # "whose wife [RELATIVE_NAME_1]": the relative determiner links the clause to its head
         start, new = doc[root.left_edge.i + 1].idx, _ARTICLE_START.sub("", new, count=1)
     return start, max(span.end, root.idx + len(root)) if noun else span.end, new

@@ -35,6 +35,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
+from policy_engine.nlp.inflection import other_numbers
+
 #: Score a pattern hit gets when a context word precedes it (capped at 1).
 CONTEXT_BOOST = 0.15
 #: Characters before a match searched for context words.
@@ -145,35 +147,16 @@ class Recognizer(Protocol):
 _WORD = re.compile(r"[A-Za-z0-9]+(?:['\u2019-][A-Za-z0-9]+)*")
 
 
-_SIBILANT = ("s", "x", "z", "ch", "sh")
-
-
-def _other_numbers(word: str) -> tuple[str, ...]:
-    """The form a regular English noun takes in the other grammatical number, by the spelling rules: the plural of a
-    singular ("stroke" -> "strokes", "crutch" -> "crutches", "injury" -> "injuries") or the singular of a plural
-    ("strokes" -> "stroke", "crutches" -> "crutch", "injuries" -> "injury"; "hiv" -> "hivs", never "hives").  A word
-    that merely ends in "s" gives a form no one writes ("lupus" -> "lupu"), which matches nothing."""
-    if word.endswith("ies") and len(word) > 4:
-        return (f"{word[:-3]}y",)
-    if word.endswith("es") and word[:-2].endswith(_SIBILANT):
-        return (word[:-2],)
-    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
-        return (word[:-1],)
-    if word.endswith("y") and len(word) > 2 and word[-2] not in "aeiou":
-        return (f"{word[:-1]}ies",)
-    return (f"{word}es" if word.endswith(_SIBILANT) else f"{word}s",)
-
-
 def lexicon_recognizer(
     name: str, entries: list[str], score: float = 0.8, left: re.Pattern[str] | None = None, right: re.Pattern[str] | None = None,
     inflected: bool = False,
 ) -> LexiconRecognizer:
     """A lexicon recognizer over ``entries`` (case-insensitive, whole words).  ``inflected`` also lists each entry with
-    its last word in the other grammatical number (:func:`_other_numbers`: "strokes" for "stroke", "statin" for
+    its last word in the other grammatical number (:func:`policy_engine.nlp.inflection.other_numbers`: "strokes" for "stroke", "statin" for
     "statins"), for lexicons of things whose number does not change what is disclosed (conditions, medicines)."""
     phrases = {" ".join(_WORD.findall(e.lower())) for e in entries}
     if inflected:
-        phrases |= {f"{stem} {form}".lstrip() for stem, _, last in (p.rpartition(" ") for p in list(phrases)) for form in _other_numbers(last)}
+        phrases |= {f"{stem} {form}".lstrip() for stem, _, last in (p.rpartition(" ") for p in list(phrases)) for form in other_numbers(last)}
     return LexiconRecognizer(name, frozenset(phrases), max(len(p.split()) for p in phrases), score, left, right)
 
 

@@ -35,7 +35,9 @@ from dataclasses import dataclass
 
 from spacy.tokens import Doc, Token
 
-__all__ = ["Placement", "age_adjective", "age_phrase", "fit", "pronoun_of", "widen_to_words"]
+from policy_engine.nlp.inflection import plural
+
+__all__ = ["Placement", "age_adjective", "age_phrase", "fit", "plural_phrase", "pronoun_of", "widen_to_words"]
 
 _ARTICLES = frozenset({"a", "an", "the"})
 _KEEP_OWN = frozenset({"her", "his", "their", "its", "my", "our", "your", "this", "that", "these", "those", "each", "every", "any", "no"})
@@ -94,15 +96,11 @@ def _tokens(doc: Doc, start: int, end: int) -> list[Token]:
     return [t for t in doc if t.idx < end and t.idx + len(t.text) > start]
 
 
-def _pluralize(phrase: str) -> str:
-    """"a professional" -> "professionals", "a family member" -> "family members"."""
-    bare = _LEADING_ARTICLE.sub("", phrase)
-    head, _, last = bare.rpartition(" ")
-    if last.endswith("y") and last[-2:-1] not in "aeiou":
-        last = last[:-1] + "ies"
-    elif not last.endswith("s"):
-        last += "s"
-    return f"{head} {last}".strip()
+def plural_phrase(phrase: str) -> str:
+    """A singular noun phrase in the plural, without its article: "a professional" -> "professionals", "a family
+    member" -> "family members", "a medical condition" -> "medical conditions"."""
+    head, _, last = _LEADING_ARTICLE.sub("", phrase).rpartition(" ")
+    return f"{head} {plural(last)}".strip()
 
 
 def indefinite(phrase: str) -> str:
@@ -135,7 +133,7 @@ def _fit_noun_phrase(doc: Doc, start: int, end: int, phrase: str, countable: boo
     tokens = _tokens(doc, start, end)
     plural = countable and bool(tokens) and _is_plural(tokens[-1]) and phrase.lower().startswith(("a ", "an "))
     if plural:
-        phrase = _pluralize(phrase)
+        phrase = plural_phrase(phrase)
     det = _determiner_before(doc, tokens)
     if det is None:
         before = doc[tokens[0].i - 1] if tokens and tokens[0].i > 0 else None
