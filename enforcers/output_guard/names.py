@@ -182,47 +182,52 @@ _LIST_SEPARATOR = r"\s*(?:,\s*(?:and\s+|&\s+)?|and\s+|&\s+)"
 _PLACES = frozenset({"GPE", "LOC", "FAC"})
 
 
+def _lists(text: str, items: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
+    """``items`` (character spans in text order, none overlapping) grouped into lists: an item joined to the one before
+    it by a list separator ("A, B and C", "A & B") is in that item's list."""
+    lists: list[list[tuple[int, int]]] = []
+    for item in items:
+        if lists and re.fullmatch(_LIST_SEPARATOR, text[lists[-1][-1][1] : item[0]]):
+            lists[-1].append(item)
+        else:
+            lists.append([item])
+    return lists
+
+
 def _name_lists(text: str, doc: Doc) -> list[tuple[int, int]]:
     """Lists of two or more single proper nouns joined by "and" or "&" ("A, B and C", "A & B") every one of which the
     lexicon knows as a name and none a dictionary word, unless the parse labels them all places: the partners a firm
     is named after ("Mukherjee, Osei and Lindgren") or people listed together.  Each item is a name."""
-    lists: list[list[Token]] = []
-    for token in doc:
-        if not _proper(token):
-            continue
-        joint = text[lists[-1][-1].idx + len(lists[-1][-1]) : token.idx] if lists else ""
-        if lists and re.fullmatch(_LIST_SEPARATOR, joint):
-            lists[-1].append(token)
-        else:
-            lists.append([token])
+    proper = {(t.idx, t.idx + len(t)): t for t in doc if _proper(t)}
     found = []
-    for items in lists:
-        joints = [text[a.idx + len(a) : b.idx] for a, b in zip(items, items[1:])]
-        named = all(is_name_word(t.text) and not is_common_word(t.text) for t in items)
-        if len(items) > 1 and named and any(re.search(r"\band\b|&", j) for j in joints) and not all(t.ent_type_ in _PLACES for t in items):
-            found += [(t.idx, t.idx + len(t)) for t in items]
+    for items in _lists(text, list(proper)):
+        tokens = [proper[item] for item in items]
+        joints = [text[a[1] : b[0]] for a, b in zip(items, items[1:])]
+        named = all(is_name_word(t.text) and not is_common_word(t.text) for t in tokens)
+        if len(items) > 1 and named and any(re.search(r"\band\b|&", j) for j in joints) and not all(t.ent_type_ in _PLACES for t in tokens):
+            found += items
     return found
 
 
 def _list_mates(text: str, doc: Doc, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """The other single proper nouns of a list ("A, B and C") that holds a name, when the lexicon knows them as names
-    or no word list knows them (:func:`_unlisted`, "Nkemdirim and Bowers"); a mate found makes its own neighbours
-    mates ("Hart, Bhattacharya and Mensah": one name read makes the list)."""
+    or no word list knows them (:func:`_unlisted`, "Nkemdirim and Bowers"): in a list of names (``spans``) and proper
+    nouns, a run of neighbours each a name or such a noun is names throughout once it holds a name ("Hart,
+    Bhattacharya and Mensah": one name read makes the list)."""
+    known = _merged(spans)
+    proper = [t for t in doc if _proper(t) and not any(s <= t.idx < e for s, e in known)]
+    mates = {(t.idx, t.idx + len(t)) for t in proper if is_name_word(t.text) or _unlisted(t.text)}
     found: list[tuple[int, int]] = []
-    while True:
-        known = spans + found
-        starts, ends = {s for s, _ in known}, {e for _, e in known}
-        mates = []
-        for token in doc:
-            if not _proper(token) or not (is_name_word(token.text) or _unlisted(token.text)) or any(s <= token.idx < e for s, e in known):
+    for items in _lists(text, sorted(known + [(t.idx, t.idx + len(t)) for t in proper])):
+        run: list[tuple[int, int]] = []
+        for item in [*items, None]:
+            if item is not None and (item in mates or item in known):
+                run.append(item)
                 continue
-            after = re.match(_LIST_SEPARATOR, text[token.idx + len(token) :])
-            before = [e for e in ends if e <= token.idx and re.fullmatch(_LIST_SEPARATOR, text[e : token.idx])]
-            if before or (after is not None and token.idx + len(token) + after.end() in starts):
-                mates.append((token.idx, token.idx + len(token)))
-        if not mates:
-            return found
-        found += mates
+            if any(i not in mates for i in run):  # the run holds a name
+                found += [i for i in run if i in mates]
+            run = []
+    return found
 
 
 def _set_apart(token: Token) -> bool:
