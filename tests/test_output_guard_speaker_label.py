@@ -24,19 +24,19 @@ from enforcers.output_guard.domains import qi_classes
 from enforcers.output_guard.persons import extract
 from enforcers.output_guard.service import OutputGuard
 
+NOT_READ = "a label of Layer-1 placeholders is not read as the speaker's (module docstring: it flagged more safe finance posts)"
+#: The first post speaks in the first person ("my own"), so its QIs are the speaker's whatever the label.
 LABELLED = [
     "[HANDLE_1] : Divorced but not defeated, raising two kids on my own in Leeds.",
-    "[HANDLE_1][NAME_2] : Widowed last spring, back on the night shift at the fire station in Hull.",
-    "@[NAME_1]_[NAME_2] : Married twelve years this week, still driving the school bus every morning.",
-    "[USERNAME_1]: Recently separated, new flat in Croydon, same old job at the bakery.",
+    *(pytest.param(text, marks=pytest.mark.xfail(strict=True, reason=NOT_READ)) for text in (
+        "[HANDLE_1][NAME_2] : Widowed last spring, back on the night shift at the fire station in Hull.",
+        "@[NAME_1]_[NAME_2] : Married twelve years this week, still driving the school bus every morning.",
+        "[USERNAME_1]: Recently separated, new flat in Croydon, same old job at the bakery.",
+    )),
 ]
 
 
-NOT_READ = "a label of Layer-1 placeholders is not read as the speaker's (module docstring: it flagged more safe finance posts)"
-
-
-@pytest.mark.parametrize("text", [t if t.startswith("[HANDLE_1] : Divorced") else pytest.param(t, marks=pytest.mark.xfail(strict=True, reason=NOT_READ))
-                                  for t in LABELLED])
+@pytest.mark.parametrize("text", LABELLED)
 def test_the_quasi_identifiers_of_a_labelled_post_are_its_authors(text: str) -> None:
     extraction = extract(text, "medical", qi_classes("medical"))
     assert extraction.mentions and all(m.person is not None for m in extraction.mentions), [(m.qi_class, m.person, m.pattern) for m in extraction.mentions]
