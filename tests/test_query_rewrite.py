@@ -250,7 +250,7 @@ def test_undetected_wording_is_removed_when_the_task_does_not_need_it(rewriter: 
     result = rewriter.rewrite(query)
     assert "genderqueer" not in result.text and "opioids" not in result.text
     assert "translate 'good morning, neighbour' into Spanish" in result.text
-    assert any(d.span.source == "tagger" for d in result.decisions)
+    assert any(d.span.source in ("tagger", "unit") for d in result.decisions)  # found by the learned tagger (split into its units)
 
 
 def test_statements_glued_to_the_request_are_separate_units() -> None:
@@ -609,7 +609,6 @@ def test_a_line_left_without_words_goes_with_its_markers(rewriter: QueryRewriter
     assert "(2/3)" not in out and "(3/3)" in out, out
 
 
-@pytest.mark.xfail(strict=True, reason="issue 30 classes 4 and 6, still a leak: a flatmate's belief is scored needed by the CAPID-fitted necessity model for a board-game suggestion")
 def test_a_labelled_or_addressed_request_is_found_and_hashtags_are_no_names(rewriter: QueryRewriter, policy: Policy) -> None:
     from enforcers.query_rewrite.request_roles import request_text
     from enforcers.query_rewrite.sentence_starts import parse

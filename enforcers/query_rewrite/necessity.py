@@ -21,7 +21,8 @@ defaults (:meth:`NecessityPlanner.decide` gives the order):
   and is kept (its carried values as placeholders), never mangled;
 * a task that needs no personal attribute (code, information retrieval) keeps none;
 * what the request sentence itself names is what it asks about and is kept
-  (cutting the request changes the question);
+  (cutting the request changes the question), as is a value of the context the request says again (it leaves with
+  the request anyway);
 * a third party's detail is needed only when the request is about that third party.
 """
 
@@ -131,6 +132,13 @@ def with_containers(decisions: list[Decision]) -> list[Decision]:
     ]
 
 
+def _named_in(text: str, span: AttributeSpan, requests: list[tuple[int, int]]) -> bool:
+    """Whether a request sentence says ``span``'s value again, as whole words ("my partner" in the context and "a gift for my
+    partner" in the request)."""
+    value = re.escape(" ".join(span.value(text).split())).replace(r"\ ", r"\s+")
+    return bool(value) and any(re.search(rf"(?<!\w){value}(?!\w)", text[r0:r1], re.IGNORECASE) for r0, r1 in requests)
+
+
 class NecessityPlanner:
     """Applies a policy's necessity section, over the learned necessity, to the spans of one query."""
 
@@ -178,9 +186,9 @@ class NecessityPlanner:
         names a request gives: "the average price of a home in [PLACE_1]"); a carried value (a name, contact detail or identifier:
         :func:`~enforcers.query_rewrite.placeholders.token_type`) becomes a placeholder, as does an organization or
         place the question does not need; the material of a rework task (the text after its request)
-        is kept; a task needing no personal attribute keeps none; what the request itself names is what it asks about
-        and is kept; a third party's detail is needed only when the request is about that third party; the rest is the
-        learned model's call.
+        is kept; a value of the context the request says again leaves with the request anyway and is kept; a task needing
+        no personal attribute keeps none; what the request itself names is what it asks about and is kept; a third
+        party's detail is needed only when the request is about that third party; the rest is the learned model's call.
         """
         essential = self.vocabulary.expand_attributes(rule.essential) if rule else set()
         non_essential = self.vocabulary.expand_attributes(rule.non_essential) if rule else set()
@@ -205,6 +213,8 @@ class NecessityPlanner:
                 out.append(Decision(span, False, action, "a value the answer only carries", placeholder=carried))
             elif material:
                 out.append(Decision(span, True, action, "material the task reworks"))
+            elif not asked and _named_in(text, span, requests):
+                out.append(Decision(span, True, action, "the request says it again"))
             elif task_kind(task) == "none":
                 out.append(Decision(span, False, action, "task needs no personal attribute"))
             elif asked:

@@ -53,6 +53,7 @@ from enforcers.query_rewrite.settings import NecessityAction, NecessityRule
 from enforcers.query_rewrite.spans import AttributeDetector, AttributeSpan
 from enforcers.query_rewrite.subjects import focal_subject
 from enforcers.query_rewrite.task import TaskClassifier, TaskPrediction, shared_classifier
+from enforcers.query_rewrite.units import shared_proposer
 from policy_engine.enforcement.base import SpanDetector
 from policy_engine.errors import PolicyEngineError
 from policy_engine.nlp.name_tagger import shared_name_tagger
@@ -208,17 +209,23 @@ class QueryRewriter:
         return requests, request_text(doc), [self._measurement(replace(s, end=clipped_end(doc, s.start, s.end)), query) for s in found]
 
     def _disclosures(self, query: str, doc: Doc, requests: list[Span], clauses: list[tuple[int, int]]) -> list[AttributeSpan]:
-        """The attribute spans of ``query`` (detected and tagged), less the ones that start an answer option of the request
-        (its material, never edited).  An occupation that is a verb or only names who acted ("the nurse rang") and a name
-        that modifies a common noun ("Tamil action films") disclose nothing."""
+        """The attribute spans of ``query`` (detected, and tagged clauses split into their units), less the ones that start an
+        answer option of the request (its material, never edited).  An occupation that is a verb or only names who acted
+        ("the nurse rang") and a name that modifies a common noun ("Tamil action films") disclose nothing, found by a
+        detector or as a unit of a clause."""
         options = [(r.start_char + o0, r.start_char + o1) for r in requests for o0, o1 in answer_options(r.text)]
+
+        def discloses(s: AttributeSpan) -> bool:
+            return not (s.attribute == "employment" and s.source != "detect:employer" and no_occupation(doc, s.start, s.end)) and not (
+                s.attribute == "name" and names_a_kind(doc, s.start, s.end)
+            )
+
         found = [
             s for s in self.attributes.with_names(query, self.attributes.find(query), shared_name_tagger().names(query))
-            if not any(o0 <= s.start <= o0 + 1 and s.end <= o1 for o0, o1 in options)
-            and not (s.attribute == "employment" and s.source != "detect:employer" and no_occupation(doc, s.start, s.end))
-            and not (s.attribute == "name" and names_a_kind(doc, s.start, s.end))
+            if not any(o0 <= s.start <= o0 + 1 and s.end <= o1 for o0, o1 in options) and discloses(s)
         ]
-        return self.attributes.with_tagged(query, found, clauses, shared_tagger())
+        tagged = self.attributes.with_tagged(query, found, clauses, shared_tagger())
+        return self.attributes.with_units(query, doc, tagged, shared_proposer(), discloses)
 
     def _measurement(self, span: AttributeSpan, query: str) -> AttributeSpan:
         """A contact or identifier span that is a clinical measurement ("BP 212/124" read as a phone number) is a health finding."""
@@ -345,9 +352,11 @@ _NAME_KINDS = {"detect:employer": "organization", "detect:location": "location"}
 
 
 def _kind(span: AttributeSpan) -> str:
-    """The kind the necessity model reads for ``span``: an organization's or a place's name is that (not the attribute it
-    evidences); a clause the tagger labels a contact detail or identifier is a statement ("an inbox full of school
-    newsletters"), not a value (kind ``other``); anything else is its attribute."""
+    """The kind the necessity model reads for ``span``: the unit proposer's where it gave one; an organization's or a
+    place's name is that (not the attribute it evidences); a clause the tagger labels a contact detail or identifier is a
+    statement ("an inbox full of school newsletters"), not a value (kind ``other``); anything else is its attribute."""
+    if span.kind:
+        return span.kind
     if span.source in _NAME_KINDS:
         return _NAME_KINDS[span.source]
     return "other" if span.source == "tagger" and span.attribute in IDENTIFIERS else span.attribute

@@ -23,15 +23,18 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from importlib import resources
 
 from ruamel.yaml import YAML
+from spacy.tokens import Doc
 
 from enforcers.query_rewrite.learned import DisclosureTagger
+from enforcers.query_rewrite.need import kind_of
 from enforcers.query_rewrite.subjects import Subject, mentions, subject_of
 from enforcers.query_rewrite.transcript import SHOUTED_LABEL
+from enforcers.query_rewrite.units import UnitProposer
 from policy_engine.detect.identifiers import ID_CUES
 from policy_engine.enforcement.base import SpanDetector
 from policy_engine.policy.model import Constraint, DetectorHints
@@ -60,6 +63,12 @@ CATEGORY_ATTRIBUTE: dict[str, str | None] = {
     "employer": "employment",  # an organization's name (spaCy ORG): a person's workplace, school or provider
     "location": "address",  # a place's name (spaCy GPE, LOC)
 }
+#: The attribute a unit of a kind evidences (kinds with none here, education and appearance, keep their clause's).
+_ATTRIBUTE_OF_KIND: dict[str, str] = {
+    "name": "name", "code": "driver_license", "location": "address", "datetime": "dates", "age": "age", "demographic": "ethnicity",
+    "health": "physical_health", "belief": "religious_beliefs", "sexual orientation": "sexual_orientation",
+    "finance": "financial_situation", "occupation": "employment", "organization": "employment", "relationship": "relationship_status",
+}
 #: Detection categories whose findings are proper names (a person, an organization, a place): a clause holding one may still
 #: disclose something else, so the tagger reads it too.
 NAME_CATEGORIES = frozenset({"detect:person_name", "detect:employer", "detect:location"})
@@ -77,6 +86,7 @@ class AttributeSpan:
     end: int
     subject: Subject = "self"
     source: str = ""
+    kind: str = ""  # the necessity model's kind where a learned unit proposer gave one (else read from the attribute)
 
     def value(self, text: str) -> str:
         return text[self.start : self.end]
@@ -170,6 +180,29 @@ class AttributeDetector:
         # "I am Unitarian": a capitalized complement the name detector took for a person is what the clause discloses
         spans = [s for s in spans if not (s.attribute == "name" and any(t.start <= s.start and s.end <= t.end and _is_complement(text, t, s) for t in tagged))]
         return sorted(spans + tagged, key=lambda s: (s.start, -s.end))
+
+    def with_units(
+        self, text: str, doc: Doc, spans: list[AttributeSpan], proposer: UnitProposer, discloses: Callable[[AttributeSpan], bool] = lambda _: True,
+    ) -> list[AttributeSpan]:
+        """``spans`` with each clause the tagger added (source ``tagger``) replaced by the units of disclosure the
+        proposer finds in it (:mod:`enforcers.query_rewrite.units`), so that each value of a clause is decided on its own
+        instead of leaving with the clause; a unit ``discloses`` rejects is none; a clause with no unit left, or whose units
+        all lie under other spans, stays whole (nothing it says goes undecided).  A unit keeps the clause's attribute when the two are of one kind, else takes
+        its kind's attribute (the clause's where the kind has none), and carries its kind for the necessity model."""
+        out: list[AttributeSpan] = []
+        for span in spans:
+            if span.source != "tagger":
+                out.append(span)
+                continue
+            units = [
+                replace(span, attribute=attribute, family=self.family_of[attribute], start=u.start, end=u.end, subject=subject_of(text, u.start, u.end, attribute), source="unit", kind=u.kind)
+                for u in proposer.units(doc, span.start, span.end)
+                if not any(s.start < u.end and u.start < s.end for s in spans if s is not span)
+                and (attribute := span.attribute if kind_of(span.attribute) == u.kind else _ATTRIBUTE_OF_KIND.get(u.kind, span.attribute)) in self.family_of
+            ]
+            units = [u for u in units if discloses(u)]
+            out += units or [span]
+        return sorted(out, key=lambda s: (s.start, -s.end))
 
     def _span(self, attribute: str, start: int, end: int, source: str) -> AttributeSpan | None:
         family = self.family_of.get(attribute)
