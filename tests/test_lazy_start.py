@@ -45,7 +45,9 @@ def test_an_open_engine_holds_one_copy_of_the_embedding_weights_and_no_scikit_le
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=True)
     weights, embedders, sklearn = json.loads(done.stdout.strip().splitlines()[-1])
-    assert weights == 1 and embedders >= 2  # the policy's batch size and the models' float32 encoder: two views, one model
+    # the policy's embedder and the models' float32 encoder are one view or two (two where the CPU does bfloat16 natively
+    # and the policy's precision resolves to it), always over one copy of the weights
+    assert weights == 1 and embedders >= 1
     assert not sklearn, "opening an engine and protecting a question imported scikit-learn"
 
 
