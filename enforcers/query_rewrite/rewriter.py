@@ -209,10 +209,10 @@ class QueryRewriter:
         return requests, request_text(doc), [self._measurement(replace(s, end=clipped_end(doc, s.start, s.end)), query) for s in found]
 
     def _disclosures(self, query: str, doc: Doc, requests: list[Span], clauses: list[tuple[int, int]]) -> list[AttributeSpan]:
-        """The attribute spans of ``query`` (detected, and tagged clauses split into their units), less the ones that start an
-        answer option of the request (its material, never edited).  An occupation that is a verb or only names who acted
-        ("the nurse rang") and a name that modifies a common noun ("Tamil action films") disclose nothing, found by a
-        detector or as a unit of a clause."""
+        """The attribute spans of ``query``: detected, tagged clauses split into their units, and the units of every other
+        context clause where no span lies; less the ones that start an answer option of the request (its material, never
+        edited).  An occupation that is a verb or only names who acted ("the nurse rang") and a name that modifies a common
+        noun ("Tamil action films") disclose nothing, found by a detector or as a unit of a clause."""
         options = [(r.start_char + o0, r.start_char + o1) for r in requests for o0, o1 in answer_options(r.text)]
 
         def discloses(s: AttributeSpan) -> bool:
@@ -225,7 +225,8 @@ class QueryRewriter:
             if not any(o0 <= s.start <= o0 + 1 and s.end <= o1 for o0, o1 in options) and discloses(s)
         ]
         tagged = self.attributes.with_tagged(query, found, clauses, shared_tagger())
-        return self.attributes.with_units(query, doc, tagged, shared_proposer(), discloses)
+        units = self.attributes.with_units(query, doc, tagged, shared_proposer(), discloses)
+        return self.attributes.with_clause_units(query, doc, units, clauses, shared_proposer(), discloses)
 
     def _measurement(self, span: AttributeSpan, query: str) -> AttributeSpan:
         """A contact or identifier span that is a clinical measurement ("BP 212/124" read as a phone number) is a health finding."""

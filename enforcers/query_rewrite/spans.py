@@ -69,6 +69,11 @@ _ATTRIBUTE_OF_KIND: dict[str, str] = {
     "health": "physical_health", "belief": "religious_beliefs", "sexual orientation": "sexual_orientation",
     "finance": "financial_situation", "occupation": "employment", "organization": "employment", "relationship": "relationship_status",
 }
+#: The attribute of a unit of a kind no attribute names, where no tagged clause lends its own (an education is part of a
+#: person's work history, an appearance of their physical description).
+_UNTAGGED_ATTRIBUTE: dict[str, str] = {"education": "employment", "appearance": "physical_health"}
+#: Sources of the learned spans of a clause: the tagger's whole clause and the units it was split into.
+_LEARNED_SOURCES = frozenset({"tagger", "unit"})
 #: Detection categories whose findings are proper names (a person, an organization, a place): a clause holding one may still
 #: disclose something else, so the tagger reads it too.
 NAME_CATEGORIES = frozenset({"detect:person_name", "detect:employer", "detect:location"})
@@ -203,6 +208,26 @@ class AttributeDetector:
             units = [u for u in units if discloses(u)]
             out += units or [span]
         return sorted(out, key=lambda s: (s.start, -s.end))
+
+    def with_clause_units(
+        self, text: str, doc: Doc, spans: list[AttributeSpan], clauses: list[tuple[int, int]], proposer: UnitProposer, discloses: Callable[[AttributeSpan], bool],
+    ) -> list[AttributeSpan]:
+        """``spans`` plus the units of disclosure of every clause of ``clauses`` the tagger did not read as one (a clause
+        where a detector or lexicon already found something: "I'm 34, recently divorced, ..." with only the age found),
+        each where no span lies; a unit takes its kind's attribute (:data:`_UNTAGGED_ATTRIBUTE` for the kinds no attribute
+        names) and ``discloses`` may reject it."""
+        added = []
+        for c0, c1 in clauses:
+            if any(c0 < s.end and s.start < c1 and s.source in _LEARNED_SOURCES for s in spans):
+                continue
+            for u in proposer.units(doc, c0, c1):
+                attribute = _ATTRIBUTE_OF_KIND.get(u.kind) or _UNTAGGED_ATTRIBUTE.get(u.kind)
+                if attribute is None or any(s.start < u.end and u.start < s.end for s in spans):
+                    continue
+                span = AttributeSpan(attribute, self.family_of[attribute], u.start, u.end, subject_of(text, u.start, u.end, attribute), "unit", u.kind)
+                if discloses(span):
+                    added.append(span)
+        return sorted(spans + added, key=lambda s: (s.start, -s.end))
 
     def _span(self, attribute: str, start: int, end: int, source: str) -> AttributeSpan | None:
         family = self.family_of.get(attribute)
