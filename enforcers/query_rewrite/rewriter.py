@@ -216,9 +216,8 @@ class QueryRewriter:
         options = [(r.start_char + o0, r.start_char + o1) for r in requests for o0, o1 in answer_options(r.text)]
 
         def discloses(s: AttributeSpan) -> bool:
-            return not (s.attribute == "employment" and s.source != "detect:employer" and no_occupation(doc, s.start, s.end)) and not (
-                s.attribute == "name" and names_a_kind(doc, s.start, s.end)
-            )
+            occupation = s.attribute == "employment" and s.source != "detect:employer"
+            return not (occupation and no_occupation(doc, s.start, s.end)) and not (s.attribute == "name" and names_a_kind(doc, s.start, s.end))
 
         found = [
             s for s in self.attributes.with_names(query, self.attributes.find(query), shared_name_tagger().names(query))
@@ -289,7 +288,6 @@ class QueryRewriter:
 
         out = complete(self.model, rewrite_prompt(stripped), max_new_tokens=max(32, len(stripped.split()) * 3)).strip()
         return out or None
-
 
 
 #: Characters of the scripts written without spaces between words (CJK ideographs, kana, hangul).
