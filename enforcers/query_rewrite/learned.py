@@ -47,7 +47,8 @@ def tagger_features(clauses: list[str], embedder: Embedder) -> np.ndarray:
     return np.hstack([embedder.embed(clauses), hashed_ngrams(clauses, CHAR_FEATURES, char_wb_ngrams)])
 
 
-def _load(name: str) -> dict[str, np.ndarray]:
+def package_arrays(name: str) -> dict[str, np.ndarray]:
+    """The arrays of the ``.npz`` file ``name`` shipped in this package (a model's weights), read whole."""
     with resources.files("enforcers.query_rewrite").joinpath(name).open("rb") as handle:
         data = np.load(handle, allow_pickle=False)
         return {key: data[key] for key in data.files}
@@ -105,7 +106,7 @@ _lock = threading.Lock()
 def shared_request_detector() -> RequestDetector:
     """The shipped request detector, loaded once per process."""
     with _lock:
-        data = _load(REQUEST_FILE)
+        data = package_arrays(REQUEST_FILE)
         return RequestDetector(data["coef"].astype(np.float32), float(data["intercept"]), load_embedder(EMBEDDING))
 
 
@@ -113,5 +114,5 @@ def shared_request_detector() -> RequestDetector:
 def shared_tagger() -> DisclosureTagger:
     """The shipped disclosure tagger, loaded once per process."""
     with _lock:
-        data = _load(TAGGER_FILE)
+        data = package_arrays(TAGGER_FILE)
         return DisclosureTagger([str(c) for c in data["classes"]], data["coef"].astype(np.float32), data["intercept"].astype(np.float32), load_embedder(EMBEDDING))

@@ -34,10 +34,10 @@ from __future__ import annotations
 import functools
 import threading
 from collections.abc import Sequence
-from importlib import resources
 
 import numpy as np
 
+from enforcers.query_rewrite.learned import package_arrays
 from enforcers.query_rewrite.task import EMBEDDING
 from policy_engine.nlp.embedding import Embedder, load_embedder, token_states
 from policy_engine.nlp.phrase_classifier import sigmoid
@@ -137,8 +137,8 @@ _lock = threading.Lock()
 @functools.lru_cache(maxsize=1)
 def shared_necessity() -> NecessityModel:
     """The shipped necessity model, loaded once per process."""
-    with _lock, resources.files("enforcers.query_rewrite").joinpath(MODEL_FILE).open("rb") as handle:
-        data = np.load(handle, allow_pickle=False)
+    with _lock:
+        data = package_arrays(MODEL_FILE)
         return NecessityModel(
             data["coef"].astype(np.float32), float(data["intercept"]), bool(data["contextual"]),
             (float(data["platt"][0]), float(data["platt"][1])), float(data["threshold"]), load_embedder(EMBEDDING),

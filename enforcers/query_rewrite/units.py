@@ -28,11 +28,11 @@ import re
 import threading
 from collections import Counter
 from dataclasses import dataclass
-from importlib import resources
 
 import numpy as np
 from spacy.tokens import Doc
 
+from enforcers.query_rewrite.learned import package_arrays
 from enforcers.query_rewrite.task import EMBEDDING
 from policy_engine.nlp.embedding import Embedder, load_embedder, token_states
 from policy_engine.nlp.phrase_classifier import sigmoid
@@ -189,8 +189,8 @@ _lock = threading.Lock()
 @functools.lru_cache(maxsize=1)
 def shared_proposer() -> UnitProposer:
     """The shipped unit proposer, loaded once per process."""
-    with _lock, resources.files("enforcers.query_rewrite").joinpath(MODEL_FILE).open("rb") as handle:
-        data = np.load(handle, allow_pickle=False)
+    with _lock:
+        data = package_arrays(MODEL_FILE)
         return UnitProposer(
             data["coef"].astype(np.float32), float(data["intercept"]), [str(k) for k in data["kinds"]],
             data["kind_coef"].astype(np.float32), data["kind_intercept"].astype(np.float32), float(data["threshold"]), load_embedder(EMBEDDING),
