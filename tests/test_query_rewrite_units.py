@@ -13,7 +13,7 @@ import pytest
 from enforcers.query_rewrite.rewriter import QueryRewriter
 from enforcers.query_rewrite.sentence_starts import parse
 from enforcers.query_rewrite.spans import AttributeSpan
-from enforcers.query_rewrite.units import UnitProposer, candidates, shared_proposer, word_f1
+from enforcers.query_rewrite.units import candidates, shared_proposer, word_f1
 from policy_engine.detect.analyzer import Analyzer
 from policy_engine.policy.model import Metadata, Policy
 
@@ -66,11 +66,21 @@ def test_a_tagged_clause_is_replaced_by_its_units_and_stays_whole_without_any() 
     doc = parse(query)
     clause = (0, query.index("."))
     tagged = AttributeSpan("employment", rewriter.attributes.family_of["employment"], *clause, source="tagger")
-    split = rewriter.attributes.with_units(query, doc, [tagged], shared_proposer())
+    proposed = dict(zip([clause], shared_proposer().units_many(doc, [clause])))
+    split = rewriter.attributes.with_units(query, [tagged], proposed, lambda _: True)
     assert split and all(s.source == "unit" and s.kind and clause[0] <= s.start and s.end <= clause[1] for s in split)
-    p = shared_proposer()
-    none = UnitProposer(p.coef, p.intercept, p.kinds, p.kind_coef, p.kind_intercept, 1.01, p.embedder)
-    assert rewriter.attributes.with_units(query, doc, [tagged], none) == [tagged]  # fail closed: the clause is still decided
+    assert rewriter.attributes.with_units(query, [tagged], {clause: []}, lambda _: True) == [tagged]  # fail closed: the clause is still decided
+    assert rewriter.attributes.with_units(query, [tagged], proposed, lambda _: False) == [tagged]  # every unit rejected: likewise
+
+
+def test_units_of_many_ranges_are_those_of_each_range() -> None:
+    query = "I picked up my MBA from Harvard last spring, and my younger brother lives in Ghent. Any tips for a GMAT retake?"
+    doc = parse(query)
+    ranges = [(0, query.index(", and")), (query.index("my younger"), query.index("."))]
+    together, apart = shared_proposer().units_many(doc, ranges), [shared_proposer().units(doc, *r) for r in ranges]
+    assert [[(u.start, u.end, u.kind) for u in units] for units in together] == [[(u.start, u.end, u.kind) for u in units] for units in apart]
+    # the encoder batches sentences differently in one pass: probabilities agree to float precision
+    assert [u.probability for units in together for u in units] == pytest.approx([u.probability for units in apart for u in units], abs=1e-5)
 
 
 @pytest.mark.parametrize(
@@ -103,11 +113,12 @@ def test_a_clause_the_tagger_did_not_read_still_has_its_other_units_decided() ->
     doc = parse(query)
     clause = (0, query.index("."))
     age = AttributeSpan("age", rewriter.attributes.family_of["age"], query.index("34"), query.index("34") + 2, source="detect:age")
-    added = [s for s in rewriter.attributes.with_clause_units(query, doc, [age], [clause], shared_proposer(), lambda _: True) if s is not age]
+    proposed = {clause: shared_proposer().units(doc, *clause)}
+    added = [s for s in rewriter.attributes.with_clause_units(query, [age], proposed, lambda _: True) if s is not age]
     assert added and all(s.source == "unit" and s.kind and clause[0] <= s.start and s.end <= clause[1] for s in added)
     assert not any(s.start < age.end and age.start < s.end for s in added), "a unit never overlaps a span already found"
     tagged = AttributeSpan("relationship_status", rewriter.attributes.family_of["relationship_status"], *clause, source="tagger")
-    assert rewriter.attributes.with_clause_units(query, doc, [tagged], [clause], shared_proposer(), lambda _: True) == [tagged]  # read already
+    assert rewriter.attributes.with_clause_units(query, [tagged], proposed, lambda _: True) == [tagged]  # read already
 
 
 @pytest.mark.xfail(strict=True, reason="issue 30, a unit missed: the proposer scores the bare participle 'divorced' below its threshold (it finds 'warehouse' and 'Leeds')")

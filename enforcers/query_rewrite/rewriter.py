@@ -224,8 +224,8 @@ class QueryRewriter:
             if not any(o0 <= s.start <= o0 + 1 and s.end <= o1 for o0, o1 in options) and discloses(s)
         ]
         tagged = self.attributes.with_tagged(query, found, clauses, shared_tagger())
-        units = self.attributes.with_units(query, doc, tagged, shared_proposer(), discloses)
-        return self.attributes.with_clause_units(query, doc, units, clauses, shared_proposer(), discloses)
+        proposed = dict(zip(clauses, shared_proposer().units_many(doc, clauses)))
+        return self.attributes.with_clause_units(query, self.attributes.with_units(query, tagged, proposed, discloses), proposed, discloses)
 
     def _measurement(self, span: AttributeSpan, query: str) -> AttributeSpan:
         """A contact or identifier span that is a clinical measurement ("BP 212/124" read as a phone number) is a health finding."""

@@ -23,18 +23,17 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from importlib import resources
 
 from ruamel.yaml import YAML
-from spacy.tokens import Doc
 
 from enforcers.query_rewrite.learned import DisclosureTagger
 from enforcers.query_rewrite.need import kind_of
 from enforcers.query_rewrite.subjects import Subject, mentions, subject_of
 from enforcers.query_rewrite.transcript import SHOUTED_LABEL
-from enforcers.query_rewrite.units import UnitProposer
+from enforcers.query_rewrite.units import Unit
 from policy_engine.detect.identifiers import ID_CUES
 from policy_engine.enforcement.base import SpanDetector
 from policy_engine.policy.model import Constraint, DetectorHints
@@ -186,48 +185,46 @@ class AttributeDetector:
         spans = [s for s in spans if not (s.attribute == "name" and any(t.start <= s.start and s.end <= t.end and _is_complement(text, t, s) for t in tagged))]
         return sorted(spans + tagged, key=lambda s: (s.start, -s.end))
 
-    def with_units(
-        self, text: str, doc: Doc, spans: list[AttributeSpan], proposer: UnitProposer, discloses: Callable[[AttributeSpan], bool] = lambda _: True,
-    ) -> list[AttributeSpan]:
-        """``spans`` with each clause the tagger added (source ``tagger``) replaced by the units of disclosure the
-        proposer finds in it (:mod:`enforcers.query_rewrite.units`), so that each value of a clause is decided on its own
-        instead of leaving with the clause; a unit ``discloses`` rejects is none; a clause with no unit left, or whose units
-        all lie under other spans, stays whole (nothing it says goes undecided).  A unit keeps the clause's attribute when the two are of one kind, else takes
-        its kind's attribute (the clause's where the kind has none), and carries its kind for the necessity model."""
+    def with_units(self, text: str, spans: list[AttributeSpan], proposed: Mapping[tuple[int, int], list[Unit]], discloses: Callable[[AttributeSpan], bool]) -> list[AttributeSpan]:
+        """``spans`` with each clause the tagger added (source ``tagger``) replaced by its units of disclosure
+        (``proposed``: the units per clause, :meth:`~enforcers.query_rewrite.units.UnitProposer.units_many`), so that
+        each value of a clause is decided on its own instead of leaving with the clause.  A unit under another span, or
+        one ``discloses`` rejects, is none; a clause with no unit left stays whole (nothing it says goes undecided).  A
+        unit keeps the clause's attribute when the two are of one kind, else takes its kind's attribute (the clause's
+        where the kind has none)."""
         out: list[AttributeSpan] = []
         for span in spans:
-            if span.source != "tagger":
-                out.append(span)
-                continue
             units = [
-                replace(span, attribute=attribute, family=self.family_of[attribute], start=u.start, end=u.end, subject=subject_of(text, u.start, u.end, attribute), source="unit", kind=u.kind)
-                for u in proposer.units(doc, span.start, span.end)
+                unit for u in (proposed.get((span.start, span.end), []) if span.source == "tagger" else [])
                 if not any(s.start < u.end and u.start < s.end for s in spans if s is not span)
-                and (attribute := span.attribute if kind_of(span.attribute) == u.kind else _ATTRIBUTE_OF_KIND.get(u.kind, span.attribute)) in self.family_of
+                and (unit := self._unit(text, u, span.attribute if kind_of(span.attribute) == u.kind else _ATTRIBUTE_OF_KIND.get(u.kind, span.attribute))) is not None
+                and discloses(unit)
             ]
-            units = [u for u in units if discloses(u)]
             out += units or [span]
         return sorted(out, key=lambda s: (s.start, -s.end))
 
-    def with_clause_units(
-        self, text: str, doc: Doc, spans: list[AttributeSpan], clauses: list[tuple[int, int]], proposer: UnitProposer, discloses: Callable[[AttributeSpan], bool],
-    ) -> list[AttributeSpan]:
-        """``spans`` plus the units of disclosure of every clause of ``clauses`` the tagger did not read as one (a clause
-        where a detector or lexicon already found something: "I'm 34, recently divorced, ..." with only the age found),
-        each where no span lies; a unit takes its kind's attribute (:data:`_UNTAGGED_ATTRIBUTE` for the kinds no attribute
+    def with_clause_units(self, text: str, spans: list[AttributeSpan], proposed: Mapping[tuple[int, int], list[Unit]], discloses: Callable[[AttributeSpan], bool]) -> list[AttributeSpan]:
+        """``spans`` plus the units of every clause of ``proposed`` the tagger did not read as a disclosure (a clause where
+        a detector or lexicon already found something: "I'm 34, recently divorced, ..." with only the age found), each
+        where no span lies; a unit takes its kind's attribute (:data:`_UNTAGGED_ATTRIBUTE` for the kinds no attribute
         names) and ``discloses`` may reject it."""
-        added = []
-        for c0, c1 in clauses:
-            if any(c0 < s.end and s.start < c1 and s.source in _LEARNED_SOURCES for s in spans):
-                continue
-            for u in proposer.units(doc, c0, c1):
-                attribute = _ATTRIBUTE_OF_KIND.get(u.kind) or _UNTAGGED_ATTRIBUTE.get(u.kind)
-                if attribute is None or any(s.start < u.end and u.start < s.end for s in spans):
-                    continue
-                span = AttributeSpan(attribute, self.family_of[attribute], u.start, u.end, subject_of(text, u.start, u.end, attribute), "unit", u.kind)
-                if discloses(span):
-                    added.append(span)
+        added = [
+            unit
+            for (c0, c1), units in proposed.items()
+            if not any(c0 < s.end and s.start < c1 and s.source in _LEARNED_SOURCES for s in spans)
+            for u in units
+            if (attribute := _ATTRIBUTE_OF_KIND.get(u.kind) or _UNTAGGED_ATTRIBUTE.get(u.kind)) is not None
+            and not any(s.start < u.end and u.start < s.end for s in spans)
+            and (unit := self._unit(text, u, attribute)) is not None
+            and discloses(unit)
+        ]
         return sorted(spans + added, key=lambda s: (s.start, -s.end))
+
+    def _unit(self, text: str, unit: Unit, attribute: str) -> AttributeSpan | None:
+        """The span of a unit of disclosure labelled ``attribute``, about its own subject, carrying its kind; None when the
+        vocabulary has no such attribute."""
+        family = self.family_of.get(attribute)
+        return AttributeSpan(attribute, family, unit.start, unit.end, subject_of(text, unit.start, unit.end, attribute), "unit", unit.kind) if family else None
 
     def _span(self, attribute: str, start: int, end: int, source: str) -> AttributeSpan | None:
         family = self.family_of.get(attribute)

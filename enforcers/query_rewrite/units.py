@@ -168,19 +168,36 @@ class UnitProposer:
         self.threshold, self.embedder = threshold, embedder
 
     def units(self, doc: Doc, start: int, end: int) -> list[Unit]:
-        """The units of ``doc.text[start:end]``: candidates from ``threshold``, most probable first, none overlapping another."""
-        ranges = candidates(doc, start, end)
-        if not ranges:
-            return []
-        x = unit_features(self.embedder, doc, ranges)
+        """The units of ``doc.text[start:end]`` (:meth:`units_many` of one range)."""
+        return self.units_many(doc, [(start, end)])[0]
+
+    def units_many(self, doc: Doc, ranges: list[tuple[int, int]]) -> list[list[Unit]]:
+        """Per range of ``doc``, its units: candidates from ``threshold``, most probable first, none overlapping another.
+        Every candidate of every range is featured in one pass (a sentence holding several ranges is encoded once)."""
+        per_range = [candidates(doc, start, end) for start, end in ranges]
+        flat = [r for found in per_range for r in found]
+        if not flat:
+            return [[] for _ in ranges]
+        x = unit_features(self.embedder, doc, flat)
         probability = sigmoid(x @ self.coef + self.intercept)
         kinds = (x @ self.kind_coef.T + self.kind_intercept).argmax(axis=1)
-        chosen: list[Unit] = []
-        for i in np.argsort(-probability, kind="stable"):
-            r0, r1 = ranges[i]
-            if probability[i] >= self.threshold and not any(u.start < r1 and r0 < u.end for u in chosen):
-                chosen.append(Unit(r0, r1, float(probability[i]), self.kinds[int(kinds[i])]))
-        return sorted(chosen, key=lambda u: u.start)
+        out, at = [], 0
+        for found in per_range:
+            rows = slice(at, at + len(found))
+            chosen = greedy(probability[rows], found, self.threshold)
+            out.append(sorted((Unit(*found[i], float(probability[rows][i]), self.kinds[int(kinds[rows][i])]) for i in chosen), key=lambda u: u.start))
+            at += len(found)
+        return out
+
+
+def greedy(probability: np.ndarray, ranges: list[tuple[int, int]], threshold: float) -> list[int]:
+    """Indices of ``ranges`` chosen from ``threshold``, most probable first, none overlapping one chosen before."""
+    chosen: list[int] = []
+    for i in np.argsort(-probability, kind="stable"):
+        r0, r1 = ranges[i]
+        if probability[i] >= threshold and not any(ranges[j][0] < r1 and r0 < ranges[j][1] for j in chosen):
+            chosen.append(int(i))
+    return chosen
 
 
 _lock = threading.Lock()

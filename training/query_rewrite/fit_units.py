@@ -3,7 +3,7 @@
 Every development query is parsed as the rewriter parses it (context, then question); the candidates of its context
 (:func:`~enforcers.query_rewrite.units.candidates`) are the examples: a unit when its words match a labelled span's
 with F1 >= ``MATCH`` (its type that span's), else not.  Cross-validation is grouped by query (5 folds); the out-of-fold
-probabilities give the reported AUC and the curve of the greedy choice per query (:func:`choose`): at each threshold,
+probabilities give the reported AUC and the curve of the greedy choice per query (:func:`~enforcers.query_rewrite.units.greedy`): at each threshold,
 the share of labelled spans some chosen unit matches (recall, F1 >= 0.5) and the share of chosen units that match one
 (precision).  The shipped threshold is the highest whose recall is at least ``RECALL``: a labelled span a clause's
 units miss is decided only with its clause's neighbours, so recall, not precision, is what leaks cost.  Both
@@ -30,7 +30,7 @@ from bench.query_rewrite.corpora import capid, capid_split  # noqa: E402
 from enforcers.query_rewrite.need import KINDS, kind_of  # noqa: E402
 from enforcers.query_rewrite.sentence_starts import parse  # noqa: E402
 from enforcers.query_rewrite.task import EMBEDDING  # noqa: E402
-from enforcers.query_rewrite.units import MATCH, MODEL_FILE, candidates, unit_features, word_f1  # noqa: E402
+from enforcers.query_rewrite.units import MATCH, MODEL_FILE, candidates, greedy, unit_features, word_f1  # noqa: E402
 from policy_engine.nlp.embedding import load_embedder  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[2] / "enforcers" / "query_rewrite" / MODEL_FILE
@@ -73,24 +73,13 @@ def examples(cache: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarra
     return x, y, kind, group, ranges_of, gold_of
 
 
-def choose(probability: np.ndarray, ranges: list[tuple[int, int]], threshold: float) -> list[tuple[int, int]]:
-    """The greedy choice of :meth:`~enforcers.query_rewrite.units.UnitProposer.units` over one query's candidates."""
-    chosen: list[tuple[int, int]] = []
-    for i in np.argsort(-probability, kind="stable"):
-        r0, r1 = ranges[i]
-        if probability[i] >= threshold and not any(c0 < r1 and r0 < c1 for c0, c1 in chosen):
-            chosen.append((r0, r1))
-    return chosen
-
-
 def curve(probability: np.ndarray, group: np.ndarray, ranges_of: list, gold_of: list, texts: list[str]) -> list[tuple[float, float, float, float]]:
     """(threshold, recall of labelled spans, precision of chosen units, chosen units per query) at every threshold."""
     points = []
     for t in THRESHOLDS:
         found = total = matched = chosen_n = 0
         for g, (ranges, gold) in enumerate(zip(ranges_of, gold_of)):
-            chosen = choose(probability[group == g], ranges, t)
-            values = [texts[g][c0:c1] for c0, c1 in chosen]
+            values = [texts[g][ranges[i][0] : ranges[i][1]] for i in greedy(probability[group == g], ranges, t)]
             total += len(gold)
             found += sum(any(word_f1(v, s) >= 0.5 for v in values) for s in gold)
             chosen_n += len(values)
