@@ -1,0 +1,49 @@
+"""Whom a disclosure is about, when the user describes themselves through a noun phrase (issue 30, class 7).
+
+"I, a 71-year-old woman, ..." or "I am a member of a choir who ..." name the user, not another person: the noun
+phrase is the user's apposition or predicate, or the role the user speaks in ("As a retired nurse, I ..."); a person
+noun phrase that is no such thing stays another person.  Queries written for these tests.
+
+Still wrong (strict xfails): the subject finder reads "a woman", "a member", "a ... person" as another person wherever
+they stand.  A fix from the parse (the noun's attachment to a first-person subject) made these pass and regained 7 needed
+CAPID development spans the third-party default had removed, but let 2 more development queries leak (the necessity
+model keeps some of the user's own details a question does not need), over the bound set before it was measured; it is
+not shipped (``bench/results/query_rewrite_leak_sources.md``, stop 48).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from enforcers.query_rewrite.subjects import subject_of
+
+
+def _subject(text: str, value: str) -> str:
+    start = text.index(value)
+    return subject_of(text, start, start + len(value))
+
+
+@pytest.mark.xfail(strict=True, reason="issue 30 class 7: a noun phrase describing the user is read as another person")
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("I, a 71-year-old woman, was just prescribed warfarin. Is it safe with ibuprofen?", "warfarin"),
+        ("I am a member of a Baptist congregation who identifies as bisexual. May I lead the youth group?", "bisexual"),
+        ("As a single man living with epilepsy, I worry about driving. Can I keep my licence?", "epilepsy"),
+        ("I am a freelance person with a yearly income of $41,000. Which pension plan suits me?", "$41,000"),
+    ],
+)
+def test_a_noun_phrase_that_describes_the_user_is_the_user(text: str, value: str) -> None:
+    assert _subject(text, value) == "self"
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("I met a woman at the gym who has epilepsy. What should I do if she has a seizure?", "epilepsy"),
+        ("My neighbour, a retired nurse, has dementia. How can I help her?", "dementia"),
+        ("I asked a stranger who was diabetic for directions. Was that rude?", "diabetic"),
+    ],
+)
+def test_another_person_stays_another_person(text: str, value: str) -> None:
+    assert _subject(text, value) != "self"
