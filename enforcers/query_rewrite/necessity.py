@@ -37,6 +37,7 @@ from enforcers.query_rewrite.placeholders import TOKEN_TYPE, token_type
 from enforcers.query_rewrite.settings import NecessityAction, NecessityRule
 from enforcers.query_rewrite.spans import AttributeSpan
 from enforcers.query_rewrite.subjects import Subject
+from enforcers.query_rewrite.words import contains, folded
 from policy_engine.policy.model import Policy
 from policy_engine.policy.vocabulary import Vocabulary
 
@@ -135,8 +136,8 @@ def with_containers(decisions: list[Decision]) -> list[Decision]:
 def _named_in(text: str, span: AttributeSpan, requests: list[tuple[int, int]]) -> bool:
     """Whether a request sentence says ``span``'s value again, as whole words ("my partner" in the context and "a gift for my
     partner" in the request)."""
-    value = re.escape(" ".join(span.value(text).split())).replace(r"\ ", r"\s+")
-    return bool(value) and any(re.search(rf"(?<!\w){value}(?!\w)", text[r0:r1], re.IGNORECASE) for r0, r1 in requests)
+    value = folded(span.value(text))
+    return bool(value) and any(contains(folded(text[r0:r1]), value) for r0, r1 in requests)
 
 
 class NecessityPlanner:

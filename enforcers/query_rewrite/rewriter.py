@@ -54,6 +54,7 @@ from enforcers.query_rewrite.spans import AttributeDetector, AttributeSpan
 from enforcers.query_rewrite.subjects import focal_subject
 from enforcers.query_rewrite.task import TaskClassifier, TaskPrediction, shared_classifier
 from enforcers.query_rewrite.units import shared_proposer
+from enforcers.query_rewrite.words import WORD, contains, folded, whole, without, words
 from policy_engine.enforcement.base import SpanDetector
 from policy_engine.errors import PolicyEngineError
 from policy_engine.nlp.name_tagger import shared_name_tagger
@@ -114,8 +115,8 @@ class RewriteResult:
         if decision.outcome == "generalized" and (phrase is None or phrase not in self.text):
             return "removed"
         if decision.outcome == "placeholder" and original is not None:
-            value = _folded(decision.span.value(original))
-            if not any(_folded(v) == value and t in self.text for t, v in self.placeholders.items()):
+            value = folded(decision.span.value(original))
+            if not any(folded(v) == value and t in self.text for t, v in self.placeholders.items()):
                 return "removed"
         return decision.outcome
 
@@ -261,24 +262,24 @@ class QueryRewriter:
           missing."""
         if not text.strip():
             return "empty rewrite"
-        if not _WORD.search(TOKEN.sub(" ", text)):
+        if not WORD.search(TOKEN.sub(" ", text)):
             return "nothing but protected values: no request is left to forward"
-        folded = _folded(text)
-        carried = [_folded(d.span.value(original)) for d in decisions if d.placeholder is not None]
-        essential = [_without(_folded(d.span.value(original)), carried) for d in decisions if d.essential]
+        forwarded = folded(text)
+        carried = [folded(d.span.value(original)) for d in decisions if d.placeholder is not None]
+        essential = [without(folded(d.span.value(original)), carried) for d in decisions if d.essential]
         for d in decisions:
-            value = _folded(d.span.value(original))
-            inside_essential = d.placeholder is None and any(_contains(e, value) for e in essential)
-            if not d.essential and len(value) >= 2 and _contains(folded, value) and not inside_essential:
+            value = folded(d.span.value(original))
+            inside_essential = d.placeholder is None and any(contains(e, value) for e in essential)
+            if not d.essential and len(value) >= 2 and contains(forwarded, value) and not inside_essential:
                 return "a non-essential value survives"
-        if any(not _content(value) <= _words(text) for value in essential):
+        if any(not _content(value) <= words(text) for value in essential):
             return "an essential value was lost"
         removed = [(d.span.start, d.span.end) for d in decisions if not d.essential]
-        asked = set().union(*(_words(_without(_folded(_blanked(original, r0, r1, removed)), carried)) for r0, r1 in requests)) if requests else set()
-        if not asked <= _words(text):
+        asked = set().union(*(words(without(folded(_blanked(original, r0, r1, removed)), carried)) for r0, r1 in requests)) if requests else set()
+        if not asked <= words(text):
             return "the request was lost"
-        known = _words(original) | _GENERIC_WORDS
-        if not all(_words(TOKEN.sub(" ", span.value(text))) <= known for span in self.attributes.find(text)):
+        known = words(original) | _GENERIC_WORDS
+        if not all(words(TOKEN.sub(" ", span.value(text))) <= known for span in self.attributes.find(text)):
             return "a sensitive value appears that the query did not hold"
         return None
 
@@ -290,29 +291,12 @@ class QueryRewriter:
         return out or None
 
 
-#: Characters of the scripts written without spaces between words (CJK ideographs, kana, hangul).
-_UNSPACED = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff"
-#: A word: a run of word characters, or one character of an unspaced script (with no segmenter a character is the
-#: only unit a cut there is known not to split: "请把这封邮件翻译成中文" is not one word).
-_WORD = re.compile(rf"[{_UNSPACED}]|[^\W{_UNSPACED}]+")
-
-
-def _words(text: str) -> set[str]:
-    """The case-folded words of ``text``."""
-    return set(_WORD.findall(text.casefold()))
-
-
-_GENERIC_WORDS = frozenset(w for phrase in GENERIC.values() for w in _words(phrase))
+_GENERIC_WORDS = frozenset(w for phrase in GENERIC.values() for w in words(phrase))
 
 
 def _content(text: str) -> set[str]:
     """The case-folded words of ``text`` that are not English function words."""
-    return _words(text) - STOP_WORDS
-
-
-def _folded(text: str) -> str:
-    """``text`` case-folded with every run of whitespace as one space."""
-    return " ".join(text.split()).casefold()
+    return words(text) - STOP_WORDS
 
 
 def _occurrences(query: str, span: AttributeSpan, spans: list[AttributeSpan]) -> list[tuple[int, int]]:
@@ -321,29 +305,10 @@ def _occurrences(query: str, span: AttributeSpan, spans: list[AttributeSpan]) ->
     value = span.value(query)
     again = [
         (m.start(), m.end())
-        for m in re.finditer(_whole(value), query, re.IGNORECASE)
+        for m in re.finditer(whole(value), query, re.IGNORECASE)
         if m.start() != span.start and not any(s.start < m.end() and m.start() < s.end for s in spans)
     ]
     return [(span.start, span.end), *again]
-
-
-def _without(text: str, values: list[str]) -> str:
-    """``text`` with every whole-word occurrence of ``values`` taken out (the carried values inside a kept span)."""
-    for value in values:
-        text = re.sub(_whole(value), " ", text)
-    return text
-
-
-def _whole(value: str) -> str:
-    """A pattern for ``value`` as whole words; a number is whole only with its decimals and thousands ("5" is no
-    occurrence in "5.15", "500" none in "1,500"); word edges are :data:`_WORD`'s, so a character of an unspaced script is
-    a word of its own ("13800138000" is whole in "电话13800138000谢谢")."""
-    return rf"(?<![^\W{_UNSPACED}])(?<!\d[.,]){re.escape(value)}(?![^\W{_UNSPACED}])(?![.,]\d)"
-
-
-def _contains(text: str, value: str) -> bool:
-    """Whether ``value`` occurs in ``text`` as whole words ("mar" is not in "summarise", :func:`_whole`)."""
-    return re.search(_whole(value), text) is not None
 
 
 #: The necessity model's kind of an organization's or a place's name (CAPID's types).

@@ -1,0 +1,45 @@
+"""Whole-word matching of values in query text, shared by the necessity planner and the rewriter's verification.
+
+A word is a run of word characters, or one character of a script written without spaces between words (CJK
+ideographs, kana, hangul): with no segmenter a character is the only unit a cut there is known not to split
+("请把这封邮件翻译成中文" is not one word).  A number is whole only with its decimals and thousands ("5" is no
+occurrence in "5.15", "500" none in "1,500").
+"""
+
+from __future__ import annotations
+
+import re
+
+#: Characters of the scripts written without spaces between words (CJK ideographs, kana, hangul).
+_UNSPACED = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff"
+#: A word (see the module contract).
+WORD = re.compile(rf"[{_UNSPACED}]|[^\W{_UNSPACED}]+")
+
+
+def words(text: str) -> set[str]:
+    """The case-folded words of ``text``."""
+    return set(WORD.findall(text.casefold()))
+
+
+def folded(text: str) -> str:
+    """``text`` case-folded with every run of whitespace as one space."""
+    return " ".join(text.split()).casefold()
+
+
+def whole(value: str) -> str:
+    """A pattern for ``value`` as whole words (:data:`WORD`'s edges; a number with its decimals and thousands, so
+    "13800138000" is whole in "电话13800138000谢谢")."""
+    return rf"(?<![^\W{_UNSPACED}])(?<!\d[.,]){re.escape(value)}(?![^\W{_UNSPACED}])(?![.,]\d)"
+
+
+def contains(text: str, value: str) -> bool:
+    """Whether ``value`` occurs in ``text`` as whole words ("mar" is not in "summarise", :func:`whole`); both as given
+    (fold them first for a case- and spacing-blind test)."""
+    return re.search(whole(value), text) is not None
+
+
+def without(text: str, values: list[str]) -> str:
+    """``text`` with every whole-word occurrence of ``values`` taken out (the carried values inside a kept span)."""
+    for value in values:
+        text = re.sub(whole(value), " ", text)
+    return text
