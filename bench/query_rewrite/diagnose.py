@@ -13,7 +13,7 @@ form (:func:`never_proposed_class`: a lower-case value; a run of capitalised pro
 sentences with no entity label; other), and the runs a rule proposing every such run would add (:func:`named_runs`)
 are counted by whether they are gold units at all (the rule's cost per query).
 
-Usage: ``python bench/query_rewrite/diagnose.py [--capid-limit 150] [--pupa-limit 118] [--tag name]``; appends the
+Usage: ``python bench/query_rewrite/diagnose.py [--capid-offset 0] [--capid-limit 150] [--pupa-limit 118] [--tag name]``; appends the
 tables to ``bench/results/query_rewrite_leak_sources.md`` (counts only, no corpus text) and, with ``--dump``, writes
 per-span rows to a file outside the repository.
 """
@@ -278,6 +278,7 @@ def _by_query(title: str, stages: list[set[str]], queries: int) -> list[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--capid-offset", type=int, default=0, help="skip this many CAPID development queries first")
     parser.add_argument("--capid-limit", type=int, default=150)
     parser.add_argument("--pupa-limit", type=int, default=118)
     parser.add_argument("--tag", default="current")
@@ -290,7 +291,7 @@ def main() -> None:
     pupa_stages: list[set[str]] = []
     totals = Counter()
     rows = []
-    capid_queries = capid_split(capid())[0][: args.capid_limit]
+    capid_queries = capid_split(capid())[0][args.capid_offset : args.capid_offset + args.capid_limit]
     for q in capid_queries:
         result, reason = _run(rewriter, q.text)
         out = result.text if result else ""
@@ -331,7 +332,8 @@ def main() -> None:
                 rows.append({"corpus": "pupa", "query": q.text, "span": unit, "stage": stage, "out": result.text})
         _tally_names("PUPA TNB", q.text, result, list(q.pii_units), never, forms, costs)
         pupa_stages += [stages] if stages else []
-    command = f"python bench/query_rewrite/diagnose.py --capid-limit {args.capid_limit} --pupa-limit {args.pupa_limit} --tag {args.tag}"
+    offset = f"--capid-offset {args.capid_offset} " if args.capid_offset else ""
+    command = f"python bench/query_rewrite/diagnose.py {offset}--capid-limit {args.capid_limit} --pupa-limit {args.pupa_limit} --tag {args.tag}"
     lines = [f"## {args.tag}", "", f"Command: `{command}` (load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}); "
              f"development parts only (CAPID {len(capid_queries)} queries, PUPA TNB {len(pupa_queries)}); {dict(totals)}", ""]
     lines += _by_query("CAPID (SLR)", capid_stages, totals["CAPID with a not-needed span"])
