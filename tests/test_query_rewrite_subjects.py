@@ -4,11 +4,8 @@
 phrase is the user's apposition or predicate, or the role the user speaks in ("As a retired nurse, I ..."); a person
 noun phrase that is no such thing stays another person.  Queries written for these tests.
 
-Still wrong (strict xfails): the subject finder reads "a woman", "a member", "a ... person" as another person wherever
-they stand.  A fix from the parse (the noun's attachment to a first-person subject) made these pass and regained 7 needed
-CAPID development spans the third-party default had removed, but let 2 more development queries leak (the necessity
-model keeps some of the user's own details a question does not need), over the bound set before it was measured; it is
-not shipped (``bench/results/query_rewrite_leak_sources.md``, stop 48).
+Before stop 48 the subject finder read "a woman", "a member", "a ... person" as another person wherever they stood,
+and the engine's third-party default then removed the user's own details.
 """
 
 from __future__ import annotations
@@ -23,7 +20,6 @@ def _subject(text: str, value: str) -> str:
     return subject_of(text, start, start + len(value))
 
 
-@pytest.mark.xfail(strict=True, reason="issue 30 class 7: a noun phrase describing the user is read as another person")
 @pytest.mark.parametrize(
     ("text", "value"),
     [

@@ -1,8 +1,8 @@
 """Learned request detection and disclosure tagging (Need-to-Know Sections 3 and 4.1, generalising beyond lexicons).
 
-Two small models over the MiniLM embedding (float32, the task classifier's
-encoder), fitted by ``bench/query_rewrite/train.py`` on the training
-generator families and shipped as ``.npz`` package data:
+Small models over the MiniLM embedding (float32, the task classifier's
+encoder), shipped as ``.npz`` package data; the first two fitted by ``bench/query_rewrite/train.py`` on the
+training generator families, the third on other people's labelled questions:
 
 * :class:`RequestDetector` gives the probability that a sentence is the
   request (what the user asks for) rather than context: a logistic
@@ -12,7 +12,12 @@ generator families and shipped as ``.npz`` package data:
   (:func:`enforcers.query_rewrite.clauses.context_clauses`) and gives the
   attribute it discloses, or ``none``: a multinomial logistic regression over
   the clause embedding plus hashed character 2-4-grams (robust to typos and
-  to wordings no lexicon lists: "my stepdad identifies as male").
+  to wordings no lexicon lists: "my stepdad identifies as male");
+* the asked-question model (:func:`shared_question_detector`, the request
+  detector's form) reads a sentence ending in a question mark and gives the
+  probability that it is the question the user asks rather than one they ask
+  of themselves while telling their story ("My salary? Barely enough."):
+  fitted on CAPID's development part (``training/query_rewrite/fit_questions.py``).
 
 Whether a span is needed is learned from other people's labelled questions
 instead (:mod:`enforcers.query_rewrite.need`).
@@ -36,6 +41,7 @@ from policy_engine.nlp.ngram_hashing import char_wb_ngrams, hashed_ngrams
 from policy_engine.nlp.phrase_classifier import sigmoid
 
 REQUEST_FILE = "request_model.npz"
+QUESTION_FILE = "question_model.npz"
 TAGGER_FILE = "disclosure_model.npz"
 CHAR_FEATURES = 2**12
 #: The tagger's "discloses nothing" class.
@@ -55,12 +61,13 @@ def package_arrays(name: str) -> dict[str, np.ndarray]:
 
 
 class RequestDetector:
-    """P(a sentence is the request); thread-safe."""
+    """P(a sentence is the request); ``threshold``: the probability from which the model's own fit counts it one;
+    thread-safe."""
 
-    def __init__(self, coef: np.ndarray, intercept: float, embedder: Embedder) -> None:
+    def __init__(self, coef: np.ndarray, intercept: float, embedder: Embedder, threshold: float = 0.5) -> None:
         if coef.shape != (embedder.dim + LEXICAL_FEATURES,):
             raise ValueError(f"request model has shape {coef.shape}, expected ({embedder.dim + LEXICAL_FEATURES},)")
-        self.coef, self.intercept, self.embedder = coef, intercept, embedder
+        self.coef, self.intercept, self.embedder, self.threshold = coef, intercept, embedder, threshold
 
     def probability(self, sentences: list[str]) -> list[float]:
         if not sentences:
@@ -108,6 +115,16 @@ def shared_request_detector() -> RequestDetector:
     with _lock:
         data = package_arrays(REQUEST_FILE)
         return RequestDetector(data["coef"].astype(np.float32), float(data["intercept"]), load_embedder(EMBEDDING))
+
+
+@functools.lru_cache(maxsize=1)
+def shared_question_detector() -> RequestDetector:
+    """The shipped asked-question model, loaded once per process: P(a question-marked sentence is the question the user
+    asks, not one they ask of themselves inside the disclosure), fitted on CAPID's development part
+    (``training/query_rewrite/fit_questions.py``; its threshold keeps 99.5 % of the asked questions out of fold)."""
+    with _lock:
+        data = package_arrays(QUESTION_FILE)
+        return RequestDetector(data["coef"].astype(np.float32), float(data["intercept"]), load_embedder(EMBEDDING), float(data["threshold"]))
 
 
 @functools.lru_cache(maxsize=1)

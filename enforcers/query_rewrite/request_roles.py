@@ -16,7 +16,7 @@ from typing import Literal
 from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.tokens import Doc, Span
 
-from enforcers.query_rewrite.learned import shared_request_detector
+from enforcers.query_rewrite.learned import shared_question_detector, shared_request_detector
 from enforcers.query_rewrite.sentence_starts import OPTION_MARK
 from enforcers.query_rewrite.subjects import mentions
 from enforcers.query_rewrite.transcript import SHOUTED_LABEL, other_speaker, turns, without_prefix
@@ -99,10 +99,10 @@ def request_roles(sentences: tuple[str, ...], statements: tuple[bool, ...] = (),
     """
     if others and all(others):
         others = ()
-    answered = [_question(s) and i + 1 < len(sentences) and _ANSWER.match(sentences[i + 1]) is not None for i, s in enumerate(sentences)]
+    answered = [is_question(s) and i + 1 < len(sentences) and _ANSWER.match(sentences[i + 1]) is not None for i, s in enumerate(sentences)]
     other = [(i < len(others) and others[i]) or answered[i] or _CLOSER.match(s) is not None for i, s in enumerate(sentences)]
     foreign = in_another_language(sentences)
-    by_rule = tuple(not o and (f or _question(s) or bool(_REQUEST_START.match(_plain(s)))) for s, o, f in zip(sentences, other, foreign))
+    by_rule = _without_questions_of_the_story(sentences, tuple(not o and (f or is_question(s) or bool(_REQUEST_START.match(_plain(s)))) for s, o, f in zip(sentences, other, foreign)))
     needs = tuple(_NEED_STATEMENT.match(s) is not None for s in sentences)
     vague = tuple(r and _vague(s) for r, s in zip(by_rule, sentences))
     asking = [r and not n and not v and not is_add_on(s) for r, n, v, s in zip(by_rule, needs, vague, sentences)]  # a question or imperative
@@ -113,7 +113,7 @@ def request_roles(sentences: tuple[str, ...], statements: tuple[bool, ...] = (),
         return tuple(("add_on" if a else "main") if r and not v else None for r, a, v in zip(by_rule, add_on, vague))
     if not sentences or all(add_on):
         return tuple("main" if r else None for r in by_rule)
-    probability = shared_request_detector().probability([_LABEL.sub("", _plain(s)).strip() for s in sentences])
+    probability = shared_request_detector().probability([detector_text(s) for s in sentences])
     asides = [_ASIDE.match(s) is not None or (i < len(statements) and statements[i]) for i, s in enumerate(sentences)]
     if not all(a or o for a, o in zip(asides, add_on)):  # an aside or a statement about someone else is never the request when anything else could be
         probability = [0.0 if aside else p for p, aside in zip(probability, asides)]
@@ -121,6 +121,19 @@ def request_roles(sentences: tuple[str, ...], statements: tuple[bool, ...] = (),
     best = -1 if any(vague) else max(range(len(sentences)), key=probability.__getitem__)
     found = [p >= REQUEST_AT or i == best for i, p in enumerate(probability)]
     return tuple("main" if f else ("add_on" if any(found) else "main") if r else None for r, f in zip(by_rule, found))
+
+
+def _without_questions_of_the_story(sentences: tuple[str, ...], by_rule: tuple[bool, ...]) -> tuple[bool, ...]:
+    """``by_rule`` less the questions the user asks of themselves while telling their story ("My salary? Barely enough
+    for rent.", "And did I mention I'm Syrian?"): a question-marked sentence the asked-question model
+    (:func:`~enforcers.query_rewrite.learned.shared_question_detector`) scores below its threshold is context, as long
+    as another sentence is still a request."""
+    asked = [i for i, (s, r) in enumerate(zip(sentences, by_rule)) if r and is_question(s)]
+    if not asked or sum(by_rule) < 2:
+        return by_rule
+    model = shared_question_detector()
+    story = {i for i, p in zip(asked, model.probability([detector_text(sentences[i]) for i in asked])) if p < model.threshold}
+    return by_rule if len(story) == sum(by_rule) else tuple(r and i not in story for i, r in enumerate(by_rule))
 
 
 #: A question mark ending a sentence or the question before its answer options ("which is it? (i) gout (ii) ...").
@@ -156,7 +169,7 @@ def in_another_language(sentences: tuple[str, ...]) -> tuple[bool, ...]:
     return foreign
 
 
-def _question(sentence: str) -> bool:
+def is_question(sentence: str) -> bool:
     """Whether ``sentence`` asks a question: it ends with a question mark, or with answer options after one."""
     return _QUESTION_END.search(sentence.rstrip()) is not None
 
@@ -179,6 +192,11 @@ def _plain(sentence: str) -> str:
 _POSTSCRIPT = re.compile(r"^\s*p\.?\s?(?:p\.?\s?)?s\b", re.IGNORECASE)
 #: A short line label ("Q:", "A:") before a sentence.
 _LABEL = re.compile(r"^\s*\w{1,3}\s*:")
+def detector_text(sentence: str) -> str:
+    """``sentence`` as the learned request models read it: its words (:func:`_plain`) without a short line label ("Q:")."""
+    return _LABEL.sub("", _plain(sentence)).strip()
+
+
 #: Words and ordinary punctuation only (no code, numbers or symbols, which are a request's material).
 _PLAIN_WORDS = re.compile(r"[A-Za-z' ,;.!?\u2019-]+")
 

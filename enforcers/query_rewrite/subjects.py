@@ -3,7 +3,9 @@
 A span's subject is the nearest person mention before it in its sentence
 ("my wife was diagnosed with ..." -> family).  Third-person pronouns resolve
 to the most recent non-self mention earlier in the query; a sentence with no
-mention is about the user (``self``), who is the sender of every query.
+mention is about the user (``self``), who is the sender of every query.  A
+person noun phrase the parse attaches to the user is the user
+(:func:`describes_the_user`: "I, a 71-year-old woman, ...").
 """
 
 from __future__ import annotations
@@ -11,6 +13,9 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from spacy.tokens import Doc, Token
+
+from enforcers.query_rewrite.sentence_starts import parse
 from policy_engine.nlp.sentences import sentence_spans
 
 Subject = Literal["self", "family", "friend", "coworker", "third_party"]
@@ -98,6 +103,47 @@ def _resolve(found: list[tuple[int, Subject | Literal["pronoun"]]], index: int) 
     return earlier[-1] if earlier else "third_party"  # type: ignore[return-value]
 
 
+#: Pronouns of the user as a clause's subject or an apposition's anchor.
+_FIRST_PERSON = frozenset({"i", "me", "myself"})
+#: Dependencies of a noun's own modifiers, over which a mention's first word climbs to the noun it modifies.
+_MODIFIERS = frozenset({"det", "amod", "nummod", "compound", "npadvmod", "punct", "advmod"})
+
+
+def _noun_at(doc: Doc, position: int) -> Token | None:
+    """The noun of the noun phrase that starts at character ``position`` of ``doc`` ("a 71-year-old woman" -> woman)."""
+    token = next((t for t in doc if t.idx == position), None)
+    while token is not None and token.dep_ in _MODIFIERS and token.head.i > token.i:
+        token = token.head
+    return token
+
+
+def _has_first_person_subject(verb: Token) -> bool:
+    return any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ in _FIRST_PERSON for c in verb.children)
+
+
+def describes_the_user(doc: Doc, position: int) -> bool:
+    """Whether the person noun phrase starting at ``position`` is the user, as the parse attaches it: the predicate of a
+    first-person subject ("I am a member of a choir"), an apposition to "I" ("I, a 71-year-old woman, ..."), or the role
+    a first-person subject speaks in ("As a single man with epilepsy, I ...")."""
+    noun = _noun_at(doc, position)
+    if noun is None:
+        return False
+    if noun.dep_ in ("attr", "oprd"):
+        return _has_first_person_subject(noun.head)
+    if noun.dep_ == "appos":
+        return noun.head.lower_ in _FIRST_PERSON
+    as_role = noun.dep_ == "pobj" and noun.head.lower_ == "as" and noun.head.dep_ == "prep"
+    return as_role and _has_first_person_subject(noun.head.head)
+
+
+def _users_own(text: str, found: list[tuple[int, Subject | Literal["pronoun"]]]) -> list[tuple[int, Subject | Literal["pronoun"]]]:
+    """``found`` with each third-party mention that describes the user (:func:`describes_the_user`) read as the user."""
+    if not any(kind == "third_party" for _, kind in found):
+        return found
+    doc = parse(text)
+    return [(pos, "self" if kind == "third_party" and describes_the_user(doc, pos) else kind) for pos, kind in found]
+
+
 def subject_of(text: str, start: int, end: int, attribute: str = "") -> Subject:
     """Subject of the disclosure ``text[start:end]``.
 
@@ -105,7 +151,7 @@ def subject_of(text: str, start: int, end: int, attribute: str = "") -> Subject:
     Sarah" -> friend; a bare name is a third party); any other span takes the
     nearest mention before it in its sentence, or inside it.
     """
-    found = mentions(text, end)
+    found = _users_own(text, mentions(text, end))
     sentence = _sentence_start(text, start)
     if attribute == "name":
         before = [i for i, (pos, _) in enumerate(found) if start - 40 <= pos < start and "," not in text[pos:start] and "." not in text[pos:start]]
