@@ -189,7 +189,7 @@ def main() -> None:
     report["request_dev_accuracy"] = round(float((detector.predict(features(dev_sentences, embedder)) == np.array(dev_labels)).mean()), 4)
     np.savez_compressed(OUT / REQUEST_FILE, coef=detector.coef_[0].astype(np.float32), intercept=np.float32(detector.intercept_[0]))
     # the other models read the requests this detector finds; it reads them through the run's embedding cache
-    request_detector = learned.RequestDetector(detector.coef_[0].astype(np.float32), float(detector.intercept_[0]), embedder)
+    request_detector = learned.RequestDetector(detector.coef_[0].astype(np.float32), float(detector.intercept_[0]), embedder, learned.REQUEST_AT)
     request_roles_module.shared_request_detector = lambda: request_detector
     request_roles_module.request_roles.cache_clear()
     train, dev = gather(train_docs, value_pools(args.families)), gather(dev_docs)

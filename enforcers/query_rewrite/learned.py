@@ -43,6 +43,8 @@ from policy_engine.nlp.phrase_classifier import sigmoid
 REQUEST_FILE = "request_model.npz"
 QUESTION_FILE = "question_model.npz"
 TAGGER_FILE = "disclosure_model.npz"
+#: Request-detector probability from which a sentence counts as the request.
+REQUEST_AT = 0.5
 CHAR_FEATURES = 2**12
 #: The tagger's "discloses nothing" class.
 NO_DISCLOSURE = "none"
@@ -61,10 +63,9 @@ def package_arrays(name: str) -> dict[str, np.ndarray]:
 
 
 class RequestDetector:
-    """P(a sentence is the request); ``threshold``: the probability from which the model's own fit counts it one;
-    thread-safe."""
+    """P(a sentence is the request); ``threshold``: the probability from which it counts as one; thread-safe."""
 
-    def __init__(self, coef: np.ndarray, intercept: float, embedder: Embedder, threshold: float = 0.5) -> None:
+    def __init__(self, coef: np.ndarray, intercept: float, embedder: Embedder, threshold: float) -> None:
         if coef.shape != (embedder.dim + LEXICAL_FEATURES,):
             raise ValueError(f"request model has shape {coef.shape}, expected ({embedder.dim + LEXICAL_FEATURES},)")
         self.coef, self.intercept, self.embedder, self.threshold = coef, intercept, embedder, threshold
@@ -114,7 +115,7 @@ def shared_request_detector() -> RequestDetector:
     """The shipped request detector, loaded once per process."""
     with _lock:
         data = package_arrays(REQUEST_FILE)
-        return RequestDetector(data["coef"].astype(np.float32), float(data["intercept"]), load_embedder(EMBEDDING))
+        return RequestDetector(data["coef"].astype(np.float32), float(data["intercept"]), load_embedder(EMBEDDING), REQUEST_AT)
 
 
 @functools.lru_cache(maxsize=1)

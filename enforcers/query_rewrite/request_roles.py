@@ -1,7 +1,7 @@
 """Which sentences of a parsed query are the request: the main request and its add-ons.
 
 A sentence is the request when the learned request detector
-(:mod:`enforcers.query_rewrite.learned`) gives it at least :data:`REQUEST_AT`,
+(:mod:`enforcers.query_rewrite.learned`) gives it at least its threshold,
 or when it opens like a request (:data:`_REQUEST_START`) and is no courtesy
 closer; add-ons ("also keep it short") follow the main request.
 """
@@ -40,9 +40,6 @@ _CLOSER = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 
-
-#: Request-detector probability from which a sentence counts as the request.
-REQUEST_AT = 0.5
 
 
 _ASIDE = re.compile(r"^\s*\(.*\)\W*$", re.DOTALL)
@@ -86,7 +83,7 @@ def request_roles(sentences: tuple[str, ...], statements: tuple[bool, ...] = (),
 
     With no main request found by rule, the learned request detector decides
     among the other sentences: the sentences it gives at least
-    ``REQUEST_AT``, and, unless a vague question already asks, the single most
+    its threshold, and, unless a vague question already asks, the single most
     probable one (it never overrides the rules, so a context sentence is not
     taken for the request just because it resembles one); a sentence in
     brackets is an aside, and a sentence flagged in ``statements`` (a
@@ -113,13 +110,14 @@ def request_roles(sentences: tuple[str, ...], statements: tuple[bool, ...] = (),
         return tuple(("add_on" if a else "main") if r and not v else None for r, a, v in zip(by_rule, add_on, vague))
     if not sentences or all(add_on):
         return tuple("main" if r else None for r in by_rule)
-    probability = shared_request_detector().probability([detector_text(s) for s in sentences])
+    detector = shared_request_detector()
+    probability = detector.probability([detector_text(s) for s in sentences])
     asides = [_ASIDE.match(s) is not None or (i < len(statements) and statements[i]) for i, s in enumerate(sentences)]
     if not all(a or o for a, o in zip(asides, add_on)):  # an aside or a statement about someone else is never the request when anything else could be
         probability = [0.0 if aside else p for p, aside in zip(probability, asides)]
     probability = [-1.0 if weak or elsewhere else p for p, weak, elsewhere in zip(probability, map(operator.or_, add_on, vague), other)]
     best = -1 if any(vague) else max(range(len(sentences)), key=probability.__getitem__)
-    found = [p >= REQUEST_AT or i == best for i, p in enumerate(probability)]
+    found = [p >= detector.threshold or i == best for i, p in enumerate(probability)]
     return tuple("main" if f else ("add_on" if any(found) else "main") if r else None for r, f in zip(by_rule, found))
 
 
@@ -192,6 +190,8 @@ def _plain(sentence: str) -> str:
 _POSTSCRIPT = re.compile(r"^\s*p\.?\s?(?:p\.?\s?)?s\b", re.IGNORECASE)
 #: A short line label ("Q:", "A:") before a sentence.
 _LABEL = re.compile(r"^\s*\w{1,3}\s*:")
+
+
 def detector_text(sentence: str) -> str:
     """``sentence`` as the learned request models read it: its words (:func:`_plain`) without a short line label ("Q:")."""
     return _LABEL.sub("", _plain(sentence)).strip()

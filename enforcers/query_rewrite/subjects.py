@@ -111,7 +111,8 @@ _MODIFIERS = frozenset({"det", "amod", "nummod", "compound", "npadvmod", "punct"
 
 def _noun_at(doc: Doc, position: int) -> Token | None:
     """The noun of the noun phrase that starts at character ``position`` of ``doc`` ("a 71-year-old woman" -> woman)."""
-    token = next((t for t in doc if t.idx == position), None)
+    span = doc.char_span(position, position + 1, alignment_mode="expand")
+    token = span[0] if span is not None and span[0].idx == position else None
     while token is not None and token.dep_ in _MODIFIERS and token.head.i > token.i:
         token = token.head
     return token
