@@ -768,6 +768,24 @@ def test_a_cut_statements_full_stop_replaces_the_comma_left_hanging() -> None:
     assert edit(text, [Edit(start, text.index(" side.") + 5)], []).splitlines()[0] == "She is 11, bruises easily."
 
 
+@pytest.mark.parametrize(
+    ("text", "value", "kept", "expected"),
+    [
+        ("I faced a bankruptcy filing in 2019 and emerged stronger.", "2019", "bankruptcy filing", "I faced a bankruptcy filing and emerged stronger."),
+        ("I'm HIV positive and get my care at Mercy Clinic.", "Mercy Clinic", "HIV positive", "I'm HIV positive and get my care."),
+        ("I'm happily married to Dana and love my job as a nurse.", "Dana", "married", "I'm happily married and love my job as a nurse."),
+        ("At 35, I'm proud of what I have built as a welder.", "35", "welder", "I'm proud of what I have built as a welder."),
+    ],
+)
+def test_a_removed_name_or_date_takes_the_preposition_it_was_the_object_of(text: str, value: str, kept: str, expected: str) -> None:
+    from enforcers.query_rewrite.cuts import Edit, edit
+
+    question = " What should I do next?"
+    start, keep = text.index(value), text.index(kept)
+    out = edit(text + question, [Edit(start, start + len(value), tight=True)], [(keep, keep + len(kept))])
+    assert out == expected + question
+
+
 def test_a_value_that_goes_goes_everywhere_and_a_shouted_line_label_is_no_name(rewriter: QueryRewriter) -> None:
     query = (
         "Title: quick one\nA regular at my cafe named Wendy still smokes kretek cigarettes.\n"

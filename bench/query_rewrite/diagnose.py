@@ -11,7 +11,8 @@ with a neighbouring phrase, lost in a refusal.  Per query, the stages a leaking 
 through one stage alone (what fixing that stage alone would clear).  The leaked values never proposed are classed by
 form (:func:`never_proposed_class`: a lower-case value; a run of capitalised proper-name words outside the request
 sentences with no entity label; other), and the runs a rule proposing every such run would add (:func:`named_runs`)
-are counted by whether they are gold units at all (the rule's cost per query).
+are counted by whether they are gold units at all (the rule's cost per query).  Grammar: the rewrites with more
+prepositions left hanging (:func:`hanging_prepositions`) than their query had.
 
 Usage: ``python bench/query_rewrite/diagnose.py [--capid-offset 0] [--capid-limit 150] [--pupa-limit 118] [--tag name]``; appends the
 tables to ``bench/results/query_rewrite_leak_sources.md`` (counts only, no corpus text) and, with ``--dump``, writes
@@ -51,6 +52,15 @@ RESULTS = Path(__file__).resolve().parents[1] / "results"
 
 def _locate(text: str, value: str) -> tuple[int, int] | None:
     return next(iter(_occurrences(text, value)), None)
+
+
+def hanging_prepositions(text: str) -> int:
+    """How many prepositions of ``text`` (the parse's tag IN, or a particle after a noun) stand right before a comma, full stop or the end with no
+    object ("get my care at.", "a bankruptcy filing in, ...", "married to and ..."); a question's stranded preposition counts too, which
+    is why a rewrite is compared with its own query."""
+    doc = syntax_parse(text)
+    return sum(1 for t in doc if (t.tag_ == "IN" or (t.tag_ == "RP" and t.head.pos_ in ("NOUN", "PROPN"))) and not any(c.dep_ in ("pobj", "pcomp") for c in t.children)
+               and (t.i + 1 == len(doc) or doc[t.i + 1].is_punct or doc[t.i + 1].dep_ == "cc"))
 
 
 def _refusal_class(reason: str) -> str:
@@ -296,6 +306,7 @@ def main() -> None:
         result, reason = _run(rewriter, q.text)
         out = result.text if result else ""
         totals["CAPID refused"] += result is None
+        totals["CAPID rewrites with a preposition left hanging"] += bool(out) and hanging_prepositions(out) > hanging_prepositions(q.text)
         essential, other = scored_items(q.items())
         kinds = {s.value: kind_of(s.type) for s in q.spans}
         stages, never = set(), []
@@ -320,6 +331,7 @@ def main() -> None:
     for q in pupa_queries:
         result, reason = _run(rewriter, q.text)
         totals["PUPA refused"] += result is None
+        totals["PUPA rewrites with a preposition left hanging"] += result is not None and hanging_prepositions(result.text) > hanging_prepositions(q.text)
         doc = pipe_parse([q.text])[0]
         stages, never = set(), []
         for unit in q.pii_units:

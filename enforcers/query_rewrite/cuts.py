@@ -143,8 +143,16 @@ def _overlaps(a0: int, a1: int, b0: int, b1: int) -> bool:
     return a0 < b1 and b0 < a1
 
 
+def _bare_object(node: Token) -> bool:
+    """Whether ``node`` is the only dependent of its preposition ("in 2019", "at Mercy Clinic"): without it the preposition
+    would be left dangling ("a bankruptcy filing in, ..."), so the smallest phrase to drop is the prepositional one."""
+    head = node.head
+    return node.dep_ == "pobj" and head.dep_ in ("prep", "agent", "dative") and all(c.i == node.i or c.is_punct for c in head.children)
+
+
 def _unit(token: Token, sentence: Span, keep: list[tuple[int, int]], request: bool, smallest: bool = False) -> tuple[int, int] | None:
-    """Token range ``[i, j)`` of the largest (or ``smallest``) droppable unit around ``token`` that holds no kept span."""
+    """Token range ``[i, j)`` of the largest (or ``smallest``) droppable unit around ``token`` that holds no kept span; the
+    smallest unit of a preposition's lone object takes the preposition with it (:func:`_bare_object`) unless that is kept."""
     best = None
     node = token
     while node.i != sentence.root.i and node.head.i != node.i:
@@ -157,6 +165,9 @@ def _unit(token: Token, sentence: Span, keep: list[tuple[int, int]], request: bo
                 right -= 1
             best = (left, right)
             if smallest:
+                preposition = node.head
+                if _bare_object(node) and not any(_overlaps(preposition.idx, preposition.idx + len(preposition), k0, k1) for k0, k1 in keep):
+                    best = (min(left, preposition.i), max(right, preposition.i + 1))
                 break
         node = node.head
     return best
