@@ -775,6 +775,7 @@ def test_a_cut_statements_full_stop_replaces_the_comma_left_hanging() -> None:
         ("I'm HIV positive and get my care at Mercy Clinic.", "Mercy Clinic", "HIV positive", "I'm HIV positive and get my care."),
         ("I'm happily married to Dana and love my job as a nurse.", "Dana", "married", "I'm happily married and love my job as a nurse."),
         ("At 35, I'm proud of what I have built as a welder.", "35", "welder", "I'm proud of what I have built as a welder."),
+        ("At 64 years old, I live on a pension as a retired welder.", "64 years old", "welder", "I live on a pension as a retired welder."),
     ],
 )
 def test_a_removed_name_or_date_takes_the_preposition_it_was_the_object_of(text: str, value: str, kept: str, expected: str) -> None:
@@ -784,6 +785,15 @@ def test_a_removed_name_or_date_takes_the_preposition_it_was_the_object_of(text:
     start, keep = text.index(value), text.index(kept)
     out = edit(text + question, [Edit(start, start + len(value), tight=True)], [(keep, keep + len(kept))])
     assert out == expected + question
+
+
+def test_a_generic_phrase_with_its_own_article_replaces_the_determiner_and_modifiers_too() -> None:
+    from enforcers.query_rewrite.cuts import Edit, edit
+
+    text = "I've got an adult daughter who moved to Leeds for work. Should I retire at 60?"
+    start, kept = text.index("daughter"), text.index("Leeds")
+    out = edit(text, [Edit(start, start + 8, "a family member", tight=True)], [(kept, kept + 5)])
+    assert out == "I've got a family member who moved to Leeds for work. Should I retire at 60?", out
 
 
 def test_a_value_that_goes_goes_everywhere_and_a_shouted_line_label_is_no_name(rewriter: QueryRewriter) -> None:

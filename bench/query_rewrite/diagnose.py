@@ -12,7 +12,8 @@ through one stage alone (what fixing that stage alone would clear).  The leaked 
 form (:func:`never_proposed_class`: a lower-case value; a run of capitalised proper-name words outside the request
 sentences with no entity label; other), and the runs a rule proposing every such run would add (:func:`named_runs`)
 are counted by whether they are gold units at all (the rule's cost per query).  Grammar: the rewrites with more
-prepositions left hanging (:func:`hanging_prepositions`) than their query had.
+prepositions left hanging (:func:`hanging_prepositions`) or clashing articles (:func:`clashing_articles`) than their
+query had.
 
 Usage: ``python bench/query_rewrite/diagnose.py [--capid-offset 0] [--capid-limit 150] [--pupa-limit 118] [--tag name]``; appends the
 tables to ``bench/results/query_rewrite_leak_sources.md`` (counts only, no corpus text) and, with ``--dump``, writes
@@ -61,6 +62,19 @@ def hanging_prepositions(text: str) -> int:
     doc = syntax_parse(text)
     return sum(1 for t in doc if (t.tag_ == "IN" or (t.tag_ == "RP" and t.head.pos_ in ("NOUN", "PROPN"))) and not any(c.dep_ in ("pobj", "pcomp") for c in t.children)
                and (t.i + 1 == len(doc) or doc[t.i + 1].is_punct or doc[t.i + 1].dep_ == "cc"))
+
+
+def clashing_articles(text: str) -> int:
+    """How many determiners or possessives of ``text`` are followed, past at most two modifiers, by an indefinite article
+    ("an adult a personal relationship", "my a certain age"): a generic phrase set in after a noun phrase's opening.  A
+    double object ("give the dog a bone") counts too, which is why a rewrite is compared with its own query."""
+    doc = syntax_parse(text)
+    count = 0
+    for t in doc:
+        if t.tag_ in ("DT", "PRP$"):
+            after = next((n for n in doc[t.i + 1 : t.i + 4] if n.pos_ not in ("ADJ", "NOUN", "NUM")), None)
+            count += after is not None and after.lower_ in ("a", "an")
+    return count
 
 
 def _refusal_class(reason: str) -> str:
@@ -307,6 +321,7 @@ def main() -> None:
         out = result.text if result else ""
         totals["CAPID refused"] += result is None
         totals["CAPID rewrites with a preposition left hanging"] += bool(out) and hanging_prepositions(out) > hanging_prepositions(q.text)
+        totals["CAPID rewrites with clashing articles"] += bool(out) and clashing_articles(out) > clashing_articles(q.text)
         essential, other = scored_items(q.items())
         kinds = {s.value: kind_of(s.type) for s in q.spans}
         stages, never = set(), []
@@ -332,6 +347,7 @@ def main() -> None:
         result, reason = _run(rewriter, q.text)
         totals["PUPA refused"] += result is None
         totals["PUPA rewrites with a preposition left hanging"] += result is not None and hanging_prepositions(result.text) > hanging_prepositions(q.text)
+        totals["PUPA rewrites with clashing articles"] += result is not None and clashing_articles(result.text) > clashing_articles(q.text)
         doc = pipe_parse([q.text])[0]
         stages, never = set(), []
         for unit in q.pii_units:

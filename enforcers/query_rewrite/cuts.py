@@ -144,10 +144,11 @@ def _overlaps(a0: int, a1: int, b0: int, b1: int) -> bool:
 
 
 def _bare_object(node: Token) -> bool:
-    """Whether ``node`` is the only dependent of its preposition ("in 2019", "at Mercy Clinic"): without it the preposition
-    would be left dangling ("a bankruptcy filing in, ..."), so the smallest phrase to drop is the prepositional one."""
+    """Whether ``node`` is the only dependent of its preposition ("in 2019", "at Mercy Clinic", "At 34 years old", whatever
+    label the parse gives the object): without it the preposition would be left dangling ("a bankruptcy filing in, ...",
+    "At, I'm proud ..."), so the smallest phrase to drop is the prepositional one."""
     head = node.head
-    return node.dep_ == "pobj" and head.dep_ in ("prep", "agent", "dative") and all(c.i == node.i or c.is_punct for c in head.children)
+    return head.dep_ in ("prep", "agent", "dative") and head.i != node.i and all(c.i == node.i or c.is_punct for c in head.children)
 
 
 def _unit(token: Token, sentence: Span, keep: list[tuple[int, int]], request: bool, smallest: bool = False) -> tuple[int, int] | None:
@@ -171,6 +172,25 @@ def _unit(token: Token, sentence: Span, keep: list[tuple[int, int]], request: bo
                 break
         node = node.head
     return best
+
+
+#: A generic phrase that brings its own article ("a personal relationship", "an allergy").
+_ARTICLE = re.compile(r"(?:a|an)\s", re.IGNORECASE)
+#: Dependents that open a noun phrase before its noun: what a generic phrase with its own article replaces too.
+_OPENERS = frozenset({"det", "amod", "compound", "nummod", "poss", "advmod", "quantmod"})
+
+
+def _determined_start(head: Token, first: Token, keep: list[tuple[int, int]]) -> Token:
+    """The first token of ``head``'s noun phrase when a generic phrase with its own article replaces it in place: its
+    determiner and modifiers go with it ("an adult daughter" -> "a personal relationship", not "an adult a personal
+    relationship"), unless one of them is kept."""
+    openers = [t for t in head.lefts if t.i < first.i and t.dep_ in _OPENERS]
+    if not openers:
+        return first
+    start = head.doc[min(t.left_edge.i for t in openers)]
+    if any(_overlaps(start.idx, first.idx, k0, k1) for k0, k1 in keep):
+        return first
+    return start
 
 
 def edit(text: str, edits: list[Edit], keep: list[tuple[int, int]], *, protective: bool = False) -> str:
@@ -209,7 +229,8 @@ def edit(text: str, edits: list[Edit], keep: list[tuple[int, int]], *, protectiv
         if unit is None and not protective and not request and (e.start, e.end) in clauses:
             unit = (tokens[0].i, tokens[-1].i + 1)  # a whole clause the parse hangs on the sentence's root ("...; my aunt reacts to celery")
         if unit is None:
-            replaced[tokens[0].i] = (tokens[-1].i + 1, e.replacement or "something")
+            first = _determined_start(head, tokens[0], keep) if _ARTICLE.match(e.replacement or "") else tokens[0]
+            replaced[first.i] = (tokens[-1].i + 1, e.replacement or "something")
             continue
         left, right = min(unit[0], tokens[0].i), max(unit[1], tokens[-1].i + 1)  # the unit always takes the whole span
         drop.update(range(left, right))
