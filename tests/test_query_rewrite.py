@@ -796,6 +796,25 @@ def test_a_generic_phrase_with_its_own_article_replaces_the_determiner_and_modif
     assert out == "I've got a family member who moved to Leeds for work. Should I retire at 60?", out
 
 
+def test_a_clause_left_with_no_complement_goes_whole() -> None:
+    from enforcers.query_rewrite.cuts import Edit, edit
+
+    text = "Look, I'm a teacher in Leeds, and yes, I'm bisexual, so I worry. What should I tell my principal?"
+    start, kept = text.index("bisexual"), text.index("teacher")
+    out = edit(text, [Edit(start, start + 8, tight=True)], [(kept, kept + 7)])
+    assert "bisexual" not in out and "I'm," not in out and "I'm so" not in out, out
+    assert out.startswith("Look, I'm a teacher in Leeds") and out.endswith("What should I tell my principal?"), out
+
+
+def test_a_word_after_a_cut_keeps_its_space_from_a_placeholder_token() -> None:
+    from enforcers.query_rewrite.cuts import Edit, edit
+
+    text = "I'm a teacher living in Makati City, and yes, I'm bisexual – figured I should say so. What should I tell my principal?"
+    place, start, kept = text.index("Makati City"), text.index("bisexual"), text.index("teacher")
+    out = edit(text, [Edit(place, place + 11, "[PLACE_1]", in_place=True), Edit(start, start + 8, tight=True)], [(kept, kept + 7)])
+    assert "[PLACE_1] figured" in out and "bisexual" not in out, out
+
+
 def test_a_value_that_goes_goes_everywhere_and_a_shouted_line_label_is_no_name(rewriter: QueryRewriter) -> None:
     query = (
         "Title: quick one\nA regular at my cafe named Wendy still smokes kretek cigarettes.\n"

@@ -151,6 +151,29 @@ def _bare_object(node: Token) -> bool:
     return head.dep_ in ("prep", "agent", "dative") and head.i != node.i and all(c.i == node.i or c.is_punct for c in head.children)
 
 
+#: Labels of a verb's complement: without it the verb's clause says nothing ("I'm and pull in ...", "that lasted, ...").
+_COMPLEMENTS = frozenset({"attr", "acomp", "dobj", "oprd"})
+#: Labels of a clause that can go as a whole, leaving its head clause grammatical.
+_SUBORDINATE = frozenset({"conj", "advcl", "relcl", "acl", "ccomp", "xcomp", "parataxis"})
+
+
+def _clause_of_complement(node: Token, sentence: Span, keep: list[tuple[int, int]]) -> tuple[int, int] | None:
+    """Token range of the clause whose verb ``node`` is the only complement of, when that clause can go as a whole and
+    holds no kept span ("..., and yes, I'm bisexual" goes whole, not as "I'm"); None otherwise."""
+    verb = node.head
+    if node.dep_ not in _COMPLEMENTS or verb.pos_ not in ("VERB", "AUX") or verb.dep_ not in _SUBORDINATE or verb.i == sentence.root.i:
+        return None
+    if any(c.i != node.i and c.dep_ in _COMPLEMENTS for c in verb.children):
+        return None
+    left, right = verb.left_edge.i, verb.right_edge.i + 1
+    doc = sentence.doc
+    if any(_overlaps(doc[left].idx, doc[right - 1].idx + len(doc[right - 1]), k0, k1) for k0, k1 in keep):
+        return None
+    while right > left + 1 and doc[right - 1].text in (".", "!", "?"):
+        right -= 1
+    return left, right
+
+
 def _unit(token: Token, sentence: Span, keep: list[tuple[int, int]], request: bool, smallest: bool = False) -> tuple[int, int] | None:
     """Token range ``[i, j)`` of the largest (or ``smallest``) droppable unit around ``token`` that holds no kept span; the
     smallest unit of a preposition's lone object takes the preposition with it (:func:`_bare_object`) unless that is kept."""
@@ -169,6 +192,7 @@ def _unit(token: Token, sentence: Span, keep: list[tuple[int, int]], request: bo
                 preposition = node.head
                 if _bare_object(node) and not any(_overlaps(preposition.idx, preposition.idx + len(preposition), k0, k1) for k0, k1 in keep):
                     best = (min(left, preposition.i), max(right, preposition.i + 1))
+                best = _clause_of_complement(node, sentence, keep) or best
                 break
         node = node.head
     return best
@@ -296,7 +320,8 @@ def _separators(doc: Doc, left: int, right: int) -> list[int]:
 
 
 def _rebuild(doc: Doc, drop: set[int], replaced: dict[int, tuple[int, str]]) -> str:
-    """The kept tokens and replacements; a word that followed a cut keeps a space from the word before it."""
+    """The kept tokens and replacements; a word that followed a cut keeps a space from the word, sentence end or placeholder
+    token before it."""
     pieces: list[str] = []
     i, after_cut = 0, False
     while i < len(doc):
@@ -308,7 +333,7 @@ def _rebuild(doc: Doc, drop: set[int], replaced: dict[int, tuple[int, str]]) -> 
         else:
             after_cut, i = True, i + 1
             continue
-        if after_cut and pieces and (pieces[-1][-1:].isalnum() or pieces[-1][-1:] in ".!?") and piece[:1].isalnum():
+        if after_cut and pieces and (pieces[-1][-1:].isalnum() or pieces[-1][-1:] in ".!?]") and piece[:1].isalnum():
             pieces.append(" ")
         pieces.append(piece)
         after_cut = False
