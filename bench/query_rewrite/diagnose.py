@@ -56,12 +56,13 @@ def _locate(text: str, value: str) -> tuple[int, int] | None:
 
 
 def hanging_prepositions(text: str) -> int:
-    """How many prepositions of ``text`` (the parse's tag IN, or a particle after a noun) stand right before a comma, full stop or the end with no
-    object ("get my care at.", "a bankruptcy filing in, ...", "married to and ..."); a question's stranded preposition counts too, which
-    is why a rewrite is compared with its own query."""
+    """How many prepositions of ``text`` (the parse's tag IN, or a particle after a noun) stand with no object right before
+    a punctuation mark, a conjunction or the end ("get my care at.", "a bankruptcy filing in, ...", "married to and ...");
+    a question's stranded preposition counts too, which is why a rewrite is compared with its own query."""
     doc = syntax_parse(text)
-    return sum(1 for t in doc if (t.tag_ == "IN" or (t.tag_ == "RP" and t.head.pos_ in ("NOUN", "PROPN"))) and not any(c.dep_ in ("pobj", "pcomp") for c in t.children)
-               and (t.i + 1 == len(doc) or doc[t.i + 1].is_punct or doc[t.i + 1].dep_ == "cc"))
+    prepositions = [t for t in doc if t.tag_ == "IN" or (t.tag_ == "RP" and t.head.pos_ in ("NOUN", "PROPN"))]
+    objectless = [t for t in prepositions if not any(c.dep_ in ("pobj", "pcomp") for c in t.children)]
+    return sum(1 for t in objectless if t.i + 1 == len(doc) or doc[t.i + 1].is_punct or doc[t.i + 1].dep_ == "cc")
 
 
 def clashing_articles(text: str) -> int:

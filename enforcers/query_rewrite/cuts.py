@@ -148,7 +148,7 @@ def _bare_object(node: Token) -> bool:
     label the parse gives the object): without it the preposition would be left dangling ("a bankruptcy filing in, ...",
     "At, I'm proud ..."), so the smallest phrase to drop is the prepositional one."""
     head = node.head
-    return head.dep_ in ("prep", "agent", "dative") and head.i != node.i and all(c.i == node.i or c.is_punct for c in head.children)
+    return head.dep_ in ("prep", "agent", "dative") and all(c.i == node.i or c.is_punct for c in head.children)
 
 
 #: Labels of a verb's complement: without it the verb's clause says nothing ("I'm and pull in ...", "that lasted, ...").

@@ -41,7 +41,6 @@ _CLOSER = re.compile(
 )
 
 
-
 _ASIDE = re.compile(r"^\s*\(.*\)\W*$", re.DOTALL)
 
 
