@@ -111,6 +111,19 @@ def test_model_rewrite_that_adds_an_attribute_is_rejected() -> None:
     assert "HIV" not in result.text
 
 
+def test_a_model_pass_that_loops_leaves_the_deterministic_rewrite(tmp_path: Path) -> None:
+    """A local model whose greedy output loops (the random tiny model: its rewrite is refused as degenerate) must not
+    turn a verified rewrite into a crash: the deterministic text is forwarded."""
+    from policy_engine.llm.runtime import load_model
+    from tests.tiny_lm import build_tiny_model
+
+    looping = load_model(build_tiny_model(tmp_path, seed=0, init_std=0.02))
+    policy = Policy(metadata=Metadata(name="model-rewrite"), model={"use_for": ["rewrite"]})
+    result = QueryRewriter(policy, Analyzer(policy), model=looping).rewrite(THIRD_PARTY)
+    assert result.rewriter == "deterministic"
+    assert "Tom" not in result.text and "What diet should I follow" in result.text
+
+
 class _FailingDetector:
     def analyze_many(self, texts: list[str], constraints: object) -> list:
         raise RuntimeError("detector crashed on: " + texts[0])

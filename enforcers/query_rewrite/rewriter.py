@@ -284,10 +284,16 @@ class QueryRewriter:
         return None
 
     def _model_rewrite(self, stripped: str) -> str | None:
+        """The local model's fluency pass over ``stripped`` (a verified rewrite), or None when it wrote nothing usable
+        (empty, or looping: :class:`~policy_engine.llm.degeneration.DegenerateOutput`); the caller verifies it again."""
+        from policy_engine.llm.degeneration import DegenerateOutput
         from policy_engine.llm.generation import complete
         from policy_engine.llm.prompts import rewrite_prompt
 
-        out = complete(self.model, rewrite_prompt(stripped), max_new_tokens=max(32, len(stripped.split()) * 3)).strip()
+        try:
+            out = complete(self.model, rewrite_prompt(stripped), max_new_tokens=max(32, len(stripped.split()) * 3)).strip()
+        except DegenerateOutput:
+            return None
         return out or None
 
 
