@@ -4,7 +4,11 @@ For each query three outputs are scored: the query as written (``no_rewrite``),
 Presidio (``bench.query_rewrite.evaluate.presidio``: analyzer with the engine's
 spaCy model plus anonymizer placeholders) and the engine's
 :class:`~enforcers.query_rewrite.rewriter.QueryRewriter` under a policy with
-no necessity rules (built-in defaults).  A refused query forwards nothing.
+no necessity rules (built-in defaults).  A refused query forwards nothing.  With ``--model-rewriter`` a fourth,
+``query_rewrite_model``, is the same rewriter under a policy whose local model (the shipped default,
+SmolLM2-135M-Instruct) polishes each verified rewrite (``model.use_for: [rewrite]``, Need-to-Know Section 4.1's
+verify-after-generate: the model's text is forwarded only when it passes the same verification); the run says how many
+forwarded rewrites the model wrote.
 
 CAPID (input: ``context + " " + question``; split by context, seeded,
 ``corpora.capid_split``): SLR, NE, EA (``metrics.score``: a gold span is
@@ -19,7 +23,7 @@ cheap utility proxies, stated as such: the MiniLM cosine of the rewrite to
 the original query and to the reference answer (``target_response``; the
 original's own cosine to it is the ceiling).
 
-Usage: ``python bench/query_rewrite/external.py [--part validation] [--capid-limit 300] [--pupa-limit 237] [--tag after]``;
+Usage: ``python bench/query_rewrite/external.py [--part validation] [--capid-limit 300] [--pupa-limit 237] [--model-rewriter] [--tag after]``;
 each tag's figures are kept in ``bench/results/query_rewrite_external.json`` and its tables appended to the ``.md``
 (the notes written under earlier tags stay).
 """
@@ -53,14 +57,18 @@ STEM = "query_rewrite_external"
 METHODS = ("no_rewrite", "presidio", "query_rewrite")
 
 
-def _rewriter(rewriter: QueryRewriter) -> Callable[[str], tuple[str, str | None]]:
-    """``text -> (forwarded text, refusal reason)``; a refused query forwards ""."""
+def _rewriter(rewriter: QueryRewriter, written: list[str] | None = None) -> Callable[[str], tuple[str, str | None]]:
+    """``text -> (forwarded text, refusal reason)``; a refused query forwards "".  ``written`` collects which rewriter
+    wrote each forwarded text (``deterministic``, ``model`` or ``protective``)."""
 
     def run(text: str) -> tuple[str, str | None]:
         try:
-            return rewriter.rewrite(text).text, None
+            result = rewriter.rewrite(text)
         except QueryRefused as refused:
             return "", str(refused)
+        if written is not None:
+            written.append(result.rewriter)
+        return result.text, None
 
     return run
 
@@ -152,9 +160,10 @@ def section(tag: str, run: dict) -> str:
         "| method | SLR | NE | EA | request kept | refused | mean ms | p95 ms |",
         "|---|---|---|---|---|---|---|---|",
     ]
+    methods = run.get("methods", METHODS)
     lines += [
         f"| {m} | {c[m]['SLR']} | {c[m]['NE']} | {c[m]['EA']} | {c[m]['request_kept']} | {c[m]['refused']} | {c[m]['latency']['mean_ms']} | {c[m]['latency']['p95_ms']} |"
-        for m in METHODS
+        for m in methods
     ]
     p = run["pupa"]
     lines += [
@@ -166,8 +175,11 @@ def section(tag: str, run: dict) -> str:
     ]
     lines += [
         f"| {m} | {p[m]['leakage']} | {p[m]['queries_leaking']} | {p[m]['refused']} | {p[m]['cos_to_query']} | {p[m]['cos_to_reference']} | {p[m]['latency']['mean_ms']} | {p[m]['latency']['p95_ms']} |"
-        for m in METHODS
+        for m in methods
     ]
+    if run.get("model_written"):
+        lines += ["", "Forwarded rewrites of query_rewrite_model written by the local model (the rest: its verified deterministic or "
+                      "protective rewrite): " + ", ".join(f"{corpus} {n}" for corpus, n in run["model_written"].items())]
     if run.get("refusal_reasons"):
         lines += ["", "Refusal reasons (query_rewrite): " + "; ".join(f"{k} x{v}" for k, v in run["refusal_reasons"].items())]
     lines.append("")
@@ -181,6 +193,7 @@ def main() -> None:
     parser.add_argument("--pupa-limit", type=int, default=237)
     parser.add_argument("--semantic", action="store_true", help="also count a span kept when a MiniLM window of the rewrite is close to it")
     parser.add_argument("--tag", default="current")
+    parser.add_argument("--model-rewriter", action="store_true", help="also run query_rewrite_model: the same rewriter with the local default model's fluency pass (model.use_for: [rewrite])")
     parser.add_argument("--dump", type=Path, help="write every forwarded text here (outside the repository: corpus text is never committed)")
     args = parser.parse_args()
     development, validation = capid_split(capid())
@@ -194,12 +207,22 @@ def main() -> None:
     rewriter.rewrite("Warm-up: I am allergic to peanuts, what snacks should I bring?")
     anonymize("Warm-up text for John Smith.")
     methods = {"no_rewrite": lambda t: (t, None), "presidio": lambda t: (anonymize(t), None), "query_rewrite": _rewriter(rewriter)}
+    written: list[str] = []
+    if args.model_rewriter:
+        from policy_engine.llm.runtime import load_default_model
+        from policy_engine.policy.model import ModelSettings
+
+        with_model = Policy(metadata=Metadata(name="query-rewrite-external-model"), model=ModelSettings(use_for=["rewrite"]))
+        model_rewriter = QueryRewriter(with_model, Analyzer(with_model), model=load_default_model())
+        model_rewriter.rewrite("Warm-up: I am allergic to peanuts, what snacks should I bring?")
+        methods["query_rewrite_model"] = _rewriter(model_rewriter, written)
     produced_capid = outputs([q.text for q in queries], methods)
+    capid_written, written[:] = list(written), []
     produced_pupa = outputs([q.text for q in pupa_queries], methods)
     reasons: dict[str, int] = {}
     for r in produced_capid["query_rewrite"]["refusals"] + produced_pupa["query_rewrite"]["refusals"]:
         reasons[r] = reasons.get(r, 0) + 1
-    command = f"python bench/query_rewrite/external.py --part {args.part} --capid-limit {args.capid_limit} --pupa-limit {args.pupa_limit} --tag {args.tag}" + (" --semantic" if args.semantic else "")
+    command = f"python bench/query_rewrite/external.py --part {args.part} --capid-limit {args.capid_limit} --pupa-limit {args.pupa_limit} --tag {args.tag}" + (" --semantic" if args.semantic else "") + (" --model-rewriter" if args.model_rewriter else "")
     run = {
         "command": command,
         "load": " ".join(f"{x:.2f}" for x in os.getloadavg()),
@@ -210,11 +233,13 @@ def main() -> None:
         "pupa_n": len(pupa_queries),
         "pupa_part": args.part,
         "refusal_reasons": reasons,
+        "methods": list(methods),
+        "model_written": {corpus: f"{kinds.count('model')} of {len(kinds)}" for corpus, kinds in (("CAPID", capid_written), ("PUPA", written))} if args.model_rewriter else {},
         "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
     if args.dump:
-        args.dump.write_text(json.dumps({"capid": [{"query": q.text, "gold": q.items(), **{m: produced_capid[m]["texts"][i] for m in METHODS}} for i, q in enumerate(queries)],
-                                         "pupa": [{"query": q.text, "units": q.pii_units, **{m: produced_pupa[m]["texts"][i] for m in METHODS}} for i, q in enumerate(pupa_queries)]}, indent=1))
+        args.dump.write_text(json.dumps({"capid": [{"query": q.text, "gold": q.items(), **{m: produced_capid[m]["texts"][i] for m in methods}} for i, q in enumerate(queries)],
+                                         "pupa": [{"query": q.text, "units": q.pii_units, **{m: produced_pupa[m]["texts"][i] for m in methods}} for i, q in enumerate(pupa_queries)]}, indent=1))
     path = RESULTS / f"{STEM}.json"
     result = json.loads(path.read_text()) if path.exists() else {"runs": {}}
     result.update({"split": {"seed": SEED, "development_share": DEVELOPMENT_SHARE, "unit": "context"}})
