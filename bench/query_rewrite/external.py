@@ -55,6 +55,8 @@ from policy_engine.policy.model import Metadata, Policy  # noqa: E402
 RESULTS = Path(__file__).resolve().parents[1] / "results"
 STEM = "query_rewrite_external"
 METHODS = ("no_rewrite", "presidio", "query_rewrite")
+#: A query each rewriter rewrites once before the timed run (its models load and warm up outside the latency figures).
+WARM_UP = "Warm-up: I am allergic to peanuts, what snacks should I bring?"
 
 
 def _rewriter(rewriter: QueryRewriter, written: list[str] | None = None) -> Callable[[str], tuple[str, str | None]]:
@@ -204,7 +206,7 @@ def main() -> None:
     rewriter = QueryRewriter(policy, Analyzer(policy))
     anonymize = presidio()
     embedder = load_embedder(EMBEDDING)
-    rewriter.rewrite("Warm-up: I am allergic to peanuts, what snacks should I bring?")
+    rewriter.rewrite(WARM_UP)
     anonymize("Warm-up text for John Smith.")
     methods = {"no_rewrite": lambda t: (t, None), "presidio": lambda t: (anonymize(t), None), "query_rewrite": _rewriter(rewriter)}
     written: list[str] = []
@@ -214,10 +216,11 @@ def main() -> None:
 
         with_model = Policy(metadata=Metadata(name="query-rewrite-external-model"), model=ModelSettings(use_for=["rewrite"]))
         model_rewriter = QueryRewriter(with_model, Analyzer(with_model), model=load_default_model())
-        model_rewriter.rewrite("Warm-up: I am allergic to peanuts, what snacks should I bring?")
+        model_rewriter.rewrite(WARM_UP)
         methods["query_rewrite_model"] = _rewriter(model_rewriter, written)
     produced_capid = outputs([q.text for q in queries], methods)
-    capid_written, written[:] = list(written), []
+    capid_written = written.copy()  # which rewriter wrote each CAPID text; the list then collects PUPA's
+    written.clear()
     produced_pupa = outputs([q.text for q in pupa_queries], methods)
     reasons: dict[str, int] = {}
     for r in produced_capid["query_rewrite"]["refusals"] + produced_pupa["query_rewrite"]["refusals"]:
