@@ -90,6 +90,10 @@ POSITIVES = [
     ("case_number", "Docket No. CV-2023-004512 was set", "CV-2023-004512"),
     ("money", "a balance of $12,480.55 remains", "$12,480.55"),
     ("money", "settled for 250,000 dollars", "250,000 dollars"),
+    # an amount with no thousands separator is read to its end, not cut after three digits ("€451" and a stray "12")
+    ("money", "a renovation loan of €45112. Eligibility", "€45112"),
+    ("money", "fees of USD 2500 were waived", "USD 2500"),
+    ("money", "she owes 45112 dollars on the card", "45112 dollars"),
     ("dose", "metformin 500 mg twice daily", "500 mg twice daily"),
     ("medication", "started on Metformin last year", "Metformin"),
     ("medication", "switched to insulin glargine", "insulin glargine"),

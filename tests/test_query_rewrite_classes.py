@@ -37,6 +37,9 @@ FASTING = "I'm Muslim and I fast during Ramadan. What can I eat before dawn to k
 #: Class 7: a clause about e-mail is no e-mail address.
 INBOX = "I have three children and an email inbox full of school newsletters. How do I set up filters so they go into one folder?"
 
+#: An amount written without thousands separators, which the question turns on.
+SAVINGS = "My savings account holds £126088 and I'm 58. Is that enough to retire early in the UK?"
+
 
 @pytest.fixture(scope="module")
 def policy() -> Policy:
@@ -107,6 +110,12 @@ def test_class_8_over_removal_is_caught_both_ways_and_refused_with_the_reason(re
     with pytest.raises(QueryRefused, match="the request was lost") as refused:
         _LosesTheRequest(policy, Analyzer(policy)).rewrite(COUGH)
     assert "cough" not in str(refused.value)
+
+
+def test_an_amount_without_thousands_separators_is_one_value_kept_whole(rewriter: QueryRewriter) -> None:
+    # read as "£126" plus a stray fragment, the kept value was no whole word of any rewrite and the query was refused
+    out = rewriter.rewrite(SAVINGS).text
+    assert "£126088" in out and out.endswith("Is that enough to retire early in the UK?"), out
 
 
 def test_placeholder_tokens_are_stable_per_value_and_typed() -> None:

@@ -223,8 +223,9 @@ IDENTIFIER_RECOGNIZERS: tuple[Recognizer, ...] = (
     PatternRecognizer(
         "money",
         (
-            re.compile(r"(?:[$€£¥]|\b(?:USD|EUR|GBP)\s?)\d{1,3}(?:,\d{3})*(?:\.\d{1,2})?(?:\s?(?:million|billion|thousand|[MmKk])\b)?|(?:[$€£¥])\d+(?:\.\d{1,2})?"),
-            re.compile(r"\b\d{1,3}(?:,\d{3})*(?:\.\d{1,2})?\s(?:dollars|USD|EUR|euros?|pounds|GBP)\b"),
+            # an amount is read to its end, grouped by thousands separators or not: "€45,112" and "€45112" alike
+            re.compile(r"(?:[$€£¥]|\b(?:USD|EUR|GBP)\s?)(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d{1,2})?(?:\s?(?:million|billion|thousand|[MmKk])\b)?"),
+            re.compile(r"\b(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d{1,2})?\s(?:dollars|USD|EUR|euros?|pounds|GBP)\b"),
             # any ISO 4217 code (three capitals) written before or after an amount with thousands separators or cents:
             # "SEK 775,000", "CHF 1,250.50", "40,000 DKK"
             re.compile(r"\b[A-Z]{3}\s?(?:\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+\.\d{2})(?:\s(?:million|billion|thousand)\b)?(?![\d/-])"),
