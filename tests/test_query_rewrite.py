@@ -381,6 +381,17 @@ def test_the_main_request_is_found_when_only_a_tacked_on_add_on_reads_as_one() -
     assert is_add_on("Oh and one more thing - what's a synonym for 'big'?")
 
 
+def test_a_statement_of_need_after_a_filler_is_no_request_beside_a_question(rewriter: QueryRewriter) -> None:
+    from enforcers.query_rewrite.request_roles import request_sentences
+    from enforcers.query_rewrite.sentence_starts import parse
+
+    question = "Are there precautions I should take with flour dust after my asthma diagnosis?"
+    query = f"I'm 42 and I bake bread on night shifts, and I want you to understand how much I love that job. {question}"
+    # "and I want you to understand ..." is context, as "I want you to understand ..." already was
+    assert [s.text.strip() for s in request_sentences(parse(query))] == [question]
+    assert rewriter.rewrite(query).text.endswith(question)
+
+
 def test_dropped_bullets_leave_no_markers_behind(rewriter: QueryRewriter) -> None:
     query = "Some background:\n- My sister is a Wiccan\n- My landlord keeps a ferret\n- My coworker is on Ozempic\nWrite a Python function that sorts a list of numbers."
     out = rewriter.rewrite(query).text

@@ -21,9 +21,13 @@ from enforcers.query_rewrite.sentence_starts import OPTION_MARK
 from enforcers.query_rewrite.subjects import mentions
 from enforcers.query_rewrite.transcript import SHOUTED_LABEL, other_speaker, turns, without_prefix
 
-_REQUEST_START = re.compile(
+#: Greetings and fillers that may open a request or a statement of need before its first word ("so", "and", "hi there,").
+_OPENING_FILLERS = (
     r"^\s*(?:(?:hi|hey|hello|yo|so|and|anyway|anyways|then|ok|okay|ugh|well|hi there|hey there|dear \w+|good (?:morning|afternoon|evening)|quick one|urgent|@\w+|p\.?\s?s\.?)[\s,:;!.-]+)*"
-    r"(?:(?:tl;?dr|question|request|q|the ask|my ask|ask|what i need|[a-z][\w' ]{0,20}?)\s*:\s*)?"  # a label: "TL;DR: ...", "need a hand: ..."
+)
+_REQUEST_START = re.compile(
+    _OPENING_FILLERS
+    + r"(?:(?:tl;?dr|question|request|q|the ask|my ask|ask|what i need|[a-z][\w' ]{0,20}?)\s*:\s*)?"  # a label: "TL;DR: ...", "need a hand: ..."
     r"(?:(?:can|could|would|will)\s+(?:you|u)|please|pls|help|write|give|tell|suggest|recommend|make|create|draft|compose|generate|"
     r"guide|advise|share|prepare|correct|assist|"
     r"explain|summari[sz]e|translate|fix|debug|rename|list|find|plan|what|what's|how|which|why|should|is there|are there|any|"
@@ -51,8 +55,9 @@ _ADD_ON = re.compile(
 )
 
 
-#: A statement of need ("I need a walker to get around town"): a request only when no question or imperative is one.
-_NEED_STATEMENT = re.compile(r"^\s*(?:i\s+(?:need|want|would like|'d like)|i'd like|looking for)\b(?!.*\?\s*$)", re.IGNORECASE | re.DOTALL)
+#: A statement of need ("I need a walker to get around town", "and I want you to understand my story"): a request only
+#: when no question or imperative is one.
+_NEED_STATEMENT = re.compile(_OPENING_FILLERS + r"(?:i\s+(?:need|want|would like|'d like)|i'd like|looking for)\b(?!.*\?\s*$)", re.IGNORECASE | re.DOTALL)
 
 
 def is_add_on(sentence: str) -> bool:
