@@ -122,6 +122,14 @@ def test_resolve_overlaps_keeps_uncovered_remainder() -> None:
     assert [(f.constraint_id, text[f.start : f.end]) for f in kept] == [("b", "Jane"), ("a", "Marie"), ("b", "Doe")]
 
 
+def test_an_article_left_over_from_a_trimmed_finding_is_no_value() -> None:
+    text = "She volunteers with the Harbor Group on Sundays."
+    recognized = Finding("a", "employer", 24, 36, Source.RECOGNIZER, 0.7, None, "k1", "organization")
+    ner = Finding("a", "employer", 20, 36, Source.NER, 0.85, None, "k2", "ORG")
+    kept = resolve_overlaps([ner, recognized], text, ["a"])
+    assert [text[f.start : f.end] for f in kept] == ["Harbor Group"]
+
+
 def test_recognizer_beats_ner_on_the_same_span() -> None:
     amounts = Constraint(id="amounts", statement="Do not reveal account balances or other amounts")
     analyzer = Analyzer(policy(amounts))

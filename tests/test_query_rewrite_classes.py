@@ -6,6 +6,7 @@ Real spaCy, the real embedder, the shipped necessity model (fitted on CAPID's de
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -40,6 +41,11 @@ INBOX = "I have three children and an email inbox full of school newsletters. Ho
 #: An amount written without thousands separators, which the question turns on.
 SAVINGS = "My savings account holds £126088 and I'm 58. Is that enough to retire early in the UK?"
 
+#: A request naming an occupation, which the task classifier reads as a task needing no personal attribute.
+CHOIR = "I'm a married woman and I sing with the Harbor Group on Sundays. Am I earning the same amount as an average choir director?"
+#: An organization spaCy reads with its article ("the Green Group") where the recognizer reads it without.
+VOLUNTEER = "As a divorced dad, I volunteer with the Green Group on weekends. Do I pay the same tax as a single person?"
+
 
 @pytest.fixture(scope="module")
 def policy() -> Policy:
@@ -60,6 +66,14 @@ def test_class_2_the_request_is_forwarded_whole_and_only_a_carried_name_changes(
     result = rewriter.rewrite(LITHIUM)
     assert "Can I drink coffee while taking lithium for bipolar disorder?" in result.text, result.text
     assert "Leeds" not in result.text and result.placeholders == {"[PLACE_1]": "Leeds"}
+
+
+def test_class_2_what_the_request_names_stays_whatever_kind_of_task_it_is_classified(rewriter: QueryRewriter) -> None:
+    # read as a task needing no personal attribute, the request's own occupation was generalized ("... as a job?") and
+    # the query refused for a lost request
+    result = rewriter.rewrite(CHOIR)
+    assert result.text.endswith("Am I earning the same amount as an average choir director?"), result.text
+    assert "married" not in result.text
 
 
 def test_class_3_the_duration_stays_with_the_finding(rewriter: QueryRewriter) -> None:
@@ -116,6 +130,13 @@ def test_an_amount_without_thousands_separators_is_one_value_kept_whole(rewriter
     # read as "£126" plus a stray fragment, the kept value was no whole word of any rewrite and the query was refused
     out = rewriter.rewrite(SAVINGS).text
     assert "£126088" in out and out.endswith("Is that enough to retire early in the UK?"), out
+
+
+def test_an_article_is_never_a_placeholder_of_its_own(rewriter: QueryRewriter) -> None:
+    # the article left over from spaCy's ORG around the recognizer's organization was a value of its own, and its
+    # placeholder took every "the" of the rewrite ("Do I pay [ORG_1] same tax ...")
+    out = rewriter.rewrite(VOLUNTEER).text
+    assert out.endswith("Do I pay the same tax as a single person?") and not re.search(r"\[ORG_\d+\] same", out), out
 
 
 def test_placeholder_tokens_are_stable_per_value_and_typed() -> None:

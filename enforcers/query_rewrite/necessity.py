@@ -19,10 +19,10 @@ defaults (:meth:`NecessityPlanner.decide` gives the order):
   also where they sit inside a span that is kept;
 * the text a translation, summary or edit is asked for is the task's material
   and is kept (its carried values as placeholders), never mangled;
-* a task that needs no personal attribute (code, information retrieval) keeps none;
 * what the request sentence itself names is what it asks about and is kept
   (cutting the request changes the question), as is a value of the context the request says again (it leaves with
-  the request anyway);
+  the request anyway), whatever the task;
+* a task that needs no personal attribute (code, information retrieval) keeps none of the context's;
 * a third party's detail is needed only when the request is about that third party.
 """
 
@@ -187,8 +187,9 @@ class NecessityPlanner:
         names a request gives: "the average price of a home in [PLACE_1]"); a carried value (a name, contact detail or identifier:
         :func:`~enforcers.query_rewrite.placeholders.token_type`) becomes a placeholder, as does an organization or
         place the question does not need; the material of a rework task (the text after its request)
-        is kept; a value of the context the request says again leaves with the request anyway and is kept; a task needing
-        no personal attribute keeps none; what the request itself names is what it asks about and is kept; a third
+        is kept; a value of the context the request says again leaves with the request anyway and is kept; what the request
+        itself names is what it asks about and is kept, for a task of any kind (a task classified wrongly or unsure
+        would otherwise cut the question); a task needing no personal attribute keeps none of the context's; a third
         party's detail is needed only when the request is about that third party; the rest is the learned model's call.
         """
         essential = self.vocabulary.expand_attributes(rule.essential) if rule else set()
@@ -216,10 +217,10 @@ class NecessityPlanner:
                 out.append(Decision(span, True, action, "material the task reworks"))
             elif not asked and _named_in(text, span, requests):
                 out.append(Decision(span, True, action, "the request says it again"))
-            elif task_kind(task) == "none":
-                out.append(Decision(span, False, action, "task needs no personal attribute"))
             elif asked:
                 out.append(Decision(span, True, action, "the request itself names it"))
+            elif task_kind(task) == "none":
+                out.append(Decision(span, False, action, "task needs no personal attribute"))
             elif not concerned:
                 out.append(Decision(span, False, action, "third party the request is not about"))
             elif probability >= threshold:

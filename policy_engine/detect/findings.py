@@ -8,8 +8,11 @@ then recognizers and policy patterns, then NER; within a tier the longer
 span, then the higher score, then the earlier constraint wins; a finding inside a longer one of the same
 constraint is part of it.  A weaker
 finding is not thrown away when only part of it is covered: its uncovered
-remainder is kept, so resolving overlaps never un-redacts a character that
-some detector wanted hidden.
+remainder is kept, so resolving overlaps never un-redacts a word that some
+detector wanted hidden, except an article left on its own (spaCy's ORG "the
+Brown Group" around the recognizer's "Brown Group" leaves "the"): an article
+names nothing, and a value "the" would make every "the" of a text its
+placeholder.
 """
 
 from __future__ import annotations
@@ -29,6 +32,9 @@ class Source(str, enum.Enum):
     RECOGNIZER = "recognizer"  # structured-identifier and lexicon recognizers
     NER = "ner"  # spaCy named entities
 
+
+#: Articles: a remainder made of one of these alone is no value (see the module docstring).
+_ARTICLES = frozenset({"the", "a", "an"})
 
 SOURCE_TIER: dict[Source, int] = {Source.TERM: 0, Source.PRIVATE_ENTITY: 0, Source.PATTERN: 1, Source.RECOGNIZER: 1, Source.NER: 2}
 
@@ -97,7 +103,8 @@ def _absorbed(findings: list[Finding]) -> list[Finding]:
 
 
 def _uncovered(finding: Finding, starts: list[int], kept: list[Finding], text: str) -> list[Finding]:
-    """The parts of ``finding`` no kept finding covers, stripped to their word characters."""
+    """The parts of ``finding`` no kept finding covers, stripped to their word characters; a part that is only an
+    article is none."""
     pieces: list[Finding] = []
     cursor = finding.start
     i = max(0, bisect.bisect_right(starts, finding.start) - 1)
@@ -121,6 +128,6 @@ def _strip(finding: Finding, text: str) -> Finding | None:
         start += 1
     while end > start and not text[end - 1].isalnum():
         end -= 1
-    if start == end:
+    if start == end or text[start:end].lower() in _ARTICLES:
         return None
     return finding if (start, end) == (finding.start, finding.end) else replace(finding, start=start, end=end)
