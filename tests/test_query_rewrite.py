@@ -820,6 +820,24 @@ def test_a_generic_phrase_with_its_own_article_replaces_the_determiner_and_modif
     assert out == "I've got a family member who moved to Leeds for work. Should I retire at 60?", out
 
 
+def test_a_generic_phrase_leaves_its_article_to_a_noun_phrase_that_keeps_its_own() -> None:
+    from enforcers.query_rewrite.cuts import Edit, edit
+
+    # a kept modifier holds the determiner in place: "an undocumented a person" read two articles (the protective
+    # rewrite generalizes every span in place)
+    text = "I'm an undocumented immigrant working nights in a warehouse. Can my landlord evict me without notice?"
+    start, kept = text.index("immigrant"), text.index("undocumented")
+    out = edit(text, [Edit(start, start + 9, "a person", tight=True)], [(kept, kept + 12)], protective=True)
+    assert out.startswith("I'm an undocumented person working nights"), out
+
+
+def test_an_occupation_said_of_a_person_generalizes_to_a_person(rewriter: QueryRewriter) -> None:
+    # "a data analyst" generalized as the attribute's "a job" read "I'm a job in Leeds"
+    out = rewriter.rewrite("At 41, I'm a data analyst in Leeds, married with two kids. Should I ask for a raise this year?").text
+    assert "a job" not in out and "data analyst" not in out, out
+    assert out.endswith("Should I ask for a raise this year?"), out
+
+
 def test_a_clause_left_with_no_complement_goes_whole() -> None:
     from enforcers.query_rewrite.cuts import Edit, edit
 

@@ -217,6 +217,32 @@ def _determined_start(head: Token, first: Token, keep: list[tuple[int, int]]) ->
     return start
 
 
+def _in_noun_phrase(head: Token, first: Token, keep: list[tuple[int, int]], replacement: str) -> tuple[Token, str]:
+    """Where a generic phrase replacing ``first`` onwards starts, and how it reads there: a phrase with its own article
+    takes the noun phrase's determiner and modifiers (:func:`_determined_start`); where a kept modifier holds them in
+    place, it leaves its article to the phrase's own ("an undocumented immigrant" -> "an undocumented person")."""
+    if not _ARTICLE.match(replacement):
+        return first, replacement
+    start = _determined_start(head, first, keep)
+    if start is first and _determiner_before_modifiers(first):
+        return first, _ARTICLE.sub("", replacement, count=1)
+    return start, replacement
+
+
+def _determiner_before_modifiers(first: Token) -> bool:
+    """Whether words that modify a noun, then a determiner or possessive, come right before ``first`` in its sentence
+    ("an undocumented |immigrant", "my late |husband"): read from the words' tags, since the parse often hangs such a
+    phrase on a later noun ("an undocumented immigrant working nights")."""
+    crossed = False
+    for token in reversed(first.doc[first.sent.start : first.i]):
+        if token.dep_ in ("det", "poss") or token.tag_ in ("DT", "PRP$"):
+            return crossed
+        if token.pos_ not in ("ADJ", "NOUN", "PROPN", "NUM") and token.dep_ not in ("amod", "compound", "nummod"):
+            return False
+        crossed = True
+    return False
+
+
 def edit(text: str, edits: list[Edit], keep: list[tuple[int, int]], *, protective: bool = False) -> str:
     """``text`` with every edit applied structurally (see the module docstring) and repaired.
 
@@ -253,8 +279,8 @@ def edit(text: str, edits: list[Edit], keep: list[tuple[int, int]], *, protectiv
         if unit is None and not protective and not request and (e.start, e.end) in clauses:
             unit = (tokens[0].i, tokens[-1].i + 1)  # a whole clause the parse hangs on the sentence's root ("...; my aunt reacts to celery")
         if unit is None:
-            first = _determined_start(head, tokens[0], keep) if _ARTICLE.match(e.replacement or "") else tokens[0]
-            replaced[first.i] = (tokens[-1].i + 1, e.replacement or "something")
+            first, replacement = _in_noun_phrase(head, tokens[0], keep, e.replacement or "something")
+            replaced[first.i] = (tokens[-1].i + 1, replacement)
             continue
         left, right = min(unit[0], tokens[0].i), max(unit[1], tokens[-1].i + 1)  # the unit always takes the whole span
         drop.update(range(left, right))

@@ -55,6 +55,7 @@ from enforcers.query_rewrite.subjects import focal_subject
 from enforcers.query_rewrite.task import TaskClassifier, TaskPrediction, shared_classifier
 from enforcers.query_rewrite.units import shared_proposer
 from enforcers.query_rewrite.words import WORD, contains, folded, whole, without, words
+from policy_engine.detect.recognizers import recognizer
 from policy_engine.enforcement.base import SpanDetector
 from policy_engine.errors import PolicyEngineError
 from policy_engine.nlp.name_tagger import shared_name_tagger
@@ -76,6 +77,8 @@ GENERIC: dict[str, str] = {
     "pet_ownership": "a pet", "movie_prefs": "some films", "vacation_prefs": "a trip", "financial_situation": "a financial matter",
     "employment": "a job", "legal": "a legal matter", "relationship_status": "a personal relationship",
 }
+#: What an occupation said of a person (a role noun: "a data analyst", "as a nurse") reads as: a person, not "a job".
+ROLE_GENERIC = "a professional"
 
 Rewriter = Literal["deterministic", "model", "protective"]
 TaskSource = Literal["classifier", "default_task", "most_protective"]
@@ -112,7 +115,7 @@ class RewriteResult:
         rewritten text holds no generic phrase for it (the protective rewrite drops whole sentences); one it carries as a
         placeholder reads "removed" when no token for its value (in ``original``) is left."""
         phrase = GENERIC.get(decision.span.attribute)
-        if decision.outcome == "generalized" and (phrase is None or phrase not in self.text):
+        if decision.outcome == "generalized" and (phrase is None or not any(_generic_noun(p) in self.text for p in (phrase, ROLE_GENERIC))):
             return "removed"
         if decision.outcome == "placeholder" and original is not None:
             value = folded(decision.span.value(original))
@@ -179,7 +182,7 @@ class QueryRewriter:
         edits = [
             Edit(start, end, tokens.token(d.placeholder, query[start:end]), in_place=True)
             if d.placeholder is not None
-            else Edit(start, end, _replacement(d, ranges), tight=True)
+            else Edit(start, end, _replacement(d, ranges, query), tight=True)
             for d in decisions
             if not d.essential
             for start, end in _occurrences(query, d.span, carried if d.placeholder is not None else spans)
@@ -297,7 +300,12 @@ class QueryRewriter:
         return out or None
 
 
-_GENERIC_WORDS = frozenset(w for phrase in GENERIC.values() for w in words(phrase))
+_GENERIC_WORDS = frozenset(w for phrase in (*GENERIC.values(), ROLE_GENERIC) for w in words(phrase))
+
+
+def _generic_noun(phrase: str) -> str:
+    """A generic phrase without its article: how it reads inside a noun phrase that keeps its own ("a person" -> "person")."""
+    return phrase.split(" ", 1)[1] if phrase.split(" ", 1)[0] in ("a", "an") else phrase
 
 
 def _content(text: str) -> set[str]:
@@ -349,12 +357,22 @@ def _blanked(text: str, start: int, end: int, removed: list[tuple[int, int]]) ->
     return " ".join(out)
 
 
-def _replacement(decision: Decision, requests: list[tuple[int, int]]) -> str | None:
+def _replacement(decision: Decision, requests: list[tuple[int, int]], query: str) -> str | None:
     """What a non-essential span becomes: its generic phrase when the policy generalizes, or when it sits in a request
-    sentence (the request keeps its structure: only the span's own phrase changes), else nothing (it goes with its unit)."""
+    sentence (the request keeps its structure: only the span's own phrase changes), else nothing (it goes with its unit).
+    An occupation the recognizer reads as a role noun ending the span ("a data analyst") reads :data:`ROLE_GENERIC`."""
     span = decision.span
     inside = any(r0 <= span.start < r1 for r0, r1 in requests)
-    return GENERIC[span.attribute] if decision.action is NecessityAction.GENERALIZE or inside else None
+    if decision.action is not NecessityAction.GENERALIZE and not inside:
+        return None
+    if span.attribute == "employment" and span.source != "tagger" and _role_noun(span.value(query)):
+        return ROLE_GENERIC
+    return GENERIC[span.attribute]
+
+
+def _role_noun(value: str) -> bool:
+    """Whether ``value`` ends in an occupation the recognizer finds (a role noun: "data analyst", "nurse")."""
+    return any(hit.end == len(value.rstrip()) for hit in recognizer("occupation").find(value))
 
 
 def rewrite_query(query: str, policy: Policy, *, purpose: str | None = None, detector: SpanDetector | None = None) -> RewriteResult:
