@@ -838,6 +838,14 @@ def test_an_occupation_said_of_a_person_generalizes_to_a_person(rewriter: QueryR
     assert out.endswith("Should I ask for a raise this year?"), out
 
 
+def test_a_generalized_amount_reads_as_an_amount_and_takes_its_currency_sign() -> None:
+    # read "take home £a financial matter a month": the attribute's phrase names no amount and the sign stayed
+    rules = [NecessityRule(task="personal_advice", non_essential=["financial_situation"], action="generalize")]
+    policy = _policy(rules=rules, default_task="personal_advice", min_confidence=1.0)
+    out = QueryRewriter(policy, Analyzer(policy)).rewrite("Can I rent alone in Leeds if I take home £2,300 a month?").text
+    assert out == "Can I rent alone in Leeds if I take home a certain amount a month?", out
+
+
 def test_a_clause_left_with_no_complement_goes_whole() -> None:
     from enforcers.query_rewrite.cuts import Edit, edit
 

@@ -220,7 +220,10 @@ def _determined_start(head: Token, first: Token, keep: list[tuple[int, int]]) ->
 def _in_noun_phrase(head: Token, first: Token, keep: list[tuple[int, int]], replacement: str) -> tuple[Token, str]:
     """Where a generic phrase replacing ``first`` onwards starts, and how it reads there: a phrase with its own article
     takes the noun phrase's determiner and modifiers (:func:`_determined_start`); where a kept modifier holds them in
-    place, it leaves its article to the phrase's own ("an undocumented immigrant" -> "an undocumented person")."""
+    place, it leaves its article to the phrase's own ("an undocumented immigrant" -> "an undocumented person").  A
+    currency sign right before the span is the amount's and goes with it ("$45,000" -> "a certain amount")."""
+    if first.i > first.sent.start and first.nbor(-1).tag_ == "$":
+        first = first.nbor(-1)
     if not _ARTICLE.match(replacement):
         return first, replacement
     start = _determined_start(head, first, keep)

@@ -79,6 +79,10 @@ GENERIC: dict[str, str] = {
 }
 #: What an occupation said of a person (a role noun: "a data analyst", "as a nurse") reads as: a person, not "a job".
 ROLE_GENERIC = "a professional"
+#: What an amount of money (the detector's ``financial_amount``) reads as: an amount, not "a financial matter".
+AMOUNT_GENERIC = "a certain amount"
+#: The generic phrases a span's own kind chooses over its attribute's.
+_KIND_GENERICS = (ROLE_GENERIC, AMOUNT_GENERIC)
 
 Rewriter = Literal["deterministic", "model", "protective"]
 TaskSource = Literal["classifier", "default_task", "most_protective"]
@@ -115,7 +119,7 @@ class RewriteResult:
         rewritten text holds no generic phrase for it (the protective rewrite drops whole sentences); one it carries as a
         placeholder reads "removed" when no token for its value (in ``original``) is left."""
         phrase = GENERIC.get(decision.span.attribute)
-        if decision.outcome == "generalized" and (phrase is None or not any(_generic_noun(p) in self.text for p in (phrase, ROLE_GENERIC))):
+        if decision.outcome == "generalized" and (phrase is None or not any(_generic_noun(p) in self.text for p in (phrase, *_KIND_GENERICS))):
             return "removed"
         if decision.outcome == "placeholder" and original is not None:
             value = folded(decision.span.value(original))
@@ -300,7 +304,7 @@ class QueryRewriter:
         return out or None
 
 
-_GENERIC_WORDS = frozenset(w for phrase in (*GENERIC.values(), ROLE_GENERIC) for w in words(phrase))
+_GENERIC_WORDS = frozenset(w for phrase in (*GENERIC.values(), *_KIND_GENERICS) for w in words(phrase))
 
 
 def _generic_noun(phrase: str) -> str:
@@ -360,13 +364,16 @@ def _blanked(text: str, start: int, end: int, removed: list[tuple[int, int]]) ->
 def _replacement(decision: Decision, requests: list[tuple[int, int]], query: str) -> str | None:
     """What a non-essential span becomes: its generic phrase when the policy generalizes, or when it sits in a request
     sentence (the request keeps its structure: only the span's own phrase changes), else nothing (it goes with its unit).
-    An occupation the recognizer reads as a role noun ending the span ("a data analyst") reads :data:`ROLE_GENERIC`."""
+    An occupation the recognizer reads as a role noun ending the span ("a data analyst") reads :data:`ROLE_GENERIC`, an
+    amount of money :data:`AMOUNT_GENERIC`."""
     span = decision.span
     inside = any(r0 <= span.start < r1 for r0, r1 in requests)
     if decision.action is not NecessityAction.GENERALIZE and not inside:
         return None
     if span.attribute == "employment" and span.source != "tagger" and _role_noun(span.value(query)):
         return ROLE_GENERIC
+    if span.source == "detect:financial_amount":
+        return AMOUNT_GENERIC
     return GENERIC[span.attribute]
 
 
