@@ -9,7 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from enforcers.query_rewrite.enforcer import QueryRewriteEnforcer
-from enforcers.query_rewrite.rewriter import GENERIC, SHOWN_FROM, QueryRefused, QueryRewriter
+from enforcers.query_rewrite.generic import GENERIC
+from enforcers.query_rewrite.rewriter import SHOWN_FROM, QueryRefused, QueryRewriter
 from enforcers.query_rewrite.settings import NecessityRule, NecessitySettings
 from enforcers.query_rewrite.spans import AttributeDetector
 from policy_engine.detect.analyzer import Analyzer
@@ -844,6 +845,23 @@ def test_a_generalized_amount_reads_as_an_amount_and_takes_its_currency_sign() -
     policy = _policy(rules=rules, default_task="personal_advice", min_confidence=1.0)
     out = QueryRewriter(policy, Analyzer(policy)).rewrite("Can I rent alone in Leeds if I take home £2,300 a month?").text
     assert out == "Can I rent alone in Leeds if I take home a certain amount a month?", out
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "attribute", "source", "phrase"),
+    [
+        ("I've got an adult daughter who calls me daily.", "adult daughter", "relationship_status", "unit", "a family member"),
+        ("I'm happily married and live in Leeds.", "married", "relationship_status", "term", "a personal relationship"),
+        ("At 41, I'm a data analyst in Leeds.", "data analyst", "employment", "detect:occupation", "a professional"),
+        ("I take home £2,300 a month.", "2,300", "financial_situation", "detect:financial_amount", "a certain amount"),
+    ],
+)
+def test_a_generic_phrase_names_a_person_or_an_amount_where_the_span_does(text: str, value: str, attribute: str, source: str, phrase: str) -> None:
+    from enforcers.query_rewrite.generic import generic_phrase
+    from enforcers.query_rewrite.spans import AttributeSpan
+
+    start = text.index(value)
+    assert generic_phrase(AttributeSpan(attribute, "", start, start + len(value), source=source), text) == phrase
 
 
 def test_a_clause_left_with_no_complement_goes_whole() -> None:

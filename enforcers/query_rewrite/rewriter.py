@@ -42,6 +42,7 @@ from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.tokens import Doc, Span
 
 from enforcers.query_rewrite.cuts import Edit, clipped_end, context_clauses, edit, names_a_kind, no_occupation
+from enforcers.query_rewrite.generic import GENERIC_WORDS, generic_phrase, holds_generic
 from enforcers.query_rewrite.learned import shared_tagger
 from enforcers.query_rewrite.necessity import IDENTIFIERS, Decision, NecessityPlanner, measured
 from enforcers.query_rewrite.need import shared_necessity
@@ -55,7 +56,6 @@ from enforcers.query_rewrite.subjects import focal_subject
 from enforcers.query_rewrite.task import TaskClassifier, TaskPrediction, shared_classifier
 from enforcers.query_rewrite.units import shared_proposer
 from enforcers.query_rewrite.words import WORD, contains, folded, whole, without, words
-from policy_engine.detect.recognizers import recognizer
 from policy_engine.enforcement.base import SpanDetector
 from policy_engine.errors import PolicyEngineError
 from policy_engine.nlp.name_tagger import shared_name_tagger
@@ -66,23 +66,6 @@ from policy_engine.policy.vocabulary import vocabulary_for
 #: Classifier confidence from which its task label is shown to a user (``bench/query_rewrite/task_label.py``: on CAPID's
 #: development questions, at every lower threshold over a quarter of the labels shown are task types no such question asks).
 SHOWN_FROM = 0.95
-#: What a generalized span reads as, per attribute (no value survives).
-GENERIC: dict[str, str] = {
-    "name": "someone", "email": "an email address", "phone_number": "a phone number", "address": "somewhere",
-    "ssn": "an ID number", "driver_license": "an ID number", "dates": "a certain date", "age": "a certain age",
-    "gender": "a person", "ethnicity": "a person", "physical_health": "a health condition", "mental_health": "a health condition",
-    "medications": "a medication", "allergies": "an allergy", "disabilities": "a disability", "family_history": "a family medical history",
-    "exercise_hours": "regular exercise", "smoker": "a habit", "diet_type": "a particular diet", "religious_beliefs": "personal beliefs",
-    "sexual_orientation": "a personal matter", "favorite_food": "a favourite food", "favorite_hobbies": "a hobby",
-    "pet_ownership": "a pet", "movie_prefs": "some films", "vacation_prefs": "a trip", "financial_situation": "a financial matter",
-    "employment": "a job", "legal": "a legal matter", "relationship_status": "a personal relationship",
-}
-#: What an occupation said of a person (a role noun: "a data analyst", "as a nurse") reads as: a person, not "a job".
-ROLE_GENERIC = "a professional"
-#: What an amount of money (the detector's ``financial_amount``) reads as: an amount, not "a financial matter".
-AMOUNT_GENERIC = "a certain amount"
-#: The generic phrases a span's own kind chooses over its attribute's.
-_KIND_GENERICS = (ROLE_GENERIC, AMOUNT_GENERIC)
 
 Rewriter = Literal["deterministic", "model", "protective"]
 TaskSource = Literal["classifier", "default_task", "most_protective"]
@@ -118,8 +101,7 @@ class RewriteResult:
         """What the rewrite did to a span: one the plan generalizes reads "removed" when its clause went and the
         rewritten text holds no generic phrase for it (the protective rewrite drops whole sentences); one it carries as a
         placeholder reads "removed" when no token for its value (in ``original``) is left."""
-        phrase = GENERIC.get(decision.span.attribute)
-        if decision.outcome == "generalized" and (phrase is None or not any(_generic_noun(p) in self.text for p in (phrase, *_KIND_GENERICS))):
+        if decision.outcome == "generalized" and not holds_generic(self.text, decision.span.attribute):
             return "removed"
         if decision.outcome == "placeholder" and original is not None:
             value = folded(decision.span.value(original))
@@ -285,7 +267,7 @@ class QueryRewriter:
         asked = set().union(*(words(without(folded(_blanked(original, r0, r1, removed)), carried)) for r0, r1 in requests)) if requests else set()
         if not asked <= words(text):
             return "the request was lost"
-        known = words(original) | _GENERIC_WORDS
+        known = words(original) | GENERIC_WORDS
         if not all(words(TOKEN.sub(" ", span.value(text))) <= known for span in self.attributes.find(text)):
             return "a sensitive value appears that the query did not hold"
         return None
@@ -302,14 +284,6 @@ class QueryRewriter:
         except DegenerateOutput:
             return None
         return out or None
-
-
-_GENERIC_WORDS = frozenset(w for phrase in (*GENERIC.values(), *_KIND_GENERICS) for w in words(phrase))
-
-
-def _generic_noun(phrase: str) -> str:
-    """A generic phrase without its article: how it reads inside a noun phrase that keeps its own ("a person" -> "person")."""
-    return phrase.split(" ", 1)[1] if phrase.split(" ", 1)[0] in ("a", "an") else phrase
 
 
 def _content(text: str) -> set[str]:
@@ -362,24 +336,12 @@ def _blanked(text: str, start: int, end: int, removed: list[tuple[int, int]]) ->
 
 
 def _replacement(decision: Decision, requests: list[tuple[int, int]], query: str) -> str | None:
-    """What a non-essential span becomes: its generic phrase when the policy generalizes, or when it sits in a request
-    sentence (the request keeps its structure: only the span's own phrase changes), else nothing (it goes with its unit).
-    An occupation the recognizer reads as a role noun ending the span ("a data analyst") reads :data:`ROLE_GENERIC`, an
-    amount of money :data:`AMOUNT_GENERIC`."""
+    """What a non-essential span becomes: its generic phrase (:func:`generic_phrase`) when the policy generalizes, or
+    when it sits in a request sentence (the request keeps its structure: only the span's own phrase changes), else
+    nothing (it goes with its unit)."""
     span = decision.span
     inside = any(r0 <= span.start < r1 for r0, r1 in requests)
-    if decision.action is not NecessityAction.GENERALIZE and not inside:
-        return None
-    if span.attribute == "employment" and span.source != "tagger" and _role_noun(span.value(query)):
-        return ROLE_GENERIC
-    if span.source == "detect:financial_amount":
-        return AMOUNT_GENERIC
-    return GENERIC[span.attribute]
-
-
-def _role_noun(value: str) -> bool:
-    """Whether ``value`` ends in an occupation the recognizer finds (a role noun: "data analyst", "nurse")."""
-    return any(hit.end == len(value.rstrip()) for hit in recognizer("occupation").find(value))
+    return generic_phrase(span, query) if decision.action is NecessityAction.GENERALIZE or inside else None
 
 
 def rewrite_query(query: str, policy: Policy, *, purpose: str | None = None, detector: SpanDetector | None = None) -> RewriteResult:
