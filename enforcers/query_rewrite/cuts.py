@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from spacy.tokens import Doc, Span, Token
 
+from enforcers.query_rewrite.generic import without_article
 from enforcers.query_rewrite.repair import repair
 from enforcers.query_rewrite.request_roles import request_sentences
 from enforcers.query_rewrite.sentence_starts import parse
@@ -198,8 +199,6 @@ def _unit(token: Token, sentence: Span, keep: list[tuple[int, int]], request: bo
     return best
 
 
-#: A generic phrase that brings its own article ("a personal relationship", "an allergy").
-_ARTICLE = re.compile(r"(?:a|an)\s", re.IGNORECASE)
 #: Dependents that open a noun phrase before its noun: what a generic phrase with its own article replaces too.
 _OPENERS = frozenset({"det", "amod", "compound", "nummod", "poss", "advmod", "quantmod"})
 
@@ -224,11 +223,12 @@ def _in_noun_phrase(head: Token, first: Token, keep: list[tuple[int, int]], repl
     currency sign right before the span is the amount's and goes with it ("$45,000" -> "a certain amount")."""
     if first.i > first.sent.start and first.nbor(-1).tag_ == "$":
         first = first.nbor(-1)
-    if not _ARTICLE.match(replacement):
+    bare = without_article(replacement)
+    if bare == replacement:
         return first, replacement
     start = _determined_start(head, first, keep)
     if start is first and _determiner_before_modifiers(first):
-        return first, _ARTICLE.sub("", replacement, count=1)
+        return first, bare
     return start, replacement
 
 

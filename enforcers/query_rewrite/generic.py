@@ -29,9 +29,10 @@ ROLE_GENERIC = "a professional"
 RELATIVE_GENERIC = "a family member"
 #: What an amount of money (the detector's ``financial_amount``) reads as: an amount, not "a financial matter".
 AMOUNT_GENERIC = "a certain amount"
-_KIND_GENERICS = (ROLE_GENERIC, RELATIVE_GENERIC, AMOUNT_GENERIC)
+#: Per attribute, the phrase of a span whose own kind its attribute's phrase misnames (see :func:`generic_phrase`).
+_KIND_GENERIC = {"employment": ROLE_GENERIC, "relationship_status": RELATIVE_GENERIC, "financial_situation": AMOUNT_GENERIC}
 #: Every word a generic phrase brings into a rewrite (none of them a value of the query).
-GENERIC_WORDS = frozenset(w for phrase in (*GENERIC.values(), *_KIND_GENERICS) for w in words(phrase))
+GENERIC_WORDS = frozenset(w for phrase in (*GENERIC.values(), *_KIND_GENERIC.values()) for w in words(phrase))
 
 
 def generic_phrase(span: AttributeSpan, query: str) -> str:
@@ -51,13 +52,14 @@ def generic_phrase(span: AttributeSpan, query: str) -> str:
 def holds_generic(text: str, attribute: str) -> bool:
     """Whether ``text`` holds a generic phrase a span of ``attribute`` may have become, with or without its article
     (inside a noun phrase that keeps its own determiner the phrase drops it: "an undocumented person")."""
-    phrase = GENERIC.get(attribute)
-    return phrase is not None and any(_without_article(p) in text for p in (phrase, *_KIND_GENERICS))
+    phrases = [p for p in (GENERIC.get(attribute), _KIND_GENERIC.get(attribute)) if p is not None]
+    return any(without_article(p) in text for p in phrases)
 
 
-def _without_article(phrase: str) -> str:
+def without_article(phrase: str) -> str:
+    """``phrase`` without its leading indefinite article ("a person" -> "person"); unchanged when it has none."""
     first, _, rest = phrase.partition(" ")
-    return rest if first in ("a", "an") and rest else phrase
+    return rest if first.lower() in ("a", "an") and rest else phrase
 
 
 def _ends_in(value: str, kind: str) -> bool:
