@@ -400,7 +400,7 @@ def test_dropped_bullets_leave_no_markers_behind(rewriter: QueryRewriter) -> Non
     assert "- -" not in out and not out.rstrip().endswith("-") and "sorts a list of numbers" in out
 
 
-@pytest.mark.xfail(strict=True, reason="issue 30 class 2, still wrong: the numbered options on the line after the request are read as context, so a health option is generalized and the option list no longer reads as asked (the request must survive whole)")
+@pytest.mark.xfail(strict=True, reason="issue 30 classes 3 and 7, still wrong: the vitals line loses 'BP 220/130' (the CAPID-fitted necessity model judges it not needed) and 'SpO2' is read as a driver's licence number; the numbered options now stay with their question")
 def test_vitals_and_labs_of_the_patient_stay_and_option_numbers_survive(rewriter: QueryRewriter) -> None:
     query = (
         "S: 62 yo female (Ruth Abernathy) c/o crushing headache and blurred vision since this morning. PMH: hypertension.\n"
@@ -467,7 +467,7 @@ def test_clauses_after_semicolons_are_units_and_a_date_ends_its_sentence() -> No
     dated = [s.text.strip() for s in parse("My landlord's birthday is on March 4. Please shorten this: 'we are closed today'").sents]
     assert dated[-1].startswith("Please shorten this"), dated
     numbered = [s.text.strip() for s in parse("Which is it? 1. flu 2. gout 3. mumps").sents]
-    assert numbered[-1] == "1. flu 2. gout 3. mumps", numbered
+    assert numbered == ["Which is it? 1. flu 2. gout 3. mumps"], numbered  # the options belong to their question, as "(i) ... (ii) ..." do
 
 
 def test_a_person_named_by_trade_or_role_is_a_third_party(rewriter: QueryRewriter) -> None:
@@ -494,7 +494,6 @@ def test_option_labels_after_a_question_keep_their_case(rewriter: QueryRewriter)
     assert "Brennan" not in out and "fishing" not in out and "? i) gout; ii) asthma" in out
 
 
-@pytest.mark.xfail(strict=True, reason="issue 30 class 2, still wrong: the numbered options after the request are read as context and option 1 becomes 'a health condition' (the request must survive whole)")
 def test_a_hospital_record_number_is_an_identifier_and_goes(rewriter: QueryRewriter) -> None:
     query = (
         "Ward round: 58 F (MRN 40291837) with crushing chest pain and sweating, troponin 2.1 ng/mL\n"
@@ -872,6 +871,50 @@ def test_a_clause_left_with_no_complement_goes_whole() -> None:
     out = edit(text, [Edit(start, start + 8, tight=True)], [(kept, kept + 7)])
     assert "bisexual" not in out and "I'm," not in out and "I'm so" not in out, out
     assert out.startswith("Look, I'm a teacher in Leeds") and out.endswith("What should I tell my principal?"), out
+
+
+@pytest.mark.parametrize(
+    ("text", "cut", "kept", "expected"),
+    [
+        # a copula left with no complement goes with it, up to the clause conjoined after it
+        ("I'm Jewish, and my partner's family is Hindu, so holidays get complicated. How do we plan December?", "Jewish", "Hindu",
+         "My partner's family is Hindu, so holidays get complicated. How do we plan December?"),
+        # the copula keeps its next complement, without the comma the cut left after it
+        ("Look, I'm 41 years old, a single father working nights at a warehouse. How can I sleep better during the day?", "41 years old", "single father",
+         "Look, I'm a single father working nights at a warehouse. How can I sleep better during the day?"),
+        # unchanged: a comma the writer put after the verb, a clause with a complement left, a conjoined clause kept
+        ("There I am, 62 years old, pushing papers in a bank. How do I change careers?", "62 years old", "pushing papers",
+         "There I am pushing papers in a bank. How do I change careers?"),
+        ("I have diabetes and my son has asthma. What snacks can we share on a hike?", "diabetes", "asthma",
+         "My son has asthma. What snacks can we share on a hike?"),
+        ("My husband is diabetic, and I'm vegan, so dinners are tricky. Any recipe ideas?", "diabetic", "vegan",
+         "I'm vegan, so dinners are tricky. Any recipe ideas?"),
+    ],
+)
+def test_a_verb_left_with_no_complement_leaves_no_comma_or_copula_behind(text: str, cut: str, kept: str, expected: str) -> None:
+    from enforcers.query_rewrite.cuts import Edit, edit
+
+    start, keep = text.index(cut), text.index(kept)
+    assert edit(text, [Edit(start, start + len(cut))], [(keep, keep + len(kept))]) == expected
+
+
+def test_a_sentence_dropped_whole_leaves_no_full_stop_behind() -> None:
+    from enforcers.query_rewrite.cuts import Edit, edit
+
+    text = "I work as a janitor in Cedar Rapids, and I take pride in my work. As an American, I love fireworks. What should I bring to a July picnic?"
+    pride, american, kept = text.index("I take pride"), text.index("American"), text.index("janitor")
+    out = edit(text, [Edit(pride, text.index("my work") + 7), Edit(american, american + 8)], [(kept, kept + 7)])
+    assert out == "I work as a janitor in Cedar Rapids. What should I bring to a July picnic?"
+
+
+@pytest.mark.xfail(strict=True, reason="issue 30 item 3, still wrong: the splitter starts a statement at 'I' after a noun even in a punctuated sentence ('I figured out | I'm bisexual, which ...'), so 'I figured out.' is left; not making that split where the writer punctuates (stop 53, R5) made the generator-trained task classifier misread one development request and lose a needed span")
+def test_a_context_sentence_left_as_a_fragment_goes_whole() -> None:
+    from enforcers.query_rewrite.cuts import Edit, edit
+
+    text = "I figured out I'm bisexual, which has been an adventure. I teach maths at a high school. How do I plan a lesson on probability?"
+    start, kept = text.index("bisexual"), text.index("teach maths")
+    out = edit(text, [Edit(start, start + 8)], [(kept, kept + 11)])
+    assert out == "I teach maths at a high school. How do I plan a lesson on probability?"
 
 
 def test_a_word_after_a_cut_keeps_its_space_from_a_placeholder_token() -> None:

@@ -159,26 +159,32 @@ _SUBORDINATE = frozenset({"conj", "advcl", "relcl", "acl", "ccomp", "xcomp", "pa
 
 
 def _clause_of_complement(node: Token, sentence: Span, keep: list[tuple[int, int]]) -> tuple[int, int] | None:
-    """Token range of the clause whose verb ``node`` is the only complement of, when that clause can go as a whole and
-    holds no kept span ("..., and yes, I'm bisexual" goes whole, not as "I'm"); None otherwise."""
+    """Token range of the clause whose verb ``node`` is the only complement of, when that clause can go and holds no kept
+    span: a subordinate clause goes whole ("..., and yes, I'm bisexual" goes whole, not as "I'm"); a clause with another
+    clause conjoined after it, one with its own subject, goes up to that clause, main clause or not ("I'm Jewish, and my
+    partner's family is Hindu" -> "my partner's family is Hindu"); None otherwise."""
     verb = node.head
-    if node.dep_ not in _COMPLEMENTS or verb.pos_ not in ("VERB", "AUX") or verb.dep_ not in _SUBORDINATE or verb.i == sentence.root.i:
+    if node.dep_ not in _COMPLEMENTS or verb.pos_ not in ("VERB", "AUX"):
         return None
     if any(c.i != node.i and c.dep_ in _COMPLEMENTS for c in verb.children):
         return None
-    left, right = verb.left_edge.i, verb.right_edge.i + 1
     doc = sentence.doc
-    if any(_overlaps(doc[left].idx, doc[right - 1].idx + len(doc[right - 1]), k0, k1) for k0, k1 in keep):
-        return None
-    while right > left + 1 and doc[right - 1].text in (".", "!", "?"):
-        right -= 1
-    return left, right
+    following = next((c for c in verb.rights if c.dep_ == "conj" and c.i > node.i and any(g.dep_ in ("nsubj", "nsubjpass", "expl") for g in c.children)), None)
+    ranges = [(verb.left_edge.i, verb.right_edge.i + 1)] if verb.dep_ in _SUBORDINATE and verb.i != sentence.root.i else []
+    ranges += [(verb.left_edge.i, following.left_edge.i)] if following is not None else []
+    for left, right in ranges:
+        if not any(_overlaps(doc[left].idx, doc[right - 1].idx + len(doc[right - 1]), k0, k1) for k0, k1 in keep):
+            while right > left + 1 and doc[right - 1].text in (".", "!", "?"):
+                right -= 1
+            return left, right
+    return None
 
 
 def _unit(token: Token, sentence: Span, keep: list[tuple[int, int]], request: bool, smallest: bool = False) -> tuple[int, int] | None:
     """Token range ``[i, j)`` of the largest (or ``smallest``) droppable unit around ``token`` that holds no kept span; the
-    smallest unit of a preposition's lone object takes the preposition with it (:func:`_bare_object`) unless that is kept."""
-    best = None
+    smallest unit of a preposition's lone object takes the preposition with it (:func:`_bare_object`) unless that is kept;
+    a verb's only complement takes its clause with it where that can go (:func:`_clause_of_complement`)."""
+    best, unit_node = None, None
     node = token
     while node.i != sentence.root.i and node.head.i != node.i:
         if node.dep_ in DROPPABLE and (not request or node.dep_ in _CLAUSAL):
@@ -188,15 +194,16 @@ def _unit(token: Token, sentence: Span, keep: list[tuple[int, int]], request: bo
                 break
             while right > left + 1 and sentence.doc[right - 1].text in (".", "!", "?"):
                 right -= 1
-            best = (left, right)
+            best, unit_node = (left, right), node
             if smallest:
                 preposition = node.head
                 if _bare_object(node) and not any(_overlaps(preposition.idx, preposition.idx + len(preposition), k0, k1) for k0, k1 in keep):
                     best = (min(left, preposition.i), max(right, preposition.i + 1))
-                best = _clause_of_complement(node, sentence, keep) or best
                 break
         node = node.head
-    return best
+    if unit_node is None:
+        return None
+    return _clause_of_complement(unit_node, sentence, keep) or best
 
 
 #: Dependents that open a noun phrase before its noun: what a generic phrase with its own article replaces too.
@@ -297,13 +304,14 @@ def edit(text: str, edits: list[Edit], keep: list[tuple[int, int]], *, protectiv
 def _kept_sentence_ends(doc: Doc, drop: set[int]) -> tuple[set[int], set[int]]:
     """The cut full stops, question and exclamation marks that still end a sentence, and the commas they replace: the last
     token kept before one, on its line, is a word ("I watch Tamil films and my sister is on Zoloft." -> "I watch Tamil
-    films.") or a comma left hanging ("She is 11, bruises easily, and there is ... ." -> "She is 11, bruises easily.")."""
+    films.") or a comma left hanging ("She is 11, bruises easily, and there is ... ." -> "She is 11, bruises easily."); a
+    stop already kept counts as kept, so the sentences dropped whole after it leave no stop of their own ("in Cedar Rapids..")."""
     ends, commas = set(), set()
     for sentence in doc.sents:
         last = next((t for t in reversed(sentence) if not t.is_space), None)
         if last is None or last.i not in drop or last.text not in (".", "!", "?"):
             continue
-        before = next((t for t in reversed(doc[: last.i]) if t.i not in drop and not t.is_space), None)
+        before = next((t for t in reversed(doc[: last.i]) if (t.i not in drop or t.i in ends) and not t.is_space), None)
         if before is None or "\n" in doc.text[before.idx : last.idx]:
             continue
         if before.text in (",", ";", ":"):
@@ -343,9 +351,20 @@ def _separators(doc: Doc, left: int, right: int) -> list[int]:
     while i >= 0 and (doc[i].dep_ in ("cc", "punct") or doc[i].lower_ in _INTRODUCERS) and doc[i].text not in (".", "!", "?"):
         out.append(i)
         i -= 1
-    if right < len(doc) and doc[right].text == "," and out:
+    if right < len(doc) and doc[right].text == "," and (out or _after_its_verb(doc, left, right)):
         out.append(right)
     return out
+
+
+def _after_its_verb(doc: Doc, left: int, right: int) -> bool:
+    """Whether the dropped unit ``[left, right)`` came right after the verb it depended on, and a noun phrase follows the
+    comma after it ("I'm 41 years old, a single father": the comma would be left after "I'm")."""
+    verb = doc[left - 1] if left > 0 else None
+    top = [t for t in doc[left:right] if not left <= t.head.i < right]
+    return (
+        verb is not None and verb.pos_ in ("VERB", "AUX") and any(t.head.i == verb.i for t in top)
+        and right + 1 < len(doc) and doc[right + 1].pos_ in ("DET", "ADJ", "NOUN", "PROPN", "NUM")
+    )
 
 
 def _rebuild(doc: Doc, drop: set[int], replaced: dict[int, tuple[int, str]]) -> str:

@@ -29,8 +29,11 @@ TOKEN = re.compile(r"\[(?:PERSON|EMAIL|PHONE|ID|ORG|PLACE)_\d+\]")
 def token_type(attribute: str, source: str) -> str | None:
     """The placeholder type of a span with ``attribute`` found by ``source``, or None when its value is no carried name.
 
-    Only a value a detector found is carried: a clause the disclosure tagger or a lexicon cue labels ("an inbox full of
-    newsletters" tagged as an e-mail address) is a statement, decided by necessity like any other."""
+    Only a value a detector or an identifier's own pattern found is carried ("MRN 40291837": a record number's cue words
+    and digits); a clause the disclosure tagger or a lexicon cue labels ("an inbox full of newsletters" tagged as an
+    e-mail address) is a statement, decided by necessity like any other."""
+    if source == "cue":
+        return "ID" if TOKEN_TYPE.get(attribute) == "ID" else None
     if not source.startswith("detect:"):
         return None
     return ENTITY_SOURCES.get(source) or TOKEN_TYPE.get(attribute)

@@ -138,8 +138,8 @@ def _without_questions_of_the_story(sentences: tuple[str, ...], by_rule: tuple[b
     return by_rule if len(story) == sum(by_rule) else tuple(r and i not in story for i, r in enumerate(by_rule))
 
 
-#: A question mark ending a sentence or the question before its answer options ("which is it? (i) gout (ii) ...").
-_QUESTION_END = re.compile(rf"\?\s*(?:\(?{OPTION_MARK}\)\s.*)?$", re.DOTALL)
+#: A question mark ending a sentence or the question before its answer options ("which is it? (i) gout (ii) ...", "dx? 1. MI 2. gout").
+_QUESTION_END = re.compile(rf"\?\s*(?:(?:\(?{OPTION_MARK}\)|\d{{1,2}}\.)\s.*)?$", re.DOTALL)
 
 
 #: Letters of the scripts that do not separate words by spaces (CJK, kana, hangul) and of other non-Latin alphabets.

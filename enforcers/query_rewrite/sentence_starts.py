@@ -73,7 +73,9 @@ def query_sentence_starts(doc: Doc) -> Doc:
     * at a spoken filler in a dictated query ("... best for my kids uh my manager's family is ...",
       "... you know i am allergic to ..."): see :func:`_split_fillers`;
     * never after the full stop of an option number ("1. Saturn 2. Jupiter"): a number with a stop
-      next to the number before or after it with a stop (a date's day, "on January 13. Make ...", ends a sentence).
+      next to the number before or after it with a stop (a date's day, "on January 13. Make ...", ends a sentence);
+    * never at the answer options after a question, on its line or one per line below it ("which is it? (i) gout
+      (ii) ...", "Most likely dx?\n1. MI\n2. gout"): they are the question's material.
     """
     closing = {}
     stack: list[int] = []
@@ -92,13 +94,14 @@ def query_sentence_starts(doc: Doc) -> Doc:
         own_sentence = token.text == "(" and token.i in closing and not _option_label(doc, token.i) and (doc[closing[token.i] - 1].text in (".", "!", "?") or _statement_at(doc, token.i + 1, modal=True))
         after_aside = previous.text == ")" and token.is_alpha and any(closing.get(i) == previous.i and doc[i].is_sent_start for i in closing)
         dash_aside = token.text in _DASHES and previous.whitespace_ and token.whitespace_ and _statement_at(doc, token.i + 1, modal=True) and _clause_before(doc, token.i)
-        option = _option_label(doc, token.i)
+        option = _option_label(doc, token.i) or token.i in numbering
+        asked = _before_space(doc, token.i).text == "?"
         if line_start or token.is_sent_start:
-            in_options = False
+            in_options = in_options and option and line_start  # the next line of the same option list
         after_word = previous.is_alpha and previous.is_lower or in_options and (previous.is_alpha or previous.like_num)  # "... 4) Uranus Just so you know"
         glued = token.is_title and token.tag_ in _OPENER_TAGS and after_word and not option and token.text != "I"
-        if previous.text == "?" and option:
-            token.is_sent_start = False  # "which is it? (i) gout (ii) ...": the options belong to their question
+        if option and (asked or in_options):
+            token.is_sent_start = False  # "which is it? (i) gout (ii) ...", "dx?\n1. MI\n2. gout": the options belong to their question
             in_options = True
         elif previous.text in (".", "!", "?") and (not token.is_punct or token.text in _OPENING):  # "rn. which gas ...", but "meds incl. sertraline"
             before = doc[token.i - 2] if token.i >= 2 else None
@@ -122,6 +125,11 @@ OPTION_MARK = r"(?:[a-hA-H1-9]|i{1,3}|iv|vi{0,3}|I{1,3}|IV|VI{0,3})"
 _OPTION_MARK = re.compile(rf"^{OPTION_MARK}$")
 
 
+def _before_space(doc: Doc, i: int) -> Token:
+    """The last token before ``i`` that is no whitespace (token 0 when there is none)."""
+    return next((doc[j] for j in range(i - 1, -1, -1) if not doc[j].is_space), doc[0])
+
+
 def _option_label(doc: Doc, i: int) -> bool:
     """Whether an answer option's label ("a)", "(iv)") starts at token ``i``."""
     if doc[i].text == "(":
@@ -129,20 +137,24 @@ def _option_label(doc: Doc, i: int) -> bool:
     return i + 1 < len(doc) and _OPTION_MARK.match(doc[i].text) is not None and doc[i + 1].text == ")"
 
 
-_LINE = re.compile(r"[^\n]+")
-_LABEL_IN_LINE = re.compile(rf"(?:^|[\s?:;,])(\(?{OPTION_MARK}\))\s")
+_LABEL = re.compile(rf"(?:^|(?<=[\s?:;,]))(?:\(?{OPTION_MARK}\)|(?P<number>\d{{1,2}})\.)\s")
 
 
 def answer_options(text: str) -> list[tuple[int, int]]:
-    """Character ranges of the answer options in ``text`` ("(i) gout (ii) asthma", "a) 186 b) 206"): each from after its
-    label to the next label or the end of the line, on lines with at least two labels.  An option is the request's
-    material, never the user's disclosure."""
+    """Character ranges of the answer options in ``text`` ("(i) gout (ii) asthma", "a) 186 b) 206", "1. MI 2. gout",
+    one per line or several on one): each from after its label to the next label or the end of its line, where ``text``
+    has at least two labels; a number label counts only next to the number before or after it in the count.  An option
+    is the request's material, never the user's disclosure."""
+    found = list(_LABEL.finditer(text))
+    numbers = {int(m.group("number")) for m in found if m.group("number")}
+    labels = [m for m in found if not m.group("number") or {int(m.group("number")) - 1, int(m.group("number")) + 1} & numbers]
+    if len(labels) < 2:
+        return []
     ranges = []
-    for line in _LINE.finditer(text):
-        labels = list(_LABEL_IN_LINE.finditer(line.group()))
-        if len(labels) >= 2:
-            ends = [m.start(1) for m in labels[1:]] + [len(line.group())]
-            ranges += [(line.start() + m.end(), line.start() + end) for m, end in zip(labels, ends)]
+    for label, after in zip(labels, labels[1:] + [None]):
+        line_end = text.find("\n", label.end())
+        end = min(e for e in (line_end, after.start() if after else -1, len(text)) if e >= 0)
+        ranges.append((label.end(), end))
     return ranges
 
 
