@@ -879,6 +879,9 @@ def test_a_clause_left_with_no_complement_goes_whole() -> None:
         # a copula left with no complement goes with it, up to the clause conjoined after it
         ("I'm Jewish, and my partner's family is Hindu, so holidays get complicated. How do we plan December?", "Jewish", "Hindu",
          "My partner's family is Hindu, so holidays get complicated. How do we plan December?"),
+        # the clause conjoined after it takes the cut clause's place, after the writer's dash
+        ("Honesty matters to me – I'm Catholic, and I never lie to my friends. How do I turn down a job offer politely?", "Catholic", "never lie",
+         "Honesty matters to me – I never lie to my friends. How do I turn down a job offer politely?"),
         # the copula keeps its next complement, without the comma the cut left after it
         ("Look, I'm 41 years old, a single father working nights at a warehouse. How can I sleep better during the day?", "41 years old", "single father",
          "Look, I'm a single father working nights at a warehouse. How can I sleep better during the day?"),

@@ -171,7 +171,11 @@ def _clause_of_complement(node: Token, sentence: Span, keep: list[tuple[int, int
     doc = sentence.doc
     following = next((c for c in verb.rights if c.dep_ == "conj" and c.i > node.i and any(g.dep_ in ("nsubj", "nsubjpass", "expl") for g in c.children)), None)
     ranges = [(verb.left_edge.i, verb.right_edge.i + 1)] if verb.dep_ in _SUBORDINATE and verb.i != sentence.root.i else []
-    ranges += [(verb.left_edge.i, following.left_edge.i)] if following is not None else []
+    if following is not None:  # from the clause's first word: punctuation before it stays before the clause that takes its place
+        first = verb.left_edge.i
+        while first < verb.i and doc[first].is_punct:
+            first += 1
+        ranges.append((first, following.left_edge.i))
     for left, right in ranges:
         if not any(_overlaps(doc[left].idx, doc[right - 1].idx + len(doc[right - 1]), k0, k1) for k0, k1 in keep):
             while right > left + 1 and doc[right - 1].text in (".", "!", "?"):
@@ -345,7 +349,11 @@ def _marker(doc: Doc, i: int, prefixes: list[tuple[int, int]]) -> bool:
 
 
 def _separators(doc: Doc, left: int, right: int) -> list[int]:
-    """Conjunctions, commas and naming words ("named", "called") that joined a dropped unit to its neighbours."""
+    """Conjunctions, commas and naming words ("named", "called") that joined a dropped unit to its neighbours; none before
+    a unit that a clause conjoined to it takes the place of ("authenticity – I'm bisexual, and I refuse ..." keeps its
+    dash: "authenticity – I refuse ...")."""
+    if right < len(doc) and any(t.dep_ == "conj" and left <= t.head.i < right and t.left_edge.i == right for t in doc[right:]):
+        return []
     out = []
     i = left - 1
     while i >= 0 and (doc[i].dep_ in ("cc", "punct") or doc[i].lower_ in _INTRODUCERS) and doc[i].text not in (".", "!", "?"):
