@@ -146,8 +146,8 @@ def answer_options(text: str) -> list[tuple[int, int]]:
     has at least two labels; a number label counts only next to the number before or after it in the count.  An option
     is the request's material, never the user's disclosure."""
     found = list(_LABEL.finditer(text))
-    numbers = {int(m.group("number")) for m in found if m.group("number")}
-    labels = [m for m in found if not m.group("number") or {int(m.group("number")) - 1, int(m.group("number")) + 1} & numbers]
+    counted = _counted({int(m.group("number")) for m in found if m.group("number")})
+    labels = [m for m in found if not m.group("number") or int(m.group("number")) in counted]
     if len(labels) < 2:
         return []
     ranges = []
@@ -162,7 +162,13 @@ def _option_numbers(doc: Doc) -> set[int]:
     """Indices of the numbers of a numbered list ("1. Saturn 2. Jupiter"): one- or two-digit numbers followed by a full stop
     whose predecessor or successor in the count is also there."""
     numbered = {int(t.text): t.i for t in doc[:-1] if t.is_digit and len(t) <= 2 and doc[t.i + 1].text == "."}
-    return {i for n, i in numbered.items() if n - 1 in numbered or n + 1 in numbered}
+    return {numbered[n] for n in _counted(set(numbered))}
+
+
+def _counted(numbers: set[int]) -> set[int]:
+    """The numbers that count in a list: those whose predecessor or successor is there too (a lone "13." is a date's day,
+    not option 13)."""
+    return {n for n in numbers if n - 1 in numbers or n + 1 in numbers}
 
 
 def _clause_follows(doc: Doc, i: int) -> bool:
