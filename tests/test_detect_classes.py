@@ -239,6 +239,9 @@ def test_a_surname_written_in_capitals_belongs_to_the_name_before_it() -> None:
     text = "Please forward the minutes to Mr Karim BELHADJ and to Mme Sophie LAMBERT before the board meets."
     assert _persons(text, "Mr Karim", "Sophie") == ["Mr Karim BELHADJ", "Mme Sophie LAMBERT"]
     assert _persons("Call Peter NOW, the courier is waiting.", "Peter") == ["Peter"]
+    form = "Applicant: BELHADJ Karim, born in Lyon; witness: LAMBERT Sophie."
+    assert _persons(form, "Karim", "Sophie") == ["BELHADJ Karim", "LAMBERT Sophie"]
+    assert _persons("URGENT Peter, call the courier.", "Peter") == ["Peter"]
 
 
 def test_class3_a_list_of_parties_does_not_run_into_the_conjunction() -> None:

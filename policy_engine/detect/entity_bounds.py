@@ -37,8 +37,10 @@ HONORIFIC_BEFORE = re.compile(r"\b(?:" + "|".join(HONORIFICS) + r")\.?\s*$", re.
 WORD = re.compile(r"[A-Za-z][A-Za-z'\u2019-]*")
 _GAP = r"[^\S\n]+"  # spaces, tabs, no-break spaces: no line break
 _NAME_TOKEN_AFTER = re.compile(rf"{_GAP}(?:(?:[A-Z]\.[ ]?)+|[A-Z][ ]+)?{NAME_WORD}(?![\w-])")
-#: A surname written in capitals after the given name ("Riadh SHIL", "Jean DUPONT"), as French and other letters write it.
+#: A surname written in capitals after the given name ("Riadh SHIL", "Jean DUPONT"), as French and other letters write
+#: it, or before it ("DUPONT Jean"), as their forms do.
 _SURNAME_IN_CAPITALS_AFTER = re.compile(rf"{_GAP}[{UPPER}]{{3,}}(?![\w'\u2019-])")
+_SURNAME_IN_CAPITALS_BEFORE = re.compile(rf"(?<![\w'\u2019-])[{UPPER}]{{3,}}{_GAP}$")
 _NAME_TOKEN_BEFORE = re.compile(rf"(?:(?<![\w-]){NAME_WORD}|\b[A-Z]\.(?:[ ]?[A-Z]\.)*)[^\S\n]*$")
 #: Initials after a name, ending it ("Praveen C.", "Manohar N", "Abhinav .R").
 _INITIALS_AFTER = re.compile(rf"{_GAP}(?:\.?[A-Z](?:\.[A-Z])*\.?)(?=[^\S\n]*(?:[,;:)]|\n|$|[^\S\n]{{2}}))")
@@ -54,8 +56,9 @@ def grow_name(text: str, e: NamedEntity) -> NamedEntity:
 
     NER often keeps only part of a name ("Rajeev Ranjan" of "Rajeev Ranjan
     Prasad", "Bhadoriya" of "O.P.S. Bhadoriya", "Ryan" of "Ryan P Costa", "Mr Riadh" of "Mr Riadh SHIL"); a
-    neighbouring capitalized word that is no common English word, written Capitalised or, after the name, all in
-    capitals (a surname as French and other letters write it), or a run of initials, belongs to it.  A name that ends its line continues on the next
+    neighbouring capitalized word that is no common English word, written Capitalised or all in capitals (a surname
+    as French and other letters write it, after or before the given name: "DUPONT Jean"), or a run of initials,
+    belongs to it.  A name that ends its line continues on the next
     line only when that line opens with one or two such words ending at
     punctuation, the line end or "for"/"with"/"and" (a name wrapped in a
     preamble, a signature block or a list of counsel); a label there ("Job
@@ -63,7 +66,7 @@ def grow_name(text: str, e: NamedEntity) -> NamedEntity:
     Gappy", "@ Shantabai") belong to the name too.
     """
     start, end = e.start, e.end
-    while (m := _NAME_TOKEN_AFTER.match(text, end) or _surname_in_capitals(text, end)) and not _is_label_word(m.group().split()[-1].split(".")[-1]):
+    while (m := _NAME_TOKEN_AFTER.match(text, end) or _surname_in_capitals_after(text, end)) and not _is_label_word(m.group().split()[-1].split(".")[-1]):
         end = m.end()
     if (
         (m := _NAME_LINE_AFTER.match(text, end))
@@ -82,22 +85,30 @@ def grow_name(text: str, e: NamedEntity) -> NamedEntity:
         if (word[-1] != "." and _is_label_word(word)) or text[max(0, m.start() - 1) : m.start()] == "/":
             break  # a label word, or the "O." of "W/O."
         start = m.start()
+    if (m := _SURNAME_IN_CAPITALS_BEFORE.search(text, max(0, start - 40), start)) and _reads_as_surname(text, m.start(), m.group().strip()):
+        start = m.start()
     if m := _COMPANY_SUFFIX.match(text, end):
         end = m.end()
     return e if (start, end) == (e.start, e.end) else NamedEntity(PERSON, start, end)
 
 
-def _surname_in_capitals(text: str, end: int) -> re.Match[str] | None:
-    """The all-caps word of three or more letters right after ``end`` on its line ("SHIL" of "Riadh SHIL"), if any and
-    if the case-blind name model (:mod:`policy_engine.nlp.name_tagger`), reading the line, does not read it as a word
-    ("Maria ASAP", "Peter NOW": P(name) below :data:`~policy_engine.nlp.name_tagger.WORD_BELOW`).  Only a name followed by
-    such a word pays an encoder pass, over its line alone."""
+def _surname_in_capitals_after(text: str, end: int) -> re.Match[str] | None:
+    """The word right after ``end`` on its line if it is a surname written in capitals (:func:`_reads_as_surname`)."""
     m = _SURNAME_IN_CAPITALS_AFTER.match(text, end)
-    if m is None or not m.group().strip().isupper():
-        return None
-    line_start = text.rfind("\n", 0, end) + 1
-    line = text[line_start : len(text) if (newline := text.find("\n", end)) < 0 else newline]
-    return None if reads_as_word(line, m.end() - len(m.group().strip()) - line_start) else m
+    return m if m is not None and _reads_as_surname(text, m.end() - len(m.group().strip()), m.group().strip()) else None
+
+
+def _reads_as_surname(text: str, start: int, word: str) -> bool:
+    """Whether ``word``, at ``start``, is an all-caps word of three or more letters that two readings agree is no word
+    ("SHIL" of "Riadh SHIL"): it is no common word or title (:func:`_is_label_word`), and the case-blind name model
+    (:mod:`policy_engine.nlp.name_tagger`), reading its line, does not read it as a word ("Maria ASAP", "Peter NOW":
+    P(name) below :data:`~policy_engine.nlp.name_tagger.WORD_BELOW`).  Only a name beside such a word pays an encoder
+    pass, over its line alone."""
+    if len(word) < 3 or not word.isupper() or _is_label_word(word):
+        return False
+    line_start = text.rfind("\n", 0, start) + 1
+    line = text[line_start : len(text) if (newline := text.find("\n", start)) < 0 else newline]
+    return not reads_as_word(line, start - line_start)
 
 
 def grow_organization(text: str, e: NamedEntity) -> NamedEntity:
