@@ -39,8 +39,8 @@ _GAP = r"[^\S\n]+"  # spaces, tabs, no-break spaces: no line break
 _NAME_TOKEN_AFTER = re.compile(rf"{_GAP}(?:(?:[A-Z]\.[ ]?)+|[A-Z][ ]+)?{NAME_WORD}(?![\w-])")
 #: A surname written in capitals after the given name ("Riadh SHIL", "Jean DUPONT"), as French and other letters write
 #: it, or before it ("DUPONT Jean"), as their forms do.
-_SURNAME_IN_CAPITALS_AFTER = re.compile(rf"{_GAP}[{UPPER}]{{3,}}(?![\w'\u2019-])")
-_SURNAME_IN_CAPITALS_BEFORE = re.compile(rf"(?<![\w'\u2019-])[{UPPER}]{{3,}}{_GAP}$")
+_SURNAME_IN_CAPITALS_AFTER = re.compile(rf"{_GAP}(?P<word>[{UPPER}]{{3,}})(?![\w'\u2019-])")
+_SURNAME_IN_CAPITALS_BEFORE = re.compile(rf"(?<![\w'\u2019-])(?P<word>[{UPPER}]{{3,}}){_GAP}$")
 _NAME_TOKEN_BEFORE = re.compile(rf"(?:(?<![\w-]){NAME_WORD}|\b[A-Z]\.(?:[ ]?[A-Z]\.)*)[^\S\n]*$")
 #: Initials after a name, ending it ("Praveen C.", "Manohar N", "Abhinav .R").
 _INITIALS_AFTER = re.compile(rf"{_GAP}(?:\.?[A-Z](?:\.[A-Z])*\.?)(?=[^\S\n]*(?:[,;:)]|\n|$|[^\S\n]{{2}}))")
@@ -85,7 +85,7 @@ def grow_name(text: str, e: NamedEntity) -> NamedEntity:
         if (word[-1] != "." and _is_label_word(word)) or text[max(0, m.start() - 1) : m.start()] == "/":
             break  # a label word, or the "O." of "W/O."
         start = m.start()
-    if (m := _SURNAME_IN_CAPITALS_BEFORE.search(text, max(0, start - 40), start)) and _reads_as_surname(text, m.start(), m.group().strip()):
+    if (m := _SURNAME_IN_CAPITALS_BEFORE.search(text, max(0, start - 40), start)) and _reads_as_surname(text, m):
         start = m.start()
     if m := _COMPANY_SUFFIX.match(text, end):
         end = m.end()
@@ -95,20 +95,24 @@ def grow_name(text: str, e: NamedEntity) -> NamedEntity:
 def _surname_in_capitals_after(text: str, end: int) -> re.Match[str] | None:
     """The word right after ``end`` on its line if it is a surname written in capitals (:func:`_reads_as_surname`)."""
     m = _SURNAME_IN_CAPITALS_AFTER.match(text, end)
-    return m if m is not None and _reads_as_surname(text, m.end() - len(m.group().strip()), m.group().strip()) else None
+    return m if m is not None and _reads_as_surname(text, m) else None
 
 
-def _reads_as_surname(text: str, start: int, word: str) -> bool:
-    """Whether ``word``, at ``start``, is an all-caps word of three or more letters that two readings agree is no word
-    ("SHIL" of "Riadh SHIL"): it is no common word or title (:func:`_is_label_word`), and the case-blind name model
-    (:mod:`policy_engine.nlp.name_tagger`), reading its line, does not read it as a word ("Maria ASAP", "Peter NOW":
-    P(name) below :data:`~policy_engine.nlp.name_tagger.WORD_BELOW`).  Only a name beside such a word pays an encoder
-    pass, over its line alone."""
-    if len(word) < 3 or not word.isupper() or _is_label_word(word):
-        return False
+def _reads_as_surname(text: str, m: re.Match[str]) -> bool:
+    """Whether the all-caps ``word`` group of ``m`` is a word two readings agree is no word ("SHIL" of "Riadh SHIL"): it
+    is no common word or title (:func:`_is_label_word`), and the case-blind name model does not read it as a word in
+    its line ("Maria ASAP", "Peter NOW": :func:`_read_as_word_in_its_line`)."""
+    word = m.group("word")
+    return word.isupper() and not _is_label_word(word) and not _read_as_word_in_its_line(text, m.start("word"))
+
+
+def _read_as_word_in_its_line(text: str, start: int) -> bool:
+    """Whether the case-blind name model (:mod:`policy_engine.nlp.name_tagger`), reading only the line of ``text`` that
+    holds ``start``, gives the word starting there P(name) below :data:`~policy_engine.nlp.name_tagger.WORD_BELOW`
+    (:func:`~policy_engine.nlp.name_tagger.reads_as_word`; fails closed).  One encoder pass per line it is asked of."""
     line_start = text.rfind("\n", 0, start) + 1
-    line = text[line_start : len(text) if (newline := text.find("\n", start)) < 0 else newline]
-    return not reads_as_word(line, start - line_start)
+    line_end = text.find("\n", start)
+    return reads_as_word(text[line_start : len(text) if line_end < 0 else line_end], start - line_start)
 
 
 def grow_organization(text: str, e: NamedEntity) -> NamedEntity:
@@ -185,8 +189,7 @@ def is_form_label(text: str, start: int, end: int) -> bool:
     words = list(WORD.finditer(text, start, end))
     if not (text[end : end + 3].lstrip(" *").startswith(":") and words and all(is_common_word(w.group()) for w in words)):
         return False
-    line = text[line_start : len(text) if (newline := text.find("\n", end)) < 0 else newline]
-    return all(reads_as_word(line, w.start() - line_start) for w in words if is_first_name(w.group()) or is_surname(w.group()))
+    return all(_read_as_word_in_its_line(text, w.start()) for w in words if is_first_name(w.group()) or is_surname(w.group()))
 
 
 def word_start(text: str, start: int) -> int:
