@@ -200,7 +200,6 @@ def test_a_contact_detail_the_owner_makes_essential_still_travels_as_its_token()
     assert result.placeholders == {"[PHONE_1]": "617-253-1000"} and "reminder" in result.text
 
 
-@pytest.mark.xfail(strict=True, reason="issue 30 class 4, still wrong: the splitter ends a sentence after 'mr.' and every span is cut back to its sentence, so only 'mr.' becomes the placeholder and the surname is forwarded; fixed on branch r5-titles (a carried value is not cut; a title's stop before a proper noun ends no sentence), equal to main on every development count, not merged by stop 54's rule R6")
 def test_a_name_the_sentence_splitter_breaks_after_its_title_leaves_whole(rewriter: QueryRewriter) -> None:
     """A name written right after a title's full stop ("mr.Kowalczyk") is read as a sentence end after "mr."; the name is
     one value, so the whole of it becomes the placeholder and no part of it is forwarded."""

@@ -46,7 +46,7 @@ from enforcers.query_rewrite.generic import GENERIC_WORDS, generic_phrase, holds
 from enforcers.query_rewrite.learned import shared_tagger
 from enforcers.query_rewrite.necessity import IDENTIFIERS, Decision, NecessityPlanner, measured
 from enforcers.query_rewrite.need import shared_necessity
-from enforcers.query_rewrite.placeholders import TOKEN, Placeholders
+from enforcers.query_rewrite.placeholders import TOKEN, Placeholders, token_type
 from enforcers.query_rewrite.request_roles import request_sentences, request_text
 from enforcers.query_rewrite.section import QueryRewriteSection, SpanOutcome
 from enforcers.query_rewrite.sentence_starts import answer_options, parse
@@ -192,11 +192,17 @@ class QueryRewriter:
         raise QueryRefused(f"no rewrite of the query passed verification ({failure}); the query is refused")
 
     def spans(self, query: str) -> tuple[list[Span], str, list[AttributeSpan]]:
-        """(the request sentences, the request text, the attribute spans) of ``query``: what necessity is decided on."""
+        """(the request sentences, the request text, the attribute spans) of ``query``: what necessity is decided on.
+
+        A span ends with the sentence its start is in (:func:`~enforcers.query_rewrite.cuts.clipped_end`), except a
+        value carried as a placeholder (a name, contact detail or identifier): it is one value, and a sentence break
+        the splitter puts inside it ("speak with mr.Rana" read as "mr." | "Rana") would leave part of it in the text."""
         doc = parse(query)
         requests = request_sentences(doc)
         found = self._disclosures(query, doc, requests, context_clauses(doc))
-        return requests, request_text(doc), [self._measurement(replace(s, end=clipped_end(doc, s.start, s.end)), query) for s in found]
+        return requests, request_text(doc), [
+            self._measurement(s if token_type(s.attribute, s.source) else replace(s, end=clipped_end(doc, s.start, s.end)), query) for s in found
+        ]
 
     def _disclosures(self, query: str, doc: Doc, requests: list[Span], clauses: list[tuple[int, int]]) -> list[AttributeSpan]:
         """The attribute spans of ``query``: detected, tagged clauses split into their units, and the units of every other
