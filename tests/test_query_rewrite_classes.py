@@ -209,7 +209,6 @@ def test_a_name_the_sentence_splitter_breaks_after_its_title_leaves_whole(rewrit
     assert "broken heating" in result.text and "[PERSON_1]" in result.text, result.text
 
 
-@pytest.mark.xfail(strict=True, reason="issue 30 class 8, still wrong: the splitter ends a sentence after 'dr.', the tagger reads 'I could not reach dr' as a clause the model keeps, the placeholder for 'dr.Okafor' takes a word of it and verification refuses the query; fixed on branch r5-titles, not merged by stop 54's rule R6")
 def test_a_title_before_a_name_ends_no_sentence(rewriter: QueryRewriter) -> None:
     """"dr.Okafor": the title's full stop is no sentence end, so "I could not reach dr" is no clause of its own that the
     placeholder then breaks (the query was refused); the name goes whole, the request stays."""

@@ -14,6 +14,7 @@ import re
 
 from spacy.tokens import Doc, Token
 
+from policy_engine.detect.entity_bounds import HONORIFICS
 from policy_engine.nlp.pipeline import SYNTAX
 from policy_engine.nlp.pipeline import parse as parse_texts
 
@@ -43,6 +44,9 @@ _NOT_AFTER_FILLER = frozenset({"do", "did", "does", "don't", "didn't", "if", "wo
 _ABBREVIATIONS = frozenset({"incl", "approx", "esp", "appt", "pt", "pts", "hx", "dx", "rx", "tx", "sx", "etc", "vs", "wk", "wks", "mo", "mos", "yr", "yrs", "hr", "hrs", "min", "mins", "dept", "fig", "cf", "ca"})
 
 
+#: Tags of a proper noun: after a title's full stop ("dr.Okafor", "mr. Kowalczyk") it is the name the title goes with.
+_PROPER_NOUN_TAGS = frozenset({"NNP", "NNPS"})
+
 #: Abbreviations whose full stop ends no sentence when a number follows ("membership no. 5529031", "ref. 7731").
 _NUMBER_ABBREVIATIONS = frozenset({"no", "nos", "ref", "tel", "acct", "ext"})
 
@@ -54,7 +58,8 @@ def query_sentence_starts(doc: Doc) -> Doc:
     and the context around it must still be separate units.  A sentence starts
 
     * at a word after ``.``, ``!`` or ``?``, lower-case or not, unless the stop
-      ends an abbreviation ("meds incl. sertraline" is one sentence);
+      ends an abbreviation ("meds incl. sertraline" is one sentence) or a title
+      before a proper noun ("speak with mr. Kowalczyk");
     * at the first word of a line (e-mails, bullet lists, sign-offs);
     * after a semicolon that joins an independent clause ("... ; I take Ozempic every day ; ..."):
       each statement is a unit of its own;
@@ -106,7 +111,8 @@ def query_sentence_starts(doc: Doc) -> Doc:
         elif previous.text in (".", "!", "?") and (not token.is_punct or token.text in _OPENING):  # "rn. which gas ...", but "meds incl. sertraline"
             before = doc[token.i - 2] if token.i >= 2 else None
             numbered = before is not None and before.lower_ in _NUMBER_ABBREVIATIONS and any(c.isdigit() for c in token.text)  # "no. 5529031"
-            token.is_sent_start = not (previous.text == "." and before is not None and (before.lower_ in _ABBREVIATIONS or before.i in numbering or numbered))
+            titled = before is not None and before.lower_ in HONORIFICS and token.tag_ in _PROPER_NOUN_TAGS  # "speak with mr. Kowalczyk"
+            token.is_sent_start = not (previous.text == "." and before is not None and (before.lower_ in _ABBREVIATIONS or before.i in numbering or numbered or titled))
         elif line_start or own_sentence or after_aside or dash_aside or glued or (previous.text == ";" and _clause_follows(doc, token.i)):
             token.is_sent_start = True
             if (own_sentence or dash_aside) and token.i + 1 < len(doc):
