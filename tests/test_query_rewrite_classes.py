@@ -108,6 +108,21 @@ def test_class_7_a_clause_about_email_is_no_address_and_is_kept_when_needed(rewr
     assert token_type("email", "tagger") is None and token_type("email", "detect:contact") == "EMAIL"
 
 
+@pytest.mark.parametrize(
+    ("query", "task", "company"),
+    [
+        ("Please revise my CV below: Led the sales team at Harbourline Logistics for six years and opened the Rotterdam office.", "text_editing", "Harbourline Logistics"),
+        ("make this shorter: Our team at Brightwater Analytics spent the last quarter rebuilding the billing dashboard for the Oslo branch.", "text_editing", "Brightwater Analytics"),
+    ],
+)
+def test_class_7_pasted_text_to_rework_is_read_as_an_edit_and_its_company_travels_as_a_placeholder(rewriter: QueryRewriter, query: str, task: str, company: str) -> None:
+    """A short instruction before pasted text ("revise my CV below:", "make this shorter:") asks for an edit, as real
+    users write it; the classifier read them as a comparison and a problem to solve, and the company went out raw."""
+    result = rewriter.rewrite(query)
+    assert result.task == task, result.task
+    assert company not in result.text and "[ORG_1]" in result.text, result.text
+
+
 def test_class_8_over_removal_is_caught_both_ways_and_refused_with_the_reason(rewriter: QueryRewriter, policy: Policy) -> None:
     result = rewriter.rewrite(COUGH)
     requests = [(COUGH.index("Should"), len(COUGH))]

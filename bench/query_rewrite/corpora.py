@@ -27,6 +27,10 @@ from pathlib import Path
 CORPORA = Path(__file__).resolve().parents[3] / "shared" / "corpora"
 CAPID = CORPORA / "capid" / "train.jsonl"
 PUPA = CORPORA / "pupa" / "PUPA_TNB.csv"
+#: Hand labels of PUPA's development queries and of 100 CAPID development questions: one Need-to-Know task type each,
+#: by position in the development part.
+PUPA_TASKS = Path(__file__).resolve().parent / "pupa_development_tasks.json"
+CAPID_TASKS = Path(__file__).resolve().parent / "capid_development_tasks.json"
 #: The split seed and the development share of CAPID's contexts.
 SEED = 13
 DEVELOPMENT_SHARE = 0.6
@@ -108,3 +112,18 @@ def pupa_split(queries: list[PupaQuery], seed: int = SEED, development_share: fl
     random.Random(seed).shuffle(order)
     development = set(order[: round(len(queries) * development_share)])
     return [q for i, q in enumerate(queries) if i in development], [q for i, q in enumerate(queries) if i not in development]
+
+
+def _labelled(path: Path, development: list) -> tuple[list, list[str]]:
+    rows = sorted((int(i), task) for i, task in json.loads(path.read_text(encoding="utf-8"))["tasks"].items())
+    return [development[i] for i, _ in rows], [task for _, task in rows]
+
+
+def labelled_pupa() -> tuple[list[PupaQuery], list[str]]:
+    """PUPA's development queries that carry a hand task label (:data:`PUPA_TASKS`), and their labels, in file order."""
+    return _labelled(PUPA_TASKS, pupa_split(pupa())[0])
+
+
+def labelled_capid() -> tuple[list[CapidQuery], list[str]]:
+    """The CAPID development queries whose question carries a hand task label (:data:`CAPID_TASKS`), and the labels."""
+    return _labelled(CAPID_TASKS, capid_split(capid())[0])

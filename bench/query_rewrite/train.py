@@ -1,4 +1,4 @@
-"""Fit the shipped rewrite models from the development generator families A to J (held-out family K is never read here).
+"""Fit the request detector and disclosure tagger from the development generator families A to J (held-out family K is never read here).
 
 Families C to J were each held out for one report before they became development families.
 
@@ -8,8 +8,6 @@ Writes, into ``enforcers/query_rewrite/``:
   (:class:`enforcers.query_rewrite.learned.RequestDetector`), on every spaCy
   sentence, labelled a request when most of its words come from the rendered
   request; fitted first, since the other models read the request it finds;
-* ``task_model.npz``: the task classifier (:mod:`enforcers.query_rewrite.task`),
-  on the request sentence(s) of every sample;
 * ``disclosure_model.npz``: the disclosure tagger
   (:class:`enforcers.query_rewrite.learned.DisclosureTagger`), on every context
   clause, labelled by the attribute of the benchmark item it holds (``none``
@@ -55,7 +53,7 @@ from enforcers.query_rewrite.cuts import context_clauses  # noqa: E402
 from enforcers.query_rewrite.learned import NO_DISCLOSURE, REQUEST_FILE, TAGGER_FILE, tagger_features  # noqa: E402
 from enforcers.query_rewrite.request_roles import request_sentences  # noqa: E402
 from enforcers.query_rewrite.sentence_starts import parse  # noqa: E402
-from enforcers.query_rewrite.task import EMBEDDING, MODEL_FILE, features  # noqa: E402
+from enforcers.query_rewrite.task import EMBEDDING, features  # noqa: E402
 from policy_engine.nlp.embedding import Embedder, load_embedder  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[2] / "enforcers" / "query_rewrite"
@@ -144,7 +142,8 @@ def request_rows(parsed: list[tuple[Sample, Doc]]) -> tuple[list[str], list[int]
 
 
 def gather(parsed: list[tuple[Sample, Doc]], pools: dict[str, list[str]] | None = None) -> Rows:
-    """Rows for the task classifier and the tagger; with ``pools``, value-swapped copies of disclosure clauses too."""
+    """Rows for the task classifier (``training/query_rewrite/fit_tasks.py`` reads them beside real requests) and the
+    tagger; with ``pools``, value-swapped copies of disclosure clauses too."""
     rows = Rows()
     rng = random.Random(0)
     for sample, doc in parsed:
@@ -193,10 +192,6 @@ def main() -> None:
     request_roles_module.shared_request_detector = lambda: request_detector
     request_roles_module.request_roles.cache_clear()
     train, dev = gather(train_docs, value_pools(args.families)), gather(dev_docs)
-
-    task_model = LogisticRegression(C=4.0, max_iter=3000).fit(features(train.requests, embedder), train.tasks)
-    report["task_dev_accuracy"] = round(float((task_model.predict(features(dev.requests, embedder)) == np.array(dev.tasks)).mean()), 4)
-    np.savez_compressed(OUT / MODEL_FILE, classes=np.array(task_model.classes_, dtype=str), coef=task_model.coef_.astype(np.float32), intercept=task_model.intercept_.astype(np.float32))
 
     tag_text = train.clauses + NEUTRAL
     tag_labels = train.clause_labels + [NO_DISCLOSURE] * len(NEUTRAL)
