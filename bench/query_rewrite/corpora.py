@@ -23,6 +23,7 @@ import json
 import random
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 CORPORA = Path(__file__).resolve().parents[3] / "shared" / "corpora"
 CAPID = CORPORA / "capid" / "train.jsonl"
@@ -36,6 +37,9 @@ SEED = 13
 DEVELOPMENT_SHARE = 0.6
 #: The development share of PUPA TNB's queries (same seed).
 PUPA_DEVELOPMENT_SHARE = 0.5
+
+
+Query = TypeVar("Query")
 
 
 @dataclass(frozen=True)
@@ -114,7 +118,8 @@ def pupa_split(queries: list[PupaQuery], seed: int = SEED, development_share: fl
     return [q for i, q in enumerate(queries) if i in development], [q for i, q in enumerate(queries) if i not in development]
 
 
-def _labelled(path: Path, development: list) -> tuple[list, list[str]]:
+def _labelled(path: Path, development: list[Query]) -> tuple[list[Query], list[str]]:
+    """The rows of ``development`` that ``path`` labels (by position), and their task labels."""
     rows = sorted((int(i), task) for i, task in json.loads(path.read_text(encoding="utf-8"))["tasks"].items())
     return [development[i] for i, _ in rows], [task for _, task in rows]
 

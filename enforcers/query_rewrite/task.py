@@ -6,9 +6,10 @@ word uni- and bigrams (the verbs and objects that name a task: "translate",
 "rename ... files", "a poem").  The fitted coefficients ship as
 ``task_model.npz`` beside this module; ``training/query_rewrite/fit_tasks.py``
 regenerates them deterministically from the generator families' requests and
-real users' requests (PUPA's development queries, task labelled by hand), the
-real ones weighted by out-of-fold accuracy on them: 0.466 against 0.280 for the
-generator-only fit it replaces.
+real users' requests labelled by hand with their task (PUPA's development
+queries and 100 CAPID development questions), the real ones weighted by
+out-of-fold accuracy on PUPA's: 0.458 against 0.280 for the generator-only fit
+it replaces.
 Prediction is a matrix product and a softmax over the embedding and
 :func:`policy_engine.nlp.ngram_hashing.hashed_ngrams` (no scikit-learn at run time).
 """
