@@ -1,6 +1,7 @@
 """``policy-engine rewrite`` prints one line per decision whose basis names who settled it ("policy rule:", "model:",
 "default:"), built from the decision's ``origin`` (real engine, the shipped clinic policy; the lines as they read
-before the prefix was derived from ``origin``).  The questions were written for this test."""
+before the prefix was derived from ``origin``).  The questions were written for this test, each so that the task the
+shipped classifier reads in it shows the origin under test (a task the clinic has a rule for, or one it has none for)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ def decision_lines(question: str) -> list[str]:
 
 
 def test_a_policy_rule_decision_says_so() -> None:
-    lines = decision_lines("I'm allergic to peanuts and my sister jenna is visiting. What snacks should I pack for a hike?")
+    lines = decision_lines("I'm allergic to peanuts and my sister jenna is visiting. Can you explain which snacks are safe for me to pack for a hike?")
     assert lines == [
         "  kept         allergies            self         'allergic to peanuts'  (policy rule: essential)",
         "  removed      vacation_prefs       family       'and my sister jenna is visiting'  (policy rule: non-essential)",
@@ -29,7 +30,7 @@ def test_a_policy_rule_decision_says_so() -> None:
 
 
 def test_model_and_default_decisions_say_so() -> None:
-    lines = decision_lines("My manager Derek Stone in Leeds said I'm being fired; how do I ask for a reference letter?")
+    lines = decision_lines("My manager Derek Stone in Leeds said I'm being fired; how should I look for a new job?")
     assert lines == [
         "  placeholder  name                 coworker     'Derek Stone'  (default: a value the answer only carries)",
         "  kept         address              coworker     'Leeds'  (model: the question needs it)",
