@@ -13,11 +13,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bench.query_rewrite.corpora import labelled_pupa  # noqa: E402
@@ -45,6 +43,7 @@ def main() -> None:
     folds = {k: QueryRewriter(policy, analyzer, classifier=TaskClassifier.load(args.folds_dir / f"task_fold{k}.npz", embedder)) for k in set(fold_of.values())}
     runs = {"baseline": ([], [], []), "out of fold": ([], [], [])}
     for i, query in enumerate(queries):
+        request = request_text(parse(query.text))
         for name, rewriter in (("baseline", baseline), ("out of fold", folds[fold_of[i]])):
             texts, refused, right = runs[name]
             try:
@@ -53,7 +52,7 @@ def main() -> None:
             except QueryRefused:
                 texts.append("")
                 refused.append(i)
-            right.append(rewriter.classifier.predict(request_text(parse(query.text))).task == tasks[i])
+            right.append(rewriter.classifier.predict(request).task == tasks[i])
     units = sum(len(q.pii_units) for q in queries)
     print(f"PUPA development, {len(queries)} hand-labelled queries, {units} units\n")
     print("| classifier | task accuracy | units forwarded | queries leaking | refused | cos to reference |")
@@ -62,8 +61,8 @@ def main() -> None:
         leaked = [[forwarded(u, t) for u in q.pii_units] for q, t in zip(queries, texts)]
         cosine = sum(_cosines(embedder, texts, [q.reference for q in queries])) / len(queries)
         print(f"| {name} | {sum(right) / len(right):.3f} | {sum(map(sum, leaked))} | {sum(any(r) for r in leaked)} | {len(refused)} | {cosine:.3f} |")
-    changed = [(i, runs["baseline"][0][i], runs["out of fold"][0][i]) for i in range(len(queries)) if runs["baseline"][0][i] != runs["out of fold"][0][i]]
-    print(f"\nrewrites that differ: {len(changed)}; refused only by the baseline: {sorted(set(runs['baseline'][1]) - set(runs['out of fold'][1]))}; "
+    changed = sum(a != b for a, b in zip(runs["baseline"][0], runs["out of fold"][0]))
+    print(f"\nrewrites that differ: {changed}; refused only by the baseline: {sorted(set(runs['baseline'][1]) - set(runs['out of fold'][1]))}; "
           f"only out of fold: {sorted(set(runs['out of fold'][1]) - set(runs['baseline'][1]))}")
 
 

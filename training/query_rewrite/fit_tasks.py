@@ -44,10 +44,6 @@ FOLDS = 5
 C = 4.0
 
 
-def fit(x: np.ndarray, y: list[str], weight: np.ndarray) -> LogisticRegression:
-    return LogisticRegression(C=C, max_iter=3000).fit(x, y, sample_weight=weight)
-
-
 def save(model: LogisticRegression, path: Path) -> None:
     np.savez_compressed(path, classes=np.array(model.classes_, dtype=str), coef=model.coef_.astype(np.float32), intercept=model.intercept_.astype(np.float32))
 
@@ -61,38 +57,36 @@ def main() -> None:
     queries, tasks = labelled_pupa()
     advice, advice_tasks = labelled_capid()
     requests = [request_text(parse(q.text)) for q in queries]
-    x_gen, x_real = features(generated.requests, embedder), features(requests, embedder)
-    x_gen, generated_tasks = np.vstack([x_gen, features([request_text(parse(q.text)) for q in advice], embedder)]), generated.tasks + advice_tasks
-    generated_row = np.r_[np.ones(len(generated.tasks), dtype=bool), np.zeros(len(advice_tasks), dtype=bool)]
+    # rows in every fit: the generated requests (weight 1) and the CAPID questions (weight w)
+    x_always = np.vstack([features(generated.requests, embedder), features([request_text(parse(q.text)) for q in advice], embedder)])
+    y_always, is_generated = generated.tasks + advice_tasks, np.r_[np.ones(len(generated.tasks), dtype=bool), np.zeros(len(advice_tasks), dtype=bool)]
+    x_pupa, y_pupa = features(requests, embedder), np.array(tasks)
+
+    def fit(rows: np.ndarray, w: float) -> LogisticRegression:
+        """The classifier on every always-fitted row and PUPA's ``rows``, real requests weighted ``w``."""
+        weight = np.r_[np.where(is_generated, 1.0, w), np.full(len(rows), w)]
+        return LogisticRegression(C=C, max_iter=3000).fit(np.vstack([x_always, x_pupa[rows]]), y_always + list(y_pupa[rows]), sample_weight=weight)
+
     groups = np.unique([q.text for q in queries], return_inverse=True)[1]
-    folds = list(GroupKFold(n_splits=FOLDS).split(x_real, tasks, groups))
-    shipped = TaskClassifier.load()
-    before = float(np.mean([p.task == t for p, t in zip(shipped.predict_many(requests), tasks)]))
+    folds = list(GroupKFold(n_splits=FOLDS).split(x_pupa, y_pupa, groups))
+    before = float(np.mean([p.task == t for p, t in zip(TaskClassifier.load().predict_many(requests), tasks)]))
     print(f"generated requests {len(generated.requests)}, labelled real requests {len(requests)} ({len(set(groups))} distinct) and {len(advice)} CAPID questions")
-    print(f"shipped classifier (generated requests only): task accuracy on the labelled real requests {before:.3f}")
-    y_real = np.array(tasks)
-
-    def weights(w: float) -> np.ndarray:
-        """Per generated or CAPID row: 1 for a generated request, ``w`` for a real one."""
-        return np.where(generated_row, 1.0, w)
-
+    print(f"classifier in the package now (in sample once it is this fit): task accuracy on the labelled real requests {before:.3f}")
     results = {}
     for w in WEIGHTS:
         predicted = np.empty(len(tasks), dtype=object)
         for train, test in folds:
-            model = fit(np.vstack([x_gen, x_real[train]]), generated_tasks + list(y_real[train]), np.r_[weights(w), np.full(len(train), w)])
-            predicted[test] = model.predict(x_real[test])
-        results[w] = float((predicted == y_real).mean())
+            predicted[test] = fit(train, w).predict(x_pupa[test])
+        results[w] = float((predicted == y_pupa).mean())
         print(f"weight {w:>4}: out-of-fold task accuracy on the labelled real requests {results[w]:.3f}")
     weight = max(WEIGHTS, key=lambda w: (results[w], -w))
     print(f"chosen weight {weight}")
     if args.folds_dir:
         args.folds_dir.mkdir(parents=True, exist_ok=True)
         for k, (train, _) in enumerate(folds):
-            model = fit(np.vstack([x_gen, x_real[train]]), generated_tasks + list(y_real[train]), np.r_[weights(weight), np.full(len(train), weight)])
-            save(model, args.folds_dir / f"task_fold{k}.npz")
+            save(fit(train, weight), args.folds_dir / f"task_fold{k}.npz")
         (args.folds_dir / "folds.json").write_text(json.dumps({str(k): [int(i) for i in test] for k, (_, test) in enumerate(folds)}), encoding="utf-8")
-    save(fit(np.vstack([x_gen, x_real]), generated_tasks + tasks, np.r_[weights(weight), np.full(len(x_real), weight)]), OUT)
+    save(fit(np.arange(len(queries)), weight), OUT)
     print(f"wrote {OUT}")
 
 
