@@ -90,3 +90,23 @@ def test_verification_finds_a_value_as_whole_words_in_every_script(text: str, va
     from enforcers.query_rewrite.words import contains
 
     assert contains(text, value) is found
+
+
+#: "A sensitive value appears": a detector reads the inside of a placeholder token ("ORG_2" of "[ORG_2]") as a new name.
+CV_SKILLS = (
+    "Improve this CV section: Skills & abilities: Microsoft Excel, Bilingual in English and Polish. "
+    "Diploma of Business, Holmesglen Institute, Melbourne 2019 - 2020."
+)
+#: "An essential value was lost": amounts written with three decimals, split by the detectors inside the number.
+DIVIDENDS = "Check my numbers: we paid dividends of $12.500 in March and $8.250 in June, and the fund returned 4.125% for the year. Is the total right?"
+
+
+def test_a_placeholder_token_in_the_rewrite_is_no_new_value(rewriter: QueryRewriter) -> None:
+    result = rewriter.rewrite(CV_SKILLS)
+    assert "Holmesglen" not in result.text and "[ORG_" in result.text, result.text
+
+
+def test_an_essential_value_forwarded_verbatim_is_not_lost(rewriter: QueryRewriter) -> None:
+    result = rewriter.rewrite(DIVIDENDS)
+    for value in ("$12.500", "$8.250", "4.125%", "Is the total right?"):
+        assert value in result.text, result.text

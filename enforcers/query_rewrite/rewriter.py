@@ -248,10 +248,12 @@ class QueryRewriter:
         * a non-essential value survives (whole words, whitespace collapsed: a cut may join lines), a carried value
           (one a placeholder stands for) anywhere, any other outside the essential spans that hold it;
         * a sensitive value appears that ``original`` lacks: a span detected in ``text`` holding a word that neither
-          ``original`` nor a generic phrase holds (one the detector finds across a cut brings nothing new; a placeholder
-          token is no value);
-        * a span judged essential is gone (one of its content words, less the carried values in it, is missing: a cut
-          may take a clause's connective);
+          ``original`` nor a generic phrase holds, and that ``original`` does not hold as it stands (one the detector
+          finds across a cut brings nothing new, nor one it ends inside a number; a placeholder token, or the part of one
+          a detector reads as a name, is no value);
+        * a span judged essential is gone: neither forwarded as it stands nor with all its content words, less the
+          carried values in it (a cut may take a clause's connective; a span may end inside a number, "17.00" of
+          "17.000");
         * nothing but placeholders is left (a query that is only a protected value asks nothing that may leave);
         * the request is lost: a word of a request sentence, outside the spans removed from it and the carried values, is
           missing."""
@@ -267,14 +269,16 @@ class QueryRewriter:
             inside_essential = d.placeholder is None and any(contains(e, value) for e in essential)
             if not d.essential and len(value) >= 2 and contains(forwarded, value) and not inside_essential:
                 return "a non-essential value survives"
-        if any(not _content(value) <= words(text) for value in essential):
+        if any(not (value in forwarded or _content(value) <= words(text)) for value in essential):
             return "an essential value was lost"
         removed = [(d.span.start, d.span.end) for d in decisions if not d.essential]
         asked = set().union(*(words(without(folded(_blanked(original, r0, r1, removed)), carried)) for r0, r1 in requests)) if requests else set()
         if not asked <= words(text):
             return "the request was lost"
-        known = words(original) | GENERIC_WORDS
-        if not all(words(TOKEN.sub(" ", span.value(text))) <= known for span in self.attributes.find(text)):
+        known, held = words(original) | GENERIC_WORDS, folded(original)
+        blanked = TOKEN.sub(lambda token: " " * len(token.group()), text)
+        found = [folded(blanked[span.start:span.end]) for span in self.attributes.find(text)]
+        if not all(value in held or words(value) <= known for value in found):
             return "a sensitive value appears that the query did not hold"
         return None
 
