@@ -8,7 +8,11 @@ from __future__ import annotations
 
 import pytest
 
+from enforcers.query_rewrite.necessity import Decision
 from enforcers.query_rewrite.rewriter import QueryRewriter
+from enforcers.query_rewrite.settings import NecessityAction
+from enforcers.query_rewrite.spans import AttributeSpan
+from enforcers.query_rewrite.words import without
 from enforcers.query_rewrite.task import shared_classifier
 from policy_engine.detect.analyzer import Analyzer
 from policy_engine.policy.model import Metadata, Policy
@@ -110,3 +114,35 @@ def test_an_essential_value_forwarded_verbatim_is_not_lost(rewriter: QueryRewrit
     result = rewriter.rewrite(DIVIDENDS)
     for value in ("$12.500", "$8.250", "4.125%", "Is the total right?"):
         assert value in result.text, result.text
+
+
+#: "An essential value was lost": carried values overlapping a kept span ("Keyword" and "Laguna Hills Keyword" both carried,
+#: "Expert Avionique" kept inside the carried job title "Ingénieur - Expert Avionique").
+KEYWORDS = "Write a post with these keywords. Keyword 1: Managed IT Services Laguna Hills Keyword 2: IT support Tustin"
+JOB = "Écrivez une lettre de motivation pour le poste Ingénieur - Expert Avionique chez Safran Nacelles, s'il vous plaît."
+
+
+def _decision(text: str, value: str, essential: bool, placeholder: str | None = None, after: int = 0) -> Decision:
+    start = text.index(value, after)
+    span = AttributeSpan("employment", "occupation", start, start + len(value), source="detect:employer" if placeholder else "")
+    return Decision(span, essential, NecessityAction.REMOVE, "test", placeholder=placeholder)
+
+
+def test_carried_values_are_taken_out_of_a_kept_span_longest_first(rewriter: QueryRewriter) -> None:
+    """The longer carried value is taken out before a shorter one it holds, so neither is asked of the rewrite."""
+    assert without("keyword 1: managed it services laguna hills keyword 2", ["keyword", "laguna hills keyword"]).split() == ["1:", "managed", "it", "services", "2"]
+    kept = KEYWORDS[KEYWORDS.index("Keyword 1"):]
+    decisions = [
+        _decision(KEYWORDS, kept, True),
+        _decision(KEYWORDS, "Keyword", False, "PERSON", after=KEYWORDS.index("Keyword 1")),
+        _decision(KEYWORDS, "Laguna Hills Keyword", False, "PERSON"),
+    ]
+    rewrite = "Write a post with these keywords. [PERSON_1] 1: Managed IT Services [PERSON_2] 2: IT support Tustin"
+    assert rewriter.failure(rewrite, KEYWORDS, decisions, []) is None
+
+
+def test_a_kept_span_inside_a_carried_value_leaves_with_its_token(rewriter: QueryRewriter) -> None:
+    decisions = [_decision(JOB, "Ingénieur - Expert Avionique", False, "ORG"), _decision(JOB, "Expert Avionique", True)]
+    rewrite = "Écrivez une lettre de motivation pour le poste [ORG_1] chez Safran Nacelles, s'il vous plaît."
+    assert rewriter.failure(rewrite, JOB, decisions, []) is None
+    assert rewriter.failure("Écrivez une lettre de motivation, s'il vous plaît.", JOB, [_decision(JOB, "Expert Avionique", True)], []) == "an essential value was lost"

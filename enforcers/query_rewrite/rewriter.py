@@ -253,7 +253,7 @@ class QueryRewriter:
           a detector reads as a name, is no value);
         * a span judged essential is gone: neither forwarded as it stands nor with all its content words, less the
           carried values in it (a cut may take a clause's connective; a span may end inside a number, "17.00" of
-          "17.000");
+          "17.000"); one inside a value carried as a placeholder leaves with its token;
         * nothing but placeholders is left (a query that is only a protected value asks nothing that may leave);
         * the request is lost: a word of a request sentence, outside the spans removed from it and the carried values, is
           missing."""
@@ -263,7 +263,11 @@ class QueryRewriter:
             return "nothing but protected values: no request is left to forward"
         forwarded = folded(text)
         carried = [folded(d.span.value(original)) for d in decisions if d.placeholder is not None]
-        essential = [without(folded(d.span.value(original)), carried) for d in decisions if d.essential]
+        tokens = [(d.span.start, d.span.end) for d in decisions if d.placeholder is not None]
+        essential = [
+            without(folded(d.span.value(original)), carried) for d in decisions
+            if d.essential and not any(t0 <= d.span.start and d.span.end <= t1 for t0, t1 in tokens)
+        ]
         for d in decisions:
             value = folded(d.span.value(original))
             inside_essential = d.placeholder is None and any(contains(e, value) for e in essential)

@@ -39,7 +39,8 @@ def contains(text: str, value: str) -> bool:
 
 
 def without(text: str, values: list[str]) -> str:
-    """``text`` with every whole-word occurrence of ``values`` taken out (the carried values inside a kept span)."""
-    for value in values:
+    """``text`` with every whole-word occurrence of ``values`` taken out (the carried values inside a kept span), longest
+    first: a shorter value taken out first would break a longer one that holds it ("keyword" of "laguna hills keyword")."""
+    for value in sorted(values, key=len, reverse=True):
         text = re.sub(whole(value), " ", text)
     return text
