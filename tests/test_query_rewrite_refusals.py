@@ -1,5 +1,7 @@
-"""query_rewrite refuses only what cannot be forwarded safely: the two refusal classes of issue 30, and the task
-classifier's abstention, on queries written for these tests before the fixes (no corpus needed).
+"""query_rewrite refuses only what cannot be forwarded safely: the two refusal classes of issue 30, the task
+classifier's abstention, and verification's false alarms (a placeholder token read as a new value, a kept value split
+inside a number, carried values overlapping a kept span), on queries written for these tests before the fixes (no
+corpus needed).
 
 Real spaCy, the real embedder, the shipped models.
 """
