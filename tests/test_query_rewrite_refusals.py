@@ -14,8 +14,8 @@ from enforcers.query_rewrite.necessity import Decision
 from enforcers.query_rewrite.rewriter import QueryRewriter
 from enforcers.query_rewrite.settings import NecessityAction
 from enforcers.query_rewrite.spans import AttributeSpan
-from enforcers.query_rewrite.words import without
 from enforcers.query_rewrite.task import shared_classifier
+from enforcers.query_rewrite.words import without
 from policy_engine.detect.analyzer import Analyzer
 from policy_engine.policy.model import Metadata, Policy
 
