@@ -160,6 +160,8 @@ NEAR_MISSES = [
     ("occupation", "leave the forms at the pharmacist desk"),
     ("organization", "Jane Garcia-Lopez and Tom Reyes met."),
     ("phone", "account 7646585305 is overdrawn"),
+    ("phone", "Office manager at Brightwater Analytics (2019-2023), then team lead."),
+    ("phone", "Call-centre supervisor 1998-2004, office manager since."),
     ("credit_card", "the lease ending in 2027 was renewed"),
     ("age", "The room is 39."),
 ]

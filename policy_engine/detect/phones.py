@@ -16,7 +16,8 @@ the library about it, for the regions of :attr:`PhoneRecognizer.regions`
   does, ``087 765 4321`` as Ireland does), so a date ("12.05.2023"), a
   reference ("1234-555-0100") or a bare digit run ("account 7646585305") is not;
 * after a telephone cue ("call", "mobile", "fax" ...): any possible number
-  of one of the regions, however it is grouped ("Phone 7646585305").
+  of one of the regions, however it is grouped ("Phone 7646585305");
+* never a span of two years ("office manager 2019-2023"), cued or not.
 
 A bare extension ("ext. 2083") is a hand-written pattern: the library parses
 extensions only as part of a full number, and a transcript often gives the
@@ -51,6 +52,14 @@ _CANDIDATE = re.compile(
 )
 #: An extension on its own (see the module docstring for why this one is hand-written).
 BARE_EXTENSION = re.compile(r"\b(?:ext|extension)\.?\s?\d{2,5}\b", re.IGNORECASE)
+#: Two years joined by a hyphen: a period ("2019-2023"), which a cue such as "office" would otherwise let pass.
+_YEARS = re.compile(r"(?P<first>(?:19|20)\d\d)-(?P<last>(?:19|20)\d\d)")
+
+
+def _period(candidate: str) -> bool:
+    """Whether ``candidate`` is a span of years, the second later than the first."""
+    match = _YEARS.fullmatch(candidate)
+    return match is not None and int(match["first"]) < int(match["last"])
 
 
 @cache
@@ -70,6 +79,8 @@ def phone_number(candidate: str, regions: tuple[str, ...], cued: bool) -> bool:
     international = candidate.startswith(("+", "00"))
     if not (international or cued) and len(_groups(candidate)) < 2:
         return False  # a bare digit run is a phone number only after a cue
+    if _period(candidate):
+        return False
     lib = _library()
     for region in ("ZZ",) if international else regions:
         try:
