@@ -148,3 +148,9 @@ def test_a_kept_span_inside_a_carried_value_leaves_with_its_token(rewriter: Quer
     rewrite = "Écrivez une lettre de motivation pour le poste [ORG_1] chez Safran Nacelles, s'il vous plaît."
     assert rewriter.failure(rewrite, JOB, decisions, []) is None
     assert rewriter.failure("Écrivez une lettre de motivation, s'il vous plaît.", JOB, [_decision(JOB, "Expert Avionique", True)], []) == "an essential value was lost"
+
+
+def test_a_new_name_that_is_part_of_a_queried_name_is_still_new(rewriter: QueryRewriter) -> None:
+    """A detected value is new unless the query holds its whole words: "Anna" is not held by "Annabelle"."""
+    query = "Please ask Annabelle to fix the grammar of this note: the meeting moves to Tuesday."
+    assert rewriter.failure("Please ask Anna to fix the grammar of this note: the meeting moves to Tuesday.", query, [], []) == "a sensitive value appears that the query did not hold"

@@ -247,10 +247,10 @@ class QueryRewriter:
 
         * a non-essential value survives (whole words, whitespace collapsed: a cut may join lines), a carried value
           (one a placeholder stands for) anywhere, any other outside the essential spans that hold it;
-        * a sensitive value appears that ``original`` lacks: a span detected in ``text`` holding a word that neither
-          ``original`` nor a generic phrase holds, and that ``original`` does not hold as it stands (one the detector
-          finds across a cut brings nothing new, nor one it ends inside a number; a placeholder token, or the part of one
-          a detector reads as a name, is no value);
+        * a sensitive value appears that ``original`` lacks: a span detected in ``text`` overlapping a whole word that
+          neither ``original`` nor a generic phrase holds (one the detector finds across a cut brings nothing new, nor one
+          it ends inside a number, "12.50" of "$12.500"; a placeholder token, or the part of one a detector reads as a
+          name, is no value);
         * a span judged essential is gone: neither forwarded as it stands nor with all its content words, less the
           carried values in it (a cut may take a clause's connective; a span may end inside a number, "17.00" of
           "17.000"); one inside a value carried as a placeholder leaves with its token;
@@ -279,10 +279,9 @@ class QueryRewriter:
         asked = set().union(*(words(without(folded(_blanked(original, r0, r1, removed)), carried)) for r0, r1 in requests)) if requests else set()
         if not asked <= words(text):
             return "the request was lost"
-        known, held = words(original) | GENERIC_WORDS, folded(original)
+        known = words(original) | GENERIC_WORDS
         blanked = TOKEN.sub(lambda token: " " * len(token.group()), text)
-        found = [folded(blanked[span.start:span.end]) for span in self.attributes.find(text)]
-        if not all(value in held or words(value) <= known for value in found):
+        if not all(_overlapped_words(blanked, span.start, span.end) <= known for span in self.attributes.find(text)):
             return "a sensitive value appears that the query did not hold"
         return None
 
@@ -298,6 +297,12 @@ class QueryRewriter:
         except DegenerateOutput:
             return None
         return out or None
+
+
+def _overlapped_words(text: str, start: int, end: int) -> set[str]:
+    """The case-folded whole words of ``text`` that ``text[start:end]`` overlaps (a span that ends inside a word reads
+    the whole word)."""
+    return {m.group().casefold() for m in WORD.finditer(text) if m.start() < end and start < m.end()}
 
 
 def _content(text: str) -> set[str]:
