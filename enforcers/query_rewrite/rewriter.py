@@ -247,33 +247,34 @@ class QueryRewriter:
 
         * a non-essential value survives (whole words, whitespace collapsed: a cut may join lines), a carried value
           (one a placeholder stands for) anywhere, any other outside the essential spans that hold it;
-        * a sensitive value appears that ``original`` lacks: a span detected in ``text`` overlapping a whole word that
-          neither ``original`` nor a generic phrase holds (one the detector finds across a cut brings nothing new, nor one
-          it ends inside a number, "12.50" of "$12.500"; a placeholder token, or the part of one a detector reads as a
-          name, is no value);
-        * a span judged essential is gone: neither forwarded as it stands nor with all its content words, less the
-          carried values in it (a cut may take a clause's connective; a span may end inside a number, "17.00" of
-          "17.000"); one inside a value carried as a placeholder leaves with its token;
+        * a sensitive value appears that ``original`` lacks: a span detected in ``text`` holding a word that neither
+          ``original`` nor a generic phrase holds (one the detector finds across a cut brings nothing new; a placeholder
+          token, or the part of one a detector reads as a name, is no value);
+        * a span judged essential is gone (one of its content words, less the carried values in it, is missing: a cut
+          may take a clause's connective); one inside a value carried as a placeholder leaves with its token;
         * nothing but placeholders is left (a query that is only a protected value asks nothing that may leave);
         * the request is lost: a word of a request sentence, outside the spans removed from it and the carried values, is
-          missing."""
+          missing.
+
+        A detected or essential span is read as the whole words it overlaps (:func:`_widened`): one a detector ends
+        inside a number ("17.00" of "$17.000") is the number, in the query and in the rewrite."""
         if not text.strip():
             return "empty rewrite"
         if not WORD.search(TOKEN.sub(" ", text)):
             return "nothing but protected values: no request is left to forward"
         forwarded = folded(text)
-        carried = [folded(d.span.value(original)) for d in decisions if d.placeholder is not None]
-        tokens = [(d.span.start, d.span.end) for d in decisions if d.placeholder is not None]
+        carriers = [d.span for d in decisions if d.placeholder is not None]
+        carried = [folded(c.value(original)) for c in carriers]
         essential = [
-            without(folded(d.span.value(original)), carried) for d in decisions
-            if d.essential and not any(t0 <= d.span.start and d.span.end <= t1 for t0, t1 in tokens)
+            without(folded(_widened(original, d.span.start, d.span.end)), carried) for d in decisions
+            if d.essential and not any(c.start <= d.span.start and d.span.end <= c.end for c in carriers)
         ]
         for d in decisions:
             value = folded(d.span.value(original))
             inside_essential = d.placeholder is None and any(contains(e, value) for e in essential)
             if not d.essential and len(value) >= 2 and contains(forwarded, value) and not inside_essential:
                 return "a non-essential value survives"
-        if any(not (value in forwarded or _content(value) <= words(text)) for value in essential):
+        if any(not _content(value) <= words(text) for value in essential):
             return "an essential value was lost"
         removed = [(d.span.start, d.span.end) for d in decisions if not d.essential]
         asked = set().union(*(words(without(folded(_blanked(original, r0, r1, removed)), carried)) for r0, r1 in requests)) if requests else set()
@@ -281,7 +282,7 @@ class QueryRewriter:
             return "the request was lost"
         known = words(original) | GENERIC_WORDS
         blanked = TOKEN.sub(lambda token: " " * len(token.group()), text)
-        if not all(_overlapped_words(blanked, span.start, span.end) <= known for span in self.attributes.find(text)):
+        if not all(words(_widened(blanked, span.start, span.end)) <= known for span in self.attributes.find(text)):
             return "a sensitive value appears that the query did not hold"
         return None
 
@@ -299,10 +300,11 @@ class QueryRewriter:
         return out or None
 
 
-def _overlapped_words(text: str, start: int, end: int) -> set[str]:
-    """The case-folded whole words of ``text`` that ``text[start:end]`` overlaps (a span that ends inside a word reads
-    the whole word)."""
-    return {m.group().casefold() for m in WORD.finditer(text) if m.start() < end and start < m.end()}
+def _widened(text: str, start: int, end: int) -> str:
+    """``text[start:end]`` widened to the whole words it overlaps: a span a detector ends inside a number ("12.50" of
+    "$12.500") is read, and asked of a rewrite, as the number."""
+    overlapped = [m.span() for m in WORD.finditer(text) if m.start() < end and start < m.end()]
+    return text[min([start, *(s for s, _ in overlapped)]):max([end, *(e for _, e in overlapped)])]
 
 
 def _content(text: str) -> set[str]:
