@@ -136,3 +136,18 @@ def test_each_text_is_parsed_once_and_callers_get_private_copies() -> None:
     assert [e.text for e in again.ents] == [e.text for e in full.ents]
     again.set_ents([], default="outside")  # a caller's change never reaches the next caller
     assert [e.text for e in parse([text])[0].ents] == [e.text for e in full.ents]
+
+
+def test_the_tokenizer_splits_full_width_punctuation_and_a_change_of_script() -> None:
+    """A CJK run glued to a name ("翻译成英文：Zhang") is two tokens and a full-width stop is one of its own, so no entity
+    swallows the request before it; English tokenizes as spaCy's rules say."""
+    from policy_engine.nlp.pipeline import pipeline
+
+    nlp = pipeline()
+    assert [t.text for t in nlp.tokenizer("翻译成英文：Zhang Wei,the new chairman")] == ["翻译成英文", "：", "Zhang", "Wei", ",", "the", "new", "chairman"]
+    assert [t.text for t in nlp.tokenizer("请把这段话翻译成中文。Thanks")] == ["请把这段话翻译成中文", "。", "Thanks"]
+    assert [t.text for t in nlp.tokenizer("电话13800138000谢谢")] == ["电话", "13800138000", "谢谢"]
+    assert [t.text for t in nlp.tokenizer("I paid $5,500 (approx.) on 3/4/2021, e-mail a.b@c.com")] == [
+        "I", "paid", "$", "5,500", "(", "approx", ".", ")", "on", "3/4/2021", ",", "e", "-", "mail", "a.b@c.com"]
+    names = [e.text for e in nlp("翻译成英文：Zhang Wei,the new chairman of Harbor Bank,said rates will stay low.").ents if e.label_ == "PERSON"]
+    assert names and all("翻译" not in n for n in names), names

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-#: Characters of the scripts written without spaces between words (CJK ideographs, kana, hangul).
-_UNSPACED = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff"
+from policy_engine.nlp.scripts import UNSPACED as _UNSPACED
+
 #: A word (see the module contract).
 WORD = re.compile(rf"[{_UNSPACED}]|[^\W{_UNSPACED}]+")
 
@@ -19,6 +19,18 @@ WORD = re.compile(rf"[{_UNSPACED}]|[^\W{_UNSPACED}]+")
 def words(text: str) -> set[str]:
     """The case-folded words of ``text``."""
     return set(WORD.findall(text.casefold()))
+
+
+def word_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    """``[start, end)`` of ``text`` widened to the whole words it overlaps: a span a detector ends inside a number ("12.50"
+    of "$12.500") is the number; a bound outside any word stays."""
+    left, right = start, end
+    while left > 0 and not text[left - 1].isspace():
+        left -= 1
+    while right < len(text) and not text[right].isspace():
+        right += 1
+    overlapped = [m.span() for m in WORD.finditer(text, left, right) if m.start() < end and start < m.end()]
+    return min([start, *(s for s, _ in overlapped)]), max([end, *(e for _, e in overlapped)])
 
 
 def folded(text: str) -> str:

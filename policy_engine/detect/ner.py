@@ -11,14 +11,17 @@ most once per process, and serializes runs with its lock.
 from __future__ import annotations
 
 import os
+import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import spacy
 from spacy.language import Language
+from spacy.tokens import Span
 
 from policy_engine.nlp.pipeline import MODEL_NAME, NER, ModelNotInstalledError, parse, pipeline, sentence_starts
+from policy_engine.nlp.scripts import FULL_WIDTH_PUNCTUATION, UNSPACED
 from policy_engine.nlp.text_windows import window_size, windows
 
 #: The spaCy model the engine ships with (an installed package, no download).
@@ -55,8 +58,26 @@ class EntityRecognizer:
         docs = parse((piece for _, _, piece in pieces), components=NER, prepare=("ner", sentence_starts()), nlp=self._nlp)
         out: list[list[NamedEntity]] = [[] for _ in texts]
         for (i, offset, _), doc in zip(pieces, docs):
-            out[i].extend(NamedEntity(e.label_, offset + e.start_char, offset + e.end_char) for e in doc.ents)
+            for entity in doc.ents:
+                bounds = _english_part(entity)
+                if bounds is not None:
+                    out[i].append(NamedEntity(entity.label_, offset + bounds[0], offset + bounds[1]))
         return out
+
+
+#: A character of a script written without spaces, or full-width punctuation: never part of an English entity.
+_UNSPACED_SCRIPT = re.compile(f"[{UNSPACED}{FULL_WIDTH_PUNCTUATION}]")
+
+
+def _english_part(entity: Span) -> tuple[int, int] | None:
+    """``entity``'s character bounds less the tokens at its edges that hold a character of an unspaced script or
+    full-width punctuation (the English model reads "翻译成中文：Kazuo Ueda" as one name); None when none is left."""
+    tokens = list(entity)
+    while tokens and _UNSPACED_SCRIPT.search(tokens[0].text):
+        tokens.pop(0)
+    while tokens and _UNSPACED_SCRIPT.search(tokens[-1].text):
+        tokens.pop()
+    return (tokens[0].idx, tokens[-1].idx + len(tokens[-1].text)) if tokens else None
 
 
 _shared: EntityRecognizer | None = None

@@ -30,6 +30,7 @@ parses (:mod:`policy_engine.nlp.stored_parses`, registered with
 from __future__ import annotations
 
 import hashlib
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Iterable, Iterator
@@ -37,6 +38,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Protocol
 
 from policy_engine.errors import PolicyEngineError
+from policy_engine.nlp.scripts import FULL_WIDTH_PUNCTUATION, UNSPACED
 
 if TYPE_CHECKING:
     from spacy.language import Language
@@ -90,10 +92,24 @@ def _load(model: str) -> Language:
     if plugins is not None:
         plugins.entry_points = False
     try:
-        return spacy.load(model)
+        nlp = spacy.load(model)
     finally:
         if plugins is not None:
             plugins.entry_points = True
+    _split_unspaced_scripts(nlp)
+    return nlp
+
+
+def _split_unspaced_scripts(nlp: Language) -> None:
+    """Extend ``nlp``'s tokenizer: full-width punctuation is a token of its own, and a CJK run ends where a Latin letter or
+    digit starts ("翻译成英文：Zhang Wei" is "翻译成英文", "：", "Zhang", "Wei"; the English rules alone keep
+    "翻译成英文：Zhang" as one token, which an entity then swallows).  English text tokenizes as before."""
+    punctuation = rf"[{FULL_WIDTH_PUNCTUATION}]"
+    boundary = rf"(?<=[{UNSPACED}])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?=[{UNSPACED}])"
+    tokenizer = nlp.tokenizer
+    tokenizer.prefix_search = re.compile(rf"{tokenizer.prefix_search.__self__.pattern}|^{punctuation}").search
+    tokenizer.suffix_search = re.compile(rf"{tokenizer.suffix_search.__self__.pattern}|{punctuation}$").search
+    tokenizer.infix_finditer = re.compile(rf"{tokenizer.infix_finditer.__self__.pattern}|{punctuation}|{boundary}").finditer
 
 
 @cache
