@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from spacy.tokens import Doc, Span, Token
 
 from enforcers.query_rewrite.generic import without_article
+from enforcers.query_rewrite.rebuild import rebuilt, replacements
 from enforcers.query_rewrite.repair import repair
 from enforcers.query_rewrite.request_roles import request_sentences
 from enforcers.query_rewrite.sentence_starts import parse
@@ -273,13 +274,13 @@ def edit(text: str, edits: list[Edit], keep: list[tuple[int, int]], *, protectiv
     requests = {s.start for s in request_sentences(doc)}
     clauses = set(context_clauses(doc))
     drop: set[int] = set()
-    replaced: dict[int, tuple[int, str]] = {}  # first token -> (end token, replacement)
+    inline: list[tuple[int, int, int, int, str]] = []  # in-place replacements: (first token, end token, start, end, text)
     for e in edits:
         tokens = [t for t in doc if _overlaps(t.idx, t.idx + len(t), e.start, e.end)]
         if not tokens:
             continue
         if e.in_place:
-            replaced[tokens[0].i] = (tokens[-1].i + 1, e.replacement or "something")
+            inline.append((tokens[0].i, tokens[-1].i + 1, e.start, e.end, e.replacement or "something"))
             continue
         sentence = tokens[0].sent
         request = sentence.start in requests
@@ -294,7 +295,7 @@ def edit(text: str, edits: list[Edit], keep: list[tuple[int, int]], *, protectiv
             unit = (tokens[0].i, tokens[-1].i + 1)  # a whole clause the parse hangs on the sentence's root ("...; my aunt reacts to celery")
         if unit is None:
             first, replacement = _in_noun_phrase(head, tokens[0], keep, e.replacement or "something")
-            replaced[first.i] = (tokens[-1].i + 1, replacement)
+            inline.append((first.i, tokens[-1].i + 1, e.start if first.i == tokens[0].i else first.idx, e.end, replacement))
             continue
         left, right = min(unit[0], tokens[0].i), max(unit[1], tokens[-1].i + 1)  # the unit always takes the whole span
         drop.update(range(left, right))
@@ -302,7 +303,7 @@ def edit(text: str, edits: list[Edit], keep: list[tuple[int, int]], *, protectiv
     ends, commas = _kept_sentence_ends(doc, drop)
     drop = (drop - ends - {t.i for t in doc if t.is_space and "\n" in t.text}) | commas  # line breaks stay; repair drops emptied lines
     drop.update(_emptied_lines(doc, drop))
-    return repair(_rebuild(doc, drop, replaced))
+    return repair(rebuilt(doc, drop, replacements(doc, inline)), text)
 
 
 def _kept_sentence_ends(doc: Doc, drop: set[int]) -> tuple[set[int], set[int]]:
@@ -373,24 +374,3 @@ def _after_its_verb(doc: Doc, left: int, right: int) -> bool:
         verb is not None and verb.pos_ in ("VERB", "AUX") and any(t.head.i == verb.i for t in top)
         and right + 1 < len(doc) and doc[right + 1].pos_ in ("DET", "ADJ", "NOUN", "PROPN", "NUM")
     )
-
-
-def _rebuild(doc: Doc, drop: set[int], replaced: dict[int, tuple[int, str]]) -> str:
-    """The kept tokens and replacements; a word that followed a cut keeps a space from the word, sentence end or placeholder
-    token before it."""
-    pieces: list[str] = []
-    i, after_cut = 0, False
-    while i < len(doc):
-        if i in replaced and i not in drop:
-            end, piece = replaced[i]
-            piece, i = piece + doc[end - 1].whitespace_, end
-        elif i not in drop:
-            piece, i = doc[i].text_with_ws, i + 1
-        else:
-            after_cut, i = True, i + 1
-            continue
-        if after_cut and pieces and (pieces[-1][-1:].isalnum() or pieces[-1][-1:] in ".!?]") and piece[:1].isalnum():
-            pieces.append(" ")
-        pieces.append(piece)
-        after_cut = False
-    return "".join(pieces)

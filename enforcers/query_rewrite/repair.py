@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from policy_engine.nlp.scripts import UNSPACED
 from policy_engine.nlp.sentences import sentences as split_sentences
 
 _SPACE = re.compile(r"[ \t]+")
@@ -19,6 +20,8 @@ _DANGLING_START = re.compile(r"^(?:(?:and|but|or|so|also|plus|because|bc|cuz|sin
 _DANGLING_END = re.compile(r"(?:[\s,;:]+(?:and|but|or|so|also|plus|because|bc|cuz|since))+\s*([.!?])$", re.IGNORECASE)
 #: Words that only open or link statements ("oh and btw", "+ also"): a line left with nothing else is dropped.
 _DISCOURSE = frozenset({"oh", "and", "btw", "also", "so", "well", "anyway", "plus", "fyi", "ps", "ok", "okay", "like", "um", "uh"})
+#: A word of a repaired sentence: a Latin word (with its apostrophes) or one character of a script without spaces.
+_WORD = re.compile(rf"[A-Za-z0-9']+|[{UNSPACED}]")
 _EMPTY_BRACKETS = re.compile(r"\(\s*\)")
 #: "a a certain age": an article left before a generic phrase that brings its own.
 _DOUBLE_ARTICLE = re.compile(r"\b(?:a|an)\s+(?=(?:a|an)\s)", re.IGNORECASE)
@@ -65,27 +68,38 @@ def _unmatched_closers(text: str) -> str:
 _OPENING_LABEL = re.compile(r"^\(?(?:[a-h]|[ivx]{1,4})\)\s")
 
 
-def repair(text: str) -> str:
+def repair(text: str, original: str = "") -> str:
     """Tidy text after cuts: spaces, punctuation, dangling conjunctions, orphaned brackets and dashes, capitals, empty sentences;
     option numbers ("1. pneumonia") are no sentence ends and option labels ("i) gout") keep their case.  Lines stay lines
-    (a letter stays a letter); a line left with no sentence goes, and so does a markdown heading left with no section."""
+    (a letter stays a letter); a line left with no sentence goes, and so does a markdown heading left with no section.
+
+    A sentence of fewer than two words (a character of a script written without spaces counts as one,
+    :data:`~policy_engine.nlp.scripts.UNSPACED`) or of discourse words only is cut debris and goes, unless it is a
+    sentence of ``original`` (the text before the cuts) as written: "Why?" or "er..." the query wrote stays."""
     text = _SPACE.sub(" ", _unmatched_openers(_unmatched_closers(_EMPTY_BRACKETS.sub("", text))))
     text = _SPACE.sub(" ", _STRAY_DASH.sub("", text))
     text = _SPACE_BEFORE_PUNCT.sub(r"\1", text)
     text = _REPEATED_PUNCT.sub(r"\1", text)
     text = _COMMA_BEFORE_END.sub(r"\1", text)
     text = _DOUBLE_ARTICLE.sub("", text)
-    lines = [" ".join(sentences) for line in text.split("\n") if (sentences := _repaired_sentences(line))]
+    written = {s.strip() for line in original.split("\n") for s in _split(line)}
+    lines = [" ".join(sentences) for line in text.split("\n") if (sentences := _repaired_sentences(line, written))]
     return "\n".join(line for i, line in enumerate(lines) if not _empty_section(lines, i)).strip()
 
 
-def _repaired_sentences(line: str) -> list[str]:
+def _split(line: str) -> list[str]:
+    """The sentences of ``line``; option numbers are no sentence ends ("1. pneumonia 2. asthma" is one)."""
+    return split_sentences(line, lines="break", abbreviations=False, option_numbers=True)
+
+
+def _repaired_sentences(line: str, written: set[str]) -> list[str]:
+    """The sentences of ``line`` repaired, less cut debris (see :func:`repair`; ``written``: the original's sentences)."""
     sentences: list[str] = []
-    for raw in split_sentences(line, lines="break", abbreviations=False, option_numbers=True):  # "1. pneumonia 2. asthma" is one
+    for raw in _split(line):
         sentence = _DANGLING_START.sub("", raw.strip())
         sentence = _DANGLING_END.sub(r"\1", sentence)
-        words = re.findall(r"[A-Za-z0-9']+", sentence)
-        if len(words) < 2 or all(w.lower() in _DISCOURSE for w in words):
+        words = _WORD.findall(sentence)
+        if (len(words) < 2 or all(w.lower() in _DISCOURSE for w in words)) and raw.strip() not in written:
             continue
         if sentences and _ABBREVIATION_END.search(sentences[-1]) and sentence[:1].islower():
             sentences[-1] += " " + sentence  # "Meds incl. a medication": no capital after an abbreviation

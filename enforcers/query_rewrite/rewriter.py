@@ -55,7 +55,7 @@ from enforcers.query_rewrite.spans import AttributeDetector, AttributeSpan
 from enforcers.query_rewrite.subjects import focal_subject
 from enforcers.query_rewrite.task import TaskClassifier, TaskPrediction, shared_classifier
 from enforcers.query_rewrite.units import shared_proposer
-from enforcers.query_rewrite.words import WORD, contains, folded, whole, without, words
+from enforcers.query_rewrite.words import WORD, contains, folded, whole, without, word_bounds, words
 from policy_engine.enforcement.base import SpanDetector
 from policy_engine.errors import PolicyEngineError
 from policy_engine.nlp.name_tagger import shared_name_tagger
@@ -161,7 +161,8 @@ class QueryRewriter:
         )
         focal = focal_subject(query, requests[0].start_char, requests[-1].end_char) if requests else "self"
         ranges = [(r.start_char, r.end_char) for r in requests]
-        decisions = self.planner.decide(spans, task, purpose, probability, necessity.threshold, focal, rule, ranges, query)
+        rework = prediction.material_confidence if source == "classifier" else 1.0
+        decisions = self.planner.decide(spans, task, purpose, probability, necessity.threshold, focal, rule, ranges, query, rework)
         keep = [(d.span.start, d.span.end) for d in decisions if d.essential]
         tokens = Placeholders()
         carried = [d.span for d in decisions if d.placeholder is not None]
@@ -301,10 +302,10 @@ class QueryRewriter:
 
 
 def _widened(text: str, start: int, end: int) -> str:
-    """``text[start:end]`` widened to the whole words it overlaps: a span a detector ends inside a number ("12.50" of
-    "$12.500") is read, and asked of a rewrite, as the number."""
-    overlapped = [m.span() for m in WORD.finditer(text) if m.start() < end and start < m.end()]
-    return text[min([start, *(s for s, _ in overlapped)]):max([end, *(e for _, e in overlapped)])]
+    """``text[start:end]`` widened to the whole words it overlaps (:func:`word_bounds`): a span a detector ends inside a
+    number ("12.50" of "$12.500") is read, and asked of a rewrite, as the number."""
+    left, right = word_bounds(text, start, end)
+    return text[left:right]
 
 
 def _content(text: str) -> set[str]:
