@@ -45,7 +45,6 @@ def rewriter() -> QueryRewriter:
         marks=pytest.mark.xfail(strict=True, reason="refusal class 'request lost', forwarded but the request is edited: the detector reads 'al español' as a place and, with no abstention and the CAPID-fitted necessity model, it travels as a placeholder inside the request"),
     ), pytest.param(
         CHINESE, "请帮我把这段话改得更礼貌一些。",
-        marks=pytest.mark.xfail(strict=True, reason="refusal class 'request lost', still refused: the Chinese request line is found, but the edit of the English material before it empties the rewrite (not yet diagnosed)"),
     ),
     pytest.param(
         GERMAN, "Bitte fasse diesen Text kurz zusammen",
@@ -57,6 +56,55 @@ def test_a_request_in_another_language_than_its_material_is_forwarded_not_refuse
     assert asked in result.text, result.text
     for name in ("Okafor", "Daniel Cho", "Priya Raman"):
         assert name not in result.text
+    for material in ("the kitchen", "the shipment", "the launch"):
+        assert material not in query or material in result.text, result.text
+
+
+#: Material written before its request, with no colon or line break after the request (issue 30 class 5).
+MATERIAL_BEFORE = (
+    "The pilot study enrolled 40 patients across three hospitals and found no serious adverse events; Dr. Helen Park "
+    "led it. 请把这段话翻译成中文"
+)
+
+
+def test_the_material_of_a_rework_request_may_come_before_it(rewriter: QueryRewriter) -> None:
+    result = rewriter.rewrite(MATERIAL_BEFORE)
+    assert result.text.endswith("请把这段话翻译成中文"), result.text
+    for material in ("40 patients", "three hospitals", "no serious adverse events"):
+        assert material in result.text, result.text
+    assert "Helen Park" not in result.text
+
+
+def test_a_full_width_colon_introduces_the_material(rewriter: QueryRewriter) -> None:
+    query = "帮我润色一下：I have worked at Northwind Bank for six years. My manager Tom Reyes says I am ready for promotion. I am 41 and recently divorced."
+    result = rewriter.rewrite(query)
+    assert result.text.startswith("帮我润色一下："), result.text
+    for material in ("for six years", "ready for promotion", "I am 41 and recently divorced"):
+        assert material in result.text, result.text
+    assert "Northwind" not in result.text and "Tom Reyes" not in result.text
+
+
+@pytest.mark.parametrize(("query", "kept", "gone"), [
+    # a request glued to a name by a full-width colon: the name's placeholder does not take the request with it
+    ("翻译成英文：Zhang Wei,the new chairman of Harbor Bank,said rates will stay low this year.", "翻译成英文：", "Zhang Wei"),
+    # ... and the English entity recognizer's name does not take the CJK request before it
+    ("翻译成中文：Lena Fischer,the new head of Harbor Bank,said rates will stay low this year.", "翻译成中文：", "Lena Fischer"),
+    # names inside a URL: each leaves as its token, the URL's other words stay
+    ("Summarise the page https://example.com/stories/kitchen-remodel-for-maria-lopez-in-austin/ in two sentences.",
+     "https://example.com/stories/kitchen-remodel-for-", "maria-lopez"),
+])
+def test_a_placeholder_takes_only_its_own_words_of_a_token(rewriter: QueryRewriter, query: str, kept: str, gone: str) -> None:
+    result = rewriter.rewrite(query)
+    assert kept in result.text and gone not in result.text, result.text
+
+
+def test_a_one_word_sentence_the_query_wrote_is_no_cut_debris() -> None:
+    """Repair drops what a cut leaves ("And."), not a short sentence the query wrote ("Why?") nor a CJK sentence."""
+    from enforcers.query_rewrite.repair import repair
+
+    original = "My manager moved my shifts again. Why? And I worked there for years.\n请帮我写一封邮件"
+    assert repair("Why? And.\n请帮我写一封邮件", original) == "Why?\n请帮我写一封邮件"
+    assert repair("My manager moved my shifts again. And.", original) == "My manager moved my shifts again."
 
 
 @pytest.mark.parametrize(("query", "needed"), [(AMOUNTS, ("$5,500", "$1,500", "$500")), (DOSE, ("500 mg", "1500 mg", "metformin"))])

@@ -14,6 +14,9 @@ from typing import Literal
 TaskKind = Literal["none", "addressed", "domain"]
 NONE_TASKS = frozenset({"code_generation", "code_editing_debugging", "translation", "summarisation", "information_retrieval"})
 ADDRESSED_TASKS = frozenset({"communication_generation", "story_script_generation", "song_poem_generation", "character_description", "role_playing"})
+#: Tasks whose request hands over text to rework: the text it hands over is the task's material (not a kind of the
+#: benchmark's policy: translation and summarisation are ``none`` tasks, text editing a ``domain`` one).
+MATERIAL_TASKS = frozenset({"translation", "summarisation", "text_editing"})
 
 
 def task_kind(task: str | None) -> TaskKind:

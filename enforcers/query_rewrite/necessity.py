@@ -32,12 +32,13 @@ import re
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from enforcers.query_rewrite.kinds import ADDRESSED_TASKS, task_kind
+from enforcers.query_rewrite.kinds import ADDRESSED_TASKS, MATERIAL_TASKS, task_kind
 from enforcers.query_rewrite.placeholders import TOKEN_TYPE, token_type
 from enforcers.query_rewrite.settings import NecessityAction, NecessityRule
 from enforcers.query_rewrite.spans import AttributeSpan
 from enforcers.query_rewrite.subjects import Subject
 from enforcers.query_rewrite.words import contains, folded
+from policy_engine.nlp.scripts import mostly_unspaced
 from policy_engine.policy.model import Policy
 from policy_engine.policy.vocabulary import Vocabulary
 
@@ -58,8 +59,6 @@ def measured(text: str) -> bool:
 IDENTIFIERS = frozenset({"email", "phone_number", "ssn", "driver_license"})
 
 
-#: Tasks whose request hands over text to rework: the text after the request is the task's material.
-MATERIAL_TASKS = frozenset({"translation", "summarisation", "text_editing"})
 #: Domain tasks that compose a text (a document, an edit, a prompt): like the addressed tasks (letters, stories) and code,
 #: their answer only repeats an organization's or a place's name back, so the name travels as a placeholder.
 COMPOSED_TASKS = frozenset({"non_fictional_document", "text_editing", "prompt_generation"})
@@ -111,11 +110,27 @@ class Decision:
 _CARRIED_VALUES = frozenset(TOKEN_TYPE.values())
 
 
-def material_start(text: str, request_start: int) -> int | None:
-    """Where the material of a rework request starts: after the first colon or line break from the request on ("Please
-    proofread this note: Hi Jorge, ..."); None when the request introduces none (the text to rework is quoted in it)."""
-    found = [i for i in (text.find(":", request_start), text.find("\n", request_start)) if i >= 0]
-    return min(found) + 1 if found else None
+#: Probability of the rework tasks (:data:`~enforcers.query_rewrite.kinds.MATERIAL_TASKS` together) from which text
+#: before a rework request in another script is its material (:func:`material`): reworking must be more likely than
+#: every other task together.
+MATERIAL_BEFORE_FROM = 0.5
+
+
+def material(text: str, requests: list[tuple[int, int]], *, before: bool = True) -> tuple[int, int] | None:
+    """Where the material of a rework request lies in ``text``, given its request sentences: after the first colon (a
+    full-width one too) or line break from the request on ("Please proofread this note: Hi Jorge, ..."); else, with
+    ``before`` (the task is certain enough: :data:`MATERIAL_BEFORE_FROM`), when the requests end the text and are written
+    in another script than the text before them, all of that text ("<English passage> 请把这段话翻译成中文": the English
+    parse cannot read such a request's object, and a rework request in another language than the text before it asks
+    to rework that text; an English request after English text names or quotes its own object as often, "Can you
+    translate 'good morning' into Spanish?"); None when neither holds (the text to rework is quoted in the request)."""
+    (first, _), (_, last) = requests[0], requests[-1]
+    found = [i for i in (text.find(":", first), text.find("\uff1a", first), text.find("\n", first)) if i >= 0]
+    if found:
+        return min(found) + 1, len(text)
+    preceding, asked = text[:first], text[first:last]
+    other_script = mostly_unspaced(asked) != mostly_unspaced(preceding)
+    return (0, first) if before and other_script and preceding.strip() and not text[last:].strip() else None
 
 
 def with_containers(decisions: list[Decision]) -> list[Decision]:
@@ -171,10 +186,13 @@ class NecessityPlanner:
         rule: NecessityRule | None,
         requests: list[tuple[int, int]],
         text: str = "",
+        material_probability: float = 1.0,
     ) -> list[Decision]:
         """One decision per span.
 
-        ``task`` is the query's task (its kind decides the no-attribute default, :data:`MATERIAL_TASKS` what is material);
+        ``task`` is the query's task (its kind decides the no-attribute default, :data:`MATERIAL_TASKS` what is material),
+        ``material_probability`` the classifier's probability that the query asks to rework text (1.0 for a task the
+        policy set: :func:`material`);
         ``essential_probability`` holds, per span, the learned probability that the question needs it, essential from
         ``threshold``; ``focal`` is whom the request is about (a rule's essential attributes are kept for that person
         only); ``requests`` are the character ranges of the request sentences of ``text``.
@@ -186,7 +204,7 @@ class NecessityPlanner:
         (:func:`reasons_about_names`); otherwise it is carried as a placeholder (PUPA TNB's reference rewrites drop most
         names a request gives: "the average price of a home in [PLACE_1]"); a carried value (a name, contact detail or identifier:
         :func:`~enforcers.query_rewrite.placeholders.token_type`) becomes a placeholder, as does an organization or
-        place the question does not need; the material of a rework task (the text after its request)
+        place the question does not need; the material of a rework task (:func:`material`)
         is kept; a value of the context the request says again leaves with the request anyway and is kept; what the request
         itself names is what it asks about and is kept, for a task of any kind (a task classified wrongly or unsure
         would otherwise cut the question); a task needing no personal attribute keeps none of the context's; a third
@@ -195,13 +213,13 @@ class NecessityPlanner:
         essential = self.vocabulary.expand_attributes(rule.essential) if rule else set()
         non_essential = self.vocabulary.expand_attributes(rule.non_essential) if rule else set()
         action = rule.action if rule else self.settings.default_action
-        material_from = material_start(text, requests[0][0]) if task in MATERIAL_TASKS and requests else None
+        reworked = material(text, requests, before=material_probability >= MATERIAL_BEFORE_FROM) if task in MATERIAL_TASKS and requests else None
         reasoned = reasons_about_names(task)
         out = []
         for span, probability in zip(spans, essential_probability):
             concerned = span.subject != "third_party" or focal == "third_party"
             carried = token_type(span.attribute, span.source)
-            material = material_from is not None and span.start >= material_from
+            in_material = reworked is not None and reworked[0] <= span.start < reworked[1]
             asked = any(r0 <= span.start < r1 for r0, r1 in requests)
             if span.attribute in essential and concerned and carried in _CARRIED_VALUES:
                 out.append(Decision(span, False, action, "essential, carried as a placeholder", placeholder=carried, origin="policy"))
@@ -209,11 +227,11 @@ class NecessityPlanner:
                 out.append(Decision(span, True, action, "essential", origin="policy"))
             elif span.attribute in essential or span.attribute in non_essential:
                 out.append(Decision(span, False, action, "third party" if span.attribute in essential else "non-essential", origin="policy"))
-            elif carried in ("ORG", "PLACE") and probability >= threshold and not material and ((asked and task not in REPEATING_TASKS) or (reasoned and concerned)):
+            elif carried in ("ORG", "PLACE") and probability >= threshold and not in_material and ((asked and task not in REPEATING_TASKS) or (reasoned and concerned)):
                 out.append(Decision(span, True, action, "the question needs it", origin="model"))
             elif carried is not None:
                 out.append(Decision(span, False, action, "a value the answer only carries", placeholder=carried))
-            elif material:
+            elif in_material:
                 out.append(Decision(span, True, action, "material the task reworks"))
             elif not asked and _named_in(text, span, requests):
                 out.append(Decision(span, True, action, "the request says it again"))

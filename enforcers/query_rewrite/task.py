@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from enforcers.query_rewrite.kinds import task_kind
+from enforcers.query_rewrite.kinds import MATERIAL_TASKS, task_kind
 from policy_engine.nlp.embedding import Embedder, load_embedder
 from policy_engine.nlp.ngram_hashing import hashed_ngrams, word_ngrams
 from policy_engine.nlp.phrase_classifier import EMBEDDING
@@ -41,12 +41,14 @@ def features(requests: list[str], embedder: Embedder) -> np.ndarray:
 
 @dataclass(frozen=True)
 class TaskPrediction:
-    """The most probable task, its probability (the classifier's confidence), and the
-    probability of its kind (none / addressed / domain: all the built-in defaults depend on)."""
+    """The most probable task, its probability (the classifier's confidence), the
+    probability of its kind (none / addressed / domain: all the built-in defaults depend on), and the probability that
+    the request asks to rework text (the :data:`~enforcers.query_rewrite.kinds.MATERIAL_TASKS` together)."""
 
     task: str
     confidence: float
     kind_confidence: float
+    material_confidence: float
 
 
 class TaskClassifier:
@@ -76,7 +78,8 @@ class TaskClassifier:
         probs /= probs.sum(axis=1, keepdims=True)
         best = probs.argmax(axis=1)
         kinds = np.array([task_kind(c) for c in self.classes])
-        return [TaskPrediction(self.classes[i], float(p[i]), float(p[kinds == kinds[i]].sum())) for i, p in zip(best, probs)]
+        rework = np.array([c in MATERIAL_TASKS for c in self.classes])
+        return [TaskPrediction(self.classes[i], float(p[i]), float(p[kinds == kinds[i]].sum()), float(p[rework].sum())) for i, p in zip(best, probs)]
 
     def predict(self, request: str) -> TaskPrediction:
         return self.predict_many([request])[0]
