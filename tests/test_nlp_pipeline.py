@@ -151,3 +151,14 @@ def test_the_tokenizer_splits_full_width_punctuation_and_a_change_of_script() ->
         "I", "paid", "$", "5,500", "(", "approx", ".", ")", "on", "3/4/2021", ",", "e", "-", "mail", "a.b@c.com"]
     names = [e.text for e in nlp("翻译成英文：Zhang Wei,the new chairman of Harbor Bank,said rates will stay low.").ents if e.label_ == "PERSON"]
     assert names and all("翻译" not in n for n in names), names
+
+
+def test_a_tokenizer_rule_a_model_lacks_becomes_the_added_rule_alone() -> None:
+    """A model directory with no prefix rule still loads: the extension is then the whole rule."""
+    import re as regex
+
+    from policy_engine.nlp.pipeline import _extended
+
+    assert _extended(None, "^：").search("：Zhang") is not None
+    extended = _extended(regex.compile(r"^\(").search, "^：")
+    assert extended.search("(a") is not None and extended.search("：a") is not None and extended.search("a") is None

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 
-from policy_engine.nlp.scripts import UNSPACED as _UNSPACED
+from policy_engine.nlp.scripts import UNSPACED
 
 #: A word (see the module contract).
-WORD = re.compile(rf"[{_UNSPACED}]|[^\W{_UNSPACED}]+")
+WORD = re.compile(rf"[{UNSPACED}]|[^\W{UNSPACED}]+")
 
 
 def words(text: str) -> set[str]:
@@ -41,7 +41,7 @@ def folded(text: str) -> str:
 def whole(value: str) -> str:
     """A pattern for ``value`` as whole words (:data:`WORD`'s edges; a number with its decimals and thousands, so
     "13800138000" is whole in "电话13800138000谢谢")."""
-    return rf"(?<![^\W{_UNSPACED}])(?<!\d[.,]){re.escape(value)}(?![^\W{_UNSPACED}])(?![.,]\d)"
+    return rf"(?<![^\W{UNSPACED}])(?<!\d[.,]){re.escape(value)}(?![^\W{UNSPACED}])(?![.,]\d)"
 
 
 def contains(text: str, value: str) -> bool:

@@ -107,9 +107,16 @@ def _split_unspaced_scripts(nlp: Language) -> None:
     punctuation = rf"[{FULL_WIDTH_PUNCTUATION}]"
     boundary = rf"(?<=[{UNSPACED}])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?=[{UNSPACED}])"
     tokenizer = nlp.tokenizer
-    tokenizer.prefix_search = re.compile(rf"{tokenizer.prefix_search.__self__.pattern}|^{punctuation}").search
-    tokenizer.suffix_search = re.compile(rf"{tokenizer.suffix_search.__self__.pattern}|{punctuation}$").search
-    tokenizer.infix_finditer = re.compile(rf"{tokenizer.infix_finditer.__self__.pattern}|{punctuation}|{boundary}").finditer
+    tokenizer.prefix_search = _extended(tokenizer.prefix_search, f"^{punctuation}").search
+    tokenizer.suffix_search = _extended(tokenizer.suffix_search, f"{punctuation}$").search
+    tokenizer.infix_finditer = _extended(tokenizer.infix_finditer, f"{punctuation}|{boundary}").finditer
+
+
+def _extended(rule: Callable[..., object] | None, extra: str) -> re.Pattern[str]:
+    """The pattern behind a tokenizer ``rule`` (a bound method of a compiled regex, or None where a model has no such
+    rule) with ``extra`` as one more alternative."""
+    pattern = getattr(rule, "__self__", None)
+    return re.compile(f"{pattern.pattern}|{extra}" if isinstance(pattern, re.Pattern) else extra)
 
 
 @cache
