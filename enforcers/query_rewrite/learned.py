@@ -92,17 +92,20 @@ class DisclosureTagger:
             raise ValueError(f"disclosure model has shape {coef.shape} and classes {classes}; expected ({len(classes)}, {embedder.dim + CHAR_FEATURES}) with {NO_DISCLOSURE!r}")
         self.classes, self.coef, self.intercept, self.embedder = classes, coef, intercept, embedder
 
-    def tag(self, clauses: list[str]) -> list[Tag]:
+    def tag(self, clauses: list[str], values: frozenset[str] = frozenset()) -> list[Tag]:
+        """Per clause, its most probable attribute other than ``values`` (attributes only a value discloses, which a
+        clause holding none cannot), and the probability that it discloses anything."""
         if not clauses:
             return []
         logits = tagger_features(clauses, self.embedder) @ self.coef.T + self.intercept
         probs = np.exp(logits - logits.max(axis=1, keepdims=True))
         probs /= probs.sum(axis=1, keepdims=True)
         none = self.classes.index(NO_DISCLOSURE)
+        ruled_out = [i for i, c in enumerate(self.classes) if i == none or c in values]
         out = []
         for p in probs:
             p_attr = p.copy()
-            p_attr[none] = -1.0
+            p_attr[ruled_out] = -1.0
             out.append(Tag(self.classes[int(p_attr.argmax())], float(1.0 - p[none])))
         return out
 

@@ -55,10 +55,6 @@ def measured(text: str) -> bool:
     return _MEASUREMENT.search(text) is not None
 
 
-#: Contact details and identifiers (a clinical measurement misread as one is relabelled, see the rewriter).
-IDENTIFIERS = frozenset({"email", "phone_number", "ssn", "driver_license"})
-
-
 #: Domain tasks that compose a text (a document, an edit, a prompt): like the addressed tasks (letters, stories) and code,
 #: their answer only repeats an organization's or a place's name back, so the name travels as a placeholder.
 COMPOSED_TASKS = frozenset({"non_fictional_document", "text_editing", "prompt_generation"})

@@ -37,9 +37,10 @@ _REQUEST_START = re.compile(
     r"(?:i\s+(?:was|am)\s+|i'm\s+)?(?:hoping|wondering)\b[^.?!\n]{0,20}?\b(?:you|u)\s+(?:could|can|would|might))\b",
     re.IGNORECASE,
 )
-#: A courtesy line that closes a message ("Please revert back at the earliest.", "Kindly reply soon. Thanking you."): no request.
+#: A courtesy line that closes a message ("Please revert back at the earliest.", "Kindly reply soon. Thanking you."): no
+#: request.  A line with a colon introduces material ("Please reply to this email: Hi Tom, ..."): that is the request.
 _CLOSER = re.compile(
-    r"^\s*(?:(?:please|pls|kindly)\s+(?:do\s+)?(?:revert|reply|respond|get back|write back|let me know|advise)\b[^?]{0,60}"
+    r"^\s*(?:(?:please|pls|kindly)\s+(?:do\s+)?(?:revert|reply|respond|get back|write back|let me know|advise)\b[^?:]{0,60}"
     r"|(?:thanks|thank you|thanking you|regards|cheers)\b[^?]{0,40})$",
     re.IGNORECASE | re.DOTALL,
 )

@@ -44,14 +44,14 @@ from spacy.tokens import Doc, Span
 from enforcers.query_rewrite.cuts import Edit, clipped_end, context_clauses, edit, names_a_kind, no_occupation
 from enforcers.query_rewrite.generic import GENERIC_WORDS, generic_phrase, holds_generic
 from enforcers.query_rewrite.learned import shared_tagger
-from enforcers.query_rewrite.necessity import IDENTIFIERS, Decision, NecessityPlanner, measured
+from enforcers.query_rewrite.necessity import Decision, NecessityPlanner, measured
 from enforcers.query_rewrite.need import shared_necessity
 from enforcers.query_rewrite.placeholders import TOKEN, Placeholders, token_type
 from enforcers.query_rewrite.request_roles import request_sentences, request_text
 from enforcers.query_rewrite.section import QueryRewriteSection, SpanOutcome
 from enforcers.query_rewrite.sentence_starts import answer_options, parse
 from enforcers.query_rewrite.settings import NecessityAction, NecessityRule
-from enforcers.query_rewrite.spans import AttributeDetector, AttributeSpan
+from enforcers.query_rewrite.spans import IDENTIFIERS, AttributeDetector, AttributeSpan
 from enforcers.query_rewrite.subjects import focal_subject
 from enforcers.query_rewrite.task import TaskClassifier, TaskPrediction, shared_classifier
 from enforcers.query_rewrite.units import shared_proposer
@@ -331,13 +331,10 @@ _NAME_KINDS = {"detect:employer": "organization", "detect:location": "location"}
 
 def _kind(span: AttributeSpan) -> str:
     """The kind the necessity model reads for ``span``: the unit proposer's where it gave one; an organization's or a
-    place's name is that (not the attribute it evidences); a clause the tagger labels a contact detail or identifier is a
-    statement ("an inbox full of school newsletters"), not a value (kind ``other``); anything else is its attribute."""
+    place's name is that (not the attribute it evidences); anything else is its attribute."""
     if span.kind:
         return span.kind
-    if span.source in _NAME_KINDS:
-        return _NAME_KINDS[span.source]
-    return "other" if span.source == "tagger" and span.attribute in IDENTIFIERS else span.attribute
+    return _NAME_KINDS.get(span.source, span.attribute)
 
 
 def _holding(text: str, sentences: list[tuple[int, int]], start: int) -> str:

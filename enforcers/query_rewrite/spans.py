@@ -77,6 +77,11 @@ _LEARNED_SOURCES = frozenset({"tagger", "unit"})
 #: disclose something else, so the tagger reads it too.
 NAME_CATEGORIES = frozenset({"detect:person_name", "detect:employer", "detect:location"})
 
+#: Contact details and identifiers: attributes only a value discloses (an address, a number, an ID a detector or an
+#: identifier's own pattern finds by its format).  A clause holding none says nothing of one ("I hope this email finds
+#: you well", "my phone keeps dying"), so the tagger never labels a clause with one (:meth:`AttributeDetector.with_tagged`).
+IDENTIFIERS = frozenset({"email", "phone_number", "ssn", "driver_license"})
+
 _SSN = re.compile(r"\b\d{3}-\d{2}-\d{4}\b|\b(?:ssn|social security)\b", re.IGNORECASE)
 
 
@@ -171,9 +176,11 @@ class AttributeDetector:
         Every open clause that speaks of a person ("(fwiw kiwi gives me a bad reaction)", "the new hire
         is saving up for Costa Rica") counts as a disclosure of the tagger's most probable attribute,
         however unsure the tagger is that it discloses anything: what a person says about someone is
-        personal, and the necessity decision, not the tagger's confidence, settles whether it goes."""
+        personal, and the necessity decision, not the tagger's confidence, settles whether it goes.  That
+        attribute is never a contact detail or identifier (:data:`IDENTIFIERS`): an open clause holds no
+        such value, since a clause where one was found is not open."""
         open_clauses = [(c0, c1) for c0, c1 in clauses if not any(c0 < s.end and s.start < c1 and s.attribute != "name" and s.source not in NAME_CATEGORIES for s in spans)]
-        tags = tagger.tag([text[c0:c1] for c0, c1 in open_clauses])
+        tags = tagger.tag([text[c0:c1] for c0, c1 in open_clauses], IDENTIFIERS)
         tagged = [
             replace(span, subject=subject_of(text, c0, c1, tag.attribute))
             for (c0, c1), tag in zip(open_clauses, tags)
