@@ -78,10 +78,12 @@ class RequestDetector:
 
 @dataclass(frozen=True)
 class Tag:
-    """The attribute a clause most probably discloses and the probability that it discloses anything."""
+    """The attribute a clause most probably discloses, the probability that it discloses anything, and whether its
+    most probable attribute of all was one only a value discloses (it speaks of such a value without holding one)."""
 
     attribute: str
     disclosure: float
+    of_a_value: bool = False
 
 
 class DisclosureTagger:
@@ -105,8 +107,10 @@ class DisclosureTagger:
         out = []
         for p in probs:
             p_attr = p.copy()
+            p_attr[none] = -1.0
+            of_a_value = self.classes[int(p_attr.argmax())] in values
             p_attr[ruled_out] = -1.0
-            out.append(Tag(self.classes[int(p_attr.argmax())], float(1.0 - p[none])))
+            out.append(Tag(self.classes[int(p_attr.argmax())], float(1.0 - p[none]), of_a_value))
         return out
 
 

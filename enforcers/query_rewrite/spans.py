@@ -178,11 +178,13 @@ class AttributeDetector:
         however unsure the tagger is that it discloses anything: what a person says about someone is
         personal, and the necessity decision, not the tagger's confidence, settles whether it goes.  That
         attribute is never a contact detail or identifier (:data:`IDENTIFIERS`): an open clause holds no
-        such value, since a clause where one was found is not open."""
+        such value, since a clause where one was found is not open; a clause the tagger reads as most
+        probably one ("I hope this email finds you well") is a statement of no particular kind to the
+        necessity model (kind ``other``), whatever attribute it is labelled."""
         open_clauses = [(c0, c1) for c0, c1 in clauses if not any(c0 < s.end and s.start < c1 and s.attribute != "name" and s.source not in NAME_CATEGORIES for s in spans)]
         tags = tagger.tag([text[c0:c1] for c0, c1 in open_clauses], IDENTIFIERS)
         tagged = [
-            replace(span, subject=subject_of(text, c0, c1, tag.attribute))
+            replace(span, subject=subject_of(text, c0, c1, tag.attribute), kind="other" if tag.of_a_value else "")
             for (c0, c1), tag in zip(open_clauses, tags)
             if (tag.disclosure >= DISCLOSURE_AT or mentions(text[c0:c1], c1 - c0))
             and not any(c0 < s.end and s.start < c1 and s.attribute == tag.attribute for s in spans)  # already found there
