@@ -330,8 +330,9 @@ _NAME_KINDS = {"detect:employer": "organization", "detect:location": "location"}
 
 
 def _kind(span: AttributeSpan) -> str:
-    """The kind the necessity model reads for ``span``: the unit proposer's where it gave one; an organization's or a
-    place's name is that (not the attribute it evidences); anything else is its attribute."""
+    """The kind the necessity model reads for ``span``: the one the unit proposer gave, or ``other`` for a clause the
+    tagger reads as speaking of a contact detail or identifier it does not hold (a statement, not a value); an
+    organization's or a place's name is that (not the attribute it evidences); anything else is its attribute."""
     if span.kind:
         return span.kind
     return _NAME_KINDS.get(span.source, span.attribute)
