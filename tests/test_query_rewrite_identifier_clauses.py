@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from enforcers.query_rewrite.spans import IDENTIFIERS
 from enforcers.query_rewrite.rewriter import QueryRewriter
+from enforcers.query_rewrite.spans import IDENTIFIERS
 from policy_engine.detect.analyzer import Analyzer
 from policy_engine.policy.model import Metadata, Policy
 
