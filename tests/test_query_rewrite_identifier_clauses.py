@@ -53,3 +53,24 @@ def test_a_request_to_reply_that_introduces_its_material_is_kept() -> None:
     assert result.text.startswith("Please reply to this email:"), result.text
     assert "The meeting moved to Friday" in result.text and "Tom" not in result.text and "Ann" not in result.text
     assert "an email address" not in result.text
+
+
+#: Version and model numbers, which the unit proposer may read as a code (CAPID's kind of identifiers).
+VERSIONS = [
+    "My laptop runs Windows 11 and the app is version 13.5.7. Why does it crash when I open a PDF?",
+    "I pay for GPT-4 at work and my manager uses Claude 3. Which is better at summarising long reports?",
+]
+
+
+@pytest.mark.parametrize("query", VERSIONS)
+def test_a_version_number_is_no_identifier(rewriter: QueryRewriter, query: str) -> None:
+    """An identifier holds six or more digits or is an e-mail address (278 of CAPID development's 279 distinct codes);
+    a version or model number is neither, and the rewrite never calls it an ID number."""
+    _, _, spans = rewriter.spans(query)
+    assert not [s.value(query) for s in spans if s.attribute in IDENTIFIERS]
+    assert "an ID number" not in rewriter.rewrite(query).text
+
+
+def test_a_long_number_is_still_an_identifier(rewriter: QueryRewriter) -> None:
+    query = "My passport number is X48213976 and it expires next month. How early can I renew it?"
+    assert "48213976" not in rewriter.rewrite(query).text
