@@ -203,9 +203,7 @@ class NecessityPlanner:
         place the question does not need; the material of a rework task (:func:`material`)
         is kept; a value of the context the request says again leaves with the request anyway and is kept; what the request
         itself names is what it asks about and is kept, for a task of any kind (a task classified wrongly or unsure
-        would otherwise cut the question); a task needing no personal attribute keeps none of the context's values (a
-        whole clause the tagger labelled, with no value in it, is the problem the question stands on, "my laptop keeps
-        freezing whenever I open a PDF", and goes to the model); a third
+        would otherwise cut the question); a task needing no personal attribute keeps none of the context's; a third
         party's detail is needed only when the request is about that third party; the rest is the learned model's call.
         """
         essential = self.vocabulary.expand_attributes(rule.essential) if rule else set()
@@ -235,7 +233,7 @@ class NecessityPlanner:
                 out.append(Decision(span, True, action, "the request says it again"))
             elif asked:
                 out.append(Decision(span, True, action, "the request itself names it"))
-            elif task_kind(task) == "none" and span.source != "tagger":
+            elif task_kind(task) == "none":
                 out.append(Decision(span, False, action, "task needs no personal attribute"))
             elif not concerned:
                 out.append(Decision(span, False, action, "third party the request is not about"))
