@@ -227,6 +227,27 @@ def about_another_person(sentence: Span) -> bool:
     return False
 
 
+#: Pronouns a request points back with ("How do I fix it?", "Is this normal?").
+_POINTING = frozenset({"it", "this", "that", "these", "those", "them"})
+
+
+def referred_sentences(requests: list[Span]) -> list[tuple[int, int]]:
+    """The character ranges of the sentences ``requests`` point back to: the sentence just before a request that holds a
+    pronoun of :data:`_POINTING` (a pronoun, not a determiner: "this laptop" names its own object) with no noun before
+    it in the request that it could stand for ("How do I fix it?", "Is this normal?"; not "write a function that
+    reverses a string and explain it"), unless that sentence is a request too (its own first part)."""
+    out = []
+    for request in requests:
+        for token in request:
+            if token.pos_ in ("NOUN", "PROPN"):
+                break
+            if token.lower_ in _POINTING and token.pos_ == "PRON":
+                if request.start > 0 and (before := request.doc[request.start - 1].sent) not in requests:
+                    out.append((before.start_char, before.end_char))
+                break
+    return out
+
+
 def request_sentences(doc: Doc) -> list[Span]:
     """The sentences that carry the request, main or add-on (:func:`request_roles`)."""
     return [s for s, _ in _requests(doc)]

@@ -47,7 +47,7 @@ from enforcers.query_rewrite.learned import shared_tagger
 from enforcers.query_rewrite.necessity import Decision, NecessityPlanner, measured
 from enforcers.query_rewrite.need import shared_necessity
 from enforcers.query_rewrite.placeholders import TOKEN, Placeholders, token_type
-from enforcers.query_rewrite.request_roles import request_sentences, request_text
+from enforcers.query_rewrite.request_roles import referred_sentences, request_sentences, request_text
 from enforcers.query_rewrite.section import QueryRewriteSection, SpanOutcome
 from enforcers.query_rewrite.sentence_starts import answer_options, parse
 from enforcers.query_rewrite.settings import NecessityAction, NecessityRule
@@ -162,7 +162,7 @@ class QueryRewriter:
         focal = focal_subject(query, requests[0].start_char, requests[-1].end_char) if requests else "self"
         ranges = [(r.start_char, r.end_char) for r in requests]
         rework = prediction.material_confidence if source == "classifier" else 1.0
-        decisions = self.planner.decide(spans, task, purpose, probability, necessity.threshold, focal, rule, ranges, query, rework)
+        decisions = self.planner.decide(spans, task, purpose, probability, necessity.threshold, focal, rule, ranges, query, rework, referred_sentences(requests))
         keep = [(d.span.start, d.span.end) for d in decisions if d.essential]
         tokens = Placeholders()
         carried = [d.span for d in decisions if d.placeholder is not None]

@@ -1,0 +1,48 @@
+"""The problem a task-only question points back to stays with it (issue 30, class 1): "How do I fix it?" is no question
+without what broke.  Asides before a request that names its own object still go (class 4).
+
+Real spaCy, the real embedder, the shipped tagger, task classifier and necessity model.  The queries were written
+for these tests; none is taken from a corpus.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from enforcers.query_rewrite.request_roles import referred_sentences, request_sentences
+from enforcers.query_rewrite.rewriter import QueryRewriter
+from enforcers.query_rewrite.sentence_starts import parse
+from policy_engine.detect.analyzer import Analyzer
+from policy_engine.policy.model import Metadata, Policy
+
+
+@pytest.fixture(scope="module")
+def rewriter() -> QueryRewriter:
+    policy = Policy(metadata=Metadata(name="task-context"))
+    return QueryRewriter(policy, Analyzer(policy))
+
+
+@pytest.mark.parametrize(("query", "problem"), [
+    ("My laptop keeps freezing whenever I open a PDF. How do I fix it?", "freezing"),
+    ("The spreadsheet for my shop's stock shows #REF errors after I delete a row. How do I stop that?", "#REF"),
+])
+def test_the_problem_a_question_points_back_to_is_kept(rewriter: QueryRewriter, query: str, problem: str) -> None:
+    text = rewriter.rewrite(query).text
+    assert problem in text and text.endswith("?"), text
+
+
+@pytest.mark.parametrize(("query", "points_back"), [
+    ("My laptop keeps freezing whenever I open a PDF. How do I fix it?", True),
+    ("My boiler makes a banging noise at night. Is this normal?", True),
+    ("I'm 52 and my wife is called Carla. Write a Python function that reverses a string and explain it.", False),
+    ("My nephew turns six on Friday. Can you summarise the plot of Hamlet in two sentences?", False),
+])
+def test_a_request_points_back_only_with_a_pronoun_it_does_not_resolve_itself(query: str, points_back: bool) -> None:
+    doc = parse(query)
+    referred = referred_sentences(request_sentences(doc))
+    assert referred == ([(0, list(doc.sents)[0].end_char)] if points_back else [])
+
+
+def test_personal_values_a_task_does_not_need_still_go(rewriter: QueryRewriter) -> None:
+    text = rewriter.rewrite("I'm 52 and recently divorced from my wife Carla. Write a Python function that reverses a string.").text
+    assert "52" not in text and "Carla" not in text and "reverses a string" in text, text
