@@ -46,3 +46,9 @@ def test_a_request_points_back_only_with_a_pronoun_it_does_not_resolve_itself(qu
 def test_personal_values_a_task_does_not_need_still_go(rewriter: QueryRewriter) -> None:
     text = rewriter.rewrite("I'm 52 and recently divorced from my wife Carla. Write a Python function that reverses a string.").text
     assert "52" not in text and "Carla" not in text and "reverses a string" in text, text
+
+
+def test_the_alternatives_a_question_asks_to_choose_between_are_kept(rewriter: QueryRewriter) -> None:
+    """"Which is better?" names none of the alternatives: they are in the sentence it points back to."""
+    text = rewriter.rewrite("I pay for GPT-4 at work and my manager uses Claude 3. Which is better at summarising long reports?").text
+    assert "GPT-4" in text and text.endswith("Which is better at summarising long reports?"), text

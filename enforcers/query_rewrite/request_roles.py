@@ -227,23 +227,29 @@ def about_another_person(sentence: Span) -> bool:
     return False
 
 
-#: Pronouns a request points back with ("How do I fix it?", "Is this normal?").
-_POINTING = frozenset({"it", "this", "that", "these", "those", "them"})
+#: Pronouns a request points back with ("How do I fix it?", "Is this normal?", "Which is better?").
+_POINTING = frozenset({"it", "this", "that", "these", "those", "them", "which"})
 
 
 def referred_sentences(requests: list[Span]) -> list[tuple[int, int]]:
-    """The character ranges of the sentences ``requests`` point back to: the sentence just before a request that holds a
+    """The character ranges of the sentences ``requests`` point back to: the sentence just before a request (as its
+    writer punctuated it: a run-on the parser splits, "I pay for X at work and my manager uses Y.", is one) that holds a
     pronoun of :data:`_POINTING` (a pronoun, not a determiner: "this laptop" names its own object) with no noun before
-    it in the request that it could stand for ("How do I fix it?", "Is this normal?"; not "write a function that
-    reverses a string and explain it"), unless that sentence is a request too (its own first part)."""
+    it in the request that it could stand for ("How do I fix it?", "Is this normal?", "Which is better?"; not "write a
+    function that reverses a string and explain it", "which laptop ...", "is it leukaemia?", where the copula's
+    complement says what it is), unless the parser's sentence just before is a request too (its own first part)."""
     out = []
     for request in requests:
         for token in request:
             if token.pos_ in ("NOUN", "PROPN"):
                 break
             if token.lower_ in _POINTING and token.pos_ == "PRON":
-                if request.start > 0 and (before := request.doc[request.start - 1].sent) not in requests:
-                    out.append((before.start_char, before.end_char))
+                if any(c.dep_ == "attr" and c.pos_ in ("NOUN", "PROPN") for c in token.head.children):
+                    break  # "Is it leukaemia or just the heat?": the copula's complement says what "it" is
+                if request.start > 0 and request.doc[request.start - 1].sent not in requests:
+                    body = request.doc.text[: request.start_char].rstrip()
+                    start = max(body.rfind(mark, 0, len(body) - 1) for mark in ".!?\n") + 1
+                    out.append((start + len(body[start:]) - len(body[start:].lstrip()), len(body)))
                 break
     return out
 
