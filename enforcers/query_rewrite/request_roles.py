@@ -229,6 +229,8 @@ def about_another_person(sentence: Span) -> bool:
 
 #: Pronouns a request points back with ("How do I fix it?", "Is this normal?", "Which is better?").
 _POINTING = frozenset({"it", "this", "that", "these", "those", "them", "which"})
+#: Clausal dependents that say what a pronoun before them stands for ("is it possible to rent ...", "escalate it if ...").
+_CLAUSES = frozenset({"xcomp", "ccomp", "advcl", "csubj"})
 
 
 def referred_sentences(requests: list[Span]) -> list[tuple[int, int]]:
@@ -236,16 +238,17 @@ def referred_sentences(requests: list[Span]) -> list[tuple[int, int]]:
     writer punctuated it: a run-on the parser splits, "I pay for X at work and my manager uses Y.", is one) that holds a
     pronoun of :data:`_POINTING` (a pronoun, not a determiner: "this laptop" names its own object) with no noun before
     it in the request that it could stand for ("How do I fix it?", "Is this normal?", "Which is better?"; not "write a
-    function that reverses a string and explain it", "which laptop ...", "is it leukaemia?", where the copula's
-    complement says what it is), unless the parser's sentence just before is a request too (its own first part)."""
+    function that reverses a string and explain it", "which laptop ...", nor where its verb's noun complement or a
+    clause says what it stands for: "is it leukaemia?", "is it possible to rent ...?", "should I escalate it if ...?"),
+    unless the parser's sentence just before is a request too (its own first part)."""
     out = []
     for request in requests:
         for token in request:
             if token.pos_ in ("NOUN", "PROPN"):
                 break
             if token.lower_ in _POINTING and token.pos_ == "PRON":
-                if any(c.dep_ == "attr" and c.pos_ in ("NOUN", "PROPN") for c in token.head.children):
-                    break  # "Is it leukaemia or just the heat?": the copula's complement says what "it" is
+                if any((c.dep_ == "attr" and c.pos_ in ("NOUN", "PROPN")) or c.dep_ in _CLAUSES for c in token.head.children):
+                    break  # "is it leukaemia?", "is it possible to ...", "escalate it if ...": what follows says what it is
                 if request.start > 0 and request.doc[request.start - 1].sent not in requests:
                     body = request.doc.text[: request.start_char].rstrip()
                     start = max(body.rfind(mark, 0, len(body) - 1) for mark in ".!?\n") + 1
