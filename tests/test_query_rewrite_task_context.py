@@ -52,3 +52,8 @@ def test_the_alternatives_a_question_asks_to_choose_between_are_kept(rewriter: Q
     """"Which is better?" names none of the alternatives: they are in the sentence it points back to."""
     text = rewriter.rewrite("I pay for GPT-4 at work and my manager uses Claude 3. Which is better at summarising long reports?").text
     assert "GPT-4" in text and text.endswith("Which is better at summarising long reports?"), text
+
+
+def test_which_of_a_named_set_does_not_point_back() -> None:
+    doc = parse("I finished a big project at work last month. Which of the two dresses should I wear to the party?")
+    assert referred_sentences(request_sentences(doc)) == []

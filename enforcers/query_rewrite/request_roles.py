@@ -239,7 +239,8 @@ def referred_sentences(requests: list[Span]) -> list[tuple[int, int]]:
     pronoun of :data:`_POINTING` (a pronoun, not a determiner: "this laptop" names its own object) with no noun before
     it in the request that it could stand for ("How do I fix it?", "Is this normal?", "Which is better?"; not "write a
     function that reverses a string and explain it", "which laptop ...", nor where its verb's noun complement or a
-    clause says what it stands for: "is it leukaemia?", "is it possible to rent ...?", "should I escalate it if ...?"),
+    clause says what it stands for: "is it leukaemia?", "is it possible to rent ...?", "should I escalate it if ...?",
+    or its own phrase names its set: "which of the two dresses"),
     unless the parser's sentence just before is a request too (its own first part)."""
     out = []
     for request in requests:
@@ -249,6 +250,8 @@ def referred_sentences(requests: list[Span]) -> list[tuple[int, int]]:
             if token.lower_ in _POINTING and token.pos_ == "PRON":
                 if any((c.dep_ == "attr" and c.pos_ in ("NOUN", "PROPN")) or c.dep_ in _CLAUSES for c in token.head.children):
                     break  # "is it leukaemia?", "is it possible to ...", "escalate it if ...": what follows says what it is
+                if any(c.dep_ == "prep" and any(g.pos_ in ("NOUN", "PROPN") for g in c.subtree) for c in token.children):
+                    break  # "which of the two dresses": the pronoun names its own set
                 if request.start > 0 and request.doc[request.start - 1].sent not in requests:
                     body = request.doc.text[: request.start_char].rstrip()
                     start = max(body.rfind(mark, 0, len(body) - 1) for mark in ".!?\n") + 1
