@@ -20,6 +20,7 @@ from enforcers.query_rewrite.learned import shared_question_detector, shared_req
 from enforcers.query_rewrite.sentence_starts import OPTION_MARK
 from enforcers.query_rewrite.subjects import mentions
 from enforcers.query_rewrite.transcript import SHOUTED_LABEL, other_speaker, turns, without_prefix
+from policy_engine.nlp.sentences import sentence_spans
 
 #: Greetings and fillers that may open a request or a statement of need before its first word ("so", "and", "hi there,").
 _OPENING_FILLERS = (
@@ -234,30 +235,34 @@ _CLAUSES = frozenset({"xcomp", "ccomp", "advcl", "csubj"})
 
 
 def referred_sentences(requests: list[Span]) -> list[tuple[int, int]]:
-    """The character ranges of the sentences ``requests`` point back to: the sentence just before a request (as its
-    writer punctuated it: a run-on the parser splits, "I pay for X at work and my manager uses Y.", is one) that holds a
-    pronoun of :data:`_POINTING` (a pronoun, not a determiner: "this laptop" names its own object) with no noun before
-    it in the request that it could stand for ("How do I fix it?", "Is this normal?", "Which is better?"; not "write a
-    function that reverses a string and explain it", "which laptop ...", nor where its verb's noun complement or a
-    clause says what it stands for: "is it leukaemia?", "is it possible to rent ...?", "should I escalate it if ...?",
-    or its own phrase names its set: "which of the two dresses"),
-    unless the parser's sentence just before is a request too (its own first part)."""
+    """The character ranges of the sentences ``requests`` point back to (:func:`_points_back`): the sentence just before
+    such a request as its writer punctuated it (:func:`~policy_engine.nlp.sentences.sentence_spans`: a run-on the parser
+    splits, "I pay for X at work and my manager uses Y.", is one), unless the parser's sentence just before it is a
+    request too (its own first part)."""
     out = []
     for request in requests:
-        for token in request:
-            if token.pos_ in ("NOUN", "PROPN"):
-                break
-            if token.lower_ in _POINTING and token.pos_ == "PRON":
-                if any((c.dep_ == "attr" and c.pos_ in ("NOUN", "PROPN")) or c.dep_ in _CLAUSES for c in token.head.children):
-                    break  # "is it leukaemia?", "is it possible to ...", "escalate it if ...": what follows says what it is
-                if any(c.dep_ == "prep" and any(g.pos_ in ("NOUN", "PROPN") for g in c.subtree) for c in token.children):
-                    break  # "which of the two dresses": the pronoun names its own set
-                if request.start > 0 and request.doc[request.start - 1].sent not in requests:
-                    body = request.doc.text[: request.start_char].rstrip()
-                    start = max(body.rfind(mark, 0, len(body) - 1) for mark in ".!?\n") + 1
-                    out.append((start + len(body[start:]) - len(body[start:].lstrip()), len(body)))
-                break
+        if request.start == 0 or request.doc[request.start - 1].sent in requests or not _points_back(request):
+            continue
+        before = sentence_spans(request.doc.text[: request.start_char], lines="break")
+        if before:
+            out.append(before[-1])
     return out
+
+
+def _points_back(request: Span) -> bool:
+    """Whether ``request`` names no object of its own but a pronoun of :data:`_POINTING` (a pronoun, not a determiner:
+    "this laptop" names its own object) with no noun before it that it could stand for ("How do I fix it?", "Is this
+    normal?", "Which is better?"; not "write a function that reverses a string and explain it", "which laptop ..."),
+    and neither its verb's noun complement or clause nor its own phrase says what it stands for ("is it leukaemia?", "is
+    it possible to rent ...?", "should I escalate it if ...?", "which of the two dresses")."""
+    for token in request:
+        if token.pos_ in ("NOUN", "PROPN"):
+            return False
+        if token.lower_ in _POINTING and token.pos_ == "PRON":
+            said_after = any((c.dep_ == "attr" and c.pos_ in ("NOUN", "PROPN")) or c.dep_ in _CLAUSES for c in token.head.children)
+            own_set = any(c.dep_ == "prep" and any(g.pos_ in ("NOUN", "PROPN") for g in c.subtree) for c in token.children)
+            return not (said_after or own_set)
+    return False
 
 
 def request_sentences(doc: Doc) -> list[Span]:

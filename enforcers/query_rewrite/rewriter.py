@@ -51,7 +51,7 @@ from enforcers.query_rewrite.request_roles import referred_sentences, request_se
 from enforcers.query_rewrite.section import QueryRewriteSection, SpanOutcome
 from enforcers.query_rewrite.sentence_starts import answer_options, parse
 from enforcers.query_rewrite.settings import NecessityAction, NecessityRule
-from enforcers.query_rewrite.spans import IDENTIFIERS, AttributeDetector, AttributeSpan
+from enforcers.query_rewrite.spans import IDENTIFIERS, AttributeDetector, AttributeSpan, identifier_shaped
 from enforcers.query_rewrite.subjects import focal_subject
 from enforcers.query_rewrite.task import TaskClassifier, TaskPrediction, shared_classifier
 from enforcers.query_rewrite.units import shared_proposer
@@ -210,7 +210,7 @@ class QueryRewriter:
         context clause where no span lies; less the ones that start an answer option of the request (its material, never
         edited).  An occupation that is a verb or only names who acted ("the nurse rang") and a name that modifies a common
         noun ("Tamil action films") disclose nothing, found by a detector or as a unit of a clause, nor does a unit the
-        proposer reads as a code (an identifier) that has no identifier's shape (:func:`identifier_shaped`: "GPT-4",
+        proposer reads as a code (an identifier) that has no identifier's shape (:func:`~enforcers.query_rewrite.spans.identifier_shaped`: "GPT-4",
         "version 13.5.7")."""
         options = [(r.start_char + o0, r.start_char + o1) for r in requests for o0, o1 in answer_options(r.text)]
 
@@ -342,17 +342,6 @@ def _kind(span: AttributeSpan) -> str:
     if span.kind:
         return span.kind
     return _NAME_KINDS.get(span.source, span.attribute)
-
-
-#: Digits from which a value has an identifier's shape: 257 of CAPID development's 279 distinct ``code`` spans hold six
-#: or more, 21 are e-mail addresses, the last is a mislabel ("social security numbers").
-IDENTIFIER_DIGITS = 6
-
-
-def identifier_shaped(value: str) -> bool:
-    """Whether ``value`` has the shape of an identifier: an e-mail address, or at least :data:`IDENTIFIER_DIGITS` digits
-    (a phone, account, card, passport or record number); a version or model number ("13.5.7", "GPT-4") has not."""
-    return "@" in value or sum(c.isdigit() for c in value) >= IDENTIFIER_DIGITS
 
 
 def _holding(text: str, sentences: list[tuple[int, int]], start: int) -> str:
