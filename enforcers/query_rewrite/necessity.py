@@ -205,11 +205,11 @@ class NecessityPlanner:
         place the question does not need; the material of a rework task (:func:`material`)
         is kept; a value of the context the request says again leaves with the request anyway and is kept; what the request
         itself names is what it asks about and is kept, for a task of any kind (a task classified wrongly or unsure
-        would otherwise cut the question), and so is a whole clause the tagger labelled in a sentence the request points
-        back to (``referred``: "How do I fix it?" after what broke, "Which is better?" after the alternatives,
+        would otherwise cut the question), and so is what a sentence the request points back to says (``referred``:
+        "How do I fix it?" after what broke, "Which is better?" after the alternatives,
         :func:`~enforcers.query_rewrite.request_roles.referred_sentences`); a task needing no personal attribute keeps
-        none of the context's; a third
-        party's detail is needed only when the request is about that third party; the rest is the learned model's call.
+        none of the context's; a third party's detail is needed only when the request is about that third party; the
+        rest is the learned model's call.
         """
         essential = self.vocabulary.expand_attributes(rule.essential) if rule else set()
         non_essential = self.vocabulary.expand_attributes(rule.non_essential) if rule else set()
@@ -238,7 +238,7 @@ class NecessityPlanner:
                 out.append(Decision(span, True, action, "the request says it again"))
             elif asked:
                 out.append(Decision(span, True, action, "the request itself names it"))
-            elif span.source == "tagger" and any(r0 <= span.start < r1 for r0, r1 in referred):
+            elif any(r0 <= span.start < r1 for r0, r1 in referred):
                 out.append(Decision(span, True, action, "the request points back to it"))
             elif task_kind(task) == "none":
                 out.append(Decision(span, False, action, "task needs no personal attribute"))

@@ -14,7 +14,7 @@ import re
 from typing import Literal
 
 from spacy.lang.en.stop_words import STOP_WORDS
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc, Span, Token
 
 from enforcers.query_rewrite.learned import shared_question_detector, shared_request_detector
 from enforcers.query_rewrite.sentence_starts import OPTION_MARK
@@ -232,6 +232,8 @@ def about_another_person(sentence: Span) -> bool:
 _POINTING = frozenset({"it", "this", "that", "these", "those", "them", "which"})
 #: Clausal dependents that say what a pronoun before them stands for ("is it possible to rent ...", "escalate it if ...").
 _CLAUSES = frozenset({"xcomp", "ccomp", "advcl", "csubj"})
+#: Dependents of a sentence's main verb that link it to what came before when fronted ("Given this,", "Because of that,").
+_LINKS = frozenset({"prep", "advcl", "npadvmod"})
 
 
 def referred_sentences(requests: list[Span]) -> list[tuple[int, int]]:
@@ -254,15 +256,28 @@ def _points_back(request: Span) -> bool:
     "this laptop" names its own object) with no noun before it that it could stand for ("How do I fix it?", "Is this
     normal?", "Which is better?"; not "write a function that reverses a string and explain it", "which laptop ..."),
     and neither its verb's noun complement or clause nor its own phrase says what it stands for ("is it leukaemia?", "is
-    it possible to rent ...?", "should I escalate it if ...?", "which of the two dresses")."""
+    it possible to rent ...?", "should I escalate it if ...?", "which of the two dresses"); a pronoun in a link set off
+    before the main verb (:func:`_in_fronted_link`: "Given this, ...") points at the whole story, not one sentence."""
     for token in request:
         if token.pos_ in ("NOUN", "PROPN"):
             return False
-        if token.lower_ in _POINTING and token.pos_ == "PRON":
+        if token.lower_ in _POINTING and token.pos_ == "PRON" and not _in_fronted_link(token):
             said_after = any((c.dep_ == "attr" and c.pos_ in ("NOUN", "PROPN")) or c.dep_ in _CLAUSES for c in token.head.children)
             own_set = any(c.dep_ == "prep" and any(g.pos_ in ("NOUN", "PROPN") for g in c.subtree) for c in token.children)
             return not (said_after or own_set)
     return False
+
+
+def _in_fronted_link(token: Token) -> bool:
+    """Whether ``token`` lies in a modifier set off before its sentence's main verb ("Given this, ...", "Because of
+    that, ...", "After all that, ..."): such a link ties the request to the whole story told before it, not to the one
+    sentence just before."""
+    root = token.sent.root
+    branch = next((a for a in (token, *token.ancestors) if a.head.i == root.i and a.i != root.i), None)
+    if branch is None or branch.i > root.i or branch.dep_ not in _LINKS:
+        return False
+    after = branch.right_edge.i + 1
+    return after < root.i and token.doc[after].text == ","
 
 
 def request_sentences(doc: Doc) -> list[Span]:
