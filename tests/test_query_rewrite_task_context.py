@@ -72,3 +72,18 @@ def test_a_fronted_link_does_not_point_at_the_sentence_before(query: str) -> Non
     """"Given this," / "Because of that," link the request to the whole story, not to the one sentence before it: that
     sentence is not kept for the pronoun's sake (an aside there is decided like any other)."""
     assert referred_sentences(request_sentences(parse(query))) == []
+
+
+@pytest.mark.parametrize(("query", "story"), [
+    ("My mother (81) takes warfarin and was just prescribed an antibiotic. How worried should I be?", ("warfarin", "antibiotic")),
+    ("My car makes a grinding noise when I brake downhill. Can you help?", ("grinding noise", "brake")),
+])
+def test_a_request_that_names_nothing_keeps_what_it_stands_on(rewriter: QueryRewriter, query: str, story: tuple[str, ...]) -> None:
+    """A request with no noun of its own asks about what was just said, as a pointing pronoun does (class 1)."""
+    text = rewriter.rewrite(query).text
+    assert all(word in text for word in story), text
+
+
+def test_an_aside_before_the_story_still_goes(rewriter: QueryRewriter) -> None:
+    text = rewriter.rewrite("btw I'm Muslim. My knee has been swelling for two weeks. What should I do?").text
+    assert "Muslim" not in text and "swelling" in text, text

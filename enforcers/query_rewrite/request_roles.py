@@ -252,20 +252,25 @@ def referred_sentences(requests: list[Span]) -> list[tuple[int, int]]:
 
 
 def _points_back(request: Span) -> bool:
-    """Whether ``request`` names no object of its own but a pronoun of :data:`_POINTING` (a pronoun, not a determiner:
-    "this laptop" names its own object) with no noun before it that it could stand for ("How do I fix it?", "Is this
-    normal?", "Which is better?"; not "write a function that reverses a string and explain it", "which laptop ..."),
+    """Whether ``request`` names no object of its own: it has no noun, proper noun or number at all ("How worried should I
+    be?", "Can you help?": it asks about what was just said), or a pronoun of :data:`_POINTING` (a pronoun, not a
+    determiner: "this laptop" names its own object) with no noun before it that it could stand for ("How do I fix it?",
+    "Is this normal?", "Which is better?"; not "write a function that reverses a string and explain it", "which laptop ..."),
     and neither its verb's noun complement or clause nor its own phrase says what it stands for ("is it leukaemia?", "is
     it possible to rent ...?", "should I escalate it if ...?", "which of the two dresses"); a pronoun in a link set off
     before the main verb (:func:`_in_fronted_link`: "Given this, ...") points at the whole story, not one sentence."""
+    linked = False
     for token in request:
-        if token.pos_ in ("NOUN", "PROPN"):
+        if token.pos_ in ("NOUN", "PROPN", "NUM"):
             return False
-        if token.lower_ in _POINTING and token.pos_ == "PRON" and not _in_fronted_link(token):
+        if token.lower_ in _POINTING and token.pos_ == "PRON":
+            if _in_fronted_link(token):
+                linked = True
+                continue
             said_after = any((c.dep_ == "attr" and c.pos_ in ("NOUN", "PROPN")) or c.dep_ in _CLAUSES for c in token.head.children)
             own_set = any(c.dep_ == "prep" and any(g.pos_ in ("NOUN", "PROPN") for g in c.subtree) for c in token.children)
             return not (said_after or own_set)
-    return False
+    return not linked
 
 
 def _in_fronted_link(token: Token) -> bool:
