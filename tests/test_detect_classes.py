@@ -337,3 +337,18 @@ def test_class2_a_firm_named_after_people_is_no_person_after_a_role_word() -> No
     hidden = _hidden(analyzer, text, [NAMES])
     assert "Tom Hale" in hidden
     assert not any("Garside" in value for value in hidden), hidden
+
+
+@pytest.mark.parametrize(("text", "word"), [
+    ("Can you check my CV for typos before I send it to the agency?", "CV"),
+    ("My GP referred me to a physiotherapist last week.", "GP"),
+    ("Please send the signed form back to HR by Friday.", "HR"),
+])
+def test_an_all_capitals_dictionary_word_is_no_name(names: Analyzer, text: str, word: str) -> None:
+    """"CV", "GP", "HR" are abbreviations (dictionary words, no known name) spaCy's small model may read as a person."""
+    assert word not in _hidden(names, text, [NAMES])
+
+
+def test_a_name_written_in_capitals_is_still_a_name(names: Analyzer) -> None:
+    text = "Please forward the signed lease to JOHN SMITH at the letting agency."
+    assert any("SMITH" in value for value in _hidden(names, text, [NAMES]))

@@ -242,6 +242,8 @@ def _person_pieces(text: str, e: NamedEntity) -> list[NamedEntity]:
         titled = titled or INITIAL.search(text, start, end) is not None  # "A. S. Oka": initials mark a name
         if name_words and all(is_plain_word(w) for w in name_words) and not titled and (opens_a_line_or_sentence(text, start) or _NUMBER_OF_A_KIND.match(text, end)):
             continue  # a heading word, or the kind of a number ("Fir No:93/2010")
+        if name_words and all(w.isupper() and len(w) > 1 and is_plain_word(w) for w in name_words) and not titled:
+            continue  # an abbreviation that is a dictionary word and no known name ("check my CV"); "JOHN SMITH" is a name
         if line_no and all(is_common_word(w) for w in name_words) and not titled:
             continue  # a label on the next line ("Sandra Okoye\nJob title")
         if _RESIDENCE_BEFORE.search(text, max(0, start - 16), start):
