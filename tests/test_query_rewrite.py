@@ -977,3 +977,24 @@ def test_a_request_the_parser_splits_keeps_its_opening_under_a_generalize_rule()
     policy = _policy(rules=rules, default_task="personal_advice", min_confidence=1.0)
     out = QueryRewriter(policy, Analyzer(policy)).rewrite("Can a single mom like me get help with daycare costs in Ohio?").text
     assert out.startswith("Can ") and out.endswith("get help with daycare costs in Ohio?"), out
+
+
+def test_a_labelled_clause_is_never_replaced_by_a_generic_phrase() -> None:
+    """Class 5: a clause the tagger labelled is a statement, not a value; where it must go from a line that stays (it holds
+    a needed value), its own words go, and no "a habit" or "a job" stands in for it."""
+    from enforcers.query_rewrite.cuts import Edit, edit
+
+    text = "Experience: Transcriptionist/Team Leader/Night Shift Supervisor · Proficient in Word and Excel. Make this sound better."
+    start, kept = text.index("Team Leader"), text.index("Transcriptionist")
+    clause = Edit(start, start + len("Team Leader/Night Shift Supervisor"), "a job", tight=True, clause=True)
+    out = edit(text, [clause], [(kept, kept + len("Transcriptionist"))])
+    assert "a job" not in out and "Team Leader" not in out and "Transcriptionist" in out and "Proficient in Word" in out, out
+
+
+def test_a_clause_that_opened_its_sentence_takes_its_comma() -> None:
+    from enforcers.query_rewrite.cuts import Edit, edit
+
+    text = "Nothing beats painting on a Sunday. I keep a strict vegan diet, a 58-year-old with stage 3 cancer. Should I appeal the insurance denial?"
+    start, kept = text.index("I keep"), text.index("58-year-old")
+    out = edit(text, [Edit(start, start + len("I keep a strict vegan diet"), "a particular diet", tight=True, clause=True)], [(kept, text.index("cancer") + 6)])
+    assert "diet" not in out and "Sunday. A 58-year-old with stage 3 cancer." in out, out

@@ -43,6 +43,7 @@ class Edit:
     replacement: str | None = None
     tight: bool = False
     in_place: bool = False  # the replacement stands where the span stood, whatever unit holds it (a placeholder token)
+    clause: bool = False  # a whole statement (a labelled clause): no generic phrase can stand for it, so it goes or stays
 
 
 #: Words that only introduce the unit after them ("a man named ...").
@@ -291,8 +292,9 @@ def edit(text: str, edits: list[Edit], keep: list[tuple[int, int]], *, protectiv
         core = [t for t in tokens if t.lower_ not in _INTRODUCERS] or tokens  # "named John": the unit is John's
         head = min(core, key=lambda t: sum(1 for _ in t.ancestors))
         unit = None if protective or (request and e.replacement is not None) else _unit(head, sentence, keep, request, e.tight)
-        if unit is None and not protective and not request and (e.start, e.end) in clauses:
-            unit = (tokens[0].i, tokens[-1].i + 1)  # a whole clause the parse hangs on the sentence's root ("...; my aunt reacts to celery")
+        whole_clause = (e.start, e.end) in clauses or (e.clause and not any(_overlaps(e.start, e.end, k0, k1) for k0, k1 in keep))
+        if unit is None and not protective and not request and whole_clause:
+            unit = (tokens[0].i, tokens[-1].i + 1)  # a whole clause ("...; my aunt reacts to celery"): its own tokens go
         if unit is None:
             first, replacement = _in_noun_phrase(head, tokens[0], keep, e.replacement or "something")
             inline.append((first.i, tokens[-1].i + 1, e.start if first.i == tokens[0].i else first.idx, e.end, replacement))
@@ -350,7 +352,8 @@ def _marker(doc: Doc, i: int, prefixes: list[tuple[int, int]]) -> bool:
 
 
 def _separators(doc: Doc, left: int, right: int) -> list[int]:
-    """Conjunctions, commas and naming words ("named", "called") that joined a dropped unit to its neighbours; none before
+    """Conjunctions, commas and naming words ("named", "called") that joined a dropped unit to its neighbours (the comma
+    after a unit that opened its sentence among them: "I keep a vegan diet, a 58-year-old with ..."); none before
     a unit that a clause conjoined to it takes the place of ("authenticity – I'm bisexual, and I refuse ..." keeps its
     dash: "authenticity – I refuse ...")."""
     if right < len(doc) and any(t.dep_ == "conj" and left <= t.head.i < right and t.left_edge.i == right for t in doc[right:]):
@@ -360,7 +363,7 @@ def _separators(doc: Doc, left: int, right: int) -> list[int]:
     while i >= 0 and (doc[i].dep_ in ("cc", "punct") or doc[i].lower_ in _INTRODUCERS) and doc[i].text not in (".", "!", "?"):
         out.append(i)
         i -= 1
-    if right < len(doc) and doc[right].text == "," and (out or _after_its_verb(doc, left, right)):
+    if right < len(doc) and doc[right].text == "," and (out or doc[left].is_sent_start or _after_its_verb(doc, left, right)):
         out.append(right)
     return out
 

@@ -169,7 +169,7 @@ class QueryRewriter:
         edits = [
             Edit(start, end, tokens.token(d.placeholder, query[start:end]), in_place=True)
             if d.placeholder is not None
-            else Edit(start, end, _replacement(d, ranges, query), tight=True)
+            else Edit(start, end, _replacement(d, ranges, query), tight=True, clause=d.span.source == "tagger")
             for d in decisions
             if not d.essential
             for start, end in _occurrences(query, d.span, carried if d.placeholder is not None else spans)
