@@ -87,3 +87,9 @@ def test_a_request_that_names_nothing_keeps_what_it_stands_on(rewriter: QueryRew
 def test_an_aside_before_the_story_still_goes(rewriter: QueryRewriter) -> None:
     text = rewriter.rewrite("btw I'm Muslim. My knee has been swelling for two weeks. What should I do?").text
     assert "Muslim" not in text and "swelling" in text, text
+
+
+def test_the_sentence_pointed_at_brings_whom_its_pronoun_names(rewriter: QueryRewriter) -> None:
+    """"She fell twice this month" names no one: the sentence before it, where she is introduced, comes with it."""
+    text = rewriter.rewrite("My grandmother is 92 and lives alone in Cork. She fell twice this month. What should we do?").text
+    assert "grandmother" in text and "lives alone" in text and "fell twice" in text, text

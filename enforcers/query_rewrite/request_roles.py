@@ -240,15 +240,35 @@ def referred_sentences(requests: list[Span]) -> list[tuple[int, int]]:
     """The character ranges of the sentences ``requests`` point back to (:func:`_points_back`): the sentence just before
     such a request as its writer punctuated it (:func:`~policy_engine.nlp.sentences.sentence_spans`: a run-on the parser
     splits, "I pay for X at work and my manager uses Y.", is one), unless the parser's sentence just before it is a
-    request too (its own first part)."""
+    request too (its own first part); and while the sentence pointed at opens on a pronoun subject (:func:`_opens_on_a_pronoun`:
+    "She fell twice this month."), the sentence before it too, where that person is named (two steps at most)."""
     out = []
     for request in requests:
         if request.start == 0 or request.doc[request.start - 1].sent in requests or not _points_back(request):
             continue
         before = sentence_spans(request.doc.text[: request.start_char], lines="break")
-        if before:
-            out.append(before[-1])
+        for step, sentence in enumerate(reversed(before[-_REFERRAL_STEPS:])):
+            out.append(sentence)
+            if step + 1 == _REFERRAL_STEPS or not _opens_on_a_pronoun(request.doc, sentence):
+                break
     return out
+
+
+#: How many sentences back a request's pointing may reach: the one it points at, and the one that names its pronoun.
+_REFERRAL_STEPS = 2
+#: Subject pronouns that stand for someone or something named before ("we" takes in the writer, who needs no naming).
+_PERSONAL = frozenset({"he", "she", "they", "it"})
+
+
+def _opens_on_a_pronoun(doc: Doc, sentence: tuple[int, int]) -> bool:
+    """Whether the subject of the sentence at ``sentence`` (character range in ``doc``) is a personal pronoun with no noun
+    before it in that sentence: it names no one by itself."""
+    for token in doc.char_span(*sentence, alignment_mode="expand") or ():
+        if token.pos_ in ("NOUN", "PROPN"):
+            return False
+        if token.dep_ in ("nsubj", "nsubjpass"):
+            return token.lower_ in _PERSONAL
+    return False
 
 
 def _points_back(request: Span) -> bool:
