@@ -998,3 +998,14 @@ def test_a_clause_that_opened_its_sentence_takes_its_comma() -> None:
     start, kept = text.index("I keep"), text.index("58-year-old")
     out = edit(text, [Edit(start, start + len("I keep a strict vegan diet"), "a particular diet", tight=True, clause=True)], [(kept, text.index("cancer") + 6)])
     assert "diet" not in out and "Sunday. A 58-year-old with stage 3 cancer." in out, out
+
+
+def test_the_subject_before_a_bracketed_aside_is_not_dropped_as_a_sentence() -> None:
+    """Class 3: an aside is a unit of its own, so the parse cuts "My son" off as a sentence; it is a piece of the statement
+    that goes on after the aside and keeps a needed value, so it is edited as part of it, never dropped whole."""
+    from enforcers.query_rewrite.cuts import Edit, edit
+
+    text = "My son (he's 7) has been wetting the bed again since his dad moved out. Is this a sign of stress?"
+    start, kept = text.index("My son"), text.index("has been")
+    out = edit(text, [Edit(start, start + len("My son"), "a family member", tight=True)], [(kept, text.index(" out.") + 4)])
+    assert not out.startswith("(") and "has been wetting the bed" in out, out

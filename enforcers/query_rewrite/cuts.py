@@ -23,6 +23,7 @@ from enforcers.query_rewrite.repair import repair
 from enforcers.query_rewrite.request_roles import request_sentences
 from enforcers.query_rewrite.sentence_starts import parse
 from enforcers.query_rewrite.transcript import content_start, other_speaker, turns
+from policy_engine.nlp.sentences import sentence_spans
 
 #: Dependency labels whose subtree may be dropped as a unit.
 DROPPABLE = frozenset({"conj", "advcl", "relcl", "acl", "appos", "prep", "ccomp", "parataxis", "npadvmod", "amod", "compound", "nmod", "poss", "dobj", "pobj", "attr", "acomp", "xcomp", "oprd", "dative", "agent", "advmod"})
@@ -285,7 +286,8 @@ def edit(text: str, edits: list[Edit], keep: list[tuple[int, int]], *, protectiv
             continue
         sentence = tokens[0].sent
         request = sentence.start in requests
-        sentence_keeps = any(_overlaps(sentence.start_char, sentence.end_char, k0, k1) for k0, k1 in keep)
+        piece = _piece_of_a_kept_sentence(sentence, keep)
+        sentence_keeps = piece or any(_overlaps(sentence.start_char, sentence.end_char, k0, k1) for k0, k1 in keep)
         if not request and not sentence_keeps:
             drop.update(range(sentence.start, sentence.end))
             continue
@@ -293,7 +295,7 @@ def edit(text: str, edits: list[Edit], keep: list[tuple[int, int]], *, protectiv
         head = min(core, key=lambda t: sum(1 for _ in t.ancestors))
         unit = None if protective or (request and e.replacement is not None) else _unit(head, sentence, keep, request, e.tight)
         whole_clause = (e.start, e.end) in clauses or (e.clause and not any(_overlaps(e.start, e.end, k0, k1) for k0, k1 in keep))
-        if unit is None and not protective and not request and whole_clause:
+        if unit is None and not protective and not request and not piece and whole_clause:
             unit = (tokens[0].i, tokens[-1].i + 1)  # a whole clause ("...; my aunt reacts to celery"): its own tokens go
         if unit is None:
             first, replacement = _in_noun_phrase(head, tokens[0], keep, e.replacement or "something")
@@ -306,6 +308,23 @@ def edit(text: str, edits: list[Edit], keep: list[tuple[int, int]], *, protectiv
     drop = (drop - ends - {t.i for t in doc if t.is_space and "\n" in t.text}) | commas  # line breaks stay; repair drops emptied lines
     drop.update(_emptied_lines(doc, drop))
     return repair(rebuilt(doc, drop, replacements(doc, inline)), text)
+
+
+#: Brackets that open an aside.
+_OPENING_BRACKETS = frozenset({"(", "["})
+
+
+def _piece_of_a_kept_sentence(sentence: Span, keep: list[tuple[int, int]]) -> bool:
+    """Whether ``sentence`` is a piece with no verb that a bracketed aside right after it cut off a sentence of its writer
+    ("My son | (he's 7) | has been wetting the bed ..."), and that sentence keeps a span: the piece belongs to a
+    statement that stays, so it is edited as part of it, not dropped whole."""
+    doc = sentence.doc
+    if any(t.pos_ in ("VERB", "AUX") for t in sentence) or sentence.end >= len(doc) or doc[sentence.end].text not in _OPENING_BRACKETS:
+        return False
+    return any(
+        w0 <= sentence.start_char < w1 and any(_overlaps(w0, w1, k0, k1) for k0, k1 in keep)
+        for w0, w1 in sentence_spans(doc.text, lines="break")
+    )
 
 
 def _kept_sentence_ends(doc: Doc, drop: set[int]) -> tuple[set[int], set[int]]:
