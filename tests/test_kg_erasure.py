@@ -249,3 +249,19 @@ def test_erase_cli_with_redact_prints_no_protected_value() -> None:
     for value in ("538-75-4177", "Shannon Patel", "9595938", "05/30/1977", "(312) 555-0146"):
         assert value not in redacted.output
     assert "entity_removed" in redacted.output.split("erasures (")[1]
+
+
+def test_erase_cli_with_redact_reads_files_under_a_personal_path(tmp_path) -> None:
+    """The engine shows ids redacted, and a path may hold its owner's name ("/home/dana/..."): the files are still
+    matched to what the engine returns, in order."""
+    from click_cli import cli
+
+    home = tmp_path / "dana" / "records"
+    home.mkdir(parents=True)
+    files = []
+    for name in ("clinic-049.md", "clinic-050.txt"):
+        (home / name).write_text((ROOT / "examples/clinic/docs" / name).read_text(encoding="utf-8"), encoding="utf-8")
+        files.append(str(home / name))
+    redacted = CliRunner().invoke(cli, ["erase", str(ROOT / "policies/clinic"), *files, "--redact"], obj={})
+    assert redacted.exit_code == 0, redacted.output
+    assert "538-75-4177" not in redacted.output and "entity_removed" in redacted.output

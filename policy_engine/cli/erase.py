@@ -31,9 +31,12 @@ def _redacted(policy: Policy, items: list[tuple[str, str]]) -> tuple[list[str], 
         engine.close()
     if result.denied:
         raise click.ClickException(f"the policy's enforcement refused these files: {result.decision.error or 'denied'}")
-    chunks = {c.chunk_id: c for c in result.chunks}
+    # the engine shows ids redacted ("/home/dana/..." -> "/home/[REDACTED]/..."), so its chunks are matched by order, not id
+    chunks = list(result.chunks)
+    if len(chunks) != len(items):
+        raise click.ClickException(f"the policy's enforcement returned {len(chunks)} files for {len(items)}")
     section = KGErasureSection.model_validate(result.decision.enforcement.get("kg_erasure") or {})
-    return [chunks[name].text for name, _ in items], {i for i, (name, _) in enumerate(items) if chunks[name].withheld}, section
+    return [c.text for c in chunks], {i for i, c in enumerate(chunks) if c.withheld}, section
 
 
 #: What the erasure table's codes mean (printed once under it).
