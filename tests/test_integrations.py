@@ -161,3 +161,18 @@ def test_the_readme_examples_run_as_written(framework: str, opening: str, capsys
     printed = capsys.readouterr().out
     assert "The clinic opens at nine" in printed, printed
     assert not any(value in printed for value in RAW), printed
+
+
+def test_documents_whose_ids_hold_a_name_come_back_under_their_own_ids(engine: Engine) -> None:
+    """The engine shows ids redacted (a file name may hold a patient's name); the adapter hands each document back under
+    the id its caller gave it, matched by position, never by the redacted form."""
+    pytest.importorskip("langchain_core", reason="pip install 'policy-engine[langchain]'")
+    from langchain_core.documents import Document
+
+    from policy_engine.integrations.langchain import PolicyEngineTransformer
+
+    ids = ["notes/Maria-Lopez-2024.md", "notes/Maria-Lopez-2025.md"]
+    documents = [Document(page_content=RECORD, id=ids[0]), Document(page_content=HANDBOOK, id=ids[1])]
+    transformed = PolicyEngineTransformer(EngineProtector(engine)).transform_documents(documents)
+    assert [d.id for d in transformed] == ids and transformed[1].page_content == HANDBOOK
+    _assert_protected([d.page_content for d in transformed])

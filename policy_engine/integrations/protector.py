@@ -28,7 +28,7 @@ class ContextDenied(PolicyEngineError, PermissionError):
 
 @dataclass(frozen=True)
 class ProtectedChunk:
-    """One released chunk: its id, its sanitized text and the decision that released it."""
+    """One released chunk: its id (the caller's own), its sanitized text and the decision that released it."""
 
     chunk_id: str
     text: str
@@ -42,12 +42,20 @@ class Protector(Protocol):
     def protect(self, chunks: Sequence[tuple[str, str]], query: str | None = None) -> list[ProtectedChunk]: ...
 
 
-def _released(result: dict[str, Any], texts: dict[str, str]) -> list[ProtectedChunk]:
-    """The chunks a protect result (its JSON form) released, with their texts; raises when the decision denied."""
+def _released(result: dict[str, Any], ids: Sequence[str], texts: Sequence[str]) -> list[ProtectedChunk]:
+    """The chunks a protect result (its JSON form) released, under the caller's own ``ids`` with their ``texts`` (both in
+    the order the chunks were sent and returned); raises when the decision denied.  The engine shows ids redacted (a
+    file name may hold a patient's name), so chunks are matched by position: the caller's id tells the caller nothing
+    new.  A result with another number of chunks than were sent releases nothing."""
     if result["outcome"] == "denied":
         raise ContextDenied(result.get("error") or "denied", result.get("decision_id"))
-    withheld = {c["chunk_id"] for c in result["chunks"] if c["withheld"]}
-    return [ProtectedChunk(c["chunk_id"], texts[c["chunk_id"]], result["decision_id"], result["outcome"]) for c in result["chunks"] if c["chunk_id"] not in withheld]
+    if not len(result["chunks"]) == len(ids) == len(texts):
+        raise ContextDenied(f"the engine returned {len(result['chunks'])} chunks for {len(ids)}", result.get("decision_id"))
+    return [
+        ProtectedChunk(chunk_id, text, result["decision_id"], result["outcome"])
+        for chunk_id, text, chunk in zip(ids, texts, result["chunks"])
+        if not chunk["withheld"]
+    ]
 
 
 @dataclass
@@ -60,7 +68,7 @@ class EngineProtector:
 
     def protect(self, chunks: Sequence[tuple[str, str]], query: str | None = None) -> list[ProtectedChunk]:
         result = self.engine.protect_passages(list(chunks), query=query, principal=self.principal, purpose=self.purpose)
-        return _released(result.to_dict(), {c.chunk_id: c.text for c in result.chunks})
+        return _released(result.to_dict(), [i for i, _ in chunks], [c.text for c in result.chunks])
 
 
 @dataclass
@@ -86,4 +94,4 @@ class ServiceProtector:
         answer = client.post(f"{self.base_url.rstrip('/')}/v1/protect-passages", json=body, headers={"Authorization": f"Bearer {self.api_key}"})
         answer.raise_for_status()
         data = answer.json()
-        return _released(data, {c["chunk_id"]: c["text"] for c in data["chunks"]})
+        return _released(data, [i for i, _ in chunks], [c["text"] for c in data["chunks"]])

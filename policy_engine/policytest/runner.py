@@ -230,10 +230,10 @@ def _check(case: PolicyTestCase, result, fired: set[str], known: set[str]) -> It
 
 def _diff(originals: Sequence[tuple[str, str]], result) -> str:  # noqa: ANN001 - a ProtectResult
     """Unified diff of each passage: original (-) against protected (+)."""
-    protected = {c.chunk_id: c.text for c in result.chunks}
+    protected = [c.text for c in result.chunks]  # in the order sent; the ids the engine shows are redacted
     out: list[str] = []
-    for chunk_id, text in originals:
-        after = protected.get(chunk_id, "[withheld: request denied]")
+    for index, (chunk_id, text) in enumerate(originals):
+        after = protected[index] if len(protected) == len(originals) else "[withheld: request denied]"
         out.extend(
             difflib.unified_diff(text.splitlines(), after.splitlines(), fromfile=f"{chunk_id} (original)", tofile=f"{chunk_id} (protected)", lineterm="", n=0)
         )
