@@ -234,6 +234,10 @@ _POINTING = frozenset({"it", "this", "that", "these", "those", "them", "which"})
 _CLAUSES = frozenset({"xcomp", "ccomp", "advcl", "csubj"})
 #: Dependents of a sentence's main verb that link it to what came before when fronted ("Given this,", "Because of that,").
 _LINKS = frozenset({"prep", "advcl", "npadvmod"})
+#: How many sentences back a request's pointing may reach: the one it points at, and the one that names its pronoun.
+_REFERRAL_STEPS = 2
+#: Subject pronouns that stand for someone or something named before ("we" takes in the writer, who needs no naming).
+_PERSONAL = frozenset({"he", "she", "they", "it"})
 
 
 def referred_sentences(requests: list[Span]) -> list[tuple[int, int]]:
@@ -252,12 +256,6 @@ def referred_sentences(requests: list[Span]) -> list[tuple[int, int]]:
             if step + 1 == _REFERRAL_STEPS or not _opens_on_a_pronoun(request.doc, sentence):
                 break
     return out
-
-
-#: How many sentences back a request's pointing may reach: the one it points at, and the one that names its pronoun.
-_REFERRAL_STEPS = 2
-#: Subject pronouns that stand for someone or something named before ("we" takes in the writer, who needs no naming).
-_PERSONAL = frozenset({"he", "she", "they", "it"})
 
 
 def _opens_on_a_pronoun(doc: Doc, sentence: tuple[int, int]) -> bool:
