@@ -38,6 +38,9 @@ class ProtectResult:
 
     ``context`` is the text to hand to any LLM ("" when denied); ``redactions``
     locate replaced spans in the original chunks and hold no raw values.
+    From :meth:`Engine.protect_passages`, ``chunks`` hold one chunk per passage in the order given; their ids are the
+    shown form (:func:`~policy_engine.engine.id_redaction.with_shown_ids`: an id that holds a name is redacted), so a
+    caller matches them to its passages by position, never by id.
     """
 
     context: str

@@ -230,10 +230,9 @@ def _check(case: PolicyTestCase, result, fired: set[str], known: set[str]) -> It
 
 def _diff(originals: Sequence[tuple[str, str]], result) -> str:  # noqa: ANN001 - a ProtectResult
     """Unified diff of each passage: original (-) against protected (+)."""
-    protected = [c.text for c in result.chunks]  # in the order sent; the ids the engine shows are redacted
+    protected = [c.text for c in result.chunks] if len(result.chunks) == len(originals) else ["[withheld: request denied]"] * len(originals)
     out: list[str] = []
-    for index, (chunk_id, text) in enumerate(originals):
-        after = protected[index] if len(protected) == len(originals) else "[withheld: request denied]"
+    for (chunk_id, text), after in zip(originals, protected):  # by position: the ids the engine shows are redacted
         out.extend(
             difflib.unified_diff(text.splitlines(), after.splitlines(), fromfile=f"{chunk_id} (original)", tofile=f"{chunk_id} (protected)", lineterm="", n=0)
         )
