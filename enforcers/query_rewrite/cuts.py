@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from spacy.tokens import Doc, Span, Token
 
+from enforcers.query_rewrite.debris import INTRODUCERS, emptied_lines, kept_sentence_ends, separators
 from enforcers.query_rewrite.generic import without_article
 from enforcers.query_rewrite.rebuild import rebuilt, replacements
 from enforcers.query_rewrite.repair import repair
@@ -45,10 +46,6 @@ class Edit:
     tight: bool = False
     in_place: bool = False  # the replacement stands where the span stood, whatever unit holds it (a placeholder token)
     clause: bool = False  # a whole statement (a labelled clause): no generic phrase can stand for it, so it goes or stays
-
-
-#: Words that only introduce the unit after them ("a man named ...").
-_INTRODUCERS = frozenset({"named", "called", "nicknamed", "aka"})
 
 
 #: Boundaries between the disclosures one context sentence strings together ("..., and my son ...", "...; plus ...", brackets,
@@ -291,7 +288,7 @@ def edit(text: str, edits: list[Edit], keep: list[tuple[int, int]], *, protectiv
         if not request and not sentence_keeps:
             drop.update(range(sentence.start, sentence.end))
             continue
-        core = [t for t in tokens if t.lower_ not in _INTRODUCERS] or tokens  # "named John": the unit is John's
+        core = [t for t in tokens if t.lower_ not in INTRODUCERS] or tokens  # "named John": the unit is John's
         head = min(core, key=lambda t: sum(1 for _ in t.ancestors))
         unit = None if protective or (request and e.replacement is not None) else _unit(head, sentence, keep, request, e.tight)
         whole_clause = (e.start, e.end) in clauses or (e.clause and not any(_overlaps(e.start, e.end, k0, k1) for k0, k1 in keep))
@@ -303,10 +300,10 @@ def edit(text: str, edits: list[Edit], keep: list[tuple[int, int]], *, protectiv
             continue
         left, right = min(unit[0], tokens[0].i), max(unit[1], tokens[-1].i + 1)  # the unit always takes the whole span
         drop.update(range(left, right))
-        drop.update(_separators(doc, left, right))
-    ends, commas = _kept_sentence_ends(doc, drop)
+        drop.update(separators(doc, left, right))
+    ends, commas = kept_sentence_ends(doc, drop)
     drop = (drop - ends - {t.i for t in doc if t.is_space and "\n" in t.text}) | commas  # line breaks stay; repair drops emptied lines
-    drop.update(_emptied_lines(doc, drop))
+    drop.update(emptied_lines(doc, drop))
     return repair(rebuilt(doc, drop, replacements(doc, inline)), text)
 
 
@@ -324,75 +321,4 @@ def _piece_of_a_kept_sentence(sentence: Span, keep: list[tuple[int, int]]) -> bo
     return any(
         w0 <= sentence.start_char < w1 and any(_overlaps(w0, w1, k0, k1) for k0, k1 in keep)
         for w0, w1 in sentence_spans(doc.text, lines="break")
-    )
-
-
-def _kept_sentence_ends(doc: Doc, drop: set[int]) -> tuple[set[int], set[int]]:
-    """The cut full stops, question and exclamation marks that still end a sentence, and the commas they replace: the last
-    token kept before one, on its line, is a word ("I watch Tamil films and my sister is on Zoloft." -> "I watch Tamil
-    films.") or a comma left hanging ("She is 11, bruises easily, and there is ... ." -> "She is 11, bruises easily."); a
-    stop already kept counts as kept, so the sentences dropped whole after it leave no stop of their own ("in Cedar Rapids..")."""
-    ends, commas = set(), set()
-    for sentence in doc.sents:
-        last = next((t for t in reversed(sentence) if not t.is_space), None)
-        if last is None or last.i not in drop or last.text not in (".", "!", "?"):
-            continue
-        before = next((t for t in reversed(doc[: last.i]) if (t.i not in drop or t.i in ends) and not t.is_space), None)
-        if before is None or "\n" in doc.text[before.idx : last.idx]:
-            continue
-        if before.text in (",", ";", ":"):
-            commas.add(before.i)
-            ends.add(last.i)
-        elif before.is_alpha or before.like_num:
-            ends.add(last.i)
-    return ends, commas
-
-
-def _emptied_lines(doc: Doc, drop: set[int]) -> list[int]:
-    """Every token of a line whose words are all dropped: its markers go with them (a bullet, "(2/5)", "3/",
-    "#tag", a chat turn's "[14:02] me:" prefix), so no debris is left behind."""
-    prefixes = [(t.start, t.content) for t in turns(doc.text)]
-    out: list[int] = []
-    line: list[int] = []
-    for token in [*doc, None]:
-        if token is None or "\n" in token.text:
-            words = [i for i in line if doc[i].is_alpha and not _marker(doc, i, prefixes)]
-            if words and all(i in drop for i in words):
-                out.extend(line)
-            line = []
-        elif not token.is_space:
-            line.append(token.i)
-    return out
-
-
-def _marker(doc: Doc, i: int, prefixes: list[tuple[int, int]]) -> bool:
-    """Whether word ``i`` only marks its line: a hashtag, or part of a chat turn's timestamp and speaker label."""
-    return (i > 0 and doc[i - 1].text == "#") or any(p0 <= doc[i].idx < p1 for p0, p1 in prefixes)
-
-
-def _separators(doc: Doc, left: int, right: int) -> list[int]:
-    """Conjunctions, commas and naming words ("named", "called") that joined a dropped unit to its neighbours (the comma
-    after a unit that opened its sentence among them: "I keep a vegan diet, a 58-year-old with ..."); none before
-    a unit that a clause conjoined to it takes the place of ("authenticity – I'm bisexual, and I refuse ..." keeps its
-    dash: "authenticity – I refuse ...")."""
-    if right < len(doc) and any(t.dep_ == "conj" and left <= t.head.i < right and t.left_edge.i == right for t in doc[right:]):
-        return []
-    out = []
-    i = left - 1
-    while i >= 0 and (doc[i].dep_ in ("cc", "punct") or doc[i].lower_ in _INTRODUCERS) and doc[i].text not in (".", "!", "?"):
-        out.append(i)
-        i -= 1
-    if right < len(doc) and doc[right].text == "," and (out or doc[left].is_sent_start or _after_its_verb(doc, left, right)):
-        out.append(right)
-    return out
-
-
-def _after_its_verb(doc: Doc, left: int, right: int) -> bool:
-    """Whether the dropped unit ``[left, right)`` came right after the verb it depended on, and a noun phrase follows the
-    comma after it ("I'm 41 years old, a single father": the comma would be left after "I'm")."""
-    verb = doc[left - 1] if left > 0 else None
-    top = [t for t in doc[left:right] if not left <= t.head.i < right]
-    return (
-        verb is not None and verb.pos_ in ("VERB", "AUX") and any(t.head.i == verb.i for t in top)
-        and right + 1 < len(doc) and doc[right + 1].pos_ in ("DET", "ADJ", "NOUN", "PROPN", "NUM")
     )
