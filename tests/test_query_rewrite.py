@@ -800,9 +800,13 @@ def test_a_cut_statements_full_stop_replaces_the_comma_left_hanging() -> None:
         ("I'm happily married to Dana and love my job as a nurse.", "Dana", "married", "I'm happily married and love my job as a nurse."),
         ("At 35, I'm proud of what I have built as a welder.", "35", "welder", "I'm proud of what I have built as a welder."),
         ("At 64 years old, I live on a pension as a retired welder.", "64 years old", "welder", "I live on a pension as a retired welder."),
+        ("I had an abortion two years ago and never told anyone.", "two years", "abortion", "I had an abortion and never told anyone."),
+        ("I moved to Canada six months ago for a job as a welder.", "six months", "welder", "I moved to Canada for a job as a welder."),
     ],
 )
-def test_a_removed_name_or_date_takes_the_preposition_it_was_the_object_of(text: str, value: str, kept: str, expected: str) -> None:
+def test_a_removed_name_date_or_measure_takes_the_word_it_completes(text: str, value: str, kept: str, expected: str) -> None:
+    """A preposition's lone object takes the preposition, an adverb's lone measure the adverb ("I had an abortion ago." was
+    left; class 3)."""
     from enforcers.query_rewrite.cuts import Edit, edit
 
     question = " What should I do next?"

@@ -144,12 +144,14 @@ def _overlaps(a0: int, a1: int, b0: int, b1: int) -> bool:
     return a0 < b1 and b0 < a1
 
 
-def _bare_object(node: Token) -> bool:
-    """Whether ``node`` is the only dependent of its preposition ("in 2019", "at Mercy Clinic", "At 34 years old", whatever
-    label the parse gives the object): without it the preposition would be left dangling ("a bankruptcy filing in, ...",
-    "At, I'm proud ..."), so the smallest phrase to drop is the prepositional one."""
+def _bare_head(node: Token) -> bool:
+    """Whether ``node`` is the only dependent of a head word that says nothing without it: a preposition ("in 2019", "at
+    Mercy Clinic", "At 34 years old", whatever label the parse gives the object), or an adverb it measures ("two years
+    ago", "a week later"). Without it the head would be left dangling ("a bankruptcy filing in, ...", "At, I'm proud ...",
+    "I had an abortion ago."), so the smallest phrase to drop is the head's."""
     head = node.head
-    return head.dep_ in ("prep", "agent", "dative") and all(c.i == node.i or c.is_punct for c in head.children)
+    alone = all(c.i == node.i or c.is_punct for c in head.children)
+    return alone and (head.dep_ in ("prep", "agent", "dative") or (node.dep_ == "npadvmod" and head.pos_ == "ADV"))
 
 
 #: Labels of a verb's complement: without it the verb's clause says nothing ("I'm and pull in ...", "that lasted, ...").
@@ -186,7 +188,8 @@ def _clause_of_complement(node: Token, sentence: Span, keep: list[tuple[int, int
 
 def _unit(token: Token, sentence: Span, keep: list[tuple[int, int]], request: bool, smallest: bool = False) -> tuple[int, int] | None:
     """Token range ``[i, j)`` of the largest (or ``smallest``) droppable unit around ``token`` that holds no kept span; the
-    smallest unit of a preposition's lone object takes the preposition with it (:func:`_bare_object`) unless that is kept;
+    smallest unit of a preposition's lone object or an adverb's lone measure takes that head with it (:func:`_bare_head`)
+    unless it is kept;
     a verb's only complement takes its clause with it where that can go (:func:`_clause_of_complement`)."""
     best, unit_node = None, None
     node = token
@@ -200,9 +203,9 @@ def _unit(token: Token, sentence: Span, keep: list[tuple[int, int]], request: bo
                 right -= 1
             best, unit_node = (left, right), node
             if smallest:
-                preposition = node.head
-                if _bare_object(node) and not any(_overlaps(preposition.idx, preposition.idx + len(preposition), k0, k1) for k0, k1 in keep):
-                    best = (min(left, preposition.i), max(right, preposition.i + 1))
+                head = node.head
+                if _bare_head(node) and not any(_overlaps(head.idx, head.idx + len(head), k0, k1) for k0, k1 in keep):
+                    best = (min(left, head.i), max(right, head.i + 1))
                 break
         node = node.head
     if unit_node is None:
