@@ -31,7 +31,7 @@ from ruamel.yaml import YAML
 
 from enforcers.query_rewrite.learned import DisclosureTagger
 from enforcers.query_rewrite.need import kind_of
-from enforcers.query_rewrite.subjects import Subject, mentions, subject_of
+from enforcers.query_rewrite.subjects import Subject, clause_subject, mentions, subject_of
 from enforcers.query_rewrite.transcript import SHOUTED_LABEL
 from enforcers.query_rewrite.units import Unit
 from policy_engine.detect.identifiers import ID_CUES
@@ -182,7 +182,8 @@ class AttributeDetector:
     def with_tagged(self, text: str, spans: list[AttributeSpan], clauses: list[tuple[int, int]], tagger: DisclosureTagger) -> list[AttributeSpan]:
         """``spans`` plus one span per clause of ``clauses`` that the tagger reads as a disclosure and no span
         (other than a proper name) already covers, unless a span of the tagged attribute lies in it ("My name is
-        Dana Whitfield" is one name); the clause span is about the clause's subject.
+        Dana Whitfield" is one name); the clause span is about the clause's subject
+        (:func:`~enforcers.query_rewrite.subjects.clause_subject`: a third party's act on the writer is the writer's).
 
         Every open clause that speaks of a person ("(fwiw kiwi gives me a bad reaction)", "the new hire
         is saving up for Costa Rica") counts as a disclosure of the tagger's most probable attribute,
@@ -195,7 +196,7 @@ class AttributeDetector:
         open_clauses = [(c0, c1) for c0, c1 in clauses if not any(c0 < s.end and s.start < c1 and s.attribute != "name" and s.source not in NAME_CATEGORIES for s in spans)]
         tags = tagger.tag([text[c0:c1] for c0, c1 in open_clauses], IDENTIFIERS)
         tagged = [
-            replace(span, subject=subject_of(text, c0, c1, tag.attribute), kind="other" if tag.of_a_value else "")
+            replace(span, subject=clause_subject(text, c0, c1, tag.attribute), kind="other" if tag.of_a_value else "")
             for (c0, c1), tag in zip(open_clauses, tags)
             if (tag.disclosure >= DISCLOSURE_AT or mentions(text[c0:c1], c1 - c0))
             and not any(c0 < s.end and s.start < c1 and s.attribute == tag.attribute for s in spans)  # already found there

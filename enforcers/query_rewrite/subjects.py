@@ -172,6 +172,33 @@ def subject_of(text: str, start: int, end: int, attribute: str = "") -> Subject:
     return _resolve(found, nearest)
 
 
+#: First-person pronouns that name the writer as what a verb acts on, or as its owner ("blocking my light", "hit me").
+_WRITER_AFFECTED = frozenset({"me", "my", "myself", "mine", "us", "our", "ourselves"})
+
+
+def clause_subject(text: str, start: int, end: int, attribute: str = "") -> Subject:
+    """Subject of the whole clause ``text[start:end]`` (a statement the tagger labelled): as :func:`subject_of`, except that
+    a third party's act on the writer is the writer's matter ("My neighbour's tree is blocking my light", "the landlord
+    is keeping my deposit"): where the clause names the writer in its predicate, as the object of its verb or the owner
+    of that object, its subject is ``self``. A writer's word inside the clause's subject ("a woman in my book club has
+    diabetes", "my neighbor Tom has HIV") leaves a third party's detail a third party's."""
+    subject = subject_of(text, start, end, attribute)
+    if subject != "third_party":
+        return subject
+    clause = parse(text).char_span(start, end, alignment_mode="expand")
+    return "self" if clause is not None and any(_in_predicate(t) for t in clause if t.lower_ in _WRITER_AFFECTED) else subject
+
+
+def _in_predicate(token: Token) -> bool:
+    """Whether ``token`` reaches the verb it depends on without passing through that verb's subject."""
+    node = token
+    while node.pos_ not in ("VERB", "AUX"):
+        if node.dep_ in ("nsubj", "nsubjpass", "csubj") or node.head.i == node.i:
+            return False
+        node = node.head
+    return node.i != token.i
+
+
 def focal_subject(text: str, start: int, end: int) -> Subject:
     """Whom the request ``text[start:end]`` is about: its first non-pronoun mention, else the query's first mention, else self
     (people named by their role, "my doctor", "the plumber", serve the request; it is not about them)."""
