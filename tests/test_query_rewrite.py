@@ -815,6 +815,17 @@ def test_a_removed_name_date_or_measure_takes_the_word_it_completes(text: str, v
     assert out == expected + question
 
 
+def test_an_object_the_parse_detached_from_its_preposition_takes_its_clause() -> None:
+    """"I pull in | SAR 12,500/month": the parse leaves "in" with no object; without the amount the clause says nothing, so
+    it goes whole, not as "I pull in I actually know ..." (class 3)."""
+    from enforcers.query_rewrite.cuts import Edit, edit
+
+    text = "I pull in SAR 12,500/month, and unlike most people, I actually know how to manage my finances. Should I change jobs?"
+    amount, kept = text.index("12,500"), text.index("I actually")
+    out = edit(text, [Edit(amount, amount + 6, tight=True)], [(kept, text.index(" Should"))])
+    assert out == "Unlike most people, I actually know how to manage my finances. Should I change jobs?", out
+
+
 def test_a_generic_phrase_with_its_own_article_replaces_the_determiner_and_modifiers_too() -> None:
     from enforcers.query_rewrite.cuts import Edit, edit
 

@@ -160,13 +160,22 @@ _COMPLEMENTS = frozenset({"attr", "acomp", "dobj", "oprd"})
 _SUBORDINATE = frozenset({"conj", "advcl", "relcl", "acl", "ccomp", "xcomp", "parataxis"})
 
 
+def _object_of_a_stranded_preposition(node: Token) -> bool:
+    """Whether ``node`` comes right after a preposition or particle of its own verb that has no dependent: the parse left
+    the preposition without its object ("I pull in | SAR 12,500/month"), and ``node`` is that object."""
+    first = node.left_edge.i
+    before = node.doc[first - 1] if first > 0 else None
+    return before is not None and before.dep_ in ("prep", "prt") and before.head.i == node.head.i and not any(before.children)
+
+
 def _clause_of_complement(node: Token, sentence: Span, keep: list[tuple[int, int]]) -> tuple[int, int] | None:
-    """Token range of the clause whose verb ``node`` is the only complement of, when that clause can go and holds no kept
+    """Token range of the clause whose verb ``node`` is the only complement of (an object a misparse detached from its
+    preposition counts, :func:`_object_of_a_stranded_preposition`), when that clause can go and holds no kept
     span: a subordinate clause goes whole ("..., and yes, I'm bisexual" goes whole, not as "I'm"); a clause with another
     clause conjoined after it, one with its own subject, goes up to that clause, main clause or not ("I'm Jewish, and my
     partner's family is Hindu" -> "my partner's family is Hindu"); None otherwise."""
     verb = node.head
-    if node.dep_ not in _COMPLEMENTS or verb.pos_ not in ("VERB", "AUX"):
+    if (node.dep_ not in _COMPLEMENTS and not _object_of_a_stranded_preposition(node)) or verb.pos_ not in ("VERB", "AUX"):
         return None
     if any(c.i != node.i and c.dep_ in _COMPLEMENTS for c in verb.children):
         return None
