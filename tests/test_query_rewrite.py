@@ -868,9 +868,11 @@ def test_a_generalized_amount_reads_as_an_amount_and_takes_its_currency_sign() -
         ("I'm happily married and live in Leeds.", "married", "relationship_status", "term", "a personal relationship"),
         ("At 41, I'm a data analyst in Leeds.", "data analyst", "employment", "detect:occupation", "a professional"),
         ("I take home £2,300 a month.", "2,300", "financial_situation", "detect:financial_amount", "a certain amount"),
+        ("I've been sober for 18 months after years of drinking.", "18 months", "age", "unit", "some time"),
+        ("My son is 18 months and has a fever.", "18 months", "age", "unit", "a certain age"),
     ],
 )
-def test_a_generic_phrase_names_a_person_or_an_amount_where_the_span_does(text: str, value: str, attribute: str, source: str, phrase: str) -> None:
+def test_a_generic_phrase_names_a_person_an_amount_or_a_time_where_the_span_does(text: str, value: str, attribute: str, source: str, phrase: str) -> None:
     from enforcers.query_rewrite.generic import generic_phrase
     from enforcers.query_rewrite.spans import AttributeSpan
 

@@ -2,11 +2,14 @@
 
 A span the policy generalizes, or one inside the request (the request keeps its structure), is replaced in place by a
 generic phrase that holds no value: its attribute's phrase (:data:`GENERIC`), unless the span itself says what kind of
-thing it is. A noun of a person ("a data analyst", "my husband") must still read as a person, and an amount as an
-amount ("take home a certain amount a month"), whatever its attribute's phrase says.
+thing it is. A noun of a person ("a data analyst", "my husband") must still read as a person, an amount as an
+amount ("take home a certain amount a month"), and a length of time as a time ("sober for some time"), whatever its
+attribute's phrase says.
 """
 
 from __future__ import annotations
+
+import re
 
 from enforcers.query_rewrite.spans import AttributeSpan
 from enforcers.query_rewrite.words import words
@@ -29,30 +32,50 @@ ROLE_GENERIC = "a professional"
 RELATIVE_GENERIC = "a family member"
 #: What an amount of money (the detector's ``financial_amount``) reads as: an amount, not "a financial matter".
 AMOUNT_GENERIC = "a certain amount"
-#: Per attribute, the phrase of a span whose own kind its attribute's phrase misnames (see :func:`generic_phrase`).
-_KIND_GENERIC = {"employment": ROLE_GENERIC, "relationship_status": RELATIVE_GENERIC, "financial_situation": AMOUNT_GENERIC}
+#: What a length of time ("for 18 months") reads as, whatever attribute it was labelled (an age, a date): a time, not "a certain age".
+DURATION_GENERIC = "some time"
+#: Per attribute, the phrases of a span whose own kind its attribute's phrase misnames (see :func:`generic_phrase`).
+_KIND_GENERIC = {
+    "employment": (ROLE_GENERIC,), "relationship_status": (RELATIVE_GENERIC,), "financial_situation": (AMOUNT_GENERIC,),
+    "age": (DURATION_GENERIC,), "dates": (DURATION_GENERIC,),
+}
 #: Every word a generic phrase brings into a rewrite (none of them a value of the query).
-GENERIC_WORDS = frozenset(w for phrase in (*GENERIC.values(), *_KIND_GENERIC.values()) for w in words(phrase))
+GENERIC_WORDS = frozenset(w for phrase in (*GENERIC.values(), *(p for ps in _KIND_GENERIC.values() for p in ps)) for w in words(phrase))
+#: A number and a unit of time ("18 months", "two years", "a few weeks").
+_LENGTH_OF_TIME = re.compile(
+    r"(?:\d+(?:\.\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a few|several)\s+(?:days?|weeks?|months?|years?|decades?)",
+    re.IGNORECASE,
+)
+#: "for" right before a span: a length of time after it is a duration ("sober for 18 months").
+_DURATION_OPENER = re.compile(r"\bfor\s+$", re.IGNORECASE)
 
 
 def generic_phrase(span: AttributeSpan, query: str) -> str:
     """What ``span`` of ``query`` reads as once generalized: its attribute's phrase (:data:`GENERIC`), unless the span is
     a noun of a person the recognizers find at its end, an occupation ("a data analyst") or a relative ("my husband"),
     which reads :data:`ROLE_GENERIC` or :data:`RELATIVE_GENERIC`, or an amount of money, which reads
-    :data:`AMOUNT_GENERIC` (a clause the tagger labelled keeps its attribute's phrase)."""
+    :data:`AMOUNT_GENERIC`, or a length of time after "for", which reads :data:`DURATION_GENERIC` (a clause the tagger
+    labelled keeps its attribute's phrase)."""
     if span.source != "tagger" and span.attribute == "employment" and _ends_in(span.value(query), "occupation"):
         return ROLE_GENERIC
     if span.source != "tagger" and span.attribute == "relationship_status" and _ends_in(span.value(query), "relative"):
         return RELATIVE_GENERIC
     if span.source == "detect:financial_amount":
         return AMOUNT_GENERIC
+    if span.attribute in ("age", "dates") and _duration(span, query):
+        return DURATION_GENERIC
     return GENERIC[span.attribute]
+
+
+def _duration(span: AttributeSpan, query: str) -> bool:
+    """Whether ``span`` is a length of time after "for" ("I've been sober for 18 months"): a duration, not an age or a date."""
+    return _LENGTH_OF_TIME.fullmatch(span.value(query).strip()) is not None and _DURATION_OPENER.search(query, 0, span.start) is not None
 
 
 def holds_generic(text: str, attribute: str) -> bool:
     """Whether ``text`` holds a generic phrase a span of ``attribute`` may have become, with or without its article
     (inside a noun phrase that keeps its own determiner the phrase drops it: "an undocumented person")."""
-    phrases = [p for p in (GENERIC.get(attribute), _KIND_GENERIC.get(attribute)) if p is not None]
+    phrases = [p for p in (GENERIC.get(attribute), *_KIND_GENERIC.get(attribute, ())) if p is not None]
     return any(without_article(p) in text for p in phrases)
 
 
