@@ -27,6 +27,8 @@ def _subject(text: str, value: str) -> str:
         ("I am a member of a Baptist congregation who identifies as bisexual. May I lead the youth group?", "bisexual"),
         ("As a single man living with epilepsy, I worry about driving. Can I keep my licence?", "epilepsy"),
         ("I am a freelance person with a yearly income of $41,000. Which pension plan suits me?", "$41,000"),
+        ("I have MS and ended up as a patient advocate at my local hospital. Should I mention my diagnosis?", "advocate"),
+        ("As a single mother from Leeds, my budget is tight every month. How can I save on food?", "Leeds"),
     ],
 )
 def test_a_noun_phrase_that_describes_the_user_is_the_user(text: str, value: str) -> None:
@@ -39,6 +41,7 @@ def test_a_noun_phrase_that_describes_the_user_is_the_user(text: str, value: str
         ("I met a woman at the gym who has epilepsy. What should I do if she has a seizure?", "epilepsy"),
         ("My neighbour, a retired nurse, has dementia. How can I help her?", "dementia"),
         ("I asked a stranger who was diabetic for directions. Was that rude?", "diabetic"),
+        ("As a woman from Lagos, my wife finds the winters here hard. How can I help her?", "Lagos"),
     ],
 )
 def test_another_person_stays_another_person(text: str, value: str) -> None:

@@ -118,14 +118,40 @@ def _noun_at(doc: Doc, position: int) -> Token | None:
     return token
 
 
-def _has_first_person_subject(verb: Token) -> bool:
-    return any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ in _FIRST_PERSON for c in verb.children)
+#: Dependencies of a verb with no subject of its own that takes the subject of the verb it hangs on ("I have MS and
+#: ended up as ...", "Working as a nurse, I ...", "I want to work as a nurse").
+_SHARED_SUBJECT = frozenset({"conj", "advcl", "xcomp"})
+
+
+def _subject(verb: Token) -> Token | None:
+    """The subject of ``verb``: its own, or, for a verb with none that is conjoined to or hangs on another, that verb's."""
+    node = verb
+    while True:
+        subject = next((c for c in node.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+        if subject is not None or node.dep_ not in _SHARED_SUBJECT or node.head.i == node.i:
+            return subject
+        node = node.head
+
+
+def _has_first_person_subject(verb: Token, *, possessed: bool = False) -> bool:
+    """Whether the subject of ``verb`` (:func:`_subject`) is the user ("I"), or, with ``possessed``, something of the
+    user's that is no person ("As a nurse from Kerala, *my career* ..."; not "As a nurse, *my wife* ...")."""
+    subject = _subject(verb)
+    if subject is None:
+        return False
+    if subject.lower_ in _FIRST_PERSON:
+        return True
+    phrase = subject.doc[subject.left_edge.i : subject.right_edge.i + 1].text
+    owned = any(c.dep_ == "poss" and c.lower_ == "my" for c in subject.children)
+    return possessed and owned and all(kind == "self" for _, kind in mentions(phrase, len(phrase)))
 
 
 def describes_the_user(doc: Doc, position: int) -> bool:
     """Whether the person noun phrase starting at ``position`` is the user, as the parse attaches it: the predicate of a
     first-person subject ("I am a member of a choir"), an apposition to "I" ("I, a 71-year-old woman, ..."), or the role
-    a first-person subject speaks in ("As a single man with epilepsy, I ...")."""
+    a first-person subject speaks in ("As a single man with epilepsy, I ...", "I have MS and ended up as a patient
+    advocate": a verb with no subject of its own takes the one of the verb it hangs on), or in which something of the
+    user's is described ("As a person from Saudi Arabia, my journey has been unique")."""
     noun = _noun_at(doc, position)
     if noun is None:
         return False
@@ -134,7 +160,7 @@ def describes_the_user(doc: Doc, position: int) -> bool:
     if noun.dep_ == "appos":
         return noun.head.lower_ in _FIRST_PERSON
     as_role = noun.dep_ == "pobj" and noun.head.lower_ == "as" and noun.head.dep_ == "prep"
-    return as_role and _has_first_person_subject(noun.head.head)
+    return as_role and _has_first_person_subject(noun.head.head, possessed=True)
 
 
 def _users_own(text: str, found: list[tuple[int, Subject | Literal["pronoun"]]]) -> list[tuple[int, Subject | Literal["pronoun"]]]:
