@@ -826,6 +826,22 @@ def test_an_object_the_parse_detached_from_its_preposition_takes_its_clause() ->
     assert out == "Unlike most people, I actually know how to manage my finances. Should I change jobs?", out
 
 
+@pytest.mark.parametrize(
+    ("cut", "original", "expected"),
+    [
+        ("I ended up as a advocate at my hospital.", "I ended up as a patient advocate at my hospital.", "I ended up as an advocate at my hospital."),
+        ("I married an woman from Haifa.", "I married an Israeli woman from Haifa.", "I married a woman from Haifa."),
+        ("I'm a one-off case and an hour late for an MRI.", "I'm a one-off case and an hour late for an MRI.", "I'm a one-off case and an hour late for an MRI."),
+    ],
+)
+def test_an_article_agrees_with_the_word_a_cut_brings_next_to_it(cut: str, original: str, expected: str) -> None:
+    """"a patient advocate" without "patient" reads "an advocate" (class 3); what the writer wrote, and a word whose first
+    letter does not settle its sound, stay as written."""
+    from enforcers.query_rewrite.repair import repair
+
+    assert repair(cut, original) == expected
+
+
 def test_a_generic_phrase_with_its_own_article_replaces_the_determiner_and_modifiers_too() -> None:
     from enforcers.query_rewrite.cuts import Edit, edit
 

@@ -25,6 +25,28 @@ _WORD = re.compile(rf"[A-Za-z0-9']+|[{UNSPACED}]")
 _EMPTY_BRACKETS = re.compile(r"\(\s*\)")
 #: "a a certain age": an article left before a generic phrase that brings its own.
 _DOUBLE_ARTICLE = re.compile(r"\b(?:a|an)\s+(?=(?:a|an)\s)", re.IGNORECASE)
+#: An indefinite article and the word after it.
+_ARTICLE = re.compile(r"\b([Aa]n?)(\s+)([A-Za-z][\w'-]*)")
+#: Word openings whose sound their first letter does not settle ("a one-off", "a European", "an hour", "a user").
+_UNSETTLED = ("one", "once", "eu", "u", "h")
+
+
+def _agreed_articles(text: str, original: str) -> str:
+    """``text`` with each "a" / "an" that a cut brought before another word agreeing with it ("as a patient advocate" ->
+    "as an advocate", "an Israeli woman" -> "a woman"): a pair ``original`` holds is left as written, and so is a word
+    whose first letter does not settle its sound (:data:`_UNSETTLED`) or one in capitals (an acronym: "an MRI")."""
+    written = {(m.group(1).lower(), m.group(3).lower()) for m in _ARTICLE.finditer(original)}
+
+    def agree(m: re.Match[str]) -> str:
+        article, space, word = m.groups()
+        if (article.lower(), word.lower()) in written or word.lower().startswith(_UNSETTLED) or (len(word) > 1 and word.isupper()):
+            return m.group(0)
+        wanted = "an" if word[0].lower() in "aeio" else "a"
+        return (wanted.capitalize() if article[0] == "A" else wanted) + space + word
+
+    return _ARTICLE.sub(agree, text)
+
+
 #: A short lower-case word with a full stop ("incl.", "approx.", "w/o."): an abbreviation, not a sentence end.
 _ABBREVIATION_END = re.compile(r"(?:^|\s)[a-z]{1,5}\.$")
 
@@ -69,7 +91,7 @@ _OPENING_LABEL = re.compile(r"^\(?(?:[a-h]|[ivx]{1,4})\)\s")
 
 
 def repair(text: str, original: str = "") -> str:
-    """Tidy text after cuts: spaces, punctuation, dangling conjunctions, orphaned brackets and dashes, capitals, empty sentences;
+    """Tidy text after cuts: spaces, punctuation, dangling conjunctions, orphaned brackets and dashes, articles, capitals, empty sentences;
     option numbers ("1. pneumonia") are no sentence ends and option labels ("i) gout") keep their case.  Lines stay lines
     (a letter stays a letter); a line left with no sentence goes, and so does a markdown heading left with no section.
 
@@ -81,7 +103,7 @@ def repair(text: str, original: str = "") -> str:
     text = _SPACE_BEFORE_PUNCT.sub(r"\1", text)
     text = _REPEATED_PUNCT.sub(r"\1", text)
     text = _COMMA_BEFORE_END.sub(r"\1", text)
-    text = _DOUBLE_ARTICLE.sub("", text)
+    text = _agreed_articles(_DOUBLE_ARTICLE.sub("", text), original)
     written = {s.strip() for line in original.split("\n") for s in _split(line)}
     lines = [" ".join(sentences) for line in text.split("\n") if (sentences := _repaired_sentences(line, written))]
     return "\n".join(line for i, line in enumerate(lines) if not _empty_section(lines, i)).strip()
