@@ -831,7 +831,7 @@ def test_an_object_the_parse_detached_from_its_preposition_takes_its_clause() ->
     [
         ("I ended up as a advocate at my hospital.", "I ended up as a patient advocate at my hospital.", "I ended up as an advocate at my hospital."),
         ("I married an woman from Haifa.", "I married an Israeli woman from Haifa.", "I married a woman from Haifa."),
-        ("I'm a one-off case and an hour late for an MRI.", "I'm a one-off case and an hour late for an MRI.", "I'm a one-off case and an hour late for an MRI."),
+        ("I'm a one-off case, an hour late for an MRI.", "I'm a rare one-off case, an entire hour late for an urgent MRI.", "I'm a one-off case, an hour late for an MRI."),
     ],
 )
 def test_an_article_agrees_with_the_word_a_cut_brings_next_to_it(cut: str, original: str, expected: str) -> None:
