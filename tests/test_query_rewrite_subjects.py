@@ -27,6 +27,7 @@ def _subject(text: str, value: str) -> str:
         ("I am a member of a Baptist congregation who identifies as bisexual. May I lead the youth group?", "bisexual"),
         ("As a single man living with epilepsy, I worry about driving. Can I keep my licence?", "epilepsy"),
         ("I am a freelance person with a yearly income of $41,000. Which pension plan suits me?", "$41,000"),
+        ("My physical therapist advised me to do my stretches at 7am and 9pm. Should I still do them on rest days?", "7am"),
         ("I have MS and ended up as a patient advocate at my local hospital. Should I mention my diagnosis?", "advocate"),
         ("As a single mother from Leeds, my budget is tight every month. How can I save on food?", "Leeds"),
     ],

@@ -176,7 +176,9 @@ def subject_of(text: str, start: int, end: int, attribute: str = "") -> Subject:
 
     A name's subject comes from a relation word right before it ("my friend
     Sarah" -> friend; a bare name is a third party); any other span takes the
-    nearest mention before it in its sentence, or inside it.
+    nearest mention before it in its sentence, or inside it. A bare possessive ("a woman in my book club has ...") is
+    passed over for the last other person named, unless the user is named as "I" or "me" after that person ("my
+    therapist advised me to do my routine at 3 PM": the routine is the user's).
     """
     found = _users_own(text, mentions(text, end))
     sentence = _sentence_start(text, start)
@@ -193,9 +195,15 @@ def subject_of(text: str, start: int, end: int, attribute: str = "") -> Subject:
     nearest = inside[-1]
     others = [i for i in inside if found[i][1] != "self"]
     owner = text[found[nearest][0] : start].strip().lower() in ("my", "our")  # "my metformin": the span is the user's own
-    if found[nearest][1] == "self" and text[found[nearest][0] :].lower().startswith(("my ", "our ")) and others and not owner:
+    named_after = others and any(found[i][1] == "self" and not _possessive(text, found[i][0]) for i in inside if i > others[-1])
+    if found[nearest][1] == "self" and _possessive(text, found[nearest][0]) and others and not owner and not named_after:
         nearest = others[-1]  # "a woman in my book club has ...": a bare possessive is not the sentence's subject
     return _resolve(found, nearest)
+
+
+def _possessive(text: str, position: int) -> bool:
+    """Whether the user's mention at ``position`` is a possessive ("my ...", "our ..."), not "I" or "me" (who acts or is acted on)."""
+    return text[position:].lower().startswith(("my ", "our "))
 
 
 #: First-person pronouns that name the writer as what a verb acts on, or as its owner ("blocking my light", "hit me").
