@@ -886,6 +886,8 @@ def test_a_generalized_amount_reads_as_an_amount_and_takes_its_currency_sign() -
         ("I take home £2,300 a month.", "2,300", "financial_situation", "detect:financial_amount", "a certain amount"),
         ("I've been sober for 18 months after years of drinking.", "18 months", "age", "unit", "some time"),
         ("My son is 18 months and has a fever.", "18 months", "age", "unit", "a certain age"),
+        ("My physical therapist advised me to rest.", "physical therapist", "physical_health", "unit", "a professional"),
+        ("I'm a nurse who happens to live with schizophrenia.", "nurse", "mental_health", "unit", "a professional"),
     ],
 )
 def test_a_generic_phrase_names_a_person_an_amount_or_a_time_where_the_span_does(text: str, value: str, attribute: str, source: str, phrase: str) -> None:

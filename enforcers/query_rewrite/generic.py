@@ -35,12 +35,13 @@ AMOUNT_GENERIC = "a certain amount"
 #: What a length of time ("for 18 months") reads as, whatever attribute it was labelled (an age, a date): a time, not "a certain age".
 DURATION_GENERIC = "some time"
 #: Per attribute, the phrases of a span whose own kind its attribute's phrase misnames (see :func:`generic_phrase`).
-_KIND_GENERIC = {
-    "employment": (ROLE_GENERIC,), "relationship_status": (RELATIVE_GENERIC,), "financial_situation": (AMOUNT_GENERIC,),
-    "age": (DURATION_GENERIC,), "dates": (DURATION_GENERIC,),
-}
+_KIND_GENERIC = {"financial_situation": (AMOUNT_GENERIC,), "age": (DURATION_GENERIC,), "dates": (DURATION_GENERIC,)}
+#: What a noun of a person reads as, whatever its attribute (see :func:`generic_phrase`).
+_PERSON_GENERIC = (ROLE_GENERIC, RELATIVE_GENERIC)
 #: Every word a generic phrase brings into a rewrite (none of them a value of the query).
-GENERIC_WORDS = frozenset(w for phrase in (*GENERIC.values(), *(p for ps in _KIND_GENERIC.values() for p in ps)) for w in words(phrase))
+GENERIC_WORDS = frozenset(
+    w for phrase in (*GENERIC.values(), *(p for ps in _KIND_GENERIC.values() for p in ps), *_PERSON_GENERIC) for w in words(phrase)
+)
 #: A number and a unit of time ("18 months", "two years", "a few weeks").
 _LENGTH_OF_TIME = re.compile(
     r"(?:\d+(?:\.\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a few|several)\s+(?:days?|weeks?|months?|years?|decades?)",
@@ -52,13 +53,13 @@ _DURATION_OPENER = re.compile(r"\bfor\s+$", re.IGNORECASE)
 
 def generic_phrase(span: AttributeSpan, query: str) -> str:
     """What ``span`` of ``query`` reads as once generalized: its attribute's phrase (:data:`GENERIC`), unless the span is
-    a noun of a person the recognizers find at its end, an occupation ("a data analyst") or a relative ("my husband"),
-    which reads :data:`ROLE_GENERIC` or :data:`RELATIVE_GENERIC`, or an amount of money, which reads
+    a noun of a person the recognizers find at its end, an occupation ("a data analyst", and "my physical therapist"
+    however it was labelled) or a relative ("my husband"), which reads :data:`ROLE_GENERIC` or :data:`RELATIVE_GENERIC`, or an amount of money, which reads
     :data:`AMOUNT_GENERIC`, or a length of time after "for", which reads :data:`DURATION_GENERIC` (a clause the tagger
     labelled keeps its attribute's phrase)."""
-    if span.source != "tagger" and span.attribute == "employment" and _ends_in(span.value(query), "occupation"):
+    if span.source != "tagger" and _ends_in(span.value(query), "occupation"):
         return ROLE_GENERIC
-    if span.source != "tagger" and span.attribute == "relationship_status" and _ends_in(span.value(query), "relative"):
+    if span.source != "tagger" and _ends_in(span.value(query), "relative"):
         return RELATIVE_GENERIC
     if span.source == "detect:financial_amount":
         return AMOUNT_GENERIC
@@ -75,7 +76,7 @@ def _duration(span: AttributeSpan, query: str) -> bool:
 def holds_generic(text: str, attribute: str) -> bool:
     """Whether ``text`` holds a generic phrase a span of ``attribute`` may have become, with or without its article
     (inside a noun phrase that keeps its own determiner the phrase drops it: "an undocumented person")."""
-    phrases = [p for p in (GENERIC.get(attribute), *_KIND_GENERIC.get(attribute, ())) if p is not None]
+    phrases = [p for p in (GENERIC.get(attribute), *_KIND_GENERIC.get(attribute, ()), *_PERSON_GENERIC) if p is not None]
     return any(without_article(p) in text for p in phrases)
 
 
