@@ -200,6 +200,20 @@ def test_attribute_detector_covers_families_the_detectors_lack(policy: Policy) -
     assert {"religious_beliefs", "sexual_orientation", "favorite_hobbies", "pet_ownership", "relationship_status"} <= found
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Is the city I live in safe, based on my ancestry?",
+        "I grew up on a farm and now I keep bees. Which flowers do bees like best?",
+    ],
+)
+def test_a_cue_for_a_place_needs_a_capitalized_name(policy: Policy, text: str) -> None:
+    """A lexicon cue that writes its place with a capital ("I live in <Place>") is no address where no capitalized name
+    follows: a stranded "in", "on a farm" (class 7: the patterns were matched case-blind)."""
+    found = [s for s in AttributeDetector(Analyzer(policy), builtin_vocabulary()).find(text) if s.attribute == "address"]
+    assert found == [], [s.value(text) for s in found]
+
+
 def test_cli_shows_before_and_after() -> None:
     from click_cli import cli
 
