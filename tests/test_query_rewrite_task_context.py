@@ -95,8 +95,8 @@ def test_the_sentence_pointed_at_brings_whom_its_pronoun_names(rewriter: QueryRe
     assert "grandmother" in text and "lives alone" in text and "fell twice" in text, text
 
 
-def test_what_a_third_party_does_to_the_writer_is_the_writers_matter(rewriter: QueryRewriter) -> None:
-    """The neighbour is the clause's subject, but the clause names the writer in its predicate ("my light"): it is not
+def test_what_a_third_party_does_to_the_user_is_the_users_matter(rewriter: QueryRewriter) -> None:
+    """The neighbour is the clause's subject, but the clause names the user in its predicate ("my light"): it is not
     dropped as a third party's detail the request is not about (classes 1 and 6)."""
     text = rewriter.rewrite("My neighbour's tree is blocking my light. What are my rights?").text
     assert "blocking my light" in text and text.endswith("What are my rights?"), text
@@ -107,6 +107,6 @@ def test_what_a_third_party_does_to_the_writer_is_the_writers_matter(rewriter: Q
     "My coworker Dan is going through a divorce and drinks at lunch. How do I ask my manager for a raise?",
 ])
 def test_a_third_partys_own_detail_stays_a_third_partys(rewriter: QueryRewriter, query: str) -> None:
-    """A writer's word inside the subject ("my neighbor", "my coworker") does not make a third party's detail the writer's."""
+    """A user's word inside the subject ("my neighbor", "my coworker") does not make a third party's detail the user's."""
     text = rewriter.rewrite(query).text
     assert "HIV" not in text and "divorce" not in text and "Tom" not in text and "Dan" not in text, text

@@ -183,7 +183,7 @@ class AttributeDetector:
         """``spans`` plus one span per clause of ``clauses`` that the tagger reads as a disclosure and no span
         (other than a proper name) already covers, unless a span of the tagged attribute lies in it ("My name is
         Dana Whitfield" is one name); the clause span is about the clause's subject
-        (:func:`~enforcers.query_rewrite.subjects.clause_subject`: a third party's act on the writer is the writer's).
+        (:func:`~enforcers.query_rewrite.subjects.clause_subject`: a third party's act on the user is the user's).
 
         Every open clause that speaks of a person ("(fwiw kiwi gives me a bad reaction)", "the new hire
         is saving up for Costa Rica") counts as a disclosure of the tagger's most probable attribute,

@@ -195,7 +195,7 @@ def subject_of(text: str, start: int, end: int, attribute: str = "") -> Subject:
     nearest = inside[-1]
     others = [i for i in inside if found[i][1] != "self"]
     owner = text[found[nearest][0] : start].strip().lower() in ("my", "our")  # "my metformin": the span is the user's own
-    named_after = others and any(found[i][1] == "self" and not _possessive(text, found[i][0]) for i in inside if i > others[-1])
+    named_after = bool(others) and any(found[i][1] == "self" and not _possessive(text, found[i][0]) for i in inside if i > others[-1])
     if found[nearest][1] == "self" and _possessive(text, found[nearest][0]) and others and not owner and not named_after:
         nearest = others[-1]  # "a woman in my book club has ...": a bare possessive is not the sentence's subject
     return _resolve(found, nearest)
@@ -206,21 +206,21 @@ def _possessive(text: str, position: int) -> bool:
     return text[position:].lower().startswith(("my ", "our "))
 
 
-#: First-person pronouns that name the writer as what a verb acts on, or as its owner ("blocking my light", "hit me").
-_WRITER_AFFECTED = frozenset({"me", "my", "myself", "mine", "us", "our", "ourselves"})
+#: First-person pronouns that name the user as what a verb acts on, or as its owner ("blocking my light", "hit me").
+_USER_AFFECTED = frozenset({"me", "my", "myself", "mine", "us", "our", "ourselves"})
 
 
 def clause_subject(text: str, start: int, end: int, attribute: str = "") -> Subject:
     """Subject of the whole clause ``text[start:end]`` (a statement the tagger labelled): as :func:`subject_of`, except that
-    a third party's act on the writer is the writer's matter ("My neighbour's tree is blocking my light", "the landlord
-    is keeping my deposit"): where the clause names the writer in its predicate, as the object of its verb or the owner
-    of that object, its subject is ``self``. A writer's word inside the clause's subject ("a woman in my book club has
+    a third party's act on the user is the user's matter ("My neighbour's tree is blocking my light", "the landlord
+    is keeping my deposit"): where the clause names the user in its predicate, as the object of its verb or the owner
+    of that object, its subject is ``self``. A user's word inside the clause's subject ("a woman in my book club has
     diabetes", "my neighbor Tom has HIV") leaves a third party's detail a third party's."""
     subject = subject_of(text, start, end, attribute)
     if subject != "third_party":
         return subject
     clause = parse(text).char_span(start, end, alignment_mode="expand")
-    return "self" if clause is not None and any(_in_predicate(t) for t in clause if t.lower_ in _WRITER_AFFECTED) else subject
+    return "self" if clause is not None and any(_in_predicate(t) for t in clause if t.lower_ in _USER_AFFECTED) else subject
 
 
 def _in_predicate(token: Token) -> bool:
