@@ -214,6 +214,14 @@ def test_a_cue_for_a_place_needs_a_capitalized_name(policy: Policy, text: str) -
     assert found == [], [s.value(text) for s in found]
 
 
+def test_a_lexicon_cue_ends_with_its_sentence(policy: Policy) -> None:
+    """A cue that matched on into the next sentence merged with "Hindu" there and took its label, so the first sentence
+    was decided as a religious belief and "Hindu" had no decision of its own (class 7)."""
+    text = "I work for a government agency that offers leave. As someone who is Hindu, can I take Diwali off?"
+    found = [(s.attribute, s.value(text)) for s in AttributeDetector(Analyzer(policy), builtin_vocabulary()).find(text)]
+    assert ("religious_beliefs", "Hindu") in found and not any("leave. As" in value for _, value in found), found
+
+
 def test_cli_shows_before_and_after() -> None:
     from click_cli import cli
 

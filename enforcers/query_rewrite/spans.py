@@ -36,6 +36,7 @@ from enforcers.query_rewrite.transcript import SHOUTED_LABEL
 from enforcers.query_rewrite.units import Unit
 from policy_engine.detect.identifiers import ID_CUES
 from policy_engine.enforcement.base import SpanDetector
+from policy_engine.nlp.sentences import sentence_spans
 from policy_engine.policy.model import Constraint, DetectorHints
 from policy_engine.policy.vocabulary import Vocabulary
 
@@ -158,8 +159,9 @@ class AttributeDetector:
                 and not (a == "name" and _no_person(text, f.start, f.end))
                 and (a != "dates" or _DATE_VALUE.search(text[f.start : f.end]))
             ]
+            sentences = sentence_spans(text, lines="break")
             spans += [
-                self._span(a, m.start(), m.end(), kind)
+                self._span(a, m.start(), _sentence_end(sentences, m.start(), m.end()), kind)
                 for a, patterns in _lexicon().items()
                 for p, kind in patterns
                 for m in p.finditer(text)
@@ -263,6 +265,13 @@ def _is_complement(text: str, clause: AttributeSpan, name: AttributeSpan) -> boo
 #: Detection categories of identifiers: their cue words ("account ID", "membership no.") go with the number.
 _IDENTIFIERS = frozenset({"government_id", "identifier"})
 _CUE_BEFORE = re.compile(rf"(?i:(?:\b(?:{ID_CUES})\b\.?[ \t]*){{1,3}})[:#]?[ \t]*$")
+
+
+def _sentence_end(sentences: list[tuple[int, int]], start: int, end: int) -> int:
+    """``end`` moved back to the end of the sentence ``start`` is in: a lexicon match never runs on into the next sentence
+    ("I work for a government agency that offers leave. As someone who is Hindu" would merge with "Hindu" and take its
+    label)."""
+    return next((min(end, s1) for s0, s1 in sentences if s0 <= start < s1), end)
 
 
 def _with_cue(text: str, start: int) -> int:
