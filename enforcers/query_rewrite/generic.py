@@ -9,10 +9,9 @@ attribute's phrase says.
 
 from __future__ import annotations
 
-import re
-
 from enforcers.query_rewrite.spans import AttributeSpan
 from enforcers.query_rewrite.words import words
+from policy_engine.detect.durations import says_how_long
 from policy_engine.detect.recognizers import recognizer
 
 #: What a generalized span reads as, per attribute (no value survives).
@@ -42,35 +41,23 @@ _PERSON_GENERIC = (ROLE_GENERIC, RELATIVE_GENERIC)
 GENERIC_WORDS = frozenset(
     w for phrase in (*GENERIC.values(), *(p for ps in _KIND_GENERIC.values() for p in ps), *_PERSON_GENERIC) for w in words(phrase)
 )
-#: A number and a unit of time ("18 months", "two years", "a few weeks").
-_LENGTH_OF_TIME = re.compile(
-    r"(?:\d+(?:\.\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a few|several)\s+(?:days?|weeks?|months?|years?|decades?)",
-    re.IGNORECASE,
-)
-#: "for" right before a span: a length of time after it is a duration ("sober for 18 months").
-_DURATION_OPENER = re.compile(r"\bfor\s+$", re.IGNORECASE)
 
 
 def generic_phrase(span: AttributeSpan, query: str) -> str:
     """What ``span`` of ``query`` reads as once generalized: its attribute's phrase (:data:`GENERIC`), unless the span is
     a noun of a person the recognizers find at its end, an occupation ("a data analyst", and "my physical therapist"
     however it was labelled) or a relative ("my husband"), which reads :data:`ROLE_GENERIC` or :data:`RELATIVE_GENERIC`, or an amount of money, which reads
-    :data:`AMOUNT_GENERIC`, or a length of time after "for", which reads :data:`DURATION_GENERIC` (a clause the tagger
-    labelled keeps its attribute's phrase)."""
+    :data:`AMOUNT_GENERIC`, or a length of time that says how long (:func:`~policy_engine.detect.durations.says_how_long`:
+    "sober for 18 months"), which reads :data:`DURATION_GENERIC` (a clause the tagger labelled keeps its attribute's phrase)."""
     if span.source != "tagger" and _ends_in(span.value(query), "occupation"):
         return ROLE_GENERIC
     if span.source != "tagger" and _ends_in(span.value(query), "relative"):
         return RELATIVE_GENERIC
     if span.source == "detect:financial_amount":
         return AMOUNT_GENERIC
-    if span.attribute in ("age", "dates") and _duration(span, query):
+    if span.attribute in ("age", "dates") and says_how_long(query, span.start, span.end):
         return DURATION_GENERIC
     return GENERIC[span.attribute]
-
-
-def _duration(span: AttributeSpan, query: str) -> bool:
-    """Whether ``span`` is a length of time after "for" ("I've been sober for 18 months"): a duration, not an age or a date."""
-    return _LENGTH_OF_TIME.fullmatch(span.value(query).strip()) is not None and _DURATION_OPENER.search(query, 0, span.start) is not None
 
 
 def holds_generic(text: str, attribute: str) -> bool:

@@ -54,6 +54,12 @@ class DurationRecognizer:
                 yield Hit(self.name, match.start(), match.end(), self.score)
 
 
+def says_how_long(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is a length of time that heads a prepositional adverbial (:func:`_is_adverbial`): it
+    says how long or how soon ("sober for 18 months"), not an age or a day ("my son is 18 months", "two years ago")."""
+    return DURATION.fullmatch(text[start:end]) is not None and (start, end) in _prepositional_objects(text, [(start, end)])
+
+
 def _is_adverbial(head: Token) -> bool:
     """Whether a length's head token is a prepositional adverbial: the object of a preposition of extent, or of any
     preposition attached to a verb ("detained for ...", "lasted over ...").  The object of a preposition that
