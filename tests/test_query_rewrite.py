@@ -392,6 +392,20 @@ def test_a_run_on_request_is_split_from_the_statements_strung_before_it(rewriter
     assert "Lexapro" not in out and "tortoise" not in out and "reverses a string" in out
 
 
+@pytest.mark.parametrize("query", [
+    "I'm Welsh and I bake for my flatmates on Sundays (who will then tell me exactly what went wrong). How can I get a crispier crust?",
+    "My parents moved to Perth last year and my dad keeps saying he would then explain why the move was worth it. What gifts suit a retired engineer?",
+])
+def test_a_verb_group_is_not_split_at_a_connector_inside_it(query: str) -> None:
+    """A run-on request opens after a phrase that is closed: "who will | then tell me" is one verb group, not a request."""
+    from enforcers.query_rewrite.request_roles import request_text
+    from enforcers.query_rewrite.sentence_starts import parse
+
+    doc = parse(query)
+    assert not any(s.text.startswith("then") for s in doc.sents)
+    assert request_text(doc) == query[query.rindex(". ") + 2 :]
+
+
 def test_the_main_request_is_found_when_only_a_tacked_on_add_on_reads_as_one() -> None:
     from enforcers.query_rewrite.request_roles import is_add_on, request_sentences, request_text
     from enforcers.query_rewrite.sentence_starts import parse

@@ -72,7 +72,8 @@ def query_sentence_starts(doc: Doc) -> Doc:
       never at a capitalized noun or adjective (names, nationalities, brands), nor at "I";
     * at the connectors ("and so anyway", "so", "and then") a run-on sentence strings a
       request onto after its statements ("basically I am X and my niece Y and so anyway
-      could you ..."): the statements and the request become separate units;
+      could you ..."): the statements and the request become separate units (not inside a verb group: "who will then
+      tell me ..." is one);
     * between the statements of an unpunctuated message ("... i have bulimia also the mailman
       gets treated for PTSD can u pls write ... palindrome i am demisexual"): see :func:`_split_statements`;
     * at a spoken filler in a dictated query ("... best for my kids uh my manager's family is ...",
@@ -317,7 +318,9 @@ def _asks_assistant(token: Token, following: Token) -> bool:
 
 
 def _split_run_ons(doc: Doc) -> None:
-    """Start a sentence at the connector run before a request opener inside a longer statement (see above)."""
+    """Start a sentence at the connector run before a request opener inside a longer statement (see above), unless the
+    word before the run leaves its phrase open (:data:`_OPEN_ENDED_TAGS`, a comma excepted: "my flatmates, who will then
+    tell me ...", is one statement)."""
     text = doc.text
     for token in doc[1:]:
         if token.lower_ in _CONNECTORS or not _MID_REQUEST.match(text, token.idx):
@@ -325,7 +328,8 @@ def _split_run_ons(doc: Doc) -> None:
         start = token.i
         while start > 0 and doc[start - 1].lower_ in _CONNECTORS:
             start -= 1
-        if start == token.i or start < 4 or doc[start].is_sent_start:
+        opened = doc[start - 1].tag_ in _OPEN_ENDED_TAGS and doc[start - 1].text != ","  # "who will | then tell me": one verb group
+        if start == token.i or start < 4 or doc[start].is_sent_start or opened:
             continue
         line = text.rfind("\n", 0, doc[start].idx) + 1
         if sum(1 for t in doc[max(0, start - 6) : start] if t.is_alpha) >= 3 and doc[start].idx - line > 15:
