@@ -31,6 +31,16 @@ def test_the_problem_a_question_points_back_to_is_kept(rewriter: QueryRewriter, 
     assert problem in text and text.endswith("?"), text
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "issue 30 class 1: a noun before the pronoun ('alcohol') stops the request pointing back, though it cannot be what "
+    "'it' stands for; letting it point back (stop 61, R14) made 'Should I tell my employer about it ...?' keep the "
+    "sentence just before it rather than the one 'it' stands for, a new CAPID development leak"
+))
+def test_a_pronoun_that_cannot_stand_for_its_own_verbs_object_points_back(rewriter: QueryRewriter) -> None:
+    text = rewriter.rewrite("My GP in Malaga put me on sertraline. Can I drink alcohol with it?").text
+    assert "sertraline" in text and text.endswith("with it?"), text
+
+
 @pytest.mark.parametrize(("query", "points_back"), [
     ("My laptop keeps freezing whenever I open a PDF. How do I fix it?", True),
     ("My boiler makes a banging noise at night. Is this normal?", True),
