@@ -87,3 +87,27 @@ def test_a_name_past_the_encoders_cut_is_found() -> None:
     query = filler + "can you write a short birthday message for my friend carlos, he turns 30 next week"
     found = [query[s:e] for s, e in shared_name_tagger().names(query)]
     assert "carlos" in found
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "issue 30 class 7: spaCy reads capitalised terms as persons; vetoing the words the name model reads as words "
+    "(stop 61, R16b) hid 45 fewer non-names on WNUT-17/CAPID development texts for 1 name, but exposed values a false "
+    "name had masked by accident (a country ending a street address, 'Indian Embassy', a URL): no ORG or place "
+    "detector catches them once the name goes"
+))
+def test_capitalised_dictionary_words_the_name_model_reads_as_words_are_no_name() -> None:
+    """A capitalised term the detector takes for a person ("signs of Gender Dysphoria") is no name where the case-blind
+    name model agrees its words are words and no name lexicon knows them: the condition stays in the rewrite, not a
+    [PERSON_1] placeholder (issue 30, class 7)."""
+    from enforcers.query_rewrite.rewriter import QueryRewriter
+    from policy_engine.detect.analyzer import Analyzer
+    from policy_engine.policy.model import Metadata, Policy
+
+    policy = Policy(metadata=Metadata(name="names"))
+    rewriter = QueryRewriter(policy, Analyzer(policy))
+    query = "I was told I show signs of Gender Dysphoria. Who can I talk to about it?"
+    assert not [s for s in rewriter.spans(query)[2] if s.attribute == "name"]
+    assert "[PERSON" not in rewriter.rewrite(query).text
+    # a given name the lexicon knows stays a name, whatever the model reads
+    named = "Ask Grace whether the Harvest Fair needs volunteers. What should I bring?"
+    assert [query_span.value(named) for query_span in rewriter.spans(named)[2] if query_span.attribute == "name"] == ["Grace"]
