@@ -111,3 +111,17 @@ def test_capitalised_dictionary_words_the_name_model_reads_as_words_are_no_name(
     # a given name the lexicon knows stays a name, whatever the model reads
     named = "Ask Grace whether the Harvest Fair needs volunteers. What should I bring?"
     assert [query_span.value(named) for query_span in rewriter.spans(named)[2] if query_span.attribute == "name"] == ["Grace"]
+
+
+def test_a_language_the_request_names_is_no_person() -> None:
+    """"Translate into French" keeps its target language (issue 30, class 2): a language's name the name model does
+    not read as a person's is no name; the child's name in the material still leaves as a placeholder."""
+    from enforcers.query_rewrite.rewriter import QueryRewriter
+    from policy_engine.detect.analyzer import Analyzer
+    from policy_engine.policy.model import Metadata, Policy
+
+    policy = Policy(metadata=Metadata(name="languages"))
+    rewriter = QueryRewriter(policy, Analyzer(policy))
+    text = rewriter.rewrite("Translate into French: My son Leo (7) has a peanut allergy and must not eat the cake at the party.").text
+    assert text.startswith("Translate into French:") and "Leo" not in text, text
+

@@ -35,7 +35,9 @@ from enforcers.query_rewrite.subjects import Subject, clause_subject, mentions, 
 from enforcers.query_rewrite.transcript import SHOUTED_LABEL
 from enforcers.query_rewrite.units import Unit
 from policy_engine.detect.identifiers import ID_CUES
+from policy_engine.detect.lexical import is_language_name
 from policy_engine.enforcement.base import SpanDetector
+from policy_engine.nlp.name_tagger import shared_name_tagger
 from policy_engine.nlp.sentences import sentence_spans
 from policy_engine.policy.model import Constraint, DetectorHints
 from policy_engine.policy.vocabulary import Vocabulary
@@ -312,12 +314,21 @@ _EPONYM = re.compile(r"['\u2019]s?\s+(?:disease|syndrome|palsy|phenomenon|sign|a
 
 def _no_person(text: str, start: int, end: int) -> bool:
     """Whether a name found at ``text[start:end]`` names no one: an @handle the request right after it is put to (the
-    "@" may lie just before it), the eponym of a disease ("Raynaud's disease"), a hashtag, or a shouted label opening a
-    line ("EDIT:")."""
+    "@" may lie just before it), the eponym of a disease ("Raynaud's disease"), a hashtag, a shouted label opening a
+    line ("EDIT:"), or a language (:func:`_a_language`)."""
     marked = text[start - 1 : end] if start > 0 and text[start - 1] in "@#" else text[start:end]
     if marked.startswith("#") or (SHOUTED_LABEL.match(text, start) and text.rfind("\n", 0, start) + 1 == start):
         return True
-    return (marked.startswith("@") and _ASKED.match(text, end) is not None) or _EPONYM.match(text, end) is not None
+    return (marked.startswith("@") and _ASKED.match(text, end) is not None) or _EPONYM.match(text, end) is not None or _a_language(text, start, end)
+
+
+def _a_language(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is a language's name (:func:`~policy_engine.detect.lexical.is_language_name`) that the
+    case-blind name model, reading ``text``, does not take for a person's ("Translate into French": P(name) 0.01)."""
+    if not is_language_name(text[start:end]):
+        return False
+    tagger = shared_name_tagger()
+    return all(p < tagger.threshold for s, _, p in tagger.probabilities(text) if start <= s < end)
 
 
 def _label_rank(span: AttributeSpan) -> tuple[int, int]:

@@ -104,6 +104,18 @@ def is_name_word(word: str) -> bool:
     return is_first_name(word) or is_surname(word)
 
 
+def is_language_name(phrase: str) -> bool:
+    """True when ``phrase`` (any case) is the English name of a language (ISO 639, Faker's list: "French", "Tamil")."""
+    return phrase.strip().lower() in _language_names()
+
+
+@functools.lru_cache(maxsize=1)
+def _language_names() -> frozenset[str]:
+    from faker.providers.person.en import Provider
+
+    return frozenset(n.lower() for n in Provider.language_names)
+
+
 def is_plain_word(word: str) -> bool:
     """A common English word that is no known name (or a function word, which some locale lists as a surname): no evidence of a person by itself."""
     from spacy.lang.en.stop_words import STOP_WORDS
