@@ -126,10 +126,6 @@ def test_a_language_the_request_names_is_no_person() -> None:
     assert text.startswith("Translate into French:") and "Leo" not in text, text
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "issue 30 class 7: letting the case-blind name model overrule spaCy on lower-case persons (stop 61, R19) dropped "
-    "9 of 446 real names on WNUT-17/CAPID development texts ('krithika', 'rick astley') for 31 non-names"
-))
 def test_a_lower_case_verb_the_ner_calls_a_person_is_no_name() -> None:
     """spaCy's NER reads "miss" in "I'll miss Thursday's standup" as a person; lower-case names are the case-blind name
     model's to find, and it reads the verb as a word (issue 30, class 7).  The names of the note still leave."""
