@@ -320,7 +320,12 @@ def _no_person(text: str, start: int, end: int) -> bool:
     marked = text[start - 1 : end] if start > 0 and text[start - 1] in "@#" else text[start:end]
     if marked.startswith("#") or (SHOUTED_LABEL.match(text, start) and text.rfind("\n", 0, start) + 1 == start):
         return True
-    return (marked.startswith("@") and _ASKED.match(text, end) is not None) or _EPONYM.match(text, end) is not None or _a_language(text, start, end) or _a_lower_case_verb(text, start, end)
+    return (
+        (marked.startswith("@") and _ASKED.match(text, end) is not None)
+        or _EPONYM.match(text, end) is not None
+        or _a_language(text, start, end)
+        or _a_lower_case_verb(text, start, end)
+    )
 
 
 def _a_lower_case_verb(text: str, start: int, end: int) -> bool:
@@ -333,17 +338,18 @@ def _a_lower_case_verb(text: str, start: int, end: int) -> bool:
     if value != value.lower() or not any(c.isalpha() for c in value):
         return False
     words = [t for t in parse([text])[0] if start <= t.idx < end and t.is_alpha]
-    if not words or not all(t.pos_ in ("VERB", "AUX") for t in words):
-        return False
-    tagger = shared_name_tagger()
-    return any(p < tagger.threshold for s, _, p in tagger.probabilities(text) if start <= s < end)
+    return bool(words) and all(t.pos_ in ("VERB", "AUX") for t in words) and _no_name_to_the_model(text, start, end)
 
 
 def _a_language(text: str, start: int, end: int) -> bool:
     """Whether ``text[start:end]`` is a language's name (:func:`~policy_engine.detect.lexical.is_language_name`) that the
     case-blind name model, reading ``text``, does not take for a person's ("Translate into French": P(name) 0.01)."""
-    if not is_language_name(text[start:end]):
-        return False
+    return is_language_name(text[start:end]) and _no_name_to_the_model(text, start, end)
+
+
+def _no_name_to_the_model(text: str, start: int, end: int) -> bool:
+    """Whether the case-blind name model, reading ``text``, gives every word of ``text[start:end]`` P(name) below its
+    threshold (:mod:`policy_engine.nlp.name_tagger`)."""
     tagger = shared_name_tagger()
     return all(p < tagger.threshold for s, _, p in tagger.probabilities(text) if start <= s < end)
 
