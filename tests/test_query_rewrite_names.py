@@ -138,3 +138,18 @@ def test_a_lower_case_verb_the_ner_calls_a_person_is_no_name() -> None:
     query = "Please proofread this: Hi Marek, my mum was admitted on Monday with pneumonia, so I'll miss Thursday's standup. Thanks, Olu"
     text = rewriter.rewrite(query).text
     assert "I'll miss Thursday's standup" in text and "Marek" not in text and "Olu" not in text, text
+
+
+def test_lower_case_words_the_ner_calls_persons_stay_words() -> None:
+    """A list of ordinary lower-case words keeps them all: spaCy's NER calls "moon" and "jewel" persons here, and the
+    case-blind name model, which finds lower-case names, reads them as words (issue 30, classes 5 and 7)."""
+    from enforcers.query_rewrite.rewriter import QueryRewriter
+    from policy_engine.detect.analyzer import Analyzer
+    from policy_engine.policy.model import Metadata, Policy
+
+    policy = Policy(metadata=Metadata(name="lower-case-words"))
+    rewriter = QueryRewriter(policy, Analyzer(policy))
+    query = "Sort these words alphabetically: kettle, moon, jewel, anchor, violin, lantern, harbor, velvet"
+    assert rewriter.rewrite(query).text == query
+    named = rewriter.rewrite("can you write a short birthday message for my friend carlos, he turns 30 next week").text
+    assert "carlos" not in named

@@ -38,7 +38,6 @@ from policy_engine.detect.identifiers import ID_CUES
 from policy_engine.detect.lexical import is_language_name
 from policy_engine.enforcement.base import SpanDetector
 from policy_engine.nlp.name_tagger import shared_name_tagger
-from policy_engine.nlp.pipeline import parse
 from policy_engine.nlp.sentences import sentence_spans
 from policy_engine.policy.model import Constraint, DetectorHints
 from policy_engine.policy.vocabulary import Vocabulary
@@ -316,7 +315,7 @@ _EPONYM = re.compile(r"['\u2019]s?\s+(?:disease|syndrome|palsy|phenomenon|sign|a
 def _no_person(text: str, start: int, end: int) -> bool:
     """Whether a name found at ``text[start:end]`` names no one: an @handle the request right after it is put to (the
     "@" may lie just before it), the eponym of a disease ("Raynaud's disease"), a hashtag, a shouted label opening a
-    line ("EDIT:"), a language (:func:`_a_language`), or a lower-case verb (:func:`_a_lower_case_verb`)."""
+    line ("EDIT:"), a language (:func:`_a_language`), or a lower-case word (:func:`_a_lower_case_word`)."""
     marked = text[start - 1 : end] if start > 0 and text[start - 1] in "@#" else text[start:end]
     if marked.startswith("#") or (SHOUTED_LABEL.match(text, start) and text.rfind("\n", 0, start) + 1 == start):
         return True
@@ -324,21 +323,16 @@ def _no_person(text: str, start: int, end: int) -> bool:
         (marked.startswith("@") and _ASKED.match(text, end) is not None)
         or _EPONYM.match(text, end) is not None
         or _a_language(text, start, end)
-        or _a_lower_case_verb(text, start, end)
+        or _a_lower_case_word(text, start, end)
     )
 
 
-def _a_lower_case_verb(text: str, start: int, end: int) -> bool:
-    """Whether ``text[start:end]`` is written in lower case, the parse reads each of its words as a verb or auxiliary,
-    and the case-blind name model, reading ``text``, gives none of them P(name) at its threshold: spaCy's NER alone
-    called it a person ("so I'll miss Thursday's standup").  Over the detector's person names on WNUT-17's and CAPID's
-    development texts this drops 2 spans that are no name and none that is (stop 61); letting the name model overrule
-    the NER on every lower-case name dropped 9 real ones."""
+def _a_lower_case_word(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is written in lower case and the case-blind name model, reading ``text``, gives none
+    of its words P(name) at its threshold: spaCy's NER alone called it a person ("so I'll miss Thursday's standup").
+    Lower-case names are the name model's to find (the detectors read case)."""
     value = text[start:end]
-    if value != value.lower() or not any(c.isalpha() for c in value):
-        return False
-    words = [t for t in parse([text])[0] if start <= t.idx < end and t.is_alpha]
-    return bool(words) and all(t.pos_ in ("VERB", "AUX") for t in words) and _no_name_to_the_model(text, start, end)
+    return value == value.lower() and any(c.isalpha() for c in value) and _no_name_to_the_model(text, start, end)
 
 
 def _a_language(text: str, start: int, end: int) -> bool:
