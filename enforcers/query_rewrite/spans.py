@@ -343,9 +343,10 @@ def _a_language(text: str, start: int, end: int) -> bool:
 
 def _no_name_to_the_model(text: str, start: int, end: int) -> bool:
     """Whether the case-blind name model, reading ``text``, gives every word of ``text[start:end]`` P(name) below its
-    threshold (:mod:`policy_engine.nlp.name_tagger`)."""
+    threshold (:mod:`policy_engine.nlp.name_tagger`); fails closed where it reads no word starting there."""
     tagger = shared_name_tagger()
-    return all(p < tagger.threshold for s, _, p in tagger.probabilities(text) if start <= s < end)
+    read = [p for s, _, p in tagger.probabilities(text) if start <= s < end]
+    return bool(read) and all(p < tagger.threshold for p in read)
 
 
 def _label_rank(span: AttributeSpan) -> tuple[int, int]:
