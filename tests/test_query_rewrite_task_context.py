@@ -120,3 +120,19 @@ def test_a_third_partys_own_detail_stays_a_third_partys(rewriter: QueryRewriter,
     """A user's word inside the subject ("my neighbor", "my coworker") does not make a third party's detail the user's."""
     text = rewriter.rewrite(query).text
     assert "HIV" not in text and "divorce" not in text and "Tom" not in text and "Dan" not in text, text
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "issue 30 class 1: 'a different approach' names no object of its own (a shell noun), yet any noun stops a request "
+    "pointing back; reading shell nouns as pointing back (stop 61, R20) also made a rhetorical 'My financial situation?' "
+    "point back to a disclosure before it, a new CAPID development leak"
+))
+def test_a_request_that_names_only_a_shell_noun_keeps_what_it_stands_on(rewriter: QueryRewriter) -> None:
+    text = rewriter.rewrite("I have a stammer and job interviews go badly. Should I try a different approach?").text
+    assert "interviews go badly" in text, text
+
+
+def test_a_shell_noun_with_its_own_complement_names_its_object(rewriter: QueryRewriter) -> None:
+    """"the best way to learn Spanish" says what it asks about: an unrelated disclosure before it still goes."""
+    own = rewriter.rewrite("My cousin Priya has diabetes. What's the best way to learn Spanish in six months?").text
+    assert "diabetes" not in own and "learn Spanish" in own, own
