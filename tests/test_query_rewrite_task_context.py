@@ -31,16 +31,6 @@ def test_the_problem_a_question_points_back_to_is_kept(rewriter: QueryRewriter, 
     assert problem in text and text.endswith("?"), text
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "issue 30 class 1: a noun before the pronoun ('alcohol') stops the request pointing back, though it cannot be what "
-    "'it' stands for; letting it point back (stop 61, R14) made 'Should I tell my employer about it ...?' keep the "
-    "sentence just before it rather than the one 'it' stands for, a new CAPID development leak"
-))
-def test_a_pronoun_that_cannot_stand_for_its_own_verbs_object_points_back(rewriter: QueryRewriter) -> None:
-    text = rewriter.rewrite("My GP in Malaga put me on sertraline. Can I drink alcohol with it?").text
-    assert "sertraline" in text and text.endswith("with it?"), text
-
-
 @pytest.mark.parametrize(("query", "points_back"), [
     ("My laptop keeps freezing whenever I open a PDF. How do I fix it?", True),
     ("My boiler makes a banging noise at night. Is this normal?", True),
@@ -122,14 +112,25 @@ def test_a_third_partys_own_detail_stays_a_third_partys(rewriter: QueryRewriter,
     assert "HIV" not in text and "divorce" not in text and "Tom" not in text and "Dan" not in text, text
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "issue 30 class 1: 'a different approach' names no object of its own (a shell noun), yet any noun stops a request "
-    "pointing back; reading shell nouns as pointing back (stop 61, R20) also made a rhetorical 'My financial situation?' "
-    "point back to a disclosure before it, a new CAPID development leak"
-))
-def test_a_request_that_names_only_a_shell_noun_keeps_what_it_stands_on(rewriter: QueryRewriter) -> None:
-    text = rewriter.rewrite("I have a stammer and job interviews go badly. Should I try a different approach?").text
-    assert "interviews go badly" in text, text
+#: Requests that still lose what they stand on (issue 30, class 1), each with the stop-61 measurement that kept its fix out.
+STILL_LOST = [
+    pytest.param("My GP in Malaga put me on sertraline. Can I drink alcohol with it?", "sertraline", marks=pytest.mark.xfail(strict=True, reason=(
+        "a noun before the pronoun ('alcohol') stops the request pointing back, though it cannot be what 'it' stands for; "
+        "letting it point back (R14) made 'Should I tell my employer about it ...?' keep the sentence just before it "
+        "rather than the one 'it' stands for, a new CAPID development leak"
+    )), id="pronoun-after-its-verbs-object"),
+    pytest.param("I have a stammer and job interviews go badly. Should I try a different approach?", "interviews go badly", marks=pytest.mark.xfail(strict=True, reason=(
+        "'a different approach' names no object of its own (a shell noun), yet any noun stops a request pointing back; "
+        "reading shell nouns as pointing back (R20) also made a rhetorical 'My financial situation?' point back to a "
+        "disclosure before it, a new CAPID development leak"
+    )), id="shell-noun"),
+]
+
+
+@pytest.mark.parametrize(("query", "needed"), STILL_LOST)
+def test_what_these_requests_stand_on_is_kept(rewriter: QueryRewriter, query: str, needed: str) -> None:
+    text = rewriter.rewrite(query).text
+    assert needed in text, text
 
 
 def test_a_shell_noun_with_its_own_complement_names_its_object(rewriter: QueryRewriter) -> None:
