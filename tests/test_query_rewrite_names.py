@@ -1,14 +1,26 @@
-"""Person names written in lower case or all caps, as people type them in chat (real MiniLM, the shipped name model).
+"""Person names written in lower case or all caps, as people type them in chat, and words spaCy's NER wrongly takes for
+names (real MiniLM, the shipped name model, the real rewriter).
 
-The queries below were written for these tests, from the failure class (PUPA TNB's undetected lower-case and
-all-caps names), before the name model was fitted; none is taken from a corpus.
+The queries below were written for these tests, from the failure classes (PUPA TNB's undetected lower-case and
+all-caps names; a language or an ordinary lower-case word hidden as [PERSON_n]), before the fixes; none is taken from
+a corpus.
 """
 
 from __future__ import annotations
 
 import pytest
 
+from enforcers.query_rewrite.rewriter import QueryRewriter
+from policy_engine.detect.analyzer import Analyzer
 from policy_engine.nlp.name_tagger import shared_name_tagger
+from policy_engine.policy.model import Metadata, Policy
+
+
+@pytest.fixture(scope="module")
+def rewriter() -> QueryRewriter:
+    policy = Policy(metadata=Metadata(name="names"))
+    return QueryRewriter(policy, Analyzer(policy))
+
 
 NAMED = [
     ("my sister jenna keeps borrowing my car without asking. how do i tell her to stop?", "jenna"),
@@ -36,13 +48,7 @@ def test_ordinary_words_are_not_taken_for_names(query: str) -> None:
     assert shared_name_tagger().names(query) == []
 
 
-def test_the_rewrite_does_not_forward_a_lower_case_name() -> None:
-    from enforcers.query_rewrite.rewriter import QueryRewriter
-    from policy_engine.detect.analyzer import Analyzer
-    from policy_engine.policy.model import Metadata, Policy
-
-    policy = Policy(metadata=Metadata(name="names-test"))
-    rewriter = QueryRewriter(policy, Analyzer(policy))
+def test_the_rewrite_does_not_forward_a_lower_case_name(rewriter: QueryRewriter) -> None:
     result = rewriter.rewrite(NAMED[0][0])
     assert "jenna" not in result.text.lower()
     assert "car" in result.text
@@ -95,60 +101,33 @@ def test_a_name_past_the_encoders_cut_is_found() -> None:
     "name had masked by accident (a country ending a street address, 'Indian Embassy', a URL): no ORG or place "
     "detector catches them once the name goes"
 ))
-def test_capitalised_dictionary_words_the_name_model_reads_as_words_are_no_name() -> None:
+def test_capitalised_dictionary_words_the_name_model_reads_as_words_are_no_name(rewriter: QueryRewriter) -> None:
     """A capitalised term the detector takes for a person ("signs of Gender Dysphoria") is no name where the case-blind
     name model agrees its words are words and no name lexicon knows them: the condition stays in the rewrite, not a
     [PERSON_1] placeholder (issue 30, class 7)."""
-    from enforcers.query_rewrite.rewriter import QueryRewriter
-    from policy_engine.detect.analyzer import Analyzer
-    from policy_engine.policy.model import Metadata, Policy
-
-    policy = Policy(metadata=Metadata(name="names"))
-    rewriter = QueryRewriter(policy, Analyzer(policy))
     query = "I was told I show signs of Gender Dysphoria. Who can I talk to about it?"
     assert not [s for s in rewriter.spans(query)[2] if s.attribute == "name"]
     assert "[PERSON" not in rewriter.rewrite(query).text
-    # a given name the lexicon knows stays a name, whatever the model reads
-    named = "Ask Grace whether the Harvest Fair needs volunteers. What should I bring?"
-    assert [query_span.value(named) for query_span in rewriter.spans(named)[2] if query_span.attribute == "name"] == ["Grace"]
 
 
-def test_a_language_the_request_names_is_no_person() -> None:
+def test_a_language_the_request_names_is_no_person(rewriter: QueryRewriter) -> None:
     """"Translate into French" keeps its target language (issue 30, class 2): a language's name the name model does
     not read as a person's is no name; the child's name in the material still leaves as a placeholder."""
-    from enforcers.query_rewrite.rewriter import QueryRewriter
-    from policy_engine.detect.analyzer import Analyzer
-    from policy_engine.policy.model import Metadata, Policy
-
-    policy = Policy(metadata=Metadata(name="languages"))
-    rewriter = QueryRewriter(policy, Analyzer(policy))
     text = rewriter.rewrite("Translate into French: My son Leo (7) has a peanut allergy and must not eat the cake at the party.").text
     assert text.startswith("Translate into French:") and "Leo" not in text, text
 
 
-def test_a_lower_case_verb_the_ner_calls_a_person_is_no_name() -> None:
+def test_a_lower_case_verb_the_ner_calls_a_person_is_no_name(rewriter: QueryRewriter) -> None:
     """spaCy's NER reads "miss" in "I'll miss Thursday's standup" as a person; lower-case names are the case-blind name
     model's to find, and it reads the verb as a word (issue 30, class 7).  The names of the note still leave."""
-    from enforcers.query_rewrite.rewriter import QueryRewriter
-    from policy_engine.detect.analyzer import Analyzer
-    from policy_engine.policy.model import Metadata, Policy
-
-    policy = Policy(metadata=Metadata(name="lower-case"))
-    rewriter = QueryRewriter(policy, Analyzer(policy))
     query = "Please proofread this: Hi Marek, my mum was admitted on Monday with pneumonia, so I'll miss Thursday's standup. Thanks, Olu"
     text = rewriter.rewrite(query).text
     assert "I'll miss Thursday's standup" in text and "Marek" not in text and "Olu" not in text, text
 
 
-def test_lower_case_words_the_ner_calls_persons_stay_words() -> None:
+def test_lower_case_words_the_ner_calls_persons_stay_words(rewriter: QueryRewriter) -> None:
     """A list of ordinary lower-case words keeps them all: spaCy's NER calls "moon" and "jewel" persons here, and the
     case-blind name model, which finds lower-case names, reads them as words (issue 30, classes 5 and 7)."""
-    from enforcers.query_rewrite.rewriter import QueryRewriter
-    from policy_engine.detect.analyzer import Analyzer
-    from policy_engine.policy.model import Metadata, Policy
-
-    policy = Policy(metadata=Metadata(name="lower-case-words"))
-    rewriter = QueryRewriter(policy, Analyzer(policy))
     query = "Sort these words alphabetically: kettle, moon, jewel, anchor, violin, lantern, harbor, velvet"
     assert rewriter.rewrite(query).text == query
     named = rewriter.rewrite("can you write a short birthday message for my friend carlos, he turns 30 next week").text
