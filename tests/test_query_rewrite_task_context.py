@@ -25,6 +25,7 @@ def rewriter() -> QueryRewriter:
 @pytest.mark.parametrize(("query", "problem"), [
     ("My laptop keeps freezing whenever I open a PDF. How do I fix it?", "freezing"),
     ("The spreadsheet for my shop's stock shows #REF errors after I delete a row. How do I stop that?", "#REF"),
+    ("My GP in Malaga put me on sertraline. Can I drink alcohol with it?", "sertraline"),
 ])
 def test_the_problem_a_question_points_back_to_is_kept(rewriter: QueryRewriter, query: str, problem: str) -> None:
     text = rewriter.rewrite(query).text
@@ -36,11 +37,23 @@ def test_the_problem_a_question_points_back_to_is_kept(rewriter: QueryRewriter, 
     ("My boiler makes a banging noise at night. Is this normal?", True),
     ("I'm 52 and my wife is called Carla. Write a Python function that reverses a string and explain it.", False),
     ("My nephew turns six on Friday. Can you summarise the plot of Hamlet in two sentences?", False),
+    # a noun of the pronoun's own predicate cannot be what it stands for ("drink alcohol with it" is not "with alcohol")
+    ("My doctor prescribed me sertraline last week. Can I drink alcohol with it?", True),
+    ("I was given a steroid inhaler for asthma. Can I take ibuprofen alongside it?", True),
+    ("I'm 40 and I live in Leeds. Can I fix my bike myself if it has a bent wheel?", False),
 ])
 def test_a_request_points_back_only_with_a_pronoun_it_does_not_resolve_itself(query: str, points_back: bool) -> None:
     doc = parse(query)
     referred = referred_sentences(request_sentences(doc))
     assert referred == ([(0, list(doc.sents)[0].end_char)] if points_back else [])
+
+
+def test_a_pronoun_after_the_requests_own_nouns_stands_for_what_the_question_needs(rewriter: QueryRewriter) -> None:
+    """"Should I tell my employer about it?" names objects of its own; its "it" stands for the disclosure the question
+    turns on, not for the sentence said last: the diagnosis is kept and the aside after it still goes."""
+    query = "I was diagnosed with epilepsy last year. I'm also very proud of being Welsh. Should I tell my employer about it?"
+    text = rewriter.rewrite(query).text
+    assert "epilepsy" in text and "Welsh" not in text and text.endswith("Should I tell my employer about it?"), text
 
 
 def test_personal_values_a_task_does_not_need_still_go(rewriter: QueryRewriter) -> None:
@@ -114,11 +127,6 @@ def test_a_third_partys_own_detail_stays_a_third_partys(rewriter: QueryRewriter,
 
 #: Requests that still lose what they stand on (issue 30, class 1), each with the stop-61 measurement that kept its fix out.
 STILL_LOST = [
-    pytest.param("My GP in Malaga put me on sertraline. Can I drink alcohol with it?", "sertraline", marks=pytest.mark.xfail(strict=True, reason=(
-        "a noun before the pronoun ('alcohol') stops the request pointing back, though it cannot be what 'it' stands for; "
-        "letting it point back (R14) made 'Should I tell my employer about it ...?' keep the sentence just before it "
-        "rather than the one 'it' stands for, a new CAPID development leak"
-    )), id="pronoun-after-its-verbs-object"),
     pytest.param("I have a stammer and job interviews go badly. Should I try a different approach?", "interviews go badly", marks=pytest.mark.xfail(strict=True, reason=(
         "'a different approach' names no object of its own (a shell noun), yet any noun stops a request pointing back; "
         "reading shell nouns as pointing back (R20) also made a rhetorical 'My financial situation?' point back to a "

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import operator
 import re
+from collections.abc import Sequence
 from typing import Literal
 
 from spacy.lang.en.stop_words import STOP_WORDS
@@ -228,6 +229,8 @@ def about_another_person(sentence: Span) -> bool:
     return False
 
 
+#: How a request points back (:func:`_points_back`).
+Pointing = Literal["bare", "past its own nouns"]
 #: Pronouns a request points back with ("How do I fix it?", "Is this normal?", "Which is better?").
 _POINTING = frozenset({"it", "this", "that", "these", "those", "them", "which"})
 #: Clausal dependents that say what a pronoun before them stands for ("is it possible to rent ...", "escalate it if ...").
@@ -240,20 +243,34 @@ _REFERRAL_STEPS = 2
 _PERSONAL = frozenset({"he", "she", "they", "it"})
 
 
-def referred_sentences(requests: list[Span]) -> list[tuple[int, int]]:
-    """The character ranges of the sentences ``requests`` point back to (:func:`_points_back`): the sentence just before
-    such a request as its writer punctuated it (:func:`~policy_engine.nlp.sentences.sentence_spans`: a run-on the parser
-    splits, "I pay for X at work and my manager uses Y.", is one), unless the parser's sentence just before it is a
-    request too (its own first part); and while the sentence pointed at opens on a pronoun subject (:func:`_opens_on_a_pronoun`:
-    "She fell twice this month."), the sentence before it too, where that person is named (two steps at most)."""
+def referred_sentences(requests: list[Span], necessity: Sequence[tuple[int, float]] = ()) -> list[tuple[int, int]]:
+    """The character ranges of the sentences ``requests`` point back to (:func:`_points_back`).
+
+    A request that points back bare ("How worried should I be?", "Is this normal?") asks about what was just said: the
+    sentence just before it as its writer punctuated it (:func:`~policy_engine.nlp.sentences.sentence_spans`: a run-on
+    the parser splits, "I pay for X at work and my manager uses Y.", is one), unless the parser's sentence just before it
+    is a request too (its own first part).  A request that names objects of its own and points back through a pronoun
+    none of them can stand for ("Should I tell my employer about it?") stands for a topic, not for the last thing said:
+    the sentence pointed at is the one before it holding the span the question most needs (``necessity``: the
+    character start and necessity probability of each span), or, with no span before it, the sentence just before it.
+    While the sentence pointed at opens on a pronoun subject (:func:`_opens_on_a_pronoun`: "She fell twice this
+    month."), the sentence before it is added too, where that person is named (two steps at most)."""
     out = []
     for request in requests:
-        if request.start == 0 or request.doc[request.start - 1].sent in requests or not _points_back(request):
+        if request.start == 0 or request.doc[request.start - 1].sent in requests:
+            continue
+        pointing = _points_back(request)
+        if pointing is None:
             continue
         before = sentence_spans(request.doc.text[: request.start_char], lines="break")
-        for step, sentence in enumerate(reversed(before[-_REFERRAL_STEPS:])):
-            out.append(sentence)
-            if step + 1 == _REFERRAL_STEPS or not _opens_on_a_pronoun(request.doc, sentence):
+        at = len(before) - 1
+        probable = [(p, start) for start, p in necessity if start < request.start_char and not any(r.start_char <= start < r.end_char for r in requests)]
+        if pointing == "past its own nouns" and probable:
+            start = max(probable)[1]
+            at = next((i for i, (_, end) in enumerate(before) if start < end), at)
+        for step in range(min(_REFERRAL_STEPS, at + 1)):
+            out.append(before[at - step])
+            if not _opens_on_a_pronoun(request.doc, before[at - step]):
                 break
     return out
 
@@ -269,26 +286,40 @@ def _opens_on_a_pronoun(doc: Doc, sentence: tuple[int, int]) -> bool:
     return False
 
 
-def _points_back(request: Span) -> bool:
-    """Whether ``request`` names no object of its own: it has no noun, proper noun or number at all ("How worried should I
-    be?", "Can you help?": it asks about what was just said), or a pronoun of :data:`_POINTING` (a pronoun, not a
-    determiner: "this laptop" names its own object) with no noun before it that it could stand for ("How do I fix it?",
-    "Is this normal?", "Which is better?"; not "write a function that reverses a string and explain it", "which laptop ..."),
-    and neither its verb's noun complement or clause nor its own phrase says what it stands for ("is it leukaemia?", "is
-    it possible to rent ...?", "should I escalate it if ...?", "which of the two dresses"); a pronoun in a link set off
-    before the main verb (:func:`_in_fronted_link`: "Given this, ...") points at the whole story, not one sentence."""
+def _points_back(request: Span) -> Pointing | None:
+    """How ``request`` points back, or None where it names its own object.  ``"bare"``: it has no noun, proper noun or
+    number at all ("How worried should I be?", "Can you help?": it asks about what was just said), or a pronoun of
+    :data:`_POINTING` (a pronoun, not a determiner: "this laptop" names its own object) with no noun before it that it
+    could stand for ("How do I fix it?", "Is this normal?", "Which is better?"; not "write a function that reverses a
+    string and explain it", "which laptop ...").  ``"past its own nouns"``: the nouns before the pronoun are all
+    arguments of the pronoun's own predicate, which a pronoun cannot stand for (:func:`_predicate`: "can I drink alcohol
+    with it?" points back, since "it" there would otherwise be "itself").  Either way, neither the pronoun's verb's noun
+    complement or clause nor its own phrase says what it stands for ("is it leukaemia?", "is it possible to rent ...?",
+    "should I escalate it if ...?", "which of the two dresses"); a pronoun in a link set off before the main verb
+    (:func:`_in_fronted_link`: "Given this, ...") points at the whole story, not one sentence."""
     linked = False
+    nouns: list[Token] = []
     for token in request:
         if token.pos_ in ("NOUN", "PROPN", "NUM"):
-            return False
+            nouns.append(token)
+            continue
         if token.lower_ in _POINTING and token.pos_ == "PRON":
+            if any(_predicate(n) != _predicate(token) for n in nouns):
+                return None
             if _in_fronted_link(token):
                 linked = True
                 continue
             said_after = any((c.dep_ == "attr" and c.pos_ in ("NOUN", "PROPN")) or c.dep_ in _CLAUSES for c in token.head.children)
             own_set = any(c.dep_ == "prep" and any(g.pos_ in ("NOUN", "PROPN") for g in c.subtree) for c in token.children)
-            return not (said_after or own_set)
-    return not linked
+            if said_after or own_set:
+                return None
+            return "past its own nouns" if nouns else "bare"
+    return None if linked or nouns else "bare"
+
+
+def _predicate(token: Token) -> int:
+    """The index of the predicate ``token`` is an argument of: its nearest verb or auxiliary ancestor, else its sentence's root."""
+    return next((a.i for a in token.ancestors if a.pos_ in ("VERB", "AUX")), token.sent.root.i)
 
 
 def _in_fronted_link(token: Token) -> bool:

@@ -162,7 +162,8 @@ class QueryRewriter:
         focal = focal_subject(query, requests[0].start_char, requests[-1].end_char) if requests else "self"
         ranges = [(r.start_char, r.end_char) for r in requests]
         rework = prediction.material_confidence if source == "classifier" else 1.0
-        decisions = self.planner.decide(spans, task, purpose, probability, necessity.threshold, focal, rule, ranges, query, rework, referred_sentences(requests))
+        referred = referred_sentences(requests, [(s.start, p) for s, p in zip(spans, probability)])
+        decisions = self.planner.decide(spans, task, purpose, probability, necessity.threshold, focal, rule, ranges, query, rework, referred)
         keep = [(d.span.start, d.span.end) for d in decisions if d.essential]
         tokens = Placeholders()
         carried = [d.span for d in decisions if d.placeholder is not None]
