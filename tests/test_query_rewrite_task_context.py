@@ -125,20 +125,22 @@ def test_a_third_partys_own_detail_stays_a_third_partys(rewriter: QueryRewriter,
     assert "HIV" not in text and "divorce" not in text and "Tom" not in text and "Dan" not in text, text
 
 
-#: Requests that still lose what they stand on (issue 30, class 1), each with the stop-61 measurement that kept its fix out.
-STILL_LOST = [
-    pytest.param("I have a stammer and job interviews go badly. Should I try a different approach?", "interviews go badly", marks=pytest.mark.xfail(strict=True, reason=(
-        "'a different approach' names no object of its own (a shell noun), yet any noun stops a request pointing back; "
-        "reading shell nouns as pointing back (R20) also made a rhetorical 'My financial situation?' point back to a "
-        "disclosure before it, a new CAPID development leak"
-    )), id="shell-noun"),
-]
-
-
-@pytest.mark.parametrize(("query", "needed"), STILL_LOST)
-def test_what_these_requests_stand_on_is_kept(rewriter: QueryRewriter, query: str, needed: str) -> None:
+@pytest.mark.parametrize(("query", "needed"), [
+    ("I have a stammer and job interviews go badly. Should I try a different approach?", "interviews go badly"),
+    ("I have endometriosis and work night shifts as a nurse. What are my options?", "endometriosis"),
+])
+def test_a_shell_noun_stands_for_the_story_before_it(rewriter: QueryRewriter, query: str, needed: str) -> None:
+    """"a different approach", "my options" name no object of their own (shell nouns): what they stand for is the
+    story told before the request."""
     text = rewriter.rewrite(query).text
     assert needed in text, text
+
+
+def test_a_verbless_fragment_does_not_point_back() -> None:
+    """"My financial situation?" asks nothing of its own: its shell noun does not pull in the disclosure before it."""
+    doc = parse("I'm HIV positive and 34. My financial situation? Honestly it's fine.")
+    fragment = next(s for s in doc.sents if s.text.startswith("My financial"))
+    assert referred_sentences([fragment]) == []
 
 
 def test_a_shell_noun_with_its_own_complement_names_its_object(rewriter: QueryRewriter) -> None:

@@ -233,6 +233,14 @@ def about_another_person(sentence: Span) -> bool:
 Pointing = Literal["bare", "past its own nouns"]
 #: Pronouns a request points back with ("How do I fix it?", "Is this normal?", "Which is better?").
 _POINTING = frozenset({"it", "this", "that", "these", "those", "them", "which"})
+#: Shell nouns (Schmid 2000, "English Abstract Nouns as Conceptual Shells"): abstract nouns whose content is a
+#: proposition said elsewhere ("Should I try a different approach?" after what goes wrong).
+_SHELL_NOUNS = frozenset({
+    "approach", "way", "option", "choice", "step", "idea", "thing", "matter", "issue", "problem", "situation", "decision",
+    "question", "plan",
+})
+#: Dependents that fill a shell noun with content of its own ("the best way to learn Spanish", "the problem with my boiler").
+_SHELL_CONTENT = frozenset({"acl", "relcl", "prep", "ccomp", "xcomp", "advcl", "appos"})
 #: Clausal dependents that say what a pronoun before them stands for ("is it possible to rent ...", "escalate it if ...").
 _CLAUSES = frozenset({"xcomp", "ccomp", "advcl", "csubj"})
 #: Dependents of a sentence's main verb that link it to what came before when fronted ("Given this,", "Because of that,").
@@ -288,7 +296,9 @@ def _opens_on_a_pronoun(doc: Doc, sentence: tuple[int, int]) -> bool:
 
 def _points_back(request: Span) -> Pointing | None:
     """How ``request`` points back, or None where it names its own object.  ``"bare"``: it has no noun, proper noun or
-    number at all ("How worried should I be?", "Can you help?": it asks about what was just said), or a pronoun of
+    number at all but, in a request with a verb, shell nouns with nothing to fill them (:func:`_shell`) ("How worried
+    should I be?", "Can you help?", "Should I try a different approach?": it asks about what was just said; not the
+    verbless "My financial situation?", which asks nothing of its own), or a pronoun of
     :data:`_POINTING` (a pronoun, not a determiner: "this laptop" names its own object) with no noun before it that it
     could stand for ("How do I fix it?", "Is this normal?", "Which is better?"; not "write a function that reverses a
     string and explain it", "which laptop ...").  ``"past its own nouns"``: the nouns before the pronoun are all
@@ -299,9 +309,11 @@ def _points_back(request: Span) -> Pointing | None:
     (:func:`_in_fronted_link`: "Given this, ...") points at the whole story, not one sentence."""
     linked = False
     nouns: list[Token] = []
+    clause = any(t.pos_ in ("VERB", "AUX") for t in request)
     for token in request:
         if token.pos_ in ("NOUN", "PROPN", "NUM"):
-            nouns.append(token)
+            if not (clause and _shell(token)):
+                nouns.append(token)
             continue
         if token.lower_ in _POINTING and token.pos_ == "PRON":
             if any(_predicate(n) != _predicate(token) for n in nouns):
@@ -315,6 +327,13 @@ def _points_back(request: Span) -> Pointing | None:
                 return None
             return "past its own nouns" if nouns else "bare"
     return None if linked or nouns else "bare"
+
+
+def _shell(token: Token) -> bool:
+    """Whether ``token`` is a shell noun with nothing of its own to fill it (:data:`_SHELL_NOUNS`, no clausal or
+    prepositional dependent: "a different approach", "my options"; not "the best way to learn Spanish"): its content
+    is what was said before it."""
+    return token.pos_ == "NOUN" and token.lemma_.lower() in _SHELL_NOUNS and not any(c.dep_ in _SHELL_CONTENT for c in token.children)
 
 
 def _predicate(token: Token) -> int:
