@@ -128,10 +128,11 @@ def test_a_third_partys_own_detail_stays_a_third_partys(rewriter: QueryRewriter,
 @pytest.mark.parametrize(("query", "needed"), [
     ("I have a stammer and job interviews go badly. Should I try a different approach?", "interviews go badly"),
     ("I have endometriosis and work night shifts as a nurse. What are my options?", "endometriosis"),
+    ("I have endometriosis and work night shifts as a nurse. What are my rights?", "endometriosis"),
 ])
 def test_a_shell_noun_stands_for_the_story_before_it(rewriter: QueryRewriter, query: str, needed: str) -> None:
-    """"a different approach", "my options" name no object of their own (shell nouns): what they stand for is the
-    story told before the request."""
+    """"a different approach", "my options", "my rights" name no object of their own (shell nouns): what they stand
+    for is the story told before the request."""
     text = rewriter.rewrite(query).text
     assert needed in text, text
 

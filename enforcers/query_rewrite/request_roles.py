@@ -234,10 +234,11 @@ Pointing = Literal["bare", "past its own nouns"]
 #: Pronouns a request points back with ("How do I fix it?", "Is this normal?", "Which is better?").
 _POINTING = frozenset({"it", "this", "that", "these", "those", "them", "which"})
 #: Shell nouns (Schmid 2000, "English Abstract Nouns as Conceptual Shells"): abstract nouns whose content is a
-#: proposition said elsewhere ("Should I try a different approach?" after what goes wrong).
+#: proposition said elsewhere ("Should I try a different approach?" after what goes wrong), among them his modal
+#: shells, whose content is a possibility, right or duty ("What are my rights?" after the situation).
 _SHELL_NOUNS = frozenset({
     "approach", "way", "option", "choice", "step", "idea", "thing", "matter", "issue", "problem", "situation", "decision",
-    "question", "plan",
+    "question", "plan", "chance", "right", "possibility", "opportunity", "obligation", "duty",
 })
 #: Dependents that fill a shell noun with content of its own ("the best way to learn Spanish", "the problem with my boiler").
 _SHELL_CONTENT = frozenset({"acl", "relcl", "prep", "ccomp", "xcomp", "advcl", "appos"})
