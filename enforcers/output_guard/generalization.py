@@ -24,7 +24,8 @@ professional"), or a status noun that is the copula's predicate ("is a widow",
 the comma or coordinator that joins it, and a copula left with no predicate goes
 with it ("is married and works as ..." -> "works as ...").  An occupation said
 with a verb in a sentence about the subject ("drives a forklift") becomes "works"
-(:mod:`enforcers.output_guard.occupations`).
+(:mod:`enforcers.output_guard.occupations`).  A hashtag that says a QI ("#NurseLife",
+:func:`enforcers.output_guard.qi_spans.hashtag_spans`) goes whole with the space that set it off.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from typing import TYPE_CHECKING
 
 from enforcers.output_guard.learned_qi import verb_phrases
 from enforcers.output_guard.occupations import occupation_rewrites
-from enforcers.output_guard.qi_spans import QISpan
+from enforcers.output_guard.qi_spans import HASHTAG, QISpan
 from policy_engine.enforcement.generalization.operators import generalize
 from policy_engine.enforcement.generalization.phrasing import indefinite, plural_phrase
 from policy_engine.enforcement.placeholders import PLACEHOLDER
@@ -276,6 +277,10 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
     a modifier the parse left out of the phrase (:func:`_after_a_modifier`) (of the object, where the span opens with the verb or preposition governing it); of an adjective or participle that modifies or predicates (see :data:`_MODIFIER_ROLES`) it is
     dropped with its coordinator (a clause that says nothing else goes whole), since a noun phrase cannot stand there;
     any other replacement stays in place (the only predicate of a one-sentence answer: "She is a family member.")."""
+    if HASHTAG.fullmatch(doc.text, span.start, span.end):  # no periphrasis reads inside a hashtag: it goes, with the space that set it off
+        start = len(doc.text[: span.start].rstrip(" "))
+        end = span.end if start else len(doc.text) - len(doc.text[span.end :].lstrip(" "))
+        return start, end, ""
     predicate = _as_predicate(doc, span)
     if predicate is not None:
         return predicate

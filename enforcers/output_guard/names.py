@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
+from enforcers.output_guard.qi_spans import HASHTAG, hashtag_words
 from policy_engine.detect.entity_bounds import is_form_label
 from policy_engine.detect.lexical import is_common_word, is_first_name, is_name_word, is_plain_word, is_surname
 from policy_engine.detect.roles import ROLE_TITLES
@@ -71,7 +72,7 @@ ACCOUNT = re.compile(r"(?i)\b(?:user(?:\s*name)?|login|account|handle|instagram|
                      r"[ \t]*(?:(?P<colon>:)|\b(?:at|is)\b)?[ \t]*(?P<v>[A-Za-z][\w.]*\w)")
 #: Entity labels of places and other non-persons a run of unknown proper nouns may carry and still not be a name.
 _NOT_PERSON_ENTITIES = frozenset({"GPE", "LOC", "FAC", "NORP", "DATE", "TIME", "MONEY", "PRODUCT", "EVENT", "LAW", "LANGUAGE", "WORK_OF_ART"})
-_CAMEL = re.compile(r"[A-Z][a-z]+")
+_CAPITALISED = re.compile(r"[A-Z][a-z]+")
 
 
 def field_values(text: str) -> list[re.Match[str]]:
@@ -94,7 +95,7 @@ def hashtag_names(tag: str) -> bool:
     that can be a name's (:func:`may_name`: "#PrayForMaddox"; not "#Blessed", "#FamilyMan").  A word no list knows
     does not count ("#AgriPride"): a hashtag has no context for the name model to read.  Read by :data:`SHAPES`,
     which hides such a hashtag, and by :func:`not_a_name`, which vetoes a recognizer's name on any other."""
-    return any(is_name_word(w) and may_name(w) for w in _CAMEL.findall(tag))
+    return any(is_name_word(w) and may_name(w) for w in hashtag_words(tag) if _CAPITALISED.fullmatch(w))
 
 
 def _url_with_name(url: re.Match[str]) -> bool:
@@ -109,7 +110,7 @@ SHAPES: dict[str, tuple[re.Pattern[str], Callable[[re.Match[str]], bool] | None]
     "URL": (re.compile(r"\b(?:https?://)?(?:www\.)?[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}(?P<path>/[^\s)\]]*[\w/])"), _url_with_name),
     "EMAIL": (re.compile(r"[\w.+-]+\s*[(\[{<]\s*at\s*[)\]}>]\s*[\w-]+(?:\s*[(\[{<]\s*dot\s*[)\]}>]\s*[\w-]+)+", re.I), None),
     "HANDLE": (re.compile(r"(?<![\w.])@[A-Za-z_][\w.]{2,}|(?<![\w@.\[/-])(?=\w*[a-z])[A-Za-z]\w*_\w*[A-Za-z0-9](?![\w\]])"), None),
-    "HASHTAG": (re.compile(r"(?<![\w&])#[A-Za-z]\w{2,}"), lambda tag: hashtag_names(tag.group())),
+    "HASHTAG": (HASHTAG, lambda tag: hashtag_names(tag.group())),
 }
 
 

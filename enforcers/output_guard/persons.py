@@ -145,7 +145,7 @@ class _Subjects:
     def continuing(self, first_person: bool) -> int | None:
         """Who an unanchored mention is about: the current subject, else the speaker of a first-person text (zero anaphora)."""
         if self.current is None and first_person:
-            self.speaker = self.current = self.new()
+            self.speaker = self.current = self.new() if self.speaker is None else self.speaker
         return self.current
 
     def of(self, token: Token) -> int | None:

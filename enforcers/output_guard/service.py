@@ -45,7 +45,7 @@ from enforcers.output_guard.generalization import Generalized, generalize_spans
 from enforcers.output_guard.learned_qi import qi_mass, speaks_of_someone
 from enforcers.output_guard.names import POSSESSIVE, field_values, not_a_name, replace_shapes, unnamed
 from enforcers.output_guard.persons import Extraction, extract
-from enforcers.output_guard.qi_spans import QISpan
+from enforcers.output_guard.qi_spans import QISpan, hashtag_spans
 from enforcers.output_guard.scoring import Scorer, Thresholds, features
 from enforcers.output_guard.settings import QuasiIdentifierSettings
 from enforcers.output_guard.validate import DIRECT_IDENTIFIER_CATEGORIES, direct_identifier_constraints
@@ -213,6 +213,8 @@ class OutputGuard:
             return self._withhold(section, "abstained", f"doubtful: score {score:.2f} in the review band [{self.thresholds.tau_review:.2f}, {self.thresholds.tau_flag:.2f}); {found}")
         targets = set(over) or {p for p, c in people.items() if len(c) == max(map(len, people.values()), default=0)}
         spans = [QISpan(m.qi_class, m.start, m.end, m.person in targets) for m in extraction.mentions]
+        if any(s.subject for s in spans):  # what a rewritten answer's hashtags say goes with it
+            spans += hashtag_spans(text, self.classes)
         rewritten = generalize_spans(text, spans)
         again = self._extract(rewritten.text, rewritten)
         left = [c for c in again.classes_by_person().values() if len(c) >= self.limit]
