@@ -68,3 +68,20 @@ def test_an_occupation_verb_is_cut_at_its_object_and_what_modifies_the_object_st
     found = extract(answer, "medical", CLASSES)
     rewritten = generalize_spans(answer, [QISpan(m.qi_class, m.start, m.end, m.person is not None) for m in found.mentions]).text
     assert reads in rewritten and "drives" not in rewritten, rewritten
+
+
+@pytest.mark.parametrize(
+    ("answer", "reads"),
+    [
+        ("I finally moved back to Galway and I'm divorced now.", "I finally moved back to the region."),
+        ("I'm divorced and I live in Galway.", "I live in the region."),
+        ("I'm divorced and live in Galway.", "I live in the region."),
+        ("He moved to Cork in 2019, and he is widowed.", "He moved to the region in 2019."),
+    ],
+)
+def test_a_status_clause_joined_to_another_clause_goes_whole(answer: str, reads: str) -> None:
+    """A clause that says nothing but a marital status goes with what joins it to the other clause: no subject is left
+    without its verb ("II live ..."), no status becomes a false "I'm a family member", no words are run together."""
+    found = extract(answer, "medical", CLASSES)
+    rewritten = generalize_spans(answer, [QISpan(m.qi_class, m.start, m.end, m.person is not None) for m in found.mentions]).text
+    assert rewritten == reads, rewritten

@@ -38,7 +38,7 @@ def test_only_hashtags_that_say_a_quasi_identifier_are_found() -> None:
 def test_a_hashtag_that_says_a_job_goes_when_the_answer_is_generalized(example_guard: Callable[[str], OutputGuard]) -> None:
     outcome = example_guard("clinic").check("I finally moved back to Galway last spring and I'm divorced now. #NurseLife #Blessed")
     assert outcome.section.action == "generalized", outcome.reason
-    assert outcome.text is not None and "Nurse" not in outcome.text and outcome.text.endswith("now. #Blessed"), outcome.text
+    assert outcome.text == "I finally moved back to the region last spring. #Blessed", outcome.text
 
 
 def test_an_unanchored_mention_of_a_first_person_post_is_the_writers() -> None:

@@ -155,16 +155,31 @@ _OBJECTS = frozenset({"dobj", "pobj"})
 
 def _status_clause(doc: Doc, token: Token) -> tuple[int, int] | None:
     """The characters of a copular clause that says nothing but the predicate ``token``: a sentence ("She is
-    divorced."), when the answer has another, or a relative clause with the commas around it ("The client, who is
-    divorced, is 58" -> "The client is 58"); ``None`` when the clause says more or is the whole answer."""
+    divorced."), when the answer has another, a relative clause with the commas around it ("The client, who is
+    divorced, is 58" -> "The client is 58"), or a clause coordinated with one that has its own subject, up to that
+    clause ("I'm divorced and I live in ..." -> "I live in ...") or with its coordinator ("I moved to Leeds and I'm
+    divorced now." -> "I moved to Leeds."); ``None`` when the clause says more or is the whole answer."""
     if token.dep_ == "acomp" and token.head.pos_ == "AUX":  # "She is divorced."
         verb, others = token.head, [c for c in token.head.children if c.i != token.i]
-    elif token.tag_ == "VBN" and token.dep_ in ("ROOT", "relcl") and any(c.dep_ == "auxpass" for c in token.children):
-        verb, others = token, list(token.children)  # parsed as a passive: "He is widowed."
+    elif token.tag_ == "VBN" and token.dep_ in ("ROOT", "relcl", "conj") and any(c.dep_ == "auxpass" for c in token.children):
+        verb, others = token, list(token.children)  # parsed as a passive: "He is widowed.", "..., and he is widowed."
     else:
         return None
+    coordinated = next((c for c in others if c.dep_ == "conj"), None)
+    if coordinated is not None and _own_subject(coordinated):  # "I'm divorced and I live in ...": the first clause goes whole
+        others = [c for c in others if c.i != coordinated.i and not (c.dep_ == "cc" and c.i < coordinated.i)]
+    else:
+        coordinated = None
     if any(c.dep_ not in ("nsubj", "nsubjpass", "auxpass", "punct", "neg", "advmod") for c in others) or any(c.dep_ == "conj" for c in token.children):
         return None  # the clause says more, beside the status or coordinated with it ("is married and works as ...")
+    if coordinated is not None:
+        return verb.left_edge.idx, coordinated.left_edge.idx
+    if verb.dep_ == "conj" and _own_subject(verb):  # "... and I'm divorced now.": the later clause goes with its coordinator
+        first = verb.left_edge.i
+        while first - 1 > verb.head.i and doc[first - 1].lower_ in _COORDINATORS:
+            first -= 1
+        last = max((t for t in verb.subtree if not (t.dep_ == "punct" and t.i == verb.right_edge.i)), key=lambda t: t.i)
+        return doc[first - 1].idx + len(doc[first - 1]), last.idx + len(last)
     last = token.right_edge
     if verb.dep_ == "relcl":
         first = verb.left_edge
@@ -181,6 +196,11 @@ def _status_clause(doc: Doc, token: Token) -> tuple[int, int] | None:
         return sentence.start_char, doc[sentence.end].idx
     previous = doc[sentence.start - 1]
     return previous.idx + len(previous), sentence.end_char
+
+
+def _own_subject(verb: Token) -> bool:
+    """Whether the clause ``verb`` heads has a subject of its own (a coordinated clause that does not share the first one's)."""
+    return any(c.dep_ in ("nsubj", "nsubjpass") for c in verb.children)
 
 
 def _bare_copula(token: Token) -> list[Token]:
@@ -368,6 +388,8 @@ def generalize_spans(text: str, spans: list[QISpan]) -> Generalized:
                 text = text[:end] + text[end : end + 1].upper() + text[end + 1 :]
         if not new:
             before = _article_agreeing(before, text[end:])
+            if before[-1:].isalnum() and text[end : end + 1].isalnum():
+                before += " "  # the cut began at a word glued to the one before it ("I'm divorced and live ..." -> "I live ...")
         pieces += [before, new]
         length += len(before)
         if new:
