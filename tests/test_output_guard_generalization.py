@@ -85,3 +85,10 @@ def test_a_status_clause_joined_to_another_clause_goes_whole(answer: str, reads:
     found = extract(answer, "medical", CLASSES)
     rewritten = generalize_spans(answer, [QISpan(m.qi_class, m.start, m.end, m.person is not None) for m in found.mentions]).text
     assert rewritten == reads, rewritten
+
+
+def test_a_modifier_cut_from_between_two_words_leaves_one_space() -> None:
+    answer = "Our client, a 29-year-old warehouse worker in Reading, is the defendant in a wrongful termination case."
+    found = extract(answer, "law", ("AGE", "OCCUPATION", "LOCATION", "MATTER_TYPE", "PROCEDURAL_ROLE"))
+    rewritten = generalize_spans(answer, [QISpan(m.qi_class, m.start, m.end, m.person is not None) for m in found.mentions]).text
+    assert "wrongful" not in rewritten and "  " not in rewritten and rewritten.endswith("in a case."), rewritten

@@ -390,6 +390,8 @@ def generalize_spans(text: str, spans: list[QISpan]) -> Generalized:
             before = _article_agreeing(before, text[end:])
             if before[-1:].isalnum() and text[end : end + 1].isalnum():
                 before += " "  # the cut began at a word glued to the one before it ("I'm divorced and live ..." -> "I live ...")
+            elif before[-1:] == " " and text[end : end + 1] in (" ", ",", ".", ";", ":", "!", "?", ")"):
+                before = before.rstrip(" ")  # a word cut from between two spaces leaves one ("a wrongful termination case" -> "a case")
         pieces += [before, new]
         length += len(before)
         if new:
