@@ -92,3 +92,19 @@ def test_a_modifier_cut_from_between_two_words_leaves_one_space() -> None:
     found = extract(answer, "law", ("AGE", "OCCUPATION", "LOCATION", "MATTER_TYPE", "PROCEDURAL_ROLE"))
     rewritten = generalize_spans(answer, [QISpan(m.qi_class, m.start, m.end, m.person is not None) for m in found.mentions]).text
     assert "wrongful" not in rewritten and "  " not in rewritten and rewritten.endswith("in a case."), rewritten
+
+
+@pytest.mark.parametrize(
+    ("answer", "classes", "reads"),
+    [
+        ("She's 38, a single mother of three from Newport, and her bloods show low iron.", CLASSES, "She's 30-39, and her bloods show low iron."),
+        ("My client is a 40-year-old lorry driver who was dismissed by Tesco in Dover after his accident.",
+         ("AGE", "OCCUPATION", "LOCATION", "AFFILIATION", "CASE_DISPOSITION"), "who was dealt with by"),
+    ],
+)
+def test_a_dropped_status_noun_takes_its_complement_and_a_disposition_stays_a_participle(answer: str, classes: tuple[str, ...], reads: str) -> None:
+    """An appositive status noun goes with what completes it ("of three"); a disposition said as a passive participle
+    is replaced by one ("was dealt with"), not by a clause ("was the matter concluded")."""
+    found = extract(answer, "law" if "CASE_DISPOSITION" in classes else "medical", classes)
+    rewritten = generalize_spans(answer, [QISpan(m.qi_class, m.start, m.end, m.person is not None) for m in found.mentions]).text
+    assert reads in rewritten and "of three" not in rewritten and "the matter concluded" not in rewritten, rewritten

@@ -70,6 +70,8 @@ _PHRASE = {
 }
 
 
+#: A case disposition said as a passive participle, true of every disposition ("was acquitted", "was dismissed").
+_DEALT_WITH = "dealt with"
 #: What a class said as a predicate has, after "have" put in the form of the verb it replaces when the span opens
 #: with its verb (else "has": "has an income"); each is true of every member of its class ("missed three payments"
 #: and "moved 240,000 into bonds" both "had account activity").
@@ -237,7 +239,8 @@ it along when no coordinator follows), or the space after an adjective before it
     if clause is not None:
         return clause
     closing = _closing_comma(doc, token)
-    own = [c for c in (token.lefts if token.pos_ == "NOUN" else token.children) if c.dep_ not in _NOT_OWN and (closing is None or c.i < closing.i)]
+    said_with = token.lefts if token.pos_ == "NOUN" and token.dep_ != "appos" else token.children  # an appositive goes whole ("a single mother of three")
+    own = [c for c in said_with if c.dep_ not in _NOT_OWN and (closing is None or c.i < closing.i)]
     copula = _bare_copula(token)
     first = min((token, *(c.left_edge for c in own), *copula), key=lambda t: t.i)
     last = max((token, *(c.right_edge for c in own)), key=lambda t: t.i)
@@ -290,6 +293,12 @@ def _after_a_modifier(doc: Doc, start: int) -> bool:
         c.dep_ in ("aux", "auxpass", "nsubj", "nsubjpass") for c in previous[0].children)
 
 
+def _passive_participle(doc: Doc, span: QISpan) -> bool:
+    """Whether ``span`` is one past participle with a passive auxiliary ("was dismissed", "has been convicted")."""
+    words = doc.char_span(span.start, span.end, alignment_mode="expand")
+    return words is not None and len(words) == 1 and words[0].tag_ == "VBN" and any(c.dep_ == "auxpass" for c in words[0].children)
+
+
 def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
     """Where the rewrite of ``span`` starts and ends and what it says, by the grammatical role of the span's head:
     a noun-phrase replacement of a noun takes over the phrase's left part (determiner, possessor, modifiers; a
@@ -297,6 +306,8 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
     a modifier the parse left out of the phrase (:func:`_after_a_modifier`) (of the object, where the span opens with the verb or preposition governing it); of an adjective or participle that modifies or predicates (see :data:`_MODIFIER_ROLES`) it is
     dropped with its coordinator (a clause that says nothing else goes whole), since a noun phrase cannot stand there;
     any other replacement stays in place (the only predicate of a one-sentence answer: "She is a family member.")."""
+    if span.qi_class == "CASE_DISPOSITION" and _passive_participle(doc, span):  # "was dismissed" -> "was dealt with"
+        return span.start, span.end, _DEALT_WITH
     if HASHTAG.fullmatch(doc.text, span.start, span.end):  # no periphrasis reads inside a hashtag: it goes, with the space that set it off
         start = len(doc.text[: span.start].rstrip(" "))
         end = span.end if start else len(doc.text) - len(doc.text[span.end :].lstrip(" "))
