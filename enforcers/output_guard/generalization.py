@@ -20,7 +20,8 @@ three kids, she ..."; the tagger also reads "widowed" as a past verb; "a nurse i
 Leeds, divorced, ..."), a noun set before another noun to modify it ("the stroke
 unit" -> "the unit"; a job's modifier takes its head along, "a nurse practitioner" -> "a
 professional"), or a status noun that is the copula's predicate ("is a widow",
-"is 52, a widower and ..."), a noun phrase cannot stand in its place: the modifier or its clause is dropped with
+"is 52, a widower and ..."), a noun phrase cannot stand in its place: the modifier or its clause is dropped
+(:mod:`enforcers.output_guard.dropping`) with
 the comma or coordinator that joins it, and a copula left with no predicate goes
 with it ("is married and works as ..." -> "works as ...").  An occupation said
 with a verb in a sentence about the subject ("drives a forklift") becomes "works"
@@ -34,6 +35,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from enforcers.output_guard.dropping import BEFORE_NOUN, MODIFIER_ROLES, dropped_range, status_clause
 from enforcers.output_guard.learned_qi import verb_phrases
 from enforcers.output_guard.occupations import occupation_rewrites
 from enforcers.output_guard.qi_spans import HASHTAG, QISpan
@@ -138,128 +140,8 @@ class Generalized:
         return any(start < span.end and span.start < end for start, end in self.replaced)
 
 
-#: Dependency labels of a word that modifies or predicates without heading a noun phrase: an adjective before its
-#: noun, a predicate adjective or coordinated predicate, a participle or gerund clause ("a widowed ...", "is 44,
-#: divorced and ...", "Recently separated, he ...", "a nurse in Leeds, divorced, ...").
-_MODIFIER_ROLES = frozenset({"amod", "acomp", "conj", "advcl", "acl", "dep"})
-#: Dependency labels of a word set before a noun to modify it, whose own words go with it: an adjective, or a noun
-#: naming what the head is for ("the stroke unit", "a diabetes clinic"), where no noun phrase can stand.
-_BEFORE_NOUN = frozenset({"amod", "compound"})
-_COORDINATORS = frozenset({",", "and", "or", "but"})
-#: Dependency labels of what a copula says of its subject: with none of them left, the copula goes with the status.
-_PREDICATES = frozenset({"attr", "acomp", "prep", "oprd", "npadvmod", "advmod", "xcomp", "ccomp"})
-#: Dependency labels of a predicate's children that are not its own words: what is coordinated with it, its subject
-#: and auxiliaries (the subject stays; the auxiliaries go only with a bare copula, :func:`_bare_copula`).
-_NOT_OWN = frozenset({"conj", "cc", "punct", "nsubj", "nsubjpass", "aux", "auxpass"})
 #: Dependency labels of the object of a verb or preposition ("has two sons", "with three kids").
 _OBJECTS = frozenset({"dobj", "pobj"})
-
-
-def _status_clause(doc: Doc, token: Token) -> tuple[int, int] | None:
-    """The characters of a copular clause that says nothing but the predicate ``token``: a sentence ("She is
-    divorced."), when the answer has another, a relative clause with the commas around it ("The client, who is
-    divorced, is 58" -> "The client is 58"), or a clause coordinated with one that has its own subject, up to that
-    clause ("I'm divorced and I live in ..." -> "I live in ...") or with its coordinator ("I moved to Leeds and I'm
-    divorced now." -> "I moved to Leeds."); ``None`` when the clause says more or is the whole answer."""
-    if token.dep_ == "acomp" and token.head.pos_ == "AUX":  # "She is divorced."
-        verb, others = token.head, [c for c in token.head.children if c.i != token.i]
-    elif token.tag_ == "VBN" and token.dep_ in ("ROOT", "relcl", "conj") and any(c.dep_ == "auxpass" for c in token.children):
-        verb, others = token, list(token.children)  # parsed as a passive: "He is widowed.", "..., and he is widowed."
-    else:
-        return None
-    coordinated = next((c for c in others if c.dep_ == "conj"), None)
-    if coordinated is not None and _own_subject(coordinated):  # "I'm divorced and I live in ...": the first clause goes whole
-        others = [c for c in others if c.i != coordinated.i and not (c.dep_ == "cc" and c.i < coordinated.i)]
-    else:
-        coordinated = None
-    if any(c.dep_ not in ("nsubj", "nsubjpass", "auxpass", "punct", "neg", "advmod") for c in others) or any(c.dep_ == "conj" for c in token.children):
-        return None  # the clause says more, beside the status or coordinated with it ("is married and works as ...")
-    if coordinated is not None:
-        return verb.left_edge.idx, coordinated.left_edge.idx
-    if verb.dep_ == "conj" and _own_subject(verb):  # "... and I'm divorced now.": the later clause goes with its coordinator
-        first = verb.left_edge.i
-        while first - 1 > verb.head.i and doc[first - 1].lower_ in _COORDINATORS:
-            first -= 1
-        last = max((t for t in verb.subtree if not (t.dep_ == "punct" and t.i == verb.right_edge.i)), key=lambda t: t.i)
-        return doc[first - 1].idx + len(doc[first - 1]), last.idx + len(last)
-    last = token.right_edge
-    if verb.dep_ == "relcl":
-        first = verb.left_edge
-        if first.i == 0:
-            return None
-        opening, closing = doc[first.i - 1], doc[last.i + 1] if last.i + 1 < len(doc) else None
-        if opening.text == "," and closing is not None and closing.text == ",":
-            return opening.idx, closing.idx + 1
-        return opening.idx + len(opening), last.idx + len(last)
-    sentence = token.sent
-    if verb.dep_ != "ROOT" or len(list(doc.sents)) < 2:
-        return None
-    if sentence.end < len(doc):  # a later sentence follows: the space before it goes too
-        return sentence.start_char, doc[sentence.end].idx
-    previous = doc[sentence.start - 1]
-    return previous.idx + len(previous), sentence.end_char
-
-
-def _own_subject(verb: Token) -> bool:
-    """Whether the clause ``verb`` heads has a subject of its own (a coordinated clause that does not share the first one's)."""
-    return any(c.dep_ in ("nsubj", "nsubjpass") for c in verb.children)
-
-
-def _bare_copula(token: Token) -> list[Token]:
-    """The copula whose only predicate is ``token``, with its auxiliaries and negation before it ("is married and
-    works ..." -> "works ..."), or the auxiliaries of a status said as a passive ("has been divorced since 2019 and
-    lives ..." -> "lives ..."): they go with the status, since nothing is left for them to say; empty when the copula
-    says more ("is 44, divorced and ..." keeps "is 44")."""
-    if token.tag_ == "VBN" and any(c.dep_ == "auxpass" for c in token.children):
-        return [c for c in token.children if c.dep_ in ("aux", "auxpass", "neg") and c.i < token.i]
-    copula = token.head
-    if token.dep_ not in ("acomp", "attr") or copula.lemma_ != "be" or any(c.dep_ in _PREDICATES for c in copula.children if c.i != token.i):
-        return []
-    return [copula, *(c for c in copula.children if c.dep_ in ("aux", "neg") and c.i < copula.i)]
-
-
-def _closing_comma(doc: Doc, token: Token) -> Token | None:
-    """The comma that closes a clause ``token`` heads, where a comma opens it ("[NAME_1], married to her sister, at
-    the clinic ..."): the parse may hang what follows that comma on the participle too, but a clause set off by
-    commas ends at its closing comma; ``None`` when no comma opens the clause or none of its own closes it."""
-    opening = token.left_edge.i - 1
-    if opening < 0 or doc[opening].text != ",":
-        return None
-    return next((c for c in token.rights if c.text == ","), None)
-
-
-def _dropped(doc: Doc, token: Token) -> tuple[int, int] | None:
-    """The characters to delete with a modifier or predicate ``token``: a clause that says nothing else
-    (:func:`_status_clause`), else its subtree, with the coordinator or comma that joins it to the rest (before it if
-    one is there, else after it; a clause set off by commas ends at its closing comma, :func:`_closing_comma`, and takes
-it along when no coordinator follows), or the space after an adjective before its noun.  The predicates coordinated with
-    it stay ("divorced and lives in ..." drops "divorced and").  ``None`` for the only predicate of a clause that
-    says more, or of the whole answer: nothing joins it, and the clause cannot lose it."""
-    clause = _status_clause(doc, token)
-    if clause is not None:
-        return clause
-    closing = _closing_comma(doc, token)
-    said_with = token.lefts if token.pos_ == "NOUN" and token.dep_ != "appos" else token.children  # an appositive goes whole ("a single mother of three")
-    own = [c for c in said_with if c.dep_ not in _NOT_OWN and (closing is None or c.i < closing.i)]
-    copula = _bare_copula(token)
-    first = min((token, *(c.left_edge for c in own), *copula), key=lambda t: t.i)
-    last = max((token, *(c.right_edge for c in own)), key=lambda t: t.i)
-    if token.dep_ in _BEFORE_NOUN and token.i < token.head.i:  # after its head ("50, divorced,") it goes with its comma
-        return first.idx, last.idx + len(last) + len(last.whitespace_)
-    before = first.i
-    joined_before = not copula or any(t.dep_ == "conj" for t in (token, *copula))  # else it follows its subject
-    while joined_before and before > first.sent.start and doc[before - 1].lower_ in _COORDINATORS:
-        before -= 1
-    if before < first.i and before > first.sent.start:  # the closing comma goes too unless a coordinator follows it
-        if closing is not None and closing.i == last.i + 1 and closing.i + 1 < len(doc) and doc[closing.i + 1].lower_ not in _COORDINATORS:
-            last = closing
-        return doc[before - 1].idx + len(doc[before - 1]), last.idx + len(last)
-    after = last.i
-    while after + 1 < first.sent.end and doc[after + 1].lower_ in _COORDINATORS:
-        after += 1
-    if after == last.i and token.dep_ != "advcl":
-        return None
-    return first.idx, doc[after].idx + len(doc[after]) + len(doc[after].whitespace_)
 
 
 def _whole_placeholders(text: str, start: int, end: int) -> tuple[int, int]:
@@ -303,7 +185,7 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
     """Where the rewrite of ``span`` starts and ends and what it says, by the grammatical role of the span's head:
     a noun-phrase replacement of a noun takes over the phrase's left part (determiner, possessor, modifiers; a
     relative "whose" stays and the article goes: "whose family member") and the head's number, or the plural after
-    a modifier the parse left out of the phrase (:func:`_after_a_modifier`) (of the object, where the span opens with the verb or preposition governing it); of an adjective or participle that modifies or predicates (see :data:`_MODIFIER_ROLES`) it is
+    a modifier the parse left out of the phrase (:func:`_after_a_modifier`) (of the object, where the span opens with the verb or preposition governing it); of an adjective or participle that modifies or predicates (see :data:`MODIFIER_ROLES`) it is
     dropped with its coordinator (a clause that says nothing else goes whole), since a noun phrase cannot stand there;
     any other replacement stays in place (the only predicate of a one-sentence answer: "She is a family member.")."""
     if span.qi_class == "CASE_DISPOSITION" and _passive_participle(doc, span):  # "was dismissed" -> "was dealt with"
@@ -333,7 +215,7 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
     if span.qi_class == "FAMILY" and _predicate_noun(root):
         said = True  # "is a widow", "is 52, a widower and ...": a status said with a noun is no relative either
     passive = any(c.dep_ == "auxpass" for c in root.children)  # "has been divorced since 2019 and lives ..."
-    dropped = (_dropped(doc, root) if root.dep_ in _MODIFIER_ROLES | _BEFORE_NOUN | {"attr", "appos"} or passive else _status_clause(doc, root)) if said else None
+    dropped = (dropped_range(doc, root) if root.dep_ in MODIFIER_ROLES | BEFORE_NOUN | {"attr", "appos"} or passive else status_clause(doc, root)) if said else None
     if dropped is not None:
         return dropped[0], max(dropped[1], span.end), ""
     noun = root.pos_ in ("NOUN", "PROPN")
