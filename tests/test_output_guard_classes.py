@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 import policy_engine
+from enforcers.output_guard.domains import qi_classes
 from enforcers.output_guard.enforcer import OutputGuardEnforcer
 from enforcers.output_guard.persons import extract
 from enforcers.output_guard.reviews import open_queue
@@ -243,3 +244,14 @@ def test_names_listed_inside_an_organisation_leave_no_placeholder_inside_its_gen
     """Review finding: "represented by Osei & Lindgren" read "[an organization [NAME_2]"."""
     outcome = example_guard("lawfirm").check("The tenant, 34, a nurse in Hull, was represented by Osei & Lindgren.")
     assert outcome.text is None or (outcome.text.count("[") == outcome.text.count("]") and "[an " not in outcome.text and "Osei" not in outcome.text), outcome.text
+
+
+@pytest.mark.parametrize("answer", [
+    "[NAME_1] is 71, was a coal miner in Barnsley for 30 years and now lives with his son.",
+    "Mr Haddad is 71 and lives with his son in Barnsley.",
+])
+def test_a_bare_number_said_of_a_named_person_is_an_age(answer: str) -> None:
+    """A person's name (or Layer 1's placeholder for one) is a person: "is 71" said of it is an age, as it is of "she"."""
+    extraction = extract(answer, "medical", qi_classes("medical"))
+    assert any(m.qi_class == "AGE" and answer[m.start : m.end] == "71" and m.person is not None for m in extraction.mentions), \
+        [(m.qi_class, answer[m.start : m.end], m.person) for m in extraction.mentions]

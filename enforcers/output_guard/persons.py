@@ -282,11 +282,15 @@ def _public_role(anchor: Token) -> bool:
             and not _CASE_ROLE.search(phrase) and not _relative(anchor))
 
 
+#: The word inside Layer 1's placeholder for a person's name ("[NAME_1]", "[PATIENT_NAME_2]"), as the tokenizer splits it.
+_NAME_PLACEHOLDER = re.compile(r"(?:[A-Z]+_)*NAME_\d+")
+
+
 def _bare_age(token: Token, things: frozenset[str]) -> bool:
     """A bare number said of a person ("She is 34", "My neighbour is 61", "... lives in Swansea and is 74", "my client,
-    55, ..."): the attribute of a copula whose subject (or, for a copula conjoined to a verb, that verb's subject) is a
-    pronoun, a case role or a noun the noun-animacy model does not call a thing ("The fee is 61" is no age), or an
-    apposition to a common noun."""
+    55, ...", "[NAME_1] is 71"): the attribute of a copula whose subject (or, for a copula conjoined to a verb, that
+    verb's subject) is a pronoun, a case role, a person's name (or Layer 1's placeholder for one) or a noun the
+    noun-animacy model does not call a thing ("The fee is 61" is no age), or an apposition to a common noun."""
     if token.tag_ != "CD" or not token.text.isdigit() or not 0 < int(token.text) < 111:
         return False
     if token.dep_ == "attr":
@@ -295,7 +299,8 @@ def _bare_age(token: Token, things: frozenset[str]) -> bool:
             verb = verb.head
         subject = next((c for c in verb.children if c.dep_ == "nsubj"), None)
         return subject is not None and (subject.pos_ == "PRON" or bool(_CASE_ROLE.search(token.doc[subject.left_edge.i : subject.i + 1].text))
-                                        or (subject.pos_ == "NOUN" and not _is_plural(subject) and subject.lemma_.casefold() not in things))
+                                        or (subject.pos_ == "NOUN" and not _is_plural(subject) and subject.lemma_.casefold() not in things)
+                                        or subject.ent_type_ == "PERSON" or _NAME_PLACEHOLDER.fullmatch(subject.text) is not None)
     return token.dep_ == "appos" and token.head.pos_ == "NOUN"
 
 
