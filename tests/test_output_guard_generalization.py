@@ -108,3 +108,17 @@ def test_a_dropped_status_noun_takes_its_complement_and_a_disposition_stays_a_pa
     found = extract(answer, "law" if "CASE_DISPOSITION" in classes else "medical", classes)
     rewritten = generalize_spans(answer, [QISpan(m.qi_class, m.start, m.end, m.person is not None) for m in found.mentions]).text
     assert reads in rewritten and "of three" not in rewritten and "the matter concluded" not in rewritten, rewritten
+
+
+@pytest.mark.parametrize(
+    ("answer", "reads", "not_said"),
+    [
+        ("He is 41, lives in Croydon and is seeking asylum after his divorce.", "after a family matter", "family member"),
+        ("She is 52, lives in Leeds and cares for her husband.", "cares for a family member", "family matter"),
+    ],
+)
+def test_a_family_event_is_no_family_member(answer: str, reads: str, not_said: str) -> None:
+    """The FAMILY class holds kin and events of family life; "a family member" is said only of kin."""
+    found = extract(answer, "law", ("AGE", "LOCATION", "FAMILY", "MATTER_TYPE"))
+    rewritten = generalize_spans(answer, [QISpan(m.qi_class, m.start, m.end, m.person is not None) for m in found.mentions]).text
+    assert reads in rewritten and not_said not in rewritten, rewritten

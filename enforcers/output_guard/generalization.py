@@ -42,7 +42,7 @@ from enforcers.output_guard.qi_spans import HASHTAG, QISpan
 from policy_engine.enforcement.generalization.operators import generalize
 from policy_engine.enforcement.generalization.phrasing import indefinite, plural_phrase
 from policy_engine.enforcement.placeholders import PLACEHOLDER
-from policy_engine.nlp.animacy import not_person_nouns
+from policy_engine.nlp.animacy import not_person_nouns, rather_things
 from policy_engine.nlp.pipeline import parse
 
 if TYPE_CHECKING:
@@ -72,6 +72,8 @@ _PHRASE = {
 }
 
 
+#: A FAMILY span that names an event of family life, not a relative ("a divorce", "custody").
+_FAMILY_EVENT = "a family matter"
 #: A case disposition said as a passive participle, true of every disposition ("was acquitted", "was dismissed").
 _DEALT_WITH = "dealt with"
 #: What a class said as a predicate has, after "have" put in the form of the verb it replaces when the span opens
@@ -212,6 +214,8 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
             root = root.head  # "a nurse practitioner": the head is the job too, the phrase goes whole
         else:
             said = True  # "the stroke unit", "a firefighter pension": the modifier goes, its head (a thing) stays
+    if span.qi_class == "FAMILY" and root.pos_ == "NOUN" and root.lemma_.casefold() in rather_things({root.lemma_.casefold()}):
+        new = _FAMILY_EVENT  # "after his divorce": an event of family life, no family member
     if span.qi_class == "FAMILY" and _predicate_noun(root):
         said = True  # "is a widow", "is 52, a widower and ...": a status said with a noun is no relative either
     passive = any(c.dep_ == "auxpass" for c in root.children)  # "has been divorced since 2019 and lives ..."

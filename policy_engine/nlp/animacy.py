@@ -47,3 +47,9 @@ def not_person_nouns(lemmas: Iterable[str]) -> frozenset[str]:
     """The common-noun lemmas the CAPID noun model is confident denote no person (below its stored veto threshold)."""
     veto_below = load_classifier(NOUN_MODEL).stored.get("veto_below", VETO_BELOW)
     return frozenset(w for w, p in probabilities(NOUN_MODEL, lemmas).items() if p < veto_below)
+
+
+def rather_things(lemmas: Iterable[str]) -> frozenset[str]:
+    """The common-noun lemmas the CAPID noun model reads as more likely things than persons (P(person) < 0.5: "divorce",
+    "custody"; not "kid", "husband"): a weaker reading than :func:`not_person_nouns`, for choosing words, not for vetoes."""
+    return frozenset(w for w, p in probabilities(NOUN_MODEL, lemmas).items() if p < 0.5)
