@@ -100,6 +100,8 @@ def test_a_modifier_cut_from_between_two_words_leaves_one_space() -> None:
         ("She's 38, a single mother of three from Newport, and her bloods show low iron.", CLASSES, "She's 30-39, and her bloods show low iron."),
         ("My client is a 40-year-old lorry driver who was dismissed by Tesco in Dover after his accident.",
          ("AGE", "OCCUPATION", "LOCATION", "AFFILIATION", "CASE_DISPOSITION"), "who was dealt with by"),
+        ("She is 45, an accountant in Leeds, and was convicted of fraud in 2019.",
+         ("AGE", "OCCUPATION", "LOCATION", "CASE_DISPOSITION"), "was dealt with for fraud in 2019"),
     ],
 )
 def test_a_dropped_status_noun_takes_its_complement_and_a_disposition_stays_a_participle(answer: str, classes: tuple[str, ...], reads: str) -> None:

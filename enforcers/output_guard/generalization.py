@@ -191,6 +191,10 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
     dropped with its coordinator (a clause that says nothing else goes whole), since a noun phrase cannot stand there;
     any other replacement stays in place (the only predicate of a one-sentence answer: "She is a family member.")."""
     if span.qi_class == "CASE_DISPOSITION" and _passive_participle(doc, span):  # "was dismissed" -> "was dealt with"
+        after = doc.char_span(span.start, span.end, alignment_mode="expand")[0]
+        of = next((c for c in after.rights if c.dep_ == "prep" and c.lower_ == "of" and c.i == after.i + 1), None)
+        if of is not None:  # "convicted of fraud": what it was for stays
+            return span.start, of.idx + len(of), f"{_DEALT_WITH} for"
         return span.start, span.end, _DEALT_WITH
     if HASHTAG.fullmatch(doc.text, span.start, span.end):  # no periphrasis reads inside a hashtag: it goes, with the space that set it off
         start = len(doc.text[: span.start].rstrip(" "))
