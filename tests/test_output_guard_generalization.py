@@ -124,3 +124,14 @@ def test_a_family_event_is_no_family_member(answer: str, reads: str, not_said: s
     found = extract(answer, "law", ("AGE", "LOCATION", "FAMILY", "MATTER_TYPE"))
     rewritten = generalize_spans(answer, [QISpan(m.qi_class, m.start, m.end, m.person is not None) for m in found.mentions]).text
     assert reads in rewritten and not_said not in rewritten, rewritten
+
+
+@pytest.mark.parametrize("answer", [
+    "She is 52, lives in Leeds and lost her job at the steelworks last year.",
+    "He is 44, lives in Hull and was fired from his job in March.",
+])
+def test_a_verb_about_having_a_job_is_not_rewritten_as_working(answer: str) -> None:
+    """"lost her job" says nothing of which job, and "worked" would make it false: the phrase stays."""
+    found = extract(answer, "medical", CLASSES)
+    rewritten = generalize_spans(answer, [QISpan(m.qi_class, m.start, m.end, m.person is not None) for m in found.mentions]).text
+    assert "job" in rewritten and re.search(r"\bwork(?:s|ed)?\b", rewritten) is None, rewritten

@@ -34,6 +34,9 @@ if TYPE_CHECKING:
 MODEL = Path(__file__).with_name("occupation_verb_model.npz")
 #: "work" in the form of the verb it replaces (Penn tag).
 _WORK = {"VBZ": "works", "VBD": "worked", "VBN": "worked", "VBG": "working", "VBP": "work", "VB": "work"}
+#: General words for an occupation (WordNet's occupation.n.01 without its ambiguous "business" and "line"): a verb
+#: whose object is one of them says nothing of which job.
+_AN_OCCUPATION = frozenset({"job", "occupation", "career", "employment"})
 #: Dependency labels of what modifies a complement after it (a time, a place, a clause) or is coordinated with it
 #: ("drives a forklift| and lives in ..." where the parse hangs "lives" on the object): not the job itself.
 _TRAILING = frozenset({"prep", "relcl", "acl", "advcl", "punct", "cc", "conj"})
@@ -47,6 +50,15 @@ def _job_end(verb: Token) -> int:
         return verb.idx + len(verb)
     last = max((governed, *(c.right_edge for c in governed.rights if c.dep_ not in _TRAILING)), key=lambda t: t.i)
     return last.idx + len(last)
+
+
+def _about_having_a_job(verb: Token) -> bool:
+    """Whether ``verb``'s object is a general word for an occupation (:data:`_AN_OCCUPATION`: "lost his job", "quit her
+    job", "was fired from his job"): the phrase says something about having a job, not which job, and "works" would
+    make it false."""
+    governed = complement(verb)
+    objects = [governed, *(c for c in governed.children if c.dep_ == "pobj")] if governed is not None else []
+    return any(o.lemma_.casefold() in _AN_OCCUPATION for o in objects)
 
 
 def verb_lemma(doc: Doc, start: int, end: int) -> str:
@@ -74,6 +86,6 @@ def occupation_rewrites(doc: Doc, spans: list[tuple[int, int]]) -> list[tuple[in
     rewrites = []
     for (start, end), p in zip(spans, found):
         verb = doc.char_span(start, end, alignment_mode="expand")
-        if verb is not None and p >= threshold and verb[0].tag_ in _WORK:
+        if verb is not None and p >= threshold and verb[0].tag_ in _WORK and not _about_having_a_job(verb[0]):
             rewrites.append((start, min(end, _job_end(verb[0])), _WORK[verb[0].tag_]))
     return rewrites
