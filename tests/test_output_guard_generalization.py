@@ -135,3 +135,10 @@ def test_a_verb_about_having_a_job_is_not_rewritten_as_working(answer: str) -> N
     found = extract(answer, "medical", CLASSES)
     rewritten = generalize_spans(answer, [QISpan(m.qi_class, m.start, m.end, m.person is not None) for m in found.mentions]).text
     assert "job" in rewritten and re.search(r"\bwork(?:s|ed)?\b", rewritten) is None, rewritten
+
+
+def test_a_modifier_dropped_at_the_end_of_an_appositive_leaves_its_closing_comma() -> None:
+    answer = "The tenant, a disabled veteran aged 70, has lived at the flat in Brixton for 22 years."
+    found = extract(answer, "law", ("AGE", "LOCATION", "FAMILY", "MATTER_TYPE"))
+    rewritten = generalize_spans(answer, [QISpan(m.qi_class, m.start, m.end, m.person is not None) for m in found.mentions]).text
+    assert rewritten.startswith("The tenant, a disabled veteran, has lived") and "70" not in rewritten, rewritten

@@ -109,6 +109,16 @@ def _appositive_words(token: Token) -> list[Token]:
     return [c for c in token.children if c.i < joined]
 
 
+def _closing_enclosure(doc: Doc, token: Token) -> int | None:
+    """The index of the comma that closes an appositive set off by commas around ``token`` ("The tenant, a disabled
+    veteran aged 70, has ..."), or ``None``."""
+    for phrase in token.ancestors:
+        if phrase.dep_ == "appos" and phrase.left_edge.i > 0 and doc[phrase.left_edge.i - 1].text == ",":
+            closing = phrase.right_edge.i + 1
+            return closing if closing < len(doc) and doc[closing].text == "," else None
+    return None
+
+
 def dropped_range(doc: Doc, token: Token) -> tuple[int, int] | None:
     """The characters to delete with a modifier or predicate ``token``: a clause that says nothing else
     (:func:`status_clause`), else its subtree, with the coordinator or comma that joins it to the rest (before it if
@@ -135,6 +145,8 @@ it along when no coordinator follows), or the space after an adjective before it
         if closing is not None and closing.i == last.i + 1 and closing.i + 1 < len(doc) and doc[closing.i + 1].lower_ not in _COORDINATORS:
             last = closing
         return doc[before - 1].idx + len(doc[before - 1]), last.idx + len(last)
+    if _closing_enclosure(doc, token) == last.i + 1:  # "a disabled veteran aged 70, has ...": the appositive's comma stays
+        return doc[first.i - 1].idx + len(doc[first.i - 1]), last.idx + len(last)
     after = last.i
     while after + 1 < first.sent.end and doc[after + 1].lower_ in _COORDINATORS:
         after += 1
