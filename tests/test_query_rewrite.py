@@ -963,6 +963,9 @@ def test_a_clause_left_with_no_complement_goes_whole() -> None:
          "My son has asthma. What snacks can we share on a hike?"),
         ("My husband is diabetic, and I'm vegan, so dinners are tricky. Any recipe ideas?", "diabetic", "vegan",
          "I'm vegan, so dinners are tricky. Any recipe ideas?"),
+        # a predicate conjoined after it that shares its subject takes the verb's place
+        ("My sister is 34 and was just diagnosed with lupus. What jobs are easier on the joints?", "34", "lupus",
+         "My sister was just diagnosed with lupus. What jobs are easier on the joints?"),
     ],
 )
 def test_a_verb_left_with_no_complement_leaves_no_comma_or_copula_behind(text: str, cut: str, kept: str, expected: str) -> None:

@@ -173,20 +173,28 @@ def _clause_of_complement(node: Token, sentence: Span, keep: list[tuple[int, int
     preposition counts, :func:`_object_of_a_stranded_preposition`), when that clause can go and holds no kept
     span: a subordinate clause goes whole ("..., and yes, I'm bisexual" goes whole, not as "I'm"); a clause with another
     clause conjoined after it, one with its own subject, goes up to that clause, main clause or not ("I'm Jewish, and my
-    partner's family is Hindu" -> "my partner's family is Hindu"); None otherwise."""
+    partner's family is Hindu" -> "my partner's family is Hindu"); with a predicate conjoined after it that shares its
+    subject, the verb goes up to that predicate ("Aisha is 34 and was just diagnosed" -> "Aisha was just diagnosed");
+    None otherwise."""
     verb = node.head
     if (node.dep_ not in _COMPLEMENTS and not _object_of_a_stranded_preposition(node)) or verb.pos_ not in ("VERB", "AUX"):
         return None
     if any(c.i != node.i and c.dep_ in _COMPLEMENTS for c in verb.children):
         return None
     doc = sentence.doc
-    following = next((c for c in verb.rights if c.dep_ == "conj" and c.i > node.i and any(g.dep_ in ("nsubj", "nsubjpass", "expl") for g in c.children)), None)
+    conjoined = [c for c in verb.rights if c.dep_ == "conj" and c.i > node.i]
+    following = next((c for c in conjoined if any(g.dep_ in ("nsubj", "nsubjpass", "expl") for g in c.children)), None)
     ranges = [(verb.left_edge.i, verb.right_edge.i + 1)] if verb.dep_ in _SUBORDINATE and verb.i != sentence.root.i else []
     if following is not None:  # from the clause's first word: punctuation before it stays before the clause that takes its place
         first = verb.left_edge.i
         while first < verb.i and doc[first].is_punct:
             first += 1
         ranges.append((first, following.left_edge.i))
+    elif conjoined and conjoined[0].pos_ in ("VERB", "AUX"):  # "Aisha is 34 and was just diagnosed ...": the verb goes up to the predicate that shares its subject
+        first = verb.i
+        while first > 0 and doc[first - 1].head.i == verb.i and doc[first - 1].dep_ in ("aux", "auxpass", "neg"):
+            first -= 1
+        ranges.append((first, conjoined[0].left_edge.i))
     for left, right in ranges:
         if not any(_overlaps(doc[left].idx, doc[right - 1].idx + len(doc[right - 1]), k0, k1) for k0, k1 in keep):
             while right > left + 1 and doc[right - 1].text in (".", "!", "?"):
