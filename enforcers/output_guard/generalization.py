@@ -177,10 +177,11 @@ def _after_a_modifier(doc: Doc, start: int) -> bool:
         c.dep_ in ("aux", "auxpass", "nsubj", "nsubjpass") for c in previous[0].children)
 
 
-def _passive_participle(doc: Doc, span: QISpan) -> bool:
-    """Whether ``span`` is one past participle with a passive auxiliary ("was dismissed", "has been convicted")."""
+def _passive_participle(doc: Doc, span: QISpan) -> Token | None:
+    """The past participle ``span`` is, where it is one word with a passive auxiliary ("was dismissed", "has been convicted")."""
     words = doc.char_span(span.start, span.end, alignment_mode="expand")
-    return words is not None and len(words) == 1 and words[0].tag_ == "VBN" and any(c.dep_ == "auxpass" for c in words[0].children)
+    participle = words[0] if words is not None and len(words) == 1 else None
+    return participle if participle is not None and participle.tag_ == "VBN" and any(c.dep_ == "auxpass" for c in participle.children) else None
 
 
 def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
@@ -190,9 +191,9 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
     a modifier the parse left out of the phrase (:func:`_after_a_modifier`) (of the object, where the span opens with the verb or preposition governing it); of an adjective or participle that modifies or predicates (see :data:`MODIFIER_ROLES`) it is
     dropped with its coordinator (a clause that says nothing else goes whole), since a noun phrase cannot stand there;
     any other replacement stays in place (the only predicate of a one-sentence answer: "She is a family member.")."""
-    if span.qi_class == "CASE_DISPOSITION" and _passive_participle(doc, span):  # "was dismissed" -> "was dealt with"
-        after = doc.char_span(span.start, span.end, alignment_mode="expand")[0]
-        of = next((c for c in after.rights if c.dep_ == "prep" and c.lower_ == "of" and c.i == after.i + 1), None)
+    participle = _passive_participle(doc, span) if span.qi_class == "CASE_DISPOSITION" else None
+    if participle is not None:  # "was dismissed" -> "was dealt with"
+        of = next((c for c in participle.rights if c.dep_ == "prep" and c.lower_ == "of" and c.i == participle.i + 1), None)
         if of is not None:  # "convicted of fraud": what it was for stays
             return span.start, of.idx + len(of), f"{_DEALT_WITH} for"
         return span.start, span.end, _DEALT_WITH

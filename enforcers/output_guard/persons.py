@@ -36,6 +36,7 @@ from enforcers.output_guard.incomes import income_mentions
 from enforcers.output_guard.qi_spans import SINGULAR as _CASE_ROLE
 from enforcers.output_guard.qi_spans import find_qi_spans
 from policy_engine.detect.recognizers import recognizer
+from policy_engine.enforcement.placeholders import PLACEHOLDER
 from policy_engine.nlp.animacy import not_person_nouns
 from policy_engine.nlp.entities import normalize_entity, same_entity
 from policy_engine.nlp.pipeline import parse
@@ -282,8 +283,11 @@ def _public_role(anchor: Token) -> bool:
             and not _CASE_ROLE.search(phrase) and not _relative(anchor))
 
 
-#: The word inside Layer 1's placeholder for a person's name ("[NAME_1]", "[PATIENT_NAME_2]"), as the tokenizer splits it.
-_NAME_PLACEHOLDER = re.compile(r"(?:[A-Z]+_)*NAME_\d+")
+def _a_name_placeholder(token: Token) -> bool:
+    """Whether ``token`` is the word inside a placeholder for a person's name (:data:`~policy_engine.enforcement.placeholders.PLACEHOLDER`
+    with a label ending in NAME: Layer 1's "[NAME_1]", a redacted context's "[PATIENT_NAME_2]")."""
+    bracketed = token.idx > 0 and PLACEHOLDER.fullmatch(token.doc.text, token.idx - 1, token.idx + len(token) + 1) is not None
+    return bracketed and token.text.rsplit("_", 1)[0].endswith("NAME")
 
 
 def _bare_age(token: Token, things: frozenset[str]) -> bool:
@@ -300,7 +304,7 @@ def _bare_age(token: Token, things: frozenset[str]) -> bool:
         subject = next((c for c in verb.children if c.dep_ == "nsubj"), None)
         return subject is not None and (subject.pos_ == "PRON" or bool(_CASE_ROLE.search(token.doc[subject.left_edge.i : subject.i + 1].text))
                                         or (subject.pos_ == "NOUN" and not _is_plural(subject) and subject.lemma_.casefold() not in things)
-                                        or subject.ent_type_ == "PERSON" or _NAME_PLACEHOLDER.fullmatch(subject.text) is not None)
+                                        or subject.ent_type_ == "PERSON" or _a_name_placeholder(subject))
     return token.dep_ == "appos" and token.head.pos_ == "NOUN"
 
 

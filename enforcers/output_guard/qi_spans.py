@@ -86,7 +86,9 @@ def hashtag_spans(text: str, classes: tuple[str, ...]) -> list[QISpan]:
     out = []
     for tag in HASHTAG.finditer(text):
         words = hashtag_words(tag.group())
-        said = next((c for c in classes if (c in _RECOGNIZED or c in _CLASS_PATTERNS) and len(words) > 1 and _class_spans(" ".join(words), c)), None)
+        if len(words) < 2:
+            continue
+        said = next((c for c in classes if (c in _RECOGNIZED or c in _CLASS_PATTERNS) and _class_spans(" ".join(words), c)), None)
         if said is not None:
             out.append(QISpan(said, tag.start(), tag.end(), True))
     return out

@@ -273,9 +273,10 @@ def referred_sentences(requests: list[Span], necessity: Sequence[tuple[int, floa
             continue
         before = sentence_spans(request.doc.text[: request.start_char], lines="break")
         at = len(before) - 1
-        probable = [(p, start) for start, p in necessity if start < request.start_char and not any(r.start_char <= start < r.end_char for r in requests)]
-        if pointing == "past its own nouns" and probable:
-            start = max(probable)[1]
+        context = [(p, start) for start, p in necessity if pointing == "past its own nouns" and start < request.start_char
+                   and not any(r.start_char <= start < r.end_char for r in requests)]
+        if context:  # the sentence holding what the question most needs
+            start = max(context)[1]
             at = next((i for i, (_, end) in enumerate(before) if start < end), at)
         for step in range(min(_REFERRAL_STEPS, at + 1)):
             out.append(before[at - step])
