@@ -24,8 +24,9 @@ professional"), or a status noun that is the copula's predicate ("is a widow",
 (:mod:`enforcers.output_guard.dropping`) with
 the comma or coordinator that joins it, and a copula left with no predicate goes
 with it ("is married and works as ..." -> "works as ...").  An occupation said
-with a verb in a sentence about the subject ("drives a forklift") becomes "works"
-(:mod:`enforcers.output_guard.occupations`).  A hashtag that says a QI ("#NurseLife",
+with a verb in a sentence about the subject ("drives a forklift") becomes "works", and a job noun the lexicon does
+not list ("a coal miner") is generalized like a listed one (:mod:`enforcers.output_guard.occupations`: learned
+readings, used for rewriting only, so the guard's counts and score stay the rule finder's and the QI-phrase model's).  A hashtag that says a QI ("#NurseLife",
 :func:`enforcers.output_guard.qi_spans.hashtag_spans`) goes whole with the space that set it off.
 """
 
@@ -37,7 +38,7 @@ from typing import TYPE_CHECKING
 
 from enforcers.output_guard.dropping import BEFORE_NOUN, MODIFIER_ROLES, dropped_range, status_clause
 from enforcers.output_guard.learned_qi import verb_phrases
-from enforcers.output_guard.occupations import occupation_rewrites
+from enforcers.output_guard.occupations import job_nouns, occupation_rewrites
 from enforcers.output_guard.qi_spans import HASHTAG, QISpan
 from policy_engine.enforcement.generalization.operators import generalize
 from policy_engine.enforcement.generalization.phrasing import indefinite, plural_phrase
@@ -106,14 +107,41 @@ def _predicate_end(verb: Token) -> int:
     return end
 
 
+def _with_auxiliaries(verb: Token) -> tuple[int, str]:
+    """Where ``verb`` starts with the forms of "be" and "have" right before it that make it passive or perfect ("was
+    admitted", "has been seen"), and the Penn tag of the first of them (the tense "have" takes in their place); a modal
+    stays ("will be seen" -> "will| have ...")."""
+    first = verb
+    while first.i > 0 and (aux := verb.doc[first.i - 1]).dep_ in ("aux", "auxpass") and aux.head.i == verb.i and aux.lemma_ in ("be", "have"):
+        first = aux
+    return first.idx, first.tag_ if first is not verb or verb.tag_ != "VBN" else "VBD"
+
+
 def _as_predicate(doc: Doc, span: QISpan) -> tuple[int, int, str] | None:
     """The rewrite of a span that opens with its verb, for a class said as a predicate (:data:`_HAD`): the verb with its
-    objects and completions becomes "have" in the verb's form and what the class has ("who missed three mortgage
-    payments this year" -> "who had account activity this year"); ``None`` for any other span."""
+    objects and completions, and the auxiliaries that make it passive or perfect (:func:`_with_auxiliaries`), becomes
+    "have" in their form and what the class has ("who missed three mortgage payments this year" -> "who had account
+    activity this year", "is seen every Tuesday" -> "has follow-up care every Tuesday"); ``None`` for any other span."""
     phrase = doc.char_span(span.start, span.end, alignment_mode="expand")
     if span.qi_class not in _HAD or phrase is None or phrase[0].pos_ not in ("VERB", "AUX") or phrase[0].tag_ not in _HAVE:
         return None
-    return span.start, max(span.end, _predicate_end(phrase[0])), f"{_HAVE[phrase[0].tag_]} {_HAD[span.qi_class]}"
+    start, tag = _with_auxiliaries(phrase[0])
+    return min(start, span.start), max(span.end, _predicate_end(phrase[0])), f"{_HAVE.get(tag, 'have')} {_HAD[span.qi_class]}"
+
+
+def _status_with(doc: Doc, status: Token) -> tuple[int, int, str] | None:
+    """A relationship status that is its clause's predicate and says who with ("is married with three children"):
+    the copula (or auxiliary), the status and the "with" phrase become "have" in the copula's form and family members
+    in the relatives' number ("has family members"); ``None`` when no "with" follows the status or its object is no
+    person (the noun-animacy model: "married with a mortgage")."""
+    with_ = next((c for c in status.rights if c.dep_ == "prep" and c.lower_ == "with" and c.i == status.i + 1), None)
+    copula = status.head if status.dep_ == "acomp" else status if status.dep_ == "ROOT" else None
+    relatives = next((c for c in with_.children if c.dep_ == "pobj"), None) if with_ is not None else None
+    if relatives is None or copula is None or relatives.lemma_.casefold() in rather_things({relatives.lemma_.casefold()}):
+        return None
+    start, tag = _with_auxiliaries(copula) if copula is status else (copula.idx, copula.tag_)
+    said = generalize(_OPERATOR["FAMILY"], relatives.text) or "a family member"
+    return start, relatives.right_edge.idx + len(relatives.right_edge), f"{_HAVE.get(tag, 'have')} {plural_phrase(said) if relatives.tag_ == 'NNS' else said}"
 
 
 def replacement(span: QISpan, surface: str) -> str:
@@ -223,6 +251,8 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
         new = _FAMILY_EVENT  # "after his divorce": an event of family life, no family member
     if span.qi_class == "FAMILY" and _predicate_noun(root):
         said = True  # "is a widow", "is 52, a widower and ...": a status said with a noun is no relative either
+    if span.qi_class == "FAMILY" and said and (with_relatives := _status_with(doc, root)) is not None:
+        return with_relatives
     passive = any(c.dep_ == "auxpass" for c in root.children)  # "has been divorced since 2019 and lives ..."
     dropped = (dropped_range(doc, root) if root.dep_ in MODIFIER_ROLES | BEFORE_NOUN | {"attr", "appos"} or passive else status_clause(doc, root)) if said else None
     if dropped is not None:
@@ -246,13 +276,29 @@ def _before_spans(doc: Doc, start: int, end: int, spans: list[QISpan]) -> tuple[
     return (start, words[-1].idx + len(words[-1])) if len(words) >= 2 else None
 
 
+def _subject_sentences(doc: Doc, bound: list[QISpan]) -> list[tuple[int, int]]:
+    """The sentences of ``doc`` that hold a span of the generalized subject."""
+    return [(s.start_char, s.end_char) for s in doc.sents if any(s.start_char <= b.start < s.end_char for b in bound)]
+
+
 def _occupations_said_with_a_verb(doc: Doc, spans: list[QISpan], bound: list[QISpan]) -> list[tuple[int, int, str]]:
     """Rewrites of the verb phrases the occupation model calls jobs ("drives a forklift" -> "works"), in the
     sentences that hold a span of the generalized subject, each up to the first QI span in it (that span has a
     rewrite of its own)."""
-    sentences = [(s.start_char, s.end_char) for s in doc.sents if any(s.start_char <= b.start < s.end_char for b in bound)]
+    sentences = _subject_sentences(doc, bound)
     phrases = [_before_spans(doc, s, e, spans) for s, e in verb_phrases(doc) if any(a <= s < b for a, b in sentences)]
     return occupation_rewrites(doc, [p for p in phrases if p is not None])
+
+
+def _jobs_said_with_a_noun(doc: Doc, spans: list[QISpan], bound: list[QISpan]) -> list[QISpan]:
+    """The job nouns no QI span holds that the occupation-noun model reads ("was a coal miner", "a trucker"), in the
+    sentences that hold a span of the generalized subject, as subject-bound OCCUPATION spans: singular nouns the
+    noun-animacy model does not call things."""
+    sentences = _subject_sentences(doc, bound)
+    found = [(s, e) for s, e in job_nouns(doc) if any(a <= s < b for a, b in sentences) and not any(q.start < e and s < q.end for q in spans)]
+    heads = {(s, e): doc.char_span(s, e, alignment_mode="expand")[-1] for s, e in found}
+    things = not_person_nouns({h.lemma_.casefold() for h in heads.values()})
+    return [QISpan("OCCUPATION", s, e, True) for (s, e), h in heads.items() if h.tag_ in ("NN", "NNP") and h.lemma_.casefold() not in things]
 
 
 def _article_agreeing(before: str, after: str) -> str:
@@ -273,6 +319,7 @@ def generalize_spans(text: str, spans: list[QISpan]) -> Generalized:
     said: "the region" is true of either reading, "an organization" is false of a town."""
     doc = parse([text])[0]
     bound = [s for s in spans if s.subject]
+    bound += _jobs_said_with_a_noun(doc, spans, bound) if bound else []
     rewrites = sorted([(*_in_role(doc, s, replacement(s, text[s.start : s.end])), s.start, s.qi_class != "LOCATION") for s in bound]
                       + [(start, end, new, start, True) for start, end, new in _occupations_said_with_a_verb(doc, spans, bound)],
                       key=lambda r: (r[0], r[4], r[1:4]))  # where two classes claim the same words, a place is said first
@@ -284,7 +331,7 @@ def generalize_spans(text: str, spans: list[QISpan]) -> Generalized:
             continue
         start, end = _whole_placeholders(text, max(start, cursor), end)  # a rewrite never cuts a Layer-1 placeholder
         before = text[cursor:start]
-        if text[start : start + 1].isupper() and text[:start].rstrip()[-1:] in ("", ".", "!", "?"):
+        if text[start : start + 1].isupper() and ("".join(pieces) + before).rstrip()[-1:] in ("", ".", "!", "?"):  # as said so far
             new = new[:1].upper() + new[1:]  # a rewrite that opens a sentence opens with a capital
             if not new:  # a dropped clause opened it: what follows does
                 text = text[:end] + text[end : end + 1].upper() + text[end + 1 :]

@@ -1,4 +1,14 @@
-"""Occupations said with a verb ("drives a forklift", "cleans offices"): found by a learned model, rewritten as "works".
+"""Occupations the 58-entry lexicon cannot list: said with a verb ("drives a forklift") or by a job noun it does not
+know ("coal miner", "customer service rep"), each found by a learned model; a verb's is rewritten as "works".
+
+**Job nouns.**  A common noun with the compound and adjective modifiers right before it (:func:`job_noun_phrases`:
+"solar installer", "customer service rep"; a hyphenated age before it is no modifier of the job) is read by a
+logistic regression over the embedder's vector of the phrase and of its head's lemma, trained on the noun phrases of
+CAPID contexts against the spans annotated ``occupation`` (``bench/output_guard/occupation_train.py --kind noun``,
+bench/results/occupation_noun.md), stored as :data:`NOUN_MODEL` with its threshold.  :func:`job_nouns` answers the
+phrases at or above it that stand where a job is said of someone; a generalized answer rewrites them like a listed job.
+
+**Job verbs.**
 
 A quasi-identifier rule finds occupation nouns; an occupation is as often said
 by what a person does.  A logistic regression over the shared embedder's vector
@@ -9,7 +19,7 @@ alone: the phrase's object dominates its vector ("takes the bus" lies by "drives
 bus"), and the verb's own vector lets the model weigh the verb itself ("takes
 the bus" 0.86 -> 0.36, below the threshold 0.50).  It is trained on the verb
 phrases of CAPID development contexts against the spans annotated ``occupation``
-(``bench/output_guard/occupation_verb_train.py``, bench/results/occupation_verb.md)
+(``bench/output_guard/occupation_train.py --kind verb``, bench/results/occupation_verb.md)
 and stored as one file: its weights over the phrase's vector then the lemma's, its intercept and its threshold.  The
 generalization keeps the verb's role: the verb and its object become "works" in
 the verb's tense and person, and what follows the object's own words ("at night",
@@ -32,6 +42,10 @@ if TYPE_CHECKING:
 
 #: The weights over the phrase's vector then its verb lemma's (blocks 0 and 1), the intercept and the threshold.
 MODEL = Path(__file__).with_name("occupation_verb_model.npz")
+#: The same over a job-noun phrase's vector then its head noun's lemma.
+NOUN_MODEL = Path(__file__).with_name("occupation_noun_model.npz")
+#: Dependency labels of the words before a noun that name which job it is ("coal| miner", "customer service| rep").
+_JOB_MODIFIERS = frozenset({"compound", "amod"})
 #: "work" in the form of the verb it replaces (Penn tag).
 _WORK = {"VBZ": "works", "VBD": "worked", "VBN": "worked", "VBG": "working", "VBP": "work", "VB": "work"}
 #: General words for an occupation (WordNet's occupation.n.01 without its ambiguous "business" and "line"): a verb
@@ -67,12 +81,60 @@ def verb_lemma(doc: Doc, start: int, end: int) -> str:
     return phrase[0].lemma_.lower() if phrase is not None else doc.text[start:end].split(" ", 1)[0].lower()
 
 
-def occupation_probabilities(phrases: list[str], verbs: list[str]) -> np.ndarray:
-    """P(occupation) of each verb phrase with its verb's lemma: the sigmoid of the phrase's and the lemma's shares of
-    the linear score plus the intercept (each text embedded once, :func:`policy_engine.nlp.phrase_classifier.linear_scores`)."""
-    phrase, lemma = linear_scores(MODEL, phrases, block=0), linear_scores(MODEL, verbs, block=1)
-    scores = np.array([phrase[p] + lemma[v] for p, v in zip(phrases, verbs)], dtype=float) + load_classifier(MODEL).intercept
+def head_lemma(doc: Doc, start: int, end: int) -> str:
+    """The lemma of the noun that ends the noun phrase ``doc.text[start:end]`` (lower case): the noun model's second input."""
+    phrase = doc.char_span(start, end, alignment_mode="expand")
+    return phrase[-1].lemma_.lower() if phrase is not None else doc.text[start:end].rsplit(" ", 1)[-1].lower()
+
+
+def occupation_probabilities(phrases: list[str], words: list[str], model: Path = MODEL) -> np.ndarray:
+    """P(occupation) of each phrase with its verb's (or head noun's) lemma under ``model``: the sigmoid of the phrase's
+    and the lemma's shares of the linear score plus the intercept (each text embedded once,
+    :func:`policy_engine.nlp.phrase_classifier.linear_scores`)."""
+    phrase, lemma = linear_scores(model, phrases, block=0), linear_scores(model, words, block=1)
+    scores = np.array([phrase[p] + lemma[w] for p, w in zip(phrases, words)], dtype=float) + load_classifier(model).intercept
     return sigmoid(scores)
+
+
+def job_noun_phrases(doc: Doc) -> list[tuple[int, int]]:
+    """Each common noun (or a capitalized noun outside any entity, "Software Engineer") that heads its phrase (no
+    compound of another), with the compound and adjective modifiers right before it that hang on the phrase, as
+    character offsets: the noun model's candidates.
+    A modifier glued to a hyphen before it ("29-year-|old") or holding no letters ends the phrase."""
+    spans = []
+    for token in doc:
+        if not (token.pos_ == "NOUN" or (token.pos_ == "PROPN" and not token.ent_type_)) or not token.is_alpha or token.dep_ == "compound":
+            continue
+        first = token.i
+        while first > token.sent.start:
+            before = doc[first - 1]
+            glued = first - 2 >= token.sent.start and not doc[first - 2].whitespace_
+            if before.dep_ not in _JOB_MODIFIERS or not before.is_alpha or not first - 1 < before.head.i <= token.i or glued:
+                break
+            first -= 1
+        spans.append((doc[first].idx, token.idx + len(token)))
+    return spans
+
+
+def _said_of_someone(noun: Token) -> bool:
+    """Whether ``noun`` stands where a job is said of a person: a copula's predicate ("was a coal miner"), an apposition
+    ("Mr Roe, a trucker"), the object of "as" ("works as a welder"), or a noun coordinated with one of these.  The noun
+    model reads the words of a trade as jobs too ("takes the bus", "the warehouse"); in these roles a noun says what
+    someone is."""
+    while noun.dep_ == "conj" and noun.head.pos_ in ("NOUN", "PROPN"):
+        noun = noun.head
+    return noun.dep_ in ("attr", "appos") or (noun.dep_ == "pobj" and noun.head.lower_ == "as")
+
+
+def job_nouns(doc: Doc) -> list[tuple[int, int]]:
+    """The :func:`job_noun_phrases` of ``doc`` said of someone (:func:`_said_of_someone`) that the noun model calls
+    occupations (at or above its stored threshold)."""
+    spans = [(s, e) for s, e in job_noun_phrases(doc) if _said_of_someone(doc.char_span(s, e, alignment_mode="expand")[-1])]
+    if not spans:
+        return []
+    found = occupation_probabilities([doc.text[s:e] for s, e in spans], [head_lemma(doc, s, e) for s, e in spans], NOUN_MODEL)
+    threshold = load_classifier(NOUN_MODEL).stored["threshold"]
+    return [span for span, p in zip(spans, found) if p >= threshold]
 
 
 def occupation_rewrites(doc: Doc, spans: list[tuple[int, int]]) -> list[tuple[int, int, str]]:

@@ -39,7 +39,7 @@ _CLASS_PATTERNS: dict[str, str] = {
     "MATTER_TYPE": r"\b(?:custody|divorce|wrongful termination|DUI|shoplifting|asylum|patent infringement|boundary|will contest|contesting a will|eviction|bankruptcy|malpractice)\b",
     "ASSET_CLASS": r"\b(?:municipal bonds|rental (?:duplexes|properties|units)|bitcoin|crypto\w*|vineyard|bullion|gold|farmland|stock position|food trucks|stake in)\b",
     "TRANSACTIONS": r"\b(?:wired|withdrew|transferred|moved|cashed out|sold the|bought|missed \w+ (?:mortgage )?payments|took out cash|(?:took|took out) a \$?[\d,]+ (?:loan|401\(k\) loan))\b",
-    "VISIT_PATTERN": r"\b(?:visits?|seen|sees|admitted|hospitali[sz]ed|came to|comes in)\b[^.]{0,40}?\b(?:every|each|weekly|monthly|daily|times|twice|since|last|Tuesday|Thursday|Sunday|weekend|night|ER|emergency|urgent care)\b",
+    "VISIT_PATTERN": r"\b(?:visits?|seen|sees|admitted|hospitali[sz]ed|came to|comes in)\b[^.;!?]{0,40}?\b(?:every|each|weekly|monthly|daily|times|twice|since|last|Tuesday|Thursday|Sunday|weekend|night|ER|emergency|urgent care)\b",
 }
 _RECOGNIZED = {"OCCUPATION": "occupation", "FAMILY": "relative", "CONDITION": "medical_condition", "TREATMENT": "medication"}
 #: Family structure and marital status (a closed class): relatives the recognizer lists, plus these.

@@ -237,10 +237,11 @@ class OutputGuard:
         detector; after generalization also the parse's names and the guard's own name checks, :func:`~enforcers.output_guard.names.unnamed`,
         which Layer 1 already ran on a text released as redacted): then refuse into review.  A finding wholly inside
         a generalization the guard ``written`` itself ("50-59", "the region") is none: those words come from a fixed
-        vocabulary of coarse values, never from the answer."""
+        vocabulary of coarse values, never from the answer; nor are the digits of such a value part of an identifier
+        shape ("a 50-59-year-old" holds four digits and letters, the shape of a code)."""
         if action != "pass":
             left = [f.category for f in self._direct_findings(text) if not any(s <= f.start and f.end <= e for s, e in written)]
-            left += replace_shapes(text)[1]
+            left += replace_shapes(_digits_blanked(text, written))[1]
             left += ["person_name"] * (unnamed(text)[1] if action == "generalized" else 0)
             if left:
                 kinds = ", ".join(f"{k} x{left.count(k)}" for k in sorted(set(left)))
@@ -249,3 +250,12 @@ class OutputGuard:
 
     def _withhold(self, section: GuardSection, action: Action, reason: str) -> GuardOutcome:
         return GuardOutcome(None, section.model_copy(update={"action": action, "reason": reason}), reason)
+
+
+def _digits_blanked(text: str, written: tuple[tuple[int, int], ...]) -> str:
+    """``text`` with every digit inside the ``written`` ranges (values the guard wrote) as "x", lengths kept: what is
+    left of an identifier shape there is the answer's own."""
+    chars = list(text)
+    for start, end in written:
+        chars[start:end] = ["x" if c.isdigit() else c for c in chars[start:end]]
+    return "".join(chars)

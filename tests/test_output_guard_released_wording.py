@@ -1,0 +1,82 @@
+"""What the clinic's output guard releases for a flagged answer leaves no job unlisted and reads as English (issue 32).
+
+Answers written by hand for this test, each about one patient with more quasi-identifiers than the clinic allows, so
+the guard generalizes it; each case names what must be gone and how the released text must read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import pytest
+
+if TYPE_CHECKING:
+    from enforcers.output_guard.service import OutputGuard
+
+
+@pytest.fixture(scope="module")
+def guard(example_guard: Callable[[str], OutputGuard]) -> OutputGuard:
+    return example_guard("clinic")
+
+
+def _released(guard: OutputGuard, answer: str) -> str:
+    outcome = guard.check(answer)
+    assert outcome.section.action == "generalized" and outcome.text is not None, outcome.reason
+    return outcome.text
+
+
+@pytest.mark.parametrize(
+    ("answer", "job"),
+    [
+        ("Mr Haddad is 71, was a coal miner in Barnsley for 30 years and now lives with his son.", "miner"),
+        ("My patient is a 58-year-old trucker from Leeds who lives with her sister.", "trucker"),
+        ("He is a 63-year-old fisherman in Cork whose wife died last spring.", "fisherman"),
+        ("She is 47, a welder in Swansea, and lives with her two sons.", "welder"),
+    ],
+)
+def test_a_job_the_lexicon_does_not_list_is_generalized_with_the_rest(guard: OutputGuard, answer: str, job: str) -> None:
+    """The occupation-noun model reads a job no lexicon entry names; once the answer is generalized it goes too."""
+    released = _released(guard, answer)
+    assert job not in released.lower(), released
+    assert "a professional" in released, released
+
+
+def test_a_generalized_age_before_a_hyphen_is_not_read_as_an_identifier(guard: OutputGuard) -> None:
+    """"a 58-year-old" becomes "a 50-59-year-old": four digits and letters, the shape of a code, but the guard wrote
+    the digits itself; the answer is released generalized, not refused as if an identifier were left."""
+    released = _released(guard, "The patient is a 58-year-old from Leeds who has been divorced twice.")
+    assert "58" not in released and "Leeds" not in released, released
+
+
+@pytest.mark.parametrize(
+    ("answer", "reads", "gone"),
+    [
+        # a status said with its relatives, as the clause's predicate
+        ("The patient, a 45-year-old teacher in Leeds, is married with three children.", "has family members.", ("married", "children", "Leeds")),
+        # a visit pattern said in the passive keeps its tense through "have" (how often is the pattern: it goes too)
+        ("My patient, a 40-year-old welder in Leeds, is seen every Tuesday at the clinic.", "has follow-up care.", ("seen", "welder", "Tuesday")),
+        ("The patient, a 52-year-old teacher from Leeds, was admitted twice last month.", "had follow-up care", ("admitted", "teacher")),
+        # a visit pattern never runs across a semicolon into the next clause
+        ("A 52-year-old teacher from Leeds was admitted with chest pain; he lives alone since his divorce.", "; he lives alone since", ("divorce", "Leeds")),
+        # a rewrite that opens a sentence once the words before it are dropped opens with a capital
+        ("Married with two kids, the 39-year-old pilot from Leeds asked about the vaccine.", "A professional", ("Married", "pilot", "Leeds")),
+    ],
+)
+def test_released_generalizations_read_as_english(guard: OutputGuard, answer: str, reads: str, gone: tuple[str, ...]) -> None:
+    released = _released(guard, answer)
+    assert reads in released, released
+    assert re.search(r"\b(?:is|was) had\b|\bis a family member with\b", released) is None, released
+    for value in gone:
+        assert value not in released, released
+
+
+def test_the_occupation_noun_model_reads_jobs_not_other_roles_of_a_person() -> None:
+    from enforcers.output_guard.occupations import job_nouns
+    from policy_engine.nlp.pipeline import parse
+
+    jobs = "He was a coal miner, then a trucker, a fisherman and a ranch hand."
+    roles = "She is a fan, a volunteer, a patient, a mother and a good neighbour."
+    read = [[doc.text[s:e] for s, e in job_nouns(doc)] for doc in parse([jobs, roles])]
+    assert read == [["coal miner", "trucker", "fisherman"], []], read
