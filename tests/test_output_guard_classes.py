@@ -255,3 +255,15 @@ def test_a_bare_number_said_of_a_named_person_is_an_age(answer: str) -> None:
     extraction = extract(answer, "medical", qi_classes("medical"))
     assert any(m.qi_class == "AGE" and answer[m.start : m.end] == "71" and m.person is not None for m in extraction.mentions), \
         [(m.qi_class, answer[m.start : m.end], m.person) for m in extraction.mentions]
+
+
+@pytest.mark.parametrize("answer", [
+    "[NAME_1] is 71, was a coal miner in Barnsley for 30 years and now lives with his son.",
+    "She is 44, was a nurse in Leeds and has two kids.",
+])
+def test_a_predicate_of_a_copula_conjoined_to_another_is_the_same_persons(answer: str) -> None:
+    """"is 71, was a coal miner in Barnsley": the second copula has no subject of its own, so "a coal miner" is said of
+    the first one's, not a new person opened by its article; everything here is one person's."""
+    extraction = extract(answer, "medical", qi_classes("medical"))
+    assert len(extraction.classes_by_person()) == 1 and all(m.person is not None for m in extraction.mentions), \
+        [(m.qi_class, answer[m.start : m.end], m.person) for m in extraction.mentions]

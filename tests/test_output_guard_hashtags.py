@@ -30,13 +30,15 @@ def test_a_hashtag_is_read_as_the_words_it_runs_together(tag: str, words: list[s
 
 
 def test_only_hashtags_that_say_a_quasi_identifier_are_found() -> None:
-    text = "Back home at last. #NurseLife #MarriedLife #Blessed #TBT"
+    text = "Back home at last. #NurseLife #MarriedLife #Blessed #TBT #TruckerDad #FamilyFirst #WorkLifeBalance"
     found = [(s.qi_class, text[s.start : s.end]) for s in hashtag_spans(text, qi_classes("medical"))]
-    assert found == [("OCCUPATION", "#NurseLife"), ("FAMILY", "#MarriedLife")]
+    assert found == [("OCCUPATION", "#NurseLife"), ("FAMILY", "#MarriedLife"), ("OCCUPATION", "#TruckerDad")]
 
 
-def test_a_hashtag_that_says_a_job_goes_when_the_answer_is_generalized(example_guard: Callable[[str], OutputGuard]) -> None:
-    outcome = example_guard("clinic").check("I finally moved back to Galway last spring and I'm divorced now. #NurseLife #Blessed")
+@pytest.mark.parametrize("job", ["#NurseLife", "#TruckerDad"])
+def test_a_hashtag_that_says_a_job_goes_when_the_answer_is_generalized(example_guard: Callable[[str], OutputGuard], job: str) -> None:
+    """A job the lexicon lists ("Nurse") or one the occupation-noun model reads ("Trucker")."""
+    outcome = example_guard("clinic").check(f"I finally moved back to Galway last spring and I'm divorced now. {job} #Blessed")
     assert outcome.section.action == "generalized", outcome.reason
     assert outcome.text == "I finally moved back to the region last spring. #Blessed", outcome.text
 

@@ -80,3 +80,22 @@ def test_the_occupation_noun_model_reads_jobs_not_other_roles_of_a_person() -> N
     roles = "She is a fan, a volunteer, a patient, a mother and a good neighbour."
     read = [[doc.text[s:e] for s, e in job_nouns(doc)] for doc in parse([jobs, roles])]
     assert read == [["coal miner", "trucker", "fisherman"], []], read
+
+
+@pytest.mark.parametrize(
+    ("answer", "reads", "gone"),
+    [
+        # a disposition said with an active verb keeps what was disposed of
+        ("The plaintiff, 52, a plumber in Hull, settled his wrongful termination claim last year.", "dealt with his claim last year", ("settled", "52")),
+        # a family event said as the object of a verb's preposition is an event, not a family member
+        ("My client, a 44-year-old nurse from Leeds, is going through a divorce.", "is going through a family matter", ("divorce", "nurse")),
+        # a matter type's "of" phrase says whose matter it is and goes with it
+        ("As a 35-year-old single father in Wigan, my client is seeking custody of his two daughters.", "is seeking a legal matter.", ("custody", "daughters", "Wigan")),
+    ],
+)
+def test_the_law_firms_released_generalizations_read_as_english(example_guard: Callable[[str], OutputGuard], answer: str, reads: str,
+                                                                 gone: tuple[str, ...]) -> None:
+    released = _released(example_guard("lawfirm"), answer)
+    assert reads in released and "the matter concluded his" not in released and "is a family member" not in released, released
+    for value in gone:
+        assert value not in released, released

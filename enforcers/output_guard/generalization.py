@@ -77,6 +77,8 @@ _PHRASE = {
 _FAMILY_EVENT = "a family matter"
 #: A case disposition said as a passive participle, true of every disposition ("was acquitted", "was dismissed").
 _DEALT_WITH = "dealt with"
+#: The same said in the active voice, by the Penn tag of the verb it replaces ("settled his claim" -> "dealt with his claim").
+_DEAL_WITH = {"VBD": "dealt with", "VBN": "dealt with", "VBZ": "deals with", "VBP": "deal with", "VB": "deal with", "VBG": "dealing with"}
 #: What a class said as a predicate has, after "have" put in the form of the verb it replaces when the span opens
 #: with its verb (else "has": "has an income"); each is true of every member of its class ("missed three payments"
 #: and "moved 240,000 into bonds" both "had account activity").
@@ -212,6 +214,15 @@ def _passive_participle(doc: Doc, span: QISpan) -> Token | None:
     return participle if participle is not None and participle.tag_ == "VBN" and any(c.dep_ == "auxpass" for c in participle.children) else None
 
 
+def _disposing_verb(doc: Doc, span: QISpan) -> Token | None:
+    """The verb ``span`` is, where it is one word in the active voice with a direct object ("settled his claim",
+    "dismissed the appeal"): what was disposed of stays, the verb says how."""
+    words = doc.char_span(span.start, span.end, alignment_mode="expand")
+    verb = words[0] if words is not None and len(words) == 1 else None
+    active = verb is not None and verb.pos_ == "VERB" and verb.tag_ in _DEAL_WITH and not any(c.dep_ == "auxpass" for c in verb.children)
+    return verb if active and any(c.dep_ == "dobj" for c in verb.children) else None
+
+
 def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
     """Where the rewrite of ``span`` starts and ends and what it says, by the grammatical role of the span's head:
     a noun-phrase replacement of a noun takes over the phrase's left part (determiner, possessor, modifiers; a
@@ -225,6 +236,8 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
         if of is not None:  # "convicted of fraud": what it was for stays
             return span.start, of.idx + len(of), f"{_DEALT_WITH} for"
         return span.start, span.end, _DEALT_WITH
+    if span.qi_class == "CASE_DISPOSITION" and (verb := _disposing_verb(doc, span)) is not None:  # "settled his claim" -> "dealt with his claim"
+        return span.start, span.end, _DEAL_WITH[verb.tag_]
     if HASHTAG.fullmatch(doc.text, span.start, span.end):  # no periphrasis reads inside a hashtag: it goes, with the space that set it off
         start = len(doc.text[: span.start].rstrip(" "))
         end = span.end if start else len(doc.text) - len(doc.text[span.end :].lstrip(" "))
@@ -238,9 +251,10 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
     if head is None:
         return span.start, span.end, new
     root = head.root
-    held = next((t for t in head if t.head.i == root.i and t.dep_ in _OBJECTS and t.pos_ in ("NOUN", "PROPN")), None)
+    held = next((t for t in head if (t.head.i == root.i or (t.head.dep_ == "prep" and t.head.head.i == root.i)) and t.dep_ in _OBJECTS
+                 and t.pos_ in ("NOUN", "PROPN")), None)
     if root.pos_ in ("VERB", "AUX", "ADP") and held is not None:
-        root = held  # "has two sons", "with three kids": the verb or preposition stays, its object is the relative
+        root = held  # "has two sons", "with three kids", "going through a divorce": the verb or preposition stays, its object is said
     said = root.pos_ in ("ADJ", "VERB") and root.tag_ in ("JJ", "VBN", "VBG", "VBD")  # "widowed" is read as a past verb too
     if root.dep_ == "compound" and root.head.pos_ in ("NOUN", "PROPN") and root.head.i not in {t.i for t in head}:
         if span.qi_class == "OCCUPATION" and root.head.lemma_.casefold() not in not_person_nouns({root.head.lemma_.casefold()}):
@@ -263,7 +277,11 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
         new = plural_phrase(new)
     if noun and root.left_edge.tag_ == "WP$":  # "whose wife [RELATIVE_NAME_1]": the relative determiner links the clause to its head
         start, new = doc[root.left_edge.i + 1].idx, _ARTICLE_START.sub("", new, count=1)
-    return start, max(span.end, root.idx + len(root)) if noun else span.end, new
+    end = max(span.end, root.idx + len(root)) if noun else span.end
+    of = next((c for c in root.rights if c.dep_ == "prep" and c.lower_ == "of" and c.i == root.i + 1), None) if noun else None
+    if span.qi_class == "MATTER_TYPE" and of is not None:  # "custody of his two daughters": whose matter it is goes with it
+        end = of.right_edge.idx + len(of.right_edge)
+    return start, end, new
 
 
 def _before_spans(doc: Doc, start: int, end: int, spans: list[QISpan]) -> tuple[int, int] | None:

@@ -126,6 +126,17 @@ def _said_of_someone(noun: Token) -> bool:
     return noun.dep_ in ("attr", "appos") or (noun.dep_ == "pobj" and noun.head.lower_ == "as")
 
 
+def job_words(words: list[str]) -> list[str]:
+    """The ``words`` (a hashtag's, "Trucker", "Dad") the noun model reads as jobs on their own, each its own lemma: a
+    hashtag has no sentence to say whom a word is about.  The model also scores the words of a trade high
+    ("Warehouse"): read only to drop a hashtag from an answer being generalized, where that loses little."""
+    if not words:
+        return []
+    threshold = load_classifier(NOUN_MODEL).stored["threshold"]
+    found = occupation_probabilities(words, [w.lower() for w in words], NOUN_MODEL)
+    return [w for w, p in zip(words, found) if p >= threshold]
+
+
 def job_nouns(doc: Doc) -> list[tuple[int, int]]:
     """The :func:`job_noun_phrases` of ``doc`` said of someone (:func:`_said_of_someone`) that the noun model calls
     occupations (at or above its stored threshold)."""

@@ -265,10 +265,17 @@ def _anchor(root: Token, qi_class: str, things: frozenset[str]) -> tuple[Token |
     return None, None
 
 
+def _subject_of(verb: Token) -> Token | None:
+    """The subject of ``verb``, or of the verb it is conjoined to when it has none of its own ("is 71, was a miner")."""
+    while verb.dep_ == "conj" and not any(c.dep_ in ("nsubj", "nsubjpass") for c in verb.children):
+        verb = verb.head
+    return next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+
+
 def _through_copula(token: Token) -> Token:
-    """An attribute ("is a welder") anchors to its copula's subject."""
+    """An attribute ("is a welder", "is 71, was a coal miner") anchors to its copula's subject."""
     if token.dep_ == "attr":
-        subject = next((c for c in token.head.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+        subject = _subject_of(token.head)
         if subject is not None:
             return subject
     return token
@@ -298,10 +305,7 @@ def _bare_age(token: Token, things: frozenset[str]) -> bool:
     if token.tag_ != "CD" or not token.text.isdigit() or not 0 < int(token.text) < 111:
         return False
     if token.dep_ == "attr":
-        verb = token.head
-        while verb.dep_ == "conj" and not any(c.dep_ == "nsubj" for c in verb.children):
-            verb = verb.head
-        subject = next((c for c in verb.children if c.dep_ == "nsubj"), None)
+        subject = _subject_of(token.head)
         return subject is not None and (subject.pos_ == "PRON" or bool(_CASE_ROLE.search(token.doc[subject.left_edge.i : subject.i + 1].text))
                                         or (subject.pos_ == "NOUN" and not _is_plural(subject) and subject.lemma_.casefold() not in things)
                                         or subject.ent_type_ == "PERSON" or _a_name_placeholder(subject))

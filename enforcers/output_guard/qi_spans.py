@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from enforcers.output_guard.domains import DOMAIN_CLASSES, qi_classes
+from enforcers.output_guard.occupations import job_words
 from policy_engine.detect.recognizers import recognizer
 from policy_engine.nlp.sentences import sentence_spans
 
@@ -81,7 +82,7 @@ def hashtag_words(tag: str) -> list[str]:
 def hashtag_spans(text: str, classes: tuple[str, ...]) -> list[QISpan]:
     """Whole hashtags in which one of ``classes`` is said ("#NurseLife" read as "Nurse Life"), each as a span of the
     first such class, bound to a subject: social text states attributes in hashtags, where the rules find no word
-    boundary.  Not counted by :func:`find_qi_spans` (the guard's score was fitted without them); the generalizer drops
+    boundary; a job no lexicon lists is read by the occupation-noun model ("#TruckerDad", :func:`~enforcers.output_guard.occupations.job_words`).  Not counted by :func:`find_qi_spans` (the guard's score was fitted without them); the generalizer drops
     them from an answer it rewrites."""
     out = []
     for tag in HASHTAG.finditer(text):
@@ -89,6 +90,8 @@ def hashtag_spans(text: str, classes: tuple[str, ...]) -> list[QISpan]:
         if len(words) < 2:
             continue
         said = next((c for c in classes if (c in _RECOGNIZED or c in _CLASS_PATTERNS) and _class_spans(" ".join(words), c)), None)
+        if said is None and "OCCUPATION" in classes and job_words(words):
+            said = "OCCUPATION"
         if said is not None:
             out.append(QISpan(said, tag.start(), tag.end(), True))
     return out
