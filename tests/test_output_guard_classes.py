@@ -267,3 +267,25 @@ def test_a_predicate_of_a_copula_conjoined_to_another_is_the_same_persons(answer
     extraction = extract(answer, "medical", qi_classes("medical"))
     assert len(extraction.classes_by_person()) == 1 and all(m.person is not None for m in extraction.mentions), \
         [(m.qi_class, answer[m.start : m.end], m.person) for m in extraction.mentions]
+
+
+def test_a_status_said_by_its_own_verb_is_its_subjects() -> None:
+    """"She is widowed since 2019": the participle heads the clause, with "She" as its subject; the status is hers,
+    with the job and the place said of her after it."""
+    answer = "She is widowed since 2019 and works as a nurse in Bath."
+    extraction = extract(answer, "medical", qi_classes("medical"))
+    assert extraction.classes_by_person() == {0: ("FAMILY", "LOCATION", "OCCUPATION")}, \
+        [(m.qi_class, answer[m.start : m.end], m.person, m.pattern) for m in extraction.mentions]
+
+
+@pytest.mark.parametrize(("answer", "released_whole"), [
+    # the parse reads "lives" as a plural noun predicated of "He": one man, no group
+    ("He is divorced, lives alone in Cork and is 58.", False),
+    # a plural subject is a group
+    ("The patients are mostly retirees in Leeds aged over 70.", True),
+])
+def test_a_plural_predicate_of_one_person_is_no_group(example_guard: Callable[[str], OutputGuard], answer: str, released_whole: bool) -> None:
+    outcome = example_guard("clinic").check(answer)
+    assert (outcome.section.action == "pass" and outcome.text == answer) is released_whole, (outcome.section.action, outcome.text)
+    if not released_whole:
+        assert outcome.text is None or "Cork" not in outcome.text, outcome.text

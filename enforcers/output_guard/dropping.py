@@ -124,8 +124,9 @@ def dropped_range(doc: Doc, token: Token) -> tuple[int, int] | None:
     (:func:`status_clause`), else its subtree, with the coordinator or comma that joins it to the rest (before it if
     one is there, else after it; a clause set off by commas ends at its closing comma, :func:`_closing_comma`, and takes
 it along when no coordinator follows), or the space after an adjective before its noun.  The predicates coordinated with
-    it stay ("divorced and lives in ..." drops "divorced and").  ``None`` for the only predicate of a clause that
-    says more, or of the whole answer: nothing joins it, and the clause cannot lose it."""
+    it stay ("divorced and lives in ..." drops "divorced and"); a predicate adjective whose copula says more goes with
+    the space before it ("I'm divorced now, raising ..." -> "I'm now, raising ...").  ``None`` for the only predicate of
+    a clause that says more, or of the whole answer: nothing joins it, and the clause cannot lose it."""
     clause = status_clause(doc, token)
     if clause is not None:
         return clause
@@ -150,6 +151,8 @@ it along when no coordinator follows), or the space after an adjective before it
     after = last.i
     while after + 1 < first.sent.end and doc[after + 1].lower_ in _COORDINATORS:
         after += 1
+    if after == last.i and token.dep_ == "acomp" and not copula and first.i > first.sent.start:
+        return doc[first.i - 1].idx + len(doc[first.i - 1]), last.idx + len(last)  # "I'm divorced now, raising ..." -> "I'm now, raising ..."
     if after == last.i and token.dep_ != "advcl":
         return None
     return first.idx, doc[after].idx + len(doc[after]) + len(doc[after].whitespace_)

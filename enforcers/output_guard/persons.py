@@ -198,7 +198,7 @@ def _classify(token: Token, things: frozenset[str]) -> tuple[Token | None, str |
     common noun the noun-animacy model says is a thing ("Annual screening is recommended from age 45")."""
     if token.lower_ in _SECOND:
         return None, "hypothetical"
-    if _is_plural(token) or token.pos_ == "NUM":
+    if (_is_plural(token) and not _said_of_one(token)) or token.pos_ == "NUM":
         return None, "aggregate"
     if token.pos_ == "NOUN" and token.lemma_.casefold() in things:
         return None, None
@@ -243,11 +243,17 @@ def _anchor(root: Token, qi_class: str, things: frozenset[str]) -> tuple[Token |
         return _classify(possessor, things)
     if root.pos_ == "NOUN" and _is_plural(root) and not any(c.dep_ == "nummod" for c in root.children):
         return None, "aggregate"  # a bare plural is generic ("children under twelve"); "3 kids" counts one family
+    if root.pos_ in ("VERB", "AUX"):  # a QI said by its own verb ("She is widowed since 2019") is its subject's
+        subject = _subject_of(root)
+        if subject is not None and subject.tag_ not in ("WP", "WDT") and root not in subject.subtree:
+            found = _classify(subject, things)
+            if found != (None, None):
+                return found
     first_noun = True
     for token in root.ancestors:
         if token.pos_ in ("NOUN", "PROPN") and first_noun and not (token.dep_ == "conj" and token.head.pos_ == "VERB"):  # "works ... and lives" parsed as a noun
             first_noun = False
-            if _is_plural(token):  # the mention describes a group ("women aged 40 to 49")
+            if _is_plural(token) and not _said_of_one(token):  # the mention describes a group ("women aged 40 to 49")
                 return None, "aggregate"
         introduced = token.pos_ == "NOUN" and token.dep_ == "conj" and any(c.lower_ in _NEW | _CONTRAST for c in token.children if c.dep_ in ("det", "amod"))
         if token.ent_type_ == "PERSON" or token.lower_ in _THIRD | _FIRST | _SECOND or introduced or (
@@ -263,6 +269,13 @@ def _anchor(root: Token, qi_class: str, things: frozenset[str]) -> tuple[Token |
                 if found != (None, None):
                     return found
     return None, None
+
+
+def _said_of_one(noun: Token) -> bool:
+    """Whether ``noun`` is the predicate of a copula whose subject is one person ("He is divorced, lives alone ...",
+    where the parse reads "lives" as a plural noun): what is said of one person describes no group."""
+    subject = _subject_of(noun.head) if noun.dep_ == "attr" else None
+    return subject is not None and not _is_plural(subject) and subject.lower_ not in ("they", "we", "you", "them", "us")
 
 
 def _subject_of(verb: Token) -> Token | None:
