@@ -37,6 +37,7 @@ BORDERLINE = [
     ("finance", "distinct_persons", "One client is a baker saving for a van; another, a retired sailor in the north, asked about tax-free savings."),
     ("medical", "hypothetical", "Say you are a 52-year-old electrician with back pain: a physiotherapist will usually suggest core exercises first."),
     ("finance", "hypothetical", "Suppose a widow in her sixties inherits shares; she would usually pay no tax until she sells them."),
+    ("medical", "hypothetical", "If you were a 45-year-old teacher in Leeds, the screening would be offered every three years."),
     ("medical", "deflection", "I can't share your uncle's test results; his doctor can discuss them with you if he consents."),
     ("medical", "generic", "For adults over 40, regular blood tests matter. Annual screening is advised from age 50."),
     ("law", "generic", "Among tenants aged 18 to 25, disputes over deposits are common. Written inventories are recommended from day one."),

@@ -60,6 +60,8 @@ def test_a_generalized_age_before_a_hyphen_is_not_read_as_an_identifier(guard: O
         ("The patient, a 52-year-old teacher from Leeds, was admitted twice last month.", "had follow-up care", ("admitted", "teacher")),
         # a visit pattern never runs across a semicolon into the next clause
         ("A 52-year-old teacher from Leeds was admitted with chest pain; he lives alone since his divorce.", "; he lives alone since", ("divorce", "Leeds")),
+        # a condition said as an adjective is one the subject has
+        ("I'm a 29-year-old firefighter in Leeds and I just found out I'm pregnant.", "I just found out I have a medical condition.", ("pregnant", "Leeds", "29")),
         # a status adjective whose copula says more goes alone: no "I'm a family member now"
         ("I moved back to Galway last spring and I'm divorced now, raising my four kids.", "I'm now, raising", ("divorced", "Galway")),
         # a rewrite that opens a sentence once the words before it are dropped opens with a capital

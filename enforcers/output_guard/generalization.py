@@ -267,6 +267,10 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
         said = True  # "is a widow", "is 52, a widower and ...": a status said with a noun is no relative either
     if span.qi_class == "FAMILY" and said and (with_relatives := _status_with(doc, root)) is not None:
         return with_relatives
+    if span.qi_class == "CONDITION" and root.pos_ == "ADJ" and root.dep_ == "acomp" and root.head.lemma_ == "be":
+        copula = root.head  # "I'm pregnant" -> "I have a medical condition": a condition said as an adjective is one the subject has
+        glued = copula.idx > 0 and not doc.text[copula.idx - 1].isspace()
+        return copula.idx, span.end, f"{' ' if glued else ''}{_HAVE.get(copula.tag_, 'have')} {new}"
     passive = any(c.dep_ == "auxpass" for c in root.children)  # "has been divorced since 2019 and lives ..."
     dropped = (dropped_range(doc, root) if root.dep_ in MODIFIER_ROLES | BEFORE_NOUN | {"attr", "appos"} or passive else status_clause(doc, root)) if said else None
     if dropped is not None:

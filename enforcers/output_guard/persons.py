@@ -202,7 +202,10 @@ def _classify(token: Token, things: frozenset[str]) -> tuple[Token | None, str |
         return None, "aggregate"
     if token.pos_ == "NOUN" and token.lemma_.casefold() in things:
         return None, None
-    return _through_copula(token), None
+    anchor = _through_copula(token)
+    if anchor.lower_ in _SECOND:  # "If you were a 45-year-old teacher in Leeds": what is said of the addressee
+        return None, "hypothetical"
+    return anchor, None
 
 
 def _possessor(root: Token) -> Token | None:
