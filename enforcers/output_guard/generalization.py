@@ -123,7 +123,7 @@ def _as_predicate(doc: Doc, span: QISpan) -> tuple[int, int, str] | None:
     """The rewrite of a span that opens with its verb, for a class said as a predicate (:data:`_HAD`): the verb with its
     objects and completions, and the auxiliaries that make it passive or perfect (:func:`_with_auxiliaries`), becomes
     "have" in their form and what the class has ("who missed three mortgage payments this year" -> "who had account
-    activity this year", "is seen every Tuesday" -> "has follow-up care every Tuesday"); ``None`` for any other span."""
+    activity this year", "was admitted twice last month" -> "had follow-up care last month"); ``None`` for any other span."""
     phrase = doc.char_span(span.start, span.end, alignment_mode="expand")
     if span.qi_class not in _HAD or phrase is None or phrase[0].pos_ not in ("VERB", "AUX") or phrase[0].tag_ not in _HAVE:
         return None
