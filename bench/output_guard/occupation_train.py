@@ -53,7 +53,7 @@ KINDS: dict[str, tuple[Callable[[Doc], list[tuple[int, int]]], Callable[[Doc, in
     "verb": (verb_phrases, verb_lemma, MODEL, 0.05),
     "noun": (job_noun_phrases, head_lemma, NOUN_MODEL, 0.01),
 }
-CACHE = Path("/tmp/output_guard_verb_phrase_vectors.npz")
+CACHE = Path("/tmp/output_guard_occupation_phrase_vectors.npz")
 RESULTS = Path(__file__).resolve().parents[1] / "results"
 
 
@@ -88,7 +88,7 @@ def labelled(part: dict[str, tuple[str, list[str]]], kind: str) -> tuple[list[st
 
 
 def matrix(phrases: list[str], verbs: list[str]) -> np.ndarray:
-    """The model's input rows for ``phrases`` and their verbs' lemmas (vectors cached in :data:`CACHE`)."""
+    """The model's input rows for ``phrases`` and their verbs' (head nouns') lemmas (vectors cached in :data:`CACHE`)."""
     vectors = phrase_vectors(phrases + verbs, CACHE)
     return np.hstack([np.asarray([vectors[p] for p in phrases]), np.asarray([vectors[v] for v in verbs])])
 

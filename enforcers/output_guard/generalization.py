@@ -116,7 +116,7 @@ def _with_auxiliaries(verb: Token) -> tuple[int, str]:
     first = verb
     while first.i > 0 and (aux := verb.doc[first.i - 1]).dep_ in ("aux", "auxpass") and aux.head.i == verb.i and aux.lemma_ in ("be", "have"):
         first = aux
-    return first.idx, first.tag_ if first is not verb or verb.tag_ != "VBN" else "VBD"
+    return first.idx, first.tag_
 
 
 def _as_predicate(doc: Doc, span: QISpan) -> tuple[int, int, str] | None:

@@ -5,7 +5,7 @@ know ("coal miner", "customer service rep"), each found by a learned model; a ve
 "solar installer", "customer service rep"; a hyphenated age before it is no modifier of the job) is read by a
 logistic regression over the embedder's vector of the phrase and of its head's lemma, trained on the noun phrases of
 CAPID contexts against the spans annotated ``occupation`` (``bench/output_guard/occupation_train.py --kind noun``,
-bench/results/occupation_noun.md), stored as :data:`NOUN_MODEL` with its threshold.  :func:`job_nouns` answers the
+bench/results/occupation_noun.md), stored as :data:`NOUN_MODEL` with its threshold (:func:`read_as_jobs`).  :func:`job_nouns` answers the
 phrases at or above it that stand where a job is said of someone; a generalized answer rewrites them like a listed job.
 
 **Job verbs.**
@@ -96,6 +96,13 @@ def occupation_probabilities(phrases: list[str], words: list[str], model: Path =
     return sigmoid(scores)
 
 
+def read_as_jobs(phrases: list[str], words: list[str], model: Path = MODEL) -> list[bool]:
+    """Whether ``model`` calls each phrase (with its lemma) a job: :func:`occupation_probabilities` at or above the
+    threshold stored with the model."""
+    threshold = load_classifier(model).stored["threshold"]
+    return [bool(p >= threshold) for p in occupation_probabilities(phrases, words, model)] if phrases else []
+
+
 def job_noun_phrases(doc: Doc) -> list[tuple[int, int]]:
     """Each common noun (or a capitalized noun outside any entity, "Software Engineer") that heads its phrase (no
     compound of another), with the compound and adjective modifiers right before it that hang on the phrase, as
@@ -130,35 +137,24 @@ def job_words(words: list[str]) -> list[str]:
     """The ``words`` (a hashtag's, "Trucker", "Dad") the noun model reads as jobs on their own, each its own lemma: a
     hashtag has no sentence to say whom a word is about.  The model also scores the words of a trade high
     ("Warehouse"): read only to drop a hashtag from an answer being generalized, where that loses little."""
-    if not words:
-        return []
-    threshold = load_classifier(NOUN_MODEL).stored["threshold"]
-    found = occupation_probabilities(words, [w.lower() for w in words], NOUN_MODEL)
-    return [w for w, p in zip(words, found) if p >= threshold]
+    return [w for w, job in zip(words, read_as_jobs(words, [w.lower() for w in words], NOUN_MODEL)) if job]
 
 
 def job_nouns(doc: Doc) -> list[tuple[int, int]]:
     """The :func:`job_noun_phrases` of ``doc`` said of someone (:func:`_said_of_someone`) that the noun model calls
     occupations (at or above its stored threshold)."""
     spans = [(s, e) for s, e in job_noun_phrases(doc) if _said_of_someone(doc.char_span(s, e, alignment_mode="expand")[-1])]
-    if not spans:
-        return []
-    found = occupation_probabilities([doc.text[s:e] for s, e in spans], [head_lemma(doc, s, e) for s, e in spans], NOUN_MODEL)
-    threshold = load_classifier(NOUN_MODEL).stored["threshold"]
-    return [span for span, p in zip(spans, found) if p >= threshold]
+    jobs = read_as_jobs([doc.text[s:e] for s, e in spans], [head_lemma(doc, s, e) for s, e in spans], NOUN_MODEL)
+    return [span for span, job in zip(spans, jobs) if job]
 
 
 def occupation_rewrites(doc: Doc, spans: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
     """The verb phrases among ``spans`` (character offsets into ``doc``) the model calls occupations, each with
     its rewrite: the verb and the complement it governs, up to :func:`_job_end`, become "work" in the verb's form."""
-    if not spans:
-        return []
-    threshold = load_classifier(MODEL).stored["threshold"]
-    text = doc.text
-    found = occupation_probabilities([text[s:e] for s, e in spans], [verb_lemma(doc, s, e) for s, e in spans])
+    jobs = read_as_jobs([doc.text[s:e] for s, e in spans], [verb_lemma(doc, s, e) for s, e in spans])
     rewrites = []
-    for (start, end), p in zip(spans, found):
+    for (start, end), job in zip(spans, jobs):
         verb = doc.char_span(start, end, alignment_mode="expand")
-        if verb is not None and p >= threshold and verb[0].tag_ in _WORK and not _about_having_a_job(verb[0]):
+        if verb is not None and job and verb[0].tag_ in _WORK and not _about_having_a_job(verb[0]):
             rewrites.append((start, min(end, _job_end(verb[0])), _WORK[verb[0].tag_]))
     return rewrites

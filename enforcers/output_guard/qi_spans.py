@@ -9,7 +9,9 @@ span).  A span counts toward a *referenced subject* only in a sentence that
 points at one individual (a singular role noun, a personal pronoun, "a
 52-year-old ..."); cohort sentences ("adults aged 50-70", "patients with
 ...") count toward nobody.  This is a rule, independent of the learned
-detector, and of the synthetic generators' vocabularies.
+detector, and of the synthetic generators' vocabularies.  Only :func:`hashtag_spans`,
+which says what a generalized answer drops and counts nothing, also reads the
+occupation-noun model.
 """
 
 from __future__ import annotations
