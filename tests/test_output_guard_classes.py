@@ -289,3 +289,24 @@ def test_a_plural_predicate_of_one_person_is_no_group(example_guard: Callable[[s
     assert (outcome.section.action == "pass" and outcome.text == answer) is released_whole, (outcome.section.action, outcome.text)
     if not released_whole:
         assert outcome.text is None or "Cork" not in outcome.text, outcome.text
+
+
+@pytest.mark.parametrize(("answer", "classes"), [
+    # a job no lexicon lists, said of a person ("he was a coal miner"), counts beside the age said of him
+    ("My grandad is 84 and lives alone in Powys; he was a coal miner.", ("AGE", "LOCATION", "OCCUPATION")),
+    # a kin word written as a form of address ("My Grandad") says an age like "my grandad"
+    ("My Grandad is 84 and lives alone in Leeds.", ("AGE", "LOCATION")),
+    # a status noun the model also reads as a job counts once, as the status
+    ("He is a widower and lives in Leeds.", ("FAMILY", "LOCATION")),
+])
+def test_a_persons_job_and_age_are_read_where_no_lexicon_lists_them(answer: str, classes: tuple[str, ...]) -> None:
+    extraction = extract(answer, "medical", qi_classes("medical"))
+    people = extraction.classes_by_person()
+    assert list(people.values()) == [classes], [(m.qi_class, answer[m.start : m.end], m.person) for m in extraction.mentions]
+
+
+def test_an_unlisted_job_with_an_age_is_never_released_as_written(example_guard: Callable[[str], OutputGuard]) -> None:
+    """Own probe: Layer 1 hides "Powys" (read as a name), and the age with "a coal miner" was released as written."""
+    outcome = example_guard("clinic").check("My grandad is 84 and lives alone in Powys; he was a coal miner.")
+    assert outcome.section.action != "pass" and (outcome.text is None or ("84" not in outcome.text and "miner" not in outcome.text)), \
+        (outcome.section.action, outcome.text)

@@ -64,6 +64,13 @@ def test_a_generalized_age_before_a_hyphen_is_not_read_as_an_identifier(guard: O
         ("I'm a 29-year-old firefighter in Leeds and I just found out I'm pregnant.", "I just found out I have a medical condition.", ("pregnant", "Leeds", "29")),
         # a status adjective whose copula says more goes alone: no "I'm a family member now"
         ("I moved back to Galway last spring and I'm divorced now, raising my four kids.", "I'm now, raising", ("divorced", "Galway")),
+        # a status dropped before a gerund clause leaves the copula to it: "I'm raising", not "I raising"
+        ("I'm divorced now, raising two boys, and I work nights as a nurse in Leeds.", "I'm raising two boys, and I work", ("divorced", "nurse", "Leeds")),
+        # a decade said in words becomes its stage of life: no "in adults"
+        ("He is in his late seventies, a retired teacher, and lives in Leeds.", "He is in later life", ("seventies", "teacher", "Leeds")),
+        # a status noun that cannot be dropped names someone; a verb of leaving keeps the verb, not "after working"
+        ("He is a widower in his seventies who moved to Leeds after retiring from the police.",
+         "He is someone in later life who moved to the region after retiring.", ("widower", "seventies", "police")),
         # a rewrite that opens a sentence once the words before it are dropped opens with a capital
         ("Married with two kids, the 39-year-old pilot from Leeds asked about the vaccine.", "A professional", ("Married", "pilot", "Leeds")),
     ],

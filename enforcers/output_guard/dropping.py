@@ -86,9 +86,15 @@ def _bare_copula(token: Token) -> list[Token]:
     if token.tag_ == "VBN" and any(c.dep_ == "auxpass" for c in token.children):
         return [c for c in token.children if c.dep_ in ("aux", "auxpass", "neg") and c.i < token.i]
     copula = token.head
-    if token.dep_ not in ("acomp", "attr") or copula.lemma_ != "be" or any(c.dep_ in _PREDICATES for c in copula.children if c.i != token.i):
+    if token.dep_ not in ("acomp", "attr") or copula.lemma_ != "be" or any(_says_more(c) for c in copula.children if c.i != token.i):
         return []
     return [copula, *(c for c in copula.children if c.dep_ in ("aux", "neg") and c.i < copula.i)]
+
+
+def _says_more(dependent: Token) -> bool:
+    """Whether a copula's ``dependent`` says something of the subject: a predicate, or a gerund clause after it ("I'm
+    divorced now, raising two boys" reads "I'm raising two boys" without the status; without the copula, "I raising")."""
+    return dependent.dep_ in _PREDICATES or (dependent.dep_ == "advcl" and dependent.tag_ == "VBG" and dependent.i > dependent.head.i)
 
 
 def _closing_comma(doc: Doc, token: Token) -> Token | None:

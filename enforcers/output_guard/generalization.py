@@ -265,6 +265,7 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
         new = _FAMILY_EVENT  # "after his divorce": an event of family life, no family member
     if span.qi_class == "FAMILY" and _predicate_noun(root):
         said = True  # "is a widow", "is 52, a widower and ...": a status said with a noun is no relative either
+        new = "someone"  # where it cannot go ("a widower in his seventies who ..."), the person it names stays
     if span.qi_class == "FAMILY" and said and (with_relatives := _status_with(doc, root)) is not None:
         return with_relatives
     if span.qi_class == "CONDITION" and root.pos_ == "ADJ" and root.dep_ == "acomp" and root.head.lemma_ == "be":

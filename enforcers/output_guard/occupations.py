@@ -51,6 +51,9 @@ _WORK = {"VBZ": "works", "VBD": "worked", "VBN": "worked", "VBG": "working", "VB
 #: General words for an occupation (WordNet's occupation.n.01 without its ambiguous "business" and "line"): a verb
 #: whose object is one of them says nothing of which job.
 _AN_OCCUPATION = frozenset({"job", "occupation", "career", "employment"})
+#: Verbs of leaving (Levin 1993, class 51.2, with "retire" and "resign"): a job said with one is a job no longer done,
+#: and "works" would be false; the verb stays and the job it names goes.
+_LEAVING = frozenset({"retire", "resign", "quit", "leave", "abandon", "desert"})
 #: Dependency labels of what modifies a complement after it (a time, a place, a clause) or is coordinated with it
 #: ("drives a forklift| and lives in ..." where the parse hangs "lives" on the object): not the job itself.
 _TRAILING = frozenset({"prep", "relcl", "acl", "advcl", "punct", "cc", "conj"})
@@ -150,11 +153,16 @@ def job_nouns(doc: Doc) -> list[tuple[int, int]]:
 
 def occupation_rewrites(doc: Doc, spans: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
     """The verb phrases among ``spans`` (character offsets into ``doc``) the model calls occupations, each with
-    its rewrite: the verb and the complement it governs, up to :func:`_job_end`, become "work" in the verb's form."""
+    its rewrite: the verb and the complement it governs, up to :func:`_job_end`, become "work" in the verb's form; a
+    verb of leaving (:data:`_LEAVING`) stays and only its complement goes."""
     jobs = read_as_jobs([doc.text[s:e] for s, e in spans], [verb_lemma(doc, s, e) for s, e in spans])
     rewrites = []
     for (start, end), job in zip(spans, jobs):
         verb = doc.char_span(start, end, alignment_mode="expand")
-        if verb is not None and job and verb[0].tag_ in _WORK and not _about_having_a_job(verb[0]):
+        if verb is None or not job or verb[0].tag_ not in _WORK or _about_having_a_job(verb[0]):
+            continue
+        if verb[0].lemma_ in _LEAVING:  # "after retiring from the police" -> "after retiring"
+            rewrites.append((verb[0].idx + len(verb[0]), min(end, _job_end(verb[0])), ""))
+        else:
             rewrites.append((start, min(end, _job_end(verb[0])), _WORK[verb[0].tag_]))
     return rewrites

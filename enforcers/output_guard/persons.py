@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from enforcers.output_guard.incomes import income_mentions
+from enforcers.output_guard.occupations import job_nouns
 from enforcers.output_guard.qi_spans import SINGULAR as _CASE_ROLE
 from enforcers.output_guard.qi_spans import find_qi_spans
 from policy_engine.detect.recognizers import recognizer
@@ -313,6 +314,12 @@ def _a_name_placeholder(token: Token) -> bool:
     return bracketed and token.text.rsplit("_", 1)[0].endswith("NAME")
 
 
+def _common_noun(token: Token) -> bool:
+    """A common noun, or a capitalized one the parse reads as a proper noun of no entity ("My Grandad", "Mum"): kin
+    words are written so as forms of address."""
+    return token.pos_ == "NOUN" or (token.pos_ == "PROPN" and not token.ent_type_)
+
+
 def _bare_age(token: Token, things: frozenset[str]) -> bool:
     """A bare number said of a person ("She is 34", "My neighbour is 61", "... lives in Swansea and is 74", "my client,
     55, ...", "[NAME_1] is 71"): the attribute of a copula whose subject (or, for a copula conjoined to a verb, that
@@ -323,7 +330,7 @@ def _bare_age(token: Token, things: frozenset[str]) -> bool:
     if token.dep_ == "attr":
         subject = _subject_of(token.head)
         return subject is not None and (subject.pos_ == "PRON" or bool(_CASE_ROLE.search(token.doc[subject.left_edge.i : subject.i + 1].text))
-                                        or (subject.pos_ == "NOUN" and not _is_plural(subject) and subject.lemma_.casefold() not in things)
+                                        or (_common_noun(subject) and not _is_plural(subject) and subject.lemma_.casefold() not in things)
                                         or subject.ent_type_ == "PERSON" or _a_name_placeholder(subject))
     return token.dep_ == "appos" and token.head.pos_ == "NOUN"
 
@@ -345,6 +352,8 @@ def _candidates(text: str, doc: Doc, domain: str, classes: tuple[str, ...], thin
     found += [(qi, s, e) for name, qi in _RECOGNIZER_CLASS.items() for s, e in recognized[name]]
     incomes = {(s, e): paid for s, e, paid in income_mentions(doc, recognized["money"])}
     found += [("INCOME_BAND", s, e) for s, e in incomes]
+    if "OCCUPATION" in classes:  # a job no lexicon lists; a head noun a class already claims ("is a widower") is that class's
+        found += [("OCCUPATION", s, e) for s, e in job_nouns(doc) if not any(a < e <= b for _, a, b in found)]
     named = [(e.start_char, e.end_char) for e in doc.ents if e.label_ in ("PERSON", "ORG")]  # "Baker" in "Baker Lowe" is a name, not a job
     wanted = [c for c in found if c[0] in classes and not (c[0] in ("OCCUPATION", "FAMILY") and any(a <= c[1] and c[2] <= b for a, b in named))]
     kept: list[tuple[str, int, int]] = []
@@ -361,7 +370,7 @@ def extract(text: str, domain: str, classes: tuple[str, ...]) -> Extraction:
     first_person = any(t.lower_ in _FIRST for t in doc) or bool(_SPEAKER_LABEL.match(text))
     extraction = Extraction([], 0, first_person)
     # the nouns that may anchor a mention or say a bare age: which of them denote no person
-    things = not_person_nouns({t.lemma_.casefold() for t in doc if t.pos_ == "NOUN" and t.dep_ in _ANCHOR_DEPS})
+    things = not_person_nouns({t.lemma_.casefold() for t in doc if _common_noun(t) and t.dep_ in _ANCHOR_DEPS})
     candidates, incomes = _candidates(text, doc, domain, classes, things)
     fields = {m.span("v") for m in _PLACE_FIELD.finditer(text)}  # a form's field: the form's subject, whatever the parse across its lines
     for start, end in sentence_spans(text, ends=".!?;", spaced=False, lines="break", abbreviations=False):

@@ -66,11 +66,30 @@ def year(text: str, role: str | None = None) -> str | None:
     return _year_of(text)
 
 
+#: A decade said in words or as "30s" ("in his late seventies", "in her 30s"), already as coarse as a decade range.
+_DECADE_SAID = re.compile(r"\b(?:(twen|thir|for|fif|six|seven|eigh|nine)ties|([2-9])0'?s)\b", re.IGNORECASE)
+#: The stage of life each decade falls in, by its first digit: the next coarser step after a decade.
+_LIFE_STAGES = {2: "early adulthood", 3: "early adulthood", 4: "midlife", 5: "midlife"}
+_DECADE_DIGIT = {"twen": 2, "thir": 3, "for": 4, "fif": 5, "six": 6, "seven": 7, "eigh": 8, "nine": 9}
+
+
+def life_stage(text: str) -> str | None:
+    """A decade said in words becomes the stage of life it falls in ("in his late seventies" -> "in later life", "her
+    30s" -> "early adulthood"): a decade range would repeat it; ``None`` when the span says no decade."""
+    said = _DECADE_SAID.search(text)
+    if said is None:
+        return None
+    digit = _DECADE_DIGIT[said.group(1).lower()] if said.group(1) else int(said.group(2))
+    stage = _LIFE_STAGES.get(digit, "later life")
+    return f"in {stage}" if text.lstrip().lower().startswith("in ") else stage
+
+
 def decade(text: str, role: str | None = None) -> str | None:
-    """"47 years old" -> "40-49 years old" (every number in the span becomes its decade range)."""
+    """"47 years old" -> "40-49 years old" (every number in the span becomes its decade range); a decade said in words
+    becomes its stage of life (:func:`life_stage`)."""
     numbers = _AGE_NUMBER.findall(text)
     if not numbers:
-        return None
+        return life_stage(text)
 
     def widen(match: re.Match[str]) -> str:
         low = int(match.group(1)) // 10 * 10
