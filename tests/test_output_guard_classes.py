@@ -310,3 +310,11 @@ def test_an_unlisted_job_with_an_age_is_never_released_as_written(example_guard:
     outcome = example_guard("clinic").check("My grandad is 84 and lives alone in Powys; he was a coal miner.")
     assert outcome.section.action != "pass" and (outcome.text is None or ("84" not in outcome.text and "miner" not in outcome.text)), \
         (outcome.section.action, outcome.text)
+
+
+def test_a_decade_of_life_is_no_group() -> None:
+    """"in his forties from Grimsby": the parse hangs the place on "forties", a plural that names an age, not a group."""
+    answer = "He is a lorry driver in his forties from Grimsby and was diagnosed with diabetes last spring."
+    extraction = extract(answer, "medical", qi_classes("medical"))
+    assert extraction.classes_by_person() == {0: ("AGE", "CONDITION", "LOCATION", "OCCUPATION")}, \
+        [(m.qi_class, answer[m.start : m.end], m.person, m.pattern) for m in extraction.mentions]

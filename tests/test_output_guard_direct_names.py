@@ -61,6 +61,7 @@ NAMES = {
                                                   marks=pytest.mark.xfail(strict=True, reason=_BELOW.format(p="0.34", label="NORP"))),
     "unknown name beside a known one": ("Nkemdirim and Bowers were both on the night shift when the alarm went off.", ["Nkemdirim", "Bowers"]),
     "unknown given name and surname": ("Thanks again to Siosaia Taufa for the referral to the cardiology ward.", ["Siosaia", "Taufa"]),
+    "a given name after a preposition of place": ("She got a long letter from Devon last week about the surgery.", ["Devon"]),
     "unknown name as object of a verb": ("I told Tsegaye about the new dosage and he said it sounded right.", ["Tsegaye"]),
     "a firm named by its partners' surnames": ("She has kept the books at Mukherjee, Osei and Lindgren since the merger.", ["Mukherjee", "Osei", "Lindgren"]),
     "two partners joined by an ampersand": ("Our accountants, Haldane & Okonjo, filed the return a week late.", ["Haldane", "Okonjo"]),

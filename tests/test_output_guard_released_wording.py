@@ -66,6 +66,8 @@ def test_a_generalized_age_before_a_hyphen_is_not_read_as_an_identifier(guard: O
         ("I moved back to Galway last spring and I'm divorced now, raising my four kids.", "I'm now, raising", ("divorced", "Galway")),
         # a status dropped before a gerund clause leaves the copula to it: "I'm raising", not "I raising"
         ("I'm divorced now, raising two boys, and I work nights as a nurse in Leeds.", "I'm raising two boys, and I work", ("divorced", "nurse", "Leeds")),
+        # a status opening a list of predicates goes with its copula and comma: no "He is, lives"
+        ("He is divorced, lives alone in Cork and is 58.", "He lives alone in the region", ("divorced", "Cork", "He is,")),
         # a decade said in words becomes its stage of life: no "in adults"
         ("He is in his late seventies, a retired teacher, and lives in Leeds.", "He is in later life", ("seventies", "teacher", "Leeds")),
         # a status noun that cannot be dropped names someone; a verb of leaving keeps the verb, not "after working"

@@ -97,6 +97,17 @@ def _says_more(dependent: Token) -> bool:
     return dependent.dep_ in _PREDICATES or (dependent.dep_ == "advcl" and dependent.tag_ == "VBG" and dependent.i > dependent.head.i)
 
 
+def _listed_predicate(doc: Doc, token: Token) -> tuple[int, int] | None:
+    """The copula, ``token`` and the comma after it, where the parse hangs a predicate adjective opening a list of
+    predicates on the word after its comma ("He is divorced, lives alone ..." read as "divorced lives"): no adjective
+    is set off by a comma from its noun, so it is the copula's predicate and goes with it ("He lives alone ...")."""
+    copula = doc[token.i - 1] if token.i > 0 else None
+    comma = doc[token.i + 1] if token.i + 1 < len(doc) else None
+    if copula is None or comma is None or comma.text != "," or copula.lemma_ != "be" or copula.i == copula.sent.start:
+        return None
+    return copula.idx, comma.idx + len(comma) + len(comma.whitespace_)
+
+
 def _closing_comma(doc: Doc, token: Token) -> Token | None:
     """The comma that closes a clause ``token`` heads, where a comma opens it ("[NAME_1], married to her sister, at
     the clinic ..."): the parse may hang what follows that comma on the participle too, but a clause set off by
@@ -143,6 +154,9 @@ it along when no coordinator follows), or the space after an adjective before it
     first = min((token, *(c.left_edge for c in own), *copula), key=lambda t: t.i)
     last = max((token, *(c.right_edge for c in own)), key=lambda t: t.i)
     if token.dep_ in BEFORE_NOUN and token.i < token.head.i:  # after its head ("50, divorced,") it goes with its comma
+        listed = _listed_predicate(doc, token)
+        if listed is not None:
+            return listed
         return first.idx, last.idx + len(last) + len(last.whitespace_)
     before = first.i
     joined_before = not copula or any(t.dep_ == "conj" for t in (token, *copula))  # else it follows its subject

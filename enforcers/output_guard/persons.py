@@ -37,6 +37,7 @@ from enforcers.output_guard.occupations import job_nouns
 from enforcers.output_guard.qi_spans import SINGULAR as _CASE_ROLE
 from enforcers.output_guard.qi_spans import find_qi_spans
 from policy_engine.detect.recognizers import recognizer
+from policy_engine.enforcement.generalization.operators import says_decade
 from policy_engine.enforcement.placeholders import PLACEHOLDER
 from policy_engine.nlp.animacy import not_person_nouns
 from policy_engine.nlp.entities import normalize_entity, same_entity
@@ -174,7 +175,8 @@ class _Subjects:
 
 
 def _is_plural(token: Token) -> bool:
-    return token.tag_ in ("NNS", "NNPS")
+    """A plural noun, not a decade of life ("in his forties from Grimsby": the place is his, no group's)."""
+    return token.tag_ in ("NNS", "NNPS") and not says_decade(token.text)
 
 
 def _negated(token: Token) -> bool:

@@ -73,6 +73,11 @@ _LIFE_STAGES = {2: "early adulthood", 3: "early adulthood", 4: "midlife", 5: "mi
 _DECADE_DIGIT = {"twen": 2, "thir": 3, "for": 4, "fif": 5, "six": 6, "seven": 7, "eigh": 8, "nine": 9}
 
 
+def says_decade(word: str) -> bool:
+    """Whether ``word`` is a decade of life ("seventies", "30s"): a plural that names an age, not a group."""
+    return _DECADE_SAID.fullmatch(word) is not None
+
+
 def life_stage(text: str) -> str | None:
     """A decade said in words becomes the stage of life it falls in ("in his late seventies" -> "in later life", "her
     30s" -> "early adulthood"): a decade range would repeat it; ``None`` when the span says no decade."""
