@@ -34,6 +34,8 @@ def guard(example_guard: Callable[[str], OutputGuard]) -> OutputGuard:
         ("She is 52, lives in York and moved \u00a3240,000 into premium bonds last spring.", ("\u00a3240,000", "moved"), "last spring."),
         ("He is a 45-year-old pilot in Derby who wired $30,000 to his brother in March.", ("$30,000", "wired", "brother"), "in March."),
         ("The client, a dentist in Bath, earns \u00a395,000 a year and holds rental properties.", ("\u00a395,000", "a year"), "holds"),
+        # an asset class said as a preposition's object is a noun phrase there: no "in has investments"
+        ("My client is a widowed pharmacist in her sixties who holds most of her savings in gold.", ("gold", "has investments"), "savings in investments."),
     ],
 )
 def test_a_quasi_identifier_said_with_a_verb_is_rewritten_with_its_object(guard: OutputGuard, answer: str, gone: tuple[str, ...], kept: str) -> None:

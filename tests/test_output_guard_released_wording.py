@@ -64,6 +64,9 @@ def test_a_generalized_age_before_a_hyphen_is_not_read_as_an_identifier(guard: O
         ("I'm a 29-year-old firefighter in Leeds and I just found out I'm pregnant.", "I just found out I have a medical condition.", ("pregnant", "Leeds", "29")),
         # a status adjective whose copula says more goes alone: no "I'm a family member now"
         ("I moved back to Galway last spring and I'm divorced now, raising my four kids.", "I'm now, raising", ("divorced", "Galway")),
+        # a status noun's "of" phrase goes with it: no "someone of two"; what the parse hangs on its object stays
+        ("She is a single mother of two, works as a cleaner at the hospital and lives in Slough.", "She works as a cleaner", ("mother", "two,", "Slough")),
+        ("She is a mother of two who lives in Leeds and is 41.", "She is someone who lives in the region", ("mother", "Leeds", "41")),
         # a status dropped before a gerund clause leaves the copula to it: "I'm raising", not "I raising"
         ("I'm divorced now, raising two boys, and I work nights as a nurse in Leeds.", "I'm raising two boys, and I work", ("divorced", "nurse", "Leeds")),
         # a status opening a list of predicates goes with its copula and comma: no "He is, lives"

@@ -108,6 +108,13 @@ def _listed_predicate(doc: Doc, token: Token) -> tuple[int, int] | None:
     return copula.idx, comma.idx + len(comma) + len(comma.whitespace_)
 
 
+def of_object(noun: Token) -> list[Token]:
+    """The object of an "of" right after ``noun``, which says whose or how many ("a single mother of| two|"), not what the
+    parse hangs on that object ("two| who lives in ..."): the last of the noun's own words."""
+    of = next((c for c in noun.rights if c.dep_ == "prep" and c.lower_ == "of" and c.i == noun.i + 1), None)
+    return [c for c in of.children if c.dep_ == "pobj"] if of is not None else []
+
+
 def _closing_comma(doc: Doc, token: Token) -> Token | None:
     """The comma that closes a clause ``token`` heads, where a comma opens it ("[NAME_1], married to her sister, at
     the clinic ..."): the parse may hang what follows that comma on the participle too, but a clause set off by
@@ -152,7 +159,7 @@ it along when no coordinator follows), or the space after an adjective before it
     own = [c for c in said_with if c.dep_ not in _NOT_OWN and (closing is None or c.i < closing.i)]
     copula = _bare_copula(token)
     first = min((token, *(c.left_edge for c in own), *copula), key=lambda t: t.i)
-    last = max((token, *(c.right_edge for c in own)), key=lambda t: t.i)
+    last = max((token, *(c.right_edge for c in own), *(of_object(token) if token.pos_ == "NOUN" else ())), key=lambda t: t.i)
     if token.dep_ in BEFORE_NOUN and token.i < token.head.i:  # after its head ("50, divorced,") it goes with its comma
         listed = _listed_predicate(doc, token)
         if listed is not None:

@@ -36,7 +36,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from enforcers.output_guard.dropping import BEFORE_NOUN, MODIFIER_ROLES, dropped_range, status_clause
+from enforcers.output_guard.dropping import BEFORE_NOUN, MODIFIER_ROLES, dropped_range, of_object, status_clause
 from enforcers.output_guard.learned_qi import verb_phrases
 from enforcers.output_guard.occupations import job_nouns, occupation_rewrites
 from enforcers.output_guard.qi_spans import HASHTAG, QISpan
@@ -245,6 +245,9 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
     predicate = _as_predicate(doc, span)
     if predicate is not None:
         return predicate
+    if span.qi_class in _HAD and new.startswith("has ") and (said := doc.char_span(span.start, span.end, alignment_mode="expand")) is not None \
+            and said.root.dep_ in _OBJECTS:
+        new = _HAD[span.qi_class]  # the object of a verb or preposition is a noun phrase: "her savings in gold" -> "in investments"
     if not _ARTICLE_START.match(new):
         return span.start, span.end, new
     head = doc.char_span(span.start, span.end, alignment_mode="expand")
@@ -286,6 +289,8 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
     of = next((c for c in root.rights if c.dep_ == "prep" and c.lower_ == "of" and c.i == root.i + 1), None) if noun else None
     if span.qi_class == "MATTER_TYPE" and of is not None:  # "custody of his two daughters": whose matter it is goes with it
         end = of.right_edge.idx + len(of.right_edge)
+    if new == "someone" and (whose := of_object(root)):  # "a mother of two who ...": "someone who ..."
+        end = whose[0].idx + len(whose[0])
     return start, end, new
 
 
