@@ -6,7 +6,8 @@ know ("coal miner", "customer service rep"), each found by a learned model; a ve
 logistic regression over the embedder's vector of the phrase and of its head's lemma, trained on the noun phrases of
 CAPID contexts against the spans annotated ``occupation`` (``bench/output_guard/occupation_train.py --kind noun``,
 bench/results/occupation_noun.md), stored as :data:`NOUN_MODEL` with its threshold (:func:`read_as_jobs`).  :func:`job_nouns` answers the
-phrases at or above it that stand where a job is said of someone; a generalized answer rewrites them like a listed job.
+phrases at or above it that stand where a job is said of someone: the extraction counts them as OCCUPATION
+(:mod:`enforcers.output_guard.persons`) and a generalized answer rewrites them like a listed job.
 
 **Job verbs.**
 

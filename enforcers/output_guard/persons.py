@@ -1,8 +1,8 @@
 """Quasi-identifiers per person, from the dependency parse (PPE Sections III-B/III-D: a QI cluster binds to one subject).
 
 :func:`extract` finds QI mentions of the policy's classes (the class spans of
-:mod:`enforcers.output_guard.qi_spans` plus the parse's entities: places,
-organisations, nationalities, ages, amounts, dates) and attributes each to a
+:mod:`enforcers.output_guard.qi_spans`, the parse's entities: places, organisations,
+nationalities, ages, amounts, dates; and job nouns said of someone) and attributes each to a
 person by walking up the parse from the mention to its anchor:
 
 * a labelled field of a form or profile ("Location: Cagayan") belongs to the
