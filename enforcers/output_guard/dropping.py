@@ -108,10 +108,15 @@ def _listed_predicate(doc: Doc, token: Token) -> tuple[int, int] | None:
     return copula.idx, comma.idx + len(comma) + len(comma.whitespace_)
 
 
+def of_after(word: Token) -> Token | None:
+    """The "of" right after ``word`` that the parse hangs on it ("custody| of his daughters", "convicted| of fraud")."""
+    return next((c for c in word.rights if c.dep_ == "prep" and c.lower_ == "of" and c.i == word.i + 1), None)
+
+
 def of_object(noun: Token) -> list[Token]:
     """The object of an "of" right after ``noun``, which says whose or how many ("a single mother of| two|"), not what the
     parse hangs on that object ("two| who lives in ..."): the last of the noun's own words."""
-    of = next((c for c in noun.rights if c.dep_ == "prep" and c.lower_ == "of" and c.i == noun.i + 1), None)
+    of = of_after(noun)
     return [c for c in of.children if c.dep_ == "pobj"] if of is not None else []
 
 

@@ -24,9 +24,9 @@ professional"), or a status noun that is the copula's predicate ("is a widow",
 (:mod:`enforcers.output_guard.dropping`) with
 the comma or coordinator that joins it, and a copula left with no predicate goes
 with it ("is married and works as ..." -> "works as ...").  An occupation said
-with a verb in a sentence about the subject ("drives a forklift") becomes "works", and a job noun the lexicon does
-not list ("a coal miner") is generalized like a listed one (:mod:`enforcers.output_guard.occupations`: learned
-readings, used for rewriting only, so the guard's counts and score stay the rule finder's and the QI-phrase model's).  A hashtag that says a QI ("#NurseLife",
+with a verb in a sentence about the subject ("drives a forklift") becomes "works" (:mod:`enforcers.output_guard.occupations`:
+a learned reading, used for rewriting only); a job noun the lexicon does not list ("a coal miner") is one of the
+extraction's OCCUPATION mentions and is generalized like a listed one.  A hashtag that says a QI ("#NurseLife",
 :func:`enforcers.output_guard.qi_spans.hashtag_spans`) goes whole with the space that set it off.
 """
 
@@ -36,9 +36,9 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from enforcers.output_guard.dropping import BEFORE_NOUN, MODIFIER_ROLES, dropped_range, of_object, status_clause
+from enforcers.output_guard.dropping import BEFORE_NOUN, MODIFIER_ROLES, dropped_range, of_after, of_object, status_clause
 from enforcers.output_guard.learned_qi import verb_phrases
-from enforcers.output_guard.occupations import job_nouns, occupation_rewrites
+from enforcers.output_guard.occupations import occupation_rewrites
 from enforcers.output_guard.qi_spans import HASHTAG, QISpan
 from policy_engine.enforcement.generalization.operators import generalize
 from policy_engine.enforcement.generalization.phrasing import indefinite, plural_phrase
@@ -232,7 +232,7 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
     any other replacement stays in place (the only predicate of a one-sentence answer: "She is a family member.")."""
     participle = _passive_participle(doc, span) if span.qi_class == "CASE_DISPOSITION" else None
     if participle is not None:  # "was dismissed" -> "was dealt with"
-        of = next((c for c in participle.rights if c.dep_ == "prep" and c.lower_ == "of" and c.i == participle.i + 1), None)
+        of = of_after(participle)
         if of is not None:  # "convicted of fraud": what it was for stays
             return span.start, of.idx + len(of), f"{_DEALT_WITH} for"
         return span.start, span.end, _DEALT_WITH
@@ -245,13 +245,10 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
     predicate = _as_predicate(doc, span)
     if predicate is not None:
         return predicate
-    if span.qi_class in _HAD and new.startswith("has ") and (said := doc.char_span(span.start, span.end, alignment_mode="expand")) is not None \
-            and said.root.dep_ in _OBJECTS:
-        new = _HAD[span.qi_class]  # the object of a verb or preposition is a noun phrase: "her savings in gold" -> "in investments"
-    if not _ARTICLE_START.match(new):
-        return span.start, span.end, new
     head = doc.char_span(span.start, span.end, alignment_mode="expand")
-    if head is None:
+    if span.qi_class in _HAD and new.startswith("has ") and head is not None and head.root.dep_ in _OBJECTS:
+        new = _HAD[span.qi_class]  # the object of a verb or preposition is a noun phrase: "her savings in gold" -> "in investments"
+    if head is None or not _ARTICLE_START.match(new):
         return span.start, span.end, new
     root = head.root
     held = next((t for t in head if (t.head.i == root.i or (t.head.dep_ == "prep" and t.head.head.i == root.i)) and t.dep_ in _OBJECTS
@@ -286,11 +283,11 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
     if noun and root.left_edge.tag_ == "WP$":  # "whose wife [RELATIVE_NAME_1]": the relative determiner links the clause to its head
         start, new = doc[root.left_edge.i + 1].idx, _ARTICLE_START.sub("", new, count=1)
     end = max(span.end, root.idx + len(root)) if noun else span.end
-    of = next((c for c in root.rights if c.dep_ == "prep" and c.lower_ == "of" and c.i == root.i + 1), None) if noun else None
+    of = of_after(root) if noun else None
     if span.qi_class == "MATTER_TYPE" and of is not None:  # "custody of his two daughters": whose matter it is goes with it
         end = of.right_edge.idx + len(of.right_edge)
     if new == "someone" and (whose := of_object(root)):  # "a mother of two who ...": "someone who ..."
-        end = whose[0].idx + len(whose[0])
+        end = whose[-1].idx + len(whose[-1])
     return start, end, new
 
 
@@ -304,29 +301,13 @@ def _before_spans(doc: Doc, start: int, end: int, spans: list[QISpan]) -> tuple[
     return (start, words[-1].idx + len(words[-1])) if len(words) >= 2 else None
 
 
-def _subject_sentences(doc: Doc, bound: list[QISpan]) -> list[tuple[int, int]]:
-    """The sentences of ``doc`` that hold a span of the generalized subject."""
-    return [(s.start_char, s.end_char) for s in doc.sents if any(s.start_char <= b.start < s.end_char for b in bound)]
-
-
 def _occupations_said_with_a_verb(doc: Doc, spans: list[QISpan], bound: list[QISpan]) -> list[tuple[int, int, str]]:
     """Rewrites of the verb phrases the occupation model calls jobs ("drives a forklift" -> "works"), in the
     sentences that hold a span of the generalized subject, each up to the first QI span in it (that span has a
     rewrite of its own)."""
-    sentences = _subject_sentences(doc, bound)
+    sentences = [(s.start_char, s.end_char) for s in doc.sents if any(s.start_char <= b.start < s.end_char for b in bound)]
     phrases = [_before_spans(doc, s, e, spans) for s, e in verb_phrases(doc) if any(a <= s < b for a, b in sentences)]
     return occupation_rewrites(doc, [p for p in phrases if p is not None])
-
-
-def _jobs_said_with_a_noun(doc: Doc, spans: list[QISpan], bound: list[QISpan]) -> list[QISpan]:
-    """The job nouns no QI span holds that the occupation-noun model reads ("was a coal miner", "a trucker"), in the
-    sentences that hold a span of the generalized subject, as subject-bound OCCUPATION spans: singular nouns the
-    noun-animacy model does not call things."""
-    sentences = _subject_sentences(doc, bound)
-    found = [(s, e) for s, e in job_nouns(doc) if any(a <= s < b for a, b in sentences) and not any(q.start < e and s < q.end for q in spans)]
-    heads = {(s, e): doc.char_span(s, e, alignment_mode="expand")[-1] for s, e in found}
-    things = not_person_nouns({h.lemma_.casefold() for h in heads.values()})
-    return [QISpan("OCCUPATION", s, e, True) for (s, e), h in heads.items() if h.tag_ in ("NN", "NNP") and h.lemma_.casefold() not in things]
 
 
 def _article_agreeing(before: str, after: str) -> str:
@@ -347,7 +328,6 @@ def generalize_spans(text: str, spans: list[QISpan]) -> Generalized:
     said: "the region" is true of either reading, "an organization" is false of a town."""
     doc = parse([text])[0]
     bound = [s for s in spans if s.subject]
-    bound += _jobs_said_with_a_noun(doc, spans, bound) if bound else []
     rewrites = sorted([(*_in_role(doc, s, replacement(s, text[s.start : s.end])), s.start, s.qi_class != "LOCATION") for s in bound]
                       + [(start, end, new, start, True) for start, end, new in _occupations_said_with_a_verb(doc, spans, bound)],
                       key=lambda r: (r[0], r[4], r[1:4]))  # where two classes claim the same words, a place is said first
