@@ -318,3 +318,30 @@ def test_a_decade_of_life_is_no_group() -> None:
     extraction = extract(answer, "medical", qi_classes("medical"))
     assert extraction.classes_by_person() == {0: ("AGE", "CONDITION", "LOCATION", "OCCUPATION")}, \
         [(m.qi_class, answer[m.start : m.end], m.person, m.pattern) for m in extraction.mentions]
+
+
+@pytest.mark.parametrize(("answer", "classes"), [
+    # the infinitive's subject is the subject of the verb it complements (subject control)
+    ("Can't believe I get to be a firefighter and a father of twins.", {0: ("FAMILY", "OCCUPATION")}),
+    # through the adjective it complements ("I'm proud to be")
+    ("I'm proud to be a nurse and a mum of two.", {0: ("FAMILY", "OCCUPATION")}),
+    # the object of the verb it complements (object control; a guard, held before)
+    ("They asked me to be a witness because I am a paramedic in Leeds.", {0: ("LOCATION", "OCCUPATION")}),
+])
+def test_a_predicate_of_an_infinitive_is_said_of_its_controller(answer: str, classes: dict[int, tuple[str, ...]]) -> None:
+    """Own probe: "I get to be a firefighter and a father of twins" passed with the job given to the writer and "a
+    father" to a second person its article opened."""
+    extraction = extract(answer, "medical", qi_classes("medical"))
+    assert extraction.classes_by_person() == classes, [(m.qi_class, answer[m.start : m.end], m.person, m.pattern) for m in extraction.mentions]
+
+
+def test_a_predicate_of_an_infinitive_said_of_anyone_is_nobodys() -> None:
+    """"It's hard to be a nurse and a mum": an expletive controls the infinitive; "it" is no person."""
+    answer = "It's hard to be a nurse and a mum at the same time; most people need support."
+    extraction = extract(answer, "medical", qi_classes("medical"))
+    assert extraction.classes_by_person() == {}, [(m.qi_class, answer[m.start : m.end], m.person, m.pattern) for m in extraction.mentions]
+
+
+def test_a_job_and_a_family_status_said_through_an_infinitive_are_not_released(example_guard: Callable[[str], OutputGuard]) -> None:
+    outcome = example_guard("clinic").check("Can't believe I get to be a firefighter and a father of twins.")
+    assert outcome.section.action != "pass" and (outcome.text is None or "firefighter" not in outcome.text), (outcome.section.action, outcome.text)

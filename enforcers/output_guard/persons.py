@@ -34,10 +34,10 @@ from typing import TYPE_CHECKING
 
 from enforcers.output_guard.incomes import income_mentions
 from enforcers.output_guard.occupations import job_nouns
+from enforcers.output_guard.predication import is_plural, said_of_one, subject_of, through_copula
 from enforcers.output_guard.qi_spans import SINGULAR as _CASE_ROLE
 from enforcers.output_guard.qi_spans import find_qi_spans
 from policy_engine.detect.recognizers import recognizer
-from policy_engine.enforcement.generalization.operators import says_decade
 from policy_engine.enforcement.placeholders import PLACEHOLDER
 from policy_engine.nlp.animacy import not_person_nouns
 from policy_engine.nlp.entities import normalize_entity, same_entity
@@ -174,10 +174,6 @@ class _Subjects:
         return person
 
 
-def _is_plural(token: Token) -> bool:
-    """A plural noun, not a decade of life ("in his forties from Grimsby": the place is his, no group's)."""
-    return token.tag_ in ("NNS", "NNPS") and not says_decade(token.text)
-
 
 def _negated(token: Token) -> bool:
     return any(c.dep_ == "neg" for c in token.children) or any(a.lower_ in _UNABLE or (a.lower_ == "able" and _negated(a)) for a in token.ancestors if a.i < token.i)
@@ -197,15 +193,19 @@ def _supposed(clause: Span) -> bool:
 
 
 def _classify(token: Token, things: frozenset[str]) -> tuple[Token | None, str | None]:
-    """A person anchor, or why it denotes nobody: the addressee (hypothetical), a group (aggregate), or a
+    """A person anchor, or why it denotes nobody: the addressee (hypothetical), a group (aggregate), or "it" or a
     common noun the noun-animacy model says is a thing ("Annual screening is recommended from age 45")."""
     if token.lower_ in _SECOND:
         return None, "hypothetical"
-    if (_is_plural(token) and not _said_of_one(token)) or token.pos_ == "NUM":
+    if token.lower_ == "it":
+        return None, None
+    if (is_plural(token) and not said_of_one(token)) or token.pos_ == "NUM":
         return None, "aggregate"
     if token.pos_ == "NOUN" and token.lemma_.casefold() in things:
         return None, None
-    anchor = _through_copula(token)
+    anchor = through_copula(token)
+    if anchor is None:
+        return None, None
     if anchor.lower_ in _SECOND:  # "If you were a 45-year-old teacher in Leeds": what is said of the addressee
         return None, "hypothetical"
     return anchor, None
@@ -247,10 +247,10 @@ def _anchor(root: Token, qi_class: str, things: frozenset[str]) -> tuple[Token |
         if qi_class == "OCCUPATION":
             return root, None
         return _classify(possessor, things)
-    if root.pos_ == "NOUN" and _is_plural(root) and not any(c.dep_ == "nummod" for c in root.children):
+    if root.pos_ == "NOUN" and is_plural(root) and not any(c.dep_ == "nummod" for c in root.children):
         return None, "aggregate"  # a bare plural is generic ("children under twelve"); "3 kids" counts one family
     if root.pos_ in ("VERB", "AUX"):  # a QI said by its own verb ("She is widowed since 2019") is its subject's
-        subject = _subject_of(root)
+        subject = subject_of(root)
         if subject is not None and subject.tag_ not in ("WP", "WDT") and root not in subject.subtree:
             found = _classify(subject, things)
             if found != (None, None):
@@ -259,7 +259,7 @@ def _anchor(root: Token, qi_class: str, things: frozenset[str]) -> tuple[Token |
     for token in root.ancestors:
         if token.pos_ in ("NOUN", "PROPN") and first_noun and not (token.dep_ == "conj" and token.head.pos_ == "VERB"):  # "works ... and lives" parsed as a noun
             first_noun = False
-            if _is_plural(token) and not _said_of_one(token):  # the mention describes a group ("women aged 40 to 49")
+            if is_plural(token) and not said_of_one(token):  # the mention describes a group ("women aged 40 to 49")
                 return None, "aggregate"
         introduced = token.pos_ == "NOUN" and token.dep_ == "conj" and any(c.lower_ in _NEW | _CONTRAST for c in token.children if c.dep_ in ("det", "amod"))
         if token.ent_type_ == "PERSON" or token.lower_ in _THIRD | _FIRST | _SECOND or introduced or (
@@ -277,27 +277,8 @@ def _anchor(root: Token, qi_class: str, things: frozenset[str]) -> tuple[Token |
     return None, None
 
 
-def _said_of_one(noun: Token) -> bool:
-    """Whether ``noun`` is the predicate of a copula whose subject is one person ("He is divorced, lives alone ...",
-    where the parse reads "lives" as a plural noun): what is said of one person describes no group."""
-    subject = _subject_of(noun.head) if noun.dep_ == "attr" else None
-    return subject is not None and not _is_plural(subject) and subject.lower_ not in ("they", "we", "you", "them", "us")
 
 
-def _subject_of(verb: Token) -> Token | None:
-    """The subject of ``verb``, or of the verb it is conjoined to when it has none of its own ("is 71, was a miner")."""
-    while verb.dep_ == "conj" and not any(c.dep_ in ("nsubj", "nsubjpass") for c in verb.children):
-        verb = verb.head
-    return next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
-
-
-def _through_copula(token: Token) -> Token:
-    """An attribute ("is a welder", "is 71, was a coal miner") anchors to its copula's subject."""
-    if token.dep_ == "attr":
-        subject = _subject_of(token.head)
-        if subject is not None:
-            return subject
-    return token
 
 
 def _public_role(anchor: Token) -> bool:
@@ -330,9 +311,9 @@ def _bare_age(token: Token, things: frozenset[str]) -> bool:
     if token.tag_ != "CD" or not token.text.isdigit() or not 0 < int(token.text) < 111:
         return False
     if token.dep_ == "attr":
-        subject = _subject_of(token.head)
+        subject = subject_of(token.head)
         return subject is not None and (subject.pos_ == "PRON" or bool(_CASE_ROLE.search(token.doc[subject.left_edge.i : subject.i + 1].text))
-                                        or (_common_noun(subject) and not _is_plural(subject) and subject.lemma_.casefold() not in things)
+                                        or (_common_noun(subject) and not is_plural(subject) and subject.lemma_.casefold() not in things)
                                         or subject.ent_type_ == "PERSON" or _a_name_placeholder(subject))
     return token.dep_ == "appos" and token.head.pos_ == "NOUN"
 

@@ -1,0 +1,62 @@
+"""Who a predicate is said of, from the dependency parse: a copula's subject, through coordination and control.
+
+The attribution walk of :mod:`enforcers.output_guard.persons` reads these: a noun
+after "is" is said of the copula's subject ("She is 44, was a nurse"), an
+infinitive's of its controller ("I get to be a firefighter", "They asked me to
+be a witness"), and a plural predicate of one person describes no group.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from policy_engine.enforcement.generalization.operators import says_decade
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
+
+#: Pronouns that denote several people.
+_PLURAL_PRONOUNS = ("they", "we", "you", "them", "us")
+
+
+def is_plural(token: Token) -> bool:
+    """A plural noun, not a decade of life ("in his forties from Grimsby": the place is his, no group's)."""
+    return token.tag_ in ("NNS", "NNPS") and not says_decade(token.text)
+
+
+def subject_of(verb: Token) -> Token | None:
+    """The subject of ``verb``, or of the verb it is conjoined to when it has none of its own ("is 71, was a miner"), or
+    the controller of a subjectless infinitive (:func:`controller`)."""
+    while verb.dep_ == "conj" and not any(c.dep_ in ("nsubj", "nsubjpass") for c in verb.children):
+        verb = verb.head
+    subject = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    return controller(verb) if subject is None and verb.dep_ == "xcomp" else subject
+
+
+def controller(infinitive: Token) -> Token | None:
+    """Who a subjectless infinitive is said of (control): the object of the verb it complements ("They asked me to be
+    a witness"), else that verb's subject ("I get to be a firefighter", "I'm proud to be a nurse", through the
+    adjective); none for an expletive ("It's hard to be a nurse": said of anyone) or a fragment ("Proud to be ...")."""
+    head = infinitive.head
+    if head.pos_ == "ADJ" and head.dep_ == "acomp":
+        head = head.head
+    who = next((c for c in head.children if c.dep_ == "dobj"), None) or subject_of(head)
+    return None if who is None or who.lower_ == "it" else who
+
+
+def through_copula(token: Token) -> Token | None:
+    """An attribute ("is a welder", "is 71, was a coal miner") anchors to its copula's subject; the attribute of an
+    infinitive with no controller ("Proud to be a nurse and a mum") is said of an understood subject, not of a
+    person it opens (``None``)."""
+    if token.dep_ == "attr":
+        subject = subject_of(token.head)
+        if subject is not None or token.head.dep_ == "xcomp":
+            return subject
+    return token
+
+
+def said_of_one(noun: Token) -> bool:
+    """Whether ``noun`` is the predicate of a copula whose subject is one person ("He is divorced, lives alone ...",
+    where the parse reads "lives" as a plural noun): what is said of one person describes no group."""
+    subject = subject_of(noun.head) if noun.dep_ == "attr" else None
+    return subject is not None and not is_plural(subject) and subject.lower_ not in _PLURAL_PRONOUNS
