@@ -345,3 +345,12 @@ def test_a_predicate_of_an_infinitive_said_of_anyone_is_nobodys() -> None:
 def test_a_job_and_a_family_status_said_through_an_infinitive_are_not_released(example_guard: Callable[[str], OutputGuard]) -> None:
     outcome = example_guard("clinic").check("Can't believe I get to be a firefighter and a father of twins.")
     assert outcome.section.action != "pass" and (outcome.text is None or "firefighter" not in outcome.text), (outcome.section.action, outcome.text)
+
+
+def test_a_word_a_possessive_pronoun_determines_is_no_organisation(example_guard: Callable[[str], OutputGuard]) -> None:
+    """Own probe: the parse labels "GP" an organisation, so "his GP" was his AFFILIATION beside his age, and the answer
+    was generalized to "an organization has referred him"; a proper name takes no possessive determiner."""
+    answer = "He is 58 and his GP has referred him to a cardiologist."
+    extraction = extract(answer, "medical", qi_classes("medical"))
+    assert "AFFILIATION" not in {m.qi_class for m in extraction.mentions}, [(m.qi_class, answer[m.start : m.end]) for m in extraction.mentions]
+    assert example_guard("clinic").check(answer).section.action == "pass"

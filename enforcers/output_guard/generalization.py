@@ -248,14 +248,15 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
     head = doc.char_span(span.start, span.end, alignment_mode="expand")
     if span.qi_class in _HAD and new.startswith("has ") and head is not None and head.root.dep_ in _OBJECTS:
         new = _HAD[span.qi_class]  # the object of a verb or preposition is a noun phrase: "her savings in gold" -> "in investments"
-    if head is None or not _ARTICLE_START.match(new):
+    if head is None or not (_ARTICLE_START.match(new) or head.root.dep_ == "compound"):
         return span.start, span.end, new
     root = head.root
     held = next((t for t in head if (t.head.i == root.i or (t.head.dep_ == "prep" and t.head.head.i == root.i)) and t.dep_ in _OBJECTS
                  and t.pos_ in ("NOUN", "PROPN")), None)
     if root.pos_ in ("VERB", "AUX", "ADP") and held is not None:
         root = held  # "has two sons", "with three kids", "going through a divorce": the verb or preposition stays, its object is said
-    said = root.pos_ in ("ADJ", "VERB") and root.tag_ in ("JJ", "VBN", "VBG", "VBD")  # "widowed" is read as a past verb too
+    determined = root.dep_ in _OBJECTS and any(c.dep_ == "det" for c in root.children)  # "recommend a statin", tagged JJ: a noun
+    said = root.pos_ in ("ADJ", "VERB") and root.tag_ in ("JJ", "VBN", "VBG", "VBD") and not determined  # "widowed" is read as a past verb too
     if root.dep_ == "compound" and root.head.pos_ in ("NOUN", "PROPN") and root.head.i not in {t.i for t in head}:
         if span.qi_class == "OCCUPATION" and root.head.lemma_.casefold() not in not_person_nouns({root.head.lemma_.casefold()}):
             root = root.head  # "a nurse practitioner": the head is the job too, the phrase goes whole
@@ -276,7 +277,7 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
     dropped = (dropped_range(doc, root) if root.dep_ in MODIFIER_ROLES | BEFORE_NOUN | {"attr", "appos"} or passive else status_clause(doc, root)) if said else None
     if dropped is not None:
         return dropped[0], max(dropped[1], span.end), ""
-    noun = root.pos_ in ("NOUN", "PROPN")
+    noun = root.pos_ in ("NOUN", "PROPN") or determined
     start = root.left_edge.idx if noun else span.start  # a preposition the span opens with stays ("with 4 kids" -> "with family members")
     if new != _PHRASE["MONEY"] and ((noun and root.tag_ in ("NNS", "NNPS")) or _after_a_modifier(doc, start)):  # one amount, of euros or not
         new = plural_phrase(new)

@@ -163,7 +163,7 @@ class _Subjects:
             return self.speaker
         elif lower in _THIRD and self.current is not None:
             return self.current
-        elif lower in _CONTRAST or any(c.lower_ in _NEW | _CONTRAST for c in token.children if c.dep_ in ("det", "amod", "nummod")):
+        elif _contrasting(token) or any(c.lower_ in _NEW or _contrasting(c) for c in token.children if c.dep_ in ("det", "amod", "nummod")):
             person = self.new(introduced=True)
         elif self.current is None or any(c.dep_ == "poss" for c in token.children):
             person = self.new()
@@ -173,6 +173,12 @@ class _Subjects:
         self.current = person
         return person
 
+
+
+def _contrasting(token: Token) -> bool:
+    """A word that sets one person apart from another: "another", "different", "other", or an ordinal ("the first
+    witness", "the second")."""
+    return token.lower_ in _CONTRAST or token.ent_type_ == "ORDINAL"
 
 
 def _negated(token: Token) -> bool:
@@ -261,7 +267,7 @@ def _anchor(root: Token, qi_class: str, things: frozenset[str]) -> tuple[Token |
             first_noun = False
             if is_plural(token) and not said_of_one(token):  # the mention describes a group ("women aged 40 to 49")
                 return None, "aggregate"
-        introduced = token.pos_ == "NOUN" and token.dep_ == "conj" and any(c.lower_ in _NEW | _CONTRAST for c in token.children if c.dep_ in ("det", "amod"))
+        introduced = token.pos_ == "NOUN" and token.dep_ == "conj" and any(c.lower_ in _NEW or _contrasting(c) for c in token.children if c.dep_ in ("det", "amod"))
         if token.ent_type_ == "PERSON" or token.lower_ in _THIRD | _FIRST | _SECOND or introduced or (
             token.pos_ in ("NOUN", "PROPN", "PRON") and token.tag_ not in ("WP", "WDT") and token.dep_ in _ANCHOR_DEPS
         ):
@@ -327,8 +333,11 @@ def _candidates(text: str, doc: Doc, domain: str, classes: tuple[str, ...], thin
     found = [(s.qi_class, s.start, s.end) for s in find_qi_spans(text, domain, classes)
              if not (s.qi_class == "LOCATION" and any(a < s.end and s.start < b for a, b in dated))]  # "in January" is no place
     codes = [m.span() for m in _CODE.finditer(text)]
+    ruled = list(found)  # one stretch of text says one thing: the parse's label ("Truro", "COPD" as ORG) yields to a finder's class
     found += [(_ENTITY_CLASS[e.label_], e.start_char, e.end_char) for e in doc.ents if e.label_ in _ENTITY_CLASS
-              and not (e.start_char and text[e.start_char - 1] in "#@") and not any(a < e.end_char and e.start_char < b for a, b in codes)]
+              and not (e.start_char and text[e.start_char - 1] in "#@") and not any(a < e.end_char and e.start_char < b for a, b in codes)
+              and not any(c != _ENTITY_CLASS[e.label_] and a <= e.start_char and e.end_char <= b for c, a, b in ruled)
+              and not any(c.tag_ == "PRP$" for c in e.root.children)]  # "his GP": a name takes no possessive determiner
     found += [("LOCATION", m.start("v"), m.end("v")) for m in _PLACE_FIELD.finditer(text)]
     found += [("AGE", t.idx, t.idx + len(t)) for t in doc if _bare_age(t, things)]
     recognized = {name: [(h.start, h.end) for h in recognizer(name).find(text)] for name in _RECOGNIZER_CLASS}
