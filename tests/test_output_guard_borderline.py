@@ -35,8 +35,6 @@ BORDERLINE = [
     ("law", "public_role", "The county sheriff told reporters on Friday that the new jail in the east district will open next spring."),
     ("medical", "distinct_persons", "A teacher from the valley asked about flu shots, and a different caller, a farmer, asked about tetanus boosters."),
     ("finance", "distinct_persons", "One client is a baker saving for a van; another, a retired sailor in the north, asked about tax-free savings."),
-    # one word, one class: the parse labels "Truro" an organisation too, which made one place two QIs of one person
-    ("medical", "distinct_persons", "One patient in the study was a pharmacist; another, unrelated participant lived in Truro."),
     # an ordinal sets one person apart as "another" does
     ("law", "distinct_persons", "The first witness was a bus driver; a second, unrelated witness lived in Hull."),
     ("medical", "hypothetical", "Say you are a 52-year-old electrician with back pain: a physiotherapist will usually suggest core exercises first."),

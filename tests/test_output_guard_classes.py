@@ -354,3 +354,10 @@ def test_a_word_a_possessive_pronoun_determines_is_no_organisation(example_guard
     extraction = extract(answer, "medical", qi_classes("medical"))
     assert "AFFILIATION" not in {m.qi_class for m in extraction.mentions}, [(m.qi_class, answer[m.start : m.end]) for m in extraction.mentions]
     assert example_guard("clinic").check(answer).section.action == "pass"
+
+
+def test_an_official_named_by_a_placeholder_speaks_in_a_public_role(example_guard: Callable[[str], OutputGuard]) -> None:
+    """Own probe: Layer 1 hides "Dr Sarah Lin" before the extraction reads the sentence, so the speaker was no named
+    person and the statement was generalized to "[DOCTOR_NAME_1], a professional, told an organization ..."."""
+    outcome = example_guard("clinic").check("Dr Sarah Lin, the trust's medical director, told the BBC that winter pressures were easing.")
+    assert outcome.section.action in ("pass", "redacted") and outcome.section.generalized_spans == 0, (outcome.section.action, outcome.reason)

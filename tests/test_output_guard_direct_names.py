@@ -209,3 +209,15 @@ def test_long_numbers_joined_by_punctuation_are_hidden(guard: OutputGuard, answe
 
 def test_a_decimal_with_many_places_is_no_identifier(guard: OutputGuard) -> None:
     assert "3.141592653" in guard.redacted("Pi is about 3.141592653 to nine places.")
+
+
+@pytest.mark.parametrize(("answer", "gone", "kept"), [
+    # a name no lexicon lists, found in the sentence, is the name the hashtag is built on
+    ("So proud of my girl Maddie for finishing chemo! #TeamMaddie", ("Maddie",), ()),
+    # a title is no name: a hashtag built on one stays
+    ("Dr. Michelle Todd will see you on Tuesday. #DrWho", ("Michelle", "Todd"), ("#DrWho",)),
+])
+def test_a_name_hidden_in_the_answer_is_hidden_inside_a_hashtag(guard: OutputGuard, answer: str, gone: tuple[str, ...], kept: tuple[str, ...]) -> None:
+    """Own probe: "#TeamMaddie" was released beside "[NAME_1]", the name it is built on."""
+    redacted = guard.redacted(answer)
+    assert not [w for w in gone if w in redacted] and all(k in redacted for k in kept), redacted

@@ -43,6 +43,7 @@ from spacy.lang.en.stop_words import STOP_WORDS
 from enforcers.output_guard.qi_spans import HASHTAG, hashtag_words
 from policy_engine.detect.entity_bounds import is_form_label
 from policy_engine.detect.lexical import is_common_word, is_first_name, is_name_word, is_plain_word, is_surname
+from policy_engine.detect.names import TITLES
 from policy_engine.detect.roles import ROLE_TITLES
 from policy_engine.enforcement.placeholders import PLACEHOLDER
 from policy_engine.nlp.animacy import not_person_nouns, not_persons
@@ -114,14 +115,17 @@ SHAPES: dict[str, tuple[re.Pattern[str], Callable[[re.Match[str]], bool] | None]
 }
 
 
-def replace_shapes(text: str) -> tuple[str, list[str]]:
-    """``text`` with every identifier shape as ``[LABEL_n]``; one label per replacement, in order."""
+def replace_shapes(text: str, names: frozenset[str] = frozenset()) -> tuple[str, list[str]]:
+    """``text`` with every identifier shape as ``[LABEL_n]``; one label per replacement, in order.  ``names``: the
+    casefolded words of the names hidden elsewhere in the answer (:func:`name_words`); a hashtag built on one of them
+    is one too ("my girl Maddie ... #TeamMaddie", a name no lexicon lists)."""
     found: list[str] = []
     for label, (shape, accept) in SHAPES.items():
         numbers: dict[str, int] = {}
 
         def _swap(m: re.Match[str], label: str = label, accept: Callable[[re.Match[str]], bool] | None = accept, numbers: dict[str, int] = numbers) -> str:
-            if accept is not None and not accept(m):
+            named = label == "HASHTAG" and any(w.casefold() in names for w in hashtag_words(m.group()))
+            if accept is not None and not accept(m) and not named:
                 return m.group()
             found.append(label.lower())
             return f"[{label}_{numbers.setdefault(m.group(), len(numbers) + 1)}]"
@@ -337,6 +341,12 @@ def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return out
 
 
+def name_words(text: str, spans: Sequence[tuple[int, int]]) -> frozenset[str]:
+    """The casefolded words of the names at ``spans`` of ``text`` that can be a name's (no title, :func:`may_name`: no
+    dictionary word), which :func:`replace_shapes` looks for inside hashtags."""
+    return frozenset(w.casefold() for s, e in spans for w in re.findall(r"[^\W\d_]+", text[s:e]) if w.lower() not in TITLES and may_name(w))
+
+
 def unnamed(text: str, fields: Sequence[str] = ()) -> tuple[str, int]:
     """``text`` with the person names the detector left replaced by ``[NAME_n]`` (a possessive stays outside; see the module contract).
 
@@ -344,6 +354,20 @@ def unnamed(text: str, fields: Sequence[str] = ()) -> tuple[str, int]:
     replaced the field's label, "[NAME_1]: MartinArt"), looked for through the text when they can be a name
     (:func:`may_name`: not "nobody" or "Will", whose other uses are words).  Returns the text and the number of distinct names.
     """
+    spans = name_spans(text, fields)
+    pieces: list[str] = []
+    numbers: dict[str, int] = {}
+    taken = max((int(n) for n in _NAME_PLACEHOLDER.findall(text)), default=0)  # numbers the detector's placeholders hold
+    cursor = 0
+    for start, end in spans:
+        number = numbers.setdefault(" ".join(text[start:end].casefold().split()), taken + len(numbers) + 1)
+        pieces += [text[cursor:start], f"[NAME_{number}]"]
+        cursor = end
+    return "".join(pieces) + text[cursor:], len(numbers)
+
+
+def name_spans(text: str, fields: Sequence[str] = ()) -> list[tuple[int, int]]:
+    """The spans :func:`unnamed` replaces, in order, merged, a possessive left outside."""
     doc = parse([text])[0]
     spans: list[tuple[int, int]] = [m.span("v") for m in field_values(text)] + [m.span("v") for m in _SIGN_OFF.finditer(text)]
     spans += [m.span() for value in fields if may_name(value) for m in re.finditer(rf"(?<![\w\[]){re.escape(value)}(?!\w)", text)]
@@ -365,13 +389,4 @@ def unnamed(text: str, fields: Sequence[str] = ()) -> tuple[str, int]:
     spans += _list_mates(text, doc, spans + [m.span() for m in _NAME_PLACEHOLDER.finditer(text)])
     written = [m.span() for m in PLACEHOLDER.finditer(text)]  # no name is read inside a placeholder ("[NAME_1]")
     spans = [(s, e) for s, e in spans if not any(a < e and s < b for a, b in written)]
-    pieces: list[str] = []
-    numbers: dict[str, int] = {}
-    taken = max((int(n) for n in _NAME_PLACEHOLDER.findall(text)), default=0)  # numbers the detector's placeholders hold
-    cursor = 0
-    for start, end in _merged(spans):
-        end = end - 2 if text[start:end].endswith(POSSESSIVE) else end
-        number = numbers.setdefault(" ".join(text[start:end].casefold().split()), taken + len(numbers) + 1)
-        pieces += [text[cursor:start], f"[NAME_{number}]"]
-        cursor = end
-    return "".join(pieces) + text[cursor:], len(numbers)
+    return [(start, end - 2 if text[start:end].endswith(POSSESSIVE) else end) for start, end in _merged(spans)]

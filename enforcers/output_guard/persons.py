@@ -287,10 +287,11 @@ def _anchor(root: Token, qi_class: str, things: frozenset[str]) -> tuple[Token |
 
 
 
+
 def _public_role(anchor: Token) -> bool:
-    """An office holder speaking in that office: a definite noun (or a name) as subject of a verb of public statement,
+    """An office holder speaking in that office: a definite noun (or a name, or Layer 1's placeholder for one) as subject of a verb of public statement,
     not a case role ("the patient", "the defendant") nor a relative, whose records the guard protects."""
-    definite = any(c.lower_ == "the" or c.dep_ == "poss" for c in anchor.children) or anchor.ent_type_ == "PERSON"
+    definite = any(c.lower_ == "the" or c.dep_ == "poss" for c in anchor.children) or anchor.ent_type_ == "PERSON" or _a_name_placeholder(anchor)
     phrase = anchor.doc[anchor.left_edge.i : anchor.i + 1].text
     return (anchor.dep_ == "nsubj" and anchor.head.lemma_ in _STATE and anchor.pos_ in ("NOUN", "PROPN") and definite
             and not _CASE_ROLE.search(phrase) and not _relative(anchor))
@@ -333,10 +334,8 @@ def _candidates(text: str, doc: Doc, domain: str, classes: tuple[str, ...], thin
     found = [(s.qi_class, s.start, s.end) for s in find_qi_spans(text, domain, classes)
              if not (s.qi_class == "LOCATION" and any(a < s.end and s.start < b for a, b in dated))]  # "in January" is no place
     codes = [m.span() for m in _CODE.finditer(text)]
-    ruled = list(found)  # one stretch of text says one thing: the parse's label ("Truro", "COPD" as ORG) yields to a finder's class
     found += [(_ENTITY_CLASS[e.label_], e.start_char, e.end_char) for e in doc.ents if e.label_ in _ENTITY_CLASS
               and not (e.start_char and text[e.start_char - 1] in "#@") and not any(a < e.end_char and e.start_char < b for a, b in codes)
-              and not any(c != _ENTITY_CLASS[e.label_] and a <= e.start_char and e.end_char <= b for c, a, b in ruled)
               and not any(c.tag_ == "PRP$" for c in e.root.children)]  # "his GP": a name takes no possessive determiner
     found += [("LOCATION", m.start("v"), m.end("v")) for m in _PLACE_FIELD.finditer(text)]
     found += [("AGE", t.idx, t.idx + len(t)) for t in doc if _bare_age(t, things)]
