@@ -361,3 +361,11 @@ def test_an_official_named_by_a_placeholder_speaks_in_a_public_role(example_guar
     person and the statement was generalized to "[DOCTOR_NAME_1], a professional, told an organization ..."."""
     outcome = example_guard("clinic").check("Dr Sarah Lin, the trust's medical director, told the BBC that winter pressures were easing.")
     assert outcome.section.action in ("pass", "redacted") and outcome.section.generalized_spans == 0, (outcome.section.action, outcome.reason)
+
+
+def test_a_verb_the_parse_reads_as_a_plural_noun_after_an_object_is_no_group() -> None:
+    """Own probe: "She takes a statin and lives in Leeds." passed with one class: the parse reads "lives" as a plural
+    noun conjoined to "statin", and the place went to nobody as an aggregate."""
+    answer = "She takes a statin and lives in Leeds."
+    extraction = extract(answer, "medical", qi_classes("medical"))
+    assert extraction.classes_by_person() == {0: ("LOCATION", "TREATMENT")}, [(m.qi_class, answer[m.start : m.end], m.person, m.pattern) for m in extraction.mentions]

@@ -174,7 +174,6 @@ class _Subjects:
         return person
 
 
-
 def _contrasting(token: Token) -> bool:
     """A word that sets one person apart from another: "another", "different", "other", or an ordinal ("the first
     witness", "the second")."""
@@ -263,7 +262,7 @@ def _anchor(root: Token, qi_class: str, things: frozenset[str]) -> tuple[Token |
                 return found
     first_noun = True
     for token in root.ancestors:
-        if token.pos_ in ("NOUN", "PROPN") and first_noun and not (token.dep_ == "conj" and token.head.pos_ == "VERB"):  # "works ... and lives" parsed as a noun
+        if token.pos_ in ("NOUN", "PROPN") and first_noun and not _verb_read_as_noun(token):
             first_noun = False
             if is_plural(token) and not said_of_one(token):  # the mention describes a group ("women aged 40 to 49")
                 return None, "aggregate"
@@ -283,14 +282,19 @@ def _anchor(root: Token, qi_class: str, things: frozenset[str]) -> tuple[Token |
     return None, None
 
 
-
-
-
+def _verb_read_as_noun(token: Token) -> bool:
+    """A plural "noun" the parse conjoins to a verb ("works ... and lives in Leeds") or, bare (no determiner or number
+    of its own), to a verb's object ("takes a statin and lives in Leeds"): the verb's conjunct, no group of people."""
+    if token.dep_ != "conj":
+        return False
+    bare = not any(c.dep_ in ("det", "nummod", "poss") for c in token.children)
+    return token.head.pos_ == "VERB" or (bare and token.head.dep_ == "dobj" and token.head.head.pos_ == "VERB")
 
 
 def _public_role(anchor: Token) -> bool:
-    """An office holder speaking in that office: a definite noun (or a name, or Layer 1's placeholder for one) as subject of a verb of public statement,
-    not a case role ("the patient", "the defendant") nor a relative, whose records the guard protects."""
+    """An office holder speaking in that office: a definite noun (or a name, or Layer 1's placeholder for one) as
+    subject of a verb of public statement, not a case role ("the patient", "the defendant") nor a relative, whose
+    records the guard protects."""
     definite = any(c.lower_ == "the" or c.dep_ == "poss" for c in anchor.children) or anchor.ent_type_ == "PERSON" or _a_name_placeholder(anchor)
     phrase = anchor.doc[anchor.left_edge.i : anchor.i + 1].text
     return (anchor.dep_ == "nsubj" and anchor.head.lemma_ in _STATE and anchor.pos_ in ("NOUN", "PROPN") and definite
