@@ -111,6 +111,10 @@ def test_the_occupation_noun_model_reads_jobs_not_other_roles_of_a_person() -> N
         ("My client, a 44-year-old nurse from Leeds, is going through a divorce.", "is going through a family matter", ("divorce", "nurse")),
         # a matter type's "of" phrase says whose matter it is and goes with it
         ("As a 35-year-old single father in Wigan, my client is seeking custody of his two daughters.", "is seeking a legal matter.", ("custody", "daughters", "Wigan")),
+        # a name before the noun it modifies goes, where the parse tags the noun an adjective and hangs the article on
+        # the name: no "an organization flat", no "in flat"
+        ("The tenant, who is blind and in his seventies, has lived in the Hackney flat since 1998.", "has lived in the flat since 1998",
+         ("Hackney", "organization flat")),
     ],
 )
 def test_the_law_firms_released_generalizations_read_as_english(example_guard: Callable[[str], OutputGuard], answer: str, reads: str,

@@ -223,6 +223,12 @@ def _disposing_verb(doc: Doc, span: QISpan) -> Token | None:
     return verb if active and any(c.dep_ == "dobj" for c in verb.children) else None
 
 
+def _nominal(token: Token) -> bool:
+    """A noun, or a word the small parse tags otherwise that stands as one: an object with a determiner or a noun
+    modifier of its own ("recommend a statin", "in the Hackney flat", both tagged JJ)."""
+    return token.pos_ in ("NOUN", "PROPN") or (token.dep_ in _OBJECTS and any(c.dep_ in ("det", "compound") for c in token.children))
+
+
 def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
     """Where the rewrite of ``span`` starts and ends and what it says, by the grammatical role of the span's head:
     a noun-phrase replacement of a noun takes over the phrase's left part (determiner, possessor, modifiers; a
@@ -255,9 +261,9 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
                  and t.pos_ in ("NOUN", "PROPN")), None)
     if root.pos_ in ("VERB", "AUX", "ADP") and held is not None:
         root = held  # "has two sons", "with three kids", "going through a divorce": the verb or preposition stays, its object is said
-    determined = root.dep_ in _OBJECTS and any(c.dep_ == "det" for c in root.children)  # "recommend a statin", tagged JJ: a noun
+    determined = _nominal(root) and root.pos_ not in ("NOUN", "PROPN")  # "recommend a statin", tagged JJ: a noun
     said = root.pos_ in ("ADJ", "VERB") and root.tag_ in ("JJ", "VBN", "VBG", "VBD") and not determined  # "widowed" is read as a past verb too
-    if root.dep_ == "compound" and root.head.pos_ in ("NOUN", "PROPN") and root.head.i not in {t.i for t in head}:
+    if root.dep_ == "compound" and _nominal(root.head) and root.head.i not in {t.i for t in head}:
         if span.qi_class == "OCCUPATION" and root.head.lemma_.casefold() not in not_person_nouns({root.head.lemma_.casefold()}):
             root = root.head  # "a nurse practitioner": the head is the job too, the phrase goes whole
         else:
@@ -276,6 +282,8 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
     passive = any(c.dep_ == "auxpass" for c in root.children)  # "has been divorced since 2019 and lives ..."
     dropped = (dropped_range(doc, root) if root.dep_ in MODIFIER_ROLES | BEFORE_NOUN | {"attr", "appos"} or passive else status_clause(doc, root)) if said else None
     if dropped is not None:
+        if root.dep_ == "compound":  # "the Hackney flat", where the parse hangs the article on the name: the article stays
+            dropped = (min(t.idx for t in root.subtree if t.dep_ != "det"), dropped[1])
         return dropped[0], max(dropped[1], span.end), ""
     noun = root.pos_ in ("NOUN", "PROPN") or determined
     start = root.left_edge.idx if noun else span.start  # a preposition the span opens with stays ("with 4 kids" -> "with family members")
