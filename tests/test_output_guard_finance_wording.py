@@ -73,3 +73,10 @@ def test_a_job_noun_before_a_thing_is_hidden_and_the_thing_stays(guard: OutputGu
     outcome = guard.check(answer)
     assert outcome.text is not None and job not in outcome.text and kept in outcome.text, outcome.text
     assert "professional of" not in outcome.text and "professional pension" not in outcome.text, outcome.text
+
+
+def test_an_employer_the_parse_reads_as_a_place_is_said_in_the_region_once(guard: OutputGuard) -> None:
+    """Own probe: "works at Lidl in Dundee" (the parse labels "Lidl" a place) was released as "works at the region in
+    the region": a region is one one is in, and the same phrase twice in a row is said once."""
+    outcome = guard.check("She is a single mother of three, works at Lidl in Dundee and is behind on her rent.")
+    assert outcome.text == "She works in the region and is behind on her rent.", (outcome.section.action, outcome.text)

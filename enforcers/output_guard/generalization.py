@@ -254,6 +254,8 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
     head = doc.char_span(span.start, span.end, alignment_mode="expand")
     if span.qi_class in _HAD and new.startswith("has ") and head is not None and head.root.dep_ in _OBJECTS:
         new = _HAD[span.qi_class]  # the object of a verb or preposition is a noun phrase: "her savings in gold" -> "in investments"
+    if span.qi_class == "LOCATION" and head is not None and head.root.dep_ == "pobj" and head.root.head.lower_ == "at":
+        return head.root.head.idx, span.end, f"in {new}"  # "works at Lidl", the parse's place: a region is one one is in
     if head is None or not (_ARTICLE_START.match(new) or head.root.dep_ == "compound"):
         return span.start, span.end, new
     root = head.root
@@ -352,7 +354,9 @@ def generalize_spans(text: str, spans: list[QISpan]) -> Generalized:
             new = new[:1].upper() + new[1:]  # a rewrite that opens a sentence opens with a capital
             if not new:  # a dropped clause opened it: what follows does
                 text = text[:end] + text[end : end + 1].upper() + text[end + 1 :]
-        if not new:
+        if new and "".join(pieces).rstrip().endswith((before + new).strip()):  # "works in the region in the region": said once
+            before, new = "", ""
+        elif not new:
             before = _article_agreeing(before, text[end:])
             if before[-1:].isalnum() and text[end : end + 1].isalnum():
                 before += " "  # the cut began at a word glued to the one before it ("I'm divorced and live ..." -> "I live ...")
