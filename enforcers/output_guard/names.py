@@ -354,7 +354,12 @@ def unnamed(text: str, fields: Sequence[str] = ()) -> tuple[str, int]:
     replaced the field's label, "[NAME_1]: MartinArt"), looked for through the text when they can be a name
     (:func:`may_name`: not "nobody" or "Will", whose other uses are words).  Returns the text and the number of distinct names.
     """
-    spans = name_spans(text, fields)
+    return with_placeholders(text, name_spans(text, fields))
+
+
+def with_placeholders(text: str, spans: Sequence[tuple[int, int]]) -> tuple[str, int]:
+    """``text`` with the name ``spans`` (:func:`name_spans`) as ``[NAME_n]``, one number per distinct name after those
+    the detector's placeholders hold; and the number of distinct names."""
     pieces: list[str] = []
     numbers: dict[str, int] = {}
     taken = max((int(n) for n in _NAME_PLACEHOLDER.findall(text)), default=0)  # numbers the detector's placeholders hold

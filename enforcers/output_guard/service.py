@@ -43,7 +43,7 @@ from pydantic import BaseModel, ConfigDict
 
 from enforcers.output_guard.generalization import Generalized, generalize_spans
 from enforcers.output_guard.learned_qi import qi_mass, speaks_of_someone
-from enforcers.output_guard.names import POSSESSIVE, field_values, name_spans, name_words, not_a_name, replace_shapes, unnamed
+from enforcers.output_guard.names import POSSESSIVE, field_values, name_spans, name_words, not_a_name, replace_shapes, unnamed, with_placeholders
 from enforcers.output_guard.persons import Extraction, extract
 from enforcers.output_guard.qi_spans import QISpan, hashtag_spans
 from enforcers.output_guard.scoring import Scorer, Thresholds, features
@@ -160,8 +160,9 @@ class OutputGuard:
             cursor = end
         fields = [m.group("v") for m in field_values(answer)]
         placed = "".join(pieces) + answer[cursor:]
-        names = name_words(answer, [(s.start, s.end) for s in spans if s.finding.category == "person_name"]) | name_words(placed, name_spans(placed, fields))
-        text, named = unnamed(placed, fields)
+        found = name_spans(placed, fields)
+        names = name_words(answer, [(s.start, s.end) for s in spans if s.finding.category == "person_name"]) | name_words(placed, found)
+        text, named = with_placeholders(placed, found)
         text, shapes = replace_shapes(text, names)
         categories = {f.category for f in findings} | ({"person_name"} if named else set()) | set(shapes)
         count = len(spans) + named + len(shapes)
