@@ -369,3 +369,14 @@ def test_a_verb_the_parse_reads_as_a_plural_noun_after_an_object_is_no_group() -
     answer = "She takes a statin and lives in Leeds."
     extraction = extract(answer, "medical", qi_classes("medical"))
     assert extraction.classes_by_person() == {0: ("LOCATION", "TREATMENT")}, [(m.qi_class, answer[m.start : m.end], m.person, m.pattern) for m in extraction.mentions]
+
+
+def test_an_object_the_grammar_marks_as_a_person_holds_what_is_said_of_them(example_guard: Callable[[str], OutputGuard]) -> None:
+    """Own probe: "The records show a retired judge, aged 82, ..." was released as an aggregate (the walk passed the
+    object and reached "records", a plural). A relative "who" and an age mark the object a person; an object they do
+    not mark ("manages a bakery in Cork") opens no one."""
+    outcome = example_guard("clinic").check("The records show a retired judge, aged 82, from Harrogate who has early dementia.")
+    assert outcome.section.action != "pass" and (outcome.text is None or ("82" not in outcome.text and "dementia" not in outcome.text)), \
+        (outcome.section.action, outcome.text)
+    answer = "He is 39 and manages a bakery in Cork."
+    assert extract(answer, "medical", qi_classes("medical")).classes_by_person() == {0: ("AGE", "LOCATION")}

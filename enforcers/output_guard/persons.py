@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 
 from enforcers.output_guard.incomes import income_mentions
 from enforcers.output_guard.occupations import job_nouns
-from enforcers.output_guard.predication import is_plural, said_of_one, subject_of, through_copula
+from enforcers.output_guard.predication import is_plural, said_of_one, subject_of, through_copula, verb_read_as_noun
 from enforcers.output_guard.qi_spans import SINGULAR as _CASE_ROLE
 from enforcers.output_guard.qi_spans import find_qi_spans
 from policy_engine.detect.recognizers import recognizer
@@ -262,12 +262,12 @@ def _anchor(root: Token, qi_class: str, things: frozenset[str]) -> tuple[Token |
                 return found
     first_noun = True
     for token in root.ancestors:
-        if token.pos_ in ("NOUN", "PROPN") and first_noun and not _verb_read_as_noun(token):
+        if token.pos_ in ("NOUN", "PROPN") and first_noun and not verb_read_as_noun(token):
             first_noun = False
             if is_plural(token) and not said_of_one(token):  # the mention describes a group ("women aged 40 to 49")
                 return None, "aggregate"
         introduced = token.pos_ == "NOUN" and token.dep_ == "conj" and any(c.lower_ in _NEW or _contrasting(c) for c in token.children if c.dep_ in ("det", "amod"))
-        if token.ent_type_ == "PERSON" or token.lower_ in _THIRD | _FIRST | _SECOND or introduced or (
+        if token.ent_type_ == "PERSON" or token.lower_ in _THIRD | _FIRST | _SECOND or introduced or _object_person(token) or (
             token.pos_ in ("NOUN", "PROPN", "PRON") and token.tag_ not in ("WP", "WDT") and token.dep_ in _ANCHOR_DEPS
         ):
             found = _classify(token, things)
@@ -282,13 +282,17 @@ def _anchor(root: Token, qi_class: str, things: frozenset[str]) -> tuple[Token |
     return None, None
 
 
-def _verb_read_as_noun(token: Token) -> bool:
-    """A plural "noun" the parse conjoins to a verb ("works ... and lives in Leeds") or, bare (no determiner or number
-    of its own), to a verb's object ("takes a statin and lives in Leeds"): the verb's conjunct, no group of people."""
-    if token.dep_ != "conj":
+
+def _object_person(token: Token) -> bool:
+    """A singular noun an indefinite article opens as a verb's object that the grammar marks as a person: a relative
+    "who" whose nearest noun above it is this one, or an age said of it ("The records show a retired judge, aged 82,
+    from Harrogate who has early dementia"): the person the mentions under it are said of."""
+    if not (token.pos_ == "NOUN" and token.dep_ == "dobj" and not is_plural(token) and any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in token.children)):
         return False
-    bare = not any(c.dep_ in ("det", "nummod", "poss") for c in token.children)
-    return token.head.pos_ == "VERB" or (bare and token.head.dep_ == "dobj" and token.head.head.pos_ == "VERB")
+    who = any(t.tag_ in ("WP", "WP$") and t.lower_ in ("who", "whom", "whose")
+              and next((a for a in t.ancestors if a.pos_ in ("NOUN", "PROPN")), None) == token for t in token.subtree)
+    aged = any((c.dep_ == "acl" and c.lower_ == "aged") or (c.dep_ == "appos" and c.pos_ == "NUM") for c in token.children)
+    return who or aged
 
 
 def _public_role(anchor: Token) -> bool:

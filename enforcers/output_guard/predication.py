@@ -3,7 +3,8 @@
 The attribution walk of :mod:`enforcers.output_guard.persons` reads these: a noun
 after "is" is said of the copula's subject ("She is 44, was a nurse"), an
 infinitive's of its controller ("I get to be a firefighter", "They asked me to
-be a witness"), and a plural predicate of one person describes no group.
+be a witness"), and a plural predicate of one person, or a verb the parse reads as a plural noun, describes no
+group.
 """
 
 from __future__ import annotations
@@ -60,3 +61,12 @@ def said_of_one(noun: Token) -> bool:
     where the parse reads "lives" as a plural noun): what is said of one person describes no group."""
     subject = subject_of(noun.head) if noun.dep_ == "attr" else None
     return subject is not None and not is_plural(subject) and subject.lower_ not in _PLURAL_PRONOUNS
+
+
+def verb_read_as_noun(token: Token) -> bool:
+    """A plural "noun" the parse conjoins to a verb ("works ... and lives in Leeds") or, bare (no determiner or number
+    of its own), to a verb's object ("takes a statin and lives in Leeds"): the verb's conjunct, no group of people."""
+    if token.dep_ != "conj":
+        return False
+    bare = not any(c.dep_ in ("det", "nummod", "poss") for c in token.children)
+    return token.head.pos_ == "VERB" or (bare and token.head.dep_ == "dobj" and token.head.head.pos_ == "VERB")
