@@ -263,8 +263,7 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
                  and t.pos_ in ("NOUN", "PROPN")), None)
     if root.pos_ in ("VERB", "AUX", "ADP") and held is not None:
         root = held  # "has two sons", "with three kids", "going through a divorce": the verb or preposition stays, its object is said
-    determined = _nominal(root) and root.pos_ not in ("NOUN", "PROPN")  # "recommend a statin", tagged JJ: a noun
-    said = root.pos_ in ("ADJ", "VERB") and root.tag_ in ("JJ", "VBN", "VBG", "VBD") and not determined  # "widowed" is read as a past verb too
+    said = root.pos_ in ("ADJ", "VERB") and root.tag_ in ("JJ", "VBN", "VBG", "VBD") and not _nominal(root)  # "widowed" is read as a past verb too; "a statin", tagged JJ, is a noun
     if root.dep_ == "compound" and _nominal(root.head) and root.head.i not in {t.i for t in head}:
         if span.qi_class == "OCCUPATION" and root.head.lemma_.casefold() not in not_person_nouns({root.head.lemma_.casefold()}):
             root = root.head  # "a nurse practitioner": the head is the job too, the phrase goes whole
@@ -287,7 +286,7 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
         if root.dep_ == "compound":  # "the Hackney flat", where the parse hangs the article on the name: the article stays
             dropped = (min(t.idx for t in root.subtree if t.dep_ != "det"), dropped[1])
         return dropped[0], max(dropped[1], span.end), ""
-    noun = root.pos_ in ("NOUN", "PROPN") or determined
+    noun = _nominal(root)
     start = root.left_edge.idx if noun else span.start  # a preposition the span opens with stays ("with 4 kids" -> "with family members")
     if new != _PHRASE["MONEY"] and ((noun and root.tag_ in ("NNS", "NNPS")) or _after_a_modifier(doc, start)):  # one amount, of euros or not
         new = plural_phrase(new)

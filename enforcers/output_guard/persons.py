@@ -282,7 +282,6 @@ def _anchor(root: Token, qi_class: str, things: frozenset[str]) -> tuple[Token |
     return None, None
 
 
-
 def _object_person(token: Token) -> bool:
     """A singular noun an indefinite article opens as a verb's object that the grammar marks as a person: a relative
     "who" whose nearest noun above it is this one, or an age said of it ("The records show a retired judge, aged 82,

@@ -66,11 +66,13 @@ def year(text: str, role: str | None = None) -> str | None:
     return _year_of(text)
 
 
+#: The decades of life said in words, by their first digit ("seventies" for 70-79).
+DECADE_WORDS = {2: "twenties", 3: "thirties", 4: "forties", 5: "fifties", 6: "sixties", 7: "seventies", 8: "eighties", 9: "nineties"}
+_DECADE_OF_WORD = {word: digit for digit, word in DECADE_WORDS.items()}
 #: A decade said in words or as "30s" ("in his late seventies", "in her 30s"), already as coarse as a decade range.
-_DECADE_SAID = re.compile(r"\b(?:(twen|thir|for|fif|six|seven|eigh|nine)ties|([2-9])0'?s)\b", re.IGNORECASE)
+_DECADE_SAID = re.compile(r"\b(?:(" + "|".join(DECADE_WORDS.values()) + r")|([2-9])0'?s)\b", re.IGNORECASE)
 #: The stage of life each decade falls in, by its first digit: the next coarser step after a decade.
 _LIFE_STAGES = {2: "early adulthood", 3: "early adulthood", 4: "midlife", 5: "midlife"}
-_DECADE_DIGIT = {"twen": 2, "thir": 3, "for": 4, "fif": 5, "six": 6, "seven": 7, "eigh": 8, "nine": 9}
 
 
 def says_decade(word: str) -> bool:
@@ -84,7 +86,7 @@ def life_stage(text: str) -> str | None:
     said = _DECADE_SAID.search(text)
     if said is None:
         return None
-    digit = _DECADE_DIGIT[said.group(1).lower()] if said.group(1) else int(said.group(2))
+    digit = _DECADE_OF_WORD[said.group(1).lower()] if said.group(1) else int(said.group(2))
     stage = _LIFE_STAGES.get(digit, "later life")
     return f"in {stage}" if text.lstrip().lower().startswith("in ") else stage
 

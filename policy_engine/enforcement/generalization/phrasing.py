@@ -35,6 +35,7 @@ from dataclasses import dataclass
 
 from spacy.tokens import Doc, Token
 
+from policy_engine.enforcement.generalization.operators import DECADE_WORDS
 from policy_engine.nlp.inflection import plural
 
 __all__ = ["Placement", "age_adjective", "age_phrase", "fit", "plural_phrase", "pronoun_of", "widen_to_words"]
@@ -45,7 +46,6 @@ _LEADING_ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
 _AGE_NUMBER = re.compile(r"\d{1,3}")
 _AGE_LEAD = re.compile(r"(?:\b(?:at|by)\s+)?(?:\bthe\s+)?\b(?:age|aged)\s+(?:of\s+)?$", re.IGNORECASE)
 _ATTRIBUTIVE_AGE = re.compile(r"^\d{1,3}[- ](?:year|yr)s?[- ]old$", re.IGNORECASE)
-_DECADES = {2: "twenties", 3: "thirties", 4: "forties", 5: "fifties", 6: "sixties", 7: "seventies", 8: "eighties", 9: "nineties"}
 _AGENT_NOUN = re.compile(r"(?:er|or|ist|ian|ant|ent|man|woman|person|people)s?$")
 _FEMININE = frozenset({"she", "her", "hers", "herself"})
 _MASCULINE = frozenset({"he", "him", "his", "himself"})
@@ -80,7 +80,7 @@ def age_phrase(age: int, pronoun: str) -> str:
         return f"in {pronoun} teens"
     if age >= 100:
         return "over 100"
-    return f"in {pronoun} {_DECADES[age // 10]}"
+    return f"in {pronoun} {DECADE_WORDS[age // 10]}"
 
 
 def widen_to_words(text: str, start: int, end: int) -> tuple[int, int]:
