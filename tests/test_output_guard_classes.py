@@ -380,3 +380,15 @@ def test_an_object_the_grammar_marks_as_a_person_holds_what_is_said_of_them(exam
         (outcome.section.action, outcome.text)
     answer = "He is 39 and manages a bakery in Cork."
     assert extract(answer, "medical", qi_classes("medical")).classes_by_person() == {0: ("AGE", "LOCATION")}
+
+
+def test_a_place_after_what_one_person_acts_on_is_that_persons(example_guard: Callable[[str], OutputGuard]) -> None:
+    """Own probe: "After twenty years of fighting fires in Leeds, I'm 52 ..." passed: the walk from the place met the
+    plural "fires" first and called it an aggregate. A plural a verb acts on is where its doer acts; a plural that is
+    the clause's own group ("Doctors in Leeds treat ...") still makes an aggregate."""
+    outcome = example_guard("clinic").check("After twenty years of fighting fires in Leeds, I'm 52 and my knees are shot.")
+    assert outcome.section.action != "pass" and (outcome.text is None or "Leeds" not in outcome.text), (outcome.section.action, outcome.text)
+    answer = "She treats children in Leeds and she is 39."
+    assert extract(answer, "medical", qi_classes("medical")).classes_by_person() == {0: ("AGE", "LOCATION")}
+    aggregate = extract("Doctors in Leeds treat patients over 65 first.", "medical", qi_classes("medical"))
+    assert not aggregate.classes_by_person() and "aggregate" in aggregate.patterns

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 
 from enforcers.output_guard.incomes import income_mentions
 from enforcers.output_guard.occupations import job_nouns
-from enforcers.output_guard.predication import is_plural, said_of_one, subject_of, through_copula, verb_read_as_noun
+from enforcers.output_guard.predication import doer_of, is_plural, said_of_one, subject_of, through_copula, verb_read_as_noun
 from enforcers.output_guard.qi_spans import SINGULAR as _CASE_ROLE
 from enforcers.output_guard.qi_spans import find_qi_spans
 from policy_engine.detect.recognizers import recognizer
@@ -264,8 +264,9 @@ def _anchor(root: Token, qi_class: str, things: frozenset[str]) -> tuple[Token |
     for token in root.ancestors:
         if token.pos_ in ("NOUN", "PROPN") and first_noun and not verb_read_as_noun(token):
             first_noun = False
-            if is_plural(token) and not said_of_one(token):  # the mention describes a group ("women aged 40 to 49")
-                return None, "aggregate"
+            if is_plural(token) and not said_of_one(token):  # a group ("women aged 40 to 49"), unless one person acts on it
+                found = _classify(doer, things) if qi_class == "LOCATION" and (doer := doer_of(token)) is not None else (None, None)
+                return found if found[0] is not None else (None, "aggregate")
         introduced = token.pos_ == "NOUN" and token.dep_ == "conj" and any(c.lower_ in _NEW or _contrasting(c) for c in token.children if c.dep_ in ("det", "amod"))
         if token.ent_type_ == "PERSON" or token.lower_ in _THIRD | _FIRST | _SECOND or introduced or _object_person(token) or (
             token.pos_ in ("NOUN", "PROPN", "PRON") and token.tag_ not in ("WP", "WDT") and token.dep_ in _ANCHOR_DEPS

@@ -4,7 +4,7 @@ The attribution walk of :mod:`enforcers.output_guard.persons` reads these: a nou
 after "is" is said of the copula's subject ("She is 44, was a nurse"), an
 infinitive's of its controller ("I get to be a firefighter", "They asked me to
 be a witness"), and a plural predicate of one person, or a verb the parse reads as a plural noun, describes no
-group.
+group; nor does a plural a verb acts on, where what follows it says where the doer acts ("fighting fires in Leeds").
 """
 
 from __future__ import annotations
@@ -70,3 +70,24 @@ def verb_read_as_noun(token: Token) -> bool:
         return False
     bare = not any(c.dep_ in ("det", "nummod", "poss") for c in token.children)
     return token.head.pos_ == "VERB" or (bare and token.head.dep_ == "dobj" and token.head.head.pos_ == "VERB")
+
+
+def doer_of(acted: Token) -> Token | None:
+    """Who does what is done to ``acted`` where it is what a verb acts on (:func:`acted_on`): the subject of the nearest
+    verb above it that has one ("After years of fighting fires in Leeds, I'm 52"); ``None`` where it is no verb's
+    object, or no verb above it has a subject, or the subject is a relative pronoun."""
+    if not acted_on(acted):
+        return None
+    verb = next((a for a in acted.ancestors if a.pos_ in ("VERB", "AUX") and subject_of(a) is not None), None)
+    subject = subject_of(verb) if verb is not None else None
+    return None if subject is None or subject.tag_ in ("WP", "WDT") else subject
+
+
+def acted_on(noun: Token) -> bool:
+    """Whether ``noun`` is what a verb acts on: its object, the object of a preposition hung on it ("works with
+    children"), or the object of a gerund the parse reads as an adjective before it ("of fighting| fires")."""
+    if noun.dep_ == "dobj" and noun.head.pos_ == "VERB":
+        return True
+    if noun.dep_ == "pobj" and noun.head.dep_ == "prep" and noun.head.head.pos_ == "VERB":
+        return True
+    return any(c.dep_ == "amod" and c.tag_ == "VBG" and c.i == noun.i - 1 for c in noun.children)
