@@ -25,6 +25,7 @@ from audit.log import read_records
 from audit.reconcile import ledger_charges
 from audit.report import build_report
 from click_cli import cli
+from enforcers.dp_decoding.decoder import EnsembleState
 from policy_engine import load_policy
 from policy_engine.engine.runtime import Engine
 
@@ -84,14 +85,23 @@ def test_success_and_refusal_reconcile_across_ledger_records_query_and_report(en
         assert all(ms <= record.stages["total"] for ms in record.stages.values()), record.stages
 
 
-def test_a_timed_out_attempt_is_charged_in_its_record_and_all_views_reconcile(engine: Engine) -> None:
+def test_a_timed_out_attempt_is_charged_in_its_record_and_all_views_reconcile(engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
     engine.protect_passages(PASSAGES, principal="nurse-9")  # warm (no charge): redaction takes ~1 ms from here on
     answered = engine.ask_passages(QUESTION, PASSAGES, principal="nurse-9")
     assert answered.privacy is not None and answered.privacy.epsilon_spent > 0
     pipeline = engine.pipeline
     enforcers, timeout = pipeline.enforcers, pipeline.timeout_s
     pipeline.enforcers = tuple(replace(e, timeout_s=None) if e.name == "dp_decoding" else e for e in enforcers)  # type: ignore[call-arg]
-    pipeline.timeout_s = 0.05  # the decoder needs ~400 ms (a cut mid-decoding is charged what it spent: tests/test_dp_attempts.py)
+    pipeline.timeout_s = 0.05  # a cut after the reservation is charged what it spent (tests/test_dp_attempts.py)
+    prefill = EnsembleState._prefill
+
+    def held_prefill(state: EnsembleState, prompts: object) -> object:
+        """The decoder's first step, held past the pipeline's timeout: the noise may sample an end of text at once,
+        and the cut must come while the reserved attempt is open whatever it samples."""
+        time.sleep(0.3)
+        return prefill(state, prompts)
+
+    monkeypatch.setattr(EnsembleState, "_prefill", held_prefill)
     try:
         timed_out = engine.ask_passages(QUESTION, PASSAGES, principal="nurse-9")
     finally:
