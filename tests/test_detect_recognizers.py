@@ -122,6 +122,15 @@ POSITIVES = [
     ("credit_card", "The card ending in 4635 was blocked.", "4635"),
     ("credit_card", "Maestro card 676242054564 declined", "676242054564"),
     ("age", "date of birth (01/23/1986). Caller is 39.", "39"),
+    # a person's own age as people say it, with no word "age" or "old" near it
+    ("age", "I'm 34 and pregnant, what should I avoid?", "34"),
+    ("age", "She's 47, works nights and lives in Derby.", "47"),
+    ("age", "He was 12 when his father died.", "12"),
+    ("age", "I just turned 65 this year.", "65"),
+    ("age", "At the ripe old age of 42 I took up running.", "42"),
+    ("age", "I (27M) and my girlfriend are moving in together.", "27"),
+    ("age", "My boss (F52) keeps moving the deadline.", "52"),
+    ("age", "At 29, I'm earning more than my parents did.", "29"),
 ]
 
 
@@ -136,6 +145,8 @@ NEAR_MISSES = [
     ("date", "version 13/45/2023 and ratio 3/4"),
     ("date_of_birth", "Admitted on 04/05/2023 for a check-up."),
     ("age", "room 45 on floor 3"),
+    ("age", "I'm 5 minutes away and 6 feet tall; they're 2 weeks late."),
+    ("age", "At 5, we close the shop. The score was 21 and we lost."),
     ("street_address", "about 12 people live on the street"),
     ("zip_code", "reference 62704 in the memo"),
     ("ssn", "invalid 000-12-3456 and 666-12-3456 and 923-45-6789"),

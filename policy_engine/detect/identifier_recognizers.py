@@ -105,10 +105,18 @@ IDENTIFIER_RECOGNIZERS: tuple[Recognizer, ...] = (
         (
             re.compile(r"\b\d{1,3}[- ](?:years?|yrs?|months?)[- ]old\b", re.IGNORECASE),
             re.compile(r"\b\d{1,3}\s(?:years?|yrs?)\sof\sage\b", re.IGNORECASE),
-            re.compile(r"\b(?:aged?|age:)\s?(?P<value>\d{1,3})\b", re.IGNORECASE),
+            re.compile(r"\b(?:aged?|age:|age of)\s?(?P<value>\d{1,3})\b", re.IGNORECASE),
             re.compile(r"\b\d{1,3}\s?(?:y/o|yo)\b", re.IGNORECASE),
             # an appositive age after a name: "Tomasz Nowak, 58, a truck driver"
             re.compile(r"\b[A-Z][a-z'-]+,\s(?P<value>1[01]\d|[1-9]?\d),\s(?=(?:a|an|the|who|was|is|has)\b)"),
+            # a person's own age said with a copula or "turned": "I'm 34 and pregnant", "she's 47.", "I just turned 65"
+            re.compile(r"(?i:\b(?:i'm|i\u2019m|i am|i was|(?:s?he|they|we)(?:'s|\u2019s|'re|\u2019re| is| was| are)|turned|turns|turning))"
+                       r"\s(?P<value>1[01]\d|[1-9]?\d)(?=\s*[.,;!?)]|\s*$|\s+(?:and|but|now|this|next|last|years?|when)\b)"),
+            # an age-sex tag of online posts: "I (27M)", "my wife (F45)"
+            re.compile(r"\((?P<value>1[01]\d|[1-9]?\d)\s?[MFmf]\)"),
+            re.compile(r"\([MFmf]\s?(?P<value>1[01]\d|[1-9]?\d)\)"),
+            # "At 29, I'm ...": an age opening what is said of a person (from 13: below, "At 5, we ..." may be an hour)
+            re.compile(r"\b[Aa]t\s(?P<value>1[3-9]|[2-9]\d|1[01]\d),?\s(?=(?:I|I'm|I\u2019m|I've|I\u2019ve|[Ss]?he|[Ww]e|[Tt]hey)\b)"),
         ),
         score=0.85,
         context=_context("birth", "born", "dob", "age", "aged", "old"),
