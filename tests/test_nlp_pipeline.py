@@ -12,6 +12,7 @@ import ast
 import re
 from pathlib import Path
 
+from policy_engine.nlp.pipeline import parse
 from policy_engine.nlp.sentences import sentence_spans, sentences
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -162,3 +163,19 @@ def test_a_tokenizer_rule_a_model_lacks_becomes_the_added_rule_alone() -> None:
     assert _extended(None, "^：").search("：Zhang") is not None
     extended = _extended(regex.compile(r"^\(").search, "^：")
     assert extended.search("(a") is not None and extended.search("：a") is not None and extended.search("a") is None
+
+
+def test_a_place_the_small_model_calls_a_person_is_a_place_after_a_preposition_of_place() -> None:
+    """Own sentences: the small model labels "Rotterdam", "Yorkshire" and "Hull" PERSON; after "out of", "in" and
+    "on her own in" the contextual name model reads them as no names, so every enforcer reads a place. A name after
+    "at" that the name model reads as a name stays a person ("angry at Tom Hull")."""
+    texts = [
+        "I just started driving trucks out of Rotterdam and earn about 2,000 a month.",
+        "Claimants over 50 in Yorkshire were paid first.",
+        "My nan still lives on her own in Hull.",
+        "She was angry at Tom Hull after the meeting.",
+    ]
+    labels = [{e.text: e.label_ for e in doc.ents} for doc in parse(texts)]
+    assert labels[0].get("Rotterdam") == "GPE" and labels[1].get("Yorkshire") == "GPE", labels
+    assert labels[2].get("Hull") in ("GPE", "LOC"), labels
+    assert labels[3].get("Tom Hull") == "PERSON", labels

@@ -102,8 +102,8 @@ ORDINARY = {
     "a dash inside a sentence": ("The pharmacy - Boots on the corner - was closed.", ["Boots"]),
     "drug names outside the lexicon": ("My doctor switched me from Ozempic to Mounjaro last month.", ["Ozempic", "Mounjaro"]),
     "a shop outside the lexicon": ("The parcel from Zalando arrived two days late.", ["Zalando"]),
-    "a town outside the lexicon": pytest.param("We spent a week hiking near Kuopio before the surgery.", ["Kuopio"], marks=pytest.mark.xfail(
-        strict=True, reason="the parse labels the town PERSON, and a PERSON entity that is no dictionary word is read as a name")),
+    # the parse labels the town PERSON; after "near" the name model reads it as no name (policy_engine.nlp.name_tagger.with_places)
+    "a town outside the lexicon": ("We spent a week hiking near Kuopio before the surgery.", ["Kuopio"]),
     "accounting products": ("Export the statement to QuickBooks or Xero before the audit.", ["QuickBooks", "Xero"]),
     "a bank": ("Your Revolut card can be frozen in the app.", ["Revolut"]),
     "a town's court": ("The hearing was moved to the Tonbridge county court.", ["Tonbridge"]),

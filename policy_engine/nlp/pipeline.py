@@ -11,6 +11,9 @@ Every stage parses English with the same loaded :data:`MODEL_NAME` pipeline
 * the knowledge graph runs the whole pipeline;
 * the name lexicon reads the lemmatizer's lookup tables only.
 
+Wherever entities are asked for, a PERSON entity after a preposition of place that the contextual name model reads
+as no name is a place (GPE: :func:`policy_engine.nlp.name_tagger.with_places`), so every stage reads one label.
+
 This module holds the package's only ``spacy.load``.  :func:`pipeline` loads a
 model at most once per process (thread-safe); :func:`pipe` and :func:`parse`
 serialize runs with one lock, because a spaCy ``Language`` is not documented
@@ -275,4 +278,8 @@ def parse(
             _PARSED[(id(nlp), names, prepared, texts[i])] = doc.copy()
             while len(_PARSED) > PARSE_CACHE_SIZE:
                 _PARSED.popitem(last=False)
-    return docs  # type: ignore[return-value]  # every slot is filled above
+    if "ner" not in names:
+        return docs  # type: ignore[return-value]  # every slot is filled above
+    from policy_engine.nlp.name_tagger import with_places  # the tagger loads the embedder: only where entities are asked for
+
+    return [with_places(doc) for doc in docs]  # type: ignore[arg-type]
