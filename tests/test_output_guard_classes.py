@@ -392,3 +392,17 @@ def test_a_place_after_what_one_person_acts_on_is_that_persons(example_guard: Ca
     assert extract(answer, "medical", qi_classes("medical")).classes_by_person() == {0: ("AGE", "LOCATION")}
     aggregate = extract("Doctors in Leeds treat patients over 65 first.", "medical", qi_classes("medical"))
     assert not aggregate.classes_by_person() and "aggregate" in aggregate.patterns
+
+
+def test_a_place_after_whom_one_person_serves_is_that_persons() -> None:
+    """Own probe: "He sells insurance to farmers in Devon and is 58." passed: the place hangs on "farmers", the object
+    of a "to" the parse labels dative, and went to nobody as an aggregate."""
+    answer = "He sells insurance to farmers in Devon and is 58."
+    assert extract(answer, "medical", qi_classes("medical")).classes_by_person().get(0, ())[:2] == ("AGE", "LOCATION")
+
+
+def test_an_age_sex_tag_after_a_pronoun_is_the_pronouns_person() -> None:
+    """Own probe: "I (27M) ..." is parsed with "M" a proper noun in apposition to "I"; the walk from the age opened a
+    second person there, and the writer's age and place were counted for two people."""
+    answer = "I (27M) just started driving trucks out of Rotterdam and earn about 2,000 a month."
+    assert extract(answer, "finance", qi_classes("finance")).classes_by_person() == {0: ("AGE", "LOCATION")}

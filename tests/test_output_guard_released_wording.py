@@ -123,3 +123,17 @@ def test_the_law_firms_released_generalizations_read_as_english(example_guard: C
     assert reads in released and "the matter concluded his" not in released and "is a family member" not in released, released
     for value in gone:
         assert value not in released, released
+
+
+def test_a_job_said_to_whom_it_serves_goes_with_its_to_phrase(guard: OutputGuard) -> None:
+    """Own probe: "has been teaching maths to teenagers in Cardiff" was released as "has been working to teenagers":
+    "works" takes no "to" phrase, so whom the job serves goes with it and the place after it stays (generalized)."""
+    released = _released(guard, "She has been teaching maths to teenagers in Cardiff since she turned 30; she is 47 now.")
+    assert "has been working in the region" in released and "teenagers" not in released and "Cardiff" not in released, released
+
+
+def test_a_round_age_a_verb_takes_is_a_certain_age(guard: OutputGuard) -> None:
+    """Own probe: "since she turned 30" (its decade range would repeat it) was released as "since she turned an adult";
+    an age a verb or preposition takes is an age, no person."""
+    released = _released(guard, "She has been teaching maths to teenagers in Cardiff since she turned 30; she is 47 now.")
+    assert "since she turned a certain age" in released and "30" not in released, released

@@ -254,6 +254,8 @@ def _in_role(doc: Doc, span: QISpan, new: str) -> tuple[int, int, str]:
     head = doc.char_span(span.start, span.end, alignment_mode="expand")
     if span.qi_class in _HAD and new.startswith("has ") and head is not None and head.root.dep_ in _OBJECTS:
         new = _HAD[span.qi_class]  # the object of a verb or preposition is a noun phrase: "her savings in gold" -> "in investments"
+    if span.qi_class == "AGE" and new == _PHRASE["AGE"] and head is not None and head.root.dep_ in ("dobj", "pobj"):
+        new = "a certain age"  # an age a verb or preposition takes is an age, no person: "since she turned 30", "at 40"
     if span.qi_class == "LOCATION" and head is not None and head.root.dep_ == "pobj" and head.root.head.lower_ == "at":
         return head.root.head.idx, span.end, f"in {new}"  # "works at Lidl", the parse's place: a region is one one is in
     if head is None or not (_ARTICLE_START.match(new) or head.root.dep_ == "compound"):

@@ -70,6 +70,21 @@ def _job_end(verb: Token) -> int:
     return last.idx + len(last)
 
 
+def _with_recipient(verb: Token, stop: int) -> int:
+    """``stop`` moved past a "to" phrase hung on ``verb`` right after it (whom or where the job serves: "teaching maths
+    to| teenagers", "sells insurance to| farmers"): "works" takes none, so it goes with the job; what modifies its
+    object after it ("in Devon") stays."""
+    doc = verb.doc
+    after = next((t for t in doc[verb.i :] if t.idx >= stop and not t.is_space), None)
+    if after is None or after.head != verb or after.lower_ != "to" or after.dep_ not in ("dative", "prep"):
+        return stop
+    target = next((c for c in after.children if c.dep_ == "pobj"), None)
+    if target is None:
+        return stop
+    last = max((target, *(c.right_edge for c in target.rights if c.dep_ not in _TRAILING)), key=lambda t: t.i)
+    return last.idx + len(last)
+
+
 def _about_having_a_job(verb: Token) -> bool:
     """Whether ``verb``'s object is a general word for an occupation (:data:`_AN_OCCUPATION`: "lost his job", "quit her
     job", "was fired from his job"): the phrase says something about having a job, not which job, and "works" would
@@ -165,5 +180,5 @@ def occupation_rewrites(doc: Doc, spans: list[tuple[int, int]]) -> list[tuple[in
         if verb[0].lemma_ in _LEAVING:  # "after retiring from the police" -> "after retiring"
             rewrites.append((verb[0].idx + len(verb[0]), min(end, _job_end(verb[0])), ""))
         else:
-            rewrites.append((start, min(end, _job_end(verb[0])), _WORK[verb[0].tag_]))
+            rewrites.append((start, _with_recipient(verb[0], min(end, _job_end(verb[0]))), _WORK[verb[0].tag_]))
     return rewrites

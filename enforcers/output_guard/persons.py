@@ -199,7 +199,10 @@ def _supposed(clause: Span) -> bool:
 
 def _classify(token: Token, things: frozenset[str]) -> tuple[Token | None, str | None]:
     """A person anchor, or why it denotes nobody: the addressee (hypothetical), a group (aggregate), or "it" or a
-    common noun the noun-animacy model says is a thing ("Annual screening is recommended from age 45")."""
+    common noun the noun-animacy model says is a thing ("Annual screening is recommended from age 45").  An apposition
+    to a personal pronoun is the pronoun's person ("I (27M)", where the parse reads "M" as a name)."""
+    if token.dep_ == "appos" and token.head.tag_ == "PRP":
+        token = token.head
     if token.lower_ in _SECOND:
         return None, "hypothetical"
     if token.lower_ == "it":

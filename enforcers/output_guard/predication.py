@@ -88,6 +88,6 @@ def acted_on(noun: Token) -> bool:
     children"), or the object of a gerund the parse reads as an adjective before it ("of fighting| fires")."""
     if noun.dep_ == "dobj" and noun.head.pos_ == "VERB":
         return True
-    if noun.dep_ == "pobj" and noun.head.dep_ == "prep" and noun.head.head.pos_ == "VERB":
+    if noun.dep_ == "pobj" and noun.head.dep_ in ("prep", "dative") and noun.head.head.pos_ == "VERB":
         return True
     return any(c.dep_ == "amod" and c.tag_ == "VBG" and c.i == noun.i - 1 for c in noun.children)
