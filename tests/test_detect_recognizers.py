@@ -131,6 +131,9 @@ POSITIVES = [
     ("age", "I (27M) and my girlfriend are moving in together.", "27"),
     ("age", "My boss (F52) keeps moving the deadline.", "52"),
     ("age", "At 29, I'm earning more than my parents did.", "29"),
+    # a condition said by its abbreviation, found by what the verb of diagnosis takes
+    ("medical_condition", "She was diagnosed with MS in 2019.", "MS"),
+    ("medical_condition", "He has suffered from EDS since childhood.", "EDS"),
 ]
 
 
@@ -147,6 +150,7 @@ NEAR_MISSES = [
     ("age", "room 45 on floor 3"),
     ("age", "I'm 5 minutes away and 6 feet tall; they're 2 weeks late."),
     ("age", "At 5, we close the shop. The score was 21 and we lost."),
+    ("medical_condition", "He was treated for NHS delays as a priority case."),
     ("street_address", "about 12 people live on the street"),
     ("zip_code", "reference 62704 in the memo"),
     ("ssn", "invalid 000-12-3456 and 666-12-3456 and 923-45-6789"),

@@ -137,3 +137,11 @@ def test_a_round_age_a_verb_takes_is_a_certain_age(guard: OutputGuard) -> None:
     an age a verb or preposition takes is an age, no person."""
     released = _released(guard, "She has been teaching maths to teenagers in Cardiff since she turned 30; she is 47 now.")
     assert "since she turned a certain age" in released and "30" not in released, released
+
+
+def test_a_condition_the_parse_reads_as_a_place_is_said_as_a_condition(guard: OutputGuard) -> None:
+    """Own probe: "was diagnosed with MS in 2019" was released as "was diagnosed with the region": the small parse reads
+    "MS" as a place and no lexicon lists the abbreviation. What a verb of diagnosis takes is a condition, and where a
+    condition and a place claim the same words the condition's rewrite is said."""
+    released = _released(guard, "She is 61, lives in Truro and was diagnosed with MS in 2019.")
+    assert "diagnosed with a medical condition" in released and "MS" not in released, released

@@ -62,6 +62,8 @@ _OPERATOR = {
     "CONDITION": "condition_class",
     "TREATMENT": "prescribed_dose",
 }
+#: Which class's rewrite is said where several claim the same words (lower first; the rest after).
+_SAID_FIRST = {"CONDITION": 0, "LOCATION": 1}
 _PHRASE = {
     "AGE": "an adult",
     "MATTER_TYPE": "a legal matter",
@@ -337,12 +339,13 @@ def _article_agreeing(before: str, after: str) -> str:
 def generalize_spans(text: str, spans: list[QISpan]) -> Generalized:
     """``text`` with every subject-bound span generalized (overlaps merged left to right).  Where a place and another
     class claim the same words ("lives in Cork", read by the parse as an organisation too), the place's rewrite is
-    said: "the region" is true of either reading, "an organization" is false of a town."""
+    said: "the region" is true of either reading, "an organization" is false of a town; a condition's is said before
+    both ("diagnosed with MS", read by the parse as a place: the condition was found by what the verb takes)."""
     doc = parse([text])[0]
     bound = [s for s in spans if s.subject]
-    rewrites = sorted([(*_in_role(doc, s, replacement(s, text[s.start : s.end])), s.start, s.qi_class != "LOCATION") for s in bound]
-                      + [(start, end, new, start, True) for start, end, new in _occupations_said_with_a_verb(doc, spans, bound)],
-                      key=lambda r: (r[0], r[4], r[1:4]))  # where two classes claim the same words, a place is said first
+    rewrites = sorted([(*_in_role(doc, s, replacement(s, text[s.start : s.end])), s.start, _SAID_FIRST.get(s.qi_class, 2)) for s in bound]
+                      + [(start, end, new, start, 2) for start, end, new in _occupations_said_with_a_verb(doc, spans, bound)],
+                      key=lambda r: (r[0], r[4], r[1:4]))  # where two classes claim the same words, the truer rewrite is said
     pieces: list[str] = []
     replaced: list[tuple[int, int]] = []
     cursor, length, count = 0, 0, 0

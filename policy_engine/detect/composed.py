@@ -111,6 +111,7 @@ def _extensions(lexicons: Mapping[str, list[str]], countries: tuple[str, ...]) -
             _pattern(
                 "medical_condition",
                 facts.HEALTH_FACT,
+                facts.DIAGNOSED_ABBREVIATION,
                 clinical.PREGNANCY,
                 clinical.procedure_morphology(anatomy),
                 clinical.anatomical_procedure(anatomy),

@@ -51,6 +51,13 @@ def trade_union_valid(value: str) -> bool:
     return not any(word.strip(",").lower() in _NOT_TRADE_UNIONS for word in value.split())
 
 
+#: A condition said by its abbreviation as the object of a verb of diagnosis ("diagnosed with MS", "suffers from
+#: COPD", "treated for PTSD"): what those verbs take is a condition, whatever letters name it.  What follows it is no noun it modifies ("treated for NHS delays" names no condition): punctuation, the end, or a
+#: function word or number that opens what is said next.
+DIAGNOSED_ABBREVIATION = re.compile(
+    r"\b(?i:diagnosed\swith|suffer(?:s|ed|ing)?\sfrom|treated\sfor)\s(?P<value>[A-Z]{2,6}s?)"
+    r"(?=\s*[.,;:!?)]|\s*$|\s+(?:in|at|on|since|after|before|during|and|or|but|last|this|when|which|who|for|as|years?|\d+)\b)"
+)
 HEALTH_FACT = re.compile(
     r"(?i)\b(?:work-related\sstress|stress-related\sillness|(?:signed\soff|off\swork|off\ssick|sick\sleave|sickness\sabsence)(?:\swith\s[a-z-]+(?:\s[a-z-]+)?)?"
     r"|exhaustion|panic\sattacks?|anxiety|depression|low\smood|burnout|chest\spains?|migraines?"
