@@ -134,6 +134,9 @@ POSITIVES = [
     # a condition said by its abbreviation, found by what the verb of diagnosis takes
     ("medical_condition", "She was diagnosed with MS in 2019.", "MS"),
     ("medical_condition", "He has suffered from EDS since childhood.", "EDS"),
+    # a brand name no hand-written lexicon lists, from the maintained drug dictionary
+    ("medication", "She started Keytruda last month.", "Keytruda"),
+    ("medication", "He uses Flonase every spring.", "Flonase"),
 ]
 
 
@@ -151,6 +154,7 @@ NEAR_MISSES = [
     ("age", "I'm 5 minutes away and 6 feet tall; they're 2 weeks late."),
     ("age", "At 5, we close the shop. The score was 21 and we lost."),
     ("medical_condition", "He was treated for NHS delays as a priority case."),
+    ("medication", "He sits in Fargo with Kendrick until 10 at night."),
     ("street_address", "about 12 people live on the street"),
     ("zip_code", "reference 62704 in the memo"),
     ("ssn", "invalid 000-12-3456 and 666-12-3456 and 923-45-6789"),

@@ -145,3 +145,11 @@ def test_a_condition_the_parse_reads_as_a_place_is_said_as_a_condition(guard: Ou
     condition and a place claim the same words the condition's rewrite is said."""
     released = _released(guard, "She is 61, lives in Truro and was diagnosed with MS in 2019.")
     assert "diagnosed with a medical condition" in released and "MS" not in released, released
+
+
+def test_a_drug_the_parse_reads_as_an_organisation_is_said_as_a_medication(guard: OutputGuard) -> None:
+    """Own probe: "started Keytruda last month" was released as "started an organization last month" (no lexicon
+    lists the brand; the small parse reads it as an organisation): a false statement. The maintained drug dictionary
+    names it a medication."""
+    released = _released(guard, "She is 58, lives in Leeds and started Keytruda last month.")
+    assert "started a prescribed medication last month" in released and "organization" not in released, released

@@ -4,7 +4,8 @@ Each lexicon of ``vocab/lexicons.yaml`` is looked up whole-word
 (:func:`~policy_engine.detect.recognizers.lexicon_recognizer`), widened over
 the modifiers written next to an entry ("generalized anxiety disorder",
 "metformin 1000 mg"), and joined with morphological patterns that find what
-no list holds (pathology suffixes, drug stems, job head nouns).
+no list holds (pathology suffixes, drug stems, job head nouns); medications
+also with a maintained drug dictionary (:mod:`policy_engine.detect.drug_names`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from importlib import resources
 
 from ruamel.yaml import YAML
 
+from policy_engine.detect.drug_names import DrugNameRecognizer
 from policy_engine.detect.recognizers import CompositeRecognizer, Hit, PatternRecognizer, Recognizer, lexicon_recognizer
 
 
@@ -183,7 +185,10 @@ def lexicon_recognizers() -> dict[str, Recognizer]:
     return {
         "medication": _Combinations(
             "medication",
-            CompositeRecognizer("medication", (lexicon_recognizer("medication", lists["medication"], right=_MEDICATION_RIGHT, inflected=True), _DRUG_MORPHOLOGY, _COMBINATION)),
+            CompositeRecognizer("medication", (
+                lexicon_recognizer("medication", lists["medication"], right=_MEDICATION_RIGHT, inflected=True), _DRUG_MORPHOLOGY, _COMBINATION,
+                DrugNameRecognizer("medication"),
+            )),
         ),
         "medical_condition": CompositeRecognizer(
             "medical_condition",
