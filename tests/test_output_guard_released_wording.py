@@ -153,3 +153,10 @@ def test_a_drug_the_parse_reads_as_an_organisation_is_said_as_a_medication(guard
     names it a medication."""
     released = _released(guard, "She is 58, lives in Leeds and started Keytruda last month.")
     assert "started a prescribed medication last month" in released and "organization" not in released, released
+
+
+def test_a_treatment_the_condition_category_holds_is_said_as_a_treatment(guard: OutputGuard) -> None:
+    """Own probe (stop 65): "has been on dialysis since March" was released as "has been on a medical condition": the
+    condition category holds treatments and procedures too, and a treatment is no condition."""
+    released = _released(guard, "He is 70, lives in Hull and has been on dialysis since March.")
+    assert "has been on a treatment since March" in released and "dialysis" not in released, released

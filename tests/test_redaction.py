@@ -175,6 +175,10 @@ def test_withheld_passages_are_left_alone_and_redactions_hold_no_raw_values() ->
         ("sector", "First National Bank", None, "a financial institution"),
         ("role", "Jane Doe", "patient", "the patient"),
         ("role", "Jane Doe", None, "a person"),
+        ("condition_class", "type 2 diabetes", None, "a medical condition"),
+        ("condition_class", "dialysis", None, "a treatment"),  # the condition category holds treatments and procedures too
+        ("condition_class", "left knee arthroscopy", None, "a treatment"),
+        ("condition_class", "chronic back pain", None, "a medical condition"),
         ("unknown_operator", "x", None, None),
         ("month_year", "sometime", None, None),
     ],

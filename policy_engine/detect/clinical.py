@@ -30,6 +30,12 @@ _PROCEDURE_NOUN = (
     r"(?:repair|reconstruction|replacement|resurfacing|fusion|resection|excision|biopsy|transplant|graft|bypass|surgery|operation|"
     r"procedure|decompression|fixation|amputation|removal|implant|injection|ablation|stenting|scan)s?"
 )
+#: A span whose last word names a treatment or procedure, not a condition ("on dialysis", "started physiotherapy", "a
+#: left knee arthroscopy", "a hip replacement", "therapy sessions"): its generalization says so.
+TREATMENT_HEAD = re.compile(
+    rf"(?i)\b(?:{_NOT_A_PROCEDURE}[a-z]*{_PROCEDURE_SUFFIX}|{_PROCEDURE_NOUN}|[a-z]*therap(?:y|ies)|dialysis|rehab(?:ilitation)?|counsell?ing"
+    r"|treatments?)(?:\s(?:sessions?|appointments?))?\W*$"
+)
 PREGNANCY = re.compile(r"(?i)\b(?:(?:is|was|became|being|now)\s)?(?:(?:\d{1,2}|[a-z]+)\s(?:weeks?|months?)\s)?pregnan(?:t|cy)\b")
 
 

@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from policy_engine.detect.clinical import TREATMENT_HEAD
+
 Operator = Callable[[str, "str | None"], "str | None"]
 
 _MONTHS = (
@@ -181,7 +183,9 @@ def sector(text: str, role: str | None = None) -> str | None:
 
 
 def condition_class(text: str, role: str | None = None) -> str | None:
-    return "a medical condition"
+    """A condition's class; a treatment or procedure the condition category also holds is "a treatment" ("on
+    dialysis" -> "on a treatment", not "on a medical condition")."""
+    return "a treatment" if TREATMENT_HEAD.search(text) else "a medical condition"
 
 
 def relation_word(text: str, role: str | None = None) -> str | None:
