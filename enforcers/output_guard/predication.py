@@ -78,8 +78,7 @@ def doer_of(acted: Token) -> Token | None:
     object, or no verb above it has a subject, or the subject is a relative pronoun."""
     if not acted_on(acted):
         return None
-    verb = next((a for a in acted.ancestors if a.pos_ in ("VERB", "AUX") and subject_of(a) is not None), None)
-    subject = subject_of(verb) if verb is not None else None
+    subject = next((found for a in acted.ancestors if a.pos_ in ("VERB", "AUX") and (found := subject_of(a)) is not None), None)
     return None if subject is None or subject.tag_ in ("WP", "WDT") else subject
 
 
@@ -88,6 +87,6 @@ def acted_on(noun: Token) -> bool:
     children"), or the object of a gerund the parse reads as an adjective before it ("of fighting| fires")."""
     if noun.dep_ == "dobj" and noun.head.pos_ == "VERB":
         return True
-    if noun.dep_ == "pobj" and noun.head.dep_ in ("prep", "dative") and noun.head.head.pos_ == "VERB":
+    if noun.dep_ == "pobj" and noun.head.dep_ in ("prep", "dative") and noun.head.head.pos_ == "VERB":  # "to" may be a dative
         return True
     return any(c.dep_ == "amod" and c.tag_ == "VBG" and c.i == noun.i - 1 for c in noun.children)

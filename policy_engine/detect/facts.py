@@ -52,8 +52,9 @@ def trade_union_valid(value: str) -> bool:
 
 
 #: A condition said by its abbreviation as the object of a verb of diagnosis ("diagnosed with MS", "suffers from
-#: COPD", "treated for PTSD"): what those verbs take is a condition, whatever letters name it.  What follows it is no noun it modifies ("treated for NHS delays" names no condition): punctuation, the end, or a
-#: function word or number that opens what is said next.
+#: COPD", "treated for PTSD"): what those verbs take is a condition, whatever letters name it.  What follows it is no
+#: noun it modifies ("treated for NHS delays" names no condition): punctuation, the end, or a function word or number
+#: that opens what is said next.
 DIAGNOSED_ABBREVIATION = re.compile(
     r"\b(?i:diagnosed\swith|suffer(?:s|ed|ing)?\sfrom|treated\sfor)\s(?P<value>[A-Z]{2,6}s?)"
     r"(?=\s*[.,;:!?)]|\s*$|\s+(?:in|at|on|since|after|before|during|and|or|but|last|this|when|which|who|for|as|years?|\d+)\b)"

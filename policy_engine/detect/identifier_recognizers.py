@@ -120,7 +120,7 @@ IDENTIFIER_RECOGNIZERS: tuple[Recognizer, ...] = (
         ),
         score=0.85,
         context=_context("birth", "born", "dob", "age", "aged", "old"),
-        contextual=(re.compile(r"\b(?:is|was|turned|turns|now)\s(?P<value>\d{1,3})(?=\s*[.,;)]|\s+(?:and|but|years?)\b)"),),
+        contextual=(re.compile(r"\b(?:is|was|now)\s(?P<value>\d{1,3})(?=\s*[.,;)]|\s+(?:and|but|years?)\b)"),),
     ),
     PatternRecognizer("street_address", (_STREET_RE, _PO_BOX_RE, _CITY_STATE_ZIP_RE), score=0.85),
     PatternRecognizer(

@@ -153,13 +153,24 @@ def pipe(
     names = [name for name in nlp.pipe_names if components is None or name in components]
     with _RUN_LOCK:
         if prepare is None:
-            yield from nlp.pipe(texts, disable=_others(nlp, names), batch_size=batch_size, n_process=n_process)
+            yield from _places_read(nlp.pipe(texts, disable=_others(nlp, names), batch_size=batch_size, n_process=n_process), names)
             return
         anchor, function = prepare
         cut = names.index(anchor)
         first, rest = names[:cut], names[cut:]
         staged = (function(doc) for doc in nlp.pipe(texts, disable=_others(nlp, first), batch_size=batch_size))
-        yield from nlp.pipe(staged, disable=_others(nlp, rest), batch_size=batch_size, n_process=n_process)
+        yield from _places_read(nlp.pipe(staged, disable=_others(nlp, rest), batch_size=batch_size, n_process=n_process), names)
+
+
+def _places_read(docs: Iterator[Doc], names: list[str]) -> Iterator[Doc]:
+    """``docs`` with the places the small model labels persons relabelled (:func:`~policy_engine.nlp.name_tagger.with_places`)
+    where entities were asked for; every doc the process parses passes here, so the parse cache, stored parses and the
+    knowledge graph read the same labels."""
+    if "ner" not in names:
+        return docs
+    from policy_engine.nlp.name_tagger import with_places  # the tagger loads the embedder: only where entities are asked for
+
+    return (with_places(doc) for doc in docs)
 
 
 #: A ``prepare`` step as a key: the component it runs before and the function (``"sentence_starts"`` for :func:`sentence_starts`, else its id).
@@ -278,8 +289,4 @@ def parse(
             _PARSED[(id(nlp), names, prepared, texts[i])] = doc.copy()
             while len(_PARSED) > PARSE_CACHE_SIZE:
                 _PARSED.popitem(last=False)
-    if "ner" not in names:
-        return docs  # type: ignore[return-value]  # every slot is filled above
-    from policy_engine.nlp.name_tagger import with_places  # the tagger loads the embedder: only where entities are asked for
-
-    return [with_places(doc) for doc in docs]  # type: ignore[arg-type]
+    return docs  # type: ignore[return-value]  # every slot is filled above
